@@ -1,0 +1,78 @@
+//! The split/merge decode stage (the foundation's pilot block).
+
+use super::MaskSourceCheck;
+use rust_hdl::prelude::*;
+
+/// Decode stage for the PWS instructions: one registered stage, outputs valid one cycle after
+/// the word is presented.
+///
+/// Timing: the word on `insn` with `valid` high at rising edge *k* is decoded on the outputs
+/// during cycle *k+1*. While `out_valid` is low every output is 0. `reset` (synchronous) empties
+/// the stage.
+///
+/// `illegal` is raised only for a `split` whose `ssrc0` or `ssrc1` cannot be a mask source
+/// ([`MaskSourceCheck`]); other words of the SOPC/SOPP spaces are left to the full GCN3
+/// decoder. `merge` ignores bits [15:0] (spec/000-pws.md §3.1).
+#[derive(LogicBlock, Default)]
+pub struct PwsDecode {
+    /// Core clock; the stage register loads on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: clears the stage (outputs read 0 in the next cycle).
+    pub reset: Signal<In, Bit>,
+    /// The 32-bit instruction word from fetch.
+    pub insn: Signal<In, Bits<32>>,
+    /// `insn` holds an instruction this cycle.
+    pub valid: Signal<In, Bit>,
+    /// The stage holds a decoded instruction.
+    pub out_valid: Signal<Out, Bit>,
+    /// The word is in the SOPC format (bits [31:23] = 0b101111110).
+    pub is_sopc: Signal<Out, Bit>,
+    /// The word is in the SOPP format (bits [31:23] = 0b101111111).
+    pub is_sopp: Signal<Out, Bit>,
+    /// The word is `split` (bits [31:16] = 0xBF7F).
+    pub is_split: Signal<Out, Bit>,
+    /// The word is `merge` (bits [31:16] = 0xBFFF).
+    pub is_merge: Signal<Out, Bit>,
+    /// Scalar source 0 (bits [7:0]): the mask bits of lanes 0..H-1 for `split`.
+    pub ssrc0: Signal<Out, Bits<8>>,
+    /// Scalar source 1 (bits [15:8]): the mask bits of lanes H..2H-1 for `split`.
+    pub ssrc1: Signal<Out, Bits<8>>,
+    /// A `split` whose `ssrc0` or `ssrc1` is not a legal mask source (e.g. the literal 255).
+    pub illegal: Signal<Out, Bit>,
+    /// The stage register: the instruction word.
+    word: DFF<Bits<32>>,
+    /// The stage register: the word is valid.
+    full: DFF<Bit>,
+    /// Legality of `ssrc0` as a mask source.
+    src0_check: MaskSourceCheck,
+    /// Legality of `ssrc1` as a mask source.
+    src1_check: MaskSourceCheck,
+}
+
+impl Logic for PwsDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, word, full);
+        // Load the stage; an idle cycle clears the word so idle outputs stay 0.
+        self.word.d.next = 0.into();
+        if self.valid.val() {
+            self.word.d.next = self.insn.val();
+        }
+        self.full.d.next = self.valid.val() & !self.reset.val();
+        if self.reset.val() {
+            self.word.d.next = 0.into();
+        }
+        self.src0_check.code.next = self.word.q.val().get_bits::<8>(0);
+        self.src1_check.code.next = self.word.q.val().get_bits::<8>(8);
+        self.out_valid.next = self.full.q.val();
+        self.ssrc0.next = self.word.q.val().get_bits::<8>(0);
+        self.ssrc1.next = self.word.q.val().get_bits::<8>(8);
+        self.is_sopc.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == 0x17E);
+        self.is_sopp.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == 0x17F);
+        self.is_split.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == 0xBF7F);
+        self.is_merge.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == 0xBFFF);
+        self.illegal.next = self.full.q.val()
+            & (self.word.q.val().get_bits::<16>(16) == 0xBF7F)
+            & !(self.src0_check.ok.val() & self.src1_check.ok.val());
+    }
+}

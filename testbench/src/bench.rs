@@ -1,0 +1,206 @@
+//! `rtgpu bench`: simulated cycles per second of the same blocks under the direct harness
+//! (VCD off and on), rust-hdl's threaded `Simulation`, and Verilator -O3 on the emitted Verilog.
+//!
+//! Every engine applies the same per-cycle stimulus (a formula of the cycle number, written
+//! once in Rust and once in C++) and reads an output each cycle, so none can skip work.
+
+use crate::clock::Period;
+use crate::cosim::{tools, verilog_of};
+use crate::harness::{Harness, HarnessError};
+use crate::tb::Counter32;
+use crate::waves::VcdOptions;
+use rtgpu_hw::isa::PwsDecode;
+use rust_hdl::core::prelude::*;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// A block the benchmark can drive.
+pub trait BenchBlock: Block + Default + Send + 'static {
+    /// Name in the report.
+    const NAME: &'static str;
+    /// C++ statements that set the inputs of Verilator model `t` for cycle `k`.
+    const CPP_DRIVE: &'static str;
+    /// A C++ expression reading outputs of `t` (summed so nothing is optimised away).
+    const CPP_OBSERVE: &'static str;
+    /// The clock input.
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock>;
+    /// The clock input's level.
+    fn clock_high(&self) -> bool;
+    /// Sets the inputs for cycle `k` (the same formula as `CPP_DRIVE`).
+    fn drive(&mut self, k: u64);
+    /// Reads outputs (the same as `CPP_OBSERVE`).
+    fn observe(&self) -> u64;
+}
+
+impl BenchBlock for Counter32 {
+    const NAME: &'static str = "counter32";
+    const CPP_DRIVE: &'static str = "t->enable = 1;";
+    const CPP_OBSERVE: &'static str = "t->count";
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn clock_high(&self) -> bool {
+        self.clock.val().clk
+    }
+    fn drive(&mut self, _k: u64) {
+        self.enable.next = true;
+    }
+    fn observe(&self) -> u64 {
+        self.count.val().index() as u64
+    }
+}
+
+impl BenchBlock for PwsDecode {
+    const NAME: &'static str = "decode";
+    const CPP_DRIVE: &'static str = "t->reset = 0; t->insn = (uint32_t)(k * 2654435769ull) ^ 0xBF7F0000u; t->valid = (k & 7) != 0;";
+    const CPP_OBSERVE: &'static str = "t->is_split + t->illegal + t->ssrc0";
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn clock_high(&self) -> bool {
+        self.clock.val().clk
+    }
+    fn drive(&mut self, k: u64) {
+        self.reset.next = false;
+        self.insn.next = ((k.wrapping_mul(2_654_435_769) as u32) ^ 0xBF7F_0000).to_bits();
+        self.valid.next = k & 7 != 0;
+    }
+    fn observe(&self) -> u64 {
+        u64::from(self.is_split.val()) + u64::from(self.illegal.val()) + self.ssrc0.val().index() as u64
+    }
+}
+
+/// One measurement.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BenchRow {
+    /// Block name.
+    pub block: &'static str,
+    /// Engine: `harness`, `harness+vcd`, `rust-hdl Simulation`, `verilator -O3`.
+    pub engine: &'static str,
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// Wall time, s.
+    pub seconds: f64,
+    /// cycles / seconds.
+    pub cycles_per_s: f64,
+}
+
+fn row(block: &'static str, engine: &'static str, cycles: u64, seconds: f64) -> BenchRow {
+    BenchRow {
+        block,
+        engine,
+        cycles,
+        seconds,
+        cycles_per_s: cycles as f64 / seconds.max(1e-12),
+    }
+}
+
+/// The direct harness, VCD off (`vcd = None`) or on.
+pub fn harness<B: BenchBlock>(cycles: u64, vcd: Option<&Path>) -> Result<BenchRow, HarnessError> {
+    let mut h = Harness::new(B::default(), B::NAME)?;
+    h.add_clock("clock", Period::mhz(1000).expect("1 GHz is a valid period"), B::clock_pin);
+    if let Some(p) = vcd {
+        h.record_vcd(p, &VcdOptions::default())?;
+    }
+    let start = Instant::now();
+    let mut sink = 0u64;
+    for k in 0..cycles {
+        sink = sink.wrapping_add(h.cycle(|u| u.drive(k), B::observe)?);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    std::hint::black_box(sink);
+    h.finish()?;
+    let engine = if vcd.is_some() { "harness+vcd" } else { "harness" };
+    Ok(row(B::NAME, engine, cycles, secs))
+}
+
+/// rust-hdl's threaded `Simulation` (one testbench thread, one clock).
+pub fn rust_hdl_sim<B: BenchBlock>(cycles: u64) -> Result<BenchRow, String> {
+    let mut sim = Simulation::<B>::new();
+    sim.add_clock(5, |x: &mut Box<B>| {
+        let c = x.clock_pin();
+        c.next = !c.val();
+    });
+    sim.add_testbench(move |mut sim: Sim<B>| {
+        let mut x = sim.init()?;
+        let mut sink = 0u64;
+        for k in 0..cycles {
+            x.drive(k);
+            x = sim.watch(|x| !x.clock_high(), x)?;
+            x = sim.watch(|x| x.clock_high(), x)?;
+            sink = sink.wrapping_add(x.observe());
+        }
+        std::hint::black_box(sink);
+        sim.done(x)
+    });
+    let mut uut = B::default();
+    uut.connect_all();
+    let start = Instant::now();
+    sim.run(Box::new(uut), cycles * 10 + 100)
+        .map_err(|e| format!("rust-hdl Simulation failed: {e:?}"))?;
+    Ok(row(B::NAME, "rust-hdl Simulation", cycles, start.elapsed().as_secs_f64()))
+}
+
+/// Verilator -O3 on the emitted Verilog, built in `dir`.
+pub fn verilator<B: BenchBlock>(cycles: u64, dir: &Path) -> Result<BenchRow, String> {
+    let verilog = verilog_of(&mut B::default())?;
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("top.v"), verilog).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("main.cpp"), cpp_main::<B>()).map_err(|e| e.to_string())?;
+    let exe = tools::find("verilator").map_err(|e| e.to_string())?;
+    let build = Command::new(exe)
+        .args(["--cc", "top.v", "--exe", "main.cpp", "--build", "-O3", "--top-module", "top"])
+        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "-CFLAGS", "-O3", "-Mdir", "obj"])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !build.status.success() {
+        return Err(format!("verilator build failed:\n{}", String::from_utf8_lossy(&build.stderr)));
+    }
+    let out = Command::new(dir.join("obj").join("Vtop"))
+        .arg(cycles.to_string())
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let secs: f64 = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("unexpected output of the Verilator run: {text}"))?;
+    Ok(row(B::NAME, "verilator -O3", cycles, secs))
+}
+
+fn cpp_main<B: BenchBlock>() -> String {
+    format!(
+        r#"#include "Vtop.h"
+#include "verilated.h"
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+int main(int argc, char** argv) {{
+    const unsigned long long n = strtoull(argv[1], 0, 10);
+    Vtop* t = new Vtop;
+    t->clock = 0;
+    t->eval();
+    unsigned long long sink = 0;
+    auto t0 = std::chrono::steady_clock::now();
+    for (unsigned long long k = 0; k < n; ++k) {{
+        t->clock = 0;
+        {drive}
+        t->eval();
+        sink += {observe};
+        t->clock = 1;
+        t->eval();
+    }}
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    printf("%llu %.9f %llu\n", n, s, sink);
+    delete t;
+    return 0;
+}}
+"#,
+        drive = B::CPP_DRIVE,
+        observe = B::CPP_OBSERVE
+    )
+}

@@ -1,0 +1,58 @@
+//! Cosimulation: the Rust run's port vectors replayed against the emitted Verilog.
+//!
+//! `rtgpu cosim BLOCK` (ARCHITECTURE.md, "Cosimulation"):
+//! 1. emit the block's Verilog (module `top`);
+//! 2. generate a self-checking testbench from the recorded vectors ([`tb_gen`]) and run it
+//!    under Icarus: `TESTBENCH OK` or the first mismatch;
+//! 3. lint the Verilog with `verilator --lint-only -Wall` and synthesize it with Yosys.
+//!
+//! Files go to a directory the caller chooses (the CLI uses `target/cosim/NAME/`): `top.v`,
+//! `tb.v`, `col*.hex`, and Icarus' `cosim.vcd`.
+
+pub mod tb_gen;
+pub mod tools;
+
+use crate::ports::PortVectors;
+use rust_hdl::core::check_error::check_all;
+use rust_hdl::core::prelude::*;
+use std::path::Path;
+pub use tools::{LintReport, SimOutcome, SynthReport, ToolError};
+
+/// The Verilog of `uut` (module `top`), after rust-hdl's structural checks.
+pub fn verilog_of<B: Block>(uut: &mut B) -> Result<String, String> {
+    uut.connect_all();
+    check_all(uut).map_err(|e| format!("the block fails rust-hdl's checks: {e:?}"))?;
+    Ok(generate_verilog_unchecked(uut))
+}
+
+/// Writes `top.v`, `tb.v` and the vector memories into `dir`.
+pub fn write_files(dir: &Path, verilog: &str, vectors: &PortVectors) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("top.v"), verilog)?;
+    let tb = tb_gen::generate(vectors);
+    std::fs::write(dir.join("tb.v"), tb.tb_v)?;
+    for (name, text) in tb.memories {
+        std::fs::write(dir.join(name), text)?;
+    }
+    Ok(())
+}
+
+/// Writes the files into `dir` and replays the vectors under Icarus.
+pub fn replay(dir: &Path, verilog: &str, vectors: &PortVectors) -> Result<SimOutcome, ToolError> {
+    write_files(dir, verilog, vectors)?;
+    tools::icarus(dir)
+}
+
+/// Writes `top.v` into `dir` and lints it.
+pub fn lint(dir: &Path, verilog: &str) -> Result<LintReport, ToolError> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("top.v"), verilog)?;
+    tools::verilator_lint(dir)
+}
+
+/// Writes `top.v` into `dir` and synthesizes it.
+pub fn synth(dir: &Path, verilog: &str) -> Result<SynthReport, ToolError> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("top.v"), verilog)?;
+    tools::yosys_synth(dir)
+}

@@ -1,0 +1,283 @@
+//! The cycle harness: drives a rust-hdl block directly, single-threaded.
+//!
+//! rust-hdl's own `Simulation` runs testbenches in threads and is ~4000x slower
+//! (ARCHITECTURE.md, "The cycle harness"). Here the testbench owns the block: it writes input
+//! signals' `.next`, the harness moves the clocks and settles the block with rust-hdl's
+//! `simulate` (a fixed-point loop over `update_all`).
+//!
+//! Time: every clock domain follows [`crate::clock`]: cycle *k* of a domain begins with its
+//! falling edge at k·P, where the testbench applies the cycle's inputs; the rising edge at
+//! k·P + P/2 loads the registers. At one instant, rising edges are processed (and settled)
+//! before cycle starts, so inputs computed at a cycle start see the state after every edge
+//! of that instant.
+//!
+//! Recording: a VCD ([`VcdRecorder`]) and the root ports' vectors ([`PortVectors`], single
+//! clock) can be switched on; when off they cost one branch per edge.
+
+use crate::clock::{EdgeTime, Period};
+use crate::ports::PortVectors;
+use crate::signals::SignalInfo;
+use crate::waves::{VcdOptions, VcdRecorder};
+use rust_hdl::core::prelude::*;
+use rust_hdl::core::simulate::simulate;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How the harness reaches a domain's clock input in the block.
+pub type ClockPin<B> = fn(&mut B) -> &mut Signal<In, Clock>;
+
+/// Settling iterations before the harness declares a combinational loop.
+const SETTLE_LIMIT: usize = 1000;
+
+/// What went wrong in a run.
+#[derive(Debug)]
+pub enum HarnessError {
+    /// The block did not settle at this time (a combinational loop or oscillation).
+    NoConvergence { ps: u64 },
+    /// `cycle` needs exactly one clock domain.
+    NotSingleClock { domains: usize },
+    /// Writing a waveform failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for HarnessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoConvergence { ps } => write!(
+                f,
+                "the block did not settle at {ps} ps after {SETTLE_LIMIT} iterations \
+                 (combinational loop?)"
+            ),
+            Self::NotSingleClock { domains } => {
+                write!(f, "cycle() needs exactly one clock domain, this harness has {domains}")
+            }
+            Self::Io(e) => write!(f, "waveform output failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for HarnessError {}
+
+impl From<std::io::Error> for HarnessError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+/// The start of a cycle in one domain, as the testbench sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CycleStart {
+    /// Index of the domain (order of [`Harness::add_clock`]).
+    pub domain: usize,
+    /// The cycle number in that domain.
+    pub cycle: u64,
+    /// Time of the cycle start, ps (rounded down).
+    pub ps: u64,
+}
+
+struct Domain<B> {
+    name: String,
+    pin: ClockPin<B>,
+    next: EdgeTime,
+}
+
+/// What a finished run leaves behind.
+pub struct Finished<B> {
+    /// The block in its final state.
+    pub uut: B,
+    /// Time of the last edge processed, ps.
+    pub end_ps: u64,
+    /// The VCD written, with the signals it records.
+    pub vcd: Option<(PathBuf, Vec<SignalInfo>)>,
+    /// The port vectors recorded.
+    pub vectors: Option<PortVectors>,
+}
+
+/// A block under simulation.
+pub struct Harness<B: Block> {
+    uut: B,
+    root: String,
+    domains: Vec<Domain<B>>,
+    vcd: Option<VcdRecorder>,
+    vectors: Option<PortVectors>,
+    now_ps: u64,
+}
+
+impl<B: Block> Harness<B> {
+    /// Takes `uut`, connects it and settles its initial state. `root` names its VCD scope.
+    pub fn new(mut uut: B, root: &str) -> Result<Self, HarnessError> {
+        uut.connect_all();
+        if !simulate(&mut uut, SETTLE_LIMIT) {
+            return Err(HarnessError::NoConvergence { ps: 0 });
+        }
+        Ok(Self {
+            uut,
+            root: root.to_string(),
+            domains: Vec::new(),
+            vcd: None,
+            vectors: None,
+            now_ps: 0,
+        })
+    }
+
+    /// Adds a clock domain driving the clock input `pin`; returns its index.
+    pub fn add_clock(&mut self, name: &str, period: Period, pin: ClockPin<B>) -> usize {
+        self.domains.push(Domain {
+            name: name.to_string(),
+            pin,
+            next: EdgeTime::first(period),
+        });
+        self.domains.len() - 1
+    }
+
+    /// The names of the clock domains.
+    pub fn clock_names(&self) -> Vec<&str> {
+        self.domains.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    /// Starts writing a VCD to `path`.
+    pub fn record_vcd(&mut self, path: &Path, opts: &VcdOptions) -> Result<(), HarnessError> {
+        let mut rec = VcdRecorder::create(path, &self.uut, &self.root, opts)?;
+        rec.sample(self.now_ps, &self.uut)?;
+        self.vcd = Some(rec);
+        Ok(())
+    }
+
+    /// Starts recording the root ports at every cycle start (single-clock blocks).
+    pub fn record_ports(&mut self) {
+        self.vectors = Some(PortVectors::for_block(&self.uut, &self.root));
+    }
+
+    /// The block (read outputs here).
+    pub fn uut(&self) -> &B {
+        &self.uut
+    }
+
+    /// The block (write inputs' `.next` here between cycles, or use the closures).
+    pub fn uut_mut(&mut self) -> &mut B {
+        &mut self.uut
+    }
+
+    /// Time of the last edge processed, ps.
+    pub fn now_ps(&self) -> u64 {
+        self.now_ps
+    }
+
+    /// One cycle of the only clock domain: `apply` writes the inputs at the cycle start, the
+    /// block settles, `observe` reads the outputs (before the rising edge), then the rising
+    /// edge loads the registers.
+    pub fn cycle<R>(
+        &mut self,
+        apply: impl FnOnce(&mut B),
+        observe: impl FnOnce(&B) -> R,
+    ) -> Result<R, HarnessError> {
+        if self.domains.len() != 1 {
+            return Err(HarnessError::NotSingleClock {
+                domains: self.domains.len(),
+            });
+        }
+        let mut apply = Some(apply);
+        self.step(&mut |uut, _| {
+            if let Some(f) = apply.take() {
+                f(uut)
+            }
+        })?;
+        let seen = observe(&self.uut);
+        self.step(&mut |_, _| {})?;
+        Ok(seen)
+    }
+
+    /// Runs every domain up to (and including) the edges at `end_ps`, calling `on_cycle` at
+    /// each cycle start of each domain to apply that domain's inputs.
+    pub fn run_until(
+        &mut self,
+        end_ps: u64,
+        mut on_cycle: impl FnMut(&mut B, CycleStart),
+    ) -> Result<(), HarnessError> {
+        while self.next_edge().is_some_and(|e| e.ps() <= end_ps) {
+            self.step(&mut on_cycle)?;
+        }
+        Ok(())
+    }
+
+    /// Processes the next instant: its rising edges, then its cycle starts. Returns false when
+    /// there is no clock.
+    pub fn step(
+        &mut self,
+        on_cycle: &mut dyn FnMut(&mut B, CycleStart),
+    ) -> Result<bool, HarnessError> {
+        let Some(at) = self.next_edge() else {
+            return Ok(false);
+        };
+        let due: Vec<usize> = (0..self.domains.len())
+            .filter(|&i| self.domains[i].next.cmp_time(&at).is_eq())
+            .collect();
+        self.now_ps = at.ps();
+        let (rising, starting): (Vec<usize>, Vec<usize>) =
+            due.into_iter().partition(|&i| self.domains[i].next.is_rising());
+        if !rising.is_empty() {
+            for &i in &rising {
+                self.drive_clock(i, true);
+            }
+            self.settle()?;
+        }
+        if !starting.is_empty() {
+            for &i in &starting {
+                self.drive_clock(i, false);
+                let ev = CycleStart {
+                    domain: i,
+                    cycle: self.domains[i].next.cycle(),
+                    ps: self.now_ps,
+                };
+                on_cycle(&mut self.uut, ev);
+            }
+            self.settle()?;
+            if let Some(v) = &mut self.vectors {
+                v.sample(&self.uut);
+            }
+        }
+        for i in rising.into_iter().chain(starting) {
+            self.domains[i].next = self.domains[i].next.next();
+        }
+        if let Some(vcd) = &mut self.vcd {
+            vcd.sample(self.now_ps, &self.uut)?;
+        }
+        Ok(true)
+    }
+
+    /// Ends the run: closes the VCD and hands back the block and the recordings.
+    pub fn finish(self) -> Result<Finished<B>, HarnessError> {
+        let vcd = match self.vcd {
+            Some(rec) => {
+                let signals = rec.signals().to_vec();
+                Some((rec.finish(self.now_ps)?, signals))
+            }
+            None => None,
+        };
+        Ok(Finished {
+            uut: self.uut,
+            end_ps: self.now_ps,
+            vcd,
+            vectors: self.vectors,
+        })
+    }
+
+    fn next_edge(&self) -> Option<EdgeTime> {
+        self.domains
+            .iter()
+            .map(|d| d.next)
+            .min_by(|a, b| a.cmp_time(b))
+    }
+
+    fn drive_clock(&mut self, domain: usize, high: bool) {
+        (self.domains[domain].pin)(&mut self.uut).next = Clock::from(high);
+    }
+
+    fn settle(&mut self) -> Result<(), HarnessError> {
+        if simulate(&mut self.uut, SETTLE_LIMIT) {
+            Ok(())
+        } else {
+            Err(HarnessError::NoConvergence { ps: self.now_ps })
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! rtgpu-testbench: the cycle harness, waveforms, cosimulation and block testbenches of rtgpu,
+//! and (in `main.rs`) the `rtgpu` command-line program.
+//!
+//! - [`harness`]: drives rust-hdl blocks directly, several clock domains on a ps timeline;
+//! - [`waves`]: VCD recording and GTKWave save files;
+//! - [`ports`]: per-cycle port vectors; [`cosim`]: Icarus/Verilator/Yosys;
+//! - [`tb`]: the registry of block testbenches that `rtgpu tb/cosim/synth` run.
+
+pub mod bench;
+pub mod clock;
+pub mod cosim;
+pub mod harness;
+pub mod paths;
+pub mod ports;
+pub mod signals;
+pub mod tb;
+pub mod waves;

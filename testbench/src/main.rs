@@ -1,0 +1,254 @@
+//! `rtgpu`: run block testbenches, cosimulate, synthesize and benchmark rtgpu's hardware.
+//!
+//! Exit codes: 0 success; 1 a check failed (RTL/model mismatch, cosimulation mismatch, lint
+//! findings, a tool failure); 2 bad usage (unknown block, bad arguments).
+
+use clap::{Parser, Subcommand};
+use rtgpu_testbench::bench;
+use rtgpu_testbench::cosim::{self, SimOutcome};
+use rtgpu_testbench::paths;
+use rtgpu_testbench::tb::{self, BlockTb, Counter32, TbOptions};
+use rtgpu_hw::isa::PwsDecode;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "rtgpu", version, about = "rtgpu: a cycle-accurate RTL model of a predictable GPU")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Args, Clone)]
+struct Stimulus {
+    /// Cycles to simulate (a testbench's directed part may add some).
+    #[arg(long, default_value_t = 1000)]
+    cycles: u64,
+    /// Seed of the random stimulus.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List the blocks and their testbenches.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a block testbench (RTL vs reference model every cycle); writes waveforms/NAME.vcd
+    /// and waveforms/NAME.gtkw.
+    Tb {
+        /// Block name (see `rtgpu list`).
+        name: String,
+        #[command(flatten)]
+        stim: Stimulus,
+        /// Directory for the VCD and .gtkw (default: the repository's waveforms/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Do not write a waveform.
+        #[arg(long)]
+        no_vcd: bool,
+    },
+    /// Cosimulate a block: replay the testbench's vectors against its Verilog under Icarus,
+    /// lint it with Verilator and synthesize it with Yosys.
+    Cosim {
+        /// Block name (see `rtgpu list`).
+        name: String,
+        #[command(flatten)]
+        stim: Stimulus,
+        /// Working directory (default: target/cosim/NAME).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Synthesize a block with Yosys and print its cell count.
+    Synth {
+        /// Block name (see `rtgpu list`).
+        name: String,
+        /// Print the whole `stat` report.
+        #[arg(long)]
+        stat: bool,
+    },
+    /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
+    Bench {
+        /// Cycles for the harness runs.
+        #[arg(long, default_value_t = 2_000_000)]
+        cycles: u64,
+        /// Cycles for rust-hdl's threaded Simulation (slow).
+        #[arg(long, default_value_t = 20_000)]
+        sim_cycles: u64,
+        /// Cycles for Verilator.
+        #[arg(long, default_value_t = 50_000_000)]
+        verilator_cycles: u64,
+        /// Skip Verilator.
+        #[arg(long)]
+        no_verilator: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A failure and its exit code.
+struct Fail(u8, String);
+
+impl<E: std::fmt::Display> From<E> for Fail {
+    fn from(e: E) -> Self {
+        Fail(1, e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(code, msg)) => {
+            eprintln!("rtgpu: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Fail> {
+    match cli.cmd {
+        Cmd::List { json } => list(json),
+        Cmd::Tb {
+            name,
+            stim,
+            out,
+            no_vcd,
+        } => run_tb(&name, &stim, out, no_vcd),
+        Cmd::Cosim { name, stim, dir } => run_cosim(&name, &stim, dir),
+        Cmd::Synth { name, stat } => run_synth(&name, stat),
+        Cmd::Bench {
+            cycles,
+            sim_cycles,
+            verilator_cycles,
+            no_verilator,
+            json,
+        } => run_bench(cycles, sim_cycles, (!no_verilator).then_some(verilator_cycles), json),
+    }
+}
+
+fn find(name: &str) -> Result<&'static dyn BlockTb, Fail> {
+    tb::find(name).map_err(|e| Fail(2, e))
+}
+
+fn list(json: bool) -> Result<(), Fail> {
+    if json {
+        let items: Vec<_> = tb::all()
+            .iter()
+            .map(|t| serde_json::json!({"name": t.name(), "description": t.description()}))
+            .collect();
+        println!("{}", serde_json::Value::Array(items));
+    } else {
+        for t in tb::all() {
+            println!("{:<10} {}", t.name(), t.description());
+        }
+    }
+    Ok(())
+}
+
+fn options(stim: &Stimulus) -> TbOptions {
+    TbOptions {
+        seed: stim.seed,
+        cycles: stim.cycles,
+        ..TbOptions::default()
+    }
+}
+
+fn run_tb(name: &str, stim: &Stimulus, out: Option<PathBuf>, no_vcd: bool) -> Result<(), Fail> {
+    let t = find(name)?;
+    let opts = TbOptions {
+        waves_dir: (!no_vcd).then(|| out.unwrap_or_else(paths::waveforms_dir)),
+        ..options(stim)
+    };
+    let run = t.run(&opts)?;
+    println!("{name}: PASS: {}", run.summary);
+    if let (Some(vcd), Some(gtkw)) = (&run.vcd, &run.gtkw) {
+        println!("wrote {}\nwrote {}", vcd.display(), gtkw.display());
+        println!("view: gtkwave {}", gtkw.display());
+    }
+    Ok(())
+}
+
+fn run_cosim(name: &str, stim: &Stimulus, dir: Option<PathBuf>) -> Result<(), Fail> {
+    let t = find(name)?;
+    let dir = dir.unwrap_or_else(|| paths::cosim_dir(name));
+    let run = t.run(&TbOptions {
+        record_ports: true,
+        ..options(stim)
+    })?;
+    let vectors = run.vectors.ok_or_else(|| Fail(1, "no vectors recorded".into()))?;
+    let verilog = t.verilog()?;
+    println!("{name}: Rust run: {}", run.summary);
+    let outcome = cosim::replay(&dir, &verilog, &vectors)?;
+    let lint = cosim::lint(&dir, &verilog)?;
+    let synth = cosim::synth(&dir, &verilog)?;
+    let mut failed = false;
+    match &outcome {
+        SimOutcome::Ok(line) => println!("icarus: {line}"),
+        SimOutcome::Mismatch {
+            cycle,
+            signal,
+            expected,
+            got,
+        } => {
+            failed = true;
+            println!("icarus: MISMATCH at cycle {cycle}: {signal} expected {expected}, got {got}");
+            println!("        waves: {}", dir.join("cosim.vcd").display());
+        }
+    }
+    if lint.clean {
+        println!("verilator --lint-only -Wall: clean");
+    } else {
+        failed = true;
+        println!("verilator --lint-only -Wall: {} findings", lint.findings.len());
+        lint.findings.iter().for_each(|f| println!("  {f}"));
+    }
+    println!("yosys synth: {} cells", synth.cells);
+    println!("files: {}", dir.display());
+    if failed {
+        return Err(Fail(1, format!("cosimulation of `{name}` failed")));
+    }
+    Ok(())
+}
+
+fn run_synth(name: &str, stat: bool) -> Result<(), Fail> {
+    let t = find(name)?;
+    let verilog = t.verilog()?;
+    let dir = paths::cosim_dir(name);
+    let report = cosim::synth(&dir, &verilog)?;
+    if stat {
+        println!("{}", report.stat);
+    }
+    println!("{name}: yosys synth -top top: {} cells", report.cells);
+    Ok(())
+}
+
+fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Result<(), Fail> {
+    let dir = paths::repo_root().join("target").join("bench");
+    let mut rows = Vec::new();
+    rows.push(bench::harness::<Counter32>(cycles, None)?);
+    rows.push(bench::harness::<Counter32>(cycles / 4, Some(&dir.join("counter.vcd")))?);
+    rows.push(bench::rust_hdl_sim::<Counter32>(sim_cycles)?);
+    rows.push(bench::harness::<PwsDecode>(cycles, None)?);
+    rows.push(bench::harness::<PwsDecode>(cycles / 4, Some(&dir.join("decode.vcd")))?);
+    rows.push(bench::rust_hdl_sim::<PwsDecode>(sim_cycles)?);
+    if let Some(n) = vl {
+        rows.push(bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?);
+        rows.push(bench::verilator::<PwsDecode>(n, &dir.join("vl_decode"))?);
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!("{:<10} {:<20} {:>12} {:>10} {:>16}", "block", "engine", "cycles", "seconds", "cycles/s");
+    for r in &rows {
+        println!(
+            "{:<10} {:<20} {:>12} {:>10.3} {:>16.0}",
+            r.block, r.engine, r.cycles, r.seconds, r.cycles_per_s
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! Introspection of a rust-hdl block: its signals (scope path, name, width, direction, enum
+//! variants) and their current values as bit vectors.
+//!
+//! rust-hdl exposes a block's tree only through the [`Probe`] visitor, in a fixed order. The
+//! walk here numbers every leaf signal in that order, so a later walk can pick values by index
+//! without hashing (see [`for_each_value`]).
+
+use bitvec::prelude::*;
+use rust_hdl::core::atom::{Atom, AtomKind};
+use rust_hdl::core::block::Block;
+use rust_hdl::core::probe::Probe;
+use rust_hdl::core::synth::VCDValue;
+use rust_hdl::core::type_descriptor::{TypeDescriptor, TypeKind};
+
+/// A value as bits, bit 0 = least significant.
+pub type Word = BitVec<u64, Lsb0>;
+
+/// Role of a signal in its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// An input port.
+    Input,
+    /// An output port.
+    Output,
+    /// Anything else (locals, constants, sub-block internals seen from this block).
+    Internal,
+}
+
+/// One leaf signal of a block tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignalInfo {
+    /// Scopes from the root, e.g. `["decode", "src0_check"]`.
+    pub scope: Vec<String>,
+    /// The signal's name inside its scope (`$`-joined for struct fields and interfaces, as
+    /// rust-hdl names them in Verilog).
+    pub name: String,
+    /// Width in bits (enums: the clog2 of their variant count, as rust-hdl encodes them).
+    pub width: usize,
+    /// Port direction, if it is a port of the block that owns it.
+    pub role: Role,
+    /// Variant names, for enum-typed signals (value = index).
+    pub variants: Option<Vec<String>>,
+    /// Is this a clock (rust-hdl's `Clock` type)?
+    pub is_clock: bool,
+    /// Index of the leaf in visiting order (stable for one block type).
+    pub index: usize,
+}
+
+impl SignalInfo {
+    /// `scope.name`, dot-separated, as GTKWave shows it.
+    pub fn path(&self) -> String {
+        format!("{}.{}", self.scope.join("."), self.name)
+    }
+
+    /// Is this signal a port of the root block (depth 1)?
+    pub fn is_root_port(&self) -> bool {
+        self.scope.len() == 1 && self.role != Role::Internal
+    }
+}
+
+/// Lists every leaf signal of `uut`, with `root` as the name of the top scope.
+pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
+    let mut lister = Lister::default();
+    uut.accept(root, &mut lister);
+    lister.out
+}
+
+/// Calls `f(index, value)` for every leaf signal, in the order of [`list_signals`].
+pub fn for_each_value(uut: &dyn Block, mut f: impl FnMut(usize, Word)) {
+    let mut reader = Reader { index: 0, f: &mut f };
+    uut.accept("", &mut reader);
+}
+
+/// The ports of the root block, in declaration order.
+pub fn root_ports(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
+    list_signals(uut, root)
+        .into_iter()
+        .filter(SignalInfo::is_root_port)
+        .collect()
+}
+
+#[derive(Default)]
+struct Lister {
+    scope: Vec<String>,
+    namespace: Vec<String>,
+    out: Vec<SignalInfo>,
+}
+
+impl Lister {
+    fn push_leaves(&mut self, name: &str, desc: &TypeDescriptor, role: Role) {
+        match &desc.kind {
+            TypeKind::Composite(fields) => {
+                for field in fields {
+                    let sub = format!("{name}${}", field.fieldname);
+                    self.push_leaves(&sub, &field.kind, role);
+                }
+            }
+            kind => {
+                let (width, variants) = match kind {
+                    TypeKind::Bits(w) | TypeKind::Signed(w) => (*w, None),
+                    TypeKind::Enum(v) => (enum_width(v.len()), Some(variant_names(v))),
+                    TypeKind::Composite(_) => unreachable!("handled above"),
+                };
+                let index = self.out.len();
+                self.out.push(SignalInfo {
+                    scope: self.scope.clone(),
+                    name: name.to_string(),
+                    width,
+                    role,
+                    variants,
+                    is_clock: desc.name == "clock",
+                    index,
+                });
+            }
+        }
+    }
+}
+
+impl Probe for Lister {
+    fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
+        self.scope.push(name.to_string());
+    }
+    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+        self.namespace.push(name.to_string());
+    }
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        let role = match signal.kind() {
+            AtomKind::InputParameter => Role::Input,
+            AtomKind::OutputParameter | AtomKind::OutputPassthrough => Role::Output,
+            _ => Role::Internal,
+        };
+        let mut full: Vec<&str> = self.namespace.iter().map(String::as_str).collect();
+        full.push(name);
+        self.push_leaves(&full.join("$"), &signal.descriptor(), role);
+    }
+    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        self.namespace.pop();
+    }
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.scope.pop();
+    }
+}
+
+struct Reader<'a, F: FnMut(usize, Word)> {
+    index: usize,
+    f: &'a mut F,
+}
+
+impl<F: FnMut(usize, Word)> Reader<'_, F> {
+    fn emit(&mut self, value: &VCDValue, desc: &TypeDescriptor) {
+        match (value, &desc.kind) {
+            (VCDValue::Composite(values), TypeKind::Composite(fields)) => {
+                for (v, field) in values.iter().zip(fields) {
+                    self.emit(v, &field.kind);
+                }
+            }
+            (value, kind) => {
+                (self.f)(self.index, to_word(value, kind));
+                self.index += 1;
+            }
+        }
+    }
+}
+
+impl<F: FnMut(usize, Word)> Probe for Reader<'_, F> {
+    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        self.emit(&signal.vcd(), &signal.descriptor());
+    }
+}
+
+/// Bits needed for an enum of `n` variants, as rust-hdl's `clog2`.
+fn enum_width(n: usize) -> usize {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
+}
+
+/// `Type::Variant` → `Variant`.
+fn variant_names(v: &[String]) -> Vec<String> {
+    v.iter()
+        .map(|s| s.rsplit("::").next().unwrap_or(s).to_string())
+        .collect()
+}
+
+fn to_word(value: &VCDValue, kind: &TypeKind) -> Word {
+    match value {
+        VCDValue::Single(v) => std::iter::once(*v == vcd06::Value::V1).collect(),
+        VCDValue::Vector(msb_first) => msb_first
+            .iter()
+            .rev()
+            .map(|v| *v == vcd06::Value::V1)
+            .collect(),
+        VCDValue::String(s) => enum_word(s, kind),
+        VCDValue::Composite(_) => Word::new(),
+    }
+}
+
+fn enum_word(variant: &str, kind: &TypeKind) -> Word {
+    let TypeKind::Enum(variants) = kind else {
+        return Word::new();
+    };
+    let index = variant_names(variants)
+        .iter()
+        .position(|v| v == variant)
+        .unwrap_or(0);
+    let mut w = bitvec![u64, Lsb0; 0; enum_width(variants.len())];
+    w.store(index as u64);
+    w
+}
+
+/// A word as lowercase hex, `width` bits wide (at least one digit).
+pub fn to_hex(w: &Word, width: usize) -> String {
+    let digits = width.div_ceil(4).max(1);
+    (0..digits)
+        .rev()
+        .map(|d| {
+            let lo = d * 4;
+            let hi = (lo + 4).min(w.len());
+            let nib: u8 = if lo < hi { w[lo..hi].load_le() } else { 0 };
+            char::from_digit(u32::from(nib), 16).unwrap_or('0')
+        })
+        .collect()
+}
+
+/// A word as a u64 (low 64 bits).
+pub fn to_u64(w: &Word) -> u64 {
+    let n = w.len().min(64);
+    if n == 0 {
+        0
+    } else {
+        w[..n].load_le()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_widths_follow_clog2() {
+        assert_eq!(enum_width(1), 1);
+        assert_eq!(enum_width(2), 1);
+        assert_eq!(enum_width(3), 2);
+        assert_eq!(enum_width(6), 3);
+        assert_eq!(enum_width(8), 3);
+        assert_eq!(enum_width(9), 4);
+    }
+
+    #[test]
+    fn hex_is_msb_first_and_padded() {
+        let mut w = bitvec![u64, Lsb0; 0; 32];
+        w.store(0xBF7F_6B6Au32);
+        assert_eq!(to_hex(&w, 32), "bf7f6b6a");
+        assert_eq!(to_hex(&w[..8].to_bitvec(), 8), "6a");
+        assert_eq!(to_hex(&bitvec![u64, Lsb0; 1], 1), "1");
+        assert_eq!(to_hex(&w[..9].to_bitvec(), 9), "16a");
+        assert_eq!(to_u64(&w), 0xBF7F_6B6A);
+    }
+}

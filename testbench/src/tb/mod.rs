@@ -1,0 +1,36 @@
+//! Block testbenches: each drives one block through the harness, checks it against its
+//! reference model every cycle, and can write a VCD + `.gtkw` and record port vectors for
+//! cosimulation. `rtgpu list/tb/cosim/synth` find them here by name.
+
+mod counter;
+mod decode;
+mod runner;
+
+pub use counter::{Counter32, CounterTb};
+pub use decode::{read_outputs, DecodeTb};
+pub use runner::{drive, TbError, TbOptions, TbRun};
+
+/// A block testbench.
+pub trait BlockTb: Sync {
+    /// The name used on the command line (`rtgpu tb NAME`).
+    fn name(&self) -> &'static str;
+    /// One line about the block and what the testbench checks.
+    fn description(&self) -> &'static str;
+    /// Runs the testbench.
+    fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError>;
+    /// The block's Verilog (module `top`).
+    fn verilog(&self) -> Result<String, String>;
+}
+
+/// Every testbench, in the order `rtgpu list` shows them.
+pub fn all() -> [&'static dyn BlockTb; 2] {
+    [&DecodeTb, &CounterTb]
+}
+
+/// The testbench called `name`, or an error listing the known ones.
+pub fn find(name: &str) -> Result<&'static dyn BlockTb, String> {
+    all().into_iter().find(|t| t.name() == name).ok_or_else(|| {
+        let known: Vec<&str> = all().iter().map(|t| t.name()).collect();
+        format!("unknown block `{name}`; known blocks: {}", known.join(", "))
+    })
+}

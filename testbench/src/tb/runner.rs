@@ -1,0 +1,141 @@
+//! The common part of every single-clock block testbench.
+
+use crate::clock::Period;
+use crate::harness::{ClockPin, Harness, HarnessError};
+use crate::ports::PortVectors;
+use crate::waves::{Gtkw, VcdOptions};
+use rust_hdl::core::block::Block;
+use std::fmt;
+use std::path::PathBuf;
+
+/// How to run a testbench.
+#[derive(Clone, Debug)]
+pub struct TbOptions {
+    /// Write `DIR/NAME.vcd` and `DIR/NAME.gtkw` here (`None`: no waveform).
+    pub waves_dir: Option<PathBuf>,
+    /// Record the port vectors (for cosimulation).
+    pub record_ports: bool,
+    /// Seed of the random part of the stimulus.
+    pub seed: u64,
+    /// Number of cycles (testbenches with a fixed directed part run at least that).
+    pub cycles: u64,
+}
+
+impl Default for TbOptions {
+    fn default() -> Self {
+        Self {
+            waves_dir: None,
+            record_ports: false,
+            seed: 1,
+            cycles: 1000,
+        }
+    }
+}
+
+/// What a testbench run produced.
+#[derive(Debug, Default)]
+pub struct TbRun {
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// The VCD written.
+    pub vcd: Option<PathBuf>,
+    /// The `.gtkw` written.
+    pub gtkw: Option<PathBuf>,
+    /// The port vectors recorded.
+    pub vectors: Option<PortVectors>,
+    /// One line on what was checked.
+    pub summary: String,
+}
+
+/// Why a testbench failed.
+#[derive(Debug)]
+pub enum TbError {
+    /// The RTL and the reference model disagree.
+    Mismatch { cycle: u64, detail: String },
+    /// The harness failed (no convergence, waveform I/O).
+    Harness(HarnessError),
+}
+
+impl fmt::Display for TbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Mismatch { cycle, detail } => {
+                write!(f, "RTL and reference model differ at cycle {cycle}: {detail}")
+            }
+            Self::Harness(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TbError {}
+
+impl From<HarnessError> for TbError {
+    fn from(e: HarnessError) -> Self {
+        Self::Harness(e)
+    }
+}
+
+impl From<std::io::Error> for TbError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Harness(HarnessError::Io(e))
+    }
+}
+
+/// Core clock period of block testbenches: 1 ns, so the VCD reads 1 cycle per ns.
+pub const TB_PERIOD_PS: u64 = 1000;
+
+/// At most this many markers are placed in a `.gtkw`.
+const MAX_MARKERS: usize = 26;
+
+/// Runs `uut` (VCD scope `name`) on a 1 GHz clock for `cycles` cycles, calling `per_cycle`
+/// with the harness and the cycle number; `per_cycle` may return a label to mark that cycle in
+/// the waveform. Writes the VCD and the `.gtkw` laid out by `layout` when asked.
+pub fn drive<B: Block>(
+    uut: B,
+    name: &str,
+    clock: ClockPin<B>,
+    opts: &TbOptions,
+    cycles: u64,
+    mut per_cycle: impl FnMut(&mut Harness<B>, u64) -> Result<Option<String>, TbError>,
+    layout: impl FnOnce() -> Gtkw,
+) -> Result<TbRun, TbError> {
+    let mut h = Harness::new(uut, name)?;
+    h.add_clock("clock", Period::ps(TB_PERIOD_PS).map_err(invalid)?, clock);
+    let vcd_path = opts.waves_dir.as_ref().map(|d| d.join(format!("{name}.vcd")));
+    if let Some(p) = &vcd_path {
+        h.record_vcd(p, &VcdOptions::default())?;
+    }
+    if opts.record_ports {
+        h.record_ports();
+    }
+    let mut markers = Vec::new();
+    for k in 0..cycles {
+        if let Some(label) = per_cycle(&mut h, k)? {
+            markers.push((k * TB_PERIOD_PS, label));
+        }
+    }
+    let done = h.finish()?;
+    let mut run = TbRun {
+        cycles,
+        vectors: done.vectors,
+        ..TbRun::default()
+    };
+    if let (Some((vcd, signals)), Some(dir)) = (done.vcd, &opts.waves_dir) {
+        let gtkw = dir.join(format!("{name}.gtkw"));
+        let view = markers
+            .iter()
+            .take(MAX_MARKERS)
+            .fold(layout(), |g, (ps, label)| g.marker(*ps, label));
+        view.write(&gtkw, &vcd, &signals, done.end_ps)?;
+        run.vcd = Some(vcd);
+        run.gtkw = Some(gtkw);
+    }
+    Ok(run)
+}
+
+fn invalid(msg: String) -> TbError {
+    TbError::Harness(HarnessError::Io(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        msg,
+    )))
+}

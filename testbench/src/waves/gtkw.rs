@@ -1,0 +1,229 @@
+//! GTKWave save files: which signals to show, grouped, formatted, with markers.
+//!
+//! The file names its dump file relative to itself (both live in `waveforms/`), so a committed
+//! `.gtkw` opens the freshly generated VCD from any checkout: `gtkwave waveforms/NAME.gtkw`.
+
+use crate::signals::SignalInfo;
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+/// How GTKWave shows a trace's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Hexadecimal (masks, words, addresses).
+    Hex,
+    /// Unsigned decimal (counters, indices).
+    Dec,
+    /// Two's-complement decimal.
+    Signed,
+    /// Binary (single bits, small one-hot vectors).
+    Bin,
+}
+
+impl Format {
+    /// GTKWave trace flags: the format bit | right-justify (0x20).
+    fn flags(self) -> u32 {
+        0x20 | match self {
+            Format::Hex => 0x2,
+            Format::Dec => 0x4,
+            Format::Bin => 0x8,
+            Format::Signed => 0x400,
+        }
+    }
+}
+
+/// A labelled point in time (GTKWave named markers A, B, ...; the labels go in comments).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    /// Time in ps.
+    pub ps: u64,
+    /// What happens there.
+    pub label: String,
+}
+
+#[derive(Clone, Debug)]
+struct Trace {
+    path: String,
+    format: Option<Format>,
+}
+
+/// A `.gtkw` under construction.
+#[derive(Clone, Debug, Default)]
+pub struct Gtkw {
+    title: String,
+    groups: Vec<(String, Vec<Trace>)>,
+    markers: Vec<Marker>,
+}
+
+/// Group flags: GRP_BEGIN | BLANK and GRP_END | BLANK.
+const GROUP_BEGIN: u32 = 0x80_0200;
+const GROUP_END: u32 = 0x100_0200;
+/// Named markers GTKWave has (A..Z).
+const MAX_MARKERS: usize = 26;
+
+impl Gtkw {
+    /// A save file with a title comment.
+    pub fn new(title: &str) -> Self {
+        Self {
+            title: title.to_string(),
+            ..Self::default()
+        }
+    }
+
+    /// Adds a group of traces: dotted signal paths as the VCD names them (`decode.insn`), each
+    /// with a format or `None` for the default (binary for 1 bit, hex otherwise; enums show
+    /// their names).
+    pub fn group(mut self, name: &str, traces: &[(&str, Option<Format>)]) -> Self {
+        let traces = traces
+            .iter()
+            .map(|(path, format)| Trace {
+                path: path.to_string(),
+                format: *format,
+            })
+            .collect();
+        self.groups.push((name.to_string(), traces));
+        self
+    }
+
+    /// Adds a marker (at most 26 are kept, the first ones).
+    pub fn marker(mut self, ps: u64, label: &str) -> Self {
+        self.markers.push(Marker {
+            ps,
+            label: label.to_string(),
+        });
+        self
+    }
+
+    /// Renders the save file for the VCD at `vcd_path` (written relative to `gtkw_path`), whose
+    /// recorded signals are `signals` and which ends at `end_ps`. Every trace must name a
+    /// recorded signal.
+    pub fn render(
+        &self,
+        gtkw_path: &Path,
+        vcd_path: &Path,
+        signals: &[SignalInfo],
+        end_ps: u64,
+    ) -> io::Result<String> {
+        let mut out = String::new();
+        let _ = writeln!(out, "[*] {}", self.title);
+        let _ = writeln!(out, "[*] written by rtgpu; open with: gtkwave {}", gtkw_path.display());
+        for (i, m) in self.markers.iter().take(MAX_MARKERS).enumerate() {
+            let _ = writeln!(out, "[*] marker {}: {} ps: {}", marker_letter(i), m.ps, m.label);
+        }
+        let _ = writeln!(out, "[dumpfile] \"{}\"", relative_to(vcd_path, gtkw_path));
+        let _ = writeln!(out, "[timestart] 0");
+        let _ = writeln!(out, "[size] 1400 700");
+        let _ = writeln!(out, "[pos] -1 -1");
+        let _ = writeln!(out, "{}", self.zoom_line(end_ps));
+        let _ = writeln!(out, "[sst_expanded] 0");
+        let _ = writeln!(out, "[signals_width] 260");
+        for (name, traces) in &self.groups {
+            let _ = writeln!(out, "@{GROUP_BEGIN:x}\n-{name}");
+            for t in traces {
+                let sig = find(signals, &t.path)?;
+                let _ = writeln!(out, "@{:x}\n{}", trace_flags(t, sig), sig.path());
+            }
+            let _ = writeln!(out, "@{GROUP_END:x}\n-{name}");
+        }
+        Ok(out)
+    }
+
+    /// Writes the save file (see [`Gtkw::render`]).
+    pub fn write(
+        &self,
+        gtkw_path: &Path,
+        vcd_path: &Path,
+        signals: &[SignalInfo],
+        end_ps: u64,
+    ) -> io::Result<()> {
+        std::fs::write(gtkw_path, self.render(gtkw_path, vcd_path, signals, end_ps)?)
+    }
+
+    /// `*zoom primary a b ... z`: zoom so the whole run fits about 1200 pixels (GTKWave's zoom
+    /// is log2 of the time per pixel, negative), named markers at their times.
+    fn zoom_line(&self, end_ps: u64) -> String {
+        let zoom = -((end_ps.max(1) as f64) / 1200.0).log2().max(0.0);
+        let mut line = format!("*{zoom:.6} -1");
+        for i in 0..MAX_MARKERS {
+            match self.markers.get(i) {
+                Some(m) => line += &format!(" {}", m.ps),
+                None => line += " -1",
+            }
+        }
+        line
+    }
+}
+
+fn marker_letter(i: usize) -> char {
+    char::from(b'A' + i as u8)
+}
+
+fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
+    let default = if sig.width == 1 { Format::Bin } else { Format::Hex };
+    t.format.unwrap_or(default).flags()
+}
+
+fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo> {
+    signals.iter().find(|s| s.path() == path).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the .gtkw names `{path}`, which the VCD does not record"),
+        )
+    })
+}
+
+/// `target` as a path relative to the directory of `from` (same directory → the file name).
+fn relative_to(target: &Path, from: &Path) -> String {
+    let dir = from.parent().unwrap_or(Path::new(""));
+    match target.strip_prefix(dir) {
+        Ok(rel) if !dir.as_os_str().is_empty() => rel.display().to_string(),
+        _ => target.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signals::Role;
+
+    fn sig(name: &str, width: usize) -> SignalInfo {
+        SignalInfo {
+            scope: vec!["top".into()],
+            name: name.into(),
+            width,
+            role: Role::Input,
+            variants: None,
+            is_clock: false,
+            index: 0,
+        }
+    }
+
+    #[test]
+    fn groups_formats_and_markers() {
+        let g = Gtkw::new("t")
+            .group("in", &[("top.a", None), ("top.b", Some(Format::Dec))])
+            .marker(1500, "split");
+        let text = g
+            .render(
+                Path::new("waveforms/t.gtkw"),
+                Path::new("waveforms/t.vcd"),
+                &[sig("a", 1), sig("b", 8)],
+                10_000,
+            )
+            .unwrap();
+        assert!(text.contains("[dumpfile] \"t.vcd\""), "{text}");
+        assert!(text.contains("@800200\n-in\n@28\ntop.a\n@24\ntop.b\n@1000200\n-in"), "{text}");
+        assert!(text.contains("[*] marker A: 1500 ps: split"));
+        assert!(text.contains(" -1 1500 -1"), "{text}");
+    }
+
+    #[test]
+    fn unknown_signals_are_reported() {
+        let g = Gtkw::new("t").group("in", &[("top.nope", None)]);
+        let err = g
+            .render(Path::new("t.gtkw"), Path::new("t.vcd"), &[sig("a", 1)], 1)
+            .unwrap_err();
+        assert!(err.to_string().contains("top.nope"));
+    }
+}

@@ -1,0 +1,7 @@
+//! Waveforms: a VCD recorder for rust-hdl blocks and a GTKWave save-file (`.gtkw`) writer.
+
+mod gtkw;
+mod recorder;
+
+pub use gtkw::{Format, Gtkw, Marker};
+pub use recorder::{VcdOptions, VcdRecorder};

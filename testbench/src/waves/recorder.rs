@@ -1,0 +1,149 @@
+//! VCD recording of a rust-hdl block tree, with the block's own scopes.
+//!
+//! Unlike rust-hdl's `vcd_probe`, enums are written as bit vectors (their index, as in the
+//! emitted Verilog) so that GTKWave can name them through a translate file, and recording can be
+//! limited to one scope. A harness without a recorder pays nothing.
+
+use crate::signals::{for_each_value, list_signals, to_u64, SignalInfo, Word};
+use rust_hdl::core::block::Block;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use vcd::{IdCode, TimescaleUnit, Value, VarType};
+
+/// What to record.
+#[derive(Clone, Debug, Default)]
+pub struct VcdOptions {
+    /// Record only the signals whose dotted path starts with this prefix (e.g. `decode.word`).
+    pub scope: Option<String>,
+}
+
+/// A VCD file being written from a block's signals (timescale 1 ps).
+pub struct VcdRecorder {
+    writer: vcd::Writer<BufWriter<File>>,
+    path: PathBuf,
+    /// By signal index: the VCD id of a recorded signal.
+    ids: Vec<Option<IdCode>>,
+    /// By signal index: variant names of enum signals.
+    names: Vec<Option<Vec<String>>>,
+    /// By signal index: the last value written.
+    last: Vec<Option<Word>>,
+    recorded: Vec<SignalInfo>,
+    time: Option<u64>,
+}
+
+impl VcdRecorder {
+    /// Creates `path` and writes the header for `uut`, whose top scope is named `root`.
+    pub fn create(path: &Path, uut: &dyn Block, root: &str, opts: &VcdOptions) -> io::Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = BufWriter::new(File::create(path)?);
+        let mut writer = vcd::Writer::new(file);
+        writer.timescale(1, TimescaleUnit::PS)?;
+        let signals = list_signals(uut, root);
+        let keep = |s: &SignalInfo| opts.scope.as_ref().is_none_or(|p| s.path().starts_with(p));
+        let recorded: Vec<SignalInfo> = signals.iter().filter(|s| keep(s)).cloned().collect();
+        let mut ids = vec![None; signals.len()];
+        let names = signals.iter().map(|s| s.variants.clone()).collect();
+        let mut open: Vec<String> = Vec::new();
+        for s in &recorded {
+            enter_scope(&mut writer, &mut open, &s.scope)?;
+            ids[s.index] = Some(match s.variants {
+                // Enums are written by name (GTKWave shows VCD string variables as text).
+                Some(_) => writer.add_var(VarType::String, 1, &s.name, None)?,
+                None => writer.add_wire(s.width as u32, &s.name)?,
+            });
+        }
+        enter_scope(&mut writer, &mut open, &[])?;
+        writer.enddefinitions()?;
+        Ok(Self {
+            writer,
+            path: path.to_path_buf(),
+            last: vec![None; ids.len()],
+            ids,
+            names,
+            recorded,
+            time: None,
+        })
+    }
+
+    /// The signals this recorder writes.
+    pub fn signals(&self) -> &[SignalInfo] {
+        &self.recorded
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the changes of `uut`'s signals at time `ps` (must not go backwards).
+    pub fn sample(&mut self, ps: u64, uut: &dyn Block) -> io::Result<()> {
+        let mut result = Ok(());
+        let mut stamped = self.time == Some(ps);
+        for_each_value(uut, |index, value| {
+            let Some(id) = self.ids[index] else { return };
+            if result.is_err() || self.last[index].as_ref() == Some(&value) {
+                return;
+            }
+            if !stamped {
+                stamped = true;
+                result = self.writer.timestamp(ps);
+            }
+            if result.is_ok() {
+                result = match &self.names[index] {
+                    Some(names) => self.writer.change_string(id, variant(names, &value)),
+                    None => write_value(&mut self.writer, id, &value),
+                };
+            }
+            self.last[index] = Some(value);
+        });
+        if stamped {
+            self.time = Some(ps);
+        }
+        result
+    }
+
+    /// Writes a final timestamp and flushes the file.
+    pub fn finish(mut self, end_ps: u64) -> io::Result<PathBuf> {
+        if self.time.is_none_or(|t| end_ps > t) {
+            self.writer.timestamp(end_ps)?;
+        }
+        self.writer.flush()?;
+        Ok(self.path)
+    }
+}
+
+/// Opens/closes VCD scopes to go from the open scope path to `target`.
+fn enter_scope<W: Write>(
+    writer: &mut vcd::Writer<W>,
+    open: &mut Vec<String>,
+    target: &[String],
+) -> io::Result<()> {
+    let common = open.iter().zip(target).take_while(|(a, b)| a == b).count();
+    while open.len() > common {
+        writer.upscope()?;
+        open.pop();
+    }
+    for name in &target[common..] {
+        writer.add_module(name)?;
+        open.push(name.clone());
+    }
+    Ok(())
+}
+
+/// The name of an enum value (its index), or `?` for an index out of range.
+fn variant<'a>(names: &'a [String], value: &Word) -> &'a str {
+    names.get(to_u64(value) as usize).map_or("?", String::as_str)
+}
+
+fn write_value<W: Write>(writer: &mut vcd::Writer<W>, id: IdCode, value: &Word) -> io::Result<()> {
+    let bit = |b: bool| if b { Value::V1 } else { Value::V0 };
+    if value.len() == 1 {
+        writer.change_scalar(id, bit(value[0]))
+    } else {
+        let msb_first: Vec<Value> = value.iter().rev().map(|b| bit(*b)).collect();
+        writer.change_vector(id, msb_first)
+    }
+}
