@@ -13,7 +13,7 @@ use rust_hdl::prelude::*;
 /// `illegal` is raised only for a `split` whose `ssrc0` or `ssrc1` cannot be a mask source
 /// ([`MaskSourceCheck`]); other words of the SOPC/SOPP spaces are left to the full GCN3
 /// decoder. `merge` ignores bits [15:0] (spec/000-pws.md §3.1).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct PwsDecode {
     /// Core clock; the stage register loads on its rising edge.
     pub clock: Signal<In, Clock>,
@@ -47,6 +47,44 @@ pub struct PwsDecode {
     src0_check: MaskSourceCheck,
     /// Legality of `ssrc1` as a mask source.
     src1_check: MaskSourceCheck,
+    /// Bits [31:23] of SOPC words.
+    sopc_prefix: Constant<Bits<9>>,
+    /// Bits [31:23] of SOPP words.
+    sopp_prefix: Constant<Bits<9>>,
+    /// Bits [31:16] of `split`.
+    split_opc16: Constant<Bits<16>>,
+    /// Bits [31:16] of `merge`.
+    merge_opc16: Constant<Bits<16>>,
+    /// The empty word.
+    zero: Constant<Bits<32>>,
+}
+
+impl Default for PwsDecode {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            insn: Default::default(),
+            valid: Default::default(),
+            out_valid: Default::default(),
+            is_sopc: Default::default(),
+            is_sopp: Default::default(),
+            is_split: Default::default(),
+            is_merge: Default::default(),
+            ssrc0: Default::default(),
+            ssrc1: Default::default(),
+            illegal: Default::default(),
+            word: Default::default(),
+            full: Default::default(),
+            src0_check: Default::default(),
+            src1_check: Default::default(),
+            sopc_prefix: Constant::new(0x17E.into()),
+            sopp_prefix: Constant::new(0x17F.into()),
+            split_opc16: Constant::new(0xBF7F.into()),
+            merge_opc16: Constant::new(0xBFFF.into()),
+            zero: Constant::new(0.into()),
+        }
+    }
 }
 
 impl Logic for PwsDecode {
@@ -54,25 +92,25 @@ impl Logic for PwsDecode {
     fn update(&mut self) {
         dff_setup!(self, clock, word, full);
         // Load the stage; an idle cycle clears the word so idle outputs stay 0.
-        self.word.d.next = 0.into();
+        self.word.d.next = self.zero.val();
         if self.valid.val() {
             self.word.d.next = self.insn.val();
         }
         self.full.d.next = self.valid.val() & !self.reset.val();
         if self.reset.val() {
-            self.word.d.next = 0.into();
+            self.word.d.next = self.zero.val();
         }
         self.src0_check.code.next = self.word.q.val().get_bits::<8>(0);
         self.src1_check.code.next = self.word.q.val().get_bits::<8>(8);
         self.out_valid.next = self.full.q.val();
         self.ssrc0.next = self.word.q.val().get_bits::<8>(0);
         self.ssrc1.next = self.word.q.val().get_bits::<8>(8);
-        self.is_sopc.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == 0x17E);
-        self.is_sopp.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == 0x17F);
-        self.is_split.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == 0xBF7F);
-        self.is_merge.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == 0xBFFF);
+        self.is_sopc.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == self.sopc_prefix.val());
+        self.is_sopp.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == self.sopp_prefix.val());
+        self.is_split.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == self.split_opc16.val());
+        self.is_merge.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == self.merge_opc16.val());
         self.illegal.next = self.full.q.val()
-            & (self.word.q.val().get_bits::<16>(16) == 0xBF7F)
+            & (self.word.q.val().get_bits::<16>(16) == self.split_opc16.val())
             & !(self.src0_check.ok.val() & self.src1_check.ok.val());
     }
 }

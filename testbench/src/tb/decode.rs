@@ -2,7 +2,7 @@
 //! spec's examples, then random words biased toward the SOPC/SOPP spaces; the RTL is compared
 //! with the reference model every cycle.
 
-use super::{drive, BlockTb, TbError, TbOptions, TbRun};
+use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::verilog_of;
 use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
@@ -97,6 +97,7 @@ fn marker(out: &DecodeOut) -> Option<String> {
 
 fn layout() -> Gtkw {
     Gtkw::new("rtgpu decode: the split/merge decode stage (hw/src/isa/pws_decode.rs)")
+        .window(DIRECTED.len() as u64 * TB_PERIOD_PS)
         .group(
             "fetch (inputs)",
             &[

@@ -8,7 +8,7 @@ mod runner;
 
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb};
-pub use runner::{drive, TbError, TbOptions, TbRun};
+pub use runner::{drive, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 
 /// A block testbench.
 pub trait BlockTb: Sync {

@@ -54,6 +54,7 @@ pub struct Gtkw {
     title: String,
     groups: Vec<(String, Vec<Trace>)>,
     markers: Vec<Marker>,
+    window_ps: Option<u64>,
 }
 
 /// Group flags: GRP_BEGIN | BLANK and GRP_END | BLANK.
@@ -86,6 +87,12 @@ impl Gtkw {
         self
     }
 
+    /// Shows the first `ps` picoseconds when GTKWave opens (default: the whole run).
+    pub fn window(mut self, ps: u64) -> Self {
+        self.window_ps = Some(ps);
+        self
+    }
+
     /// Adds a marker (at most 26 are kept, the first ones).
     pub fn marker(mut self, ps: u64, label: &str) -> Self {
         self.markers.push(Marker {
@@ -111,7 +118,10 @@ impl Gtkw {
         for (i, m) in self.markers.iter().take(MAX_MARKERS).enumerate() {
             let _ = writeln!(out, "[*] marker {}: {} ps: {}", marker_letter(i), m.ps, m.label);
         }
+        // GTKWave opens a dump file it cannot find from the working directory by its path
+        // relative to [savefile]; with both relative, the pair works from any checkout.
         let _ = writeln!(out, "[dumpfile] \"{}\"", relative_to(vcd_path, gtkw_path));
+        let _ = writeln!(out, "[savefile] \"{}\"", file_name(gtkw_path));
         let _ = writeln!(out, "[timestart] 0");
         let _ = writeln!(out, "[size] 1400 700");
         let _ = writeln!(out, "[pos] -1 -1");
@@ -122,7 +132,7 @@ impl Gtkw {
             let _ = writeln!(out, "@{GROUP_BEGIN:x}\n-{name}");
             for t in traces {
                 let sig = find(signals, &t.path)?;
-                let _ = writeln!(out, "@{:x}\n{}", trace_flags(t, sig), sig.path());
+                let _ = writeln!(out, "@{:x}\n{}", trace_flags(t, sig), trace_name(sig));
             }
             let _ = writeln!(out, "@{GROUP_END:x}\n-{name}");
         }
@@ -140,10 +150,12 @@ impl Gtkw {
         std::fs::write(gtkw_path, self.render(gtkw_path, vcd_path, signals, end_ps)?)
     }
 
-    /// `*zoom primary a b ... z`: zoom so the whole run fits about 1200 pixels (GTKWave's zoom
-    /// is log2 of the time per pixel, negative), named markers at their times.
+    /// `*zoom primary a b ... z`: the zoom that fits the window into the wave pane, named
+    /// markers at their times. Measured on GTKWave 3.3.118 (1400-pixel window, 1 ps
+    /// timescale): a zoom of z shows 2^-z / 200 ps per pixel, and the pane is ~1050 pixels.
     fn zoom_line(&self, end_ps: u64) -> String {
-        let zoom = -((end_ps.max(1) as f64) / 1200.0).log2().max(0.0);
+        let shown = self.window_ps.unwrap_or(end_ps).clamp(1, end_ps.max(1)) as f64;
+        let zoom = -(shown * 200.0 / 1050.0).log2().max(0.0);
         let mut line = format!("*{zoom:.6} -1");
         for i in 0..MAX_MARKERS {
             match self.markers.get(i) {
@@ -157,6 +169,21 @@ impl Gtkw {
 
 fn marker_letter(i: usize) -> char {
     char::from(b'A' + i as u8)
+}
+
+/// GTKWave's name of a signal: the dotted path, `[msb:lsb]` on vectors (not on enums, which are
+/// string variables), and below the root an alias `+{scope/name}` so `q` reads `word/q`
+/// (GTKWave shows only the last dot-separated part of a name, aliases included).
+fn trace_name(sig: &SignalInfo) -> String {
+    let mut name = sig.path();
+    if sig.width > 1 && sig.variants.is_none() {
+        name += &format!("[{}:0]", sig.width - 1);
+    }
+    if sig.scope.len() > 1 {
+        let alias: Vec<&str> = sig.scope[1..].iter().map(String::as_str).collect();
+        name = format!("+{{{}/{}}} {name}", alias.join("/"), sig.name);
+    }
+    name
 }
 
 fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
@@ -174,6 +201,10 @@ fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo>
 }
 
 /// `target` as a path relative to the directory of `from` (same directory → the file name).
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
+}
+
 fn relative_to(target: &Path, from: &Path) -> String {
     let dir = from.parent().unwrap_or(Path::new(""));
     match target.strip_prefix(dir) {
