@@ -22,7 +22,9 @@ pub enum Role {
     Input,
     /// An output port.
     Output,
-    /// Anything else (locals, constants, sub-block internals seen from this block).
+    /// A constant (never changes; not recorded in VCDs).
+    Constant,
+    /// Anything else (locals, sub-block internals seen from this block).
     Internal,
 }
 
@@ -54,7 +56,7 @@ impl SignalInfo {
 
     /// Is this signal a port of the root block (depth 1)?
     pub fn is_root_port(&self) -> bool {
-        self.scope.len() == 1 && self.role != Role::Internal
+        self.scope.len() == 1 && matches!(self.role, Role::Input | Role::Output)
     }
 }
 
@@ -127,6 +129,7 @@ impl Probe for Lister {
         let role = match signal.kind() {
             AtomKind::InputParameter => Role::Input,
             AtomKind::OutputParameter | AtomKind::OutputPassthrough => Role::Output,
+            AtomKind::Constant => Role::Constant,
             _ => Role::Internal,
         };
         let mut full: Vec<&str> = self.namespace.iter().map(String::as_str).collect();

@@ -244,7 +244,7 @@ mod tests {
             )
             .unwrap();
         assert!(text.contains("[dumpfile] \"t.vcd\""), "{text}");
-        assert!(text.contains("@800200\n-in\n@28\ntop.a\n@24\ntop.b\n@1000200\n-in"), "{text}");
+        assert!(text.contains("@800200\n-in\n@28\ntop.a\n@24\ntop.b[7:0]\n@1000200\n-in"), "{text}");
         assert!(text.contains("[*] marker A: 1500 ps: split"));
         assert!(text.contains(" -1 1500 -1"), "{text}");
     }

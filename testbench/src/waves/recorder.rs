@@ -4,7 +4,7 @@
 //! emitted Verilog) so that GTKWave can name them through a translate file, and recording can be
 //! limited to one scope. A harness without a recorder pays nothing.
 
-use crate::signals::{for_each_value, list_signals, to_u64, SignalInfo, Word};
+use crate::signals::{for_each_value, list_signals, to_u64, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -15,6 +15,7 @@ use vcd::{IdCode, TimescaleUnit, Value, VarType};
 #[derive(Clone, Debug, Default)]
 pub struct VcdOptions {
     /// Record only the signals whose dotted path starts with this prefix (e.g. `decode.word`).
+    /// Constants are never recorded.
     pub scope: Option<String>,
 }
 
@@ -42,7 +43,9 @@ impl VcdRecorder {
         let mut writer = vcd::Writer::new(file);
         writer.timescale(1, TimescaleUnit::PS)?;
         let signals = list_signals(uut, root);
-        let keep = |s: &SignalInfo| opts.scope.as_ref().is_none_or(|p| s.path().starts_with(p));
+        let keep = |s: &SignalInfo| {
+            s.role != Role::Constant && opts.scope.as_ref().is_none_or(|p| s.path().starts_with(p))
+        };
         let recorded: Vec<SignalInfo> = signals.iter().filter(|s| keep(s)).cloned().collect();
         let mut ids = vec![None; signals.len()];
         let names = signals.iter().map(|s| s.variants.clone()).collect();

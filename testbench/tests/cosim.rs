@@ -1,0 +1,101 @@
+//! Cosimulation end to end: Icarus replays the Rust run's vectors and says TESTBENCH OK; the
+//! checker reports a wrong expected vector and a mutated Verilog line; Verilator lint and Yosys
+//! synthesis pass. These tests need iverilog, verilator and yosys (scripts/setup installs them).
+
+use rtgpu_testbench::cosim::{self, SimOutcome};
+use rtgpu_testbench::ports::PortVectors;
+use rtgpu_testbench::signals::Role;
+use rtgpu_testbench::tb::{self, BlockTb, TbOptions};
+use std::path::PathBuf;
+
+fn workdir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cosim").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn vectors(t: &dyn BlockTb, cycles: u64) -> PortVectors {
+    let opts = TbOptions {
+        record_ports: true,
+        cycles,
+        seed: 7,
+        ..TbOptions::default()
+    };
+    t.run(&opts).expect("testbench passes").vectors.expect("vectors recorded")
+}
+
+/// Fails with the tool's message (e.g. "run scripts/setup") instead of passing silently.
+fn ok<T>(r: Result<T, cosim::ToolError>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_block_cosimulates_lints_and_synthesizes() {
+    for t in tb::all() {
+        let v = vectors(t, 500);
+        let verilog = t.verilog().unwrap();
+        let dir = workdir(t.name());
+        match ok(cosim::replay(&dir, &verilog, &v)) {
+            SimOutcome::Ok(line) => assert!(line.contains("500 cycles"), "{line}"),
+            other => panic!("{}: {other:?} (files in {})", t.name(), dir.display()),
+        }
+        let lint = ok(cosim::lint(&dir, &verilog));
+        assert!(lint.clean, "{}: {:?}", t.name(), lint.findings);
+        let synth = ok(cosim::synth(&dir, &verilog));
+        assert!(synth.cells > 0, "{}: {}", t.name(), synth.stat);
+    }
+}
+
+#[test]
+fn the_vectors_record_the_decode_ports_every_cycle() {
+    let v = vectors(tb::find("decode").unwrap(), 300);
+    assert_eq!(v.cycles(), 300);
+    let names = |role| v.columns(role).map(|(_, p)| p.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(Role::Input), ["reset", "insn", "valid"]);
+    assert_eq!(
+        names(Role::Output),
+        ["out_valid", "is_sopc", "is_sopp", "is_split", "is_merge", "ssrc0", "ssrc1", "illegal"]
+    );
+    assert_eq!(v.clocks.len(), 1);
+    // Cycle 1 presents `split vcc_lo, vcc_hi`; cycle 2 shows it decoded.
+    let col = |name: &str| v.ports.iter().position(|p| p.name == name).unwrap();
+    let insn = rtgpu_testbench::signals::to_u64(&v.rows[1][col("insn")]);
+    assert_eq!(insn, 0xBF7F_6B6A);
+    assert!(v.rows[2][col("is_split")][0]);
+}
+
+#[test]
+fn a_wrong_expected_vector_is_reported_with_cycle_and_signal() {
+    let t = tb::find("decode").unwrap();
+    let mut v = vectors(t, 100);
+    let col = v.ports.iter().position(|p| p.name == "is_split").unwrap();
+    let flipped = !v.rows[2][col][0];
+    v.rows[2][col].set(0, flipped);
+    let dir = workdir("decode_bad_vector");
+    let outcome = ok(cosim::replay(&dir, &t.verilog().unwrap(), &v));
+    assert_eq!(
+        outcome,
+        SimOutcome::Mismatch {
+            cycle: 2,
+            signal: "is_split".into(),
+            expected: "0".into(),
+            got: "1".into()
+        }
+    );
+    assert!(dir.join("cosim.vcd").is_file(), "Icarus' waves are kept for a person to open");
+}
+
+#[test]
+fn a_mutated_verilog_line_is_reported() {
+    let t = tb::find("decode").unwrap();
+    let v = vectors(t, 100);
+    let verilog = t.verilog().unwrap();
+    // Change the split opcode in the Verilog only: cycle 2's `split vcc_lo, vcc_hi` is missed.
+    let mutated = verilog.replacen("split_opc16 = 16'hbf7f", "split_opc16 = 16'hbf7e", 1);
+    assert_ne!(mutated, verilog, "the constant to mutate is in the Verilog");
+    let dir = workdir("decode_mutant");
+    match ok(cosim::replay(&dir, &mutated, &v)) {
+        SimOutcome::Mismatch { cycle, signal, .. } => assert_eq!((cycle, signal.as_str()), (2, "is_split")),
+        SimOutcome::Ok(line) => panic!("the mutant passed: {line}"),
+    }
+}

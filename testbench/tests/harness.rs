@@ -1,0 +1,204 @@
+//! The cycle harness: clock domains on one ps timeline, VCD recording, .gtkw files.
+
+use rtgpu_testbench::clock::Period;
+use rtgpu_testbench::harness::{CycleStart, Harness, HarnessError};
+use rtgpu_testbench::tb::{self, TbOptions};
+use rtgpu_testbench::waves::VcdOptions;
+use rust_hdl::prelude::*;
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::path::Path;
+
+/// Two counters, each on its own clock.
+#[derive(LogicBlock, Default)]
+struct TwoClocks {
+    clock_a: Signal<In, Clock>,
+    clock_b: Signal<In, Clock>,
+    count_a: Signal<Out, Bits<16>>,
+    count_b: Signal<Out, Bits<16>>,
+    reg_a: DFF<Bits<16>>,
+    reg_b: DFF<Bits<16>>,
+}
+
+impl Logic for TwoClocks {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.reg_a.clock.next = self.clock_a.val();
+        self.reg_b.clock.next = self.clock_b.val();
+        self.reg_a.d.next = self.reg_a.q.val() + 1;
+        self.reg_b.d.next = self.reg_b.q.val() + 1;
+        self.count_a.next = self.reg_a.q.val();
+        self.count_b.next = self.reg_b.q.val();
+    }
+}
+
+fn two_clocks(a: Period, b: Period) -> Harness<TwoClocks> {
+    let mut h = Harness::new(TwoClocks::default(), "two").unwrap();
+    h.add_clock("a", a, |u| &mut u.clock_a);
+    h.add_clock("b", b, |u| &mut u.clock_b);
+    h
+}
+
+#[test]
+fn core_and_ddr4_clocks_share_one_timeline() {
+    let mut h = two_clocks(Period::mhz(1000).unwrap(), Period::mhz(1600).unwrap());
+    let mut starts = [0u64; 2];
+    h.run_until(10_000, |_, ev| starts[ev.domain] += 1).unwrap();
+    // Cycle starts at 0, 1000, ..., 10000 ps and at 0, 625, ..., 10000 ps.
+    assert_eq!(starts, [11, 17]);
+    // Rising edges at 500 + 1000k <= 10000 (10) and 312.5 + 625k <= 10000 (16).
+    let u = h.uut();
+    assert_eq!((u.count_a.val().index(), u.count_b.val().index()), (10, 16));
+    assert_eq!(h.now_ps(), 10_000);
+    assert_eq!(h.clock_names(), ["a", "b"]);
+}
+
+#[test]
+fn at_one_instant_rising_edges_come_before_cycle_starts() {
+    // a rises at 500 ps, exactly when b (500 ps period) starts its cycle 1.
+    let mut h = two_clocks(Period::ps(1000).unwrap(), Period::ps(500).unwrap());
+    let mut seen = Vec::new();
+    h.run_until(500, |u, ev: CycleStart| {
+        if ev.domain == 1 {
+            seen.push((ev.cycle, ev.ps, u.count_a.val().index()));
+        }
+    })
+    .unwrap();
+    assert_eq!(seen, [(0, 0, 0), (1, 500, 1)]);
+}
+
+#[test]
+fn a_rational_clock_meets_an_integer_one_exactly() {
+    // 3 GHz (1000/3 ps) and 1 GHz: cycle 3 of the fast clock starts with cycle 1 of the slow.
+    let mut h = two_clocks(Period::mhz(1000).unwrap(), Period::mhz(3000).unwrap());
+    let mut at_1000 = Vec::new();
+    h.run_until(1000, |_, ev| {
+        if ev.ps == 1000 {
+            at_1000.push((ev.domain, ev.cycle));
+        }
+    })
+    .unwrap();
+    assert_eq!(at_1000, [(0, 1), (1, 3)]);
+}
+
+#[test]
+fn cycle_needs_exactly_one_clock() {
+    let mut h = two_clocks(Period::ps(1000).unwrap(), Period::ps(500).unwrap());
+    match h.cycle(|_| {}, |_| ()) {
+        Err(HarnessError::NotSingleClock { domains: 2 }) => {}
+        other => panic!("expected NotSingleClock, got {other:?}"),
+    }
+}
+
+/// A block that never settles: its output is its own negation.
+#[derive(LogicBlock, Default)]
+struct Oscillator {
+    out: Signal<Out, Bit>,
+}
+
+impl Logic for Oscillator {
+    fn update(&mut self) {
+        self.out.next = !self.out.val();
+    }
+}
+
+#[test]
+fn a_block_that_never_settles_is_an_error_not_a_hang() {
+    match Harness::new(Oscillator::default(), "osc") {
+        Err(HarnessError::NoConvergence { ps: 0 }) => {}
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("an oscillator settled"),
+    }
+}
+
+/// Reads a VCD: the changes of each `scope.name` signal as (ps, value string).
+fn read_vcd(path: &Path) -> HashMap<String, Vec<(u64, String)>> {
+    let mut parser = vcd::Parser::new(BufReader::new(std::fs::File::open(path).unwrap()));
+    let header = parser.parse_header().unwrap();
+    assert_eq!(header.timescale, Some((1, vcd::TimescaleUnit::PS)));
+    let mut names = HashMap::new();
+    collect_vars(&header.items, "", &mut names);
+    let mut out: HashMap<String, Vec<(u64, String)>> = HashMap::new();
+    let mut now = 0;
+    for cmd in parser {
+        let (id, value) = match cmd.unwrap() {
+            vcd::Command::Timestamp(t) => {
+                now = t;
+                continue;
+            }
+            vcd::Command::ChangeScalar(id, v) => (id, v.to_string()),
+            vcd::Command::ChangeVector(id, v) => (id, v.to_string()),
+            vcd::Command::ChangeString(id, v) => (id, v),
+            _ => continue,
+        };
+        out.entry(names[&id].clone()).or_default().push((now, value));
+    }
+    out
+}
+
+fn collect_vars(items: &[vcd::ScopeItem], prefix: &str, names: &mut HashMap<vcd::IdCode, String>) {
+    for item in items {
+        match item {
+            vcd::ScopeItem::Scope(s) => {
+                collect_vars(&s.items, &format!("{prefix}{}.", s.identifier), names)
+            }
+            vcd::ScopeItem::Var(v) => {
+                names.insert(v.code, format!("{prefix}{}", v.reference));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn the_decode_vcd_shows_the_split_one_cycle_after_fetch() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TbOptions {
+        waves_dir: Some(dir.path().to_path_buf()),
+        cycles: 20,
+        ..TbOptions::default()
+    };
+    let run = tb::find("decode").unwrap().run(&opts).unwrap();
+    let waves = read_vcd(run.vcd.as_ref().unwrap());
+    // Cycle 1 fetches `split vcc_lo, vcc_hi` (inputs change at 1000 ps); the stage loads it at
+    // the rising edge at 1500 ps; two splits, then merges from the edge at 3500 ps.
+    assert_eq!(waves["decode.insn"][1], (1000, "10111111011111110110101101101010".into()));
+    assert_eq!(waves["decode.is_split"][..3], [(0, "0".into()), (1500, "1".into()), (3500, "0".into())]);
+    assert_eq!(waves["decode.is_merge"][1], (3500, "1".into()));
+    assert_eq!(waves["decode.clock"][1..3], [(500, "1".into()), (1000, "0".into())]);
+    assert!(waves.contains_key("decode.src0_check.ok"), "sub-blocks are scopes");
+    let gtkw = std::fs::read_to_string(run.gtkw.unwrap()).unwrap();
+    assert!(gtkw.contains("[dumpfile] \"decode.vcd\""));
+    assert!(gtkw.contains("-decoded (outputs)"));
+    assert!(gtkw.contains("decode.ssrc0[7:0]"));
+}
+
+#[test]
+fn vcd_recording_can_be_limited_to_a_scope() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scoped.vcd");
+    let mut h = Harness::new(rtgpu_hw::isa::PwsDecode::default(), "decode").unwrap();
+    h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock);
+    let scope = VcdOptions {
+        scope: Some("decode.src0_check".into()),
+    };
+    h.record_vcd(&path, &scope).unwrap();
+    for _ in 0..3 {
+        h.cycle(|u| u.valid.next = true, |_| ()).unwrap();
+    }
+    let done = h.finish().unwrap();
+    let (_, signals) = done.vcd.unwrap();
+    let paths: Vec<String> = signals.iter().map(|s| s.path()).collect();
+    assert_eq!(paths, ["decode.src0_check.code", "decode.src0_check.ok"]);
+    assert_eq!(read_vcd(&path).len(), 2);
+}
+
+#[test]
+fn without_a_recorder_nothing_is_recorded() {
+    let opts = TbOptions {
+        cycles: 50,
+        ..TbOptions::default()
+    };
+    let run = tb::find("counter").unwrap().run(&opts).unwrap();
+    assert!(run.vcd.is_none() && run.gtkw.is_none() && run.vectors.is_none());
+}
