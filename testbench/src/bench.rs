@@ -67,7 +67,9 @@ impl BenchBlock for PwsDecode {
         self.valid.next = k & 7 != 0;
     }
     fn observe(&self) -> u64 {
-        u64::from(self.is_split.val()) + u64::from(self.illegal.val()) + self.ssrc0.val().index() as u64
+        u64::from(self.is_split.val())
+            + u64::from(self.illegal.val())
+            + self.ssrc0.val().index() as u64
     }
 }
 
@@ -99,7 +101,11 @@ fn row(block: &'static str, engine: &'static str, cycles: u64, seconds: f64) -> 
 /// The direct harness, VCD off (`vcd = None`) or on.
 pub fn harness<B: BenchBlock>(cycles: u64, vcd: Option<&Path>) -> Result<BenchRow, HarnessError> {
     let mut h = Harness::new(B::default(), B::NAME)?;
-    h.add_clock("clock", Period::mhz(1000).expect("1 GHz is a valid period"), B::clock_pin);
+    h.add_clock(
+        "clock",
+        Period::mhz(1000).expect("1 GHz is a valid period"),
+        B::clock_pin,
+    );
     if let Some(p) = vcd {
         h.record_vcd(p, &VcdOptions::default())?;
     }
@@ -111,7 +117,11 @@ pub fn harness<B: BenchBlock>(cycles: u64, vcd: Option<&Path>) -> Result<BenchRo
     let secs = start.elapsed().as_secs_f64();
     std::hint::black_box(sink);
     h.finish()?;
-    let engine = if vcd.is_some() { "harness+vcd" } else { "harness" };
+    let engine = if vcd.is_some() {
+        "harness+vcd"
+    } else {
+        "harness"
+    };
     Ok(row(B::NAME, engine, cycles, secs))
 }
 
@@ -139,7 +149,12 @@ pub fn rust_hdl_sim<B: BenchBlock>(cycles: u64) -> Result<BenchRow, String> {
     let start = Instant::now();
     sim.run(Box::new(uut), cycles * 10 + 100)
         .map_err(|e| format!("rust-hdl Simulation failed: {e:?}"))?;
-    Ok(row(B::NAME, "rust-hdl Simulation", cycles, start.elapsed().as_secs_f64()))
+    Ok(row(
+        B::NAME,
+        "rust-hdl Simulation",
+        cycles,
+        start.elapsed().as_secs_f64(),
+    ))
 }
 
 /// Verilator -O3 on the emitted Verilog, built in `dir`.
@@ -150,13 +165,33 @@ pub fn verilator<B: BenchBlock>(cycles: u64, dir: &Path) -> Result<BenchRow, Str
     std::fs::write(dir.join("main.cpp"), cpp_main::<B>()).map_err(|e| e.to_string())?;
     let exe = tools::find("verilator").map_err(|e| e.to_string())?;
     let build = Command::new(exe)
-        .args(["--cc", "top.v", "--exe", "main.cpp", "--build", "-O3", "--top-module", "top"])
-        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "-CFLAGS", "-O3", "-Mdir", "obj"])
+        .args([
+            "--cc",
+            "top.v",
+            "--exe",
+            "main.cpp",
+            "--build",
+            "-O3",
+            "--top-module",
+            "top",
+        ])
+        .args([
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+            "-CFLAGS",
+            "-O3",
+            "-Mdir",
+            "obj",
+        ])
         .current_dir(dir)
         .output()
         .map_err(|e| e.to_string())?;
     if !build.status.success() {
-        return Err(format!("verilator build failed:\n{}", String::from_utf8_lossy(&build.stderr)));
+        return Err(format!(
+            "verilator build failed:\n{}",
+            String::from_utf8_lossy(&build.stderr)
+        ));
     }
     let out = Command::new(dir.join("obj").join("Vtop"))
         .arg(cycles.to_string())

@@ -20,7 +20,9 @@ impl Period {
     /// A period of `num / den` ps. Errors when it is zero or `den` is zero.
     pub fn new(num: u64, den: u64) -> Result<Self, String> {
         if num == 0 || den == 0 {
-            return Err(format!("a clock period must be positive, got {num}/{den} ps"));
+            return Err(format!(
+                "a clock period must be positive, got {num}/{den} ps"
+            ));
         }
         Ok(Self { num, den })
     }
@@ -84,7 +86,8 @@ impl EdgeTime {
 
     /// Time of the edge, rounded down to whole picoseconds.
     pub fn ps(&self) -> u64 {
-        let t = u128::from(self.half) * u128::from(self.period.num) / (2 * u128::from(self.period.den));
+        let t =
+            u128::from(self.half) * u128::from(self.period.num) / (2 * u128::from(self.period.den));
         u64::try_from(t).unwrap_or(u64::MAX)
     }
 

@@ -26,6 +26,9 @@ use std::path::{Path, PathBuf};
 /// How the harness reaches a domain's clock input in the block.
 pub type ClockPin<B> = fn(&mut B) -> &mut Signal<In, Clock>;
 
+/// Clock domains a harness can hold (they are tracked in a 64-bit mask).
+pub const MAX_DOMAINS: usize = 64;
+
 /// Settling iterations before the harness declares a combinational loop.
 const SETTLE_LIMIT: usize = 1000;
 
@@ -49,7 +52,10 @@ impl fmt::Display for HarnessError {
                  (combinational loop?)"
             ),
             Self::NotSingleClock { domains } => {
-                write!(f, "cycle() needs exactly one clock domain, this harness has {domains}")
+                write!(
+                    f,
+                    "cycle() needs exactly one clock domain, this harness has {domains}"
+                )
             }
             Self::Io(e) => write!(f, "waveform output failed: {e}"),
         }
@@ -120,8 +126,10 @@ impl<B: Block> Harness<B> {
         })
     }
 
-    /// Adds a clock domain driving the clock input `pin`; returns its index.
+    /// Adds a clock domain driving the clock input `pin`; returns its index. At most
+    /// [`MAX_DOMAINS`] domains.
     pub fn add_clock(&mut self, name: &str, period: Period, pin: ClockPin<B>) -> usize {
+        assert!(self.domains.len() < MAX_DOMAINS, "at most {MAX_DOMAINS} clock domains");
         self.domains.push(Domain {
             name: name.to_string(),
             pin,
@@ -209,20 +217,22 @@ impl<B: Block> Harness<B> {
         let Some(at) = self.next_edge() else {
             return Ok(false);
         };
-        let due: Vec<usize> = (0..self.domains.len())
-            .filter(|&i| self.domains[i].next.cmp_time(&at).is_eq())
-            .collect();
         self.now_ps = at.ps();
-        let (rising, starting): (Vec<usize>, Vec<usize>) =
-            due.into_iter().partition(|&i| self.domains[i].next.is_rising());
-        if !rising.is_empty() {
-            for &i in &rising {
+        // Domains with an edge now, as bit masks (no allocation on this hot path).
+        let (mut rising, mut starting) = (0u64, 0u64);
+        for (i, d) in self.domains.iter().enumerate() {
+            if d.next.cmp_time(&at).is_eq() {
+                *(if d.next.is_rising() { &mut rising } else { &mut starting }) |= 1 << i;
+            }
+        }
+        if rising != 0 {
+            for i in bits(rising) {
                 self.drive_clock(i, true);
             }
             self.settle()?;
         }
-        if !starting.is_empty() {
-            for &i in &starting {
+        if starting != 0 {
+            for i in bits(starting) {
                 self.drive_clock(i, false);
                 let ev = CycleStart {
                     domain: i,
@@ -236,7 +246,7 @@ impl<B: Block> Harness<B> {
                 v.sample(&self.uut);
             }
         }
-        for i in rising.into_iter().chain(starting) {
+        for i in bits(rising | starting) {
             self.domains[i].next = self.domains[i].next.next();
         }
         if let Some(vcd) = &mut self.vcd {
@@ -280,4 +290,9 @@ impl<B: Block> Harness<B> {
             Err(HarnessError::NoConvergence { ps: self.now_ps })
         }
     }
+}
+
+/// The indices of the set bits of `mask`, lowest first.
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    (0..MAX_DOMAINS).filter(move |i| mask & (1 << i) != 0)
 }

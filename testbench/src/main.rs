@@ -4,16 +4,20 @@
 //! findings, a tool failure); 2 bad usage (unknown block, bad arguments).
 
 use clap::{Parser, Subcommand};
+use rtgpu_hw::isa::PwsDecode;
 use rtgpu_testbench::bench;
 use rtgpu_testbench::cosim::{self, SimOutcome};
 use rtgpu_testbench::paths;
 use rtgpu_testbench::tb::{self, BlockTb, Counter32, TbOptions};
-use rtgpu_hw::isa::PwsDecode;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "rtgpu", version, about = "rtgpu: a cycle-accurate RTL model of a predictable GPU")]
+#[command(
+    name = "rtgpu",
+    version,
+    about = "rtgpu: a cycle-accurate RTL model of a predictable GPU"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -126,7 +130,12 @@ fn run(cli: Cli) -> Result<(), Fail> {
             verilator_cycles,
             no_verilator,
             json,
-        } => run_bench(cycles, sim_cycles, (!no_verilator).then_some(verilator_cycles), json),
+        } => run_bench(
+            cycles,
+            sim_cycles,
+            (!no_verilator).then_some(verilator_cycles),
+            json,
+        ),
     }
 }
 
@@ -179,7 +188,9 @@ fn run_cosim(name: &str, stim: &Stimulus, dir: Option<PathBuf>) -> Result<(), Fa
         record_ports: true,
         ..options(stim)
     })?;
-    let vectors = run.vectors.ok_or_else(|| Fail(1, "no vectors recorded".into()))?;
+    let vectors = run
+        .vectors
+        .ok_or_else(|| Fail(1, "no vectors recorded".into()))?;
     let verilog = t.verilog()?;
     println!("{name}: Rust run: {}", run.summary);
     let outcome = cosim::replay(&dir, &verilog, &vectors)?;
@@ -203,7 +214,10 @@ fn run_cosim(name: &str, stim: &Stimulus, dir: Option<PathBuf>) -> Result<(), Fa
         println!("verilator --lint-only -Wall: clean");
     } else {
         failed = true;
-        println!("verilator --lint-only -Wall: {} findings", lint.findings.len());
+        println!(
+            "verilator --lint-only -Wall: {} findings",
+            lint.findings.len()
+        );
         lint.findings.iter().for_each(|f| println!("  {f}"));
     }
     println!("yosys synth: {} cells", synth.cells);
@@ -228,13 +242,14 @@ fn run_synth(name: &str, stat: bool) -> Result<(), Fail> {
 
 fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Result<(), Fail> {
     let dir = paths::repo_root().join("target").join("bench");
-    let mut rows = Vec::new();
-    rows.push(bench::harness::<Counter32>(cycles, None)?);
-    rows.push(bench::harness::<Counter32>(cycles / 4, Some(&dir.join("counter.vcd")))?);
-    rows.push(bench::rust_hdl_sim::<Counter32>(sim_cycles)?);
-    rows.push(bench::harness::<PwsDecode>(cycles, None)?);
-    rows.push(bench::harness::<PwsDecode>(cycles / 4, Some(&dir.join("decode.vcd")))?);
-    rows.push(bench::rust_hdl_sim::<PwsDecode>(sim_cycles)?);
+    let mut rows = vec![
+        bench::harness::<Counter32>(cycles, None)?,
+        bench::harness::<Counter32>(cycles / 4, Some(&dir.join("counter.vcd")))?,
+        bench::rust_hdl_sim::<Counter32>(sim_cycles)?,
+        bench::harness::<PwsDecode>(cycles, None)?,
+        bench::harness::<PwsDecode>(cycles / 4, Some(&dir.join("decode.vcd")))?,
+        bench::rust_hdl_sim::<PwsDecode>(sim_cycles)?,
+    ];
     if let Some(n) = vl {
         rows.push(bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?);
         rows.push(bench::verilator::<PwsDecode>(n, &dir.join("vl_decode"))?);
@@ -243,7 +258,10 @@ fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Resul
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
-    println!("{:<10} {:<20} {:>12} {:>10} {:>16}", "block", "engine", "cycles", "seconds", "cycles/s");
+    println!(
+        "{:<10} {:<20} {:>12} {:>10} {:>16}",
+        "block", "engine", "cycles", "seconds", "cycles/s"
+    );
     for r in &rows {
         println!(
             "{:<10} {:<20} {:>12} {:>10.3} {:>16.0}",

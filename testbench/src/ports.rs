@@ -44,7 +44,10 @@ impl PortVectors {
 
     /// The ports with a given role, with their column numbers.
     pub fn columns(&self, role: Role) -> impl Iterator<Item = (usize, &SignalInfo)> {
-        self.ports.iter().enumerate().filter(move |(_, p)| p.role == role)
+        self.ports
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.role == role)
     }
 
     /// Number of recorded cycles.

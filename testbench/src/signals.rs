@@ -69,7 +69,10 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 
 /// Calls `f(index, value)` for every leaf signal, in the order of [`list_signals`].
 pub fn for_each_value(uut: &dyn Block, mut f: impl FnMut(usize, Word)) {
-    let mut reader = Reader { index: 0, f: &mut f };
+    let mut reader = Reader {
+        index: 0,
+        f: &mut f,
+    };
     uut.accept("", &mut reader);
 }
 

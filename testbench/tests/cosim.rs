@@ -9,7 +9,9 @@ use rtgpu_testbench::tb::{self, BlockTb, TbOptions};
 use std::path::PathBuf;
 
 fn workdir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cosim").join(name);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cosim")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -21,7 +23,10 @@ fn vectors(t: &dyn BlockTb, cycles: u64) -> PortVectors {
         seed: 7,
         ..TbOptions::default()
     };
-    t.run(&opts).expect("testbench passes").vectors.expect("vectors recorded")
+    t.run(&opts)
+        .expect("testbench passes")
+        .vectors
+        .expect("vectors recorded")
 }
 
 /// Fails with the tool's message (e.g. "run scripts/setup") instead of passing silently.
@@ -50,11 +55,24 @@ fn every_block_cosimulates_lints_and_synthesizes() {
 fn the_vectors_record_the_decode_ports_every_cycle() {
     let v = vectors(tb::find("decode").unwrap(), 300);
     assert_eq!(v.cycles(), 300);
-    let names = |role| v.columns(role).map(|(_, p)| p.name.clone()).collect::<Vec<_>>();
+    let names = |role| {
+        v.columns(role)
+            .map(|(_, p)| p.name.clone())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(names(Role::Input), ["reset", "insn", "valid"]);
     assert_eq!(
         names(Role::Output),
-        ["out_valid", "is_sopc", "is_sopp", "is_split", "is_merge", "ssrc0", "ssrc1", "illegal"]
+        [
+            "out_valid",
+            "is_sopc",
+            "is_sopp",
+            "is_split",
+            "is_merge",
+            "ssrc0",
+            "ssrc1",
+            "illegal"
+        ]
     );
     assert_eq!(v.clocks.len(), 1);
     // Cycle 1 presents `split vcc_lo, vcc_hi`; cycle 2 shows it decoded.
@@ -82,7 +100,10 @@ fn a_wrong_expected_vector_is_reported_with_cycle_and_signal() {
             got: "1".into()
         }
     );
-    assert!(dir.join("cosim.vcd").is_file(), "Icarus' waves are kept for a person to open");
+    assert!(
+        dir.join("cosim.vcd").is_file(),
+        "Icarus' waves are kept for a person to open"
+    );
 }
 
 #[test]
@@ -95,7 +116,9 @@ fn a_mutated_verilog_line_is_reported() {
     assert_ne!(mutated, verilog, "the constant to mutate is in the Verilog");
     let dir = workdir("decode_mutant");
     match ok(cosim::replay(&dir, &mutated, &v)) {
-        SimOutcome::Mismatch { cycle, signal, .. } => assert_eq!((cycle, signal.as_str()), (2, "is_split")),
+        SimOutcome::Mismatch { cycle, signal, .. } => {
+            assert_eq!((cycle, signal.as_str()), (2, "is_split"))
+        }
         SimOutcome::Ok(line) => panic!("the mutant passed: {line}"),
     }
 }

@@ -11,7 +11,9 @@ use rust_hdl::core::prelude::*;
 /// Words biased toward the SOPC/SOPP spaces, split/merge and the operand-code boundaries.
 fn word() -> impl Strategy<Value = u32> {
     let code = prop_oneof![
-        prop::sample::select(vec![0u32, 101, 102, 105, 106, 107, 108, 124, 125, 126, 127, 128, 208, 209, 255]),
+        prop::sample::select(vec![
+            0u32, 101, 102, 105, 106, 107, 108, 124, 125, 126, 127, 128, 208, 209, 255
+        ]),
         0u32..256,
     ];
     let low16 = (code.clone(), code).prop_map(|(a, b)| a | (b << 8));
@@ -25,7 +27,11 @@ fn word() -> impl Strategy<Value = u32> {
 }
 
 fn input() -> impl Strategy<Value = DecodeIn> {
-    (prop::bool::weighted(0.05), word(), prop::bool::weighted(0.85))
+    (
+        prop::bool::weighted(0.05),
+        word(),
+        prop::bool::weighted(0.85),
+    )
         .prop_map(|(reset, insn, valid)| DecodeIn { reset, insn, valid })
 }
 
@@ -69,13 +75,27 @@ fn the_spec_examples_decode_one_cycle_later() {
         )
         .unwrap()
     };
-    assert!(!present(0xBF7F_6B6A, true).out_valid, "nothing decoded in cycle 0");
+    assert!(
+        !present(0xBF7F_6B6A, true).out_valid,
+        "nothing decoded in cycle 0"
+    );
     let split = present(0xBFFF_0000, true);
     assert!(split.is_split && split.is_sopc && !split.illegal);
-    assert_eq!((split.ssrc0, split.ssrc1), (0x6A, 0x6B), "split vcc_lo, vcc_hi");
+    assert_eq!(
+        (split.ssrc0, split.ssrc1),
+        (0x6A, 0x6B),
+        "split vcc_lo, vcc_hi"
+    );
     let merge = present(0xBF7F_05FF, true);
     assert!(merge.is_merge && merge.is_sopp && !merge.is_split);
     let bad = present(0, false);
-    assert!(bad.is_split && bad.illegal, "ssrc0 = 255 (literal) is not a mask source");
-    assert_eq!(present(0, false), Default::default(), "idle cycles decode nothing");
+    assert!(
+        bad.is_split && bad.illegal,
+        "ssrc0 = 255 (literal) is not a mask source"
+    );
+    assert_eq!(
+        present(0, false),
+        Default::default(),
+        "idle cycles decode nothing"
+    );
 }

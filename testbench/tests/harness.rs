@@ -131,7 +131,9 @@ fn read_vcd(path: &Path) -> HashMap<String, Vec<(u64, String)>> {
             vcd::Command::ChangeString(id, v) => (id, v),
             _ => continue,
         };
-        out.entry(names[&id].clone()).or_default().push((now, value));
+        out.entry(names[&id].clone())
+            .or_default()
+            .push((now, value));
     }
     out
 }
@@ -162,11 +164,23 @@ fn the_decode_vcd_shows_the_split_one_cycle_after_fetch() {
     let waves = read_vcd(run.vcd.as_ref().unwrap());
     // Cycle 1 fetches `split vcc_lo, vcc_hi` (inputs change at 1000 ps); the stage loads it at
     // the rising edge at 1500 ps; two splits, then merges from the edge at 3500 ps.
-    assert_eq!(waves["decode.insn"][1], (1000, "10111111011111110110101101101010".into()));
-    assert_eq!(waves["decode.is_split"][..3], [(0, "0".into()), (1500, "1".into()), (3500, "0".into())]);
+    assert_eq!(
+        waves["decode.insn"][1],
+        (1000, "10111111011111110110101101101010".into())
+    );
+    assert_eq!(
+        waves["decode.is_split"][..3],
+        [(0, "0".into()), (1500, "1".into()), (3500, "0".into())]
+    );
     assert_eq!(waves["decode.is_merge"][1], (3500, "1".into()));
-    assert_eq!(waves["decode.clock"][1..3], [(500, "1".into()), (1000, "0".into())]);
-    assert!(waves.contains_key("decode.src0_check.ok"), "sub-blocks are scopes");
+    assert_eq!(
+        waves["decode.clock"][1..3],
+        [(500, "1".into()), (1000, "0".into())]
+    );
+    assert!(
+        waves.contains_key("decode.src0_check.ok"),
+        "sub-blocks are scopes"
+    );
     let gtkw = std::fs::read_to_string(run.gtkw.unwrap()).unwrap();
     assert!(gtkw.contains("[dumpfile] \"decode.vcd\""));
     assert!(gtkw.contains("-decoded (outputs)"));

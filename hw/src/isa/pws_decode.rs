@@ -105,10 +105,14 @@ impl Logic for PwsDecode {
         self.out_valid.next = self.full.q.val();
         self.ssrc0.next = self.word.q.val().get_bits::<8>(0);
         self.ssrc1.next = self.word.q.val().get_bits::<8>(8);
-        self.is_sopc.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == self.sopc_prefix.val());
-        self.is_sopp.next = self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == self.sopp_prefix.val());
-        self.is_split.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == self.split_opc16.val());
-        self.is_merge.next = self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == self.merge_opc16.val());
+        self.is_sopc.next =
+            self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == self.sopc_prefix.val());
+        self.is_sopp.next =
+            self.full.q.val() & (self.word.q.val().get_bits::<9>(23) == self.sopp_prefix.val());
+        self.is_split.next =
+            self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == self.split_opc16.val());
+        self.is_merge.next =
+            self.full.q.val() & (self.word.q.val().get_bits::<16>(16) == self.merge_opc16.val());
         self.illegal.next = self.full.q.val()
             & (self.word.q.val().get_bits::<16>(16) == self.split_opc16.val())
             & !(self.src0_check.ok.val() & self.src1_check.ok.val());

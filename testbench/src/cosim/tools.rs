@@ -47,7 +47,10 @@ pub fn find(program: &'static str) -> Result<PathBuf, ToolError> {
 }
 
 fn run(program: &'static str, args: &[&str], dir: &Path) -> Result<Output, ToolError> {
-    Ok(Command::new(find(program)?).args(args).current_dir(dir).output()?)
+    Ok(Command::new(find(program)?)
+        .args(args)
+        .current_dir(dir)
+        .output()?)
 }
 
 fn log_of(out: &Output) -> String {
@@ -74,7 +77,11 @@ pub enum SimOutcome {
 
 /// Compiles `tb.v` + `top.v` with `iverilog -g2012` and runs it with `vvp`.
 pub fn icarus(dir: &Path) -> Result<SimOutcome, ToolError> {
-    let compile = run("iverilog", &["-g2012", "-o", "tb.vvp", "tb.v", "top.v"], dir)?;
+    let compile = run(
+        "iverilog",
+        &["-g2012", "-o", "tb.vvp", "tb.v", "top.v"],
+        dir,
+    )?;
     if !compile.status.success() {
         return Err(ToolError::Failed {
             tool: "iverilog",
@@ -123,7 +130,14 @@ pub struct LintReport {
 /// while rust-hdl emits the whole hierarchy (`top`, `top$word`, ...) as one file. It is about
 /// file layout, not logic; every other `-Wall` warning counts.
 pub fn verilator_lint(dir: &Path) -> Result<LintReport, ToolError> {
-    let args = ["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", "top", "top.v"];
+    let args = [
+        "--lint-only",
+        "-Wall",
+        "-Wno-DECLFILENAME",
+        "--top-module",
+        "top",
+        "top.v",
+    ];
     let out = run("verilator", &args, dir)?;
     let findings: Vec<String> = log_of(&out)
         .lines()

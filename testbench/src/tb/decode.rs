@@ -46,7 +46,9 @@ pub fn stimulus(k: u64, rng: &mut ChaCha8Rng) -> DecodeIn {
 
 /// A random word: mostly SOPC/SOPP, often split/merge, with boundary operand codes.
 pub fn biased_word(rng: &mut ChaCha8Rng) -> u32 {
-    const EDGES: [u32; 14] = [0, 101, 102, 105, 106, 107, 108, 124, 126, 127, 128, 208, 209, 255];
+    const EDGES: [u32; 14] = [
+        0, 101, 102, 105, 106, 107, 108, 124, 126, 127, 128, 208, 209, 255,
+    ];
     let low16 = |rng: &mut ChaCha8Rng| -> u32 {
         let pick = |rng: &mut ChaCha8Rng| {
             if rng.gen_bool(0.5) {
@@ -57,7 +59,13 @@ pub fn biased_word(rng: &mut ChaCha8Rng) -> u32 {
         };
         pick(rng) | (pick(rng) << 8)
     };
-    let op = |rng: &mut ChaCha8Rng| if rng.gen_bool(0.5) { 0x7F } else { rng.gen_range(0..0x80) };
+    let op = |rng: &mut ChaCha8Rng| {
+        if rng.gen_bool(0.5) {
+            0x7F
+        } else {
+            rng.gen_range(0..0x80)
+        }
+    };
     match rng.gen_range(0..4) {
         0 => 0xBF00_0000 | (op(rng) << 16) | low16(rng),
         1 => 0xBF80_0000 | (op(rng) << 16) | low16(rng),
@@ -109,7 +117,10 @@ fn layout() -> Gtkw {
         )
         .group(
             "stage register",
-            &[("decode.full.q", None), ("decode.word.q", Some(Format::Hex))],
+            &[
+                ("decode.full.q", None),
+                ("decode.word.q", Some(Format::Hex)),
+            ],
         )
         .group(
             "decoded (outputs)",

@@ -60,7 +60,10 @@ impl fmt::Display for TbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Mismatch { cycle, detail } => {
-                write!(f, "RTL and reference model differ at cycle {cycle}: {detail}")
+                write!(
+                    f,
+                    "RTL and reference model differ at cycle {cycle}: {detail}"
+                )
             }
             Self::Harness(e) => write!(f, "{e}"),
         }
@@ -101,7 +104,10 @@ pub fn drive<B: Block>(
 ) -> Result<TbRun, TbError> {
     let mut h = Harness::new(uut, name)?;
     h.add_clock("clock", Period::ps(TB_PERIOD_PS).map_err(invalid)?, clock);
-    let vcd_path = opts.waves_dir.as_ref().map(|d| d.join(format!("{name}.vcd")));
+    let vcd_path = opts
+        .waves_dir
+        .as_ref()
+        .map(|d| d.join(format!("{name}.vcd")));
     if let Some(p) = &vcd_path {
         h.record_vcd(p, &VcdOptions::default())?;
     }

@@ -114,9 +114,19 @@ impl Gtkw {
     ) -> io::Result<String> {
         let mut out = String::new();
         let _ = writeln!(out, "[*] {}", self.title);
-        let _ = writeln!(out, "[*] written by rtgpu; open with: gtkwave {}", gtkw_path.display());
+        let _ = writeln!(
+            out,
+            "[*] written by rtgpu; open with: gtkwave {}",
+            gtkw_path.display()
+        );
         for (i, m) in self.markers.iter().take(MAX_MARKERS).enumerate() {
-            let _ = writeln!(out, "[*] marker {}: {} ps: {}", marker_letter(i), m.ps, m.label);
+            let _ = writeln!(
+                out,
+                "[*] marker {}: {} ps: {}",
+                marker_letter(i),
+                m.ps,
+                m.label
+            );
         }
         // GTKWave opens a dump file it cannot find from the working directory by its path
         // relative to [savefile]; with both relative, the pair works from any checkout.
@@ -147,7 +157,10 @@ impl Gtkw {
         signals: &[SignalInfo],
         end_ps: u64,
     ) -> io::Result<()> {
-        std::fs::write(gtkw_path, self.render(gtkw_path, vcd_path, signals, end_ps)?)
+        std::fs::write(
+            gtkw_path,
+            self.render(gtkw_path, vcd_path, signals, end_ps)?,
+        )
     }
 
     /// `*zoom primary a b ... z`: the zoom that fits the window into the wave pane, named
@@ -187,7 +200,11 @@ fn trace_name(sig: &SignalInfo) -> String {
 }
 
 fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
-    let default = if sig.width == 1 { Format::Bin } else { Format::Hex };
+    let default = if sig.width == 1 {
+        Format::Bin
+    } else {
+        Format::Hex
+    };
     t.format.unwrap_or(default).flags()
 }
 
@@ -202,7 +219,8 @@ fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo>
 
 /// `target` as a path relative to the directory of `from` (same directory → the file name).
 fn file_name(p: &Path) -> String {
-    p.file_name().map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
+    p.file_name()
+        .map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
 }
 
 fn relative_to(target: &Path, from: &Path) -> String {
@@ -244,7 +262,10 @@ mod tests {
             )
             .unwrap();
         assert!(text.contains("[dumpfile] \"t.vcd\""), "{text}");
-        assert!(text.contains("@800200\n-in\n@28\ntop.a\n@24\ntop.b[7:0]\n@1000200\n-in"), "{text}");
+        assert!(
+            text.contains("@800200\n-in\n@28\ntop.a\n@24\ntop.b[7:0]\n@1000200\n-in"),
+            "{text}"
+        );
         assert!(text.contains("[*] marker A: 1500 ps: split"));
         assert!(text.contains(" -1 1500 -1"), "{text}");
     }

@@ -138,7 +138,9 @@ fn enter_scope<W: Write>(
 
 /// The name of an enum value (its index), or `?` for an index out of range.
 fn variant<'a>(names: &'a [String], value: &Word) -> &'a str {
-    names.get(to_u64(value) as usize).map_or("?", String::as_str)
+    names
+        .get(to_u64(value) as usize)
+        .map_or("?", String::as_str)
 }
 
 fn write_value<W: Write>(writer: &mut vcd::Writer<W>, id: IdCode, value: &Word) -> io::Result<()> {
