@@ -129,7 +129,10 @@ impl<B: Block> Harness<B> {
     /// Adds a clock domain driving the clock input `pin`; returns its index. At most
     /// [`MAX_DOMAINS`] domains.
     pub fn add_clock(&mut self, name: &str, period: Period, pin: ClockPin<B>) -> usize {
-        assert!(self.domains.len() < MAX_DOMAINS, "at most {MAX_DOMAINS} clock domains");
+        assert!(
+            self.domains.len() < MAX_DOMAINS,
+            "at most {MAX_DOMAINS} clock domains"
+        );
         self.domains.push(Domain {
             name: name.to_string(),
             pin,
@@ -222,7 +225,11 @@ impl<B: Block> Harness<B> {
         let (mut rising, mut starting) = (0u64, 0u64);
         for (i, d) in self.domains.iter().enumerate() {
             if d.next.cmp_time(&at).is_eq() {
-                *(if d.next.is_rising() { &mut rising } else { &mut starting }) |= 1 << i;
+                if d.next.is_rising() {
+                    rising |= 1 << i;
+                } else {
+                    starting |= 1 << i;
+                }
             }
         }
         if rising != 0 {
