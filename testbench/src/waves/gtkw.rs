@@ -117,7 +117,7 @@ impl Gtkw {
         let _ = writeln!(
             out,
             "[*] written by rtgpu; open with: gtkwave {}",
-            gtkw_path.display()
+            file_name(gtkw_path)
         );
         for (i, m) in self.markers.iter().take(MAX_MARKERS).enumerate() {
             let _ = writeln!(
