@@ -1,7 +1,7 @@
 //! A 32-bit counter: the harness' speed reference (GUIDE.md measures it) and a second block
 //! to prove the cosimulation flow is not specific to the decoder.
 
-use super::{drive, BlockTb, TbError, TbOptions, TbRun};
+use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::verilog_of;
 use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
@@ -64,14 +64,16 @@ impl BlockTb for CounterTb {
                 Ok(None)
             },
             || {
-                Gtkw::new("rtgpu counter: 32-bit counter").group(
-                    "counter",
-                    &[
-                        ("counter.clock", None),
-                        ("counter.enable", None),
-                        ("counter.count", Some(Format::Dec)),
-                    ],
-                )
+                Gtkw::new("rtgpu counter: 32-bit counter")
+                    .window(40 * TB_PERIOD_PS)
+                    .group(
+                        "counter",
+                        &[
+                            ("counter.clock", None),
+                            ("counter.enable", None),
+                            ("counter.count", Some(Format::Dec)),
+                        ],
+                    )
             },
         )?;
         run.summary = format!("{} cycles, count == model every cycle", opts.cycles);
