@@ -101,11 +101,8 @@ fn row(block: &'static str, engine: &'static str, cycles: u64, seconds: f64) -> 
 /// The direct harness, VCD off (`vcd = None`) or on.
 pub fn harness<B: BenchBlock>(cycles: u64, vcd: Option<&Path>) -> Result<BenchRow, HarnessError> {
     let mut h = Harness::new(B::default(), B::NAME)?;
-    h.add_clock(
-        "clock",
-        Period::mhz(1000).expect("1 GHz is a valid period"),
-        B::clock_pin,
-    );
+    let period = Period::mhz(1000).map_err(HarnessError::Setup)?;
+    h.add_clock("clock", period, B::clock_pin)?;
     if let Some(p) = vcd {
         h.record_vcd(p, &VcdOptions::default())?;
     }

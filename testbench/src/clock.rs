@@ -17,11 +17,20 @@ pub struct Period {
 }
 
 impl Period {
-    /// A period of `num / den` ps. Errors when it is zero or `den` is zero.
+    /// A period of `num / den` ps, reduced. Errors when `den` is zero, when the period is
+    /// under 2 ps (half-periods must be distinct picoseconds on the VCD timeline), or when the
+    /// reduced terms exceed 32 bits (edge times are compared exactly in 128 bits).
     pub fn new(num: u64, den: u64) -> Result<Self, String> {
-        if num == 0 || den == 0 {
+        if den == 0 || num < 2 * den {
             return Err(format!(
-                "a clock period must be positive, got {num}/{den} ps"
+                "a clock period must be at least 2 ps, got {num}/{den} ps"
+            ));
+        }
+        let g = gcd(num, den);
+        let (num, den) = (num / g, den / g);
+        if num > u64::from(u32::MAX) || den > u64::from(u32::MAX) {
+            return Err(format!(
+                "clock period {num}/{den} ps: terms must fit in 32 bits"
             ));
         }
         Ok(Self { num, den })
@@ -51,6 +60,13 @@ impl fmt::Display for Period {
             write!(f, "{}/{} ps", self.num, self.den)
         }
     }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The next edge of one domain: half-period index `h` (even = cycle start, odd = rising edge).
@@ -139,9 +155,22 @@ mod tests {
     }
 
     #[test]
-    fn zero_periods_are_refused() {
+    fn bad_periods_are_refused() {
         assert!(Period::new(0, 1).is_err());
         assert!(Period::new(1, 0).is_err());
         assert!(Period::mhz(0).is_err());
+        assert!(
+            Period::new(1, 1).is_err(),
+            "a 1 ps period has sub-ps half-periods"
+        );
+        assert!(Period::new(u64::MAX, 3).is_err());
+        assert!(Period::ps(2).is_ok());
+    }
+
+    #[test]
+    fn periods_are_reduced() {
+        assert_eq!(Period::mhz(1000).unwrap(), Period::ps(1000).unwrap());
+        assert_eq!(Period::mhz(1600).unwrap().to_string(), "625 ps");
+        assert_eq!(Period::mhz(3000).unwrap().to_string(), "1000/3 ps");
     }
 }

@@ -36,9 +36,18 @@ const SETTLE_LIMIT: usize = 1000;
 #[derive(Debug)]
 pub enum HarnessError {
     /// The block did not settle at this time (a combinational loop or oscillation).
-    NoConvergence { ps: u64 },
-    /// `cycle` needs exactly one clock domain.
-    NotSingleClock { domains: usize },
+    NoConvergence {
+        /// When, in ps.
+        ps: u64,
+    },
+    /// `cycle` and port recording need exactly one clock domain.
+    NotSingleClock {
+        /// How many domains the harness has.
+        domains: usize,
+    },
+    /// The harness was set up wrongly (too many domains, a clock added while recording ports,
+    /// a port kind cosimulation cannot replay).
+    Setup(String),
     /// Writing a waveform failed.
     Io(std::io::Error),
 }
@@ -51,12 +60,12 @@ impl fmt::Display for HarnessError {
                 "the block did not settle at {ps} ps after {SETTLE_LIMIT} iterations \
                  (combinational loop?)"
             ),
-            Self::NotSingleClock { domains } => {
-                write!(
-                    f,
-                    "cycle() needs exactly one clock domain, this harness has {domains}"
-                )
-            }
+            Self::NotSingleClock { domains } => write!(
+                f,
+                "cycle() and port recording need exactly one clock domain, \
+                 this harness has {domains}"
+            ),
+            Self::Setup(msg) => write!(f, "{msg}"),
             Self::Io(e) => write!(f, "waveform output failed: {e}"),
         }
     }
@@ -127,18 +136,29 @@ impl<B: Block> Harness<B> {
     }
 
     /// Adds a clock domain driving the clock input `pin`; returns its index. At most
-    /// [`MAX_DOMAINS`] domains.
-    pub fn add_clock(&mut self, name: &str, period: Period, pin: ClockPin<B>) -> usize {
-        assert!(
-            self.domains.len() < MAX_DOMAINS,
-            "at most {MAX_DOMAINS} clock domains"
-        );
+    /// [`MAX_DOMAINS`] domains, and none once port recording is on.
+    pub fn add_clock(
+        &mut self,
+        name: &str,
+        period: Period,
+        pin: ClockPin<B>,
+    ) -> Result<usize, HarnessError> {
+        if self.domains.len() >= MAX_DOMAINS {
+            return Err(HarnessError::Setup(format!(
+                "at most {MAX_DOMAINS} clock domains"
+            )));
+        }
+        if self.vectors.is_some() {
+            return Err(HarnessError::Setup(
+                "port recording is single-clock: add clocks before record_ports()".into(),
+            ));
+        }
         self.domains.push(Domain {
             name: name.to_string(),
             pin,
             next: EdgeTime::first(period),
         });
-        self.domains.len() - 1
+        Ok(self.domains.len() - 1)
     }
 
     /// The names of the clock domains.
@@ -154,9 +174,17 @@ impl<B: Block> Harness<B> {
         Ok(())
     }
 
-    /// Starts recording the root ports at every cycle start (single-clock blocks).
-    pub fn record_ports(&mut self) {
-        self.vectors = Some(PortVectors::for_block(&self.uut, &self.root));
+    /// Starts recording the root ports at every cycle start. Single-clock harnesses only: the
+    /// replay toggles every clock port once per row.
+    pub fn record_ports(&mut self) -> Result<(), HarnessError> {
+        if self.domains.len() != 1 {
+            return Err(HarnessError::NotSingleClock {
+                domains: self.domains.len(),
+            });
+        }
+        let vectors = PortVectors::for_block(&self.uut, &self.root).map_err(HarnessError::Setup)?;
+        self.vectors = Some(vectors);
+        Ok(())
     }
 
     /// The block (read outputs here).
@@ -176,7 +204,9 @@ impl<B: Block> Harness<B> {
 
     /// One cycle of the only clock domain: `apply` writes the inputs at the cycle start, the
     /// block settles, `observe` reads the outputs (before the rising edge), then the rising
-    /// edge loads the registers.
+    /// edge loads the registers. If the domain is mid-cycle (after [`Harness::step`] or
+    /// [`Harness::run_until`] stopped at a cycle start), its pending rising edge is processed
+    /// first, so `apply` always lands on a cycle start.
     pub fn cycle<R>(
         &mut self,
         apply: impl FnOnce(&mut B),
@@ -186,6 +216,9 @@ impl<B: Block> Harness<B> {
             return Err(HarnessError::NotSingleClock {
                 domains: self.domains.len(),
             });
+        }
+        if self.domains[0].next.is_rising() {
+            self.step(&mut |_, _| {})?;
         }
         let mut apply = Some(apply);
         self.step(&mut |uut, _| {
@@ -199,7 +232,8 @@ impl<B: Block> Harness<B> {
     }
 
     /// Runs every domain up to (and including) the edges at `end_ps`, calling `on_cycle` at
-    /// each cycle start of each domain to apply that domain's inputs.
+    /// each cycle start of each domain to apply that domain's inputs. Outputs can be read
+    /// between calls of [`Harness::step`], which processes one instant at a time.
     pub fn run_until(
         &mut self,
         end_ps: u64,

@@ -1,6 +1,7 @@
 //! Where rtgpu writes its files.
 
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// The repository root: the workspace this binary was built from, if it is still there,
 /// else the current directory.
@@ -21,4 +22,9 @@ pub fn waveforms_dir() -> PathBuf {
 /// `target/cosim/NAME/`: the generated Verilog, testbench and Icarus' VCD of a block.
 pub fn cosim_dir(name: &str) -> PathBuf {
     repo_root().join("target").join("cosim").join(name)
+}
+
+/// An I/O error that names the file it is about.
+pub fn with_path(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

@@ -19,14 +19,22 @@ pub struct PortVectors {
 }
 
 impl PortVectors {
-    /// An empty recording for `uut`'s root ports.
-    pub fn for_block(uut: &dyn Block, root: &str) -> Self {
-        let (clocks, ports) = root_ports(uut, root).into_iter().partition(|p| p.is_clock);
-        Self {
+    /// An empty recording for `uut`'s root ports. Errors on inout ports, which the replaying
+    /// testbench cannot drive and check yet.
+    pub fn for_block(uut: &dyn Block, root: &str) -> Result<Self, String> {
+        let (clocks, ports): (Vec<_>, Vec<_>) =
+            root_ports(uut, root).into_iter().partition(|p| p.is_clock);
+        if let Some(p) = ports.iter().find(|p| p.role == Role::InOut) {
+            return Err(format!(
+                "port `{}` is inout: cosimulation replays inputs and outputs only",
+                p.name
+            ));
+        }
+        Ok(Self {
             ports,
             clocks,
             rows: Vec::new(),
-        }
+        })
     }
 
     /// Appends the current values of the ports as a row.

@@ -22,6 +22,8 @@ pub enum Role {
     Input,
     /// An output port.
     Output,
+    /// A bidirectional port.
+    InOut,
     /// A constant (never changes; not recorded in VCDs).
     Constant,
     /// Anything else (locals, sub-block internals seen from this block).
@@ -54,9 +56,18 @@ impl SignalInfo {
         format!("{}.{}", self.scope.join("."), self.name)
     }
 
+    /// Is this signal inside `scope` (a dotted path: the scope itself or below it)?
+    pub fn is_in_scope(&self, scope: &str) -> bool {
+        let path = self.path();
+        path == scope
+            || path
+                .strip_prefix(scope)
+                .is_some_and(|rest| rest.starts_with('.'))
+    }
+
     /// Is this signal a port of the root block (depth 1)?
     pub fn is_root_port(&self) -> bool {
-        self.scope.len() == 1 && matches!(self.role, Role::Input | Role::Output)
+        self.scope.len() == 1 && matches!(self.role, Role::Input | Role::Output | Role::InOut)
     }
 }
 
@@ -132,6 +143,7 @@ impl Probe for Lister {
         let role = match signal.kind() {
             AtomKind::InputParameter => Role::Input,
             AtomKind::OutputParameter | AtomKind::OutputPassthrough => Role::Output,
+            AtomKind::InOutParameter => Role::InOut,
             AtomKind::Constant => Role::Constant,
             _ => Role::Internal,
         };

@@ -122,3 +122,43 @@ fn a_mutated_verilog_line_is_reported() {
         SimOutcome::Ok(line) => panic!("the mutant passed: {line}"),
     }
 }
+
+#[test]
+fn an_unknown_output_is_a_mismatch() {
+    let t = tb::find("decode").unwrap();
+    let v = vectors(t, 50);
+    let verilog = t.verilog().unwrap();
+    let mutated = verilog.replacen("ssrc1 = word$q[(32'h8)+:(8)];", "ssrc1 = 8'bx;", 1);
+    assert_ne!(mutated, verilog, "the line to mutate is in the Verilog");
+    match ok(cosim::replay(&workdir("decode_x"), &mutated, &v)) {
+        SimOutcome::Mismatch {
+            cycle, signal, got, ..
+        } => assert_eq!((cycle, signal.as_str(), got.as_str()), (0, "ssrc1", "xx")),
+        SimOutcome::Ok(line) => panic!("an X output passed: {line}"),
+    }
+}
+
+#[test]
+fn a_vector_file_that_does_not_load_fails_the_run() {
+    let t = tb::find("counter").unwrap();
+    let v = vectors(t, 20);
+    let dir = workdir("counter_missing_file");
+    cosim::write_files(&dir, &t.verilog().unwrap(), &v).unwrap();
+    std::fs::remove_file(dir.join("col0.hex")).unwrap();
+    let err = cosim::tools::icarus(&dir).unwrap_err();
+    assert!(
+        matches!(err, cosim::ToolError::Failed { tool: "vvp", .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_empty_recording_is_an_error_not_a_pass() {
+    let t = tb::find("counter").unwrap();
+    let empty = PortVectors {
+        rows: Vec::new(),
+        ..vectors(t, 1)
+    };
+    let err = cosim::replay(&workdir("empty"), &t.verilog().unwrap(), &empty).unwrap_err();
+    assert!(matches!(err, cosim::ToolError::NoVectors));
+}

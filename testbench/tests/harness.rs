@@ -34,8 +34,8 @@ impl Logic for TwoClocks {
 
 fn two_clocks(a: Period, b: Period) -> Harness<TwoClocks> {
     let mut h = Harness::new(TwoClocks::default(), "two").unwrap();
-    h.add_clock("a", a, |u| &mut u.clock_a);
-    h.add_clock("b", b, |u| &mut u.clock_b);
+    h.add_clock("a", a, |u| &mut u.clock_a).unwrap();
+    h.add_clock("b", b, |u| &mut u.clock_b).unwrap();
     h
 }
 
@@ -192,7 +192,8 @@ fn vcd_recording_can_be_limited_to_a_scope() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("scoped.vcd");
     let mut h = Harness::new(rtgpu_hw::isa::PwsDecode::default(), "decode").unwrap();
-    h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock);
+    h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock)
+        .unwrap();
     let scope = VcdOptions {
         scope: Some("decode.src0_check".into()),
     };
@@ -215,4 +216,65 @@ fn without_a_recorder_nothing_is_recorded() {
     };
     let run = tb::find("counter").unwrap().run(&opts).unwrap();
     assert!(run.vcd.is_none() && run.gtkw.is_none() && run.vectors.is_none());
+}
+
+#[test]
+fn a_scope_is_a_path_not_a_text_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(rtgpu_hw::isa::PwsDecode::default(), "decode").unwrap();
+    let not_a_scope = VcdOptions {
+        scope: Some("decode.is_s".into()),
+    };
+    h.record_vcd(&dir.path().join("none.vcd"), &not_a_scope)
+        .unwrap();
+    assert!(h.finish().unwrap().vcd.unwrap().1.is_empty());
+}
+
+#[test]
+fn cycle_after_run_until_still_applies_its_inputs() {
+    let mut h = Harness::new(tb::Counter32::default(), "counter").unwrap();
+    h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock)
+        .unwrap();
+    // Stops right after the start of cycle 2 (its rising edge is still pending).
+    h.run_until(2000, |u, _| u.enable.next = true).unwrap();
+    let count = |u: &tb::Counter32| u.count.val().index();
+    assert_eq!(h.cycle(|u| u.enable.next = true, count).unwrap(), 3);
+    assert_eq!(h.cycle(|u| u.enable.next = false, count).unwrap(), 4);
+    assert_eq!(
+        h.cycle(|_| {}, count).unwrap(),
+        4,
+        "enable was low in cycle 4"
+    );
+}
+
+#[test]
+fn port_recording_is_single_clock() {
+    let mut h = two_clocks(Period::ps(1000).unwrap(), Period::ps(625).unwrap());
+    assert!(matches!(
+        h.record_ports(),
+        Err(HarnessError::NotSingleClock { domains: 2 })
+    ));
+    let mut h = Harness::new(tb::Counter32::default(), "counter").unwrap();
+    h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock)
+        .unwrap();
+    h.record_ports().unwrap();
+    let late = h.add_clock("again", Period::ps(500).unwrap(), |u| &mut u.clock);
+    assert!(matches!(late, Err(HarnessError::Setup(_))));
+}
+
+#[test]
+fn the_committed_gtkw_files_are_what_the_testbenches_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../waveforms");
+    for t in tb::all() {
+        let opts = TbOptions {
+            waves_dir: Some(dir.path().to_path_buf()),
+            ..TbOptions::default()
+        };
+        let run = t.run(&opts).unwrap();
+        let fresh = std::fs::read_to_string(run.gtkw.unwrap()).unwrap();
+        let committed = std::fs::read_to_string(repo.join(format!("{}.gtkw", t.name())))
+            .unwrap_or_else(|e| panic!("waveforms/{}.gtkw: {e}", t.name()));
+        assert_eq!(fresh, committed, "regenerate with `rtgpu tb {}`", t.name());
+    }
 }

@@ -12,6 +12,7 @@
 pub mod tb_gen;
 pub mod tools;
 
+use crate::paths::with_path;
 use crate::ports::PortVectors;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::core::prelude::*;
@@ -25,34 +26,42 @@ pub fn verilog_of<B: Block>(uut: &mut B) -> Result<String, String> {
     Ok(generate_verilog_unchecked(uut))
 }
 
+/// Writes `name` into `dir` (created if needed); errors name the file.
+fn put(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
+    let path = dir.join(name);
+    std::fs::write(&path, text).map_err(|e| with_path(e, &path))
+}
+
 /// Writes `top.v`, `tb.v` and the vector memories into `dir`.
 pub fn write_files(dir: &Path, verilog: &str, vectors: &PortVectors) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("top.v"), verilog)?;
+    put(dir, "top.v", verilog)?;
     let tb = tb_gen::generate(vectors);
-    std::fs::write(dir.join("tb.v"), tb.tb_v)?;
+    put(dir, "tb.v", &tb.tb_v)?;
     for (name, text) in tb.memories {
-        std::fs::write(dir.join(name), text)?;
+        put(dir, &name, &text)?;
     }
     Ok(())
 }
 
-/// Writes the files into `dir` and replays the vectors under Icarus.
+/// Writes the files into `dir` and replays the vectors under Icarus. An empty recording is an
+/// error, not a pass.
 pub fn replay(dir: &Path, verilog: &str, vectors: &PortVectors) -> Result<SimOutcome, ToolError> {
+    if vectors.cycles() == 0 {
+        return Err(ToolError::NoVectors);
+    }
     write_files(dir, verilog, vectors)?;
     tools::icarus(dir)
 }
 
 /// Writes `top.v` into `dir` and lints it.
 pub fn lint(dir: &Path, verilog: &str) -> Result<LintReport, ToolError> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("top.v"), verilog)?;
+    put(dir, "top.v", verilog)?;
     tools::verilator_lint(dir)
 }
 
 /// Writes `top.v` into `dir` and synthesizes it.
 pub fn synth(dir: &Path, verilog: &str) -> Result<SynthReport, ToolError> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("top.v"), verilog)?;
+    put(dir, "top.v", verilog)?;
     tools::yosys_synth(dir)
 }

@@ -27,7 +27,8 @@ fn decl(width: usize) -> String {
 
 /// Writes the testbench for `v`.
 ///
-/// Cycle *k*: clocks low and inputs of row *k* applied at 10k ns; outputs compared with `!==`
+/// Cycle *k*: every vector checked for X (a memory file that did not load); clocks low and
+/// inputs of row *k* applied at 10k ns; outputs compared with `!==`
 /// (X and Z count as mismatches) at 10k+4 ns; clocks rise at 10k+5 ns. The first mismatch is
 /// printed as `MISMATCH cycle=K signal=NAME expected=E got=G` and ends the run with `$fatal`;
 /// a clean run prints `TESTBENCH OK`. The waves go to `cosim.vcd`.
@@ -62,6 +63,9 @@ pub fn generate(v: &PortVectors) -> TbFiles {
     }
     let _ = writeln!(s, "    for (k = 0; k < {}; k = k + 1) begin", v.cycles());
     set_clocks(&mut s, &v.clocks, "1'b0");
+    for (col, p) in v.ports.iter().enumerate() {
+        check_loaded(&mut s, col, p);
+    }
     for (col, p) in v.columns(Role::Input) {
         let _ = writeln!(s, "      {} = m{col}[k];", p.name);
     }
@@ -89,6 +93,18 @@ fn set_clocks(s: &mut String, clocks: &[SignalInfo], level: &str) {
     for c in clocks {
         let _ = writeln!(s, "      {} = {level};", c.name);
     }
+}
+
+/// The Rust run never records X or Z: an unknown vector means its memory file did not load.
+fn check_loaded(s: &mut String, col: usize, p: &SignalInfo) {
+    let _ = writeln!(s, "      if ($isunknown(m{col}[k])) begin");
+    let _ = writeln!(
+        s,
+        "        $display(\"VECTOR cycle=%0d signal={} is X: {} not loaded\", k);",
+        p.name,
+        mem_file(col)
+    );
+    let _ = writeln!(s, "        $fatal(1, \"bad vector file\");\n      end");
 }
 
 fn check(s: &mut String, col: usize, p: &SignalInfo) {

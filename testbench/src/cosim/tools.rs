@@ -16,7 +16,16 @@ pub enum ToolError {
     /// The program could not be started or its files not written.
     Io(std::io::Error),
     /// The program failed for a reason other than the one being checked (e.g. a compile error).
-    Failed { tool: &'static str, log: String },
+    Failed {
+        /// The program.
+        tool: &'static str,
+        /// Its working directory (the generated files are there).
+        dir: PathBuf,
+        /// What it printed.
+        log: String,
+    },
+    /// There is nothing to replay.
+    NoVectors,
 }
 
 impl fmt::Display for ToolError {
@@ -24,7 +33,10 @@ impl fmt::Display for ToolError {
         match self {
             Self::Missing(t) => write!(f, "`{t}` is not installed: run scripts/setup"),
             Self::Io(e) => write!(f, "{e}"),
-            Self::Failed { tool, log } => write!(f, "{tool} failed:\n{log}"),
+            Self::Failed { tool, dir, log } => {
+                write!(f, "{tool} failed (files in {}):\n{log}", dir.display())
+            }
+            Self::NoVectors => write!(f, "no cycles recorded: nothing to cosimulate"),
         }
     }
 }
@@ -53,6 +65,14 @@ fn run(program: &'static str, args: &[&str], dir: &Path) -> Result<Output, ToolE
         .output()?)
 }
 
+fn failed(tool: &'static str, dir: &Path, log: String) -> ToolError {
+    ToolError::Failed {
+        tool,
+        dir: dir.to_path_buf(),
+        log,
+    }
+}
+
 fn log_of(out: &Output) -> String {
     format!(
         "{}{}",
@@ -68,9 +88,13 @@ pub enum SimOutcome {
     Ok(String),
     /// The first mismatch.
     Mismatch {
+        /// The cycle (row of the vectors).
         cycle: u64,
+        /// The output port.
         signal: String,
+        /// The Rust run's value, hex.
         expected: String,
+        /// The Verilog's value, hex (may contain x/z).
         got: String,
     },
 }
@@ -83,19 +107,20 @@ pub fn icarus(dir: &Path) -> Result<SimOutcome, ToolError> {
         dir,
     )?;
     if !compile.status.success() {
-        return Err(ToolError::Failed {
-            tool: "iverilog",
-            log: log_of(&compile),
-        });
+        return Err(failed("iverilog", dir, log_of(&compile)));
     }
     let sim = run("vvp", &["-n", "tb.vvp"], dir)?;
     let log = log_of(&sim);
     if let Some(m) = log.lines().find_map(parse_mismatch) {
         return Ok(m);
     }
+    // vvp reports a missing $readmemh file as an ERROR/WARNING line and goes on.
+    let trouble = log
+        .lines()
+        .any(|l| l.starts_with("ERROR") || l.starts_with("VECTOR") || l.contains("readmem"));
     match log.lines().find(|l| l.starts_with("TESTBENCH OK")) {
-        Some(line) if sim.status.success() => Ok(SimOutcome::Ok(line.to_string())),
-        _ => Err(ToolError::Failed { tool: "vvp", log }),
+        Some(line) if sim.status.success() && !trouble => Ok(SimOutcome::Ok(line.to_string())),
+        _ => Err(failed("vvp", dir, log)),
     }
 }
 
@@ -165,7 +190,7 @@ pub fn yosys_synth(dir: &Path) -> Result<SynthReport, ToolError> {
     let out = run("yosys", &["-p", script], dir)?;
     let log = log_of(&out);
     if !out.status.success() {
-        return Err(ToolError::Failed { tool: "yosys", log });
+        return Err(failed("yosys", dir, log));
     }
     let stat_start = log.rfind("Printing statistics").unwrap_or(0);
     let stat = log[stat_start..].to_string();
@@ -173,10 +198,7 @@ pub fn yosys_synth(dir: &Path) -> Result<SynthReport, ToolError> {
         .lines()
         .find_map(|l| l.trim().strip_prefix("Number of cells:"))
         .and_then(|n| n.trim().parse().ok())
-        .ok_or(ToolError::Failed {
-            tool: "yosys",
-            log: format!("no cell count in the stat output:\n{stat}"),
-        })?;
+        .ok_or_else(|| failed("yosys", dir, format!("no cell count in:\n{stat}")))?;
     Ok(SynthReport { cells, stat })
 }
 

@@ -58,7 +58,11 @@ impl BlockTb for CounterTb {
                 let got = h.cycle(|u| u.enable.next = enable, |u| u.count.val().index() as u32)?;
                 if got != expected {
                     let detail = format!("count {got}, expected {expected}");
-                    return Err(TbError::Mismatch { cycle: k, detail });
+                    return Err(TbError::Mismatch {
+                        cycle: k,
+                        detail,
+                        waves: None,
+                    });
                 }
                 expected = expected.wrapping_add(u32::from(enable));
                 Ok(None)

@@ -44,11 +44,14 @@ pub fn stimulus(k: u64, rng: &mut ChaCha8Rng) -> DecodeIn {
     }
 }
 
+/// Operand codes at the edges of the legal mask-source ranges (spec/000-pws.md A2).
+pub const EDGE_CODES: [u32; 15] = [
+    0, 101, 102, 105, 106, 107, 108, 124, 125, 126, 127, 128, 208, 209, 255,
+];
+
 /// A random word: mostly SOPC/SOPP, often split/merge, with boundary operand codes.
 pub fn biased_word(rng: &mut ChaCha8Rng) -> u32 {
-    const EDGES: [u32; 14] = [
-        0, 101, 102, 105, 106, 107, 108, 124, 126, 127, 128, 208, 209, 255,
-    ];
+    const EDGES: [u32; 15] = EDGE_CODES;
     let low16 = |rng: &mut ChaCha8Rng| -> u32 {
         let pick = |rng: &mut ChaCha8Rng| {
             if rng.gen_bool(0.5) {
@@ -170,7 +173,11 @@ impl BlockTb for DecodeTb {
                 let want = model.outputs();
                 if got != want {
                     let detail = format!("RTL {got:?}, model {want:?}");
-                    return Err(TbError::Mismatch { cycle: k, detail });
+                    return Err(TbError::Mismatch {
+                        cycle: k,
+                        detail,
+                        waves: None,
+                    });
                 }
                 model.clock(inp);
                 checked[0] += u64::from(got.is_split && !got.illegal);

@@ -7,7 +7,7 @@ mod decode;
 mod runner;
 
 pub use counter::{Counter32, CounterTb};
-pub use decode::{read_outputs, DecodeTb};
+pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
 pub use runner::{drive, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 
 /// A block testbench.

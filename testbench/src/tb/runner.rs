@@ -51,7 +51,14 @@ pub struct TbRun {
 #[derive(Debug)]
 pub enum TbError {
     /// The RTL and the reference model disagree.
-    Mismatch { cycle: u64, detail: String },
+    Mismatch {
+        /// The first cycle where they differ.
+        cycle: u64,
+        /// What differs.
+        detail: String,
+        /// The `.gtkw` of the run, if a waveform was written (a marker names the cycle).
+        waves: Option<PathBuf>,
+    },
     /// The harness failed (no convergence, waveform I/O).
     Harness(HarnessError),
 }
@@ -59,11 +66,19 @@ pub enum TbError {
 impl fmt::Display for TbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Mismatch { cycle, detail } => {
+            Self::Mismatch {
+                cycle,
+                detail,
+                waves,
+            } => {
                 write!(
                     f,
                     "RTL and reference model differ at cycle {cycle}: {detail}"
-                )
+                )?;
+                match waves {
+                    Some(w) => write!(f, "\n  waveform: gtkwave {}", w.display()),
+                    None => Ok(()),
+                }
             }
             Self::Harness(e) => write!(f, "{e}"),
         }
@@ -87,9 +102,6 @@ impl From<std::io::Error> for TbError {
 /// Core clock period of block testbenches: 1 ns, so the VCD reads 1 cycle per ns.
 pub const TB_PERIOD_PS: u64 = 1000;
 
-/// At most this many markers are placed in a `.gtkw`.
-const MAX_MARKERS: usize = 26;
-
 /// Runs `uut` (VCD scope `name`) on a 1 GHz clock for `cycles` cycles, calling `per_cycle`
 /// with the harness and the cycle number; `per_cycle` may return a label to mark that cycle in
 /// the waveform. Writes the VCD and the `.gtkw` laid out by `layout` when asked.
@@ -103,7 +115,8 @@ pub fn drive<B: Block>(
     layout: impl FnOnce() -> Gtkw,
 ) -> Result<TbRun, TbError> {
     let mut h = Harness::new(uut, name)?;
-    h.add_clock("clock", Period::ps(TB_PERIOD_PS).map_err(invalid)?, clock);
+    let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
+    h.add_clock("clock", period, clock)?;
     let vcd_path = opts
         .waves_dir
         .as_ref()
@@ -112,12 +125,20 @@ pub fn drive<B: Block>(
         h.record_vcd(p, &VcdOptions::default())?;
     }
     if opts.record_ports {
-        h.record_ports();
+        h.record_ports()?;
     }
     let mut markers = Vec::new();
+    let mut failure = None;
     for k in 0..cycles {
-        if let Some(label) = per_cycle(&mut h, k)? {
-            markers.push((k * TB_PERIOD_PS, label));
+        match per_cycle(&mut h, k) {
+            Ok(Some(label)) => markers.push((k * TB_PERIOD_PS, label)),
+            Ok(None) => {}
+            Err(e) => {
+                // Keep the waveform of a failing run: it is when a person needs it most.
+                markers.insert(0, (k * TB_PERIOD_PS, "FAILURE".to_string()));
+                failure = Some(e);
+                break;
+            }
         }
     }
     let done = h.finish()?;
@@ -130,18 +151,18 @@ pub fn drive<B: Block>(
         let gtkw = dir.join(format!("{name}.gtkw"));
         let view = markers
             .iter()
-            .take(MAX_MARKERS)
             .fold(layout(), |g, (ps, label)| g.marker(*ps, label));
         view.write(&gtkw, &vcd, &signals, done.end_ps)?;
         run.vcd = Some(vcd);
         run.gtkw = Some(gtkw);
     }
-    Ok(run)
-}
-
-fn invalid(msg: String) -> TbError {
-    TbError::Harness(HarnessError::Io(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        msg,
-    )))
+    match failure {
+        Some(TbError::Mismatch { cycle, detail, .. }) => Err(TbError::Mismatch {
+            cycle,
+            detail,
+            waves: run.gtkw,
+        }),
+        Some(e) => Err(e),
+        None => Ok(run),
+    }
 }

@@ -217,12 +217,13 @@ fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo>
     })
 }
 
-/// `target` as a path relative to the directory of `from` (same directory → the file name).
+/// The last component of `p`.
 fn file_name(p: &Path) -> String {
     p.file_name()
         .map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
 }
 
+/// `target` as a path relative to the directory of `from` (same directory → the file name).
 fn relative_to(target: &Path, from: &Path) -> String {
     let dir = from.parent().unwrap_or(Path::new(""));
     match target.strip_prefix(dir) {

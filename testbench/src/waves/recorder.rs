@@ -1,9 +1,11 @@
 //! VCD recording of a rust-hdl block tree, with the block's own scopes.
 //!
-//! Unlike rust-hdl's `vcd_probe`, enums are written as bit vectors (their index, as in the
-//! emitted Verilog) so that GTKWave can name them through a translate file, and recording can be
-//! limited to one scope. A harness without a recorder pays nothing.
+//! Like rust-hdl's `vcd_probe`, enums are written by name (VCD `string` variables, which
+//! GTKWave shows as text; port vectors keep their index, as the Verilog encodes them). Unlike
+//! it, constants are left out and recording can be limited to one scope. A harness without a
+//! recorder pays nothing.
 
+use crate::paths::with_path;
 use crate::signals::{for_each_value, list_signals, to_u64, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 use std::fs::File;
@@ -14,7 +16,7 @@ use vcd::{IdCode, TimescaleUnit, Value, VarType};
 /// What to record.
 #[derive(Clone, Debug, Default)]
 pub struct VcdOptions {
-    /// Record only the signals whose dotted path starts with this prefix (e.g. `decode.word`).
+    /// Record only the signals in this scope or below it (a dotted path, e.g. `decode.word`).
     /// Constants are never recorded.
     pub scope: Option<String>,
 }
@@ -37,14 +39,15 @@ impl VcdRecorder {
     /// Creates `path` and writes the header for `uut`, whose top scope is named `root`.
     pub fn create(path: &Path, uut: &dyn Block, root: &str, opts: &VcdOptions) -> io::Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
+            std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
         }
-        let file = BufWriter::new(File::create(path)?);
+        let file = File::create(path).map_err(|e| with_path(e, path))?;
+        let file = BufWriter::new(file);
         let mut writer = vcd::Writer::new(file);
         writer.timescale(1, TimescaleUnit::PS)?;
         let signals = list_signals(uut, root);
         let keep = |s: &SignalInfo| {
-            s.role != Role::Constant && opts.scope.as_ref().is_none_or(|p| s.path().starts_with(p))
+            s.role != Role::Constant && opts.scope.as_ref().is_none_or(|p| s.is_in_scope(p))
         };
         let recorded: Vec<SignalInfo> = signals.iter().filter(|s| keep(s)).cloned().collect();
         let mut ids = vec![None; signals.len()];
