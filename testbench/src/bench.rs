@@ -5,7 +5,7 @@
 //! once in Rust and once in C++) and reads an output each cycle, so none can skip work.
 
 use crate::clock::Period;
-use crate::cosim::{tools, verilog_of};
+use crate::cosim::{self, tools, verilog_of};
 use crate::harness::{Harness, HarnessError};
 use crate::tb::Counter32;
 use crate::waves::VcdOptions;
@@ -157,9 +157,8 @@ pub fn rust_hdl_sim<B: BenchBlock>(cycles: u64) -> Result<BenchRow, String> {
 /// Verilator -O3 on the emitted Verilog, built in `dir`.
 pub fn verilator<B: BenchBlock>(cycles: u64, dir: &Path) -> Result<BenchRow, String> {
     let verilog = verilog_of(&mut B::default())?;
-    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("top.v"), verilog).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("main.cpp"), cpp_main::<B>()).map_err(|e| e.to_string())?;
+    cosim::put(dir, "top.v", &verilog).map_err(|e| e.to_string())?;
+    cosim::put(dir, "main.cpp", &cpp_main::<B>()).map_err(|e| e.to_string())?;
     let exe = tools::find("verilator").map_err(|e| e.to_string())?;
     let build = Command::new(exe)
         .args([

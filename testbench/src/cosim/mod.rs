@@ -27,7 +27,7 @@ pub fn verilog_of<B: Block>(uut: &mut B) -> Result<String, String> {
 }
 
 /// Writes `name` into `dir` (created if needed); errors name the file.
-fn put(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+pub fn put(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
     let path = dir.join(name);
     std::fs::write(&path, text).map_err(|e| with_path(e, &path))

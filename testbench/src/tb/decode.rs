@@ -51,11 +51,10 @@ pub const EDGE_CODES: [u32; 15] = [
 
 /// A random word: mostly SOPC/SOPP, often split/merge, with boundary operand codes.
 pub fn biased_word(rng: &mut ChaCha8Rng) -> u32 {
-    const EDGES: [u32; 15] = EDGE_CODES;
     let low16 = |rng: &mut ChaCha8Rng| -> u32 {
         let pick = |rng: &mut ChaCha8Rng| {
             if rng.gen_bool(0.5) {
-                EDGES[rng.gen_range(0..EDGES.len())]
+                EDGE_CODES[rng.gen_range(0..EDGE_CODES.len())]
             } else {
                 rng.gen_range(0..256)
             }
