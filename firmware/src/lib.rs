@@ -1,4 +1,4 @@
-//! rtgpu-firmware: the host side of the bus — the ISA encoder/decoder/assembler, kernel
-//! descriptors, the MMIO driver and the host algorithms (ARCHITECTURE.md, "Layout").
-//!
-//! Empty so far: the foundation issue builds the harness; the ISA and driver issues fill it.
+//! rtgpu firmware: everything on the host side of the bus. So far: the instruction set
+//! ([`isa`]): encoder, decoder, assembler and disassembler.
+
+pub mod isa;

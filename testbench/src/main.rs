@@ -1,7 +1,10 @@
-//! `rtgpu`: run block testbenches, cosimulate, synthesize and benchmark rtgpu's hardware.
+//! `rtgpu`: run block testbenches, cosimulate, synthesize and benchmark rtgpu's hardware;
+//! assemble and disassemble kernels.
 //!
 //! Exit codes: 0 success; 1 a check failed (RTL/model mismatch, cosimulation mismatch, lint
 //! findings, a tool failure); 2 bad usage (unknown block, bad arguments).
+
+mod isa_cmd;
 
 use clap::{Parser, Subcommand};
 use rtgpu_hw::isa::PwsDecode;
@@ -74,6 +77,20 @@ enum Cmd {
         #[arg(long)]
         stat: bool,
     },
+    /// Assemble a GCN3 (gfx8) + split/merge source; prints `ADDR: WORD(S)  TEXT` per
+    /// instruction.
+    Asm {
+        /// Assembly source (LLVM syntax).
+        file: PathBuf,
+        /// Write the code image (little-endian dwords) here.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Disassemble a code image (little-endian dwords); the output reassembles to the same bits.
+    Disasm {
+        /// Code image.
+        file: PathBuf,
+    },
     /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
     Bench {
         /// Cycles for the harness runs.
@@ -124,6 +141,8 @@ fn run(cli: Cli) -> Result<(), Fail> {
         } => run_tb(&name, &stim, out, no_vcd),
         Cmd::Cosim { name, stim, dir } => run_cosim(&name, &stim, dir),
         Cmd::Synth { name, stat } => run_synth(&name, stat),
+        Cmd::Asm { file, output } => isa_cmd::asm(&file, output.as_deref()).map_err(|e| Fail(1, e)),
+        Cmd::Disasm { file } => isa_cmd::disasm(&file).map_err(|e| Fail(1, e)),
         Cmd::Bench {
             cycles,
             sim_cycles,

@@ -1,0 +1,210 @@
+//! The assembler: `.s` text in LLVM's AMDGPU syntax (gfx8) → code image.
+//!
+//! A line holds optional labels (`name:`), then a directive (only `.text`) or an instruction;
+//! `;` and `//` start comments. Branches take a label or a signed dword offset. Errors carry
+//! `file:line:column` and what was expected.
+
+mod lexer;
+mod parse;
+
+pub use parse::{float_constant, int_constant};
+
+use super::instruction::Instruction;
+use lexer::{tokenize, Tok, Token};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// An assembly error at a source position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    /// Source file name as given to [`assemble`].
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// What went wrong / what was expected.
+    pub msg: String,
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: error: {}",
+            self.file, self.line, self.col, self.msg
+        )
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+/// One assembled instruction with its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// Byte address.
+    pub addr: u32,
+    /// Encoded words.
+    pub words: Vec<u32>,
+    /// The instruction.
+    pub insn: Instruction,
+    /// 1-based source line.
+    pub line: usize,
+}
+
+/// An assembled program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Program {
+    /// The instructions in address order.
+    pub items: Vec<Listing>,
+    /// Label → byte address.
+    pub labels: BTreeMap<String, u32>,
+}
+
+impl Program {
+    /// The code image as dwords.
+    pub fn words(&self) -> Vec<u32> {
+        self.items
+            .iter()
+            .flat_map(|l| l.words.iter().copied())
+            .collect()
+    }
+
+    /// The code image as little-endian bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.words().iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+}
+
+/// An instruction waiting for its label to be resolved.
+struct Pending {
+    insn: Instruction,
+    label: Option<(String, usize)>,
+    addr: u32,
+    line: usize,
+}
+
+/// Assembles a source text; `file` names it in errors.
+pub fn assemble(src: &str, file: &str) -> Result<Program, AsmError> {
+    let err = |line: usize, (col, msg): (usize, String)| AsmError {
+        file: file.into(),
+        line,
+        col,
+        msg,
+    };
+    let mut labels = BTreeMap::new();
+    let mut pending = Vec::new();
+    let mut addr = 0u32;
+    for (i, text) in src.lines().enumerate() {
+        let line = i + 1;
+        let code = strip_comment(text);
+        let tokens = tokenize(code, 1).map_err(|e| err(line, e))?;
+        let rest = take_labels(&tokens, addr, &mut labels).map_err(|e| err(line, e))?;
+        if rest.is_empty() || directive(rest).map_err(|e| err(line, e))? {
+            continue;
+        }
+        let parsed =
+            parse::parse_instruction(rest, code.chars().count() + 1).map_err(|e| err(line, e))?;
+        let size = 4 * parsed
+            .insn
+            .encode()
+            .map_err(|e| err(line, (rest[0].col, e.0)))?
+            .len() as u32;
+        pending.push(Pending {
+            insn: parsed.insn,
+            label: parsed.label,
+            addr,
+            line,
+        });
+        addr += size;
+    }
+    let items = pending
+        .into_iter()
+        .map(|p| resolve(p, &labels).map_err(|(line, e)| err(line, e)))
+        .collect::<Result<_, _>>()?;
+    Ok(Program { items, labels })
+}
+
+/// Assembles one instruction line (no labels).
+pub fn assemble_line(text: &str) -> Result<Instruction, AsmError> {
+    let program = assemble(text, "<line>")?;
+    match program.items.as_slice() {
+        [one] => Ok(one.insn),
+        _ => Err(AsmError {
+            file: "<line>".into(),
+            line: 1,
+            col: 1,
+            msg: "expected one instruction".into(),
+        }),
+    }
+}
+
+fn strip_comment(line: &str) -> &str {
+    let cut = [line.find(';'), line.find("//")]
+        .into_iter()
+        .flatten()
+        .min();
+    cut.map_or(line, |c| &line[..c])
+}
+
+/// Consumes leading `name:` labels, recording them at `addr`.
+fn take_labels<'a>(
+    mut tokens: &'a [Token],
+    addr: u32,
+    labels: &mut BTreeMap<String, u32>,
+) -> Result<&'a [Token], (usize, String)> {
+    while let [Token {
+        tok: Tok::Ident(name),
+        col,
+    }, Token {
+        tok: Tok::Punct(':'),
+        ..
+    }, rest @ ..] = tokens
+    {
+        if labels.insert(name.clone(), addr).is_some() {
+            return Err((*col, format!("label '{name}' is defined twice")));
+        }
+        tokens = rest;
+    }
+    Ok(tokens)
+}
+
+/// Handles a directive line; false if the line is not a directive.
+fn directive(tokens: &[Token]) -> Result<bool, (usize, String)> {
+    match &tokens[0].tok {
+        Tok::Ident(d) if d == ".text" && tokens.len() == 1 => Ok(true),
+        Tok::Ident(d) if d.starts_with('.') => Err((
+            tokens[0].col,
+            format!("unsupported directive '{d}' (only .text is accepted)"),
+        )),
+        _ => Ok(false),
+    }
+}
+
+/// Fills a branch's offset from its label and encodes the instruction.
+fn resolve(
+    p: Pending,
+    labels: &BTreeMap<String, u32>,
+) -> Result<Listing, (usize, (usize, String))> {
+    let mut insn = p.insn;
+    if let Some((name, col)) = &p.label {
+        let target = *labels
+            .get(name)
+            .ok_or((p.line, (*col, format!("undefined label '{name}'"))))?;
+        let delta = (target as i64 - (p.addr as i64 + 4)) / 4;
+        if !(-32768..=32767).contains(&delta) {
+            return Err((
+                p.line,
+                (*col, format!("branch to '{name}' is out of range")),
+            ));
+        }
+        insn.imm = delta as u16 as u32;
+    }
+    let words = insn.encode().map_err(|e| (p.line, (1, e.0)))?;
+    Ok(Listing {
+        addr: p.addr,
+        words,
+        insn,
+        line: p.line,
+    })
+}

@@ -1,0 +1,23 @@
+//! rtgpu's instruction set: a GCN3 (gfx8) subset, bit-exact with LLVM's AMDGPU assembler
+//! (`llvm-mc -arch=amdgcn -mcpu=fiji`), plus the PWS instructions `split` (SOPC, `0xBF7F`) and
+//! `merge` (`0xBFFF0000`) of spec/000-pws.md §3.1.
+//!
+//! - [`Op`] and [`OPS`]: the opcode table (format, opcode, operand signature, modifiers);
+//! - [`Instruction`]: the typed instruction, [`Instruction::encode`], [`decode`];
+//! - [`assemble`]: `.s` text → [`Program`]; [`disassemble`] and `Display`: words → text that
+//!   reassembles to the same words.
+
+mod asm;
+mod decode;
+mod encode;
+mod instruction;
+mod opcode;
+mod operand;
+mod text;
+
+pub use asm::{assemble, assemble_line, float_constant, int_constant, AsmError, Listing, Program};
+pub use decode::{decode, format_of, DecodeError};
+pub use instruction::{is_mask_source, slots, Instruction, Invalid, Modifiers, Slot};
+pub use opcode::{Format, ModSet, Op, OpInfo, Sig, ALL_OPS, OPS};
+pub use operand::{InlineFloat, Operand, INLINE_FLOATS, LITERAL_CODE, SGPR_COUNT};
+pub use text::{disassemble, DisasmError, Disassembled, WAITCNT_MASK};
