@@ -4,10 +4,12 @@
 
 mod counter;
 mod decode;
+mod insn;
 mod runner;
 
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
+pub use insn::InsnTb;
 pub use runner::{drive, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 
 /// A block testbench.
@@ -23,8 +25,8 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 2] {
-    [&DecodeTb, &CounterTb]
+pub fn all() -> [&'static dyn BlockTb; 3] {
+    [&InsnTb, &DecodeTb, &CounterTb]
 }
 
 /// The testbench called `name`, or an error listing the known ones.

@@ -1,0 +1,359 @@
+//! The instruction decode stage of the compute unit.
+
+use super::formats::{format, k};
+use super::{InsnFormat, MaskSourceCheck, OpcodeCheck};
+use rust_hdl::prelude::*;
+
+/// Decode stage for rtgpu's GCN3 (gfx8) subset plus `split`/`merge`: one registered stage.
+///
+/// Timing: `word0`/`word1` with `valid` high at rising edge *k* are decoded on the outputs
+/// during cycle *k+1*. An empty stage (power-up, `reset`, or no `valid`) drives every output 0.
+///
+/// Fields are raw extractions of the instruction's operand fields (0 where its format has
+/// none); the reference model is [`super::insn_model`]. `illegal` is raised (with every other
+/// field 0) for an unknown format or an opcode outside the subset, a VOP3 source code 255
+/// (gfx8 VOP3 has no literal), or a `split` operand that is not a mask source
+/// ([`MaskSourceCheck`]).
+#[derive(LogicBlock)]
+pub struct InsnDecode {
+    /// Core clock; the stage register loads on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empties the stage.
+    pub reset: Signal<In, Bit>,
+    /// `word0` (and `word1`) hold an instruction this cycle.
+    pub valid: Signal<In, Bit>,
+    /// First instruction dword.
+    pub word0: Signal<In, Bits<32>>,
+    /// The dword after it: second half of a 64-bit format or a 32-bit literal.
+    pub word1: Signal<In, Bits<32>>,
+    /// The stage holds an instruction (legal or not).
+    pub out_valid: Signal<Out, Bit>,
+    /// The instruction is not in the subset (see above).
+    pub illegal: Signal<Out, Bit>,
+    /// Format code (1 SOP2, 2 SOPK, 3 SOP1, 4 SOPC, 5 SOPP, 6 SMEM, 7 VOP1, 8 VOP2, 9 VOPC,
+    /// 10 VOP3, 11 FLAT, 12 DS).
+    pub format: Signal<Out, Bits<4>>,
+    /// Functional unit (1 SALU, 2 VALU, 3 VMEM, 4 SMEM, 5 LDS, 6 branch, 7 split/merge,
+    /// 8 waitcnt/barrier, 9 nop/endpgm/sleep).
+    pub unit: Signal<Out, Bits<4>>,
+    /// Opcode field of the format.
+    pub opcode: Signal<Out, Bits<10>>,
+    /// Destination field: sdst, vdst, SMEM sdata, FLAT/DS vdst.
+    pub dst: Signal<Out, Bits<8>>,
+    /// VOP3b carry-out SGPR (bits [14:8]).
+    pub sdst: Signal<Out, Bits<7>>,
+    /// Source 0: ssrc0, src0, SMEM sbase (pair index), FLAT/DS addr.
+    pub src0: Signal<Out, Bits<9>>,
+    /// Source 1: ssrc1, vsrc1, VOP3 src1, FLAT data, DS data0.
+    pub src1: Signal<Out, Bits<9>>,
+    /// Source 2: VOP3 src2, DS data1.
+    pub src2: Signal<Out, Bits<9>>,
+    /// Immediate: SOPK/SOPP simm16, SMEM offset, DS offsets, or the literal.
+    pub imm: Signal<Out, Bits<32>>,
+    /// A 32-bit literal follows (it is `imm`).
+    pub literal: Signal<Out, Bit>,
+    /// Instruction length in dwords (1 or 2).
+    pub words: Signal<Out, Bits<2>>,
+    /// VOP3a `abs` bits.
+    pub abs: Signal<Out, Bits<3>>,
+    /// VOP3 `neg` bits.
+    pub neg: Signal<Out, Bits<3>>,
+    /// VOP3 `clamp`.
+    pub clamp: Signal<Out, Bit>,
+    /// VOP3 output modifier.
+    pub omod: Signal<Out, Bits<2>>,
+    /// SMEM/FLAT `glc`.
+    pub glc: Signal<Out, Bit>,
+    /// FLAT `slc`.
+    pub slc: Signal<Out, Bit>,
+    /// DS `gds`.
+    pub gds: Signal<Out, Bit>,
+    /// SMEM: the offset is an immediate (`imm`); else `imm[7:0]` is the soffset SGPR code.
+    pub imm_offset: Signal<Out, Bit>,
+    /// Stage register: first dword.
+    w0: DFF<Bits<32>>,
+    /// Stage register: second dword.
+    w1: DFF<Bits<32>>,
+    /// Stage register: holds an instruction.
+    full: DFF<Bit>,
+    /// Format and opcode of `w0`.
+    fmt: InsnFormat,
+    /// Subset membership and unit.
+    check: OpcodeCheck,
+    /// `split` ssrc0 legality.
+    mask0: MaskSourceCheck,
+    /// `split` ssrc1 legality.
+    mask1: MaskSourceCheck,
+    /// The instruction is a `split`.
+    is_split: Signal<Local, Bit>,
+    /// A source field holds the literal code 255.
+    has_literal: Signal<Local, Bit>,
+    /// Decoded and legal.
+    ok: Signal<Local, Bit>,
+    f_sop2: Constant<Bits<4>>,
+    f_sopk: Constant<Bits<4>>,
+    f_sop1: Constant<Bits<4>>,
+    f_sopc: Constant<Bits<4>>,
+    f_sopp: Constant<Bits<4>>,
+    f_smem: Constant<Bits<4>>,
+    f_vop1: Constant<Bits<4>>,
+    f_vop2: Constant<Bits<4>>,
+    f_vopc: Constant<Bits<4>>,
+    f_vop3: Constant<Bits<4>>,
+    f_flat: Constant<Bits<4>>,
+    f_ds: Constant<Bits<4>>,
+    op_split: Constant<Bits<10>>,
+    m7_8: Constant<Bits<8>>,
+    m8_9: Constant<Bits<9>>,
+    m6_9: Constant<Bits<9>>,
+    m16_32: Constant<Bits<32>>,
+    m20_32: Constant<Bits<32>>,
+    lit8: Constant<Bits<8>>,
+    lit9: Constant<Bits<9>>,
+    one: Constant<Bits<2>>,
+    two: Constant<Bits<2>>,
+    z2: Constant<Bits<2>>,
+    z3: Constant<Bits<3>>,
+    z4: Constant<Bits<4>>,
+    z7: Constant<Bits<7>>,
+    z8: Constant<Bits<8>>,
+    z9: Constant<Bits<9>>,
+    z10: Constant<Bits<10>>,
+    z32: Constant<Bits<32>>,
+}
+
+impl Default for InsnDecode {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            valid: Default::default(),
+            word0: Default::default(),
+            word1: Default::default(),
+            out_valid: Default::default(),
+            illegal: Default::default(),
+            format: Default::default(),
+            unit: Default::default(),
+            opcode: Default::default(),
+            dst: Default::default(),
+            sdst: Default::default(),
+            src0: Default::default(),
+            src1: Default::default(),
+            src2: Default::default(),
+            imm: Default::default(),
+            literal: Default::default(),
+            words: Default::default(),
+            abs: Default::default(),
+            neg: Default::default(),
+            clamp: Default::default(),
+            omod: Default::default(),
+            glc: Default::default(),
+            slc: Default::default(),
+            gds: Default::default(),
+            imm_offset: Default::default(),
+            w0: Default::default(),
+            w1: Default::default(),
+            full: Default::default(),
+            fmt: Default::default(),
+            check: Default::default(),
+            mask0: Default::default(),
+            mask1: Default::default(),
+            is_split: Default::default(),
+            has_literal: Default::default(),
+            ok: Default::default(),
+            f_sop2: k(format::SOP2),
+            f_sopk: k(format::SOPK),
+            f_sop1: k(format::SOP1),
+            f_sopc: k(format::SOPC),
+            f_sopp: k(format::SOPP),
+            f_smem: k(format::SMEM),
+            f_vop1: k(format::VOP1),
+            f_vop2: k(format::VOP2),
+            f_vopc: k(format::VOPC),
+            f_vop3: k(format::VOP3),
+            f_flat: k(format::FLAT),
+            f_ds: k(format::DS),
+            op_split: k(0x7f),
+            m7_8: k(0x7f),
+            m8_9: k(0xff),
+            m6_9: k(0x3f),
+            m16_32: k(0xffff),
+            m20_32: k(0xf_ffff),
+            lit8: k(255),
+            lit9: k(255),
+            one: k(1),
+            two: k(2),
+            z2: k(0),
+            z3: k(0),
+            z4: k(0),
+            z7: k(0),
+            z8: k(0),
+            z9: k(0),
+            z10: k(0),
+            z32: k(0),
+        }
+    }
+}
+
+impl Logic for InsnDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, w0, w1, full);
+        // Stage register: an empty stage holds zeros.
+        self.full.d.next = self.valid.val() & !self.reset.val();
+        self.w0.d.next = self.z32.val();
+        self.w1.d.next = self.z32.val();
+        if self.valid.val() & !self.reset.val() {
+            self.w0.d.next = self.word0.val();
+            self.w1.d.next = self.word1.val();
+        }
+        self.fmt.word.next = self.w0.q.val().get_bits::<24>(8);
+        self.check.format.next = self.fmt.format.val();
+        self.check.opcode.next = self.fmt.opcode.val();
+        self.mask0.code.next = self.w0.q.val().get_bits::<8>(0);
+        self.mask1.code.next = self.w0.q.val().get_bits::<8>(8);
+        // Legality.
+        self.is_split.next = (self.fmt.format.val() == self.f_sopc.val())
+            & (self.fmt.opcode.val() == self.op_split.val());
+        self.ok.next = self.full.q.val()
+            & self.check.legal.val()
+            & !(self.is_split.val() & !(self.mask0.ok.val() & self.mask1.ok.val()))
+            & !((self.fmt.format.val() == self.f_vop3.val())
+                & ((self.w1.q.val().get_bits::<9>(0) == self.lit9.val())
+                    | (self.w1.q.val().get_bits::<9>(9) == self.lit9.val())
+                    | (self.w1.q.val().get_bits::<9>(18) == self.lit9.val())));
+        self.out_valid.next = self.full.q.val();
+        self.illegal.next = self.full.q.val() & !self.ok.val();
+        // Literal: a 32-bit format with a source code 255.
+        self.has_literal.next = false;
+        if (self.fmt.format.val() == self.f_sop2.val())
+            | ((self.fmt.format.val() == self.f_sopc.val()) & !self.is_split.val())
+        {
+            self.has_literal.next = (self.w0.q.val().get_bits::<8>(0) == self.lit8.val())
+                | (self.w0.q.val().get_bits::<8>(8) == self.lit8.val());
+        }
+        if self.fmt.format.val() == self.f_sop1.val() {
+            self.has_literal.next = self.w0.q.val().get_bits::<8>(0) == self.lit8.val();
+        }
+        if (self.fmt.format.val() == self.f_vop1.val())
+            | (self.fmt.format.val() == self.f_vop2.val())
+            | (self.fmt.format.val() == self.f_vopc.val())
+        {
+            self.has_literal.next = self.w0.q.val().get_bits::<9>(0) == self.lit9.val();
+        }
+        // Defaults: an empty or illegal stage outputs zeros.
+        self.format.next = self.z4.val();
+        self.unit.next = self.z4.val();
+        self.opcode.next = self.z10.val();
+        self.dst.next = self.z8.val();
+        self.sdst.next = self.z7.val();
+        self.src0.next = self.z9.val();
+        self.src1.next = self.z9.val();
+        self.src2.next = self.z9.val();
+        self.imm.next = self.z32.val();
+        self.literal.next = false;
+        self.words.next = self.z2.val();
+        self.abs.next = self.z3.val();
+        self.neg.next = self.z3.val();
+        self.clamp.next = false;
+        self.omod.next = self.z2.val();
+        self.glc.next = false;
+        self.slc.next = false;
+        self.gds.next = false;
+        self.imm_offset.next = false;
+        if self.ok.val() {
+            self.format.next = self.fmt.format.val();
+            self.unit.next = self.check.unit.val();
+            self.opcode.next = self.fmt.opcode.val();
+            self.words.next = self.one.val();
+            // Scalar formats.
+            if (self.fmt.format.val() == self.f_sop2.val())
+                | (self.fmt.format.val() == self.f_sopk.val())
+                | (self.fmt.format.val() == self.f_sop1.val())
+            {
+                self.dst.next = self.w0.q.val().get_bits::<8>(16) & self.m7_8.val();
+            }
+            if (self.fmt.format.val() == self.f_sop2.val())
+                | (self.fmt.format.val() == self.f_sop1.val())
+                | (self.fmt.format.val() == self.f_sopc.val())
+            {
+                self.src0.next = self.w0.q.val().get_bits::<9>(0) & self.m8_9.val();
+            }
+            if (self.fmt.format.val() == self.f_sop2.val())
+                | (self.fmt.format.val() == self.f_sopc.val())
+            {
+                self.src1.next = self.w0.q.val().get_bits::<9>(8) & self.m8_9.val();
+            }
+            if (self.fmt.format.val() == self.f_sopk.val())
+                | (self.fmt.format.val() == self.f_sopp.val())
+            {
+                self.imm.next = self.w0.q.val() & self.m16_32.val();
+            }
+            // Scalar memory.
+            if self.fmt.format.val() == self.f_smem.val() {
+                self.dst.next = self.w0.q.val().get_bits::<8>(6) & self.m7_8.val();
+                self.src0.next = self.w0.q.val().get_bits::<9>(0) & self.m6_9.val();
+                self.imm.next = self.w1.q.val() & self.m20_32.val();
+                self.glc.next = self.w0.q.val().get_bit(16);
+                self.imm_offset.next = self.w0.q.val().get_bit(17);
+                self.words.next = self.two.val();
+            }
+            // 32-bit vector formats.
+            if (self.fmt.format.val() == self.f_vop1.val())
+                | (self.fmt.format.val() == self.f_vop2.val())
+            {
+                self.dst.next = self.w0.q.val().get_bits::<8>(17);
+            }
+            if (self.fmt.format.val() == self.f_vop1.val())
+                | (self.fmt.format.val() == self.f_vop2.val())
+                | (self.fmt.format.val() == self.f_vopc.val())
+            {
+                self.src0.next = self.w0.q.val().get_bits::<9>(0);
+            }
+            if (self.fmt.format.val() == self.f_vop2.val())
+                | (self.fmt.format.val() == self.f_vopc.val())
+            {
+                self.src1.next = self.w0.q.val().get_bits::<9>(9) & self.m8_9.val();
+            }
+            // VOP3.
+            if self.fmt.format.val() == self.f_vop3.val() {
+                self.dst.next = self.w0.q.val().get_bits::<8>(0);
+                self.src0.next = self.w1.q.val().get_bits::<9>(0);
+                self.src1.next = self.w1.q.val().get_bits::<9>(9);
+                self.src2.next = self.w1.q.val().get_bits::<9>(18);
+                self.clamp.next = self.w0.q.val().get_bit(15);
+                self.neg.next = self.w1.q.val().get_bits::<3>(29);
+                self.omod.next = self.w1.q.val().get_bits::<2>(27);
+                self.words.next = self.two.val();
+                if self.check.vop3b.val() {
+                    self.sdst.next = self.w0.q.val().get_bits::<7>(8);
+                } else {
+                    self.abs.next = self.w0.q.val().get_bits::<3>(8);
+                }
+            }
+            // FLAT and DS.
+            if (self.fmt.format.val() == self.f_flat.val())
+                | (self.fmt.format.val() == self.f_ds.val())
+            {
+                self.dst.next = self.w1.q.val().get_bits::<8>(24);
+                self.src0.next = self.w1.q.val().get_bits::<9>(0) & self.m8_9.val();
+                self.src1.next = self.w1.q.val().get_bits::<9>(8) & self.m8_9.val();
+                self.words.next = self.two.val();
+            }
+            if self.fmt.format.val() == self.f_flat.val() {
+                self.glc.next = self.w0.q.val().get_bit(16);
+                self.slc.next = self.w0.q.val().get_bit(17);
+            }
+            if self.fmt.format.val() == self.f_ds.val() {
+                self.src2.next = self.w1.q.val().get_bits::<9>(16) & self.m8_9.val();
+                self.imm.next = self.w0.q.val() & self.m16_32.val();
+                self.gds.next = self.w0.q.val().get_bit(16);
+            }
+            if self.has_literal.val() {
+                self.literal.next = true;
+                self.imm.next = self.w1.q.val();
+                self.words.next = self.two.val();
+            }
+        }
+    }
+}
