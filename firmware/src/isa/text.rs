@@ -56,14 +56,18 @@ impl Instruction {
 
     /// A VOP source with its `-` and `|...|` modifiers.
     fn write_src(&self, f: &mut fmt::Formatter<'_>, i: usize, w: u8) -> fmt::Result {
-        let text = self.src[i]
-            .map(|o| o.show(w).to_string())
-            .unwrap_or_default();
-        let neg = if self.mods.neg >> i & 1 == 1 { "-" } else { "" };
+        let op = self.src[i];
+        let mut text = op.map(|o| o.show(w).to_string()).unwrap_or_default();
         if self.mods.abs >> i & 1 == 1 {
-            write!(f, "{neg}|{text}|")
+            text = format!("|{text}|");
+        }
+        if self.mods.neg >> i & 1 == 0 {
+            f.write_str(&text)
+        } else if op.is_some_and(|o| o.is_constant()) && !text.starts_with('|') {
+            // `-0.5` would read as the constant -0.5, not 0.5 negated.
+            write!(f, "neg({text})")
         } else {
-            write!(f, "{neg}{text}")
+            write!(f, "-{text}")
         }
     }
 

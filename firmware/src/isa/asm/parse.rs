@@ -131,10 +131,15 @@ impl Cursor<'_> {
             label: None,
         };
         p.insn.e64 = e64;
-        for (i, slot) in p.insn.slots().into_iter().enumerate() {
-            if i > 0 {
+        let mut first = true;
+        for slot in p.insn.slots() {
+            if slot == Slot::Vcc && vcc_optional(op, e64) && !self.vcc_next(first) {
+                continue;
+            }
+            if !first {
                 self.expect(',')?;
             }
+            first = false;
             self.slot(&mut p, slot)?;
         }
         self.modifiers(&mut p.insn)?;
@@ -168,6 +173,13 @@ impl Cursor<'_> {
         Ok(())
     }
 
+    /// The next operand is `vcc` (after a comma unless it is the first operand).
+    fn vcc_next(&self, first: bool) -> bool {
+        let at = if first { self.at } else { self.at + 1 };
+        let comma = first || self.peek() == Some(&Tok::Punct(','));
+        comma && matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Ident(v)) if v == "vcc")
+    }
+
     fn vcc(&mut self) -> Result<(), PErr> {
         let col = self.col();
         match self.ident() {
@@ -183,10 +195,13 @@ impl Cursor<'_> {
         let value = match self.peek().cloned() {
             Some(Tok::Int(v)) => {
                 self.at += 1;
-                Value::Int(
-                    if neg { -(v as i128) } else { v as i128 }
-                        .clamp(i64::MIN as i128, i64::MAX as i128) as i64,
-                )
+                // LLVM reads integers as 64-bit two's complement: 0xffffffff83f43940 is a
+                // sign-extended 32-bit value.
+                Value::Int(if neg {
+                    (v as i64).wrapping_neg()
+                } else {
+                    v as i64
+                })
             }
             Some(Tok::Float(v)) => {
                 self.at += 1;
@@ -282,24 +297,16 @@ impl Cursor<'_> {
         }
     }
 
-    /// A VOP source with optional `-`, `|...|`, `neg(...)`, `abs(...)` (VOP3 only).
+    /// A VOP source with optional negation (`-x`, `neg(x)`) around optional absolute value
+    /// (`|x|`, `abs(x)`), VOP3 only.
     fn vector_source(&mut self, insn: &mut Instruction, i: usize, w: u8) -> Result<(), PErr> {
         let col = self.col();
-        let mut neg = self.is_neg_modifier() && self.eat('-');
-        let mut abs = self.eat('|');
-        let func = self.modifier_function();
+        let neg = self.open_modifier('-', "neg");
+        let abs = self.open_modifier('|', "abs");
         let operand = self.source(w, insn.op)?;
-        if abs {
-            self.expect('|')?;
-        }
-        match func.as_deref() {
-            Some("neg") => neg = true,
-            Some("abs") => abs = true,
-            _ => {}
-        }
-        if func.is_some() {
-            self.expect(')')?;
-        }
+        self.close_modifier(abs)?;
+        self.close_modifier(neg)?;
+        let (neg, abs) = (neg.is_some(), abs.is_some());
         if (neg || abs) && !insn.is_vop3() {
             return Err((col, "source modifiers need the _e64 form".into()));
         }
@@ -309,38 +316,37 @@ impl Cursor<'_> {
         Ok(())
     }
 
-    /// A `-` that negates a register or `|...|` rather than starting a negative number.
-    fn is_neg_modifier(&self) -> bool {
-        self.peek() == Some(&Tok::Punct('-'))
-            && !matches!(
-                self.toks.get(self.at + 1).map(|t| &t.tok),
-                Some(Tok::Int(_) | Tok::Float(_))
-            )
+    /// Opens a modifier written `sigil` (`-x`, `|x|`) or `name(x)`; returns the closing
+    /// token expected (`None` inside for `-`). A `-` before a number is its sign instead.
+    fn open_modifier(&mut self, sigil: char, name: &str) -> Option<Option<char>> {
+        let next = self.toks.get(self.at + 1).map(|t| &t.tok);
+        let sign_of_number = sigil == '-' && matches!(next, Some(Tok::Int(_) | Tok::Float(_)));
+        if self.peek() == Some(&Tok::Punct(sigil)) && !sign_of_number {
+            self.at += 1;
+            return Some((sigil == '|').then_some('|'));
+        }
+        let is_fn = matches!(self.peek(), Some(Tok::Ident(n)) if n == name)
+            && next == Some(&Tok::Punct('('));
+        if is_fn {
+            self.at += 2;
+            return Some(Some(')'));
+        }
+        None
     }
 
-    /// `neg(` or `abs(`: consumes it and returns the name.
-    fn modifier_function(&mut self) -> Option<String> {
-        let is_fn = matches!(self.peek(), Some(Tok::Ident(n)) if n == "neg" || n == "abs")
-            && self.toks.get(self.at + 1).map(|t| &t.tok) == Some(&Tok::Punct('('));
-        if !is_fn {
-            return None;
+    fn close_modifier(&mut self, close: Option<Option<char>>) -> Result<(), PErr> {
+        match close {
+            Some(Some(c)) => self.expect(c),
+            _ => Ok(()),
         }
-        let name = self.ident();
-        self.at += 1;
-        name
     }
 
     fn label(&mut self, p: &mut Parsed) -> Result<(), PErr> {
         let col = self.col();
         match self.value()? {
             Value::Name(n) => p.label = Some((n, col)),
-            Value::Int(v) if (-32768..=32767).contains(&v) => p.insn.imm = v as u16 as u32,
-            _ => {
-                return Err((
-                    col,
-                    "expected a label or a dword offset (-32768..=32767)".into(),
-                ))
-            }
+            Value::Int(v) if (-32768..=65535).contains(&v) => p.insn.imm = v as u32 & 0xffff,
+            _ => return Err((col, "expected a label or a 16-bit dword offset".into())),
         }
         Ok(())
     }
@@ -406,15 +412,25 @@ impl Cursor<'_> {
             "glc" => matches!(info.format, Format::Smem | Format::Flat) && set(&mut m.glc),
             "slc" => info.format == Format::Flat && set(&mut m.slc),
             "gds" => info.format == Format::Ds && set(&mut m.gds),
+            // gfx8 FLAT has no offset field; LLVM accepts `offset:0`.
+            "offset" if info.format == Format::Flat => {
+                self.expect(':')?;
+                self.int_in(0, 0, "a FLAT offset (gfx8 has none)")?;
+                true
+            }
             "mul" | "div" if vop3 && info.mods.omod => {
                 self.expect(':')?;
+                let col = self.col();
                 let v = self.int_in(1, 4, "an output modifier")?;
                 let text = format!("{name}:{v}");
-                m.omod = OMOD_TEXT
-                    .iter()
-                    .position(|t| *t == text)
-                    .ok_or((self.col(), format!("{text} is not an output modifier")))?
-                    as u8;
+                // `mul:1` and `div:1` are accepted no-ops, as in LLVM.
+                if v != 1 {
+                    m.omod = OMOD_TEXT
+                        .iter()
+                        .position(|t| *t == text)
+                        .ok_or((col, format!("{text} is not an output modifier")))?
+                        as u8;
+                }
                 true
             }
             "offset" | "offset0" | "offset1" if info.format == Format::Ds => {
@@ -440,6 +456,11 @@ impl Cursor<'_> {
         }
         Ok(true)
     }
+}
+
+/// LLVM lets the implicit `vcc` of VOPC and `v_cndmask_b32` e32 forms be left out.
+fn vcc_optional(op: Op, e64: bool) -> bool {
+    !e64 && matches!(op.info().sig, Sig::Vopc | Sig::Cndmask)
 }
 
 fn set(flag: &mut bool) -> bool {
@@ -482,6 +503,9 @@ pub fn int_constant(v: i64, w: u8) -> Result<Operand, String> {
 /// A floating-point constant: an inline float, or the single-precision literal.
 pub fn float_constant(v: f64, w: u8, op: Op) -> Result<Operand, String> {
     let bits = (v as f32).to_bits();
+    if bits == 0 {
+        return Ok(Operand::Int(0));
+    }
     if let Some(f) = InlineFloat::from_f32_bits(bits) {
         return Ok(Operand::Float(f));
     }
