@@ -25,7 +25,7 @@ fn list_names_every_block_and_speaks_json() {
         .iter()
         .map(|b| b["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["decode", "counter"]);
+    assert_eq!(names, ["insn", "decode", "counter"]);
 }
 
 #[test]
@@ -59,4 +59,58 @@ fn bad_arguments_exit_2_and_help_exits_0() {
     let (code, out, _) = rtgpu(&["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("cosim") && out.contains("synth") && out.contains("bench"));
+}
+
+#[test]
+fn asm_lists_writes_and_disasm_reassembles() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../firmware/kernels/divergent_scale.s"
+    );
+    let bin = dir.path().join("k.bin");
+    let (code, out, err) = rtgpu(&["asm", kernel, "-o", bin.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("002c: BF7F6B6A           split vcc_lo, vcc_hi"),
+        "{out}"
+    );
+    assert!(out.contains("BFFF0000           merge"), "{out}");
+    let (code, listing, err) = rtgpu(&["disasm", bin.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let again = dir.path().join("again.s");
+    std::fs::write(&again, &listing).unwrap();
+    let bin2 = dir.path().join("again.bin");
+    assert_eq!(
+        rtgpu(&["asm", again.to_str().unwrap(), "-o", bin2.to_str().unwrap()]).0,
+        0
+    );
+    assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&bin2).unwrap());
+}
+
+#[test]
+fn asm_and_disasm_report_bad_input_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.s");
+    std::fs::write(&bad, "  s_nop 0\n  split 0x1234, s1\n").unwrap();
+    let (code, _, err) = rtgpu(&["asm", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad.s:2:3: error:") && err.contains("mask source"),
+        "{err}"
+    );
+    let odd = dir.path().join("odd.bin");
+    std::fs::write(&odd, [0u8; 6]).unwrap();
+    let (code, _, err) = rtgpu(&["disasm", odd.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("whole number of dwords"), "{err}");
+    let illegal = dir.path().join("illegal.bin");
+    std::fs::write(&illegal, [0, 0, 0x80, 0xBF, 0, 0, 0, 0xE0]).unwrap();
+    let (code, _, err) = rtgpu(&["disasm", illegal.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("at 0x0004") && err.contains("0xe0000000"),
+        "{err}"
+    );
+    assert_eq!(rtgpu(&["asm", "/no/such/file.s"]).0, 1);
 }

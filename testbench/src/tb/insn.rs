@@ -40,7 +40,7 @@ skip:
 pub const ILLEGAL: [(u32, u32, &str); 4] = [
     (0xBF7F_05FF, 0, "split with a literal"),
     (0xE000_0000, 0, "MUBUF (not in the subset)"),
-    (0xD101_0000, 0x0000_01FF, "VOP3 with the literal code"),
+    (0xD101_0000, 0x0000_00FF, "VOP3 with the literal code"),
     (
         0xBE80_0600,
         0,
@@ -186,7 +186,7 @@ fn layout(window_cycles: u64) -> Gtkw {
         )
         .group("stage register", &[p("insn.full.q"), hex("insn.w0.q"), hex("insn.w1.q")])
         .group(
-            "decoded: format (1 SOP2 .. 12 DS), unit (1 SALU 2 VALU 3 VMEM 4 SMEM 5 LDS 6 BR 7 PWS 8 SYNC 9 PROG)",
+            "decoded (codes: rustdoc of InsnDecode)",
             &[p("insn.out_valid"), p("insn.illegal"), dec("insn.format"), dec("insn.unit"), hex("insn.opcode"), dec("insn.words")],
         )
         .group(

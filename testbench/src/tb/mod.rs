@@ -4,7 +4,7 @@
 
 mod counter;
 mod decode;
-mod insn;
+pub mod insn;
 mod runner;
 
 pub use counter::{Counter32, CounterTb};
