@@ -9,7 +9,7 @@ use crate::cosim::{self, tools, verilog_of};
 use crate::harness::{Harness, HarnessError};
 use crate::tb::Counter32;
 use crate::waves::VcdOptions;
-use rtgpu_hw::isa::PwsDecode;
+use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rust_hdl::core::prelude::*;
 use std::path::Path;
 use std::process::Command;
@@ -48,6 +48,30 @@ impl BenchBlock for Counter32 {
     }
     fn observe(&self) -> u64 {
         self.count.val().index() as u64
+    }
+}
+
+impl BenchBlock for InsnDecode {
+    const NAME: &'static str = "insn";
+    const CPP_DRIVE: &'static str = "t->reset = 0; t->word0 = (uint32_t)(k * 2654435769ull); t->word1 = (uint32_t)k; t->valid = (k & 7) != 0;";
+    const CPP_OBSERVE: &'static str = "t->illegal + t->format + t->src0 + t->imm";
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn clock_high(&self) -> bool {
+        self.clock.val().clk
+    }
+    fn drive(&mut self, k: u64) {
+        self.reset.next = false;
+        self.word0.next = (k.wrapping_mul(2_654_435_769) as u32).to_bits();
+        self.word1.next = (k as u32).to_bits();
+        self.valid.next = k & 7 != 0;
+    }
+    fn observe(&self) -> u64 {
+        u64::from(self.illegal.val())
+            + self.format.val().index() as u64
+            + self.src0.val().index() as u64
+            + self.imm.val().index() as u64
     }
 }
 

@@ -7,7 +7,7 @@
 mod isa_cmd;
 
 use clap::{Parser, Subcommand};
-use rtgpu_hw::isa::PwsDecode;
+use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_testbench::bench;
 use rtgpu_testbench::cosim::{self, SimOutcome};
 use rtgpu_testbench::paths;
@@ -268,10 +268,13 @@ fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Resul
         bench::harness::<PwsDecode>(cycles, None)?,
         bench::harness::<PwsDecode>(cycles / 4, Some(&dir.join("decode.vcd")))?,
         bench::rust_hdl_sim::<PwsDecode>(sim_cycles)?,
+        bench::harness::<InsnDecode>(cycles / 4, None)?,
+        bench::harness::<InsnDecode>(cycles / 16, Some(&dir.join("insn.vcd")))?,
     ];
     if let Some(n) = vl {
         rows.push(bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?);
         rows.push(bench::verilator::<PwsDecode>(n, &dir.join("vl_decode"))?);
+        rows.push(bench::verilator::<InsnDecode>(n, &dir.join("vl_insn"))?);
     }
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

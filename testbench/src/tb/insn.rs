@@ -182,22 +182,62 @@ fn layout(window_cycles: u64) -> Gtkw {
         .window(window_cycles * TB_PERIOD_PS)
         .group(
             "fetch (inputs)",
-            &[p("insn.clock"), p("insn.reset"), p("insn.valid"), hex("insn.word0"), hex("insn.word1")],
+            &[
+                p("insn.clock"),
+                p("insn.reset"),
+                p("insn.valid"),
+                hex("insn.word0"),
+                hex("insn.word1"),
+            ],
         )
-        .group("stage register", &[p("insn.full.q"), hex("insn.w0.q"), hex("insn.w1.q")])
+        .group(
+            "stage register",
+            &[p("insn.full.q"), hex("insn.w0.q"), hex("insn.w1.q")],
+        )
         .group(
             "decoded (codes: rustdoc of InsnDecode)",
-            &[p("insn.out_valid"), p("insn.illegal"), dec("insn.format"), dec("insn.unit"), hex("insn.opcode"), dec("insn.words")],
+            &[
+                p("insn.out_valid"),
+                p("insn.illegal"),
+                dec("insn.format"),
+                dec("insn.unit"),
+                hex("insn.opcode"),
+                dec("insn.words"),
+            ],
         )
         .group(
             "operands",
-            &[hex("insn.dst"), hex("insn.sdst"), hex("insn.src0"), hex("insn.src1"), hex("insn.src2"), p("insn.literal"), hex("insn.imm")],
+            &[
+                hex("insn.dst"),
+                hex("insn.sdst"),
+                hex("insn.src0"),
+                hex("insn.src1"),
+                hex("insn.src2"),
+                p("insn.literal"),
+                hex("insn.imm"),
+            ],
         )
         .group(
             "modifiers",
-            &[hex("insn.abs"), hex("insn.neg"), p("insn.clamp"), dec("insn.omod"), p("insn.glc"), p("insn.slc"), p("insn.gds"), p("insn.imm_offset")],
+            &[
+                hex("insn.abs"),
+                hex("insn.neg"),
+                p("insn.clamp"),
+                dec("insn.omod"),
+                p("insn.glc"),
+                p("insn.slc"),
+                p("insn.gds"),
+                p("insn.imm_offset"),
+            ],
         )
-        .group("legality", &[p("insn.check.legal"), p("insn.mask0.ok"), p("insn.mask1.ok")])
+        .group(
+            "legality",
+            &[
+                p("insn.check.legal"),
+                p("insn.mask0.ok"),
+                p("insn.mask1.ok"),
+            ],
+        )
 }
 
 impl BlockTb for InsnTb {
