@@ -16,7 +16,7 @@ use rtgpu_firmware::isa::{assemble_line, decode, Format, Op, ALL_OPS};
 use std::collections::HashSet;
 
 const LINES: u64 = 6000;
-const SEED: u64 = 0x5eed_0f_11_7a;
+const SEED: u64 = 0x005e_ed0f_117a;
 
 /// The random lines and LLVM's (text, bytes) for each.
 fn oracle() -> (Vec<String>, Vec<(String, Vec<u8>)>) {
