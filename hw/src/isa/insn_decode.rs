@@ -1,6 +1,6 @@
 //! The instruction decode stage of the compute unit.
 
-use super::formats::{format, k};
+use super::formats::k;
 use super::{InsnFormat, MaskSourceCheck, OpcodeCheck};
 use rust_hdl::prelude::*;
 
@@ -90,18 +90,6 @@ pub struct InsnDecode {
     has_literal: Signal<Local, Bit>,
     /// Decoded and legal.
     ok: Signal<Local, Bit>,
-    f_sop2: Constant<Bits<4>>,
-    f_sopk: Constant<Bits<4>>,
-    f_sop1: Constant<Bits<4>>,
-    f_sopc: Constant<Bits<4>>,
-    f_sopp: Constant<Bits<4>>,
-    f_smem: Constant<Bits<4>>,
-    f_vop1: Constant<Bits<4>>,
-    f_vop2: Constant<Bits<4>>,
-    f_vopc: Constant<Bits<4>>,
-    f_vop3: Constant<Bits<4>>,
-    f_flat: Constant<Bits<4>>,
-    f_ds: Constant<Bits<4>>,
     op_split: Constant<Bits<10>>,
     m7_8: Constant<Bits<8>>,
     m8_9: Constant<Bits<9>>,
@@ -161,18 +149,6 @@ impl Default for InsnDecode {
             is_split: Default::default(),
             has_literal: Default::default(),
             ok: Default::default(),
-            f_sop2: k(format::SOP2),
-            f_sopk: k(format::SOPK),
-            f_sop1: k(format::SOP1),
-            f_sopc: k(format::SOPC),
-            f_sopp: k(format::SOPP),
-            f_smem: k(format::SMEM),
-            f_vop1: k(format::VOP1),
-            f_vop2: k(format::VOP2),
-            f_vopc: k(format::VOPC),
-            f_vop3: k(format::VOP3),
-            f_flat: k(format::FLAT),
-            f_ds: k(format::DS),
             op_split: k(0x7f),
             m7_8: k(0x7f),
             m8_9: k(0xff),
@@ -208,17 +184,28 @@ impl Logic for InsnDecode {
             self.w1.d.next = self.word1.val();
         }
         self.fmt.word.next = self.w0.q.val().get_bits::<24>(8);
-        self.check.format.next = self.fmt.format.val();
+        self.check.is_sop2.next = self.fmt.is_sop2.val();
+        self.check.is_sopk.next = self.fmt.is_sopk.val();
+        self.check.is_sop1.next = self.fmt.is_sop1.val();
+        self.check.is_sopc.next = self.fmt.is_sopc.val();
+        self.check.is_sopp.next = self.fmt.is_sopp.val();
+        self.check.is_smem.next = self.fmt.is_smem.val();
+        self.check.is_vop1.next = self.fmt.is_vop1.val();
+        self.check.is_vop2.next = self.fmt.is_vop2.val();
+        self.check.is_vopc.next = self.fmt.is_vopc.val();
+        self.check.is_vop3.next = self.fmt.is_vop3.val();
+        self.check.is_flat.next = self.fmt.is_flat.val();
+        self.check.is_ds.next = self.fmt.is_ds.val();
         self.check.opcode.next = self.fmt.opcode.val();
         self.mask0.code.next = self.w0.q.val().get_bits::<8>(0);
         self.mask1.code.next = self.w0.q.val().get_bits::<8>(8);
         // Legality.
-        self.is_split.next = (self.fmt.format.val() == self.f_sopc.val())
-            & (self.fmt.opcode.val() == self.op_split.val());
+        self.is_split.next =
+            (self.fmt.is_sopc.val()) & (self.fmt.opcode.val() == self.op_split.val());
         self.ok.next = self.full.q.val()
             & self.check.legal.val()
             & !(self.is_split.val() & !(self.mask0.ok.val() & self.mask1.ok.val()))
-            & !((self.fmt.format.val() == self.f_vop3.val())
+            & !((self.fmt.is_vop3.val())
                 & ((self.w1.q.val().get_bits::<9>(0) == self.lit9.val())
                     | (self.w1.q.val().get_bits::<9>(9) == self.lit9.val())
                     | (self.w1.q.val().get_bits::<9>(18) == self.lit9.val())));
@@ -226,19 +213,14 @@ impl Logic for InsnDecode {
         self.illegal.next = self.full.q.val() & !self.ok.val();
         // Literal: a 32-bit format with a source code 255.
         self.has_literal.next = false;
-        if (self.fmt.format.val() == self.f_sop2.val())
-            | ((self.fmt.format.val() == self.f_sopc.val()) & !self.is_split.val())
-        {
+        if (self.fmt.is_sop2.val()) | ((self.fmt.is_sopc.val()) & !self.is_split.val()) {
             self.has_literal.next = (self.w0.q.val().get_bits::<8>(0) == self.lit8.val())
                 | (self.w0.q.val().get_bits::<8>(8) == self.lit8.val());
         }
-        if self.fmt.format.val() == self.f_sop1.val() {
+        if self.fmt.is_sop1.val() {
             self.has_literal.next = self.w0.q.val().get_bits::<8>(0) == self.lit8.val();
         }
-        if (self.fmt.format.val() == self.f_vop1.val())
-            | (self.fmt.format.val() == self.f_vop2.val())
-            | (self.fmt.format.val() == self.f_vopc.val())
-        {
+        if (self.fmt.is_vop1.val()) | (self.fmt.is_vop2.val()) | (self.fmt.is_vopc.val()) {
             self.has_literal.next = self.w0.q.val().get_bits::<9>(0) == self.lit9.val();
         }
         // Defaults: an empty or illegal stage outputs zeros.
@@ -267,30 +249,20 @@ impl Logic for InsnDecode {
             self.opcode.next = self.fmt.opcode.val();
             self.words.next = self.one.val();
             // Scalar formats.
-            if (self.fmt.format.val() == self.f_sop2.val())
-                | (self.fmt.format.val() == self.f_sopk.val())
-                | (self.fmt.format.val() == self.f_sop1.val())
-            {
+            if (self.fmt.is_sop2.val()) | (self.fmt.is_sopk.val()) | (self.fmt.is_sop1.val()) {
                 self.dst.next = self.w0.q.val().get_bits::<8>(16) & self.m7_8.val();
             }
-            if (self.fmt.format.val() == self.f_sop2.val())
-                | (self.fmt.format.val() == self.f_sop1.val())
-                | (self.fmt.format.val() == self.f_sopc.val())
-            {
+            if (self.fmt.is_sop2.val()) | (self.fmt.is_sop1.val()) | (self.fmt.is_sopc.val()) {
                 self.src0.next = self.w0.q.val().get_bits::<9>(0) & self.m8_9.val();
             }
-            if (self.fmt.format.val() == self.f_sop2.val())
-                | (self.fmt.format.val() == self.f_sopc.val())
-            {
+            if (self.fmt.is_sop2.val()) | (self.fmt.is_sopc.val()) {
                 self.src1.next = self.w0.q.val().get_bits::<9>(8) & self.m8_9.val();
             }
-            if (self.fmt.format.val() == self.f_sopk.val())
-                | (self.fmt.format.val() == self.f_sopp.val())
-            {
+            if (self.fmt.is_sopk.val()) | (self.fmt.is_sopp.val()) {
                 self.imm.next = self.w0.q.val() & self.m16_32.val();
             }
             // Scalar memory.
-            if self.fmt.format.val() == self.f_smem.val() {
+            if self.fmt.is_smem.val() {
                 self.dst.next = self.w0.q.val().get_bits::<8>(6) & self.m7_8.val();
                 self.src0.next = self.w0.q.val().get_bits::<9>(0) & self.m6_9.val();
                 self.imm.next = self.w1.q.val() & self.m20_32.val();
@@ -299,24 +271,17 @@ impl Logic for InsnDecode {
                 self.words.next = self.two.val();
             }
             // 32-bit vector formats.
-            if (self.fmt.format.val() == self.f_vop1.val())
-                | (self.fmt.format.val() == self.f_vop2.val())
-            {
+            if (self.fmt.is_vop1.val()) | (self.fmt.is_vop2.val()) {
                 self.dst.next = self.w0.q.val().get_bits::<8>(17);
             }
-            if (self.fmt.format.val() == self.f_vop1.val())
-                | (self.fmt.format.val() == self.f_vop2.val())
-                | (self.fmt.format.val() == self.f_vopc.val())
-            {
+            if (self.fmt.is_vop1.val()) | (self.fmt.is_vop2.val()) | (self.fmt.is_vopc.val()) {
                 self.src0.next = self.w0.q.val().get_bits::<9>(0);
             }
-            if (self.fmt.format.val() == self.f_vop2.val())
-                | (self.fmt.format.val() == self.f_vopc.val())
-            {
+            if (self.fmt.is_vop2.val()) | (self.fmt.is_vopc.val()) {
                 self.src1.next = self.w0.q.val().get_bits::<9>(9) & self.m8_9.val();
             }
             // VOP3.
-            if self.fmt.format.val() == self.f_vop3.val() {
+            if self.fmt.is_vop3.val() {
                 self.dst.next = self.w0.q.val().get_bits::<8>(0);
                 self.src0.next = self.w1.q.val().get_bits::<9>(0);
                 self.src1.next = self.w1.q.val().get_bits::<9>(9);
@@ -332,19 +297,17 @@ impl Logic for InsnDecode {
                 }
             }
             // FLAT and DS.
-            if (self.fmt.format.val() == self.f_flat.val())
-                | (self.fmt.format.val() == self.f_ds.val())
-            {
+            if (self.fmt.is_flat.val()) | (self.fmt.is_ds.val()) {
                 self.dst.next = self.w1.q.val().get_bits::<8>(24);
                 self.src0.next = self.w1.q.val().get_bits::<9>(0) & self.m8_9.val();
                 self.src1.next = self.w1.q.val().get_bits::<9>(8) & self.m8_9.val();
                 self.words.next = self.two.val();
             }
-            if self.fmt.format.val() == self.f_flat.val() {
+            if self.fmt.is_flat.val() {
                 self.glc.next = self.w0.q.val().get_bit(16);
                 self.slc.next = self.w0.q.val().get_bit(17);
             }
-            if self.fmt.format.val() == self.f_ds.val() {
+            if self.fmt.is_ds.val() {
                 self.src2.next = self.w1.q.val().get_bits::<9>(16) & self.m8_9.val();
                 self.imm.next = self.w0.q.val() & self.m16_32.val();
                 self.gds.next = self.w0.q.val().get_bit(16);

@@ -17,6 +17,30 @@ pub struct InsnFormat {
     pub format: Signal<Out, Bits<4>>,
     /// The opcode field of that format, zero-extended (0 for `NONE`).
     pub opcode: Signal<Out, Bits<10>>,
+    /// The word is in the SOP2 format.
+    pub is_sop2: Signal<Out, Bit>,
+    /// The word is in the SOPK format.
+    pub is_sopk: Signal<Out, Bit>,
+    /// The word is in the SOP1 format.
+    pub is_sop1: Signal<Out, Bit>,
+    /// The word is in the SOPC format.
+    pub is_sopc: Signal<Out, Bit>,
+    /// The word is in the SOPP format.
+    pub is_sopp: Signal<Out, Bit>,
+    /// The word is in the SMEM format.
+    pub is_smem: Signal<Out, Bit>,
+    /// The word is in the VOP1 format.
+    pub is_vop1: Signal<Out, Bit>,
+    /// The word is in the VOP2 format.
+    pub is_vop2: Signal<Out, Bit>,
+    /// The word is in the VOPC format.
+    pub is_vopc: Signal<Out, Bit>,
+    /// The word is in the VOP3 format.
+    pub is_vop3: Signal<Out, Bit>,
+    /// The word is in the FLAT format.
+    pub is_flat: Signal<Out, Bit>,
+    /// The word is in the DS format.
+    pub is_ds: Signal<Out, Bit>,
     p9_sop1: Constant<Bits<9>>,
     p9_sopc: Constant<Bits<9>>,
     p9_sopp: Constant<Bits<9>>,
@@ -56,6 +80,18 @@ impl Default for InsnFormat {
             word: Default::default(),
             format: Default::default(),
             opcode: Default::default(),
+            is_sop2: Default::default(),
+            is_sopk: Default::default(),
+            is_sop1: Default::default(),
+            is_sopc: Default::default(),
+            is_sopp: Default::default(),
+            is_smem: Default::default(),
+            is_vop1: Default::default(),
+            is_vop2: Default::default(),
+            is_vopc: Default::default(),
+            is_vop3: Default::default(),
+            is_flat: Default::default(),
+            is_ds: Default::default(),
             p9_sop1: k(0x17D),
             p9_sopc: k(0x17E),
             p9_sopp: k(0x17F),
@@ -96,48 +132,72 @@ impl Logic for InsnFormat {
     fn update(&mut self) {
         self.format.next = self.f_none.val();
         self.opcode.next = self.zero.val();
+        self.is_sop2.next = false;
+        self.is_sopk.next = false;
+        self.is_sop1.next = false;
+        self.is_sopc.next = false;
+        self.is_sopp.next = false;
+        self.is_smem.next = false;
+        self.is_vop1.next = false;
+        self.is_vop2.next = false;
+        self.is_vopc.next = false;
+        self.is_vop3.next = false;
+        self.is_flat.next = false;
+        self.is_ds.next = false;
         if !self.word.val().get_bit(23) {
             if self.word.val().get_bits::<7>(17) == self.p7_vop1.val() {
                 self.format.next = self.f_vop1.val();
+                self.is_vop1.next = true;
                 self.opcode.next = self.word.val().get_bits::<10>(1) & self.m8.val();
             } else if self.word.val().get_bits::<7>(17) == self.p7_vopc.val() {
                 self.format.next = self.f_vopc.val();
+                self.is_vopc.next = true;
                 self.opcode.next = self.word.val().get_bits::<10>(9) & self.m8.val();
             } else {
                 self.format.next = self.f_vop2.val();
+                self.is_vop2.next = true;
                 self.opcode.next =
                     (self.word.val().get_bits::<10>(14) >> self.sh3.val()) & self.m6.val();
             }
         } else if self.word.val().get_bits::<2>(22) == self.p2_sop2.val() {
             if self.word.val().get_bits::<9>(15) == self.p9_sop1.val() {
                 self.format.next = self.f_sop1.val();
+                self.is_sop1.next = true;
                 self.opcode.next = self.word.val().get_bits::<10>(0) & self.m8.val();
             } else if self.word.val().get_bits::<9>(15) == self.p9_sopc.val() {
                 self.format.next = self.f_sopc.val();
+                self.is_sopc.next = true;
                 self.opcode.next = self.word.val().get_bits::<10>(8) & self.m7.val();
             } else if self.word.val().get_bits::<9>(15) == self.p9_sopp.val() {
                 self.format.next = self.f_sopp.val();
+                self.is_sopp.next = true;
                 self.opcode.next = self.word.val().get_bits::<10>(8) & self.m7.val();
             } else if self.word.val().get_bits::<4>(20) == self.p4_sopk.val() {
                 self.format.next = self.f_sopk.val();
+                self.is_sopk.next = true;
                 self.opcode.next =
                     (self.word.val().get_bits::<10>(14) >> self.sh1.val()) & self.m5.val();
             } else {
                 self.format.next = self.f_sop2.val();
+                self.is_sop2.next = true;
                 self.opcode.next =
                     (self.word.val().get_bits::<10>(14) >> self.sh1.val()) & self.m7.val();
             }
         } else if self.word.val().get_bits::<6>(18) == self.p6_smem.val() {
             self.format.next = self.f_smem.val();
+            self.is_smem.next = true;
             self.opcode.next = self.word.val().get_bits::<10>(10) & self.m8.val();
         } else if self.word.val().get_bits::<6>(18) == self.p6_vop3.val() {
             self.format.next = self.f_vop3.val();
+            self.is_vop3.next = true;
             self.opcode.next = self.word.val().get_bits::<10>(8);
         } else if self.word.val().get_bits::<6>(18) == self.p6_ds.val() {
             self.format.next = self.f_ds.val();
+            self.is_ds.next = true;
             self.opcode.next = self.word.val().get_bits::<10>(9) & self.m8.val();
         } else if self.word.val().get_bits::<6>(18) == self.p6_flat.val() {
             self.format.next = self.f_flat.val();
+            self.is_flat.next = true;
             self.opcode.next = self.word.val().get_bits::<10>(10) & self.m7.val();
         }
     }

@@ -1,6 +1,6 @@
 //! Subset membership and functional unit of an opcode.
 
-use super::formats::{format, k, unit};
+use super::formats::{k, unit};
 use rust_hdl::prelude::*;
 
 /// Combinational: whether (format, opcode) is an instruction of rtgpu's subset, and which
@@ -12,8 +12,30 @@ use rust_hdl::prelude::*;
 /// `v_readfirstlane_b32`), or one of the seven VOP3-only opcodes.
 #[derive(LogicBlock)]
 pub struct OpcodeCheck {
-    /// Format code from [`super::InsnFormat`].
-    pub format: Signal<In, Bits<4>>,
+    /// The word is in the SOP2 format (from [`super::InsnFormat`]).
+    pub is_sop2: Signal<In, Bit>,
+    /// The word is in the SOPK format (from [`super::InsnFormat`]).
+    pub is_sopk: Signal<In, Bit>,
+    /// The word is in the SOP1 format (from [`super::InsnFormat`]).
+    pub is_sop1: Signal<In, Bit>,
+    /// The word is in the SOPC format (from [`super::InsnFormat`]).
+    pub is_sopc: Signal<In, Bit>,
+    /// The word is in the SOPP format (from [`super::InsnFormat`]).
+    pub is_sopp: Signal<In, Bit>,
+    /// The word is in the SMEM format (from [`super::InsnFormat`]).
+    pub is_smem: Signal<In, Bit>,
+    /// The word is in the VOP1 format (from [`super::InsnFormat`]).
+    pub is_vop1: Signal<In, Bit>,
+    /// The word is in the VOP2 format (from [`super::InsnFormat`]).
+    pub is_vop2: Signal<In, Bit>,
+    /// The word is in the VOPC format (from [`super::InsnFormat`]).
+    pub is_vopc: Signal<In, Bit>,
+    /// The word is in the VOP3 format (from [`super::InsnFormat`]).
+    pub is_vop3: Signal<In, Bit>,
+    /// The word is in the FLAT format (from [`super::InsnFormat`]).
+    pub is_flat: Signal<In, Bit>,
+    /// The word is in the DS format (from [`super::InsnFormat`]).
+    pub is_ds: Signal<In, Bit>,
     /// Opcode field from [`super::InsnFormat`].
     pub opcode: Signal<In, Bits<10>>,
     /// The opcode is in the subset.
@@ -53,18 +75,6 @@ pub struct OpcodeCheck {
     op_mul_lo_u32: Constant<Bits<10>>,
     op_mul_hi_u32: Constant<Bits<10>>,
     op_lshlrev_b64: Constant<Bits<10>>,
-    f_sop2: Constant<Bits<4>>,
-    f_sopk: Constant<Bits<4>>,
-    f_sop1: Constant<Bits<4>>,
-    f_sopc: Constant<Bits<4>>,
-    f_sopp: Constant<Bits<4>>,
-    f_smem: Constant<Bits<4>>,
-    f_vop1: Constant<Bits<4>>,
-    f_vop2: Constant<Bits<4>>,
-    f_vopc: Constant<Bits<4>>,
-    f_vop3: Constant<Bits<4>>,
-    f_flat: Constant<Bits<4>>,
-    f_ds: Constant<Bits<4>>,
     u_none: Constant<Bits<4>>,
     u_salu: Constant<Bits<4>>,
     u_valu: Constant<Bits<4>>,
@@ -80,7 +90,18 @@ pub struct OpcodeCheck {
 impl Default for OpcodeCheck {
     fn default() -> Self {
         Self {
-            format: Default::default(),
+            is_sop2: Default::default(),
+            is_sopk: Default::default(),
+            is_sop1: Default::default(),
+            is_sopc: Default::default(),
+            is_sopp: Default::default(),
+            is_smem: Default::default(),
+            is_vop1: Default::default(),
+            is_vop2: Default::default(),
+            is_vopc: Default::default(),
+            is_vop3: Default::default(),
+            is_flat: Default::default(),
+            is_ds: Default::default(),
             opcode: Default::default(),
             legal: Default::default(),
             unit: Default::default(),
@@ -117,18 +138,6 @@ impl Default for OpcodeCheck {
             op_mul_lo_u32: k(0x285),
             op_mul_hi_u32: k(0x286),
             op_lshlrev_b64: k(0x28f),
-            f_sop2: k(format::SOP2),
-            f_sopk: k(format::SOPK),
-            f_sop1: k(format::SOP1),
-            f_sopc: k(format::SOPC),
-            f_sopp: k(format::SOPP),
-            f_smem: k(format::SMEM),
-            f_vop1: k(format::VOP1),
-            f_vop2: k(format::VOP2),
-            f_vopc: k(format::VOPC),
-            f_vop3: k(format::VOP3),
-            f_flat: k(format::FLAT),
-            f_ds: k(format::DS),
             u_none: k(unit::NONE),
             u_salu: k(unit::SALU),
             u_valu: k(unit::VALU),
@@ -149,7 +158,7 @@ impl Logic for OpcodeCheck {
         self.legal.next = false;
         self.unit.next = self.u_none.val();
         self.vop3b.next = false;
-        if self.format.val() == self.f_sop2.val() {
+        if self.is_sop2.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_sop2
@@ -157,14 +166,14 @@ impl Logic for OpcodeCheck {
                     .get_bit(self.opcode.val().get_bits::<6>(0).index());
             self.unit.next = self.u_salu.val();
         }
-        if self.format.val() == self.f_sopk.val() {
+        if self.is_sopk.val() {
             self.legal.next = self
                 .m_sopk
                 .val()
                 .get_bit(self.opcode.val().get_bits::<6>(0).index());
             self.unit.next = self.u_salu.val();
         }
-        if self.format.val() == self.f_sop1.val() {
+        if self.is_sop1.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_sop1
@@ -177,7 +186,7 @@ impl Logic for OpcodeCheck {
                 self.unit.next = self.u_branch.val();
             }
         }
-        if self.format.val() == self.f_sopc.val() {
+        if self.is_sopc.val() {
             self.legal.next = ((self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_sopc
@@ -189,7 +198,7 @@ impl Logic for OpcodeCheck {
                 self.unit.next = self.u_pws.val();
             }
         }
-        if self.format.val() == self.f_sopp.val() {
+        if self.is_sopp.val() {
             self.legal.next = ((self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_sopp
@@ -215,7 +224,7 @@ impl Logic for OpcodeCheck {
                 self.unit.next = self.u_pws.val();
             }
         }
-        if self.format.val() == self.f_smem.val() {
+        if self.is_smem.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_smem
@@ -223,7 +232,7 @@ impl Logic for OpcodeCheck {
                     .get_bit(self.opcode.val().get_bits::<6>(0).index());
             self.unit.next = self.u_smem.val();
         }
-        if self.format.val() == self.f_vop1.val() {
+        if self.is_vop1.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_vop1
@@ -231,14 +240,14 @@ impl Logic for OpcodeCheck {
                     .get_bit(self.opcode.val().get_bits::<6>(0).index());
             self.unit.next = self.u_valu.val();
         }
-        if self.format.val() == self.f_vop2.val() {
+        if self.is_vop2.val() {
             self.legal.next = self
                 .m_vop2
                 .val()
                 .get_bit(self.opcode.val().get_bits::<6>(0).index());
             self.unit.next = self.u_valu.val();
         }
-        if (self.format.val() == self.f_vopc.val()) | (self.format.val() == self.f_vop3.val()) {
+        if (self.is_vopc.val()) | (self.is_vop3.val()) {
             self.legal.next = ((self.opcode.val().get_bits::<4>(6) == self.page1.val())
                 & self
                     .m_vopc_page1
@@ -251,9 +260,7 @@ impl Logic for OpcodeCheck {
                         .get_bit(self.opcode.val().get_bits::<6>(0).index()));
             self.unit.next = self.u_valu.val();
         }
-        if (self.format.val() == self.f_vop3.val())
-            & (self.opcode.val().get_bits::<4>(6) == self.page_vop2.val())
-        {
+        if (self.is_vop3.val()) & (self.opcode.val().get_bits::<4>(6) == self.page_vop2.val()) {
             self.legal.next = self
                 .m_vop2
                 .val()
@@ -263,16 +270,14 @@ impl Logic for OpcodeCheck {
                 .val()
                 .get_bit(self.opcode.val().get_bits::<6>(0).index());
         }
-        if (self.format.val() == self.f_vop3.val())
-            & (self.opcode.val().get_bits::<4>(6) == self.page_vop1.val())
-        {
+        if (self.is_vop3.val()) & (self.opcode.val().get_bits::<4>(6) == self.page_vop1.val()) {
             self.legal.next = self
                 .m_vop1
                 .val()
                 .get_bit(self.opcode.val().get_bits::<6>(0).index())
                 & (self.opcode.val().get_bits::<6>(0) != self.readlane_idx.val());
         }
-        if (self.format.val() == self.f_vop3.val())
+        if (self.is_vop3.val())
             & ((self.opcode.val() == self.op_mad_f32.val())
                 | (self.opcode.val() == self.op_mad_u32_u24.val())
                 | (self.opcode.val() == self.op_bfe_u32.val())
@@ -283,7 +288,7 @@ impl Logic for OpcodeCheck {
         {
             self.legal.next = true;
         }
-        if self.format.val() == self.f_flat.val() {
+        if self.is_flat.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_flat
@@ -291,7 +296,7 @@ impl Logic for OpcodeCheck {
                     .get_bit(self.opcode.val().get_bits::<6>(0).index());
             self.unit.next = self.u_vmem.val();
         }
-        if self.format.val() == self.f_ds.val() {
+        if self.is_ds.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())
                 & self
                     .m_ds

@@ -2,7 +2,7 @@
 //! spec's examples, then random words biased toward the SOPC/SOPP spaces; the RTL is compared
 //! with the reference model every cycle.
 
-use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::verilog_of;
 use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
@@ -170,14 +170,7 @@ impl BlockTb for DecodeTb {
                 let inp = stimulus(k, &mut rng);
                 let got = h.cycle(|u| apply(u, inp), read_outputs)?;
                 let want = model.outputs();
-                if got != want {
-                    let detail = format!("RTL {got:?}, model {want:?}");
-                    return Err(TbError::Mismatch {
-                        cycle: k,
-                        detail,
-                        waves: None,
-                    });
-                }
+                same(k, &got, &want)?;
                 model.clock(inp);
                 checked[0] += u64::from(got.is_split && !got.illegal);
                 checked[1] += u64::from(got.is_merge);

@@ -2,7 +2,7 @@
 //! assembled by the firmware assembler plus illegal words, then random words biased toward
 //! every format; the RTL is compared with the reference model every cycle.
 
-use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::verilog_of;
 use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
@@ -266,14 +266,7 @@ impl BlockTb for InsnTb {
                 let inp = stimulus(k, &seq, &mut rng);
                 let got = h.cycle(|u| apply(u, inp), read_outputs)?;
                 let want = model.outputs();
-                if got != want {
-                    let detail = format!("RTL {got:?}, model {want:?}");
-                    return Err(TbError::Mismatch {
-                        cycle: k,
-                        detail,
-                        waves: None,
-                    });
-                }
+                same(k, &got, &want)?;
                 model.clock(inp);
                 legal += u64::from(got.out_valid && !got.fields.illegal);
                 illegal += u64::from(got.fields.illegal);

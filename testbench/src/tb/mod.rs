@@ -10,7 +10,7 @@ mod runner;
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
 pub use insn::InsnTb;
-pub use runner::{drive, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+pub use runner::{drive, same, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 
 /// A block testbench.
 pub trait BlockTb: Sync {

@@ -166,3 +166,15 @@ pub fn drive<B: Block>(
         None => Ok(run),
     }
 }
+
+/// The RTL's outputs of cycle `cycle` equal the reference model's, else a mismatch error.
+pub fn same<T: PartialEq + fmt::Debug>(cycle: u64, rtl: &T, model: &T) -> Result<(), TbError> {
+    if rtl == model {
+        return Ok(());
+    }
+    Err(TbError::Mismatch {
+        cycle,
+        detail: format!("RTL {rtl:?}, model {model:?}"),
+        waves: None,
+    })
+}
