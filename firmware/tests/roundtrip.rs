@@ -19,6 +19,7 @@ proptest! {
         let words = insn.encode().unwrap();
         let (back, len) = decode(&words).map_err(|e| TestCaseError::fail(format!("{insn:?}: {e}")))?;
         prop_assert_eq!(len, words.len());
+        prop_assert_eq!(insn.dwords(), words.len());
         prop_assert_eq!(back, insn);
     }
 

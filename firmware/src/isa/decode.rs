@@ -88,19 +88,13 @@ pub fn decode(words: &[u32]) -> Result<(Instruction, usize), DecodeError> {
             false,
         )
     };
-    let wide = e64
-        || matches!(
-            format,
-            Format::Smem | Format::Vop3 | Format::Flat | Format::Ds
-        );
     let w1 = words.get(1).copied();
-    if wide && w1.is_none() {
+    if format.is_64bit() && w1.is_none() {
         return Err(fail(format!("{} needs a second dword", op.name())));
     }
     let fields = Fields {
         w0,
         w1: w1.unwrap_or(0),
-        vop3: format == Format::Vop3,
         format,
     };
     let insn = fields.build(op, e64, w1).map_err(fail)?;
@@ -126,7 +120,6 @@ pub fn decode(words: &[u32]) -> Result<(Instruction, usize), DecodeError> {
 struct Fields {
     w0: u32,
     w1: u32,
-    vop3: bool,
     format: Format,
 }
 
@@ -192,7 +185,7 @@ impl Fields {
             Format::Sop2 | Format::Sopk | Format::Sop1 => field(self.w0, 16, 7),
             Format::Smem => field(self.w0, 6, 7),
             Format::Flat | Format::Ds => field(self.w1, 24, 8),
-            _ if self.vop3 => field(self.w0, 0, 8),
+            Format::Vop3 => field(self.w0, 0, 8),
             _ => field(self.w0, 17, 8),
         }
     }
@@ -206,7 +199,7 @@ impl Fields {
     }
 
     fn src_field(&self, i: usize) -> u16 {
-        if self.vop3 {
+        if self.format == Format::Vop3 {
             return field(self.w1, 9 * i as u32, 9);
         }
         match (self.format, i) {
@@ -221,7 +214,7 @@ impl Fields {
         let mut m = super::instruction::Modifiers::default();
         let bit = |w: u32, b: u32| w >> b & 1 == 1;
         match self.format {
-            _ if self.vop3 => {
+            Format::Vop3 => {
                 m.abs = if op.is_vop3b() {
                     0
                 } else {

@@ -167,6 +167,23 @@ impl Instruction {
         is_vop3(self.op, self.e64)
     }
 
+    /// Length of the encoding in dwords: 2 for the 64-bit formats and for a literal, else 1.
+    pub fn dwords(&self) -> usize {
+        let second = self.is_vop3() || self.op.info().format.is_64bit() || self.literal().is_some();
+        1 + second as usize
+    }
+
+    /// Bit i set: source i is a VOP `Src` slot, the only kind that takes `abs`/`neg`.
+    pub fn source_mask(&self) -> u8 {
+        self.slots()
+            .iter()
+            .filter_map(|s| match s {
+                Slot::Src(i, _) => Some(1u8 << i),
+                _ => None,
+            })
+            .fold(0, |a, b| a | b)
+    }
+
     /// The 32-bit literal the instruction carries, if any.
     pub fn literal(&self) -> Option<u32> {
         self.src.iter().find_map(|s| match s {
@@ -301,15 +318,7 @@ impl Instruction {
         let set = self.op.info().mods;
         let vop3 = self.is_vop3();
         let format = self.op.info().format;
-        let sources = self
-            .slots()
-            .iter()
-            .filter_map(|s| match s {
-                Slot::Src(i, _) => Some(1u8 << i),
-                _ => None,
-            })
-            .fold(0, |a, b| a | b);
-        let ok = (m.abs | m.neg) & !sources == 0
+        let ok = (m.abs | m.neg) & !self.source_mask() == 0
             && ((m.abs == 0 && m.neg == 0) || (vop3 && set.source && !self.op.is_vop3b()))
             && (!m.clamp || (vop3 && set.clamp))
             && (m.omod == 0 || (vop3 && set.omod))

@@ -35,6 +35,16 @@ pub enum Format {
     Ds,
 }
 
+impl Format {
+    /// The format is 64 bits long (a second dword always follows the first).
+    pub fn is_64bit(self) -> bool {
+        matches!(
+            self,
+            Format::Smem | Format::Vop3 | Format::Flat | Format::Ds
+        )
+    }
+}
+
 /// The operand signature of an instruction: which operands its assembly form lists.
 /// Numbers are widths in dwords.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -94,14 +94,7 @@ fn fill(rng: &mut impl Rng, insn: &mut Instruction, slot: Slot, literal: u32, li
 
 fn modifiers(rng: &mut impl Rng, insn: &mut Instruction) {
     let info = insn.op.info();
-    let sources = insn
-        .slots()
-        .iter()
-        .filter_map(|s| match s {
-            Slot::Src(i, _) => Some(1u8 << i),
-            _ => None,
-        })
-        .fold(0, |a, b| a | b);
+    let sources = insn.source_mask();
     let m = &mut insn.mods;
     if insn.e64 || info.format == Format::Vop3 {
         if info.mods.source && !insn.op.is_vop3b() {

@@ -7,8 +7,6 @@
 mod lexer;
 mod parse;
 
-pub use parse::{float_constant, int_constant};
-
 use super::instruction::Instruction;
 use lexer::{tokenize, Tok, Token};
 use std::collections::BTreeMap;
@@ -105,11 +103,8 @@ pub fn assemble(src: &str, file: &str) -> Result<Program, AsmError> {
         }
         let parsed =
             parse::parse_instruction(rest, code.chars().count() + 1).map_err(|e| err(line, e))?;
-        let size = 4 * parsed
-            .insn
-            .encode()
-            .map_err(|e| err(line, (rest[0].col, e.0)))?
-            .len() as u32;
+        // Validated by the parser; encoded once labels are known.
+        let size = 4 * parsed.insn.dwords() as u32;
         pending.push(Pending {
             insn: parsed.insn,
             label: parsed.label,

@@ -485,7 +485,7 @@ fn split_reg(name: &str) -> (&str, Option<u32>) {
 
 /// An integer constant in a `w`-dword operand, as LLVM encodes it: an inline integer, an
 /// inline float with the same bit pattern (32-bit operands), or a 32-bit literal.
-pub fn int_constant(v: i64, w: u8) -> Result<Operand, String> {
+pub(crate) fn int_constant(v: i64, w: u8) -> Result<Operand, String> {
     if !(-(1 << 31)..(1 << 32)).contains(&v) {
         return Err(format!("{v} does not fit in 32 bits"));
     }
@@ -501,7 +501,7 @@ pub fn int_constant(v: i64, w: u8) -> Result<Operand, String> {
 }
 
 /// A floating-point constant: an inline float, or the single-precision literal.
-pub fn float_constant(v: f64, w: u8, op: Op) -> Result<Operand, String> {
+pub(crate) fn float_constant(v: f64, w: u8, op: Op) -> Result<Operand, String> {
     let bits = (v as f32).to_bits();
     if bits == 0 {
         return Ok(Operand::Int(0));
