@@ -5,3 +5,4 @@
 //! independent reference model written from the spec (`*_model.rs`).
 
 pub mod isa;
+pub mod pws;

@@ -213,7 +213,10 @@ fn run_cosim(name: &str, stim: &Stimulus, dir: Option<PathBuf>) -> Result<(), Fa
     let verilog = t.verilog()?;
     println!("{name}: Rust run: {}", run.summary);
     let outcome = cosim::replay(&dir, &verilog, &vectors)?;
-    let lint = cosim::lint(&dir, &verilog)?;
+    let lint = cosim::lint(&dir, &verilog, t.lint_waivers())?;
+    for w in t.lint_waivers() {
+        println!("verilator waiver: {} on `{}`: {}", w.rule, w.signal, w.why);
+    }
     let synth = cosim::synth(&dir, &verilog)?;
     let mut failed = false;
     match &outcome {

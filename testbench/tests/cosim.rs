@@ -44,7 +44,7 @@ fn every_block_cosimulates_lints_and_synthesizes() {
             SimOutcome::Ok(line) => assert!(line.contains("500 cycles"), "{line}"),
             other => panic!("{}: {other:?} (files in {})", t.name(), dir.display()),
         }
-        let lint = ok(cosim::lint(&dir, &verilog));
+        let lint = ok(cosim::lint(&dir, &verilog, t.lint_waivers()));
         assert!(lint.clean, "{}: {:?}", t.name(), lint.findings);
         let synth = ok(cosim::synth(&dir, &verilog));
         assert!(synth.cells > 0, "{}: {}", t.name(), synth.stat);

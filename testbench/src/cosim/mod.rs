@@ -17,7 +17,7 @@ use crate::ports::PortVectors;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::core::prelude::*;
 use std::path::Path;
-pub use tools::{LintReport, SimOutcome, SynthReport, ToolError};
+pub use tools::{LintReport, SimOutcome, SynthReport, ToolError, Waiver};
 
 /// The Verilog of `uut` (module `top`), after rust-hdl's structural checks.
 pub fn verilog_of<B: Block>(uut: &mut B) -> Result<String, String> {
@@ -54,10 +54,10 @@ pub fn replay(dir: &Path, verilog: &str, vectors: &PortVectors) -> Result<SimOut
     tools::icarus(dir)
 }
 
-/// Writes `top.v` into `dir` and lints it.
-pub fn lint(dir: &Path, verilog: &str) -> Result<LintReport, ToolError> {
+/// Writes `top.v` into `dir` and lints it, accepting only `waivers`.
+pub fn lint(dir: &Path, verilog: &str, waivers: &[Waiver]) -> Result<LintReport, ToolError> {
     put(dir, "top.v", verilog)?;
-    tools::verilator_lint(dir)
+    tools::verilator_lint(dir, waivers)
 }
 
 /// Writes `top.v` into `dir` and synthesizes it.

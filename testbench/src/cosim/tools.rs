@@ -4,6 +4,7 @@
 //! memories) and runs the tool there. A missing tool is an error that says to run
 //! `scripts/setup`; nothing passes silently.
 
+use crate::paths::with_path;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -149,18 +150,40 @@ pub struct LintReport {
     pub findings: Vec<String>,
 }
 
-/// `verilator --lint-only -Wall -Wno-DECLFILENAME top.v`.
+/// A lint finding a block accepts on purpose: one rule on one signal, with the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waiver {
+    /// The Verilator rule (`UNUSEDSIGNAL`).
+    pub rule: &'static str,
+    /// The signal's name in `top.v` (the message names it in quotes).
+    pub signal: &'static str,
+    /// Why the finding is expected.
+    pub why: &'static str,
+}
+
+/// `verilator --lint-only -Wall -Wno-DECLFILENAME waivers.vlt top.v`.
 ///
-/// DECLFILENAME is the one rule waived: it asks for one module per file named after it,
-/// while rust-hdl emits the whole hierarchy (`top`, `top$word`, ...) as one file. It is about
-/// file layout, not logic; every other `-Wall` warning counts.
-pub fn verilator_lint(dir: &Path) -> Result<LintReport, ToolError> {
+/// DECLFILENAME is the one rule waived everywhere: it asks for one module per file named after
+/// it, while rust-hdl emits the whole hierarchy (`top`, `top$word`, ...) as one file. It is
+/// about file layout, not logic. Beyond it, only the block's own `waivers` are accepted, each
+/// as a `lint_off -rule RULE -match` on messages naming its one signal (`waivers.vlt`).
+pub fn verilator_lint(dir: &Path, waivers: &[Waiver]) -> Result<LintReport, ToolError> {
+    let mut config = String::from("`verilator_config\n");
+    for w in waivers {
+        config += &format!(
+            "// {}\nlint_off -rule {} -file \"*\" -match \"*'{}'*\"\n",
+            w.why, w.rule, w.signal
+        );
+    }
+    let vlt = dir.join("waivers.vlt");
+    std::fs::write(&vlt, config).map_err(|e| ToolError::Io(with_path(e, &vlt)))?;
     let args = [
         "--lint-only",
         "-Wall",
         "-Wno-DECLFILENAME",
         "--top-module",
         "top",
+        "waivers.vlt",
         "top.v",
     ];
     let out = run("verilator", &args, dir)?;

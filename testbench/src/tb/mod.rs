@@ -2,9 +2,12 @@
 //! reference model every cycle, and can write a VCD + `.gtkw` and record port vectors for
 //! cosimulation. `rtgpu list/tb/cosim/synth` find them here by name.
 
+use crate::cosim::Waiver;
+
 mod counter;
 mod decode;
 pub mod insn;
+pub mod pws;
 mod runner;
 
 pub use counter::{Counter32, CounterTb};
@@ -22,11 +25,23 @@ pub trait BlockTb: Sync {
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError>;
     /// The block's Verilog (module `top`).
     fn verilog(&self) -> Result<String, String>;
+    /// Lint findings this configuration of the block expects (none by default).
+    fn lint_waivers(&self) -> &'static [Waiver] {
+        &[]
+    }
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 3] {
-    [&InsnTb, &DecodeTb, &CounterTb]
+pub fn all() -> [&'static dyn BlockTb; 7] {
+    [
+        &InsnTb,
+        &pws::FIG5,
+        &pws::S1,
+        &pws::S3,
+        &pws::S7,
+        &DecodeTb,
+        &CounterTb,
+    ]
 }
 
 /// The testbench called `name`, or an error listing the known ones.

@@ -19,6 +19,9 @@ pub enum Format {
     Signed,
     /// Binary (single bits, small one-hot vectors).
     Bin,
+    /// Named values (states, commands, error codes): the table registered with
+    /// [`Gtkw::names`] under this name, through a GTKWave translate filter file.
+    Named(&'static str),
 }
 
 impl Format {
@@ -29,6 +32,8 @@ impl Format {
             Format::Dec => 0x4,
             Format::Bin => 0x8,
             Format::Signed => 0x400,
+            // Decimal, translated through a filter file (TR_FTRANSLATED).
+            Format::Named(_) => 0x2004,
         }
     }
 }
@@ -55,6 +60,8 @@ pub struct Gtkw {
     groups: Vec<(String, Vec<Trace>)>,
     markers: Vec<Marker>,
     window_ps: Option<u64>,
+    /// Value-name tables: (table name, (value, name) pairs).
+    tables: Vec<(String, Vec<(u64, String)>)>,
 }
 
 /// Group flags: GRP_BEGIN | BLANK and GRP_END | BLANK.
@@ -84,6 +91,13 @@ impl Gtkw {
             })
             .collect();
         self.groups.push((name.to_string(), traces));
+        self
+    }
+
+    /// Registers a value-name table for traces shown as [`Format::Named`]`(table)`; it is
+    /// written beside the `.gtkw` as `STEM.TABLE.txt` (a GTKWave translate filter file).
+    pub fn names(mut self, table: &str, names: &[(u64, String)]) -> Self {
+        self.tables.push((table.to_string(), names.to_vec()));
         self
     }
 
@@ -142,7 +156,12 @@ impl Gtkw {
             let _ = writeln!(out, "@{GROUP_BEGIN:x}\n-{name}");
             for t in traces {
                 let sig = find(signals, &t.path)?;
-                let _ = writeln!(out, "@{:x}\n{}", trace_flags(t, sig), trace_name(sig));
+                let _ = writeln!(out, "@{:x}", trace_flags(t, sig));
+                if let Some(Format::Named(table)) = t.format {
+                    let index = self.table_index(table)?;
+                    let _ = writeln!(out, "^{} {}", index + 1, filter_file(gtkw_path, table));
+                }
+                let _ = writeln!(out, "{}", trace_name(sig));
             }
             let _ = writeln!(out, "@{GROUP_END:x}\n-{name}");
         }
@@ -160,7 +179,25 @@ impl Gtkw {
         std::fs::write(
             gtkw_path,
             self.render(gtkw_path, vcd_path, signals, end_ps)?,
-        )
+        )?;
+        let dir = gtkw_path.parent().unwrap_or(Path::new(""));
+        for (table, names) in &self.tables {
+            let text: String = names.iter().map(|(v, n)| format!("{v} {n}\n")).collect();
+            std::fs::write(dir.join(filter_file(gtkw_path, table)), text)?;
+        }
+        Ok(())
+    }
+
+    fn table_index(&self, table: &str) -> io::Result<usize> {
+        self.tables
+            .iter()
+            .position(|(t, _)| t == table)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("the .gtkw uses names `{table}`, which it does not define"),
+                )
+            })
     }
 
     /// `*zoom primary a b ... z`: the zoom that fits the window into the wave pane, named
@@ -215,6 +252,14 @@ fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo>
             format!("the .gtkw names `{path}`, which the VCD does not record"),
         )
     })
+}
+
+/// The translate filter file of `table`, beside the save file: `STEM.TABLE.txt`.
+fn filter_file(gtkw_path: &Path, table: &str) -> String {
+    let stem = gtkw_path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    format!("{stem}.{table}.txt")
 }
 
 /// The last component of `p`.

@@ -1,0 +1,395 @@
+//! Testbenches of the PWS split/merge unit (`hw/src/pws/`): the paper's Fig. 5 as a golden
+//! sequence (`pws-fig5`), and random command streams in PWS and DWS mode at 64 lanes for
+//! S = 1, 3, 7 (`pws-s1`, `pws-s3`, `pws-s7`). Every cycle: RTL == reference model, and the
+//! invariants of spec/000-pws.md §3 on the RTL's outputs.
+
+mod invariants;
+mod stimulus;
+
+use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::cosim::{verilog_of, Waiver};
+use crate::waves::{Format, Gtkw};
+pub use invariants::Invariants;
+use rtgpu_hw::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, SimdGroupModel};
+use rtgpu_hw::pws::{Cmd, ErrorCode, PwsParams, SimdGroup, State};
+use rust_hdl::core::prelude::*;
+pub use stimulus::{fig5_expected, Fig5Stim, RandomStim, Stimulus, FIG5_CYCLES};
+
+/// Which stimulus a PWS testbench runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The Fig. 5 sequence with its golden values.
+    Fig5,
+    /// Random commands (PWS and DWS), resets between segments.
+    Random,
+}
+
+/// A PWS testbench: a block shape and a stimulus.
+pub struct PwsTb {
+    /// `rtgpu tb` name.
+    pub name: &'static str,
+    /// One line for `rtgpu list`.
+    pub description: &'static str,
+    /// The stimulus.
+    pub kind: Kind,
+    /// Lanes, units, N_WFC and the value parameters.
+    pub config: ModelConfig,
+}
+
+/// `pws-fig5`: the paper's toy configuration (4 lanes, H = 2, 1 SIMD + 2 SpSIMDs, 1 slot).
+pub const FIG5: PwsTb = PwsTb {
+    name: "pws-fig5",
+    description: "PWS unit, Fig. 5 of the paper (4 lanes, S = 2): nested split/merge, golden SpMs, stacks and cycles, RTL == model",
+    kind: Kind::Fig5,
+    config: ModelConfig {
+        lanes: 4,
+        units: 3,
+        n_wfc: 1,
+        params: PwsParams {
+            half: 2,
+            e_split: 4,
+            e_merge: 2,
+        },
+    },
+};
+
+const fn random_tb(
+    name: &'static str,
+    description: &'static str,
+    units: usize,
+    n_wfc: usize,
+) -> PwsTb {
+    PwsTb {
+        name,
+        description,
+        kind: Kind::Random,
+        config: ModelConfig {
+            lanes: 64,
+            units,
+            n_wfc,
+            params: PwsParams {
+                half: 32,
+                e_split: 4,
+                e_merge: 2,
+            },
+        },
+    }
+}
+
+/// `pws-s1`: 64 lanes, S = 1, N_WFC = 4 (DWS can reach its limit of S live splits).
+pub const S1: PwsTb = random_tb(
+    "pws-s1",
+    "PWS unit, 64 lanes, S = 1, 4 slots: random PWS/DWS commands and errors, invariants, RTL == model",
+    2,
+    4,
+);
+/// `pws-s3`: 64 lanes, S = 3, N_WFC = 6 (DWS can reach its limit of S live splits).
+pub const S3: PwsTb = random_tb(
+    "pws-s3",
+    "PWS unit, 64 lanes, S = 3, 6 slots: random PWS/DWS commands and errors, invariants, RTL == model",
+    4,
+    6,
+);
+/// `pws-s7`: 64 lanes, S = 7, N_WFC = 2.
+pub const S7: PwsTb = random_tb(
+    "pws-s7",
+    "PWS unit, 64 lanes, S = 7, 2 slots: random PWS/DWS commands and errors, invariants, RTL == model",
+    8,
+    2,
+);
+
+/// The 4-lane toy configuration (H = 2) takes lanes 0-1 from bits 0-1 and lanes 2-3 from bits
+/// 32-33 of the 64-bit command mask; the assembled 64-bit mask's upper 60 bits have no lane.
+/// (At 64 lanes every bit is used and the block lints clean without waivers.)
+const TOY_WAIVERS: [Waiver; 1] = [Waiver {
+    rule: "UNUSEDSIGNAL",
+    signal: "m64",
+    why: "4 lanes use 4 of the 64 bits of the assembled split mask",
+}];
+
+/// The RTL of a testbench's shape.
+fn block<const L: usize, const U: usize, const C: usize>(tb: &PwsTb) -> SimdGroup<L, U, C> {
+    assert_eq!(
+        (
+            tb.config.lanes,
+            tb.config.units,
+            tb.config.units * tb.config.n_wfc
+        ),
+        (L, U, C),
+        "testbench {} and its RTL shape disagree",
+        tb.name
+    );
+    SimdGroup::new(tb.config.params)
+}
+
+impl BlockTb for PwsTb {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
+        match self.config.units {
+            3 => run::<4, 3, 3>(self, opts),
+            2 => run::<64, 2, 8>(self, opts),
+            4 => run::<64, 4, 24>(self, opts),
+            _ => run::<64, 8, 16>(self, opts),
+        }
+    }
+
+    fn lint_waivers(&self) -> &'static [Waiver] {
+        match self.kind {
+            Kind::Fig5 => &TOY_WAIVERS,
+            Kind::Random => &[],
+        }
+    }
+
+    fn verilog(&self) -> Result<String, String> {
+        match self.config.units {
+            3 => verilog_of(&mut block::<4, 3, 3>(self)),
+            2 => verilog_of(&mut block::<64, 2, 8>(self)),
+            4 => verilog_of(&mut block::<64, 4, 24>(self)),
+            _ => verilog_of(&mut block::<64, 8, 16>(self)),
+        }
+    }
+}
+
+/// Drives the block's inputs for one cycle.
+fn apply<const L: usize, const U: usize, const C: usize>(
+    u: &mut SimdGroup<L, U, C>,
+    inp: &GroupIn,
+    exec: &[u64],
+) {
+    u.reset.next = inp.reset;
+    u.dws.next = inp.dws;
+    u.watchdog.next = u64::from(inp.watchdog).to_bits();
+    u.cmd.next = u64::from(inp.cmd).to_bits();
+    u.cmd_unit.next = u64::from(inp.cmd_unit).to_bits();
+    u.cmd_slot.next = u64::from(inp.cmd_slot).to_bits();
+    u.cmd_mask.next = inp.cmd_mask.to_bits();
+    u.cmd_pc.next = u64::from(inp.cmd_pc).to_bits();
+    for (port, &e) in u.exec.iter_mut().zip(exec) {
+        port.next = e.to_bits();
+    }
+}
+
+fn small<const N: usize>(b: Bits<N>) -> u8 {
+    b.index() as u8
+}
+
+fn mask<const N: usize>(b: Bits<N>) -> u64 {
+    b.to_u64()
+}
+
+/// The block's outputs as the model's type.
+fn read_outputs<const L: usize, const U: usize, const C: usize>(
+    u: &SimdGroup<L, U, C>,
+) -> GroupOut {
+    let ctx = (0..C)
+        .map(|i| CtxOut {
+            state: small(u.state[i].val()),
+            spm: mask(u.spm[i].val()),
+            eff: mask(u.eff[i].val()),
+            parent_valid: u.parent_valid[i].val(),
+            parent: small(u.parent[i].val()),
+            sp: small(u.sp[i].val()),
+            top: small(u.top[i].val()),
+        })
+        .collect();
+    GroupOut {
+        ctx,
+        copy_valid: u.copy_valid.val(),
+        copy_from: small(u.copy_from.val()),
+        copy_to: small(u.copy_to.val()),
+        split_denied: u.split_denied.val(),
+        error: small(u.error.val()),
+        error_ctx: small(u.error_ctx.val()),
+    }
+}
+
+/// A waveform marker for what happens in a cycle.
+fn marker(inp: &GroupIn, out: &GroupOut, units: usize) -> Option<String> {
+    let ctx = |k: u8| format!("u{}/s{}", usize::from(k) % units, usize::from(k) / units);
+    if out.copy_valid {
+        return Some(format!(
+            "split {} -> {}",
+            ctx(out.copy_from),
+            ctx(out.copy_to)
+        ));
+    }
+    if out.error != 0 {
+        return Some(format!("error {} at {}", out.error, ctx(out.error_ctx)));
+    }
+    let target = format!("u{}/s{}", inp.cmd_unit, inp.cmd_slot);
+    match inp.cmd {
+        c if c == Cmd::Dispatch as u8 => Some(format!("dispatch {target}")),
+        c if c == Cmd::Merge as u8 => Some(format!("merge {target} @{:#x}", inp.cmd_pc)),
+        c if c == Cmd::End as u8 => Some(format!("end {target}")),
+        _ => None,
+    }
+}
+
+fn run<const L: usize, const U: usize, const C: usize>(
+    tb: &PwsTb,
+    opts: &TbOptions,
+) -> Result<TbRun, TbError> {
+    let mut stim: Box<dyn Stimulus> = match tb.kind {
+        Kind::Fig5 => Box::new(Fig5Stim),
+        Kind::Random => Box::new(RandomStim::new(tb.config, opts.seed)),
+    };
+    let cycles = opts.cycles.max(stim.min_cycles());
+    let mut model = SimdGroupModel::new(tb.config);
+    let mut inv = Invariants::new(tb.config);
+    let mut run = drive(
+        block::<L, U, C>(tb),
+        tb.name,
+        |u| &mut u.clock,
+        opts,
+        cycles,
+        |h, k| {
+            let (inp, exec) = stim.next(k, &model);
+            let got = h.cycle(|u| apply(u, &inp, &exec), read_outputs)?;
+            if let Some(detail) = differences(&got, &model.outputs(&exec)) {
+                return Err(mismatch(k, detail));
+            }
+            stim.check(k, &got).map_err(|detail| mismatch(k, detail))?;
+            inv.check(&model, &got)
+                .map_err(|detail| mismatch(k, detail))?;
+            inv.observe(&inp, &got);
+            model.clock(&inp);
+            Ok(marker(&inp, &got, U))
+        },
+        || layout(tb),
+    )?;
+    run.summary = format!(
+        "{cycles} cycles, RTL == model every cycle, invariants hold; {}",
+        inv.summary()
+    );
+    Ok(run)
+}
+
+/// The fields where the RTL's outputs differ from the model's, or `None`.
+fn differences(rtl: &GroupOut, model: &GroupOut) -> Option<String> {
+    let mut out = Vec::new();
+    for (k, (r, m)) in rtl.ctx.iter().zip(&model.ctx).enumerate() {
+        if r != m {
+            out.push(format!("context {k}: RTL {r:?}, model {m:?}"));
+        }
+    }
+    let strip = |g: &GroupOut| GroupOut {
+        ctx: Vec::new(),
+        ..g.clone()
+    };
+    if strip(rtl) != strip(model) {
+        out.push(format!("RTL {:?}, model {:?}", strip(rtl), strip(model)));
+    }
+    (!out.is_empty()).then(|| out.join("; "))
+}
+
+fn mismatch(cycle: u64, detail: String) -> TbError {
+    TbError::Mismatch {
+        cycle,
+        detail,
+        waves: None,
+    }
+}
+
+/// The waveform: commands, then per context its state and masks, then the strobes.
+fn layout(tb: &PwsTb) -> Gtkw {
+    let n = tb.name;
+    let p = |s: &str| format!("{n}.{s}");
+    let command = [
+        ("reset", None),
+        ("dws", None),
+        ("cmd", Some(Format::Named("cmd"))),
+        ("cmd_unit", Some(Format::Dec)),
+        ("cmd_slot", Some(Format::Dec)),
+        ("cmd_mask", Some(Format::Hex)),
+        ("cmd_pc", Some(Format::Hex)),
+    ]
+    .map(|(s, f)| (p(s), f));
+    let mut g = Gtkw::new(&format!(
+        "rtgpu {n}: the PWS split/merge unit (hw/src/pws/)"
+    ))
+    .names(
+        "cmd",
+        &named(&["NONE", "DISPATCH", "SPLIT", "MERGE", "END"]),
+    )
+    .names("state", &named(&STATE_NAMES))
+    .names("error", &named(&ERROR_NAMES))
+    .group("command", &as_refs(&command));
+    if tb.kind == Kind::Fig5 {
+        g = g.window(FIG5_CYCLES * TB_PERIOD_PS);
+    }
+    for k in 0..tb.config.units * tb.config.n_wfc {
+        let traces = context_traces(n, k);
+        let title = format!(
+            "context {k}: unit {} slot {}",
+            k % tb.config.units,
+            k / tb.config.units
+        );
+        g = g.group(&title, &as_refs(&traces));
+    }
+    let events = [
+        ("copy_valid", None),
+        ("copy_from", Some(Format::Dec)),
+        ("copy_to", Some(Format::Dec)),
+        ("split_denied", None),
+        ("error", Some(Format::Named("error"))),
+        ("error_ctx", Some(Format::Dec)),
+    ]
+    .map(|(s, f)| (p(s), f));
+    g.group("split/merge events", &as_refs(&events))
+}
+
+/// State names in code order.
+const STATE_NAMES: [&str; 6] = [
+    State::Empty.name(),
+    State::Ready.name(),
+    State::Splitting.name(),
+    State::MergeWait.name(),
+    State::Merging.name(),
+    State::Done.name(),
+];
+
+/// Error names in code order.
+const ERROR_NAMES: [&str; 8] = [
+    ErrorCode::None.name(),
+    ErrorCode::SplitOverflow.name(),
+    ErrorCode::MergeWatchdog.name(),
+    ErrorCode::EndLiveSplits.name(),
+    ErrorCode::EmptyContext.name(),
+    ErrorCode::BusyContext.name(),
+    ErrorCode::BadDispatch.name(),
+    ErrorCode::BadCommand.name(),
+];
+
+fn named(names: &[&str]) -> Vec<(u64, String)> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as u64, s.to_string()))
+        .collect()
+}
+
+fn context_traces(n: &str, k: usize) -> Vec<(String, Option<Format>)> {
+    [
+        ("state", Some(Format::Named("state"))),
+        ("spm", Some(Format::Hex)),
+        ("eff", Some(Format::Hex)),
+        ("parent_valid", None),
+        ("parent", Some(Format::Dec)),
+        ("sp", Some(Format::Dec)),
+        ("top", Some(Format::Dec)),
+    ]
+    .into_iter()
+    .map(|(s, f)| (format!("{n}.{s}${k}"), f))
+    .collect()
+}
+
+fn as_refs(v: &[(String, Option<Format>)]) -> Vec<(&str, Option<Format>)> {
+    v.iter().map(|(s, f)| (s.as_str(), *f)).collect()
+}
