@@ -25,7 +25,10 @@ fn list_names_every_block_and_speaks_json() {
         .iter()
         .map(|b| b["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["insn", "decode", "counter"]);
+    assert_eq!(
+        names,
+        ["insn", "pws-fig5", "pws-s1", "pws-s3", "pws-s7", "decode", "counter"]
+    );
 }
 
 #[test]

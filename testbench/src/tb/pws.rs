@@ -8,12 +8,29 @@ mod stimulus;
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::{verilog_of, Waiver};
+use crate::harness::HarnessError;
 use crate::waves::{Format, Gtkw};
-pub use invariants::Invariants;
+pub use invariants::{Coverage, Invariants};
 use rtgpu_hw::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, SimdGroupModel};
-use rtgpu_hw::pws::{Cmd, ErrorCode, PwsParams, SimdGroup, State};
+use rtgpu_hw::pws::{lane_mask, Cmd, ErrorCode, PwsParams, SimdGroup, State};
 use rust_hdl::core::prelude::*;
-pub use stimulus::{fig5_expected, Fig5Stim, RandomStim, Stimulus, FIG5_CYCLES};
+pub use stimulus::{fig5_expected, Fig5Stim, RandomStim, Script, Stimulus, FIG5_CYCLES};
+
+/// Dispatches on the RTL shapes the testbenches instantiate (`LANES`, `UNITS`, `CTXS`).
+macro_rules! by_shape {
+    ($cfg:expr, $f:ident($($arg:expr),*)) => {
+        match ($cfg.lanes, $cfg.units, $cfg.units * $cfg.n_wfc) {
+            (4, 3, 3) => Ok($f::<4, 3, 3>($($arg),*)),
+            (64, 2, 8) => Ok($f::<64, 2, 8>($($arg),*)),
+            (64, 4, 24) => Ok($f::<64, 4, 24>($($arg),*)),
+            (64, 8, 16) => Ok($f::<64, 8, 16>($($arg),*)),
+            (l, u, c) => Err(format!(
+                "no RTL instance of the PWS unit with {l} lanes, {u} units, {c} contexts \
+                 (testbench/src/tb/pws.rs lists the shapes)"
+            )),
+        }
+    };
+}
 
 /// Which stimulus a PWS testbench runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,19 +124,10 @@ const TOY_WAIVERS: [Waiver; 1] = [Waiver {
     why: "4 lanes use 4 of the 64 bits of the assembled split mask",
 }];
 
-/// The RTL of a testbench's shape.
-fn block<const L: usize, const U: usize, const C: usize>(tb: &PwsTb) -> SimdGroup<L, U, C> {
-    assert_eq!(
-        (
-            tb.config.lanes,
-            tb.config.units,
-            tb.config.units * tb.config.n_wfc
-        ),
-        (L, U, C),
-        "testbench {} and its RTL shape disagree",
-        tb.name
-    );
-    SimdGroup::new(tb.config.params)
+fn verilog_of_shape<const L: usize, const U: usize, const C: usize>(
+    tb: &PwsTb,
+) -> Result<String, String> {
+    verilog_of(&mut SimdGroup::<L, U, C>::new(tb.config.params))
 }
 
 impl BlockTb for PwsTb {
@@ -132,12 +140,11 @@ impl BlockTb for PwsTb {
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
-        match self.config.units {
-            3 => run::<4, 3, 3>(self, opts),
-            2 => run::<64, 2, 8>(self, opts),
-            4 => run::<64, 4, 24>(self, opts),
-            _ => run::<64, 8, 16>(self, opts),
-        }
+        let mut stim: Box<dyn Stimulus> = match self.kind {
+            Kind::Fig5 => Box::new(Fig5Stim),
+            Kind::Random => Box::new(RandomStim::new(self.config, opts.seed)),
+        };
+        Ok(simulate(self, opts, stim.as_mut())?.run)
     }
 
     fn lint_waivers(&self) -> &'static [Waiver] {
@@ -148,16 +155,12 @@ impl BlockTb for PwsTb {
     }
 
     fn verilog(&self) -> Result<String, String> {
-        match self.config.units {
-            3 => verilog_of(&mut block::<4, 3, 3>(self)),
-            2 => verilog_of(&mut block::<64, 2, 8>(self)),
-            4 => verilog_of(&mut block::<64, 4, 24>(self)),
-            _ => verilog_of(&mut block::<64, 8, 16>(self)),
-        }
+        by_shape!(self.config, verilog_of_shape(self))?
     }
 }
 
-/// Drives the block's inputs for one cycle.
+/// Drives the block's inputs for one cycle; values are cut to the ports' widths, as the
+/// model cuts them.
 fn apply<const L: usize, const U: usize, const C: usize>(
     u: &mut SimdGroup<L, U, C>,
     inp: &GroupIn,
@@ -166,13 +169,13 @@ fn apply<const L: usize, const U: usize, const C: usize>(
     u.reset.next = inp.reset;
     u.dws.next = inp.dws;
     u.watchdog.next = u64::from(inp.watchdog).to_bits();
-    u.cmd.next = u64::from(inp.cmd).to_bits();
-    u.cmd_unit.next = u64::from(inp.cmd_unit).to_bits();
-    u.cmd_slot.next = u64::from(inp.cmd_slot).to_bits();
+    u.cmd.next = u64::from(inp.cmd & 7).to_bits();
+    u.cmd_unit.next = u64::from(inp.cmd_unit & 7).to_bits();
+    u.cmd_slot.next = u64::from(inp.cmd_slot & 15).to_bits();
     u.cmd_mask.next = inp.cmd_mask.to_bits();
     u.cmd_pc.next = u64::from(inp.cmd_pc).to_bits();
     for (port, &e) in u.exec.iter_mut().zip(exec) {
-        port.next = e.to_bits();
+        port.next = (e & lane_mask(L)).to_bits();
     }
 }
 
@@ -232,19 +235,43 @@ fn marker(inp: &GroupIn, out: &GroupOut, units: usize) -> Option<String> {
     }
 }
 
-fn run<const L: usize, const U: usize, const C: usize>(
+/// What a PWS run leaves: the run, its coverage, and the RTL's outputs of every cycle.
+pub struct PwsRun {
+    /// The testbench run (waveform paths, summary).
+    pub run: TbRun,
+    /// What the run exercised.
+    pub coverage: Coverage,
+    /// The RTL's outputs, one entry per cycle.
+    pub outputs: Vec<GroupOut>,
+}
+
+/// Runs `stim` on the RTL of `tb`'s shape with `tb`'s parameters: RTL == model and the
+/// invariants every cycle, plus the stimulus' own checks.
+pub fn simulate(tb: &PwsTb, opts: &TbOptions, stim: &mut dyn Stimulus) -> Result<PwsRun, TbError> {
+    by_shape!(tb.config, simulate_shape(tb, opts, stim))
+        .map_err(|e| TbError::Harness(HarnessError::Setup(e)))?
+}
+
+/// Runs a script (one input per cycle, EXEC = all lanes) without a waveform; see [`simulate`].
+pub fn run_script(tb: &PwsTb, script: &[GroupIn]) -> Result<PwsRun, TbError> {
+    let opts = TbOptions {
+        cycles: script.len() as u64,
+        ..TbOptions::default()
+    };
+    simulate(tb, &opts, &mut Script(script.to_vec()))
+}
+
+fn simulate_shape<const L: usize, const U: usize, const C: usize>(
     tb: &PwsTb,
     opts: &TbOptions,
-) -> Result<TbRun, TbError> {
-    let mut stim: Box<dyn Stimulus> = match tb.kind {
-        Kind::Fig5 => Box::new(Fig5Stim),
-        Kind::Random => Box::new(RandomStim::new(tb.config, opts.seed)),
-    };
+    stim: &mut dyn Stimulus,
+) -> Result<PwsRun, TbError> {
     let cycles = opts.cycles.max(stim.min_cycles());
     let mut model = SimdGroupModel::new(tb.config);
     let mut inv = Invariants::new(tb.config);
-    let mut run = drive(
-        block::<L, U, C>(tb),
+    let mut outputs = Vec::new();
+    let run = drive(
+        SimdGroup::<L, U, C>::new(tb.config.params),
         tb.name,
         |u| &mut u.clock,
         opts,
@@ -260,15 +287,21 @@ fn run<const L: usize, const U: usize, const C: usize>(
                 .map_err(|detail| mismatch(k, detail))?;
             inv.observe(&inp, &got);
             model.clock(&inp);
-            Ok(marker(&inp, &got, U))
+            let label = marker(&inp, &got, U);
+            outputs.push(got);
+            Ok(label)
         },
         || layout(tb),
     )?;
-    run.summary = format!(
+    let summary = format!(
         "{cycles} cycles, RTL == model every cycle, invariants hold; {}",
         inv.summary()
     );
-    Ok(run)
+    Ok(PwsRun {
+        run: TbRun { summary, ..run },
+        coverage: inv.coverage().clone(),
+        outputs,
+    })
 }
 
 /// The fields where the RTL's outputs differ from the model's, or `None`.

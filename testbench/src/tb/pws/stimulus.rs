@@ -207,6 +207,25 @@ impl Stimulus for Fig5Stim {
     }
 }
 
+/// A scripted stimulus: one input per cycle, EXEC = all lanes.
+pub struct Script(pub Vec<GroupIn>);
+
+impl Stimulus for Script {
+    fn min_cycles(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    fn next(&mut self, k: u64, model: &SimdGroupModel) -> (GroupIn, Vec<u64>) {
+        let cfg = model.config();
+        let inp = self.0.get(k as usize).copied().unwrap_or_default();
+        (inp, vec![u64::MAX; cfg.units * cfg.n_wfc])
+    }
+
+    fn check(&self, _k: u64, _out: &GroupOut) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 /// Random commands, steered by the model's state.
 pub struct RandomStim {
     rng: ChaCha8Rng,
