@@ -10,6 +10,7 @@ use crate::harness::{Harness, HarnessError};
 use crate::tb::Counter32;
 use crate::waves::VcdOptions;
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+use rtgpu_hw::pws::SimdGroup;
 use rust_hdl::core::prelude::*;
 use std::path::Path;
 use std::process::Command;
@@ -94,6 +95,56 @@ impl BenchBlock for PwsDecode {
         u64::from(self.is_split.val())
             + u64::from(self.illegal.val())
             + self.ssrc0.val().index() as u64
+    }
+}
+
+/// The PWS unit of the `pws-s3` testbench (64 lanes, S = 3, 6 slots).
+pub type PwsS3 = SimdGroup<64, 4, 24>;
+
+/// The PWS bench command of cycle `k`: per 16-cycle window one slot's WF is dispatched, split,
+/// merged (child, then parent) and ended. Returns (cmd, unit, slot, mask).
+fn pws_command(k: u64) -> (u64, u64, u64, u64) {
+    let cmd = match k & 15 {
+        0 => 1,
+        1 => 2,
+        6 | 7 => 3,
+        12 => 4,
+        _ => 0,
+    };
+    let unit = u64::from(k & 15 == 6);
+    (
+        cmd,
+        unit,
+        (k >> 4) % 6,
+        k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    )
+}
+
+impl BenchBlock for PwsS3 {
+    const NAME: &'static str = "pws-s3";
+    const CPP_DRIVE: &'static str = "unsigned long long ph = k & 15; t->reset = 0; t->dws = 0; t->watchdog = 0; t->cmd = ph == 0 ? 1 : ph == 1 ? 2 : (ph == 6 || ph == 7) ? 3 : ph == 12 ? 4 : 0; t->cmd_unit = ph == 6; t->cmd_slot = (k >> 4) % 6; t->cmd_mask = k * 0x9E3779B97F4A7C15ull; t->cmd_pc = 0x40;";
+    const CPP_OBSERVE: &'static str = "t->copy_valid + t->copy_to + t->error";
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn clock_high(&self) -> bool {
+        self.clock.val().clk
+    }
+    fn drive(&mut self, k: u64) {
+        let (cmd, unit, slot, mask) = pws_command(k);
+        self.reset.next = false;
+        self.dws.next = false;
+        self.watchdog.next = 0.into();
+        self.cmd.next = cmd.to_bits();
+        self.cmd_unit.next = unit.to_bits();
+        self.cmd_slot.next = slot.to_bits();
+        self.cmd_mask.next = mask.to_bits();
+        self.cmd_pc.next = 0x40.into();
+    }
+    fn observe(&self) -> u64 {
+        u64::from(self.copy_valid.val())
+            + self.copy_to.val().index() as u64
+            + self.error.val().index() as u64
     }
 }
 

@@ -9,6 +9,7 @@ mod isa_cmd;
 use clap::{Parser, Subcommand};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_testbench::bench;
+use rtgpu_testbench::bench::PwsS3;
 use rtgpu_testbench::cosim::{self, SimOutcome};
 use rtgpu_testbench::paths;
 use rtgpu_testbench::tb::{self, BlockTb, Counter32, TbOptions};
@@ -273,11 +274,14 @@ fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Resul
         bench::rust_hdl_sim::<PwsDecode>(sim_cycles)?,
         bench::harness::<InsnDecode>(cycles / 4, None)?,
         bench::harness::<InsnDecode>(cycles / 16, Some(&dir.join("insn.vcd")))?,
+        bench::harness::<PwsS3>(cycles / 64, None)?,
+        bench::harness::<PwsS3>(cycles / 256, Some(&dir.join("pws-s3.vcd")))?,
     ];
     if let Some(n) = vl {
         rows.push(bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?);
         rows.push(bench::verilator::<PwsDecode>(n, &dir.join("vl_decode"))?);
         rows.push(bench::verilator::<InsnDecode>(n, &dir.join("vl_insn"))?);
+        rows.push(bench::verilator::<PwsS3>(n, &dir.join("vl_pws_s3"))?);
     }
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);

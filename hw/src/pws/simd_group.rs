@@ -324,6 +324,15 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> SimdGroup<LANES,
     }
 }
 
+impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Default
+    for SimdGroup<LANES, UNITS, CTXS>
+{
+    /// H = 32, E_SPLIT = 4, E_MERGE = 2 ([`PwsParams::default`]).
+    fn default() -> Self {
+        Self::new(PwsParams::default())
+    }
+}
+
 impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Logic
     for SimdGroup<LANES, UNITS, CTXS>
 {
