@@ -6,3 +6,4 @@
 
 pub mod isa;
 pub mod pws;
+pub mod sched;

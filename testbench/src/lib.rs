@@ -13,5 +13,6 @@ pub mod harness;
 pub mod paths;
 pub mod ports;
 pub mod signals;
+pub mod sm;
 pub mod tb;
 pub mod waves;

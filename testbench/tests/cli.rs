@@ -27,7 +27,17 @@ fn list_names_every_block_and_speaks_json() {
         .collect();
     assert_eq!(
         names,
-        ["insn", "pws-fig5", "pws-s1", "pws-s3", "pws-s7", "decode", "counter"]
+        [
+            "insn",
+            "pws-fig5",
+            "pws-s1",
+            "pws-s3",
+            "pws-s7",
+            "sched",
+            "sched-example",
+            "decode",
+            "counter"
+        ]
     );
 }
 

@@ -1,4 +1,10 @@
-//! rtgpu-wcet: the timing analyses (worst-case bounds) of the five source works
+//! rtgpu-wcet: the timing analyses (worst-case bounds) of the source works
 //! (ARCHITECTURE.md, "Layout").
 //!
-//! Empty so far: the PWS, multi-phase, Sim-D and reordering issues fill it.
+//! - [`trace`]: the analysis input shared with the simulators (hardware description, per-warp
+//!   instruction paths without timing).
+//! - [`multiphase`]: the multi-phase warp profile and the block bound GUB
+//!   (spec/001-multiphase.md).
+
+pub mod multiphase;
+pub mod trace;

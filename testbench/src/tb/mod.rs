@@ -9,6 +9,7 @@ mod decode;
 pub mod insn;
 pub mod pws;
 mod runner;
+pub mod sched;
 
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
@@ -32,13 +33,15 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 7] {
+pub fn all() -> [&'static dyn BlockTb; 9] {
     [
         &InsnTb,
         &pws::FIG5,
         &pws::S1,
         &pws::S3,
         &pws::S7,
+        &sched::SchedTb,
+        &sched::SchedExampleTb,
         &DecodeTb,
         &CounterTb,
     ]
