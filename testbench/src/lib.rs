@@ -10,6 +10,7 @@ pub mod bench;
 pub mod clock;
 pub mod cosim;
 pub mod harness;
+pub mod multiphase;
 pub mod paths;
 pub mod ports;
 pub mod signals;

@@ -11,7 +11,9 @@ use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_testbench::bench;
 use rtgpu_testbench::bench::PwsS3;
 use rtgpu_testbench::cosim::{self, SimOutcome};
+use rtgpu_testbench::multiphase;
 use rtgpu_testbench::paths;
+use rtgpu_testbench::sm::Policy;
 use rtgpu_testbench::tb::{self, BlockTb, Counter32, TbOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -92,6 +94,24 @@ enum Cmd {
         /// Code image.
         file: PathBuf,
     },
+    /// Multi-phase WCET experiments (spec/001-multiphase.md): `sgemm` prints the GUB's
+    /// overestimation of the simulated block time for the toy SGEMM (paper's Table 4).
+    Multiphase {
+        /// The experiment: `sgemm`.
+        experiment: String,
+        /// Scheduling policy of the simulation: lrr or gto.
+        #[arg(long, default_value = "lrr")]
+        policy: String,
+        /// Warp counts (each warp runs as many iterations).
+        #[arg(long, value_delimiter = ',', default_value = "4,8,16,32")]
+        warps: Vec<usize>,
+        /// Global memory latencies, cycles.
+        #[arg(long, value_delimiter = ',', default_value = "5,10,25,50,100,200,400")]
+        mem_lat: Vec<u32>,
+        /// Print JSON (every cell with simulated time and GUB).
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
     Bench {
         /// Cycles for the harness runs.
@@ -144,6 +164,13 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Synth { name, stat } => run_synth(&name, stat),
         Cmd::Asm { file, output } => isa_cmd::asm(&file, output.as_deref()).map_err(|e| Fail(1, e)),
         Cmd::Disasm { file } => isa_cmd::disasm(&file).map_err(|e| Fail(1, e)),
+        Cmd::Multiphase {
+            experiment,
+            policy,
+            warps,
+            mem_lat,
+            json,
+        } => run_multiphase(&experiment, &policy, &warps, &mem_lat, json),
         Cmd::Bench {
             cycles,
             sim_cycles,
@@ -248,6 +275,43 @@ fn run_cosim(name: &str, stim: &Stimulus, dir: Option<PathBuf>) -> Result<(), Fa
     if failed {
         return Err(Fail(1, format!("cosimulation of `{name}` failed")));
     }
+    Ok(())
+}
+
+fn run_multiphase(
+    experiment: &str,
+    policy: &str,
+    warps: &[usize],
+    latencies: &[u32],
+    json: bool,
+) -> Result<(), Fail> {
+    if experiment != "sgemm" {
+        return Err(Fail(
+            2,
+            format!("unknown experiment `{experiment}`; known: sgemm"),
+        ));
+    }
+    let policy = match policy {
+        "lrr" => Policy::Lrr,
+        "gto" => Policy::Gto,
+        other => return Err(Fail(2, format!("unknown policy `{other}`; use lrr or gto"))),
+    };
+    if let Some(w) = warps.iter().find(|&&w| w == 0 || w > 64) {
+        return Err(Fail(2, format!("{w} warps: use 1 to 64")));
+    }
+    if latencies.contains(&0) {
+        return Err(Fail(2, "memory latency 0: use at least 1 cycle".into()));
+    }
+    let cells = multiphase::table(warps, latencies, policy).map_err(|e| Fail(1, e))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&cells)?);
+        return Ok(());
+    }
+    println!(
+        "GUB overestimation (GUB - simulated) / simulated, {} scheduling:",
+        policy.name()
+    );
+    print!("{}", multiphase::render(&cells, warps, latencies));
     Ok(())
 }
 

@@ -127,3 +127,35 @@ fn asm_and_disasm_report_bad_input_with_exit_1() {
     );
     assert_eq!(rtgpu(&["asm", "/no/such/file.s"]).0, 1);
 }
+
+#[test]
+fn multiphase_sgemm_prints_the_table_and_rejects_bad_arguments() {
+    let (code, out, _) = rtgpu(&["multiphase", "sgemm", "--warps", "4", "--mem-lat", "5,400"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("double buffering") && out.contains("4 warps"),
+        "{out}"
+    );
+    let (code, out, _) = rtgpu(&[
+        "multiphase",
+        "sgemm",
+        "--warps",
+        "4",
+        "--mem-lat",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    for bad in [
+        vec!["multiphase", "gemm"],
+        vec!["multiphase", "sgemm", "--policy", "fifo"],
+        vec!["multiphase", "sgemm", "--warps", "0"],
+        vec!["multiphase", "sgemm", "--mem-lat", "0"],
+    ] {
+        let (code, out, err) = rtgpu(&bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+}

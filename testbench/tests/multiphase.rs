@@ -222,3 +222,27 @@ proptest! {
         prop_assert_eq!(rtl_run(&block, &hw, policy), policy_run(&block, &hw, policy));
     }
 }
+
+/// The toy SGEMM of Appendix A: the GUB covers every simulated time, and the overestimation
+/// follows the paper's Table 4 trends (§6.3).
+#[test]
+fn sgemm_overestimation_trends() {
+    use rtgpu_testbench::multiphase::{cell, Variant};
+    let ovr = |v, l, w| {
+        let c = cell(v, l, w, Policy::Lrr).unwrap();
+        assert!(c.simulated <= c.gub, "{c:?}");
+        c.overestimation_pct
+    };
+    // Fewer warps: each warp's latencies weigh more, the bound is looser.
+    for v in [Variant::Naive, Variant::DoubleBuffering] {
+        assert!(ovr(v, 200, 4) > ovr(v, 200, 8) && ovr(v, 200, 8) > ovr(v, 200, 32));
+    }
+    // Naive: lower latency is hidden by initiations, the bound is looser.
+    assert!(ovr(Variant::Naive, 5, 4) > ovr(Variant::Naive, 400, 4));
+    // Double buffering: flat up to 100 cycles, then the jump at 200-400.
+    let db = |l| ovr(Variant::DoubleBuffering, l, 4);
+    assert!((db(5) - db(100)).abs() < 1.0);
+    assert!(db(400) > db(200) && db(200) > 2.0 * db(100));
+    // Naive is tighter than double buffering at long latency.
+    assert!(ovr(Variant::Naive, 400, 4) < db(400));
+}
