@@ -95,9 +95,10 @@ enum Cmd {
         file: PathBuf,
     },
     /// Multi-phase WCET experiments (spec/001-multiphase.md): `sgemm` prints the GUB's
-    /// overestimation of the simulated block time for the toy SGEMM (paper's Table 4).
+    /// overestimation of the simulated block time for the toy SGEMM (paper's Table 4); `fig3`
+    /// runs the paper's Fig. 3 block on the RTL scheduler and prints its event log and bound.
     Multiphase {
-        /// The experiment: `sgemm`.
+        /// The experiment: `sgemm` or `fig3`.
         experiment: String,
         /// Scheduling policy of the simulation: lrr or gto.
         #[arg(long, default_value = "lrr")]
@@ -285,17 +286,25 @@ fn run_multiphase(
     latencies: &[u32],
     json: bool,
 ) -> Result<(), Fail> {
-    if experiment != "sgemm" {
-        return Err(Fail(
-            2,
-            format!("unknown experiment `{experiment}`; known: sgemm"),
-        ));
-    }
     let policy = match policy {
         "lrr" => Policy::Lrr,
         "gto" => Policy::Gto,
         other => return Err(Fail(2, format!("unknown policy `{other}`; use lrr or gto"))),
     };
+    match experiment {
+        "sgemm" => {}
+        "fig3" => {
+            let report = multiphase::fig3_report(policy).map_err(|e| Fail(1, e))?;
+            print!("{report}");
+            return Ok(());
+        }
+        other => {
+            return Err(Fail(
+                2,
+                format!("unknown experiment `{other}`; known: sgemm, fig3"),
+            ))
+        }
+    }
     if let Some(w) = warps.iter().find(|&&w| w == 0 || w > 64) {
         return Err(Fail(2, format!("{w} warps: use 1 to 64")));
     }

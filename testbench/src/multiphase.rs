@@ -2,8 +2,10 @@
 //! double-buffered) on the SM issue model, against the GUB of the multi-phase analysis; the
 //! overestimation table to compare with the paper's Table 4 trends (§6.3).
 
-use crate::sm::{simulate, Policy, PolicyScheduler};
+use crate::sm::{event_log, simulate, Policy, PolicyScheduler};
+use crate::tb::sched::{fig3_block, RtlScheduler};
 use rtgpu_wcet::multiphase::gub_sections;
+use rtgpu_wcet::multiphase::{build_profile, gub};
 use rtgpu_wcet::trace::{Block, DynInst, FuSpec, HwDesc, Reg};
 use serde::Serialize;
 
@@ -216,4 +218,30 @@ pub fn render(cells: &[Cell], warps: &[usize], latencies: &[u32]) -> String {
         }
     }
     out
+}
+
+/// The paper's Fig. 3 block (two warps of the Fig. 2 kernel) on the RTL warp scheduler: the
+/// event log, the simulated block time, each warp's isolated profile and the GUB.
+pub fn fig3_report(policy: Policy) -> Result<String, String> {
+    let (block, hw) = fig3_block();
+    let mut rtl = RtlScheduler::<64>::new(policy).map_err(|e| e.to_string())?;
+    let run = simulate(&block, &hw, &mut rtl).map_err(|e| e.to_string())?;
+    if let Some(e) = rtl.error {
+        return Err(e.to_string());
+    }
+    let profiles = block
+        .iter()
+        .map(|p| build_profile(p, &hw))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let bound = gub(&profiles);
+    let mut out = event_log(&run, &block);
+    out += &format!(
+        "# {} on the RTL scheduler: block time {}; GUB {} (WUB {:?}); paper: GTO 17, LRR 18, GUB 23\n",
+        policy.name(),
+        run.block_time,
+        bound.gub,
+        bound.wub
+    );
+    Ok(out)
 }

@@ -148,6 +148,16 @@ fn multiphase_sgemm_prints_the_table_and_rejects_bad_arguments() {
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 2);
+    let (code, out, _) = rtgpu(&["multiphase", "fig3", "--policy", "gto"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("# warp pc opcode issue dispatch ready\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n1 8 fu1 5 10 17\n") && out.contains("block time 17; GUB 23"),
+        "{out}"
+    );
     for bad in [
         vec!["multiphase", "gemm"],
         vec!["multiphase", "sgemm", "--policy", "fifo"],
