@@ -6,7 +6,7 @@ use crate::sm::{event_log, simulate, Policy, PolicyScheduler};
 use crate::tb::sched::{fig3_block, RtlScheduler};
 use rtgpu_wcet::multiphase::gub_sections;
 use rtgpu_wcet::multiphase::{build_profile, gub};
-use rtgpu_wcet::trace::{Block, DynInst, FuSpec, HwDesc, Reg};
+use rtgpu_wcet::trace::{Block, DynInst, HwDesc, Reg};
 use serde::Serialize;
 
 /// Units of the toy, with the Accel-Sim costs of spec §5.2 (init = I, lat = L − I).
@@ -26,16 +26,13 @@ pub mod unit {
 
 /// The units with global memory latency `mem_latency` (≥ 1).
 pub fn sgemm_hw(mem_latency: u32) -> HwDesc {
-    let spec = |init, lat| FuSpec { init, lat };
-    HwDesc {
-        fus: vec![
-            spec(2, 2),
-            spec(1, 3),
-            spec(1, mem_latency.saturating_sub(1)),
-            spec(1, 1),
-            spec(1, 0),
-        ],
-    }
+    HwDesc::from_costs(&[
+        (2, 2),
+        (1, 3),
+        (1, mem_latency.saturating_sub(1)),
+        (1, 1),
+        (1, 0),
+    ])
 }
 
 /// The two variants of Appendix A.

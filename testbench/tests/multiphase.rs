@@ -59,18 +59,7 @@ fn inst(fu: usize, srcs: &[u16], dst: u16) -> DynInst {
 }
 
 fn hw2(a: (u32, u32), b: (u32, u32)) -> HwDesc {
-    HwDesc {
-        fus: vec![
-            FuSpec {
-                init: a.0,
-                lat: a.1,
-            },
-            FuSpec {
-                init: b.0,
-                lat: b.1,
-            },
-        ],
-    }
+    HwDesc::from_costs(&[a, b])
 }
 
 #[test]

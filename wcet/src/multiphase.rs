@@ -446,12 +446,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn hw(fus: &[(u32, u32)]) -> HwDesc {
-        HwDesc {
-            fus: fus
-                .iter()
-                .map(|&(init, lat)| FuSpec { init, lat })
-                .collect(),
-        }
+        HwDesc::from_costs(fus)
     }
 
     /// `(fu, srcs, dst)` as Appendix B writes instructions.

@@ -23,6 +23,18 @@ pub struct HwDesc {
     pub fus: Vec<FuSpec>,
 }
 
+impl HwDesc {
+    /// Units with these (init, lat) costs, unit f = `costs[f]`.
+    pub fn from_costs(costs: &[(u32, u32)]) -> Self {
+        Self {
+            fus: costs
+                .iter()
+                .map(|&(init, lat)| FuSpec { init, lat })
+                .collect(),
+        }
+    }
+}
+
 /// A register of one warp (registers are private to their warp).
 pub type Reg = u16;
 

@@ -8,12 +8,7 @@ use rtgpu_wcet::trace::{Block, DynInst, FuSpec, HwDesc};
 use super::*;
 
 fn hw(fus: &[(u32, u32)]) -> HwDesc {
-    HwDesc {
-        fus: fus
-            .iter()
-            .map(|&(init, lat)| FuSpec { init, lat })
-            .collect(),
-    }
+    HwDesc::from_costs(fus)
 }
 
 fn i(fu: usize, srcs: &[u16], dst: u16) -> DynInst {

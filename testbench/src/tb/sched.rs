@@ -11,7 +11,7 @@ use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::sched::WarpScheduler;
-use rtgpu_wcet::trace::{Block, DynInst, FuSpec, HwDesc};
+use rtgpu_wcet::trace::{Block, DynInst, HwDesc};
 use rust_hdl::prelude::*;
 
 /// Warps of the random testbench (the block's maximum).
@@ -302,13 +302,7 @@ pub struct SchedExampleTb;
 
 /// The paper's Fig. 2 kernel (Example 1) on its three units, and the Fig. 3 block of two warps.
 pub fn fig3_block() -> (Block, HwDesc) {
-    let hw = HwDesc {
-        fus: vec![
-            FuSpec { init: 2, lat: 6 },
-            FuSpec { init: 3, lat: 4 },
-            FuSpec { init: 2, lat: 4 },
-        ],
-    };
+    let hw = HwDesc::from_costs(&[(2, 6), (3, 4), (2, 4)]);
     let warp = vec![
         DynInst::new(0, &[], Some(0)),
         DynInst::new(1, &[], Some(1)),
