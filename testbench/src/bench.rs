@@ -34,16 +34,23 @@ pub trait BenchBlock: Block + Default + Send + 'static {
     fn observe(&self) -> u64;
 }
 
+/// `clock_pin` and `clock_high` for a block whose clock input is its `clock` field.
+macro_rules! clock_is_field_clock {
+    () => {
+        fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+            &mut self.clock
+        }
+        fn clock_high(&self) -> bool {
+            self.clock.val().clk
+        }
+    };
+}
+
 impl BenchBlock for Counter32 {
     const NAME: &'static str = "counter32";
     const CPP_DRIVE: &'static str = "t->enable = 1;";
     const CPP_OBSERVE: &'static str = "t->count";
-    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
-        &mut self.clock
-    }
-    fn clock_high(&self) -> bool {
-        self.clock.val().clk
-    }
+    clock_is_field_clock!();
     fn drive(&mut self, _k: u64) {
         self.enable.next = true;
     }
@@ -56,12 +63,7 @@ impl BenchBlock for InsnDecode {
     const NAME: &'static str = "insn";
     const CPP_DRIVE: &'static str = "t->reset = 0; t->word0 = (uint32_t)(k * 2654435769ull); t->word1 = (uint32_t)k; t->valid = (k & 7) != 0;";
     const CPP_OBSERVE: &'static str = "t->illegal + t->format + t->src0 + t->imm";
-    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
-        &mut self.clock
-    }
-    fn clock_high(&self) -> bool {
-        self.clock.val().clk
-    }
+    clock_is_field_clock!();
     fn drive(&mut self, k: u64) {
         self.reset.next = false;
         self.word0.next = (k.wrapping_mul(2_654_435_769) as u32).to_bits();
@@ -80,12 +82,7 @@ impl BenchBlock for PwsDecode {
     const NAME: &'static str = "decode";
     const CPP_DRIVE: &'static str = "t->reset = 0; t->insn = (uint32_t)(k * 2654435769ull) ^ 0xBF7F0000u; t->valid = (k & 7) != 0;";
     const CPP_OBSERVE: &'static str = "t->is_split + t->illegal + t->ssrc0";
-    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
-        &mut self.clock
-    }
-    fn clock_high(&self) -> bool {
-        self.clock.val().clk
-    }
+    clock_is_field_clock!();
     fn drive(&mut self, k: u64) {
         self.reset.next = false;
         self.insn.next = ((k.wrapping_mul(2_654_435_769) as u32) ^ 0xBF7F_0000).to_bits();
@@ -124,12 +121,7 @@ impl BenchBlock for PwsS3 {
     const NAME: &'static str = "pws-s3";
     const CPP_DRIVE: &'static str = "unsigned long long ph = k & 15; t->reset = 0; t->dws = 0; t->watchdog = 0; t->cmd = ph == 0 ? 1 : ph == 1 ? 2 : (ph == 6 || ph == 7) ? 3 : ph == 12 ? 4 : 0; t->cmd_unit = ph == 6; t->cmd_slot = (k >> 4) % 6; t->cmd_mask = k * 0x9E3779B97F4A7C15ull; t->cmd_pc = 0x40;";
     const CPP_OBSERVE: &'static str = "t->copy_valid + t->copy_to + t->error";
-    fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
-        &mut self.clock
-    }
-    fn clock_high(&self) -> bool {
-        self.clock.val().clk
-    }
+    clock_is_field_clock!();
     fn drive(&mut self, k: u64) {
         let (cmd, unit, slot, mask) = pws_command(k);
         self.reset.next = false;

@@ -5,19 +5,8 @@
 use proptest::prelude::*;
 use rtgpu_hw::pws::model::{GroupIn, GroupOut};
 use rtgpu_hw::pws::{Cmd, ErrorCode, PwsParams, State};
-use rtgpu_testbench::tb::pws::{self, run_script, Kind, PwsTb};
+use rtgpu_testbench::tb::pws::{self, command as cmd, run_script, Kind, PwsTb};
 use rtgpu_testbench::tb::TbOptions;
-
-fn cmd(c: Cmd, unit: u8, slot: u8, mask: u64, pc: u32) -> GroupIn {
-    GroupIn {
-        cmd: c as u8,
-        cmd_unit: unit,
-        cmd_slot: slot,
-        cmd_mask: mask,
-        cmd_pc: pc,
-        ..GroupIn::default()
-    }
-}
 
 fn reset() -> GroupIn {
     GroupIn {

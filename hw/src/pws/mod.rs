@@ -163,18 +163,19 @@ pub enum State {
 }
 
 impl State {
+    /// Every state, in code order.
+    pub const ALL: [Self; 6] = [
+        Self::Empty,
+        Self::Ready,
+        Self::Splitting,
+        Self::MergeWait,
+        Self::Merging,
+        Self::Done,
+    ];
+
     /// The state with this code, if any.
     pub fn from_code(code: u8) -> Option<Self> {
-        [
-            Self::Empty,
-            Self::Ready,
-            Self::Splitting,
-            Self::MergeWait,
-            Self::Merging,
-            Self::Done,
-        ]
-        .get(usize::from(code))
-        .copied()
+        Self::ALL.get(usize::from(code)).copied()
     }
 
     /// The name shown in waveforms and messages.
@@ -229,20 +230,21 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in code order.
+    pub const ALL: [Self; 8] = [
+        Self::None,
+        Self::SplitOverflow,
+        Self::MergeWatchdog,
+        Self::EndLiveSplits,
+        Self::EmptyContext,
+        Self::BusyContext,
+        Self::BadDispatch,
+        Self::BadCommand,
+    ];
+
     /// The error with this code, if any.
     pub fn from_code(code: u8) -> Option<Self> {
-        [
-            Self::None,
-            Self::SplitOverflow,
-            Self::MergeWatchdog,
-            Self::EndLiveSplits,
-            Self::EmptyContext,
-            Self::BusyContext,
-            Self::BadDispatch,
-            Self::BadCommand,
-        ]
-        .get(usize::from(code))
-        .copied()
+        Self::ALL.get(usize::from(code)).copied()
     }
 
     /// The name used in messages (snake case, as the issue and the driver name them).

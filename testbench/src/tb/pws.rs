@@ -14,7 +14,9 @@ pub use invariants::{Coverage, Invariants};
 use rtgpu_hw::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, SimdGroupModel};
 use rtgpu_hw::pws::{lane_mask, Cmd, ErrorCode, PwsParams, SimdGroup, State};
 use rust_hdl::core::prelude::*;
-pub use stimulus::{fig5_expected, Fig5Stim, RandomStim, Script, Stimulus, FIG5_CYCLES};
+pub use stimulus::{
+    command, family, fig5_expected, Fig5Stim, RandomStim, Script, Stimulus, FIG5_CYCLES,
+};
 
 /// Dispatches on the RTL shapes the testbenches instantiate (`LANES`, `UNITS`, `CTXS`).
 macro_rules! by_shape {
@@ -351,8 +353,8 @@ fn layout(tb: &PwsTb) -> Gtkw {
         "cmd",
         &named(&["NONE", "DISPATCH", "SPLIT", "MERGE", "END"]),
     )
-    .names("state", &named(&STATE_NAMES))
-    .names("error", &named(&ERROR_NAMES))
+    .names("state", &named(&State::ALL.map(State::name)))
+    .names("error", &named(&ErrorCode::ALL.map(ErrorCode::name)))
     .group("command", &as_refs(&command));
     if tb.kind == Kind::Fig5 {
         g = g.window(FIG5_CYCLES * TB_PERIOD_PS);
@@ -377,28 +379,6 @@ fn layout(tb: &PwsTb) -> Gtkw {
     .map(|(s, f)| (p(s), f));
     g.group("split/merge events", &as_refs(&events))
 }
-
-/// State names in code order.
-const STATE_NAMES: [&str; 6] = [
-    State::Empty.name(),
-    State::Ready.name(),
-    State::Splitting.name(),
-    State::MergeWait.name(),
-    State::Merging.name(),
-    State::Done.name(),
-];
-
-/// Error names in code order.
-const ERROR_NAMES: [&str; 8] = [
-    ErrorCode::None.name(),
-    ErrorCode::SplitOverflow.name(),
-    ErrorCode::MergeWatchdog.name(),
-    ErrorCode::EndLiveSplits.name(),
-    ErrorCode::EmptyContext.name(),
-    ErrorCode::BusyContext.name(),
-    ErrorCode::BadDispatch.name(),
-    ErrorCode::BadCommand.name(),
-];
 
 fn named(names: &[&str]) -> Vec<(u64, String)> {
     names

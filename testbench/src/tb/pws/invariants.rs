@@ -1,6 +1,7 @@
 //! Invariants of the split/merge unit, checked on the RTL's outputs every cycle
 //! (spec/000-pws.md §3.2–§3.5), and coverage counts of what a run exercised.
 
+use super::stimulus::family;
 use rtgpu_hw::pws::model::{GroupIn, GroupOut, ModelConfig, SimdGroupModel};
 use rtgpu_hw::pws::{lane_mask, Cmd, ErrorCode, State};
 
@@ -79,14 +80,10 @@ impl Invariants {
         )
     }
 
-    /// Family and relative id of context `k`.
+    /// Family and relative id of context `k` in the current mode.
     fn family(&self, k: usize) -> (usize, u8) {
-        let (unit, slot) = (k % self.cfg.units, k / self.cfg.units);
-        if self.dws {
-            (unit, slot as u8)
-        } else {
-            (slot, unit as u8)
-        }
+        let (fam, rel) = family(k, self.cfg.units, self.dws);
+        (fam, rel as u8)
     }
 
     /// Checks the outputs of a cycle; `model` supplies the root field the ports do not show.

@@ -17,8 +17,19 @@ pub trait Stimulus {
     fn check(&self, k: u64, out: &GroupOut) -> Result<(), String>;
 }
 
+/// Family and relative id of context `k` (unit = k % units, slot = k / units): PWS families
+/// are slots and relatives units; DWS the other way round (`hw/src/pws/mod.rs`).
+pub fn family(k: usize, units: usize, dws: bool) -> (usize, usize) {
+    let (unit, slot) = (k % units, k / units);
+    if dws {
+        (unit, slot)
+    } else {
+        (slot, unit)
+    }
+}
+
 /// A command in cycle form.
-fn command(cmd: Cmd, unit: u8, slot: u8, mask: u64, pc: u32) -> GroupIn {
+pub fn command(cmd: Cmd, unit: u8, slot: u8, mask: u64, pc: u32) -> GroupIn {
     GroupIn {
         cmd: cmd as u8,
         cmd_unit: unit,
@@ -228,21 +239,11 @@ impl RandomStim {
         }
     }
 
-    /// Family and relative id of context `k` in the current mode.
-    fn family(&self, k: usize) -> (usize, usize) {
-        let (unit, slot) = self.place(k);
-        if self.dws {
-            (usize::from(unit), usize::from(slot))
-        } else {
-            (usize::from(slot), usize::from(unit))
-        }
-    }
-
     /// The merge PC of X's pair: a function of the family and the child's relative id, so both
     /// members compute the same value; rarely a wrong one (mismatched merges).
     fn merge_pc(&mut self, k: usize, out: &GroupOut) -> u32 {
         let c = &out.ctx[k];
-        let (fam, rel) = self.family(k);
+        let (fam, rel) = family(k, self.cfg.units, self.dws);
         let child = if c.sp > 0 { usize::from(c.top) } else { rel };
         let pc = 0x1000 + 0x100 * fam as u32 + 4 * child as u32;
         if self.rng.gen_ratio(1, 24) {
@@ -276,12 +277,9 @@ impl RandomStim {
     fn at(&self, cmd: Cmd, k: usize, mask: u64, pc: u32) -> GroupIn {
         let (unit, slot) = self.place(k);
         GroupIn {
-            cmd: cmd as u8,
-            cmd_unit: unit,
-            cmd_slot: slot,
-            cmd_mask: mask,
-            cmd_pc: pc,
-            ..self.base()
+            dws: self.dws,
+            watchdog: self.watchdog,
+            ..command(cmd, unit, slot, mask, pc)
         }
     }
 
