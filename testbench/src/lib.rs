@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod clock;
 pub mod cosim;
+pub mod dram;
 pub mod harness;
 pub mod multiphase;
 pub mod paths;

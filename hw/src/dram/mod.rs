@@ -81,7 +81,8 @@
 //! ascending address order; each burst carries its *successor*: the next burst the request
 //! emits, or none for the last.
 //!
-//! **Indexed.** `idx_ready` = 1 in a cycle when the request still needs indexes and the
+//! **Indexed.** `idx_ready` = 1 in a cycle (from t_a + 1 on) when the request still needs
+//! indexes and the
 //! front-end's one-entry index register is empty or its index is emitted in this cycle. An
 //! index taken in cycle t (`idx_valid && idx_ready`) is in the register from t + 1 and emitted
 //! as a burst (mask: the one word) when the generator accepts it, at the earliest in t + 1.
@@ -190,9 +191,22 @@
 //! cur_pair 0, `ref_owed` 0, interval counter = `refresh_phase`, no request, no DQ
 //! reservation); outputs in that cycle are don't-care and the cycle's inputs are ignored.
 
+pub mod bank;
+pub mod cmdgen;
+mod ctrl;
+pub mod dq;
+pub mod entry;
+pub mod frontend;
+pub mod model;
 mod part;
 
+pub use ctrl::DramCtrl;
 pub use part::Part;
+
+/// The controller for the default part (DDR4-3200AA x16, 8 banks).
+pub type DramCtrl8 = DramCtrl<8>;
+/// The controller for the 16-bank DDR4-3200AA x8.
+pub type DramCtrl16 = DramCtrl<16>;
 
 /// Command codes on `cmd` (and names in traces, ARCHITECTURE.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,4 @@
+//! The DRAM controller on the testbench side: the RTL in the harness, request drivers, the
+//! LID sweeps, and the `rtgpu dram` commands.
+
+pub mod rtl;
