@@ -15,7 +15,8 @@ use rtgpu_testbench::multiphase;
 use rtgpu_testbench::paths;
 use rtgpu_testbench::sm::Policy;
 use rtgpu_testbench::tb::{self, BlockTb, Counter32, TbOptions};
-use std::path::PathBuf;
+use rtgpu_wcet::trace::HwDesc;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -96,9 +97,11 @@ enum Cmd {
     },
     /// Multi-phase WCET experiments (spec/001-multiphase.md): `sgemm` prints the GUB's
     /// overestimation of the simulated block time for the toy SGEMM (paper's Table 4); `fig3`
-    /// runs the paper's Fig. 3 block on the RTL scheduler and prints its event log and bound.
+    /// runs the paper's Fig. 3 block on the RTL scheduler and prints its event log and bound;
+    /// `hw-default` prints the default opcode class table (spec §5.2) as JSON, to edit and pass
+    /// to `sgemm --hw`.
     Multiphase {
-        /// The experiment: `sgemm` or `fig3`.
+        /// The experiment: `sgemm`, `fig3` or `hw-default`.
         experiment: String,
         /// Scheduling policy of the simulation: lrr or gto.
         #[arg(long, default_value = "lrr")]
@@ -106,9 +109,15 @@ enum Cmd {
         /// Warp counts (each warp runs as many iterations).
         #[arg(long, value_delimiter = ',', default_value = "4,8,16,32")]
         warps: Vec<usize>,
-        /// Global memory latencies, cycles.
-        #[arg(long, value_delimiter = ',', default_value = "5,10,25,50,100,200,400")]
-        mem_lat: Vec<u32>,
+        /// Global memory latencies, cycles (dispatch to result): sgemm sweeps them (default
+        /// 5,10,25,50,100,200,400); hw-default takes one (default 200).
+        #[arg(long, value_delimiter = ',')]
+        mem_lat: Option<Vec<u32>>,
+        /// sgemm: the opcode class table (JSON, as `hw-default` prints it) instead of the
+        /// default; it needs the classes int, fp32, mem, shared and alu, and each swept memory
+        /// latency replaces the `mem` class's latency (lat = L - init).
+        #[arg(long)]
+        hw: Option<PathBuf>,
         /// Print JSON (every cell with simulated time and GUB).
         #[arg(long)]
         json: bool,
@@ -170,8 +179,9 @@ fn run(cli: Cli) -> Result<(), Fail> {
             policy,
             warps,
             mem_lat,
+            hw,
             json,
-        } => run_multiphase(&experiment, &policy, &warps, &mem_lat, json),
+        } => run_multiphase(&experiment, &policy, &warps, mem_lat, hw.as_deref(), json),
         Cmd::Bench {
             cycles,
             sim_cycles,
@@ -279,11 +289,29 @@ fn run_cosim(name: &str, stim: &Stimulus, dir: Option<PathBuf>) -> Result<(), Fa
     Ok(())
 }
 
+/// The sweep of `rtgpu multiphase sgemm` without `--mem-lat`.
+const DEFAULT_MEM_LATENCIES: [u32; 7] = [5, 10, 25, 50, 100, 200, 400];
+
+/// The memory latency of `rtgpu multiphase hw-default` without `--mem-lat` (§5.1: "realistic").
+const DEFAULT_HW_MEM_LATENCY: u32 = 200;
+
+/// Reads and checks a `--hw` class table for the SGEMM toy at every swept latency (exit 2).
+fn sgemm_table(file: &Path, latencies: &[u32]) -> Result<HwDesc, Fail> {
+    let bad = |e: String| Fail(2, format!("{}: {e}", file.display()));
+    let text = std::fs::read_to_string(file).map_err(|e| bad(e.to_string()))?;
+    let hw = HwDesc::from_json(&text).map_err(|e| bad(e.to_string()))?;
+    for &l in latencies {
+        multiphase::with_mem_latency(&hw, l).map_err(bad)?;
+    }
+    Ok(hw)
+}
+
 fn run_multiphase(
     experiment: &str,
     policy: &str,
     warps: &[usize],
-    latencies: &[u32],
+    mem_lat: Option<Vec<u32>>,
+    hw_file: Option<&Path>,
     json: bool,
 ) -> Result<(), Fail> {
     let policy = match policy {
@@ -291,6 +319,18 @@ fn run_multiphase(
         "gto" => Policy::Gto,
         other => return Err(Fail(2, format!("unknown policy `{other}`; use lrr or gto"))),
     };
+    if hw_file.is_some() && experiment != "sgemm" {
+        return Err(Fail(
+            2,
+            format!("--hw applies to sgemm only, not `{experiment}` (fig3 is the paper's own three-unit example)"),
+        ));
+    }
+    let latencies = mem_lat
+        .clone()
+        .unwrap_or_else(|| DEFAULT_MEM_LATENCIES.to_vec());
+    if latencies.contains(&0) {
+        return Err(Fail(2, "memory latency 0: use at least 1 cycle".into()));
+    }
     match experiment {
         "sgemm" => {}
         "fig3" => {
@@ -298,29 +338,41 @@ fn run_multiphase(
             print!("{report}");
             return Ok(());
         }
+        "hw-default" => {
+            let l = match mem_lat.as_deref() {
+                None => DEFAULT_HW_MEM_LATENCY,
+                Some([l]) => *l,
+                Some(_) => return Err(Fail(2, "hw-default takes one --mem-lat value".into())),
+            };
+            println!("{}", multiphase::sgemm_hw(l).to_json());
+            return Ok(());
+        }
         other => {
             return Err(Fail(
                 2,
-                format!("unknown experiment `{other}`; known: sgemm, fig3"),
+                format!("unknown experiment `{other}`; known: sgemm, fig3, hw-default"),
             ))
         }
     }
     if let Some(w) = warps.iter().find(|&&w| w == 0 || w > 64) {
         return Err(Fail(2, format!("{w} warps: use 1 to 64")));
     }
-    if latencies.contains(&0) {
-        return Err(Fail(2, "memory latency 0: use at least 1 cycle".into()));
-    }
-    let cells = multiphase::table(warps, latencies, policy).map_err(|e| Fail(1, e))?;
+    let base = match hw_file {
+        Some(file) => sgemm_table(file, &latencies)?,
+        // Its `mem` latency is replaced by each swept one.
+        None => multiphase::sgemm_hw(1),
+    };
+    let cells = multiphase::table(&base, warps, &latencies, policy).map_err(|e| Fail(1, e))?;
     if json {
         println!("{}", serde_json::to_string_pretty(&cells)?);
         return Ok(());
     }
     println!(
-        "GUB overestimation (GUB - simulated) / simulated, {} scheduling:",
-        policy.name()
+        "GUB overestimation (GUB - simulated) / simulated, {} scheduling{}:",
+        policy.name(),
+        hw_file.map_or(String::new(), |f| format!(", classes of {}", f.display()))
     );
-    print!("{}", multiphase::render(&cells, warps, latencies));
+    print!("{}", multiphase::render(&cells, warps, &latencies));
     Ok(())
 }
 

@@ -1,6 +1,8 @@
 //! `rtgpu multiphase sgemm`: the toy SGEMM of spec/001-multiphase.md Appendix A (naive and
 //! double-buffered) on the SM issue model, against the GUB of the multi-phase analysis; the
-//! overestimation table to compare with the paper's Table 4 trends (§6.3).
+//! overestimation table to compare with the paper's Table 4 trends (§6.3). The toy's
+//! instructions name opcode classes of a class table by name ([`ToyClasses`]): §5.2's by default
+//! ([`sgemm_hw`]), or one the user edited (`--hw FILE`).
 
 use crate::sm::{event_log, simulate, Policy, PolicyScheduler};
 use crate::tb::sched::{fig3_block, RtlScheduler};
@@ -9,30 +11,80 @@ use rtgpu_wcet::multiphase::{build_profile, gub};
 use rtgpu_wcet::trace::{Block, DynInst, HwDesc, Reg};
 use serde::Serialize;
 
-/// Units of the toy, with the Accel-Sim costs of spec §5.2 (init = I, lat = L − I).
-pub mod unit {
-    /// Integer ALU: int add/mul/mad, (init 2, lat 2).
-    pub const INT: usize = 0;
-    /// fp32 FMA: (1, 3).
-    pub const SP: usize = 1;
-    /// Global memory impostor: (1, L − 1), no contention (SA2).
-    pub const MEM: usize = 2;
-    /// Shared memory: (1, 1).
-    pub const LDST: usize = 3;
-    /// Every other ALU op, here the barrier: (1, 0). (Accel-Sim issues them to the INT unit
-    /// with these costs; the model keys costs per unit, so it is a unit of its own.)
-    pub const ALU: usize = 4;
+/// The opcode classes the toy uses, by name: address math `int`, the FMA `fp32`, global loads
+/// `mem`, shared loads and stores `shared`, the barrier `alu`.
+pub const TOY_CLASSES: [&str; 5] = ["int", "fp32", "mem", "shared", "alu"];
+
+/// The indices of the toy's classes ([`TOY_CLASSES`]) in a class table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ToyClasses {
+    /// `int`: address math.
+    pub int: usize,
+    /// `fp32`: the FMA.
+    pub fp32: usize,
+    /// `mem`: global loads.
+    pub mem: usize,
+    /// `shared`: shared-memory loads and stores.
+    pub shared: usize,
+    /// `alu`: the barrier (§3.3, G10).
+    pub alu: usize,
 }
 
-/// The units with global memory latency `mem_latency` (≥ 1).
+impl ToyClasses {
+    /// Looks the toy's classes up by name in `hw`.
+    ///
+    /// # Errors
+    /// A message naming the first class `hw` lacks.
+    pub fn lookup(hw: &HwDesc) -> Result<Self, String> {
+        let find = |name: &str| {
+            hw.class_by_name(name).ok_or_else(|| {
+                format!(
+                    "the hardware table has no opcode class `{name}`; the SGEMM toy needs {}",
+                    TOY_CLASSES.join(", ")
+                )
+            })
+        };
+        Ok(Self {
+            int: find("int")?,
+            fp32: find("fp32")?,
+            mem: find("mem")?,
+            shared: find("shared")?,
+            alu: find("alu")?,
+        })
+    }
+}
+
+/// The toy's default table: spec §5.2's ([`HwDesc::gpgpu_sim`]) with global memory latency
+/// `mem_latency` (≥ 1): `int` INT (2, 2), `fp32` SP (1, 3), `mem` MEM (1, L − 1), `shared`
+/// LDST (1, 1) and the barrier's `alu` (1, 0) on INT.
+///
+/// Appendix A says only that the barrier is "an issued ALU instruction"; its prototype keyed
+/// costs per unit, so its ALU (1, 0) had to be a unit apart from INT (2, 2). With costs per
+/// class the barrier is where Accel-Sim issues `bar.sync` and every other `ALU_OP` (§5.2): on
+/// INT, with the same (1, 0) and one issue slot (§3.3, G10). For this toy the two placements
+/// give the same simulated times and GUBs in every cell of the default table, under LRR and
+/// GTO (compared when the classes came in; the test `sgemm_barrier_on_int_as_on_its_own_unit`
+/// keeps a subset).
 pub fn sgemm_hw(mem_latency: u32) -> HwDesc {
-    HwDesc::from_costs(&[
-        (2, 2),
-        (1, 3),
-        (1, mem_latency.saturating_sub(1)),
-        (1, 1),
-        (1, 0),
-    ])
+    HwDesc::gpgpu_sim(mem_latency)
+}
+
+/// `base` with its `mem` class's total latency (`init + lat`, dispatch to result: G12) set to
+/// `mem_latency`.
+///
+/// # Errors
+/// When `base` has no `mem` class, or `mem_latency` is below the class's `init`.
+pub fn with_mem_latency(base: &HwDesc, mem_latency: u32) -> Result<HwDesc, String> {
+    let mut hw = base.clone();
+    let mem = ToyClasses::lookup(&hw)?.mem;
+    let class = &mut hw.classes[mem];
+    class.lat = mem_latency.checked_sub(class.init).ok_or_else(|| {
+        format!(
+            "memory latency {mem_latency} is below the `mem` class's init {}",
+            class.init
+        )
+    })?;
+    Ok(hw)
 }
 
 /// The two variants of Appendix A.
@@ -61,55 +113,56 @@ const VAL: [Reg; 2] = [3, 4];
 const OPND: [Reg; 2] = [5, 6];
 const ACC: Reg = 7;
 
-fn address_math(p: &mut Vec<DynInst>) {
-    p.extend(ADDR.map(|a| DynInst::new(unit::INT, &[], Some(a))));
+fn address_math(p: &mut Vec<DynInst>, c: ToyClasses) {
+    p.extend(ADDR.map(|a| DynInst::new(c.int, &[], Some(a))));
 }
 
-fn global_loads(p: &mut Vec<DynInst>) {
-    p.extend([0, 1].map(|i| DynInst::new(unit::MEM, &[ADDR[i]], Some(VAL[i]))));
+fn global_loads(p: &mut Vec<DynInst>, c: ToyClasses) {
+    p.extend([0, 1].map(|i| DynInst::new(c.mem, &[ADDR[i]], Some(VAL[i]))));
 }
 
-fn shared_stores(p: &mut Vec<DynInst>) {
-    p.extend([0, 1].map(|i| DynInst::new(unit::LDST, &[ADDR[i], VAL[i]], None)));
+fn shared_stores(p: &mut Vec<DynInst>, c: ToyClasses) {
+    p.extend([0, 1].map(|i| DynInst::new(c.shared, &[ADDR[i], VAL[i]], None)));
 }
 
 /// 32 × (two shared loads, an FMA chained on the accumulator).
-fn inner_product(p: &mut Vec<DynInst>) {
+fn inner_product(p: &mut Vec<DynInst>, c: ToyClasses) {
     for _ in 0..32 {
-        p.extend(OPND.map(|o| DynInst::new(unit::LDST, &[ADDR[0]], Some(o))));
-        p.push(DynInst::new(unit::SP, &[ACC, OPND[0], OPND[1]], Some(ACC)));
+        p.extend(OPND.map(|o| DynInst::new(c.shared, &[ADDR[0]], Some(o))));
+        p.push(DynInst::new(c.fp32, &[ACC, OPND[0], OPND[1]], Some(ACC)));
     }
 }
 
-/// One warp's path: `iterations` tiles.
-pub fn sgemm_path(variant: Variant, iterations: usize) -> Vec<DynInst> {
+/// One warp's path: `iterations` tiles, its instructions in the classes `c`.
+pub fn sgemm_path(variant: Variant, iterations: usize, c: ToyClasses) -> Vec<DynInst> {
     let mut p = Vec::new();
-    let barrier = || DynInst::barrier(unit::ALU);
+    let barrier = || DynInst::barrier(c.alu);
     if variant == Variant::DoubleBuffering {
-        address_math(&mut p);
-        global_loads(&mut p);
-        shared_stores(&mut p);
+        address_math(&mut p, c);
+        global_loads(&mut p, c);
+        shared_stores(&mut p, c);
         p.push(barrier());
     }
     for _ in 0..iterations {
-        address_math(&mut p);
-        global_loads(&mut p);
+        address_math(&mut p, c);
+        global_loads(&mut p, c);
         if variant == Variant::Naive {
-            shared_stores(&mut p);
+            shared_stores(&mut p, c);
             p.push(barrier());
-            inner_product(&mut p);
+            inner_product(&mut p, c);
         } else {
-            inner_product(&mut p);
-            shared_stores(&mut p);
+            inner_product(&mut p, c);
+            shared_stores(&mut p, c);
         }
         p.push(barrier());
     }
     p
 }
 
-/// The block: `warps` warps, each running `warps` iterations (Appendix A).
-pub fn sgemm_block(variant: Variant, warps: usize) -> Block {
-    vec![sgemm_path(variant, warps); warps]
+/// The block: `warps` warps, each running `warps` iterations (Appendix A), its instructions in
+/// the classes `c`.
+pub fn sgemm_block(variant: Variant, warps: usize, c: ToyClasses) -> Block {
+    vec![sgemm_path(variant, warps, c); warps]
 }
 
 /// One cell of the table.
@@ -131,15 +184,21 @@ pub struct Cell {
     pub overestimation_pct: f64,
 }
 
-/// Simulates and bounds one configuration.
+/// Simulates and bounds one configuration on the class table `base` (e.g. [`sgemm_hw`]) with
+/// its `mem` class's latency set to `mem_latency` ([`with_mem_latency`]).
+///
+/// # Errors
+/// Those of [`with_mem_latency`] and [`ToyClasses::lookup`], and a simulation or analysis
+/// error (an ill-formed table), as messages.
 pub fn cell(
+    base: &HwDesc,
     variant: Variant,
     mem_latency: u32,
     warps: usize,
     policy: Policy,
 ) -> Result<Cell, String> {
-    let block = sgemm_block(variant, warps);
-    let hw = sgemm_hw(mem_latency);
+    let hw = with_mem_latency(base, mem_latency)?;
+    let block = sgemm_block(variant, warps, ToyClasses::lookup(&hw)?);
     let mut sched = PolicyScheduler::new(policy, warps);
     let simulated = simulate(&block, &hw, &mut sched)
         .map_err(|e| e.to_string())?
@@ -156,8 +215,17 @@ pub fn cell(
     })
 }
 
-/// Every cell of the grid, computed on the machine's cores (crossbeam scoped threads).
-pub fn table(warps: &[usize], latencies: &[u32], policy: Policy) -> Result<Vec<Cell>, String> {
+/// Every cell of the grid on the class table `base` (see [`cell`]), computed on the machine's
+/// cores (crossbeam scoped threads).
+///
+/// # Errors
+/// The first cell's error, as [`cell`] gives it.
+pub fn table(
+    base: &HwDesc,
+    warps: &[usize],
+    latencies: &[u32],
+    policy: Policy,
+) -> Result<Vec<Cell>, String> {
     let mut jobs = Vec::new();
     for variant in [Variant::Naive, Variant::DoubleBuffering] {
         for &l in latencies {
@@ -175,7 +243,7 @@ pub fn table(warps: &[usize], latencies: &[u32], policy: Policy) -> Result<Vec<C
                 s.spawn(move |_| {
                     chunk
                         .iter()
-                        .map(|&(v, l, w)| cell(v, l, w, policy))
+                        .map(|&(v, l, w)| cell(base, v, l, w, policy))
                         .collect()
                 })
             })
@@ -232,7 +300,7 @@ pub fn fig3_report(policy: Policy) -> Result<String, String> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let bound = gub(&profiles);
-    let mut out = event_log(&run, &block);
+    let mut out = event_log(&run, &block, &hw);
     out += &format!(
         "# {} on the RTL scheduler: block time {}; GUB {} (WUB {:?}); paper: GTO 17, LRR 18, GUB 23\n",
         policy.name(),

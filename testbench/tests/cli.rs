@@ -163,9 +163,99 @@ fn multiphase_sgemm_prints_the_table_and_rejects_bad_arguments() {
         vec!["multiphase", "sgemm", "--policy", "fifo"],
         vec!["multiphase", "sgemm", "--warps", "0"],
         vec!["multiphase", "sgemm", "--mem-lat", "0"],
+        vec!["multiphase", "hw-tables"],
     ] {
         let (code, out, err) = rtgpu(&bad);
         assert_eq!(code, 2, "{bad:?}");
         assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
     }
+}
+
+#[test]
+fn multiphase_hw_default_prints_the_class_table() {
+    use rtgpu_wcet::trace::HwDesc;
+    let (code, out, err) = rtgpu(&["multiphase", "hw-default", "--mem-lat", "400"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(HwDesc::from_json(&out), Ok(HwDesc::gpgpu_sim(400)));
+    let (code, out, _) = rtgpu(&["multiphase", "hw-default"]);
+    assert_eq!(code, 0);
+    assert_eq!(HwDesc::from_json(&out), Ok(HwDesc::gpgpu_sim(200)));
+    for bad in [
+        vec!["multiphase", "hw-default", "--mem-lat", "5,400"],
+        vec!["multiphase", "hw-default", "--mem-lat", "0"],
+    ] {
+        let (code, out, err) = rtgpu(&bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn multiphase_sgemm_reads_a_class_table_and_rejects_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, table, _) = rtgpu(&["multiphase", "hw-default"]);
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let sgemm = |extra: &[&str]| {
+        let mut args = vec![
+            "multiphase",
+            "sgemm",
+            "--warps",
+            "4",
+            "--mem-lat",
+            "5,400",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        rtgpu(&args)
+    };
+    // The default table, from a file, gives the built-in numbers (its `mem` latency, 200,
+    // is replaced by each swept one).
+    let default = write("default.json", &table);
+    let (code, builtin, _) = sgemm(&[]);
+    assert_eq!(code, 0);
+    let (code, from_file, err) = sgemm(&["--hw", &default]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_file, builtin);
+    // A slower FMA lengthens the runs: the table is used.
+    let fp32 = "\"name\": \"fp32\",\n      \"unit\": 1,\n      \"init\": 1,";
+    assert_eq!(table.matches(fp32).count(), 1, "{table}");
+    let slow = write(
+        "slow.json",
+        &table.replace(fp32, &fp32.replace("\"init\": 1,", "\"init\": 4,")),
+    );
+    let (code, slower, err) = sgemm(&["--hw", &slow]);
+    assert_eq!(code, 0, "{err}");
+    let time = |json: &str| -> Vec<u64> {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        let cells = v.as_array().unwrap().iter();
+        cells.map(|c| c["simulated"].as_u64().unwrap()).collect()
+    };
+    let (before, after) = (time(&builtin), time(&slower));
+    assert!(
+        before.iter().zip(&after).all(|(b, a)| a > b),
+        "{before:?} {after:?}"
+    );
+    // Bad tables: exit 2 with the file and the reason.
+    let unknown = write("unknown.json", &table.replacen("\"lat\"", "\"latency\"", 1));
+    let unit9 = write("unit9.json", &table.replace("\"unit\": 4", "\"unit\": 9"));
+    let no_alu = write("no_alu.json", &table.replace("\"alu\"", "\"bar\""));
+    let cases = [
+        (unknown.as_str(), "unknown field `latency`"),
+        (&unit9, "class `mma` is on unit 9, but there are 7 units"),
+        (&no_alu, "no opcode class `alu`"),
+        ("/no/such/table.json", "/no/such/table.json"),
+    ];
+    for (file, msg) in cases {
+        let (code, out, err) = sgemm(&["--hw", file]);
+        assert_eq!(code, 2, "{file}");
+        assert!(out.is_empty(), "{file}");
+        assert!(err.contains(file) && err.contains(msg), "{file}: {err}");
+    }
+    let (code, _, err) = rtgpu(&["multiphase", "fig3", "--hw", &default]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--hw applies to sgemm only"), "{err}");
 }

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rtgpu_testbench::sm::{simulate, Policy, PolicyScheduler, Scheduler, SmRun};
 use rtgpu_testbench::tb::sched::{fig3_block, RtlScheduler};
 use rtgpu_wcet::multiphase::{build_profile, gub, gub_sections, PhaseKind};
-use rtgpu_wcet::trace::{Block, DynInst, FuSpec, HwDesc};
+use rtgpu_wcet::trace::{Block, DynInst, HwDesc, OpClass};
 
 fn run(block: &Block, hw: &HwDesc, sched: &mut dyn Scheduler) -> SmRun {
     simulate(block, hw, sched).unwrap_or_else(|e| panic!("{e}"))
@@ -54,8 +54,9 @@ fn fig3_gto_17_lrr_18_gub_23_on_the_rtl_scheduler() {
     }
 }
 
-fn inst(fu: usize, srcs: &[u16], dst: u16) -> DynInst {
-    DynInst::new(fu, srcs, Some(dst))
+/// An instruction of class `class` (on unit `class` in a [`HwDesc::from_costs`] table).
+fn inst(class: usize, srcs: &[u16], dst: u16) -> DynInst {
+    DynInst::new(class, srcs, Some(dst))
 }
 
 fn hw2(a: (u32, u32), b: (u32, u32)) -> HwDesc {
@@ -100,16 +101,95 @@ fn appendix_b_anomalies_reproduce_and_stay_under_the_gub() {
     }
 }
 
-/// A random block as spec §9.3 / Appendix A draws them: 2–6 warps, 1–4 units, init 1–8,
-/// lat 0–30, 1–25 instructions per warp, dependences with a random probability, 2–12
-/// registers, and the same number (0–2) of barriers in every warp.
+/// Two opcode classes with different costs on one unit U0 — `slow` (init 4, lat 2), `fast`
+/// (init 1, lat 5) — and `other` (2, 0) alone on U1.
+fn shared_unit_hw() -> HwDesc {
+    let class = |name: &str, unit, init, lat| OpClass {
+        name: name.into(),
+        unit,
+        init,
+        lat,
+    };
+    HwDesc {
+        units: vec!["U0".into(), "U1".into()],
+        classes: vec![
+            class("slow", 0, 4, 2),
+            class("fast", 0, 1, 5),
+            class("other", 1, 2, 0),
+        ],
+    }
+}
+
+/// `slow → r0; fast → r1; slow → r2; fast r1 → r3` alone, by hand: the fast one queues on U0
+/// behind the slow one (dispatch 4) and initiates for its own 1 cycle; the second slow queues
+/// behind it (dispatch 5, until 9); the last waits for r1 (10): exec [0,9), idle [9,10),
+/// exec [10,11), idle [11,16). The analysis and the SM model agree on every time; two such
+/// warps stay within the GUB 16 + 10.
+#[test]
+fn classes_sharing_a_unit_analysis_equals_simulation() {
+    let hw = shared_unit_hw();
+    let path = vec![
+        inst(0, &[], 0),
+        inst(1, &[], 1),
+        inst(0, &[], 2),
+        inst(1, &[1], 3),
+    ];
+    let want = [(0, 0, 4, 6), (1, 4, 5, 10), (2, 5, 9, 11), (10, 10, 11, 16)];
+    let profile = build_profile(&path, &hw).unwrap();
+    let analysed: Vec<_> = profile
+        .iso
+        .iter()
+        .map(|x| (x.issue, x.dispatch, x.init_end, x.complete))
+        .collect();
+    assert_eq!(analysed, want);
+    assert_eq!((profile.t_iso(), profile.exec()), (16, 10));
+    let sim = rtl_run(&vec![path.clone()], &hw, Policy::Gto);
+    let simulated: Vec<_> = sim
+        .events
+        .iter()
+        .map(|e| (e.issue, e.dispatch, e.init_end, e.complete))
+        .collect();
+    assert_eq!(simulated, want);
+    assert_eq!(sim.block_time, 16);
+    let block = vec![path.clone(), path];
+    let bound = gub_sections(&block, &hw).unwrap().gub;
+    assert_eq!(bound, 26);
+    for policy in [Policy::Lrr, Policy::Gto] {
+        assert!(
+            rtl_run(&block, &hw, policy).block_time <= bound,
+            "{policy:?}"
+        );
+    }
+}
+
+/// A random class table: 1–4 units and 1–6 opcode classes (init 1–8, lat 0–30), each on a
+/// random unit, so that classes with different costs often share a unit (G6).
+fn random_hw() -> impl Strategy<Value = HwDesc> {
+    (1usize..=4)
+        .prop_flat_map(|units| {
+            let class = (0..units, 1u32..=8, 0u32..=30);
+            (Just(units), prop::collection::vec(class, 1..=6))
+        })
+        .prop_map(|(units, classes)| HwDesc {
+            units: (0..units).map(|u| format!("u{u}")).collect(),
+            classes: classes
+                .into_iter()
+                .enumerate()
+                .map(|(c, (unit, init, lat))| OpClass {
+                    name: format!("c{c}"),
+                    unit,
+                    init,
+                    lat,
+                })
+                .collect(),
+        })
+}
+
+/// A random block as spec §9.3 / Appendix A draws them: 2–6 warps, 1–4 units with 1–6 opcode
+/// classes on them ([`random_hw`]), 1–25 instructions per warp, dependences with a random
+/// probability, 2–12 registers, and the same number (0–2) of barriers in every warp.
 fn random_block() -> impl Strategy<Value = (Block, HwDesc)> {
-    let hw = prop::collection::vec((1u32..=8, 0u32..=30), 1..=4).prop_map(|fus| HwDesc {
-        fus: fus
-            .into_iter()
-            .map(|(init, lat)| FuSpec { init, lat })
-            .collect(),
-    });
+    let hw = random_hw();
     (
         hw,
         2usize..=6,
@@ -120,9 +200,9 @@ fn random_block() -> impl Strategy<Value = (Block, HwDesc)> {
     )
         .prop_map(|(hw, warps, barriers, regs, dep, seed)| {
             let mut rng = Lcg(seed | 1);
-            let n_fu = hw.fus.len();
+            let n_class = hw.classes.len();
             let block = (0..warps)
-                .map(|_| random_path(&mut rng, n_fu, barriers, regs, dep))
+                .map(|_| random_path(&mut rng, n_class, barriers, regs, dep))
                 .collect();
             (block, hw)
         })
@@ -145,11 +225,17 @@ impl Lcg {
     }
 }
 
-fn random_path(rng: &mut Lcg, n_fu: usize, barriers: usize, regs: u16, dep: f64) -> Vec<DynInst> {
+fn random_path(
+    rng: &mut Lcg,
+    n_class: usize,
+    barriers: usize,
+    regs: u16,
+    dep: f64,
+) -> Vec<DynInst> {
     let len = 1 + rng.below(25) as usize;
     let mut path: Vec<DynInst> = (0..len)
         .map(|_| {
-            let fu = rng.below(n_fu as u64) as usize;
+            let class = rng.below(n_class as u64) as usize;
             let mut srcs = Vec::new();
             for _ in 0..2 {
                 if rng.chance(dep) {
@@ -157,12 +243,12 @@ fn random_path(rng: &mut Lcg, n_fu: usize, barriers: usize, regs: u16, dep: f64)
                 }
             }
             let dst = rng.chance(0.9).then(|| rng.below(u64::from(regs)) as u16);
-            DynInst::new(fu, &srcs, dst)
+            DynInst::new(class, &srcs, dst)
         })
         .collect();
     for _ in 0..barriers {
         let at = rng.below(path.len() as u64 + 1) as usize;
-        path.insert(at, DynInst::barrier(rng.below(n_fu as u64) as usize));
+        path.insert(at, DynInst::barrier(rng.below(n_class as u64) as usize));
     }
     path
 }
@@ -216,9 +302,10 @@ proptest! {
 /// follows the paper's Table 4 trends (§6.3).
 #[test]
 fn sgemm_overestimation_trends() {
-    use rtgpu_testbench::multiphase::{cell, Variant};
+    use rtgpu_testbench::multiphase::{cell, sgemm_hw, Variant};
+    let hw = sgemm_hw(1);
     let ovr = |v, l, w| {
-        let c = cell(v, l, w, Policy::Lrr).unwrap();
+        let c = cell(&hw, v, l, w, Policy::Lrr).unwrap();
         assert!(c.simulated <= c.gub, "{c:?}");
         c.overestimation_pct
     };
@@ -234,4 +321,36 @@ fn sgemm_overestimation_trends() {
     assert!(db(400) > db(200) && db(200) > 2.0 * db(100));
     // Naive is tighter than double buffering at long latency.
     assert!(ovr(Variant::Naive, 400, 4) < db(400));
+}
+
+/// The toy's barrier in the `alu` class on INT (Accel-Sim's placement, the default) gives the
+/// same simulated times and GUBs as on a unit of its own (Appendix A's prototype, per-unit
+/// costs), so the README's Table 4 numbers did not move when classes came in.
+#[test]
+fn sgemm_barrier_on_int_as_on_its_own_unit() {
+    use rtgpu_testbench::multiphase::{cell, sgemm_hw, Variant};
+    use rtgpu_wcet::trace::gpgpu_sim::class;
+    let on_int = sgemm_hw(1);
+    let mut apart = on_int.clone();
+    apart.units.push("ALU".into());
+    apart.classes[class::ALU].unit = apart.units.len() - 1;
+    assert_eq!(on_int.units[on_int.classes[class::ALU].unit], "INT");
+    for variant in [Variant::Naive, Variant::DoubleBuffering] {
+        for l in [5, 25, 200, 400] {
+            for warps in [4, 8] {
+                for policy in [Policy::Lrr, Policy::Gto] {
+                    let a = cell(&on_int, variant, l, warps, policy).unwrap();
+                    let b = cell(&apart, variant, l, warps, policy).unwrap();
+                    assert_eq!(
+                        (a.simulated, a.gub),
+                        (b.simulated, b.gub),
+                        "{variant:?} {l} {warps} {policy:?}"
+                    );
+                }
+            }
+        }
+    }
+    // One README value, pinned: double buffering, 400 cycles, 4 warps, LRR: 58.13%.
+    let c = cell(&on_int, Variant::DoubleBuffering, 400, 4, Policy::Lrr).unwrap();
+    assert_eq!(format!("{:.2}", c.overestimation_pct), "58.13");
 }

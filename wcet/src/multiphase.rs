@@ -5,7 +5,8 @@
 //!   issues in order, one instruction per cycle at most, and an instruction issues only once
 //!   every pending write to its sources *and* its destination has completed (RAW + WAW, as a
 //!   scoreboard does). It then waits for its unit in FIFO order behind the warp's earlier
-//!   initiations. The result is an alternating sequence of exec phases (some unit is initiating
+//!   initiations on that unit, whatever their classes: the unit's occupancy is per unit, the
+//!   initiation and latency per opcode class (G6). The result is an alternating sequence of exec phases (some unit is initiating
 //!   an instruction of the warp) and idle phases (every instruction is waiting for results),
 //!   plus the isolated issue / dispatch / initiation end / completion cycle of every instruction.
 //! - [`gub`] is the closed form of §4.2: `WUB(w) = Tiso(w) + Etot − E(w)`, `GUB = max_w WUB(w)`.
@@ -23,26 +24,37 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::trace::{Block, DynInst, FuSpec, HwDesc, Reg};
+use crate::trace::{Block, DynInst, HwDesc, OpClass, Reg};
 
 /// Why an analysis could not be run. Every variant names the offending input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnalysisError {
-    /// An instruction names a functional unit that the hardware description lacks.
-    UnknownFu {
+    /// An instruction names an opcode class that the hardware description lacks.
+    UnknownClass {
         /// Index of the instruction in the analysed path.
         inst: usize,
-        /// The unit it names.
-        fu: usize,
-        /// How many units the hardware description has.
-        n_fus: usize,
+        /// The class it names.
+        class: usize,
+        /// How many classes the hardware description has.
+        n_classes: usize,
     },
-    /// An instruction's unit has `init = 0`, which the model forbids (HF3: initiation ≥ 1).
+    /// An instruction's class is on a functional unit that the hardware description lacks.
+    UnknownUnit {
+        /// Index of the instruction in the analysed path.
+        inst: usize,
+        /// Its class.
+        class: usize,
+        /// The unit the class names.
+        unit: usize,
+        /// How many units the hardware description has.
+        n_units: usize,
+    },
+    /// An instruction's class has `init = 0`, which the model forbids (HF3: initiation ≥ 1).
     ZeroInit {
         /// Index of the instruction in the analysed path.
         inst: usize,
-        /// The unit with `init = 0`.
-        fu: usize,
+        /// The class with `init = 0`.
+        class: usize,
     },
     /// The warps of a block do not all execute the same number of barriers.
     BarrierMismatch {
@@ -69,13 +81,29 @@ pub enum AnalysisError {
 impl fmt::Display for AnalysisError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::UnknownFu { inst, fu, n_fus } => write!(
+            Self::UnknownClass {
+                inst,
+                class,
+                n_classes,
+            } => write!(
                 f,
-                "instruction {inst} uses functional unit {fu}, but the hardware has {n_fus} units"
+                "instruction {inst}: unknown opcode class {class} (the hardware has {n_classes} \
+                 classes)"
             ),
-            Self::ZeroInit { inst, fu } => write!(
+            Self::UnknownUnit {
+                inst,
+                class,
+                unit,
+                n_units,
+            } => write!(
                 f,
-                "instruction {inst} uses functional unit {fu}, whose initiation is 0 cycles (must be ≥ 1)"
+                "instruction {inst} is of opcode class {class}, on functional unit {unit}, but \
+                 the hardware has {n_units} units"
+            ),
+            Self::ZeroInit { inst, class } => write!(
+                f,
+                "instruction {inst} is of opcode class {class}, whose initiation is 0 cycles \
+                 (must be ≥ 1)"
             ),
             Self::BarrierMismatch {
                 warp,
@@ -164,13 +192,13 @@ impl Profile {
 
 /// Algorithm 1 \[R\]'s state. Deadlines are absolute cycles rather than the spec's count-down
 /// states, which avoids decrementing every state each cycle; at any cycle `t` the spec's
-/// `FU_state[f]` is `fu_free[f] − t`, `reg_state[r]` is `reg_ready[r] − t` and `horizon` is
+/// `FU_state[u]` (per unit, whatever the classes queued on it) is `fu_free[u] − t`, `reg_state[r]` is `reg_ready[r] − t` and `horizon` is
 /// `horizon − t`, each floored at 0.
 struct Walker<'h> {
     hw: &'h HwDesc,
     /// The current cycle.
     t: u64,
-    /// Per unit: the end of the warp's last initiation queued on it.
+    /// Per unit: the end of the warp's last initiation queued on it (any class).
     fu_free: Vec<u64>,
     /// Per register: the completion of its last writer (absent = never written).
     reg_ready: HashMap<Reg, u64>,
@@ -186,7 +214,7 @@ impl<'h> Walker<'h> {
         Self {
             hw,
             t: 0,
-            fu_free: vec![0; hw.fus.len()],
+            fu_free: vec![0; hw.units.len()],
             reg_ready: HashMap::new(),
             horizon: 0,
             phase_start: 0,
@@ -194,25 +222,32 @@ impl<'h> Walker<'h> {
         }
     }
 
-    /// The unit costs of instruction `k`, validated.
-    fn spec(&self, k: usize, inst: &DynInst) -> Result<FuSpec, AnalysisError> {
-        let spec = self
-            .hw
-            .fus
-            .get(inst.fu)
-            .copied()
-            .ok_or(AnalysisError::UnknownFu {
+    /// The class of instruction `k`, validated (its unit exists, its `init` is ≥ 1).
+    fn class(&self, k: usize, inst: &DynInst) -> Result<&'h OpClass, AnalysisError> {
+        let hw = self.hw;
+        let class = hw
+            .classes
+            .get(inst.class)
+            .ok_or(AnalysisError::UnknownClass {
                 inst: k,
-                fu: inst.fu,
-                n_fus: self.hw.fus.len(),
+                class: inst.class,
+                n_classes: hw.classes.len(),
             })?;
-        if spec.init == 0 {
-            return Err(AnalysisError::ZeroInit {
+        if class.unit >= hw.units.len() {
+            return Err(AnalysisError::UnknownUnit {
                 inst: k,
-                fu: inst.fu,
+                class: inst.class,
+                unit: class.unit,
+                n_units: hw.units.len(),
             });
         }
-        Ok(spec)
+        if class.init == 0 {
+            return Err(AnalysisError::ZeroInit {
+                inst: k,
+                class: inst.class,
+            });
+        }
+        Ok(class)
     }
 
     /// `wait` (line 11): cycles until every pending write to the sources and the destination
@@ -262,12 +297,14 @@ impl<'h> Walker<'h> {
         }
     }
 
-    /// Issues `inst` now and queues its initiation behind the unit's backlog (lines 23–25).
-    fn issue(&mut self, inst: &DynInst, spec: FuSpec) {
-        let dispatch = self.t.max(self.fu_free[inst.fu]);
-        let init_end = dispatch + u64::from(spec.init);
-        let complete = init_end + u64::from(spec.lat);
-        self.fu_free[inst.fu] = init_end;
+    /// Issues `inst` now and queues its initiation behind its unit's backlog, with its class's
+    /// costs (lines 23–25).
+    fn issue(&mut self, inst: &DynInst, class: &OpClass) {
+        let unit = class.unit;
+        let dispatch = self.t.max(self.fu_free[unit]);
+        let init_end = dispatch + u64::from(class.init);
+        let complete = init_end + u64::from(class.lat);
+        self.fu_free[unit] = init_end;
         if let Some(rd) = inst.dst {
             self.reg_ready.insert(rd, complete);
         }
@@ -283,10 +320,10 @@ impl<'h> Walker<'h> {
 
     /// Algorithm 1's loop body for the path's `k`-th instruction.
     fn step(&mut self, k: usize, inst: &DynInst) -> Result<(), AnalysisError> {
-        let spec = self.spec(k, inst)?;
+        let class = self.class(k, inst)?;
         let wait = self.wait(inst);
         self.stall(wait);
-        self.issue(inst, spec);
+        self.issue(inst, class);
         Ok(())
     }
 
@@ -308,13 +345,16 @@ impl<'h> Walker<'h> {
 /// Algorithm 1, recommended variant (spec §3.2 \[R\]): the multi-phase profile of one warp's
 /// `path` running alone on the SM from cycle 0, with its per-instruction isolated times.
 ///
+/// Each instruction initiates on its class's unit for the class's `init`, queued behind the
+/// warp's earlier initiations on that unit (of any class), and completes `lat` later.
 /// A barrier instruction is treated like any other (issued, initiated on its unit); split a
 /// block at its barriers with [`sections`] first. An empty path gives an empty profile
 /// (`Tiso = 0`, no phase).
 ///
 /// # Errors
-/// [`AnalysisError::UnknownFu`] or [`AnalysisError::ZeroInit`] for the first instruction whose
-/// unit is missing from `hw` or has `init = 0`.
+/// [`AnalysisError::UnknownClass`], [`AnalysisError::UnknownUnit`] or
+/// [`AnalysisError::ZeroInit`] for the first instruction whose class is missing from `hw`, is
+/// on a unit `hw` lacks, or has `init = 0`.
 pub fn build_profile(path: &[DynInst], hw: &HwDesc) -> Result<Profile, AnalysisError> {
     let mut walker = Walker::new(hw);
     for (k, inst) in path.iter().enumerate() {
@@ -449,9 +489,10 @@ mod tests {
         HwDesc::from_costs(fus)
     }
 
-    /// `(fu, srcs, dst)` as Appendix B writes instructions.
-    fn i(fu: usize, srcs: &[Reg], dst: Option<Reg>) -> DynInst {
-        DynInst::new(fu, srcs, dst)
+    /// `(fu, srcs, dst)` as Appendix B writes instructions (class `fu` is on unit `fu` in a
+    /// [`HwDesc::from_costs`] table).
+    fn i(class: usize, srcs: &[Reg], dst: Option<Reg>) -> DynInst {
+        DynInst::new(class, srcs, dst)
     }
 
     fn ph(kind: PhaseKind, start: u64, dur: u64) -> Phase {
@@ -656,6 +697,63 @@ mod tests {
         assert_eq!(p.phases, [ph(Exec, 0, 2), ph(Idle, 2, 398)]);
     }
 
+    /// Two classes with different costs on one unit, U0: `slow` (init 4, lat 2) and `fast`
+    /// (init 1, lat 5); `other` (2, 0) is alone on U1.
+    fn shared_unit_hw() -> HwDesc {
+        let class = |name: &str, unit, init, lat| OpClass {
+            name: name.into(),
+            unit,
+            init,
+            lat,
+        };
+        HwDesc {
+            units: vec!["U0".into(), "U1".into()],
+            classes: vec![
+                class("slow", 0, 4, 2),
+                class("fast", 0, 1, 5),
+                class("other", 1, 2, 0),
+            ],
+        }
+    }
+
+    /// `slow → r0; fast → r1; other; slow r0 → r2`: `fast` queues behind `slow` on U0 (dispatch
+    /// 4) and initiates for its own 1 cycle; `other` on U1 does not wait; the last `slow` waits
+    /// for r0 (6) after U0 is free (5): one idle cycle.
+    #[test]
+    fn classes_sharing_a_unit_queue_with_their_own_costs() {
+        let hw = shared_unit_hw();
+        let path = vec![
+            i(0, &[], Some(0)),
+            i(1, &[], Some(1)),
+            i(2, &[], None),
+            i(0, &[0], Some(2)),
+        ];
+        let p = build_profile(&path, &hw).unwrap();
+        let times = [
+            iso(0, 0, 4, 6),
+            iso(1, 4, 5, 10),
+            iso(2, 2, 4, 4),
+            iso(6, 6, 10, 12),
+        ];
+        assert_eq!(p.iso, times);
+        let phases = [
+            ph(Exec, 0, 5),
+            ph(Idle, 5, 1),
+            ph(Exec, 6, 4),
+            ph(Idle, 10, 2),
+        ];
+        assert_eq!(p.phases, phases);
+        assert_eq!((p.t_iso(), p.exec()), (12, 9));
+        let (t, sim_times) = sim::run(&vec![path.clone()], &hw, sim::Policy::Gto);
+        assert_eq!((t, &sim_times[0][..]), (12, &times[..]));
+        let block = vec![path.clone(), path];
+        let b = gub_sections(&block, &hw).unwrap();
+        assert_eq!(b.gub, 12 + 9);
+        for policy in [sim::Policy::Lrr, sim::Policy::Gto] {
+            assert!(sim::run(&block, &hw, policy).0 <= b.gub);
+        }
+    }
+
     /// Example 1's units plus an ALU (init 1, lat 0) for the barrier.
     fn bar_hw() -> HwDesc {
         hw(&[(2, 6), (3, 4), (2, 4), (1, 0)])
@@ -729,14 +827,26 @@ mod tests {
     #[test]
     fn bad_inputs_are_errors() {
         let unknown = build_profile(&[i(0, &[], None), i(7, &[], None)], &ex1_hw());
-        let e = AnalysisError::UnknownFu {
+        let e = AnalysisError::UnknownClass {
             inst: 1,
-            fu: 7,
-            n_fus: 3,
+            class: 7,
+            n_classes: 3,
         };
+        assert!(e.to_string().contains("unknown opcode class"), "{e}");
         assert_eq!(unknown, Err(e));
         let zero = build_profile(&[i(1, &[], None)], &hw(&[(1, 0), (0, 3)]));
-        assert_eq!(zero, Err(AnalysisError::ZeroInit { inst: 0, fu: 1 }));
+        assert_eq!(zero, Err(AnalysisError::ZeroInit { inst: 0, class: 1 }));
+        let mut off = ex1_hw();
+        off.classes[2].unit = 5;
+        let e = build_profile(&ex1_path(), &off).unwrap_err();
+        let want = AnalysisError::UnknownUnit {
+            inst: 3,
+            class: 2,
+            unit: 5,
+            n_units: 3,
+        };
+        assert_eq!(e, want);
+        assert!(e.to_string().contains("on functional unit 5"), "{e}");
         assert_eq!(sections(&vec![]), Err(AnalysisError::EmptyBlock));
         assert_eq!(
             gub_sections(&vec![], &ex1_hw()),
@@ -765,7 +875,8 @@ mod tests {
     /// from the project's simulator). Per cycle: release the barrier if every warp waits at it
     /// and everything issued has completed (drain-release); issue at most one instruction, from
     /// the first eligible warp in policy order (not at a barrier, every source and the
-    /// destination written), into its unit's FIFO; then every free unit dispatches its FIFO head.
+    /// destination written), into its class's unit's FIFO; then every free unit dispatches its
+    /// FIFO head, which initiates for its own class's `init`.
     mod sim {
         use super::*;
         use std::collections::VecDeque;
@@ -839,8 +950,8 @@ mod tests {
                         .iter()
                         .map(|p| vec![iso(0, 0, 0, 0); p.len()])
                         .collect(),
-                    fifo: vec![VecDeque::new(); hw.fus.len()],
-                    free: vec![0; hw.fus.len()],
+                    fifo: vec![VecDeque::new(); hw.units.len()],
+                    free: vec![0; hw.units.len()],
                     t: 0,
                     last: None,
                     end: 0,
@@ -868,7 +979,7 @@ mod tests {
                 };
                 let warp = &mut self.warps[w];
                 let inst = &warp.path[warp.pc];
-                self.fifo[inst.fu].push_back((w, warp.pc));
+                self.fifo[self.hw.classes[inst.class].unit].push_back((w, warp.pc));
                 if let Some(rd) = inst.dst {
                     warp.ready.insert(rd, None);
                 }
@@ -885,7 +996,8 @@ mod tests {
                 let Some((w, k)) = self.fifo[f].pop_front() else {
                     return;
                 };
-                let FuSpec { init, lat } = self.hw.fus[f];
+                let class = &self.hw.classes[self.warps[w].path[k].class];
+                let (init, lat) = (class.init, class.lat);
                 self.free[f] = self.t + u64::from(init);
                 let done = self.free[f] + u64::from(lat);
                 let x = &mut self.times[w][k];
@@ -903,7 +1015,7 @@ mod tests {
             while sm.busy() {
                 sm.release();
                 sm.issue();
-                (0..hw.fus.len()).for_each(|f| sm.dispatch(f));
+                (0..hw.units.len()).for_each(|f| sm.dispatch(f));
                 sm.t += 1;
             }
             (sm.end, sm.times)
@@ -928,35 +1040,54 @@ mod tests {
         assert_eq!(sim::run(&block, &ex1_hw(), sim::Policy::Lrr).0, 18);
     }
 
+    /// 1–4 units and 1–6 classes (init 1–8, lat 0–30), each on a random unit, so several
+    /// classes with different costs often share a unit.
     fn arb_hw() -> impl Strategy<Value = HwDesc> {
-        prop::collection::vec((1u32..=8, 0u32..=30), 1..=4).prop_map(|f| hw(&f))
+        (1usize..=4)
+            .prop_flat_map(|n_units| {
+                let class = (0..n_units, 1u32..=8, 0u32..=30);
+                (Just(n_units), prop::collection::vec(class, 1..=6))
+            })
+            .prop_map(|(n_units, classes)| HwDesc {
+                units: (0..n_units).map(|u| format!("u{u}")).collect(),
+                classes: classes
+                    .into_iter()
+                    .enumerate()
+                    .map(|(c, (unit, init, lat))| OpClass {
+                        name: format!("c{c}"),
+                        unit,
+                        init,
+                        lat,
+                    })
+                    .collect(),
+            })
     }
 
-    fn arb_inst(n_fu: usize, n_reg: Reg) -> impl Strategy<Value = DynInst> {
+    fn arb_inst(n_class: usize, n_reg: Reg) -> impl Strategy<Value = DynInst> {
         let reg = 0..n_reg;
         let srcs = prop::collection::vec(reg.clone(), 0..=3);
-        (0..n_fu, srcs, prop::option::of(reg)).prop_map(|(fu, s, d)| i(fu, &s, d))
+        (0..n_class, srcs, prop::option::of(reg)).prop_map(|(c, s, d)| i(c, &s, d))
     }
 
-    fn arb_path(n_fu: usize, n_reg: Reg) -> impl Strategy<Value = Vec<DynInst>> {
-        prop::collection::vec(arb_inst(n_fu, n_reg), 1..=25)
+    fn arb_path(n_class: usize, n_reg: Reg) -> impl Strategy<Value = Vec<DynInst>> {
+        prop::collection::vec(arb_inst(n_class, n_reg), 1..=25)
     }
 
     /// Hardware with 2–6 warps' paths over 2–12 registers.
     fn arb_case() -> impl Strategy<Value = (HwDesc, Block)> {
         (arb_hw(), 2u16..=12).prop_flat_map(|(hw, n_reg)| {
-            let n_fu = hw.fus.len();
+            let n_class = hw.classes.len();
             (
                 Just(hw),
-                prop::collection::vec(arb_path(n_fu, n_reg), 2..=6),
+                prop::collection::vec(arb_path(n_class, n_reg), 2..=6),
             )
         })
     }
 
-    /// 1–6 warps, each `n_bar + 1` segments of 0–8 instructions joined by barriers on unit 0.
+    /// 1–6 warps, each `n_bar + 1` segments of 0–8 instructions joined by barriers of class 0.
     fn arb_barrier_case() -> impl Strategy<Value = (HwDesc, Block)> {
         (arb_hw(), 2u16..=12, 0usize..=3).prop_flat_map(|(hw, n_reg, n_bar)| {
-            let seg = prop::collection::vec(arb_inst(hw.fus.len(), n_reg), 0..=8);
+            let seg = prop::collection::vec(arb_inst(hw.classes.len(), n_reg), 0..=8);
             let warp = prop::collection::vec(seg, n_bar + 1).prop_map(|segs| {
                 let bar = [DynInst::barrier(0)];
                 segs.join(&bar[..])
@@ -981,8 +1112,9 @@ mod tests {
 
     fn check_iso(path: &[DynInst], p: &Profile, hw: &HwDesc) {
         assert!(p.iso.windows(2).all(|w| w[0].issue < w[1].issue));
+        let unit = |inst: &DynInst| hw.classes[inst.class].unit;
         for (k, (inst, x)) in path.iter().zip(&p.iso).enumerate() {
-            let FuSpec { init, lat } = hw.fus[inst.fu];
+            let OpClass { init, lat, .. } = hw.classes[inst.class];
             assert!(x.dispatch >= x.issue);
             assert_eq!(x.init_end, x.dispatch + u64::from(init));
             assert_eq!(x.complete, x.init_end + u64::from(lat));
@@ -991,7 +1123,7 @@ mod tests {
                 if prev.dst.is_some_and(|d| regs.contains(&d)) {
                     assert!(x.issue >= p.iso[j].complete, "inst {k} before writer {j}");
                 }
-                if prev.fu == inst.fu {
+                if unit(prev) == unit(inst) {
                     assert!(x.dispatch >= p.iso[j].init_end, "inst {k} overlaps {j}");
                 }
             }

@@ -17,15 +17,17 @@
 //! 2. **Grant.** The [`Scheduler`] is called with the eligible mask, once per simulated cycle
 //!    (also when the mask is 0). It must grant iff the mask is non-zero, and only an eligible
 //!    warp; anything else is an [`SmError`]. The granted warp issues its next instruction: one
-//!    issue per cycle per SM (SA1), in program order (HF1). The instruction joins the tail of its
-//!    FU's FIFO. A barrier instruction (`DynInst::barrier`) is issued like any other (one issue
-//!    slot, one initiation on its own `fu`); after issuing it the warp *waits*.
+//!    issue per cycle per SM (SA1), in program order (HF1). The instruction joins the tail of the
+//!    FIFO of its opcode class's FU (one FIFO per FU, shared by every class on it: G6). A
+//!    barrier instruction (`DynInst::barrier`) is issued like any other (one issue slot, one
+//!    initiation in its own class); after issuing it the warp *waits*.
 //! 3. **Dispatch.** Every FU that is not initiating in cycle `t` (it is free when
-//!    `t ≥ d_prev + init`) pops its FIFO head, so an instruction issued at `t` on an idle FU with
-//!    an empty FIFO dispatches at `t` (§2.4). A dispatch at `d` initiates during `[d, d+init)`
-//!    (one initiation at a time per FU, across all warps: HF3, HF5), then spends `lat` cycles in a
-//!    fully pipelined stage that never stalls; it *completes* at `d+init+lat`. FUs are
-//!    independent (HF6).
+//!    `t ≥ d_prev + init_prev`, with the previous dispatch's class's `init`) pops its FIFO
+//!    head, so an instruction issued at `t` on an idle FU with an empty FIFO dispatches at `t`
+//!    (§2.4). A dispatch at `d` initiates during `[d, d+init)` with its own class's `init` (one
+//!    initiation at a time per FU, across all warps and classes: HF3, HF5), then spends its
+//!    class's `lat` cycles in a fully pipelined stage that never stalls; it *completes* at
+//!    `d+init+lat`. FUs are independent (HF6).
 //! 4. **Barrier release (drain-release, §3.3, G10).** The release condition *holds in cycle t*
 //!    when at least one warp waits at a barrier, every warp either waits at the barrier or is
 //!    finished (a warp that has issued all its instructions and does not wait is not counted:
@@ -77,7 +79,9 @@ pub struct Event {
     pub warp: usize,
     /// Its position in the warp's path (pc = 4 · seq).
     pub seq: usize,
-    /// The functional unit it ran on.
+    /// Its opcode class (index into [`HwDesc::classes`]).
+    pub class: usize,
+    /// The functional unit it ran on (its class's unit).
     pub fu: usize,
     /// The cycle it issued.
     pub issue: u64,
@@ -153,21 +157,30 @@ pub enum SmError {
         /// The block's warp count.
         warps: usize,
     },
-    /// An instruction names a functional unit the hardware description lacks.
-    UnknownFu {
+    /// An instruction names an opcode class the hardware description lacks.
+    UnknownClass {
         /// The warp.
         warp: usize,
         /// The instruction's position in the warp's path.
         seq: usize,
-        /// The unit it names.
-        fu: usize,
-        /// How many units the description has.
-        fus: usize,
+        /// The class it names.
+        class: usize,
+        /// How many classes the description has.
+        classes: usize,
     },
-    /// A functional unit with a zero initiation (HF3 needs `init ≥ 1`).
+    /// An opcode class on a functional unit the hardware description lacks.
+    UnknownUnit {
+        /// The class.
+        class: usize,
+        /// The unit it names.
+        unit: usize,
+        /// How many units the description has.
+        units: usize,
+    },
+    /// An opcode class with a zero initiation (HF3 needs `init ≥ 1`).
     ZeroInit {
-        /// The unit.
-        fu: usize,
+        /// The class.
+        class: usize,
     },
     /// Some warp was eligible and the scheduler granted none (HF4).
     NotWorkConserving {
@@ -198,12 +211,25 @@ impl fmt::Display for SmError {
             SmError::TooManyWarps { warps } => {
                 write!(f, "{warps} warps; the SM model handles at most {MAX_WARPS}")
             }
-            SmError::UnknownFu { warp, seq, fu, fus } => write!(
+            SmError::UnknownClass {
+                warp,
+                seq,
+                class,
+                classes,
+            } => write!(
                 f,
-                "warp {warp} instruction {seq} uses FU {fu}, but the hardware has {fus} FU(s)"
+                "warp {warp} instruction {seq}: unknown opcode class {class} (the hardware has \
+                 {classes} class(es))"
             ),
-            SmError::ZeroInit { fu } => {
-                write!(f, "FU {fu} has init 0; every FU needs init >= 1")
+            SmError::UnknownUnit { class, unit, units } => write!(
+                f,
+                "opcode class {class} is on FU {unit}, but the hardware has {units} FU(s)"
+            ),
+            SmError::ZeroInit { class } => {
+                write!(
+                    f,
+                    "opcode class {class} has init 0; every class needs init >= 1"
+                )
             }
             SmError::NotWorkConserving { cycle, eligible } => write!(
                 f,
@@ -234,17 +260,26 @@ fn validate(block: &Block, hw: &HwDesc) -> Result<(), SmError> {
     if block.len() > MAX_WARPS {
         return Err(SmError::TooManyWarps { warps: block.len() });
     }
-    if let Some(fu) = hw.fus.iter().position(|s| s.init == 0) {
-        return Err(SmError::ZeroInit { fu });
+    for (class, c) in hw.classes.iter().enumerate() {
+        if c.unit >= hw.units.len() {
+            return Err(SmError::UnknownUnit {
+                class,
+                unit: c.unit,
+                units: hw.units.len(),
+            });
+        }
+        if c.init == 0 {
+            return Err(SmError::ZeroInit { class });
+        }
     }
     for (warp, path) in block.iter().enumerate() {
         for (seq, inst) in path.iter().enumerate() {
-            if inst.fu >= hw.fus.len() {
-                return Err(SmError::UnknownFu {
+            if inst.class >= hw.classes.len() {
+                return Err(SmError::UnknownClass {
                     warp,
                     seq,
-                    fu: inst.fu,
-                    fus: hw.fus.len(),
+                    class: inst.class,
+                    classes: hw.classes.len(),
                 });
             }
         }
@@ -260,9 +295,8 @@ pub fn default_cycle_limit(block: &Block, hw: &HwDesc) -> u64 {
     let mut limit: u64 = 1;
     for inst in block.iter().flatten() {
         let (init, lat) = hw
-            .fus
-            .get(inst.fu)
-            .map_or((0, 0), |s| (u64::from(s.init), u64::from(s.lat)));
+            .class(inst.class)
+            .map_or((0, 0), |c| (u64::from(c.init), u64::from(c.lat)));
         limit = limit
             .saturating_add(1 + init + lat)
             .saturating_add(u64::from(inst.barrier));
@@ -320,6 +354,7 @@ pub fn simulate_with_limit(
 struct Issued {
     warp: usize,
     seq: usize,
+    class: usize,
     fu: usize,
     issue: u64,
     /// `(dispatch, init_end, complete)` once dispatched.
@@ -373,7 +408,7 @@ pub fn simulate_with(
         .cycle_limit
         .unwrap_or_else(|| default_cycle_limit(block, hw));
     let same_cycle = opts.release == ReleaseTiming::SameCycle;
-    let nfu = hw.fus.len();
+    let nfu = hw.units.len();
     let mut warps: Vec<Warp> = block.iter().map(|_| Warp::default()).collect();
     let mut issued: Vec<Issued> = Vec::new();
     let mut fifo: Vec<VecDeque<usize>> = vec![VecDeque::new(); nfu];
@@ -445,15 +480,18 @@ pub fn simulate_with(
         if let Some(g) = granted {
             let ws = &mut warps[g];
             let inst = &block[g][ws.pc];
+            // `validate` checked the class and its unit.
+            let fu = hw.classes[inst.class].unit;
             let idx = issued.len();
             issued.push(Issued {
                 warp: g,
                 seq: ws.pc,
-                fu: inst.fu,
+                class: inst.class,
+                fu,
                 issue: t,
                 times: None,
             });
-            fifo[inst.fu].push_back(idx);
+            fifo[fu].push_back(idx);
             undispatched += 1;
             if let Some(d) = inst.dst {
                 ws.writer.insert(d, idx);
@@ -468,9 +506,9 @@ pub fn simulate_with(
         for f in 0..nfu {
             if busy_until[f] <= t {
                 if let Some(i) = fifo[f].pop_front() {
-                    let spec = hw.fus[f];
-                    let init_end = t + u64::from(spec.init);
-                    let complete = init_end + u64::from(spec.lat);
+                    let class = &hw.classes[issued[i].class];
+                    let init_end = t + u64::from(class.init);
+                    let complete = init_end + u64::from(class.lat);
                     issued[i].times = Some((t, init_end, complete));
                     busy_until[f] = init_end;
                     current[f] = Some(i);
@@ -519,6 +557,7 @@ pub fn simulate_with(
             Event {
                 warp: i.warp,
                 seq: i.seq,
+                class: i.class,
                 fu: i.fu,
                 issue: i.issue,
                 dispatch,

@@ -3,7 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_wcet::trace::{Block, DynInst, FuSpec, HwDesc};
+use rtgpu_wcet::trace::{Block, DynInst, HwDesc, OpClass};
 
 use super::*;
 
@@ -11,8 +11,9 @@ fn hw(fus: &[(u32, u32)]) -> HwDesc {
     HwDesc::from_costs(fus)
 }
 
-fn i(fu: usize, srcs: &[u16], dst: u16) -> DynInst {
-    DynInst::new(fu, srcs, Some(dst))
+/// An instruction of class `class` (on unit `class` in a [`HwDesc::from_costs`] table).
+fn i(class: usize, srcs: &[u16], dst: u16) -> DynInst {
+    DynInst::new(class, srcs, Some(dst))
 }
 
 /// The registered (next-cycle) barrier release, which the hand-computed barrier cases use.
@@ -244,7 +245,7 @@ fn barrier_same_cycle_release() {
 fn event_log_example1() {
     let b = vec![ex1_path(), vec![DynInst::barrier(0)]];
     let r = run(&b, &ex1_hw(), Policy::Gto);
-    let log = event_log(&r, &b);
+    let log = event_log(&r, &b, &ex1_hw());
     let lines: Vec<&str> = log.lines().collect();
     assert_eq!(lines[0], EVENT_LOG_HEADER);
     assert_eq!(lines.len(), 1 + 5);
@@ -254,6 +255,76 @@ fn event_log_example1() {
     // w1's barrier issues at 3 (w0 waits for r0) on FU0, free since 2; it completes at 3+2+6.
     assert_eq!(lines[4], "1 0 barrier 3 3 11");
     assert_eq!(lines[5], "0 12 fu2 8 8 14");
+}
+
+/// Two opcode classes with different costs on one unit U0 — `slow` (init 4, lat 2) and `fast`
+/// (init 1, lat 5) — and `other` (2, 0) alone on U1.
+fn shared_unit_hw() -> HwDesc {
+    let class = |name: &str, unit, init, lat| OpClass {
+        name: name.into(),
+        unit,
+        init,
+        lat,
+    };
+    HwDesc {
+        units: vec!["U0".into(), "U1".into()],
+        classes: vec![
+            class("slow", 0, 4, 2),
+            class("fast", 0, 1, 5),
+            class("other", 1, 2, 0),
+        ],
+    }
+}
+
+/// w0 `slow`, w1 `fast`, w2 `slow`, w3 `other`, one instruction each, all on U0 but the last.
+/// By hand (GTO and LRR alike: one warp eligible after another): c0 w0 slow dispatches at 0,
+/// initiates [0,4), completes 6; c1 w1 fast waits for U0 (FIFO shared by the classes) and
+/// dispatches at 4 with its own init 1: [4,5), completes 10; c2 w2 slow queues behind it:
+/// dispatch 5, [5,9), completes 11; c3 w3 other on U1 dispatches at once: [3,5), completes 5.
+#[test]
+fn classes_sharing_a_unit_share_its_initiations_with_their_own_costs() {
+    let h = shared_unit_hw();
+    let b = vec![
+        vec![DynInst::new(0, &[], Some(0))],
+        vec![DynInst::new(1, &[], Some(0))],
+        vec![DynInst::new(0, &[], Some(0))],
+        vec![DynInst::new(2, &[], Some(0))],
+    ];
+    for policy in [Policy::Gto, Policy::Lrr] {
+        let r = run(&b, &h, policy);
+        let all: Vec<(usize, usize, u64, u64, u64, u64)> = r
+            .events
+            .iter()
+            .map(|e| (e.class, e.fu, e.issue, e.dispatch, e.init_end, e.complete))
+            .collect();
+        assert_eq!(
+            all,
+            [
+                (0, 0, 0, 0, 4, 6),
+                (1, 0, 1, 4, 5, 10),
+                (0, 0, 2, 5, 9, 11),
+                (2, 1, 3, 3, 5, 5)
+            ],
+            "{policy}"
+        );
+        assert_eq!(r.block_time, 11);
+        let u0: Vec<Option<usize>> = r.cycles.iter().map(|c| c.initiating[0]).collect();
+        let want = [0, 0, 0, 0, 1, 2, 2, 2, 2].map(Some);
+        assert_eq!(&u0[..9], want);
+        assert!(u0[9..].iter().all(Option::is_none));
+        assert_eq!(r.cycles[4].dispatched[0], Some(1));
+        let log = event_log(&r, &b, &h);
+        let lines: Vec<&str> = log.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                "0 0 slow 0 0 6",
+                "1 0 fast 1 4 10",
+                "2 0 slow 2 5 11",
+                "3 0 other 3 3 5"
+            ]
+        );
+    }
 }
 
 struct Idle;
@@ -313,20 +384,32 @@ fn input_errors() {
     let e = simulate(&vec![vec![i(3, &[], 0)]], &ex1_hw(), &mut s).unwrap_err();
     assert_eq!(
         e,
-        SmError::UnknownFu {
+        SmError::UnknownClass {
             warp: 0,
             seq: 0,
-            fu: 3,
-            fus: 3
+            class: 3,
+            classes: 3
         }
     );
+    assert!(e.to_string().contains("unknown opcode class 3"), "{e}");
     let e = simulate(&vec![ex1_path()], &hw(&[(2, 6), (0, 4), (2, 4)]), &mut s).unwrap_err();
-    assert_eq!(e, SmError::ZeroInit { fu: 1 });
+    assert_eq!(e, SmError::ZeroInit { class: 1 });
+    let mut off = ex1_hw();
+    off.classes[2].unit = 3;
+    let e = simulate(&vec![ex1_path()], &off, &mut s).unwrap_err();
+    assert_eq!(
+        e,
+        SmError::UnknownUnit {
+            class: 2,
+            unit: 3,
+            units: 3
+        }
+    );
     let e = simulate(&vec![Vec::new(); 65], &ex1_hw(), &mut s).unwrap_err();
     assert_eq!(e, SmError::TooManyWarps { warps: 65 });
     let e = simulate_with_limit(&vec![ex1_path()], &ex1_hw(), &mut s, 10).unwrap_err();
     assert_eq!(e, SmError::CycleLimit { limit: 10 });
-    for e in [e, SmError::ZeroInit { fu: 1 }] {
+    for e in [e, SmError::ZeroInit { class: 1 }] {
         assert!(!e.to_string().is_empty());
     }
     // Exactly enough cycles.
@@ -384,12 +467,17 @@ fn random_scheduler_grants_eligible() {
     assert_eq!(seen, 0b1010_0110);
 }
 
-/// A random block: `warps` warps, `barriers` barriers each (on FU 0), random dependences.
+/// A random block: 1–4 units, 1–6 opcode classes on random units, `warps` warps, `barriers`
+/// barriers each (of class 0), random dependences.
 fn random_block(rng: &mut ChaCha8Rng) -> (Block, HwDesc) {
     let nfu = rng.gen_range(1..=4);
+    let nclass = rng.gen_range(1..=6);
     let h = HwDesc {
-        fus: (0..nfu)
-            .map(|_| FuSpec {
+        units: (0..nfu).map(|u| format!("u{u}")).collect(),
+        classes: (0..nclass)
+            .map(|c| OpClass {
+                name: format!("c{c}"),
+                unit: rng.gen_range(0..nfu),
                 init: rng.gen_range(1..=6),
                 lat: rng.gen_range(0..=12),
             })
@@ -407,7 +495,7 @@ fn random_block(rng: &mut ChaCha8Rng) -> (Block, HwDesc) {
                         .map(|_| rng.gen_range(0..nreg))
                         .collect();
                     let dst = rng.gen_bool(0.8).then(|| rng.gen_range(0..nreg));
-                    p.push(DynInst::new(rng.gen_range(0..nfu), &srcs, dst));
+                    p.push(DynInst::new(rng.gen_range(0..nclass), &srcs, dst));
                 }
                 p.push(DynInst::barrier(0));
             }
@@ -426,7 +514,9 @@ fn check_invariants(b: &Block, h: &HwDesc, r: &SmRun, timing: ReleaseTiming) {
     assert!((r.cycles.len() as u64) <= default_cycle_limit(b, h));
     let mut last = 0;
     for e in &r.events {
-        let s = h.fus[e.fu];
+        let s = &h.classes[e.class];
+        assert_eq!(e.class, b[e.warp][e.seq].class);
+        assert_eq!(e.fu, s.unit);
         assert!(e.dispatch >= e.issue);
         assert_eq!(e.init_end, e.dispatch + u64::from(s.init));
         assert_eq!(e.complete, e.init_end + u64::from(s.lat));
@@ -434,7 +524,7 @@ fn check_invariants(b: &Block, h: &HwDesc, r: &SmRun, timing: ReleaseTiming) {
     }
     assert_eq!(r.block_time, last);
     // FU exclusivity and FIFO order.
-    for f in 0..h.fus.len() {
+    for f in 0..h.units.len() {
         let on_f: Vec<&Event> = r.events.iter().filter(|e| e.fu == f).collect();
         for w in on_f.windows(2) {
             assert!(w[1].dispatch >= w[0].init_end);

@@ -288,7 +288,8 @@ impl<const W: usize, const F: usize> Logic for SchedProbe<W, F> {
 /// The `sched-example` testbench: Fig. 3 of the paper under GTO.
 pub struct SchedExampleTb;
 
-/// The paper's Fig. 2 kernel (Example 1) on its three units, and the Fig. 3 block of two warps.
+/// The paper's Fig. 2 kernel (Example 1) on its three units (one opcode class per unit,
+/// [`HwDesc::from_costs`]: class `fuN` on unit N), and the Fig. 3 block of two warps.
 pub fn fig3_block() -> (Block, HwDesc) {
     let hw = HwDesc::from_costs(&[(2, 6), (3, 4), (2, 4)]);
     let warp = vec![
