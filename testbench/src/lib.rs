@@ -4,11 +4,14 @@
 //! - [`harness`]: drives rust-hdl blocks directly, several clock domains on a ps timeline;
 //! - [`waves`]: VCD recording and GTKWave save files;
 //! - [`ports`]: per-cycle port vectors; [`cosim`]: Icarus/Verilator/Yosys;
-//! - [`tb`]: the registry of block testbenches that `rtgpu tb/cosim/synth` run.
+//! - [`tb`]: the registry of block testbenches that `rtgpu tb/cosim/synth` run;
+//! - [`ddr4`]: an independent DDR4 command-trace timing checker (test oracle for the DRAM
+//!   controller; shares no code with `hw/src/dram/`).
 
 pub mod bench;
 pub mod clock;
 pub mod cosim;
+pub mod ddr4;
 pub mod dram;
 pub mod harness;
 pub mod multiphase;
