@@ -122,6 +122,12 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// The Sim-D DRAM controller (hw/src/dram/): one request's LID and command trace, LID
+    /// sweeps over all word alignments, per-size tables against the paper's Eq. 15.
+    Dram {
+        #[command(subcommand)]
+        cmd: DramCmd,
+    },
     /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
     Bench {
         /// Cycles for the harness runs.
@@ -136,6 +142,67 @@ enum Cmd {
         /// Skip Verilator.
         #[arg(long)]
         no_verilator: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum DramCmd {
+    /// One tile request from an idle controller; prints
+    /// `lid=<cycles> cmds=<n> acts=<n> cas=<n> util=<percent>` (LID in DRAM cycles from the
+    /// trigger to the earliest next request; util = CAS · 4 cycles / LID).
+    Request {
+        /// DDR4 part: ddr4-3200aa-x16, ddr4-3200aa-x8, ddr4-1866m-x16.
+        #[arg(long, default_value = "ddr4-3200aa-x16")]
+        part: String,
+        /// read or write.
+        #[arg(long, default_value = "read")]
+        dir: String,
+        /// First word address (32-bit words).
+        #[arg(long, default_value_t = 0)]
+        addr: u64,
+        /// Words per row.
+        #[arg(long)]
+        words: u64,
+        /// Words from one row's start to the next (default: --words).
+        #[arg(long)]
+        period: Option<u64>,
+        /// Rows.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Write the command trace (`cycle CMD rank bg bank row col`) here.
+        #[arg(long)]
+        trace: Option<PathBuf>,
+        /// Run the RTL too and write this VCD (and a .gtkw beside it).
+        #[arg(long)]
+        vcd: Option<PathBuf>,
+    },
+    /// LID of a contiguous request over all 4096 word alignments of a bank-pair span; prints
+    /// `min=<> max=<> bound=<>` (bound: Eq. 15 for the worst burst count + front-end).
+    Sweep {
+        /// DDR4 part.
+        #[arg(long, default_value = "ddr4-3200aa-x16")]
+        part: String,
+        /// read or write.
+        #[arg(long, default_value = "read")]
+        dir: String,
+        /// Words per request.
+        #[arg(long)]
+        words: u64,
+    },
+    /// The sweep for every size from 1 to --max-bursts bursts: min, max, bound and gap.
+    Table {
+        /// DDR4 part.
+        #[arg(long, default_value = "ddr4-3200aa-x16")]
+        part: String,
+        /// read or write.
+        #[arg(long, default_value = "read")]
+        dir: String,
+        /// Largest size in bursts.
+        #[arg(long, default_value_t = 128)]
+        max_bursts: u32,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -174,6 +241,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Synth { name, stat } => run_synth(&name, stat),
         Cmd::Asm { file, output } => isa_cmd::asm(&file, output.as_deref()).map_err(|e| Fail(1, e)),
         Cmd::Disasm { file } => isa_cmd::disasm(&file).map_err(|e| Fail(1, e)),
+        Cmd::Dram { cmd } => run_dram(cmd),
         Cmd::Multiphase {
             experiment,
             policy,
@@ -373,6 +441,56 @@ fn run_multiphase(
         hw_file.map_or(String::new(), |f| format!(", classes of {}", f.display()))
     );
     print!("{}", multiphase::render(&cells, warps, &latencies));
+    Ok(())
+}
+
+fn run_dram(cmd: DramCmd) -> Result<(), Fail> {
+    use rtgpu_testbench::dram::cli;
+    let fail = |e: cli::CliError| Fail(e.0, e.1);
+    match cmd {
+        DramCmd::Request {
+            part,
+            dir,
+            addr,
+            words,
+            period,
+            count,
+            trace,
+            vcd,
+        } => {
+            let part = cli::part(&part).map_err(fail)?;
+            let req = cli::tile(
+                cli::direction(&dir).map_err(fail)?,
+                addr,
+                words,
+                period,
+                count,
+            )
+            .map_err(fail)?;
+            let line = cli::request(&part, &req, trace.as_deref(), vcd.as_deref()).map_err(fail)?;
+            println!("{line}");
+        }
+        DramCmd::Sweep { part, dir, words } => {
+            let part = cli::part(&part).map_err(fail)?;
+            let write = cli::direction(&dir).map_err(fail)?;
+            println!("{}", cli::sweep_line(&part, write, words).map_err(fail)?);
+        }
+        DramCmd::Table {
+            part,
+            dir,
+            max_bursts,
+            json,
+        } => {
+            let part = cli::part(&part).map_err(fail)?;
+            let write = cli::direction(&dir).map_err(fail)?;
+            let rows = cli::table_rows(&part, write, max_bursts).map_err(fail)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                print!("{}", cli::render(&rows));
+            }
+        }
+    }
     Ok(())
 }
 

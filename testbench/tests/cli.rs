@@ -35,6 +35,9 @@ fn list_names_every_block_and_speaks_json() {
             "pws-s7",
             "sched",
             "sched-example",
+            "dram-4k-read",
+            "dram-mixed",
+            "dram-x8-mixed",
             "decode",
             "counter"
         ]

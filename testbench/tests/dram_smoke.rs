@@ -47,3 +47,16 @@ fn smoke() {
         }
     }
 }
+
+#[test]
+fn lint_synth() {
+    use rtgpu_testbench::cosim;
+    let part = Part::DDR4_3200AA_X16;
+    let v = cosim::verilog_of(&mut rtgpu_hw::dram::DramCtrl::<8>::new(&part, 0)).unwrap();
+    let dir = std::path::PathBuf::from("/tmp/dramlint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let r = cosim::lint(&dir, &v, &[]);
+    println!("{r:?}");
+    let s = cosim::synth(&dir, &v);
+    println!("{s:?}");
+}

@@ -1,7 +1,6 @@
 //! One DRAM bank's command FIFO, its open/closed state and its timing bounds (bank and
 //! bank-group scope); the arbiter ([`super::DramCtrl`]) picks among the banks' head steps.
 
-use super::entry::{self, ENTRY_BITS};
 use super::Part;
 use crate::isa::formats::k;
 use rust_hdl::prelude::*;
@@ -32,10 +31,24 @@ pub struct Bank {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// Append `push_entry` at the tail at the edge.
+    /// Append an entry at the tail at the edge.
     pub push: Signal<In, Bit>,
-    /// The entry appended ([`super::entry`] layout).
-    pub push_entry: Signal<In, Bits<ENTRY_BITS>>,
+    /// The entry appended is a stand-alone PRE (the fields below are then ignored).
+    pub push_close: Signal<In, Bit>,
+    /// Compound entry: precharge before the ACT.
+    pub push_pre_pre: Signal<In, Bit>,
+    /// Compound entry: activate.
+    pub push_act: Signal<In, Bit>,
+    /// Compound entry: auto-precharge with the CAS.
+    pub push_ap: Signal<In, Bit>,
+    /// Compound entry: the CAS writes.
+    pub push_write: Signal<In, Bit>,
+    /// Compound entry: the row.
+    pub push_row: Signal<In, Bits<16>>,
+    /// Compound entry: the DDR4 column (burst · 8).
+    pub push_col: Signal<In, Bits<10>>,
+    /// Compound entry: the burst's word mask.
+    pub push_words: Signal<In, Bits<16>>,
     /// The arbiter issues this bank's head step in this cycle.
     pub issue: Signal<In, Bit>,
     /// An ACT issues in this cycle to a bank of this bank's group (this one included).
@@ -53,19 +66,32 @@ pub struct Bank {
     /// Rule 5's count of CAS queued for the row an ACT opens, as a thermometer code (bit i
     /// set = entry i counts); compares like the count.
     pub run: Signal<Out, Bits<16>>,
-    /// The head entry.
-    pub head: Signal<Out, Bits<ENTRY_BITS>>,
+    /// The head entry's auto-precharge bit.
+    pub head_ap: Signal<Out, Bit>,
+    /// The head entry writes.
+    pub head_write: Signal<Out, Bit>,
+    /// The head entry's row.
+    pub head_row: Signal<Out, Bits<16>>,
+    /// The head entry's column.
+    pub head_col: Signal<Out, Bits<10>>,
+    /// The head entry's word mask.
+    pub head_words: Signal<Out, Bits<16>>,
     /// The bank is open (an ACT issued, no PRE/RDA/WRA since).
     pub open: Signal<Out, Bit>,
-    /// The open row (last activated).
-    pub open_row: Signal<Out, Bits<16>>,
     /// Cycles until an ACT (and, bank-wise, a REF) is legal.
     pub act_wait: Signal<Out, Bits<8>>,
-    fifo: [DFF<Bits<ENTRY_BITS>>; DEPTH],
+    e_close: [DFF<Bit>; DEPTH],
+    e_pre_pre: [DFF<Bit>; DEPTH],
+    e_act: [DFF<Bit>; DEPTH],
+    e_ap: [DFF<Bit>; DEPTH],
+    e_write: [DFF<Bit>; DEPTH],
+    e_row: [DFF<Bits<16>>; DEPTH],
+    e_col: [DFF<Bits<10>>; DEPTH],
+    e_words: [DFF<Bits<16>>; DEPTH],
     len_r: DFF<Bits<4>>,
     /// Bit i: entry i continues the row of entry i − 1 (compound, no pre_pre, no act, and
     /// entry i − 1 has no auto-precharge).
-    cont: DFF<Bits<DEPTH>>,
+    cont: DFF<Bits<16>>,
     /// The last pushed entry had auto-precharge.
     tail_ap: DFF<Bit>,
     open_r: DFF<Bit>,
@@ -84,12 +110,12 @@ pub struct Bank {
     step_l: Signal<Local, Bits<3>>,
     pop: Signal<Local, Bit>,
     target: Signal<Local, Bits<4>>,
-    cont_shift: Signal<Local, Bits<DEPTH>>,
+    cont_shift: Signal<Local, Bits<16>>,
     new_cont: Signal<Local, Bit>,
     t_pre: Signal<Local, Bits<8>>,
     ap_pre: Signal<Local, Bits<8>>,
     ap_act: Signal<Local, Bits<8>>,
-    lowest_zero: Signal<Local, Bits<DEPTH>>,
+    lowest_zero: Signal<Local, Bits<16>>,
     slot: [Constant<Bits<4>>; DEPTH],
     // Timing constants: d − 1 for the bound "legal from t + d".
     rc1: Constant<Bits<8>>,
@@ -108,16 +134,14 @@ pub struct Bank {
     s_prepre: Constant<Bits<3>>,
     s_act: Constant<Bits<3>>,
     s_cas: Constant<Bits<3>>,
-    clr_prepre: Constant<Bits<ENTRY_BITS>>,
-    clr_act: Constant<Bits<ENTRY_BITS>>,
-    zero_entry: Constant<Bits<ENTRY_BITS>>,
     zero8: Constant<Bits<8>>,
     one4: Constant<Bits<4>>,
     one8: Constant<Bits<8>>,
     zero4: Constant<Bits<4>>,
     zero16: Constant<Bits<16>>,
-    one_d: Constant<Bits<DEPTH>>,
-    zero_d: Constant<Bits<DEPTH>>,
+    one_d: Constant<Bits<16>>,
+    zero_d: Constant<Bits<16>>,
+    zero10: Constant<Bits<10>>,
     depth: Constant<Bits<4>>,
 }
 
@@ -129,7 +153,14 @@ impl Bank {
             clock: Default::default(),
             reset: Default::default(),
             push: Default::default(),
-            push_entry: Default::default(),
+            push_close: Default::default(),
+            push_pre_pre: Default::default(),
+            push_act: Default::default(),
+            push_ap: Default::default(),
+            push_write: Default::default(),
+            push_row: Default::default(),
+            push_col: Default::default(),
+            push_words: Default::default(),
             issue: Default::default(),
             bg_act: Default::default(),
             bg_cas: Default::default(),
@@ -138,11 +169,21 @@ impl Bank {
             step: Default::default(),
             legal: Default::default(),
             run: Default::default(),
-            head: Default::default(),
+            head_ap: Default::default(),
+            head_write: Default::default(),
+            head_row: Default::default(),
+            head_col: Default::default(),
+            head_words: Default::default(),
             open: Default::default(),
-            open_row: Default::default(),
             act_wait: Default::default(),
-            fifo: array_init::array_init(|_| Default::default()),
+            e_close: array_init::array_init(|_| Default::default()),
+            e_pre_pre: array_init::array_init(|_| Default::default()),
+            e_act: array_init::array_init(|_| Default::default()),
+            e_ap: array_init::array_init(|_| Default::default()),
+            e_write: array_init::array_init(|_| Default::default()),
+            e_row: array_init::array_init(|_| Default::default()),
+            e_col: array_init::array_init(|_| Default::default()),
+            e_words: array_init::array_init(|_| Default::default()),
             len_r: Default::default(),
             cont: Default::default(),
             tail_ap: Default::default(),
@@ -183,9 +224,6 @@ impl Bank {
             s_prepre: k(Step::PrePre as u64),
             s_act: k(Step::Act as u64),
             s_cas: k(Step::Cas as u64),
-            clr_prepre: k(!(1u64 << entry::PRE_PRE) & entry::MASK),
-            clr_act: k(!(1u64 << entry::ACT) & entry::MASK),
-            zero_entry: k(0),
             zero8: k(0),
             one4: k(1),
             one8: k(1),
@@ -193,6 +231,7 @@ impl Bank {
             zero16: k(0),
             one_d: k(1),
             zero_d: k(0),
+            zero10: k(0),
             depth: k(DEPTH as u64),
         }
     }
@@ -205,20 +244,34 @@ impl Logic for Bank {
             self, clock, len_r, cont, tail_ap, open_r, row_r, act_w, cas_w, pre_w, ccd_l, rrd_l
         );
         for i in 0..DEPTH {
-            self.fifo[i].clock.next = self.clock.val();
-            self.fifo[i].d.next = self.fifo[i].q.val();
+            self.e_close[i].clock.next = self.clock.val();
+            self.e_close[i].d.next = self.e_close[i].q.val();
+            self.e_pre_pre[i].clock.next = self.clock.val();
+            self.e_pre_pre[i].d.next = self.e_pre_pre[i].q.val();
+            self.e_act[i].clock.next = self.clock.val();
+            self.e_act[i].d.next = self.e_act[i].q.val();
+            self.e_ap[i].clock.next = self.clock.val();
+            self.e_ap[i].d.next = self.e_ap[i].q.val();
+            self.e_write[i].clock.next = self.clock.val();
+            self.e_write[i].d.next = self.e_write[i].q.val();
+            self.e_row[i].clock.next = self.clock.val();
+            self.e_row[i].d.next = self.e_row[i].q.val();
+            self.e_col[i].clock.next = self.clock.val();
+            self.e_col[i].d.next = self.e_col[i].q.val();
+            self.e_words[i].clock.next = self.clock.val();
+            self.e_words[i].d.next = self.e_words[i].q.val();
         }
         // ---- The head step.
         self.step_l.next = self.s_none.val();
         if self.len_r.q.val().any() {
             self.step_l.next = self.s_cas.val();
-            if self.fifo[0].q.val().get_bit(2) {
+            if self.e_act[0].q.val() {
                 self.step_l.next = self.s_act.val();
             }
-            if self.fifo[0].q.val().get_bit(1) {
+            if self.e_pre_pre[0].q.val() {
                 self.step_l.next = self.s_prepre.val();
             }
-            if self.fifo[0].q.val().get_bit(0) {
+            if self.e_close[0].q.val() {
                 self.step_l.next = self.s_close.val();
             }
         }
@@ -261,7 +314,7 @@ impl Logic for Bank {
         }
         // ---- Auto-precharge: the internal PRE at max(t + tCAS→PRE, the RAS bound).
         self.t_pre.next = self.rtp.val();
-        if self.fifo[0].q.val().get_bit(4) {
+        if self.e_write[0].q.val() {
             self.t_pre.next = self.wrp.val();
         }
         self.ap_pre.next = self.t_pre.val();
@@ -273,9 +326,9 @@ impl Logic for Bank {
         self.pop.next = false;
         if self.issue.val() {
             if self.step_l.val() == self.s_act.val() {
-                self.fifo[0].d.next = self.fifo[0].q.val() & self.clr_act.val();
+                self.e_act[0].d.next = false;
                 self.open_r.d.next = true;
-                self.row_r.d.next = self.fifo[0].q.val().get_bits::<16>(5);
+                self.row_r.d.next = self.e_row[0].q.val();
                 if self.rc1.val() > self.act_d.val() {
                     self.act_w.d.next = self.rc1.val();
                 }
@@ -295,21 +348,21 @@ impl Logic for Bank {
                 }
             }
             if self.step_l.val() == self.s_prepre.val() {
-                self.fifo[0].d.next = self.fifo[0].q.val() & self.clr_prepre.val();
+                self.e_pre_pre[0].d.next = false;
             }
             if self.step_l.val() == self.s_close.val() {
                 self.pop.next = true;
             }
             if self.step_l.val() == self.s_cas.val() {
                 self.pop.next = true;
-                if self.fifo[0].q.val().get_bit(4) {
+                if self.e_write[0].q.val() {
                     if self.wrp1.val() > self.pre_d.val() {
                         self.pre_w.d.next = self.wrp1.val();
                     }
                 } else if self.rtp1.val() > self.pre_d.val() {
                     self.pre_w.d.next = self.rtp1.val();
                 }
-                if self.fifo[0].q.val().get_bit(3) {
+                if self.e_ap[0].q.val() {
                     self.open_r.d.next = false;
                     if self.ap_act.val() > self.act_d.val() {
                         self.act_w.d.next = self.ap_act.val();
@@ -329,26 +382,49 @@ impl Logic for Bank {
         if self.pop.val() {
             self.target.next = self.len_r.q.val() - self.one4.val();
             for i in 0..(DEPTH - 1) {
-                self.fifo[i].d.next = self.fifo[i + 1].q.val();
+                self.e_close[i].d.next = self.e_close[i + 1].q.val();
+                self.e_pre_pre[i].d.next = self.e_pre_pre[i + 1].q.val();
+                self.e_act[i].d.next = self.e_act[i + 1].q.val();
+                self.e_ap[i].d.next = self.e_ap[i + 1].q.val();
+                self.e_write[i].d.next = self.e_write[i + 1].q.val();
+                self.e_row[i].d.next = self.e_row[i + 1].q.val();
+                self.e_col[i].d.next = self.e_col[i + 1].q.val();
+                self.e_words[i].d.next = self.e_words[i + 1].q.val();
             }
-            self.fifo[DEPTH - 1].d.next = self.zero_entry.val();
+            for i in (DEPTH - 1)..DEPTH {
+                self.e_close[i].d.next = false;
+                self.e_pre_pre[i].d.next = false;
+                self.e_act[i].d.next = false;
+                self.e_ap[i].d.next = false;
+                self.e_write[i].d.next = false;
+                self.e_row[i].d.next = self.zero16.val();
+                self.e_col[i].d.next = self.zero10.val();
+                self.e_words[i].d.next = self.zero16.val();
+            }
             self.cont_shift.next = self.cont.q.val() >> self.one4.val();
             self.len_r.d.next = self.len_r.q.val() - self.one4.val();
         }
-        self.new_cont.next = !self.push_entry.val().get_bit(0)
-            & !self.push_entry.val().get_bit(1)
-            & !self.push_entry.val().get_bit(2)
+        self.new_cont.next = !self.push_close.val()
+            & !self.push_pre_pre.val()
+            & !self.push_act.val()
             & !self.tail_ap.q.val();
         if self.push.val() {
             for i in 0..DEPTH {
                 if self.target.val() == self.slot[i].val() {
-                    self.fifo[i].d.next = self.push_entry.val();
+                    self.e_close[i].d.next = self.push_close.val();
+                    self.e_pre_pre[i].d.next = self.push_pre_pre.val() & !self.push_close.val();
+                    self.e_act[i].d.next = self.push_act.val() & !self.push_close.val();
+                    self.e_ap[i].d.next = self.push_ap.val() & !self.push_close.val();
+                    self.e_write[i].d.next = self.push_write.val() & !self.push_close.val();
+                    self.e_row[i].d.next = self.push_row.val();
+                    self.e_col[i].d.next = self.push_col.val();
+                    self.e_words[i].d.next = self.push_words.val();
                 }
             }
             if self.new_cont.val() {
                 self.cont.d.next = self.cont_shift.val() | (self.one_d.val() << self.target.val());
             }
-            self.tail_ap.d.next = self.push_entry.val().get_bit(3);
+            self.tail_ap.d.next = self.push_ap.val() & !self.push_close.val();
             self.len_r.d.next = self.target.val() + self.one4.val();
         }
         if !self.push.val() | !self.new_cont.val() {
@@ -357,18 +433,28 @@ impl Logic for Bank {
         // ---- Rule 5's run: entries 0.. up to the first that does not continue the row.
         self.lowest_zero.next = !(self.cont.q.val() | self.one_d.val())
             & ((self.cont.q.val() | self.one_d.val()) + self.one_d.val());
-        self.run.next = bit_cast::<16, DEPTH>(self.lowest_zero.val() - self.one_d.val());
+        self.run.next = self.lowest_zero.val() - self.one_d.val();
         // ---- Outputs.
         self.len.next = self.len_r.q.val();
         self.full.next = self.len_r.q.val() == self.depth.val();
         self.step.next = self.step_l.val();
-        self.head.next = self.fifo[0].q.val();
+        self.head_ap.next = self.e_ap[0].q.val();
+        self.head_write.next = self.e_write[0].q.val();
+        self.head_row.next = self.e_row[0].q.val();
+        self.head_col.next = self.e_col[0].q.val();
+        self.head_words.next = self.e_words[0].q.val();
         self.open.next = self.open_r.q.val();
-        self.open_row.next = self.row_r.q.val();
         self.act_wait.next = self.act_w.q.val();
         if self.reset.val() {
             for i in 0..DEPTH {
-                self.fifo[i].d.next = self.zero_entry.val();
+                self.e_close[i].d.next = false;
+                self.e_pre_pre[i].d.next = false;
+                self.e_act[i].d.next = false;
+                self.e_ap[i].d.next = false;
+                self.e_write[i].d.next = false;
+                self.e_row[i].d.next = self.zero16.val();
+                self.e_col[i].d.next = self.zero10.val();
+                self.e_words[i].d.next = self.zero16.val();
             }
             self.len_r.d.next = self.zero4.val();
             self.cont.d.next = self.zero_d.val();

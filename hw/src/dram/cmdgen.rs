@@ -2,7 +2,6 @@
 //! LINEAR (tile) and ALAP (indexed) precharge policies; it turns the offered burst into a
 //! compound entry for its bank's FIFO plus the stand-alone PREs that close other banks.
 
-use super::entry::ENTRY_BITS;
 use super::frontend::BURST_BITS;
 use super::Part;
 use crate::isa::formats::k;
@@ -33,15 +32,33 @@ pub struct CmdGen<const NB: usize> {
     pub full: [Signal<In, Bit>; NB],
     /// The burst is taken in this cycle.
     pub accept: Signal<Out, Bit>,
-    /// Push `push_entry[b]` into bank b's FIFO at the edge.
+    /// Push an entry into bank b's FIFO at the edge.
     pub push: [Signal<Out, Bit>; NB],
-    /// The entry pushed into bank b.
-    pub push_entry: [Signal<Out, Bits<ENTRY_BITS>>; NB],
+    /// The entry pushed into bank b is a stand-alone PRE (else the compound entry below).
+    pub push_close: [Signal<Out, Bit>; NB],
+    /// The compound entry: precharge before the ACT.
+    pub e_pre_pre: Signal<Out, Bit>,
+    /// The compound entry: activate.
+    pub e_act: Signal<Out, Bit>,
+    /// The compound entry: auto-precharge.
+    pub e_ap: Signal<Out, Bit>,
+    /// The compound entry: write.
+    pub e_write: Signal<Out, Bit>,
+    /// The compound entry: row.
+    pub e_row: Signal<Out, Bits<16>>,
+    /// The compound entry: DDR4 column (burst · 8).
+    pub e_col: Signal<Out, Bits<10>>,
+    /// The compound entry: word mask.
+    pub e_words: Signal<Out, Bits<16>>,
     open: [DFF<Bit>; NB],
     open_row: [DFF<Bits<16>>; NB],
     bank: Signal<Local, Bits<4>>,
     row: Signal<Local, Bits<16>>,
-    col: Signal<Local, Bits<7>>,
+    pair_b: Signal<Local, Bits<BURST_BITS>>,
+    row_b: Signal<Local, Bits<BURST_BITS>>,
+    col_b: Signal<Local, Bits<BURST_BITS>>,
+    s_pair_b: Signal<Local, Bits<BURST_BITS>>,
+    s_row_b: Signal<Local, Bits<BURST_BITS>>,
     s_pair: Signal<Local, Bits<4>>,
     s_row: Signal<Local, Bits<16>>,
     hit_open: Signal<Local, Bit>,
@@ -52,28 +69,15 @@ pub struct CmdGen<const NB: usize> {
     ap: Signal<Local, Bit>,
     close: [Signal<Local, Bit>; NB],
     blocked: Signal<Local, Bit>,
-    entry: Signal<Local, Bits<ENTRY_BITS>>,
-    f_pre_pre: Signal<Local, Bits<ENTRY_BITS>>,
-    f_act: Signal<Local, Bits<ENTRY_BITS>>,
-    f_ap: Signal<Local, Bits<ENTRY_BITS>>,
-    f_write: Signal<Local, Bits<ENTRY_BITS>>,
     ok: Signal<Local, Bit>,
     idx: [Constant<Bits<4>>; NB],
     partner: [Constant<Bits<4>>; NB],
     pair_mask: Constant<Bits<BURST_BITS>>,
     row_shift: Constant<Bits<BURST_BITS>>,
     eight: Constant<Bits<BURST_BITS>>,
-    one_b: Constant<Bits<BURST_BITS>>,
     one4: Constant<Bits<4>>,
-    k_pre_pre: Constant<Bits<ENTRY_BITS>>,
-    k_act: Constant<Bits<ENTRY_BITS>>,
-    k_ap: Constant<Bits<ENTRY_BITS>>,
-    k_write: Constant<Bits<ENTRY_BITS>>,
-    k_close: Constant<Bits<ENTRY_BITS>>,
-    zero_e: Constant<Bits<ENTRY_BITS>>,
-    five: Constant<Bits<ENTRY_BITS>>,
-    col_at: Constant<Bits<ENTRY_BITS>>,
-    words_at: Constant<Bits<ENTRY_BITS>>,
+    two_b: Constant<Bits<BURST_BITS>>,
+    col_mask: Constant<Bits<10>>,
     zero16: Constant<Bits<16>>,
 }
 
@@ -98,12 +102,23 @@ impl<const NB: usize> CmdGen<NB> {
             full: array_init::array_init(|_| Default::default()),
             accept: Default::default(),
             push: array_init::array_init(|_| Default::default()),
-            push_entry: array_init::array_init(|_| Default::default()),
+            push_close: array_init::array_init(|_| Default::default()),
+            e_pre_pre: Default::default(),
+            e_act: Default::default(),
+            e_ap: Default::default(),
+            e_write: Default::default(),
+            e_row: Default::default(),
+            e_col: Default::default(),
+            e_words: Default::default(),
             open: array_init::array_init(|_| Default::default()),
             open_row: array_init::array_init(|_| Default::default()),
             bank: Default::default(),
             row: Default::default(),
-            col: Default::default(),
+            pair_b: Default::default(),
+            row_b: Default::default(),
+            col_b: Default::default(),
+            s_pair_b: Default::default(),
+            s_row_b: Default::default(),
             s_pair: Default::default(),
             s_row: Default::default(),
             hit_open: Default::default(),
@@ -114,28 +129,15 @@ impl<const NB: usize> CmdGen<NB> {
             ap: Default::default(),
             close: array_init::array_init(|_| Default::default()),
             blocked: Default::default(),
-            entry: Default::default(),
-            f_pre_pre: Default::default(),
-            f_act: Default::default(),
-            f_ap: Default::default(),
-            f_write: Default::default(),
             ok: Default::default(),
             idx: array_init::array_init(|i| k(i as u64)),
             partner: array_init::array_init(|i| k(i as u64 ^ 1)),
             pair_mask: k((1 << p) - 1),
             row_shift: k(8 + p),
             eight: k(8),
-            one_b: k(1),
             one4: k(1),
-            k_pre_pre: k(1 << super::entry::PRE_PRE),
-            k_act: k(1 << super::entry::ACT),
-            k_ap: k(1 << super::entry::AP),
-            k_write: k(1 << super::entry::WRITE),
-            k_close: k(1 << super::entry::CLOSE),
-            zero_e: k(0),
-            five: k(super::entry::ROW as u64),
-            col_at: k(super::entry::COL as u64),
-            words_at: k(super::entry::WORDS as u64),
+            two_b: k(2),
+            col_mask: k(0x3F8),
             zero16: k(0),
         }
     }
@@ -151,15 +153,16 @@ impl<const NB: usize> Logic for CmdGen<NB> {
             self.open_row[i].d.next = self.open_row[i].q.val();
         }
         // ---- Address mapping: bank[0] = k[0], col = k[7:1], pair = k[7+p:8], row above.
-        self.bank.next = (bit_cast::<4, BURST_BITS>(
-            (self.burst.val() >> self.eight.val()) & self.pair_mask.val(),
-        ) << self.one4.val())
-            | bit_cast::<4, BURST_BITS>(self.burst.val() & self.one_b.val());
-        self.col.next = bit_cast::<7, BURST_BITS>(self.burst.val() >> self.one_b.val());
-        self.row.next = bit_cast::<16, BURST_BITS>(self.burst.val() >> self.row_shift.val());
-        self.s_pair.next =
-            bit_cast::<4, BURST_BITS>((self.succ.val() >> self.eight.val()) & self.pair_mask.val());
-        self.s_row.next = bit_cast::<16, BURST_BITS>(self.succ.val() >> self.row_shift.val());
+        self.pair_b.next = (self.burst.val() >> self.eight.val()) & self.pair_mask.val();
+        self.bank.next = (self.pair_b.val().get_bits::<4>(0) << self.one4.val())
+            | (self.burst.val().get_bits::<4>(0) & self.one4.val());
+        self.col_b.next = self.burst.val() << self.two_b.val();
+        self.row_b.next = self.burst.val() >> self.row_shift.val();
+        self.row.next = self.row_b.val().get_bits::<16>(0);
+        self.s_pair_b.next = (self.succ.val() >> self.eight.val()) & self.pair_mask.val();
+        self.s_pair.next = self.s_pair_b.val().get_bits::<4>(0);
+        self.s_row_b.next = self.succ.val() >> self.row_shift.val();
+        self.s_row.next = self.s_row_b.val().get_bits::<16>(0);
         // ---- The shadow table for this bank and its partner.
         self.hit_open.next = false;
         self.hit_row.next = false;
@@ -206,35 +209,19 @@ impl<const NB: usize> Logic for CmdGen<NB> {
         self.ok.next = self.burst_valid.val() & !self.blocked.val();
         self.accept.next = self.ok.val();
         // ---- The compound entry.
-        self.f_pre_pre.next = self.zero_e.val();
-        if self.pre_pre.val() {
-            self.f_pre_pre.next = self.k_pre_pre.val();
-        }
-        self.f_act.next = self.zero_e.val();
-        if self.act.val() {
-            self.f_act.next = self.k_act.val();
-        }
-        self.f_ap.next = self.zero_e.val();
-        if self.ap.val() {
-            self.f_ap.next = self.k_ap.val();
-        }
-        self.f_write.next = self.zero_e.val();
-        if self.write.val() {
-            self.f_write.next = self.k_write.val();
-        }
-        self.entry.next = self.f_pre_pre.val()
-            | self.f_act.val()
-            | self.f_ap.val()
-            | self.f_write.val()
-            | (bit_cast::<ENTRY_BITS, 16>(self.row.val()) << self.five.val())
-            | (bit_cast::<ENTRY_BITS, 7>(self.col.val()) << self.col_at.val())
-            | (bit_cast::<ENTRY_BITS, 16>(self.burst_words.val()) << self.words_at.val());
+        self.e_pre_pre.next = self.pre_pre.val();
+        self.e_act.next = self.act.val();
+        self.e_ap.next = self.ap.val();
+        self.e_write.next = self.write.val();
+        self.e_row.next = self.row.val();
+        self.e_col.next = self.col_b.val().get_bits::<10>(0) & self.col_mask.val();
+        self.e_words.next = self.burst_words.val();
         for i in 0..NB {
             self.push[i].next = self.ok.val() & self.close[i].val();
-            self.push_entry[i].next = self.k_close.val();
+            self.push_close[i].next = true;
             if self.bank.val() == self.idx[i].val() {
                 self.push[i].next = self.ok.val();
-                self.push_entry[i].next = self.entry.val();
+                self.push_close[i].next = false;
             }
             if self.ok.val() & self.close[i].val() {
                 self.open[i].d.next = false;

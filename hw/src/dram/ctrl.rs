@@ -25,9 +25,9 @@ pub struct DramCtrl<const NB: usize> {
     /// First word address (tile).
     pub req_addr: Signal<In, Bits<30>>,
     /// Words per row (tile).
-    pub req_words: Signal<In, Bits<24>>,
+    pub req_words: Signal<In, Bits<30>>,
     /// Words from one row's start to the next (tile).
-    pub req_period: Signal<In, Bits<24>>,
+    pub req_period: Signal<In, Bits<30>>,
     /// Rows (tile) or indexes (indexed).
     pub req_count: Signal<In, Bits<16>>,
     /// Echoed with `done`.
@@ -88,7 +88,7 @@ pub struct DramCtrl<const NB: usize> {
     bad_tag: DFF<Bits<8>>,
     write_r: DFF<Bit>,
     lid: DFF<Bits<32>>,
-    cur_pair: DFF<Bits<4>>,
+    cur_pair: DFF<Bits<16>>,
     ccd_s: DFF<Bits<8>>,
     rrd_s: DFF<Bits<8>>,
     faw: [DFF<Bits<8>>; 4],
@@ -107,12 +107,18 @@ pub struct DramCtrl<const NB: usize> {
     cand: [Signal<Local, Bit>; NB],
     key: [Signal<Local, Bits<16>>; NB],
     inv: [Signal<Local, Bits<16>>; NB],
-    pair16: Signal<Local, Bits<16>>,
     win: [Signal<Local, Bit>; NB],
     any: Signal<Local, Bit>,
     sel: Signal<Local, Bits<4>>,
     sel_step: Signal<Local, Bits<3>>,
-    sel_head: Signal<Local, Bits<44>>,
+    sel16: Signal<Local, Bits<16>>,
+    sel_bg: Signal<Local, Bits<4>>,
+    sel_hi: Signal<Local, Bits<4>>,
+    sel_ap: Signal<Local, Bit>,
+    sel_write: Signal<Local, Bit>,
+    sel_row: Signal<Local, Bits<16>>,
+    sel_col: Signal<Local, Bits<10>>,
+    sel_words: Signal<Local, Bits<16>>,
     is_act: Signal<Local, Bit>,
     is_cas: Signal<Local, Bit>,
     ref_go: Signal<Local, Bit>,
@@ -127,14 +133,12 @@ pub struct DramCtrl<const NB: usize> {
     bg_of: [Constant<Bits<4>>; NB],
     bg_mask: Constant<Bits<4>>,
     bg_bits: Constant<Bits<4>>,
-    bank_mask: Constant<Bits<4>>,
-    pair_clear: Constant<Bits<4>>,
+    pair_clear: Constant<Bits<16>>,
     ccd_s1: Constant<Bits<8>>,
     rrd_s1: Constant<Bits<8>>,
     faw1: Constant<Bits<8>>,
     rfc1: Constant<Bits<10>>,
     refi1: Constant<Bits<14>>,
-    s_close: Constant<Bits<3>>,
     s_prepre: Constant<Bits<3>>,
     s_act: Constant<Bits<3>>,
     s_cas: Constant<Bits<3>>,
@@ -157,9 +161,11 @@ pub struct DramCtrl<const NB: usize> {
     one8: Constant<Bits<8>>,
     one10: Constant<Bits<10>>,
     one14: Constant<Bits<14>>,
+    one16: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
     two32: Constant<Bits<32>>,
     eight4: Constant<Bits<4>>,
+    zero2: Constant<Bits<2>>,
     zero4: Constant<Bits<4>>,
     zero8: Constant<Bits<8>>,
     zero10: Constant<Bits<10>>,
@@ -245,12 +251,18 @@ impl<const NB: usize> DramCtrl<NB> {
             cand: array_init::array_init(|_| Default::default()),
             key: array_init::array_init(|_| Default::default()),
             inv: array_init::array_init(|_| Default::default()),
-            pair16: Default::default(),
             win: array_init::array_init(|_| Default::default()),
             any: Default::default(),
             sel: Default::default(),
             sel_step: Default::default(),
-            sel_head: Default::default(),
+            sel16: Default::default(),
+            sel_bg: Default::default(),
+            sel_hi: Default::default(),
+            sel_ap: Default::default(),
+            sel_write: Default::default(),
+            sel_row: Default::default(),
+            sel_col: Default::default(),
+            sel_words: Default::default(),
             is_act: Default::default(),
             is_cas: Default::default(),
             ref_go: Default::default(),
@@ -265,14 +277,12 @@ impl<const NB: usize> DramCtrl<NB> {
             bg_of: array_init::array_init(|i| k(i as u64 % nbg)),
             bg_mask: k(nbg - 1),
             bg_bits: k(bg_bits),
-            bank_mask: k(NB as u64 - 1),
             pair_clear: k(0xE),
             ccd_s1: k(t(part.ccd_s) - 1),
             rrd_s1: k(t(part.rrd_s) - 1),
             faw1: k(t(part.faw) - 1),
             rfc1: k(t(part.rfc) - 1),
             refi1: k(t(part.refi) - 1),
-            s_close: k(Step::Close as u64),
             s_prepre: k(Step::PrePre as u64),
             s_act: k(Step::Act as u64),
             s_cas: k(Step::Cas as u64),
@@ -295,9 +305,11 @@ impl<const NB: usize> DramCtrl<NB> {
             one8: k(1),
             one10: k(1),
             one14: k(1),
+            one16: k(1),
             one32: k(1),
             two32: k(2),
             eight4: k(8),
+            zero2: k(0),
             zero4: k(0),
             zero8: k(0),
             zero10: k(0),
@@ -360,7 +372,7 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
             & !self.owed.q.val().any();
         self.bad.next = !self.req_words.val().any()
             | !self.req_count.val().any()
-            | ((self.req_count.val() != bit_cast::<16, 4>(self.one4.val()))
+            | ((self.req_count.val() != self.one16.val())
                 & (self.req_period.val() < self.req_words.val()));
         self.fe.start.next = self.accept.val() & !self.bad.val();
         self.fe.req_indexed.next = self.req_indexed.val();
@@ -389,7 +401,7 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
         }
         self.done.next = self.done_l.val() | self.bad_r.q.val();
         self.done_error.next = self.bad_r.q.val();
-        self.done_tag.next = bit_cast::<8, 4>(self.zero4.val());
+        self.done_tag.next = self.zero8.val();
         self.done_lid.next = self.zero32.val();
         if self.done_l.val() {
             self.done_tag.next = self.tag_r.q.val();
@@ -410,13 +422,19 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
         for i in 0..NB {
             self.gen.full[i].next = self.banks[i].full.val();
             self.banks[i].push.next = self.gen.push[i].val();
-            self.banks[i].push_entry.next = self.gen.push_entry[i].val();
+            self.banks[i].push_close.next = self.gen.push_close[i].val();
+            self.banks[i].push_pre_pre.next = self.gen.e_pre_pre.val();
+            self.banks[i].push_act.next = self.gen.e_act.val();
+            self.banks[i].push_ap.next = self.gen.e_ap.val();
+            self.banks[i].push_write.next = self.gen.e_write.val();
+            self.banks[i].push_row.next = self.gen.e_row.val();
+            self.banks[i].push_col.next = self.gen.e_col.val();
+            self.banks[i].push_words.next = self.gen.e_words.val();
         }
         // ---- Arbiter: legal candidates, key = {tier, rule-5 run, closeness to cur_pair}.
-        self.pair16.next = bit_cast::<16, 4>(self.cur_pair.q.val());
         for i in 0..NB {
-            self.inv[i].next =
-                self.mask16.val() - ((self.idx16[i].val() - self.pair16.val()) & self.mask16.val());
+            self.inv[i].next = self.mask16.val()
+                - ((self.idx16[i].val() - self.cur_pair.q.val()) & self.mask16.val());
             self.cand[i].next = self.banks[i].legal.val();
             self.key[i].next = self.inv[i].val();
             if self.banks[i].step.val() == self.s_cas.val() {
@@ -447,13 +465,23 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
         self.any.next = false;
         self.sel.next = self.zero4.val();
         self.sel_step.next = self.c_nop.val();
-        self.sel_head.next = bit_cast::<44, 4>(self.zero4.val());
+        self.sel16.next = self.zero16.val();
+        self.sel_ap.next = false;
+        self.sel_write.next = false;
+        self.sel_row.next = self.zero16.val();
+        self.sel_col.next = self.zero10.val();
+        self.sel_words.next = self.zero16.val();
         for i in 0..NB {
             if self.win[i].val() {
                 self.any.next = true;
                 self.sel.next = self.idx[i].val();
                 self.sel_step.next = self.banks[i].step.val();
-                self.sel_head.next = self.banks[i].head.val();
+                self.sel16.next = self.idx16[i].val();
+                self.sel_ap.next = self.banks[i].head_ap.val();
+                self.sel_write.next = self.banks[i].head_write.val();
+                self.sel_row.next = self.banks[i].head_row.val();
+                self.sel_col.next = self.banks[i].head_col.val();
+                self.sel_words.next = self.banks[i].head_words.val();
             }
         }
         self.is_act.next = self.any.val() & (self.sel_step.val() == self.s_act.val());
@@ -512,7 +540,7 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
         self.rrd_s.d.next = self.rrd_d.val();
         self.rfc.d.next = self.rfc_d.val();
         if self.is_cas.val() {
-            self.cur_pair.d.next = self.sel.val() & self.pair_clear.val();
+            self.cur_pair.d.next = self.sel16.val() & self.pair_clear.val();
             if self.ccd_s1.val() > self.ccd_d.val() {
                 self.ccd_s.d.next = self.ccd_s1.val();
             }
@@ -530,31 +558,32 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
             self.rfc.d.next = self.rfc1.val();
         }
         // ---- The command bus.
+        self.sel_bg.next = self.sel.val() & self.bg_mask.val();
+        self.sel_hi.next = self.sel.val() >> self.bg_bits.val();
         self.cmd.next = self.c_nop.val();
-        self.cmd_bg.next = bit_cast::<2, 4>(self.zero4.val());
-        self.cmd_bank.next = bit_cast::<2, 4>(self.zero4.val());
+        self.cmd_bg.next = self.zero2.val();
+        self.cmd_bank.next = self.zero2.val();
         self.cmd_row.next = self.zero16.val();
         self.cmd_col.next = self.zero10.val();
         if self.any.val() {
-            self.cmd_bg.next = bit_cast::<2, 4>(self.sel.val() & self.bg_mask.val());
-            self.cmd_bank.next = bit_cast::<2, 4>(self.sel.val() >> self.bg_bits.val());
+            self.cmd_bg.next = self.sel_bg.val().get_bits::<2>(0);
+            self.cmd_bank.next = self.sel_hi.val().get_bits::<2>(0);
             self.cmd.next = self.c_pre.val();
         }
         if self.is_act.val() {
             self.cmd.next = self.c_act.val();
-            self.cmd_row.next = self.sel_head.val().get_bits::<16>(5);
+            self.cmd_row.next = self.sel_row.val();
         }
         if self.is_cas.val() {
-            self.cmd_row.next = self.sel_head.val().get_bits::<16>(5);
-            self.cmd_col.next =
-                bit_cast::<10, 7>(self.sel_head.val().get_bits::<7>(21)) << self.three10.val();
+            self.cmd_row.next = self.sel_row.val();
+            self.cmd_col.next = self.sel_col.val();
             self.cmd.next = self.c_rd.val();
-            if self.sel_head.val().get_bit(3) {
+            if self.sel_ap.val() {
                 self.cmd.next = self.c_rda.val();
             }
-            if self.sel_head.val().get_bit(4) {
+            if self.sel_write.val() {
                 self.cmd.next = self.c_wr.val();
-                if self.sel_head.val().get_bit(3) {
+                if self.sel_ap.val() {
                     self.cmd.next = self.c_wra.val();
                 }
             }
@@ -564,12 +593,12 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
         }
         // ---- The data bus.
         self.dq.cas.next = self.is_cas.val();
-        self.dq.cas_write.next = self.sel_head.val().get_bit(4);
-        self.dq.cas_bg.next = bit_cast::<2, 4>(self.sel.val() & self.bg_mask.val());
-        self.dq.cas_bank.next = bit_cast::<2, 4>(self.sel.val() >> self.bg_bits.val());
-        self.dq.cas_row.next = self.sel_head.val().get_bits::<16>(5);
-        self.dq.cas_col.next = self.sel_head.val().get_bits::<7>(21);
-        self.dq.cas_words.next = self.sel_head.val().get_bits::<16>(28);
+        self.dq.cas_write.next = self.sel_write.val();
+        self.dq.cas_bg.next = self.sel_bg.val().get_bits::<2>(0);
+        self.dq.cas_bank.next = self.sel_hi.val().get_bits::<2>(0);
+        self.dq.cas_row.next = self.sel_row.val();
+        self.dq.cas_col.next = self.sel_col.val();
+        self.dq.cas_words.next = self.sel_words.val();
         self.dq_valid.next = self.dq.dq_valid.val();
         self.dq_write.next = self.dq.dq_write.val();
         self.dq_bg.next = self.dq.dq_bg.val();
@@ -584,7 +613,7 @@ impl<const NB: usize> Logic for DramCtrl<NB> {
             self.busy.d.next = false;
             self.bad_r.d.next = false;
             self.lid.d.next = self.zero32.val();
-            self.cur_pair.d.next = self.zero4.val();
+            self.cur_pair.d.next = self.zero16.val();
             self.ccd_s.d.next = self.zero8.val();
             self.rrd_s.d.next = self.zero8.val();
             for i in 0..4 {

@@ -26,8 +26,8 @@ pub struct DqScheduler {
     pub cas_bank: Signal<In, Bits<2>>,
     /// Its row.
     pub cas_row: Signal<In, Bits<16>>,
-    /// Its burst within the row.
-    pub cas_col: Signal<In, Bits<7>>,
+    /// Its DDR4 column (burst · 8).
+    pub cas_col: Signal<In, Bits<10>>,
     /// The burst's word mask.
     pub cas_words: Signal<In, Bits<16>>,
     /// Data moves on the bus in this cycle.
@@ -47,34 +47,32 @@ pub struct DqScheduler {
     /// Which of those 4 words are used.
     pub dq_mask: Signal<Out, Bits<4>>,
     now: DFF<Bits<16>>,
-    fifo: [DFF<Bits<64>>; DEPTH],
+    r_start: [DFF<Bits<16>>; DEPTH],
+    r_write: [DFF<Bit>; DEPTH],
+    r_bg: [DFF<Bits<2>>; DEPTH],
+    r_bank: [DFF<Bits<2>>; DEPTH],
+    r_row: [DFF<Bits<16>>; DEPTH],
+    r_col: [DFF<Bits<10>>; DEPTH],
+    r_words: [DFF<Bits<16>>; DEPTH],
     len: DFF<Bits<4>>,
     delta: Signal<Local, Bits<16>>,
     active: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     target: Signal<Local, Bits<4>>,
     start: Signal<Local, Bits<16>>,
-    res: Signal<Local, Bits<64>>,
-    f_write: Signal<Local, Bits<64>>,
-    beat: Signal<Local, Bits<16>>,
+    shifted: Signal<Local, Bits<16>>,
     slot: [Constant<Bits<4>>; DEPTH],
     read_lead: Constant<Bits<16>>,
     write_lead: Constant<Bits<16>>,
     one16: Constant<Bits<16>>,
-    three: Constant<Bits<16>>,
-    four: Constant<Bits<16>>,
+    two16: Constant<Bits<16>>,
+    three16: Constant<Bits<16>>,
+    four16: Constant<Bits<16>>,
     one4: Constant<Bits<4>>,
+    zero2: Constant<Bits<2>>,
     zero4: Constant<Bits<4>>,
+    zero10: Constant<Bits<10>>,
     zero16: Constant<Bits<16>>,
-    zero64: Constant<Bits<64>>,
-    k_write: Constant<Bits<64>>,
-    two: Constant<Bits<16>>,
-    at_bg: Constant<Bits<64>>,
-    at_bank: Constant<Bits<64>>,
-    at_row: Constant<Bits<64>>,
-    at_col: Constant<Bits<64>>,
-    at_words: Constant<Bits<64>>,
-    three10: Constant<Bits<10>>,
 }
 
 impl DqScheduler {
@@ -99,34 +97,32 @@ impl DqScheduler {
             dq_beat: Default::default(),
             dq_mask: Default::default(),
             now: Default::default(),
-            fifo: array_init::array_init(|_| Default::default()),
+            r_start: array_init::array_init(|_| Default::default()),
+            r_write: array_init::array_init(|_| Default::default()),
+            r_bg: array_init::array_init(|_| Default::default()),
+            r_bank: array_init::array_init(|_| Default::default()),
+            r_row: array_init::array_init(|_| Default::default()),
+            r_col: array_init::array_init(|_| Default::default()),
+            r_words: array_init::array_init(|_| Default::default()),
             len: Default::default(),
             delta: Default::default(),
             active: Default::default(),
             pop: Default::default(),
             target: Default::default(),
             start: Default::default(),
-            res: Default::default(),
-            f_write: Default::default(),
-            beat: Default::default(),
+            shifted: Default::default(),
             slot: array_init::array_init(|i| k(i as u64)),
             read_lead: k(part.cl as u64),
             write_lead: k(part.cwl as u64 - 2),
             one16: k(1),
-            three: k(3),
-            four: k(4),
+            two16: k(2),
+            three16: k(3),
+            four16: k(4),
             one4: k(1),
+            zero2: k(0),
             zero4: k(0),
+            zero10: k(0),
             zero16: k(0),
-            zero64: k(0),
-            k_write: k(1 << 16),
-            two: k(2),
-            at_bg: k(17),
-            at_bank: k(19),
-            at_row: k(21),
-            at_col: k(37),
-            at_words: k(44),
-            three10: k(3),
         }
     }
 }
@@ -136,64 +132,73 @@ impl Logic for DqScheduler {
     fn update(&mut self) {
         dff_setup!(self, clock, now, len);
         for i in 0..DEPTH {
-            self.fifo[i].clock.next = self.clock.val();
-            self.fifo[i].d.next = self.fifo[i].q.val();
+            self.r_start[i].clock.next = self.clock.val();
+            self.r_start[i].d.next = self.r_start[i].q.val();
+            self.r_write[i].clock.next = self.clock.val();
+            self.r_write[i].d.next = self.r_write[i].q.val();
+            self.r_bg[i].clock.next = self.clock.val();
+            self.r_bg[i].d.next = self.r_bg[i].q.val();
+            self.r_bank[i].clock.next = self.clock.val();
+            self.r_bank[i].d.next = self.r_bank[i].q.val();
+            self.r_row[i].clock.next = self.clock.val();
+            self.r_row[i].d.next = self.r_row[i].q.val();
+            self.r_col[i].clock.next = self.clock.val();
+            self.r_col[i].d.next = self.r_col[i].q.val();
+            self.r_words[i].clock.next = self.clock.val();
+            self.r_words[i].d.next = self.r_words[i].q.val();
         }
         self.now.d.next = self.now.q.val() + self.one16.val();
         // ---- The head reservation is on the bus while 0 <= now - start < 4.
-        self.delta.next = self.now.q.val() - self.fifo[0].q.val().get_bits::<16>(0);
-        self.active.next = self.len.q.val().any() & (self.delta.val() < self.four.val());
-        self.pop.next = self.active.val() & (self.delta.val() == self.three.val());
-        self.beat.next = self.delta.val() & self.three.val();
+        self.delta.next = self.now.q.val() - self.r_start[0].q.val();
+        self.active.next = self.len.q.val().any() & (self.delta.val() < self.four16.val());
+        self.pop.next = self.active.val() & (self.delta.val() == self.three16.val());
+        self.shifted.next = self.r_words[0].q.val() >> (self.delta.val() << self.two16.val());
         self.dq_valid.next = self.active.val();
         self.dq_write.next = false;
-        self.dq_bg.next = bit_cast::<2, 16>(self.zero16.val());
-        self.dq_bank.next = bit_cast::<2, 16>(self.zero16.val());
+        self.dq_bg.next = self.zero2.val();
+        self.dq_bank.next = self.zero2.val();
         self.dq_row.next = self.zero16.val();
-        self.dq_col.next = bit_cast::<10, 16>(self.zero16.val());
-        self.dq_beat.next = bit_cast::<2, 16>(self.zero16.val());
-        self.dq_mask.next = bit_cast::<4, 16>(self.zero16.val());
+        self.dq_col.next = self.zero10.val();
+        self.dq_beat.next = self.zero2.val();
+        self.dq_mask.next = self.zero4.val();
         if self.active.val() {
-            self.dq_write.next = self.fifo[0].q.val().get_bit(16);
-            self.dq_bg.next = self.fifo[0].q.val().get_bits::<2>(17);
-            self.dq_bank.next = self.fifo[0].q.val().get_bits::<2>(19);
-            self.dq_row.next = self.fifo[0].q.val().get_bits::<16>(21);
-            self.dq_col.next =
-                bit_cast::<10, 7>(self.fifo[0].q.val().get_bits::<7>(37)) << self.three10.val();
-            self.dq_beat.next = bit_cast::<2, 16>(self.beat.val());
-            self.dq_mask.next = bit_cast::<4, 16>(
-                self.fifo[0].q.val().get_bits::<16>(44) >> (self.beat.val() << self.two.val()),
-            );
+            self.dq_write.next = self.r_write[0].q.val();
+            self.dq_bg.next = self.r_bg[0].q.val();
+            self.dq_bank.next = self.r_bank[0].q.val();
+            self.dq_row.next = self.r_row[0].q.val();
+            self.dq_col.next = self.r_col[0].q.val();
+            self.dq_beat.next = self.delta.val().get_bits::<2>(0);
+            self.dq_mask.next = self.shifted.val().get_bits::<4>(0);
         }
         // ---- A CAS appends a reservation.
         self.start.next = self.now.q.val() + self.read_lead.val();
         if self.cas_write.val() {
             self.start.next = self.now.q.val() + self.write_lead.val();
         }
-        self.f_write.next = self.zero64.val();
-        if self.cas_write.val() {
-            self.f_write.next = self.k_write.val();
-        }
-        self.res.next = bit_cast::<64, 16>(self.start.val())
-            | (bit_cast::<64, 16>(self.cas_words.val()) << self.at_words.val())
-            | (bit_cast::<64, 7>(self.cas_col.val()) << self.at_col.val())
-            | (bit_cast::<64, 16>(self.cas_row.val()) << self.at_row.val())
-            | (bit_cast::<64, 2>(self.cas_bank.val()) << self.at_bank.val())
-            | (bit_cast::<64, 2>(self.cas_bg.val()) << self.at_bg.val())
-            | self.f_write.val();
         self.target.next = self.len.q.val();
         if self.pop.val() {
             self.target.next = self.len.q.val() - self.one4.val();
             for i in 0..(DEPTH - 1) {
-                self.fifo[i].d.next = self.fifo[i + 1].q.val();
+                self.r_start[i].d.next = self.r_start[i + 1].q.val();
+                self.r_write[i].d.next = self.r_write[i + 1].q.val();
+                self.r_bg[i].d.next = self.r_bg[i + 1].q.val();
+                self.r_bank[i].d.next = self.r_bank[i + 1].q.val();
+                self.r_row[i].d.next = self.r_row[i + 1].q.val();
+                self.r_col[i].d.next = self.r_col[i + 1].q.val();
+                self.r_words[i].d.next = self.r_words[i + 1].q.val();
             }
-            self.fifo[DEPTH - 1].d.next = self.zero64.val();
             self.len.d.next = self.len.q.val() - self.one4.val();
         }
         if self.cas.val() {
             for i in 0..DEPTH {
                 if self.target.val() == self.slot[i].val() {
-                    self.fifo[i].d.next = self.res.val();
+                    self.r_start[i].d.next = self.start.val();
+                    self.r_write[i].d.next = self.cas_write.val();
+                    self.r_bg[i].d.next = self.cas_bg.val();
+                    self.r_bank[i].d.next = self.cas_bank.val();
+                    self.r_row[i].d.next = self.cas_row.val();
+                    self.r_col[i].d.next = self.cas_col.val();
+                    self.r_words[i].d.next = self.cas_words.val();
                 }
             }
             self.len.d.next = self.target.val() + self.one4.val();
@@ -201,9 +206,6 @@ impl Logic for DqScheduler {
         if self.reset.val() {
             self.now.d.next = self.zero16.val();
             self.len.d.next = self.zero4.val();
-            for i in 0..DEPTH {
-                self.fifo[i].d.next = self.zero64.val();
-            }
         }
     }
 }

@@ -22,9 +22,9 @@ pub struct FrontEnd {
     /// Request: first word address.
     pub req_addr: Signal<In, Bits<30>>,
     /// Request: words per row.
-    pub req_words: Signal<In, Bits<24>>,
+    pub req_words: Signal<In, Bits<30>>,
     /// Request: words from one row's start to the next.
-    pub req_period: Signal<In, Bits<24>>,
+    pub req_period: Signal<In, Bits<30>>,
     /// Request: rows (tile) or indexes (indexed).
     pub req_count: Signal<In, Bits<16>>,
     /// Index port: an index is offered.
@@ -74,11 +74,12 @@ pub struct FrontEnd {
     next_seg: Signal<Local, Bits<30>>,
     completes: Signal<Local, Bit>,
     seg_mask: Signal<Local, Bits<16>>,
+    seg_last: Signal<Local, Bits<30>>,
     t_valid: Signal<Local, Bit>,
     advance: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     ones16: Constant<Bits<16>>,
-    fifteen: Constant<Bits<16>>,
+    fifteen: Constant<Bits<4>>,
     one16: Constant<Bits<16>>,
     one30: Constant<Bits<30>>,
     low4: Constant<Bits<30>>,
@@ -131,6 +132,7 @@ impl Default for FrontEnd {
             next_seg: Default::default(),
             completes: Default::default(),
             seg_mask: Default::default(),
+            seg_last: Default::default(),
             t_valid: Default::default(),
             advance: Default::default(),
             take: Default::default(),
@@ -169,28 +171,23 @@ impl Logic for FrontEnd {
         }
         self.completes.next = self.seg_final.val()
             | ((self.next_seg.val() >> self.four.val()) != (self.cur.q.val() >> self.four.val()));
-        self.seg_mask.next = (self.ones16.val()
-            << bit_cast::<16, 30>(self.cur.q.val() & self.low4.val()))
-            & (self.ones16.val()
-                >> (self.fifteen.val()
-                    - bit_cast::<16, 30>(
-                        (self.seg_end.val() - self.one30.val()) & self.low4.val(),
-                    )));
+        self.seg_last.next = self.seg_end.val() - self.one30.val();
+        self.seg_mask.next = (self.ones16.val() << self.cur.q.val().get_bits::<4>(0))
+            & (self.ones16.val() >> (self.fifteen.val() - self.seg_last.val().get_bits::<4>(0)));
         self.t_valid.next = self.active.q.val() & !self.indexed_r.q.val();
         // ---- The offered burst.
         self.burst_valid.next = false;
-        self.burst.next = bit_cast::<BURST_BITS, 30>(self.cur.q.val() >> self.four.val());
+        self.burst.next = self.cur.q.val().get_bits::<BURST_BITS>(4);
         self.burst_words.next = self.acc.q.val() | self.seg_mask.val();
         self.burst_last.next = self.seg_final.val();
-        self.succ.next = bit_cast::<BURST_BITS, 30>(self.next_seg.val() >> self.four.val());
+        self.succ.next = self.next_seg.val().get_bits::<BURST_BITS>(4);
         if self.t_valid.val() {
             self.burst_valid.next = self.completes.val();
         }
         if self.indexed_r.q.val() {
             self.burst_valid.next = self.active.q.val() & self.idx_full.q.val();
-            self.burst.next = bit_cast::<BURST_BITS, 30>(self.idx_r.q.val() >> self.four.val());
-            self.burst_words.next =
-                self.one16.val() << bit_cast::<16, 30>(self.idx_r.q.val() & self.low4.val());
+            self.burst.next = self.idx_r.q.val().get_bits::<BURST_BITS>(4);
+            self.burst_words.next = self.one16.val() << self.idx_r.q.val().get_bits::<4>(0);
             self.burst_last.next = self.to_emit.q.val() == self.one16.val();
         }
         // ---- Tile: advance (a completing segment only when the generator takes its burst).
@@ -237,8 +234,8 @@ impl Logic for FrontEnd {
             self.row_start.d.next = self.req_addr.val();
             self.cur.d.next = self.req_addr.val();
             self.rows_left.d.next = self.req_count.val();
-            self.words.d.next = bit_cast::<30, 24>(self.req_words.val());
-            self.period.d.next = bit_cast::<30, 24>(self.req_period.val());
+            self.words.d.next = self.req_words.val();
+            self.period.d.next = self.req_period.val();
             self.acc.d.next = self.zero16.val();
             self.to_take.d.next = self.req_count.val();
             self.to_emit.d.next = self.req_count.val();

@@ -10,7 +10,7 @@
 //! # Ports
 //!
 //! Inputs (sampled at the rising edge that ends the cycle): `reset`; `req_valid`,
-//! `req_write`, `req_indexed`, `req_addr` (30 bits), `req_words` (24), `req_period` (24),
+//! `req_write`, `req_indexed`, `req_addr` (30 bits), `req_words` (30), `req_period` (30),
 //! `req_count` (16), `req_tag` (8); `idx_valid`, `idx_addr` (30 bits).
 //!
 //! Outputs (every one a function of the registered state only, so valid all cycle):
@@ -50,7 +50,7 @@
 //!
 //! **Tile** (`req_indexed = 0`; also the snoopy indexed transfer of §1.6, which is a tile over
 //! the index buffer for the controller): `req_addr` A (start word, 30 bits), `req_words` W
-//! (words per row, 24 bits), `req_period` P (words from one row's start to the next, 24 bits),
+//! (words per row, 30 bits), `req_period` P (words from one row's start to the next, 30 bits),
 //! `req_count` C (rows, 16 bits). Row r covers words `[A + r·P, A + r·P + W)`.
 //!
 //! **Iterative indexed** (`req_indexed = 1`, §1.5.1, Eq. 16): `req_count` C indexes (word
@@ -195,7 +195,6 @@ pub mod bank;
 pub mod cmdgen;
 mod ctrl;
 pub mod dq;
-pub mod entry;
 pub mod frontend;
 pub mod model;
 mod part;

@@ -49,8 +49,8 @@ pub fn apply<const NB: usize>(u: &mut DramCtrl<NB>, inp: &DramIn) {
     u.req_write.next = inp.req_write;
     u.req_indexed.next = inp.req_indexed;
     u.req_addr.next = u64::from(inp.req_addr & 0x3FFF_FFFF).to_bits();
-    u.req_words.next = u64::from(inp.req_words & 0xFF_FFFF).to_bits();
-    u.req_period.next = u64::from(inp.req_period & 0xFF_FFFF).to_bits();
+    u.req_words.next = u64::from(inp.req_words & 0x3FFF_FFFF).to_bits();
+    u.req_period.next = u64::from(inp.req_period & 0x3FFF_FFFF).to_bits();
     u.req_count.next = u64::from(inp.req_count).to_bits();
     u.req_tag.next = u64::from(inp.req_tag).to_bits();
     u.idx_valid.next = inp.idx_valid;

@@ -33,7 +33,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 9] {
+pub fn all() -> [&'static dyn BlockTb; 12] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -42,6 +42,9 @@ pub fn all() -> [&'static dyn BlockTb; 9] {
         &pws::S7,
         &sched::SchedTb,
         &sched::SchedExampleTb,
+        &crate::dram::tb::READ_4K,
+        &crate::dram::tb::MIXED,
+        &crate::dram::tb::X8_MIXED,
         &DecodeTb,
         &CounterTb,
     ]

@@ -9,7 +9,7 @@ mod stimulus;
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::{verilog_of, Waiver};
 use crate::harness::HarnessError;
-use crate::waves::{Format, Gtkw};
+use crate::waves::{as_refs, named, Format, Gtkw};
 pub use invariants::{Coverage, Invariants};
 use rtgpu_hw::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, SimdGroupModel};
 use rtgpu_hw::pws::{lane_mask, Cmd, ErrorCode, PwsParams, SimdGroup, State};
@@ -380,14 +380,6 @@ fn layout(tb: &PwsTb) -> Gtkw {
     g.group("split/merge events", &as_refs(&events))
 }
 
-fn named(names: &[&str]) -> Vec<(u64, String)> {
-    names
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (i as u64, s.to_string()))
-        .collect()
-}
-
 fn context_traces(n: &str, k: usize) -> Vec<(String, Option<Format>)> {
     [
         ("state", Some(Format::Named("state"))),
@@ -401,8 +393,4 @@ fn context_traces(n: &str, k: usize) -> Vec<(String, Option<Format>)> {
     .into_iter()
     .map(|(s, f)| (format!("{n}.{s}${k}"), f))
     .collect()
-}
-
-fn as_refs(v: &[(String, Option<Format>)]) -> Vec<(&str, Option<Format>)> {
-    v.iter().map(|(s, f)| (s.as_str(), *f)).collect()
 }

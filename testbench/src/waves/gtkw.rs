@@ -277,6 +277,20 @@ fn relative_to(target: &Path, from: &Path) -> String {
     }
 }
 
+/// A translate table from names in code order: value i is `names[i]`.
+pub fn named(names: &[&str]) -> Vec<(u64, String)> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as u64, s.to_string()))
+        .collect()
+}
+
+/// Borrows owned trace names for [`Gtkw::group`].
+pub fn as_refs(v: &[(String, Option<Format>)]) -> Vec<(&str, Option<Format>)> {
+    v.iter().map(|(s, f)| (s.as_str(), *f)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

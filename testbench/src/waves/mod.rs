@@ -3,5 +3,5 @@
 mod gtkw;
 mod recorder;
 
-pub use gtkw::{Format, Gtkw, Marker};
+pub use gtkw::{as_refs, named, Format, Gtkw, Marker};
 pub use recorder::{VcdOptions, VcdRecorder};

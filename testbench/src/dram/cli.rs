@@ -1,0 +1,172 @@
+//! `rtgpu dram ...`: one request's LID and trace, and LID sweeps. The output lines are a
+//! stable interface (other tools parse them).
+
+use super::run::{run, Run};
+use super::sweep::{sweep, table, Sweep};
+use super::tb::simulate_requests;
+use crate::tb::{TbError, TbOptions};
+use rtgpu_hw::dram::model::{DramModel, Request};
+use rtgpu_hw::dram::Part;
+use std::path::{Path, PathBuf};
+
+/// Word addresses the controller maps (30 bits: 4 GiB).
+pub const WORDS: u64 = 1 << 30;
+
+/// A failure: exit code 2 for bad arguments, 1 for a failed run.
+#[derive(Debug)]
+pub struct CliError(pub u8, pub String);
+
+fn usage(msg: String) -> CliError {
+    CliError(2, msg)
+}
+
+/// `read` or `write` → is a write.
+pub fn direction(dir: &str) -> Result<bool, CliError> {
+    match dir {
+        "read" => Ok(false),
+        "write" => Ok(true),
+        other => Err(usage(format!(
+            "unknown direction `{other}`; use read or write"
+        ))),
+    }
+}
+
+/// The part called `name` (exit 2 when unknown).
+pub fn part(name: &str) -> Result<Part, CliError> {
+    Part::by_name(name).map_err(usage)
+}
+
+/// A validated tile request: non-zero words and rows, rows not overlapping, inside memory.
+pub fn tile(
+    write: bool,
+    addr: u64,
+    words: u64,
+    period: Option<u64>,
+    count: u64,
+) -> Result<Request, CliError> {
+    if words == 0 {
+        return Err(usage("--words must be at least 1".into()));
+    }
+    if count == 0 || count > u64::from(u16::MAX) {
+        return Err(usage(format!("--count {count}: use 1 to {}", u16::MAX)));
+    }
+    let period = period.unwrap_or(words);
+    if count > 1 && period < words {
+        return Err(usage(format!(
+            "--period {period} is below --words {words}: rows would overlap"
+        )));
+    }
+    let end = addr + (count - 1) * period + words;
+    if end > WORDS || words >= WORDS || period >= WORDS {
+        return Err(usage(format!(
+            "the request covers words {addr}..{end}, beyond the {WORDS} words (4 GiB) of the part"
+        )));
+    }
+    Ok(Request::tile(
+        write,
+        addr as u32,
+        words as u32,
+        period as u32,
+        count as u16,
+    ))
+}
+
+/// `lid=.. cmds=.. acts=.. cas=.. util=..` for one request from an idle controller; writes
+/// the command trace and (through the RTL) a VCD + .gtkw when asked.
+pub fn request(
+    part: &Part,
+    req: &Request,
+    trace: Option<&Path>,
+    vcd: Option<&Path>,
+) -> Result<String, CliError> {
+    let mut model = DramModel::new(*part, 0);
+    let r = run(
+        &mut model,
+        part,
+        0,
+        std::slice::from_ref(req),
+        0,
+        50_000_000,
+    )
+    .map_err(|e| CliError(1, e))?;
+    if let Some(path) = trace {
+        std::fs::write(path, r.trace_text())
+            .map_err(|e| CliError(1, format!("{}: {e}", path.display())))?;
+    }
+    if let Some(path) = vcd {
+        waveform(part, req, path)?;
+    }
+    Ok(summary(part, &r))
+}
+
+/// The one-line summary of a single-request run.
+pub fn summary(part: &Part, r: &Run) -> String {
+    use crate::ddr4::Cmd;
+    let lid = r.completions[0].lid;
+    let cas = r.count(Cmd::Rd) + r.count(Cmd::Rda) + r.count(Cmd::Wr) + r.count(Cmd::Wra);
+    let util = 100.0 * (cas as f64 * f64::from(part.bl)) / f64::from(lid.max(1));
+    format!(
+        "lid={lid} cmds={} acts={} cas={cas} util={util:.1}",
+        r.trace.len(),
+        r.count(Cmd::Act)
+    )
+}
+
+fn waveform(part: &Part, req: &Request, path: &Path) -> Result<(), CliError> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| usage(format!("--vcd {}: needs a file name", path.display())))?;
+    let dir = path
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let opts = TbOptions {
+        waves_dir: Some(dir),
+        ..TbOptions::default()
+    };
+    let reqs = std::slice::from_ref(req);
+    let res = match part.banks {
+        8 => simulate_requests::<8>(stem, part, 0, reqs, &opts, None),
+        _ => simulate_requests::<16>(stem, part, 0, reqs, &opts, None),
+    };
+    res.map(|_| ())
+        .map_err(|e: TbError| CliError(1, e.to_string()))
+}
+
+/// `min=.. max=.. bound=..` over all alignments.
+pub fn sweep_line(part: &Part, write: bool, words: u64) -> Result<String, CliError> {
+    if words == 0 || words > 1 << 20 {
+        return Err(usage(format!("--words {words}: use 1 to {}", 1 << 20)));
+    }
+    let s = sweep(part, write, words as u32).map_err(|e| CliError(1, e))?;
+    Ok(format!("min={} max={} bound={}", s.min, s.max, s.bound))
+}
+
+/// Per size 1..=`max_bursts` bursts: min, max, bound, gap.
+pub fn table_rows(part: &Part, write: bool, max_bursts: u32) -> Result<Vec<Sweep>, CliError> {
+    if max_bursts == 0 || max_bursts > 1024 {
+        return Err(usage(format!("--max-bursts {max_bursts}: use 1 to 1024")));
+    }
+    let sizes: Vec<u32> = (1..=max_bursts).collect();
+    table(part, write, &sizes).map_err(|e| CliError(1, e))
+}
+
+/// The table as text.
+pub fn render(rows: &[Sweep]) -> String {
+    let mut s = format!(
+        "{:>7} {:>6} {:>6} {:>6} {:>6} {:>6}\n",
+        "bursts", "words", "min", "max", "bound", "gap"
+    );
+    for r in rows {
+        s += &format!(
+            "{:>7} {:>6} {:>6} {:>6} {:>6} {:>6}\n",
+            r.words / 16,
+            r.words,
+            r.min,
+            r.max,
+            r.bound,
+            i64::from(r.bound) - i64::from(r.max)
+        );
+    }
+    s
+}

@@ -1,0 +1,117 @@
+//! LID sweeps over every word alignment of a request within one 16 KiB bank-pair span (spec
+//! §2.6, §6 #3), on the reference model (cycle-equivalent to the RTL, checked by the
+//! testbenches), in parallel over the cores.
+
+use super::bound::{tid, worst_bursts, FRONT_END};
+use super::run::run;
+use rtgpu_hw::dram::model::{DramModel, Request};
+use rtgpu_hw::dram::Part;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Word alignments in a bank-pair span: 16 KiB / 4 bytes.
+pub const ALIGNMENTS: u32 = 4096;
+
+/// The result of a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Sweep {
+    /// Words per request.
+    pub words: u32,
+    /// Write requests.
+    pub write: bool,
+    /// Smallest LID over the alignments (from the trigger).
+    pub min: u32,
+    /// Largest LID.
+    pub max: u32,
+    /// The start word of the first alignment reaching `max`.
+    pub worst_addr: u32,
+    /// Eq. 15 for the worst-case burst count, plus the front-end latency.
+    pub bound: u32,
+}
+
+/// The LID of one contiguous request from an idle controller (refresh phase 0: no refresh
+/// falls due during one request).
+pub fn lid(part: &Part, write: bool, addr: u32, words: u32) -> Result<u32, String> {
+    let mut model = DramModel::new(*part, 0);
+    let r = run(
+        &mut model,
+        part,
+        0,
+        &[Request::contiguous(write, addr, words)],
+        0,
+        1_000_000,
+    )?;
+    Ok(r.completions[0].lid)
+}
+
+/// Sweeps `words`-word requests over all [`ALIGNMENTS`] start words. The command stream
+/// depends only on the bursts a request touches (the word masks only reach the data bus), so
+/// alignments with the same first burst and burst count share one simulation.
+pub fn sweep(part: &Part, write: bool, words: u32) -> Result<Sweep, String> {
+    if words == 0 {
+        return Err("a request needs at least one word".into());
+    }
+    let mut classes: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    for a in 0..ALIGNMENTS {
+        classes.entry(class(a, words)).or_insert(a);
+    }
+    let reps: Vec<(u32, u32)> = classes.iter().map(|(&k, &a)| (a, k.1)).collect();
+    let lids = parallel(&reps, |&(addr, _)| lid(part, write, addr, words))?;
+    let by_class: BTreeMap<(u32, u32), u32> = classes.keys().copied().zip(lids).collect();
+    let mut out = Sweep {
+        words,
+        write,
+        min: u32::MAX,
+        max: 0,
+        worst_addr: 0,
+        bound: tid(part, write, worst_bursts(words)) + FRONT_END,
+    };
+    for a in 0..ALIGNMENTS {
+        let l = by_class[&class(a, words)];
+        out.min = out.min.min(l);
+        if l > out.max {
+            out.max = l;
+            out.worst_addr = a;
+        }
+    }
+    Ok(out)
+}
+
+/// (first burst, bursts touched) of a request starting at word `a`.
+fn class(a: u32, words: u32) -> (u32, u32) {
+    let first = a / 16;
+    (first, (a + words - 1) / 16 - first + 1)
+}
+
+/// Maps `f` over `items` on every core (crossbeam scoped threads), keeping the order.
+pub fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> Result<R, String> + Sync,
+) -> Result<Vec<R>, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = items.len().div_ceil(cores).max(1);
+    let results = crossbeam::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| s.spawn(|_| c.iter().map(&f).collect::<Result<Vec<R>, String>>()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a sweep thread panicked".into()))
+            })
+            .collect::<Vec<_>>()
+    })
+    .map_err(|_| "a sweep thread panicked".to_string())?;
+    let mut out = Vec::with_capacity(items.len());
+    for r in results {
+        out.extend(r?);
+    }
+    Ok(out)
+}
+
+/// Sweeps of `b`-burst requests (16·b words) for every b in `bursts`.
+pub fn table(part: &Part, write: bool, bursts: &[u32]) -> Result<Vec<Sweep>, String> {
+    bursts.iter().map(|&b| sweep(part, write, 16 * b)).collect()
+}
