@@ -111,7 +111,7 @@ pub fn requests(kind: Kind, seed: u64, cycles: u64) -> Vec<Request> {
 }
 
 /// Random requests, about one per 120 cycles of `cycles`: the Fig. 3 tile first, then tiles,
-/// 2D tiles, indexed requests and the occasional bad request.
+/// 2D tiles, indexed requests and the occasional bad request, and a bad request last.
 fn mixed(seed: u64, cycles: u64) -> Vec<Request> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut reqs = vec![Request::tile(false, 2, 5, 7, 3)];
@@ -137,6 +137,7 @@ fn mixed(seed: u64, cycles: u64) -> Vec<Request> {
         };
         reqs.push(r);
     }
+    reqs.push(Request::tile(false, 0, 0, 1, 1));
     for (i, r) in reqs.iter_mut().enumerate() {
         r.tag = i as u8;
     }

@@ -1,0 +1,328 @@
+//! The Sim-D DRAM controller: worst-case LIDs against the paper's Eq. 15/16 over every
+//! alignment, RTL == model on random request streams (with the independent DDR4 checker on
+//! every command), Fig. 3's bursts on the RTL, refresh between requests, and the CLI.
+
+use proptest::prelude::*;
+use rtgpu_hw::dram::model::{DramIn, DramModel, Request};
+use rtgpu_hw::dram::Part;
+use rtgpu_testbench::ddr4;
+use rtgpu_testbench::dram::bound::{tiid, FRONT_END};
+use rtgpu_testbench::dram::rtl::RtlDram;
+use rtgpu_testbench::dram::run::run;
+use rtgpu_testbench::dram::sweep::{sweep, table, Sweep};
+use rtgpu_testbench::dram::tb::{self, Kind};
+use rtgpu_testbench::tb::{BlockTb, TbOptions};
+use std::process::Command as Proc;
+
+fn sizes() -> Vec<u32> {
+    (1..=128).collect()
+}
+
+fn print(part: &Part, write: bool, rows: &[Sweep]) {
+    let gaps: Vec<i64> = rows
+        .iter()
+        .map(|r| i64::from(r.bound) - i64::from(r.max))
+        .collect();
+    println!(
+        "{} {}: bound - max over sizes 1..=128 bursts: min {} max {}",
+        part.name,
+        if write { "write" } else { "read" },
+        gaps.iter().min().unwrap(),
+        gaps.iter().max().unwrap()
+    );
+}
+
+/// Spec §2.6 / §6 #3: over all 4096 word alignments, the worst LID of a b-burst request never
+/// exceeds Eq. 15 for its worst burst count plus the front-end, and reaches it (the authors
+/// derived Eq. 15 from exhaustive simulation of their arbiter). Both 3200AA parts, both
+/// directions, every size from 1 to 128 bursts (4 KiB = 64, 8 KiB = 128).
+#[test]
+fn eq15_bounds_and_is_reached_on_the_3200aa_parts() {
+    for part in [Part::DDR4_3200AA_X16, Part::DDR4_3200AA_X8] {
+        for write in [false, true] {
+            let rows = table(&part, write, &sizes()).unwrap();
+            print(&part, write, &rows);
+            for r in &rows {
+                assert!(
+                    r.max <= r.bound,
+                    "{} {} {} words: max {} > bound {} (at word {})",
+                    part.name,
+                    write,
+                    r.words,
+                    r.max,
+                    r.bound,
+                    r.worst_addr
+                );
+            }
+            let reached = rows.iter().filter(|r| r.max == r.bound).count();
+            assert!(
+                reached >= 127,
+                "{} write={write}: bound reached at {reached} of 128 sizes",
+                part.name
+            );
+        }
+    }
+    // The paper's worked example: a 4 KiB read, 318 cycles (80.5 %) aligned; 327 = 325 + 2
+    // at the worst alignment (65 bursts).
+    let s = sweep(&Part::DDR4_3200AA_X16, false, 1024).unwrap();
+    assert_eq!((s.min, s.max, s.bound), (318, 327, 327));
+}
+
+/// DDR4-1866M: Eq. 15's 2-bank-group AC(b) was derived for 3200AA, where CCD_L = 2·CCD_S. At
+/// 1866M (CCD_L = 5 < 8) six or more bursts inside one bank pair take longer from the first
+/// ACT to the last CAS than AC(b) assumes (AC(b) counts on the ACTs of a second pair), so
+/// the worst alignment exceeds the closed form by a few cycles. The finding is pinned here
+/// and reported in the README.
+#[test]
+fn eq15_on_1866m_is_exceeded_by_a_few_cycles_at_even_burst_counts() {
+    let part = Part::DDR4_1866M_X16;
+    for write in [false, true] {
+        let rows = table(&part, write, &sizes()).unwrap();
+        print(&part, write, &rows);
+        for r in &rows {
+            assert!(r.max <= r.bound + 6, "{r:?}");
+        }
+        assert!(rows.iter().any(|r| r.max > r.bound));
+    }
+}
+
+/// Eq. 16: iterative indexed requests of b ≥ 16 bursts never exceed the closed form plus the
+/// front-end (three cycles: an index is taken the cycle after acceptance). Eq. 16 has no
+/// ACT → RAS + RP term (Eq. 15 has), so it does not bound short requests whose last ACT's
+/// RAS dominates (b = 3 in three rows: 83 cycles against 75); the paper applies it with
+/// b = 1027.
+#[test]
+fn eq16_bounds_iterative_indexed_requests() {
+    let part = Part::DDR4_3200AA_X16;
+    let mut rng = 0x1234_5678u64;
+    let mut next = |n: u32| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % u64::from(n)) as u32
+    };
+    for case in 0..200 {
+        let b = 16 + next(240);
+        let s = 1 << next(22);
+        let base = next(1 << 20) * 16;
+        let idx: Vec<u32> = (0..b).map(|_| base + next(s)).collect();
+        let write = case % 2 == 1;
+        let mut model = DramModel::new(part, 0);
+        let r = run(
+            &mut model,
+            &part,
+            0,
+            &[Request::indexed(write, idx)],
+            0,
+            1 << 22,
+        )
+        .unwrap();
+        let lid = r.completions[0].lid;
+        let bound = tiid(&part, write, b, s) + FRONT_END + 1;
+        assert!(
+            lid <= bound,
+            "b {b} s {s} write {write}: LID {lid} > {bound}"
+        );
+    }
+}
+
+fn tb_run(t: &dyn BlockTb, seed: u64, cycles: u64) -> Result<String, String> {
+    let opts = TbOptions {
+        seed,
+        cycles,
+        ..TbOptions::default()
+    };
+    t.run(&opts).map(|r| r.summary).map_err(|e| e.to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, .. ProptestConfig::default() })]
+    /// RTL == model every cycle on random mixed request streams (tiles, 2D tiles, indexed,
+    /// bad requests, a refresh), every command through the DDR4 checker; 8 and 16 banks.
+    #[test]
+    fn rtl_equals_model_on_random_streams(seed in 0u64..1_000_000) {
+        tb_run(&tb::MIXED, seed, 3000).map_err(TestCaseError::fail)?;
+        tb_run(&tb::X8_MIXED, seed, 1500).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The 4 KiB read testbench: LID 318 from the trigger (316 from the first command, within
+/// Eq. 15's 318).
+#[test]
+fn four_kib_read_testbench() {
+    let s = tb_run(&tb::READ_4K, 1, 400).unwrap();
+    assert!(s.ends_with("LIDs 318"), "{s}");
+}
+
+/// Fig. 3 on the RTL: a 5 × 3 tile with period 7 from word 2 is two bursts whose data-bus
+/// masks are words {2–6, 9–13} and {0–4} (spec §1.5.1).
+#[test]
+fn fig3_tile_on_the_rtl() {
+    let part = Part::DDR4_3200AA_X16;
+    let mut rtl = RtlDram::<8>::new(&part, 0).unwrap();
+    let mut masks: Vec<(u16, u32)> = Vec::new();
+    for t in 0..200 {
+        let inp = DramIn {
+            req_valid: t == 0,
+            req_addr: 2,
+            req_words: 5,
+            req_period: 7,
+            req_count: 3,
+            ..DramIn::default()
+        };
+        let o = rtl.step(&inp).unwrap();
+        if o.dq_valid {
+            if o.dq_beat == 0 {
+                masks.push((o.dq_col, 0));
+            }
+            let m = masks.last_mut().unwrap();
+            m.1 |= u32::from(o.dq_mask) << (4 * o.dq_beat);
+        }
+    }
+    masks.sort();
+    // Burst 0 is in bank 0 and burst 1 in bank 1, both column 0.
+    let words: Vec<u32> = masks.iter().map(|m| m.1).collect();
+    assert_eq!(words.len(), 2);
+    assert!(
+        words.contains(&0x3E7C) && words.contains(&0x001F),
+        "{words:x?}"
+    );
+}
+
+/// Refresh only between requests: with the first refresh due during a request, the REF
+/// comes two cycles after `done` (when all banks are precharged and quiet), no request is
+/// accepted while it is owed, and the next ACT waits tRFC (the checker enforces all of it).
+#[test]
+fn refresh_waits_for_the_request_boundary() {
+    let part = Part::DDR4_3200AA_X16;
+    let phase = part.refi - 100;
+    let reqs = [
+        Request::contiguous(false, 0, 2048),
+        Request::contiguous(true, 1 << 16, 64),
+    ];
+    let mut model = DramModel::new(part, phase);
+    let r = run(&mut model, &part, phase, &reqs, 0, 10_000).unwrap();
+    let refs: Vec<u64> = r
+        .trace
+        .iter()
+        .filter(|t| t.cmd == ddr4::Cmd::Ref)
+        .map(|t| t.cycle)
+        .collect();
+    assert_eq!(refs, vec![r.completions[0].done + 2]);
+    assert!(r.completions[1].accepted > refs[0]);
+    let next_act = r
+        .trace
+        .iter()
+        .find(|t| t.cycle > refs[0] && t.cmd == ddr4::Cmd::Act)
+        .unwrap();
+    assert_eq!(next_act.cycle, refs[0] + u64::from(part.rfc));
+}
+
+fn rtgpu(args: &[&str]) -> (i32, String, String) {
+    let out = Proc::new(env!("CARGO_BIN_EXE_rtgpu"))
+        .args(args)
+        .output()
+        .expect("rtgpu runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn cli_request_prints_the_stable_line_and_a_checkable_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.txt");
+    let (code, out, err) = rtgpu(&[
+        "dram",
+        "request",
+        "--part",
+        "ddr4-3200aa-x16",
+        "--dir",
+        "read",
+        "--addr",
+        "0",
+        "--words",
+        "1024",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "lid=318 cmds=67 acts=2 cas=64 util=80.5");
+    let cmds = ddr4::parse_trace(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert_eq!(cmds.len(), 67);
+    let p = ddr4::Ddr4Part::by_name("ddr4-3200aa-x16").unwrap();
+    ddr4::check_all(p, &cmds).unwrap();
+    let (code, out, _) = rtgpu(&["dram", "sweep", "--dir", "write", "--words", "1024"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "min=350 max=359 bound=359");
+}
+
+#[test]
+fn cli_request_writes_a_waveform_of_the_rtl() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("one.vcd");
+    let (code, out, err) = rtgpu(&[
+        "dram",
+        "request",
+        "--words",
+        "16",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "lid=76 cmds=2 acts=1 cas=1 util=5.3");
+    assert!(vcd.exists() && dir.path().join("one.gtkw").exists());
+}
+
+#[test]
+fn cli_bad_arguments_exit_2_with_a_message() {
+    for (args, needle) in [
+        (vec!["dram", "request", "--words", "0"], "--words"),
+        (
+            vec!["dram", "request", "--words", "4", "--part", "ddr5"],
+            "unknown DRAM part",
+        ),
+        (
+            vec!["dram", "request", "--words", "4", "--addr", "1073741823"],
+            "beyond",
+        ),
+        (
+            vec!["dram", "request", "--words", "4", "--dir", "sideways"],
+            "direction",
+        ),
+        (
+            vec![
+                "dram", "request", "--words", "8", "--period", "4", "--count", "2",
+            ],
+            "overlap",
+        ),
+        (vec!["dram", "sweep", "--words", "0"], "--words"),
+    ] {
+        let (code, _, err) = rtgpu(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+/// Every kind of command the testbenches expect shows up in the mixed stream.
+#[test]
+fn mixed_stream_exercises_every_command() {
+    let part = Part::DDR4_3200AA_X16;
+    let reqs = tb::requests(Kind::Mixed, 3, 4000);
+    let mut model = DramModel::new(part, part.refi - 300);
+    let r = run(&mut model, &part, part.refi - 300, &reqs, 0, 1 << 20).unwrap();
+    for c in [
+        ddr4::Cmd::Act,
+        ddr4::Cmd::Pre,
+        ddr4::Cmd::Rd,
+        ddr4::Cmd::Rda,
+        ddr4::Cmd::Wr,
+        ddr4::Cmd::Wra,
+        ddr4::Cmd::Ref,
+    ] {
+        assert!(r.count(c) > 0, "no {c:?}");
+    }
+    assert!(r.completions.iter().any(|c| c.error));
+}
