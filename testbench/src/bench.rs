@@ -302,3 +302,46 @@ int main(int argc, char** argv) {{
         observe = B::CPP_OBSERVE
     )
 }
+
+/// The DRAM controller on a looping mixed request stream (spec/002-simd.md): the RTL in the
+/// harness, or the reference model. DRAM command cycles per second.
+pub fn dram(cycles: u64, rtl: bool) -> Result<BenchRow, String> {
+    use crate::dram::run::Feeder;
+    use crate::dram::tb::{requests, Kind};
+    use rtgpu_hw::dram::model::DramModel;
+    use rtgpu_hw::dram::Part;
+    let part = Part::DDR4_3200AA_X16;
+    let reqs = requests(Kind::Mixed, 1, cycles);
+    let mut feeder = Feeder::new(&reqs);
+    let mut model = DramModel::new(part, 0);
+    let mut dut = if rtl {
+        Some(crate::dram::rtl::RtlDram::<8>::new(&part, 0).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let start = Instant::now();
+    for t in 0..cycles {
+        let inp = feeder.input();
+        let out = match dut.as_mut() {
+            Some(d) => d.step(&inp).map_err(|e| e.to_string())?,
+            None => model.step(&inp),
+        };
+        feeder.observe(t, &inp, &out);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    Ok(row(
+        "dram",
+        if rtl { "harness" } else { "reference model" },
+        cycles,
+        secs,
+    ))
+}
+
+/// Wall time of the LID table (3200AA x16 reads, 1..=128 bursts, 4096 alignments each) on
+/// every core.
+pub fn dram_sweep() -> Result<f64, String> {
+    let start = Instant::now();
+    let sizes: Vec<u32> = (1..=128).collect();
+    crate::dram::sweep::table(&rtgpu_hw::dram::Part::DDR4_3200AA_X16, false, &sizes)?;
+    Ok(start.elapsed().as_secs_f64())
+}

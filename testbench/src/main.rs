@@ -519,6 +519,8 @@ fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Resul
         bench::harness::<InsnDecode>(cycles / 16, Some(&dir.join("insn.vcd")))?,
         bench::harness::<PwsS3>(cycles / 64, None)?,
         bench::harness::<PwsS3>(cycles / 256, Some(&dir.join("pws-s3.vcd")))?,
+        bench::dram(cycles / 64, true).map_err(|e| Fail(1, e))?,
+        bench::dram(cycles * 2, false).map_err(|e| Fail(1, e))?,
     ];
     if let Some(n) = vl {
         rows.push(bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?);
@@ -526,10 +528,12 @@ fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Resul
         rows.push(bench::verilator::<InsnDecode>(n, &dir.join("vl_insn"))?);
         rows.push(bench::verilator::<PwsS3>(n, &dir.join("vl_pws_s3"))?);
     }
+    let sweep = bench::dram_sweep().map_err(|e| Fail(1, e))?;
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
+    println!("dram LID table (128 sizes x 4096 alignments, all cores): {sweep:.2} s");
     println!(
         "{:<10} {:<20} {:>12} {:>10} {:>16}",
         "block", "engine", "cycles", "seconds", "cycles/s"

@@ -38,6 +38,7 @@ fn list_names_every_block_and_speaks_json() {
             "dram-4k-read",
             "dram-mixed",
             "dram-x8-mixed",
+            "snoop",
             "decode",
             "counter"
         ]

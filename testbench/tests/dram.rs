@@ -326,3 +326,20 @@ fn mixed_stream_exercises_every_command() {
     }
     assert!(r.completions.iter().any(|c| c.error));
 }
+
+/// §1.6 / §2.8: streaming a whole index buffer (snoopy, a tile request: Eq. 15 on its bursts
+/// + 1) beats iterating over 1024 indexes into a large buffer (Eq. 16, rows > banks) up to
+/// 1.155 MiB for reads and 1.374 MiB for writes (the paper: 1.1 and 1.37 MiB).
+#[test]
+fn snoopy_beats_iterative_below_the_papers_crossover() {
+    use rtgpu_testbench::dram::bound::tid;
+    let part = Part::DDR4_3200AA_X16;
+    for (write, lo, hi) in [(false, 1.15, 1.16), (true, 1.37, 1.38)] {
+        let iterative = tiid(&part, write, 1024, 1 << 26);
+        let crossover = (1..1_000_000u32)
+            .find(|&b| tid(&part, write, b + 1) > iterative)
+            .unwrap();
+        let mib = f64::from(crossover) * 64.0 / f64::from(1u32 << 20);
+        assert!((lo..hi).contains(&mib), "write {write}: {mib} MiB");
+    }
+}

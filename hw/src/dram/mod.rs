@@ -198,6 +198,7 @@ pub mod dq;
 pub mod frontend;
 pub mod model;
 mod part;
+pub mod snoop;
 
 pub use ctrl::DramCtrl;
 pub use part::Part;

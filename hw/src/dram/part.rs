@@ -146,6 +146,13 @@ impl Part {
         (self.banks as u32 / 2).trailing_zeros()
     }
 
+    /// The burst index (word address >> 4) of (bank group, bank within the group, row,
+    /// DDR4 column): the inverse of the address mapping in [`super`].
+    pub fn burst_of(&self, bg: u8, bank: u8, row: u32, col: u16) -> u32 {
+        let b = u32::from(bank) * u32::from(self.bank_groups) + u32::from(bg);
+        (row << (8 + self.pair_bits())) | ((b >> 1) << 8) | (u32::from(col >> 3) << 1) | (b & 1)
+    }
+
     /// WR → PRE, same bank: CWL + BL + WR.
     pub fn write_to_pre(&self) -> u16 {
         self.cwl + self.bl + self.wr

@@ -5,5 +5,6 @@ pub mod bound;
 pub mod cli;
 pub mod rtl;
 pub mod run;
+pub mod snoop_tb;
 pub mod sweep;
 pub mod tb;

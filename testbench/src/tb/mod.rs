@@ -33,7 +33,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 12] {
+pub fn all() -> [&'static dyn BlockTb; 13] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -45,6 +45,7 @@ pub fn all() -> [&'static dyn BlockTb; 12] {
         &crate::dram::tb::READ_4K,
         &crate::dram::tb::MIXED,
         &crate::dram::tb::X8_MIXED,
+        &crate::dram::snoop_tb::SnoopTb,
         &DecodeTb,
         &CounterTb,
     ]
