@@ -327,9 +327,9 @@ fn mixed_stream_exercises_every_command() {
     assert!(r.completions.iter().any(|c| c.error));
 }
 
-/// §1.6 / §2.8: streaming a whole index buffer (snoopy, a tile request: Eq. 15 on its bursts
-/// + 1) beats iterating over 1024 indexes into a large buffer (Eq. 16, rows > banks) up to
-/// 1.155 MiB for reads and 1.374 MiB for writes (the paper: 1.1 and 1.37 MiB).
+/// §1.6 / §2.8: streaming a whole index buffer (snoopy, a tile request: Eq. 15 on its
+/// bursts plus one) beats iterating over 1024 indexes into a large buffer (Eq. 16, rows >
+/// banks) up to 1.155 MiB for reads and 1.374 MiB for writes (the paper: 1.1 and 1.37 MiB).
 #[test]
 fn snoopy_beats_iterative_below_the_papers_crossover() {
     use rtgpu_testbench::dram::bound::tid;

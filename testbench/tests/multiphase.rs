@@ -101,25 +101,6 @@ fn appendix_b_anomalies_reproduce_and_stay_under_the_gub() {
     }
 }
 
-/// Two opcode classes with different costs on one unit U0 — `slow` (init 4, lat 2), `fast`
-/// (init 1, lat 5) — and `other` (2, 0) alone on U1.
-fn shared_unit_hw() -> HwDesc {
-    let class = |name: &str, unit, init, lat| OpClass {
-        name: name.into(),
-        unit,
-        init,
-        lat,
-    };
-    HwDesc {
-        units: vec!["U0".into(), "U1".into()],
-        classes: vec![
-            class("slow", 0, 4, 2),
-            class("fast", 0, 1, 5),
-            class("other", 1, 2, 0),
-        ],
-    }
-}
-
 /// `slow → r0; fast → r1; slow → r2; fast r1 → r3` alone, by hand: the fast one queues on U0
 /// behind the slow one (dispatch 4) and initiates for its own 1 cycle; the second slow queues
 /// behind it (dispatch 5, until 9); the last waits for r1 (10): exec [0,9), idle [9,10),
@@ -127,7 +108,7 @@ fn shared_unit_hw() -> HwDesc {
 /// warps stay within the GUB 16 + 10.
 #[test]
 fn classes_sharing_a_unit_analysis_equals_simulation() {
-    let hw = shared_unit_hw();
+    let hw = HwDesc::shared_unit_example();
     let path = vec![
         inst(0, &[], 0),
         inst(1, &[], 1),

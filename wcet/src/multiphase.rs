@@ -697,31 +697,12 @@ mod tests {
         assert_eq!(p.phases, [ph(Exec, 0, 2), ph(Idle, 2, 398)]);
     }
 
-    /// Two classes with different costs on one unit, U0: `slow` (init 4, lat 2) and `fast`
-    /// (init 1, lat 5); `other` (2, 0) is alone on U1.
-    fn shared_unit_hw() -> HwDesc {
-        let class = |name: &str, unit, init, lat| OpClass {
-            name: name.into(),
-            unit,
-            init,
-            lat,
-        };
-        HwDesc {
-            units: vec!["U0".into(), "U1".into()],
-            classes: vec![
-                class("slow", 0, 4, 2),
-                class("fast", 0, 1, 5),
-                class("other", 1, 2, 0),
-            ],
-        }
-    }
-
     /// `slow → r0; fast → r1; other; slow r0 → r2`: `fast` queues behind `slow` on U0 (dispatch
     /// 4) and initiates for its own 1 cycle; `other` on U1 does not wait; the last `slow` waits
     /// for r0 (6) after U0 is free (5): one idle cycle.
     #[test]
     fn classes_sharing_a_unit_queue_with_their_own_costs() {
-        let hw = shared_unit_hw();
+        let hw = HwDesc::shared_unit_example();
         let path = vec![
             i(0, &[], Some(0)),
             i(1, &[], Some(1)),

@@ -197,6 +197,32 @@ impl HwDesc {
         }
     }
 
+    /// Units named `units` and classes `(name, unit, init, lat)`, as written in tests and
+    /// examples.
+    pub fn from_classes(units: &[&str], classes: &[(&str, usize, u32, u32)]) -> Self {
+        Self {
+            units: units.iter().map(|u| u.to_string()).collect(),
+            classes: classes
+                .iter()
+                .map(|&(name, unit, init, lat)| OpClass {
+                    name: name.into(),
+                    unit,
+                    init,
+                    lat,
+                })
+                .collect(),
+        }
+    }
+
+    /// Two classes with different costs on one unit U0, `slow` (init 4, lat 2) and `fast`
+    /// (init 1, lat 5), and `other` (2, 0) alone on U1: the shared-unit example of the tests.
+    pub fn shared_unit_example() -> Self {
+        Self::from_classes(
+            &["U0", "U1"],
+            &[("slow", 0, 4, 2), ("fast", 0, 1, 5), ("other", 1, 2, 0)],
+        )
+    }
+
     /// The table of spec §5.2 (the ECRTS-2025 Accel-Sim configs, `init = I`, `lat = L − I`),
     /// with global memory latency `mem_lat` (dispatch to result, G12; the `mem` class gets
     /// `lat = mem_lat − 1`, 0 when `mem_lat` is 0). Units and classes are in the order of

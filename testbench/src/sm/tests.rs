@@ -257,25 +257,6 @@ fn event_log_example1() {
     assert_eq!(lines[5], "0 12 fu2 8 8 14");
 }
 
-/// Two opcode classes with different costs on one unit U0 — `slow` (init 4, lat 2) and `fast`
-/// (init 1, lat 5) — and `other` (2, 0) alone on U1.
-fn shared_unit_hw() -> HwDesc {
-    let class = |name: &str, unit, init, lat| OpClass {
-        name: name.into(),
-        unit,
-        init,
-        lat,
-    };
-    HwDesc {
-        units: vec!["U0".into(), "U1".into()],
-        classes: vec![
-            class("slow", 0, 4, 2),
-            class("fast", 0, 1, 5),
-            class("other", 1, 2, 0),
-        ],
-    }
-}
-
 /// w0 `slow`, w1 `fast`, w2 `slow`, w3 `other`, one instruction each, all on U0 but the last.
 /// By hand (GTO and LRR alike: one warp eligible after another): c0 w0 slow dispatches at 0,
 /// initiates [0,4), completes 6; c1 w1 fast waits for U0 (FIFO shared by the classes) and
@@ -283,7 +264,7 @@ fn shared_unit_hw() -> HwDesc {
 /// dispatch 5, [5,9), completes 11; c3 w3 other on U1 dispatches at once: [3,5), completes 5.
 #[test]
 fn classes_sharing_a_unit_share_its_initiations_with_their_own_costs() {
-    let h = shared_unit_hw();
+    let h = HwDesc::shared_unit_example();
     let b = vec![
         vec![DynInst::new(0, &[], Some(0))],
         vec![DynInst::new(1, &[], Some(0))],
