@@ -5,6 +5,7 @@
 //! independent reference model written from the spec (`*_model.rs`).
 
 pub mod dram;
+pub mod idu;
 pub mod isa;
 pub mod pws;
 pub mod sched;

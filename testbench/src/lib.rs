@@ -14,6 +14,7 @@ pub mod cosim;
 pub mod ddr4;
 pub mod dram;
 pub mod harness;
+pub mod idu;
 pub mod multiphase;
 pub mod paths;
 pub mod ports;

@@ -5,8 +5,9 @@
 //! is at its limit the counters reset lazily with the next dispatch; without an eligible
 //! cluster the instruction stalls (the ratio is never broken).
 //!
-//! This text is the contract of the RTL ([`Dispatcher`]) and of the reference model
-//! ([`model`]), cycle for cycle.
+//! This text is the contract of the RTL (`Dispatcher`) and of the reference model
+//! (`model`), cycle for cycle. (The RTL keeps the per-type registers as `*_sp`, `*_sfu`,
+//! `*_ldst` arrays; its outputs map one to one onto `cnt[t·K + k]` and friends.)
 //!
 //! # Parameters
 //!
@@ -65,3 +66,7 @@
 //! - `busy_cycles[k]`: cluster cycles in which some stage holds an instruction.
 //!
 //! All domains start at time 0 with their first rising edge at one period.
+
+mod dispatcher;
+
+pub use dispatcher::Dispatcher;

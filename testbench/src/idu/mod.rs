@@ -1,0 +1,3 @@
+//! The IDU on the testbench side: the dispatcher RTL in the harness.
+
+pub mod rtl;
