@@ -69,17 +69,33 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// The next edge of one domain: half-period index `h` (even = cycle start, odd = rising edge).
+/// The next edge of one domain: half-period index `h` (even = cycle start, odd = rising edge),
+/// at time `(h + lead) · P / 2`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EdgeTime {
     period: Period,
     half: u64,
+    lead: u64,
 }
 
 impl EdgeTime {
     /// The first edge (the start of cycle 0, at t = 0) of a domain.
     pub fn first(period: Period) -> Self {
-        Self { period, half: 0 }
+        Self {
+            period,
+            half: 0,
+            lead: 0,
+        }
+    }
+
+    /// The first edge of a domain whose rising edges fall on whole periods (P, 2P, ...): its
+    /// cycle k starts at k·P + P/2 and rises at (k + 1)·P.
+    pub fn first_rising_at_period(period: Period) -> Self {
+        Self {
+            period,
+            half: 0,
+            lead: 1,
+        }
     }
 
     /// The edge after this one.
@@ -102,15 +118,19 @@ impl EdgeTime {
 
     /// Time of the edge, rounded down to whole picoseconds.
     pub fn ps(&self) -> u64 {
-        let t =
-            u128::from(self.half) * u128::from(self.period.num) / (2 * u128::from(self.period.den));
+        let t = u128::from(self.half + self.lead) * u128::from(self.period.num)
+            / (2 * u128::from(self.period.den));
         u64::try_from(t).unwrap_or(u64::MAX)
     }
 
     /// Exact comparison of two edges' times (`h1·n1/(2·d1)` vs `h2·n2/(2·d2)`).
     pub fn cmp_time(&self, other: &Self) -> Ordering {
-        let a = u128::from(self.half) * u128::from(self.period.num) * u128::from(other.period.den);
-        let b = u128::from(other.half) * u128::from(other.period.num) * u128::from(self.period.den);
+        let a = u128::from(self.half + self.lead)
+            * u128::from(self.period.num)
+            * u128::from(other.period.den);
+        let b = u128::from(other.half + other.lead)
+            * u128::from(other.period.num)
+            * u128::from(self.period.den);
         a.cmp(&b)
     }
 }
@@ -145,6 +165,20 @@ mod tests {
         assert_eq!(f.ps(), 1000);
         // Cycle 1 of the fast clock starts at 333.33 ps, rounded down.
         assert_eq!(EdgeTime::first(fast).next().next().ps(), 333);
+    }
+
+    #[test]
+    fn a_clock_rising_at_whole_periods() {
+        let p = Period::ps(3500).unwrap();
+        let e0 = EdgeTime::first_rising_at_period(p);
+        let e1 = e0.next();
+        let e3 = e1.next().next();
+        assert_eq!((e0.ps(), e0.is_rising(), e0.cycle()), (1750, false, 0));
+        assert_eq!((e1.ps(), e1.is_rising(), e1.cycle()), (3500, true, 0));
+        assert_eq!((e3.ps(), e3.is_rising(), e3.cycle()), (7000, true, 1));
+        let other = EdgeTime::first(Period::ps(1000).unwrap());
+        let at_7000 = (0..14).fold(other, |e, _| e.next());
+        assert_eq!(e3.cmp_time(&at_7000), Ordering::Equal);
     }
 
     #[test]

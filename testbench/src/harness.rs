@@ -26,6 +26,9 @@ use std::path::{Path, PathBuf};
 /// How the harness reaches a domain's clock input in the block.
 pub type ClockPin<B> = fn(&mut B) -> &mut Signal<In, Clock>;
 
+/// A clock pin as the harness keeps it (a closure may pick one of an array of clocks).
+type BoxedPin<B> = Box<dyn Fn(&mut B) -> &mut Signal<In, Clock>>;
+
 /// Clock domains a harness can hold (they are tracked in a 64-bit mask).
 pub const MAX_DOMAINS: usize = 64;
 
@@ -92,7 +95,7 @@ pub struct CycleStart {
 
 struct Domain<B> {
     name: String,
-    pin: ClockPin<B>,
+    pin: BoxedPin<B>,
     next: EdgeTime,
 }
 
@@ -116,6 +119,7 @@ pub struct Harness<B: Block> {
     vcd: Option<VcdRecorder>,
     vectors: Option<PortVectors>,
     now_ps: u64,
+    sequential_edges: bool,
 }
 
 impl<B: Block> Harness<B> {
@@ -132,6 +136,7 @@ impl<B: Block> Harness<B> {
             vcd: None,
             vectors: None,
             now_ps: 0,
+            sequential_edges: false,
         })
     }
 
@@ -141,7 +146,32 @@ impl<B: Block> Harness<B> {
         &mut self,
         name: &str,
         period: Period,
-        pin: ClockPin<B>,
+        pin: impl Fn(&mut B) -> &mut Signal<In, Clock> + 'static,
+    ) -> Result<usize, HarnessError> {
+        self.add_domain(name, EdgeTime::first(period), Box::new(pin))
+    }
+
+    /// Like [`Harness::add_clock`], for a domain whose rising edges fall on whole periods
+    /// (P, 2P, ...; cycle k starts at k·P + P/2): the convention of models that put every
+    /// clock's first rising edge at one period.
+    pub fn add_clock_rising_at_period(
+        &mut self,
+        name: &str,
+        period: Period,
+        pin: impl Fn(&mut B) -> &mut Signal<In, Clock> + 'static,
+    ) -> Result<usize, HarnessError> {
+        self.add_domain(
+            name,
+            EdgeTime::first_rising_at_period(period),
+            Box::new(pin),
+        )
+    }
+
+    fn add_domain(
+        &mut self,
+        name: &str,
+        first: EdgeTime,
+        pin: BoxedPin<B>,
     ) -> Result<usize, HarnessError> {
         if self.domains.len() >= MAX_DOMAINS {
             return Err(HarnessError::Setup(format!(
@@ -156,9 +186,17 @@ impl<B: Block> Harness<B> {
         self.domains.push(Domain {
             name: name.to_string(),
             pin,
-            next: EdgeTime::first(period),
+            next: first,
         });
         Ok(self.domains.len() - 1)
+    }
+
+    /// With `on`, rising edges that fall on the same picosecond are applied one domain at a
+    /// time, in the order the domains were added, the block settling after each (an earlier
+    /// domain's registers load first and a later one samples their new values). Off (the
+    /// default), simultaneous edges sample together, as in Verilog.
+    pub fn sequential_edges(&mut self, on: bool) {
+        self.sequential_edges = on;
     }
 
     /// The names of the clock domains.
@@ -251,6 +289,17 @@ impl<B: Block> Harness<B> {
         &mut self,
         on_cycle: &mut dyn FnMut(&mut B, CycleStart),
     ) -> Result<bool, HarnessError> {
+        self.step_observed(on_cycle, &mut |_, _| {})
+    }
+
+    /// [`Harness::step`], calling `before_rise(block, domain)` just before each domain's
+    /// rising edge of the instant (after the edges ordered before it, with
+    /// [`Harness::sequential_edges`]): the outputs its registers are about to load.
+    pub fn step_observed(
+        &mut self,
+        on_cycle: &mut dyn FnMut(&mut B, CycleStart),
+        before_rise: &mut dyn FnMut(&B, usize),
+    ) -> Result<bool, HarnessError> {
         let Some(at) = self.next_edge() else {
             return Ok(false);
         };
@@ -268,7 +317,11 @@ impl<B: Block> Harness<B> {
         }
         if rising != 0 {
             for i in bits(rising) {
+                before_rise(&self.uut, i);
                 self.drive_clock(i, true);
+                if self.sequential_edges {
+                    self.settle()?;
+                }
             }
             self.settle()?;
         }

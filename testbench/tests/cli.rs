@@ -39,6 +39,7 @@ fn list_names_every_block_and_speaks_json() {
             "dram-mixed",
             "dram-x8-mixed",
             "snoop",
+            "idu-fig43",
             "decode",
             "counter"
         ]

@@ -90,6 +90,45 @@ fn cycle_needs_exactly_one_clock() {
     }
 }
 
+/// Domain b samples domain a's counter.
+#[derive(LogicBlock, Default)]
+struct CrossSample {
+    clock_a: Signal<In, Clock>,
+    clock_b: Signal<In, Clock>,
+    seen: Signal<Out, Bits<16>>,
+    reg_a: DFF<Bits<16>>,
+    reg_b: DFF<Bits<16>>,
+}
+
+impl Logic for CrossSample {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.reg_a.clock.next = self.clock_a.val();
+        self.reg_b.clock.next = self.clock_b.val();
+        self.reg_a.d.next = self.reg_a.q.val() + 1;
+        self.reg_b.d.next = self.reg_a.q.val();
+        self.seen.next = self.reg_b.q.val();
+    }
+}
+
+fn sampled_after_three_edges(sequential: bool) -> u64 {
+    let mut h = Harness::new(CrossSample::default(), "x").unwrap();
+    let p = Period::ps(1000).unwrap();
+    h.add_clock("a", p, |u| &mut u.clock_a).unwrap();
+    h.add_clock("b", p, |u| &mut u.clock_b).unwrap();
+    h.sequential_edges(sequential);
+    h.run_until(2500, |_, _| {}).unwrap();
+    h.uut().seen.val().index() as u64
+}
+
+#[test]
+fn simultaneous_edges_sample_together_unless_sequential() {
+    // After edges at 500, 1500, 2500: a counted 3. Together, b saw a's value before each edge
+    // (2); sequentially, a's registers load first and b sees the new value (3).
+    assert_eq!(sampled_after_three_edges(false), 2);
+    assert_eq!(sampled_after_three_edges(true), 3);
+}
+
 /// A block that never settles: its output is its own negation.
 #[derive(LogicBlock, Default)]
 struct Oscillator {

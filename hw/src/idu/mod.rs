@@ -67,6 +67,11 @@
 //!
 //! All domains start at time 0 with their first rising edge at one period.
 
+mod cluster;
 mod dispatcher;
+mod top;
 
+pub use cluster::Cluster;
 pub use dispatcher::Dispatcher;
+pub use top::Idu;
+pub mod model;

@@ -33,7 +33,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 13] {
+pub fn all() -> [&'static dyn BlockTb; 14] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -46,6 +46,7 @@ pub fn all() -> [&'static dyn BlockTb; 13] {
         &crate::dram::tb::MIXED,
         &crate::dram::tb::X8_MIXED,
         &crate::dram::snoop_tb::SnoopTb,
+        &crate::idu::tb::IduFig43Tb,
         &DecodeTb,
         &CounterTb,
     ]

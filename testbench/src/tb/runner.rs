@@ -105,7 +105,7 @@ pub const TB_PERIOD_PS: u64 = 1000;
 /// Runs `uut` (VCD scope `name`) on a 1 GHz clock for `cycles` cycles, calling `per_cycle`
 /// with the harness and the cycle number; `per_cycle` may return a label to mark that cycle in
 /// the waveform. Writes the VCD and the `.gtkw` laid out by `layout` when asked.
-pub fn drive<B: Block>(
+pub fn drive<B: Block + 'static>(
     uut: B,
     name: &str,
     clock: ClockPin<B>,
