@@ -5,6 +5,10 @@
 //!   the opcode class table; per-warp instruction paths without timing).
 //! - [`multiphase`]: the multi-phase warp profile and the block bound GUB
 //!   (spec/001-multiphase.md).
+//! - [`reorder`]: warp-based load/store reordering (spec/003-reorder.md): the PTX kernel
+//!   analyzer, the Reordering Unit's release order (R0/R1), the LRU miss-count estimator that the
+//!   RTL's L1D counts are checked against, and the paper's WCET equations.
 
 pub mod multiphase;
+pub mod reorder;
 pub mod trace;
