@@ -1,4 +1,8 @@
 //! rtgpu firmware: everything on the host side of the bus. So far: the instruction set
-//! ([`isa`]): encoder, decoder, assembler and disassembler.
+//! ([`isa`]): encoder, decoder, assembler and disassembler; and the host side of the
+//! aging-aware instruction distribution ([`aging`]): process-variation maps, the aging model,
+//! cluster formation (Alg. 3) and the distribution ratio (Alg. 4) that program the IDU, and
+//! the lifetime experiment that compares the ratio with an even split.
 
+pub mod aging;
 pub mod isa;
