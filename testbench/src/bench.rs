@@ -337,6 +337,38 @@ pub fn dram(cycles: u64, rtl: bool) -> Result<BenchRow, String> {
     ))
 }
 
+/// The IDU with its clusters (4 per type) on a random instruction stream, every cluster on
+/// its own clock (Fig. 1.5's 1.0 / 3.5 / 1.5 ns recipe spread over the clusters): the RTL in
+/// the multi-clock harness or the reference model. Dispatcher cycles per second.
+pub fn idu(instrs: usize, rtl: bool) -> Result<BenchRow, String> {
+    use rtgpu_hw::idu::model::{IduSystem, SystemConfig, TYPES};
+    let mut cfg = SystemConfig::uniform(4, 1000);
+    for t in 0..TYPES {
+        for c in 0..4 {
+            cfg.working[t][c] = true;
+            cfg.limits[t][c] = 1 + c as u8;
+            cfg.cluster_ps[t][c] = [1000, 3500, 1500, 2000][c];
+        }
+    }
+    let stream: Vec<(u8, u8)> = (0..instrs)
+        .map(|i| ((i * 7 % 10).min(2) as u8, i as u8))
+        .collect();
+    let start = Instant::now();
+    let run = if rtl {
+        crate::idu::system::run_rtl::<4>(&cfg, &stream, u64::MAX, None)
+            .map_err(|e| e.to_string())?
+    } else {
+        IduSystem::new(cfg).run(&stream, u64::MAX)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let engine = if rtl {
+        "harness, 13 clocks"
+    } else {
+        "reference model"
+    };
+    Ok(row("idu", engine, run.disp_cycles, secs))
+}
+
 /// Wall time of the LID table (3200AA x16 reads, 1..=128 bursts, 4096 alignments each) on
 /// every core.
 pub fn dram_sweep() -> Result<f64, String> {

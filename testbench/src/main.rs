@@ -521,6 +521,8 @@ fn run_bench(cycles: u64, sim_cycles: u64, vl: Option<u64>, json: bool) -> Resul
         bench::harness::<PwsS3>(cycles / 256, Some(&dir.join("pws-s3.vcd")))?,
         bench::dram(cycles / 64, true).map_err(|e| Fail(1, e))?,
         bench::dram(cycles * 2, false).map_err(|e| Fail(1, e))?,
+        bench::idu(cycles as usize / 64, true).map_err(|e| Fail(1, e))?,
+        bench::idu(cycles as usize * 2, false).map_err(|e| Fail(1, e))?,
     ];
     if let Some(n) = vl {
         rows.push(bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?);

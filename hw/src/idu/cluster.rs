@@ -28,20 +28,16 @@ pub struct Cluster<const D: usize> {
     pub working: Signal<In, Bit>,
     /// The latch is empty (and the cluster works).
     pub ready: Signal<Out, Bit>,
-    /// The tag waiting in the latch (valid while not `ready`).
-    pub latched: Signal<Out, Bits<8>>,
     /// The last stage holds an instruction: it retires at the next cluster edge.
     pub retire: Signal<Out, Bit>,
     /// The retiring instruction's tag.
     pub retire_tag: Signal<Out, Bits<8>>,
     /// Some stage holds an instruction.
     pub busy: Signal<Out, Bit>,
-    /// The pipeline takes the latched instruction at the next cluster edge.
-    pub accept: Signal<Out, Bit>,
     put_t: DFF<Bit>,
     tag_r: DFF<Bits<8>>,
     got_t: DFF<Bit>,
-    wait: DFF<Bits<4>>,
+    hold: DFF<Bits<4>>,
     valid: [DFF<Bit>; D],
     tag: [DFF<Bits<8>>; D],
     full: Signal<Local, Bit>,
@@ -61,15 +57,13 @@ impl<const D: usize> Default for Cluster<D> {
             ii: Default::default(),
             working: Default::default(),
             ready: Default::default(),
-            latched: Default::default(),
             retire: Default::default(),
             retire_tag: Default::default(),
             busy: Default::default(),
-            accept: Default::default(),
             put_t: Default::default(),
             tag_r: Default::default(),
             got_t: Default::default(),
-            wait: Default::default(),
+            hold: Default::default(),
             valid: array_init::array_init(|_| Default::default()),
             tag: array_init::array_init(|_| Default::default()),
             full: Default::default(),
@@ -92,15 +86,15 @@ impl<const D: usize> Logic for Cluster<D> {
             self.tag_r.d.next = self.tag_in.val();
         }
         // ---- Cluster domain: take the instruction when the interval has passed.
-        dff_setup!(self, clock, got_t, wait);
+        dff_setup!(self, clock, got_t, hold);
         self.full.next = self.put_t.q.val() ^ self.got_t.q.val();
-        self.take.next = self.full.val() & (self.wait.q.val() == self.zero4.val());
+        self.take.next = self.full.val() & (self.hold.q.val() == self.zero4.val());
         self.got_t.d.next = self.got_t.q.val() ^ self.take.val();
-        if self.wait.q.val() != self.zero4.val() {
-            self.wait.d.next = self.wait.q.val() - self.one4.val();
+        if self.hold.q.val() != self.zero4.val() {
+            self.hold.d.next = self.hold.q.val() - self.one4.val();
         }
         if self.take.val() & (self.ii.val() != self.zero4.val()) {
-            self.wait.d.next = self.ii.val() - self.one4.val();
+            self.hold.d.next = self.ii.val() - self.one4.val();
         }
         for i in 0..D {
             self.valid[i].clock.next = self.clock.val();
@@ -123,7 +117,5 @@ impl<const D: usize> Logic for Cluster<D> {
             self.retire_tag.next = self.tag[last].q.val();
         }
         self.ready.next = !self.full.val() & self.working.val();
-        self.latched.next = self.tag_r.q.val();
-        self.accept.next = self.take.val();
     }
 }

@@ -48,7 +48,50 @@ pub struct Idu<const K: usize, const DSP: usize, const DSFU: usize, const DLDST:
     pub ii_sfu: Signal<In, Bits<4>>,
     /// Initiation interval of the LD/ST clusters.
     pub ii_ldst: Signal<In, Bits<4>>,
-    /// The dispatcher (its outputs: eligibility, choice, counters, limits, working bits).
+    /// Eligible clusters (dispatcher).
+    pub elig: Signal<Out, Bits<8>>,
+    /// Every cluster of the type at its limit or not working.
+    pub all_full: Signal<Out, Bit>,
+    /// The chosen cluster.
+    pub sel: Signal<Out, Bits<3>>,
+    /// The instruction goes to cluster `sel` of its type at this dispatcher edge.
+    pub dispatch: Signal<Out, Bit>,
+    /// The instruction waits.
+    pub stall: Signal<Out, Bit>,
+    /// Between `launch` and `stop`.
+    pub active: Signal<Out, Bit>,
+    /// Counters, limits and working bits per type and cluster (the host's status registers).
+    pub cnt_sp: [Signal<Out, Bits<8>>; K],
+    /// SFU counters.
+    pub cnt_sfu: [Signal<Out, Bits<8>>; K],
+    /// LD/ST counters.
+    pub cnt_ldst: [Signal<Out, Bits<8>>; K],
+    /// SP limits.
+    pub limit_sp: [Signal<Out, Bits<8>>; K],
+    /// SFU limits.
+    pub limit_sfu: [Signal<Out, Bits<8>>; K],
+    /// LD/ST limits.
+    pub limit_ldst: [Signal<Out, Bits<8>>; K],
+    /// Cluster (type, k) retires an instruction at its next edge (its write-back port).
+    pub retire_sp: [Signal<Out, Bit>; K],
+    /// SFU retirements.
+    pub retire_sfu: [Signal<Out, Bit>; K],
+    /// LD/ST retirements.
+    pub retire_ldst: [Signal<Out, Bit>; K],
+    /// The retiring instructions' tags.
+    pub rtag_sp: [Signal<Out, Bits<8>>; K],
+    /// SFU retiring tags.
+    pub rtag_sfu: [Signal<Out, Bits<8>>; K],
+    /// LD/ST retiring tags.
+    pub rtag_ldst: [Signal<Out, Bits<8>>; K],
+    /// Cluster (type, k) holds an instruction in some stage (its activity, for the aging
+    /// accounting).
+    pub busy_sp: [Signal<Out, Bit>; K],
+    /// SFU activity.
+    pub busy_sfu: [Signal<Out, Bit>; K],
+    /// LD/ST activity.
+    pub busy_ldst: [Signal<Out, Bit>; K],
+    /// The dispatcher.
     pub disp: Dispatcher<K>,
     /// SP clusters.
     pub sp: [Cluster<DSP>; K],
@@ -92,6 +135,27 @@ impl<const K: usize, const DSP: usize, const DSFU: usize, const DLDST: usize> De
             ii_sp: Default::default(),
             ii_sfu: Default::default(),
             ii_ldst: Default::default(),
+            elig: Default::default(),
+            all_full: Default::default(),
+            sel: Default::default(),
+            dispatch: Default::default(),
+            stall: Default::default(),
+            active: Default::default(),
+            cnt_sp: array_init::array_init(|_| Default::default()),
+            cnt_sfu: array_init::array_init(|_| Default::default()),
+            cnt_ldst: array_init::array_init(|_| Default::default()),
+            limit_sp: array_init::array_init(|_| Default::default()),
+            limit_sfu: array_init::array_init(|_| Default::default()),
+            limit_ldst: array_init::array_init(|_| Default::default()),
+            retire_sp: array_init::array_init(|_| Default::default()),
+            retire_sfu: array_init::array_init(|_| Default::default()),
+            retire_ldst: array_init::array_init(|_| Default::default()),
+            rtag_sp: array_init::array_init(|_| Default::default()),
+            rtag_sfu: array_init::array_init(|_| Default::default()),
+            rtag_ldst: array_init::array_init(|_| Default::default()),
+            busy_sp: array_init::array_init(|_| Default::default()),
+            busy_sfu: array_init::array_init(|_| Default::default()),
+            busy_ldst: array_init::array_init(|_| Default::default()),
             disp: Default::default(),
             sp: array_init::array_init(|_| Default::default()),
             sfu: array_init::array_init(|_| Default::default()),
@@ -141,15 +205,39 @@ impl<const K: usize, const DSP: usize, const DSFU: usize, const DLDST: usize> Lo
             self.sp[i].put.next = self.hit[i].val() & (self.in_type.val() == self.t_sp.val());
             self.sfu[i].put.next = self.hit[i].val() & (self.in_type.val() == self.t_sfu.val());
             self.ldst[i].put.next = self.hit[i].val() & (self.in_type.val() == self.t_ldst.val());
-            self.sp[i].tag_in.next = self.in_tag.val();
-            self.sfu[i].tag_in.next = self.in_tag.val();
-            self.ldst[i].tag_in.next = self.in_tag.val();
+            self.sp[i].tag_in.next = self.disp.out_tag.val();
+            self.sfu[i].tag_in.next = self.disp.out_tag.val();
+            self.ldst[i].tag_in.next = self.disp.out_tag.val();
             self.sp[i].ii.next = self.ii_sp.val();
             self.sfu[i].ii.next = self.ii_sfu.val();
             self.ldst[i].ii.next = self.ii_ldst.val();
             self.sp[i].working.next = self.disp.working_sp[i].val();
             self.sfu[i].working.next = self.disp.working_sfu[i].val();
             self.ldst[i].working.next = self.disp.working_ldst[i].val();
+        }
+        // ---- Outputs.
+        self.elig.next = self.disp.elig.val();
+        self.all_full.next = self.disp.all_full.val();
+        self.sel.next = self.disp.sel.val();
+        self.dispatch.next = self.disp.dispatch.val();
+        self.stall.next = self.disp.stall.val();
+        self.active.next = self.disp.active.val();
+        for i in 0..K {
+            self.cnt_sp[i].next = self.disp.cnt_sp[i].val();
+            self.cnt_sfu[i].next = self.disp.cnt_sfu[i].val();
+            self.cnt_ldst[i].next = self.disp.cnt_ldst[i].val();
+            self.limit_sp[i].next = self.disp.limit_sp[i].val();
+            self.limit_sfu[i].next = self.disp.limit_sfu[i].val();
+            self.limit_ldst[i].next = self.disp.limit_ldst[i].val();
+            self.retire_sp[i].next = self.sp[i].retire.val();
+            self.retire_sfu[i].next = self.sfu[i].retire.val();
+            self.retire_ldst[i].next = self.ldst[i].retire.val();
+            self.rtag_sp[i].next = self.sp[i].retire_tag.val();
+            self.rtag_sfu[i].next = self.sfu[i].retire_tag.val();
+            self.rtag_ldst[i].next = self.ldst[i].retire_tag.val();
+            self.busy_sp[i].next = self.sp[i].busy.val();
+            self.busy_sfu[i].next = self.sfu[i].busy.val();
+            self.busy_ldst[i].next = self.ldst[i].busy.val();
         }
         // ---- The presented type's ready bits, as a chain of ORs.
         for i in 0..K {
