@@ -288,9 +288,11 @@ fn layout(n: &str) -> Gtkw {
         ("stall", None),
     ]
     .map(|(s, f)| (p(s), f));
+    let fig_ps = fig43_script().len() as u64 * crate::tb::TB_PERIOD_PS;
     let mut g = Gtkw::new(&format!(
         "rtgpu {n}: the IDU dispatcher (hw/src/idu/), Fig. 4.3"
     ))
+    .window(fig_ps)
     .group("dispatch", &as_refs(&dispatch));
     for (k, name) in THESIS.iter().enumerate() {
         let traces = [
