@@ -263,3 +263,62 @@ fn the_idu_top_lints_and_synthesizes() {
     assert!(synth.cells > 0, "{}", synth.stat);
     eprintln!("Idu<4, 4, 20, 4>: {} cells", synth.cells);
 }
+
+/// The driver's program (firmware: Algorithm 3 and 4 on an unevenly aged SM) loaded through
+/// the configuration port with exactly its register writes: the RTL runs it as the model
+/// runs the same configuration, and over whole ratio periods every SP cluster gets exactly
+/// its limit per period (the ratio is never broken, whatever the cluster clocks).
+#[test]
+fn the_drivers_program_runs_on_the_rtl() {
+    use rtgpu_firmware::aging::model::SECONDS_PER_YEAR;
+    use rtgpu_firmware::aging::{
+        program, AgingState, Calibration, CoreStress, PlanConfig, PvMap, PvParams, Workload,
+    };
+    use rtgpu_testbench::idu::system::run_program;
+    let pv = PvMap::generate(PvParams::default(), 11).unwrap();
+    let cal = Calibration::default();
+    let mut state = AgingState::fresh(pv.cores.len());
+    let stress: Vec<CoreStress> = (0..pv.cores.len())
+        .map(|i| {
+            let d = if i < 192 { (i % 6) as f64 / 6.0 } else { 0.0 };
+            CoreStress {
+                duty: d,
+                activity: d,
+                freq_hz: 876e6,
+                temp_k: cal.temperature(d),
+            }
+        })
+        .collect();
+    state
+        .advance(&pv, &cal, &stress, 2.0 * SECONDS_PER_YEAR)
+        .unwrap();
+    let workload = Workload {
+        warp_insts: [
+            4_000_000_000_000_000,
+            100_000_000_000_000,
+            500_000_000_000_000,
+        ],
+        clusters_needed: [None, None, None],
+        horizon_s: 30.0 * 86_400.0,
+    };
+    let prog = program(&pv, &state, &workload, &PlanConfig::default()).unwrap();
+    let sp = &prog.types[0];
+    let period: u32 = sp.period();
+    assert!(sp.limits.iter().filter(|&&l| l > 0).count() >= 2, "{sp:?}");
+    let periods = 5;
+    let instrs: Vec<(u8, u8)> = (0..periods * period).map(|i| (0, i as u8)).collect();
+    let (cfg, run) = run_program::<8>(&prog, 1142, &instrs, u64::MAX).unwrap();
+    assert_eq!(
+        run,
+        IduSystem::new(cfg).run(&instrs, u64::MAX),
+        "RTL vs model"
+    );
+    assert!(run.completed);
+    for (c, &limit) in sp.limits.iter().enumerate() {
+        assert_eq!(
+            run.dispatched[0][c],
+            u64::from(limit) * u64::from(periods),
+            "cluster {c}"
+        );
+    }
+}

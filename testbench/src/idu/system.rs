@@ -9,6 +9,7 @@
 use crate::clock::Period;
 use crate::harness::{Harness, HarnessError};
 use crate::waves::VcdOptions;
+use rtgpu_firmware::aging::IduProgram;
 use rtgpu_hw::idu::model::{Dispatch, Retire, SystemConfig, SystemRun, TYPES};
 use rtgpu_hw::idu::Idu;
 use rust_hdl::core::prelude::*;
@@ -41,8 +42,71 @@ pub fn run_rtl<const K: usize>(
     max_ps: u64,
     vcd: Option<&Path>,
 ) -> Result<SystemRun, HarnessError> {
+    let writes: Vec<Write> = (0..TYPES)
+        .flat_map(|t| (0..K).map(move |c| (t as u8, c as u8)))
+        .map(|(t, c)| {
+            (
+                t,
+                c,
+                cfg.working[t as usize][c as usize],
+                cfg.limits[t as usize][c as usize],
+            )
+        })
+        .collect();
+    run_configured::<K>(cfg, &writes, instrs, max_ps, vcd)
+}
+
+/// A configuration-port write: (type, cluster, working, limit).
+pub type Write = (u8, u8, bool, u8);
+
+/// The host's side: the clocks, pipelines and `enable` of a system whose working bits and
+/// limits come from the driver's program (`IduProgram`, firmware/src/aging/). `disp_ps` is
+/// the dispatcher's period.
+pub fn config_of(program: &IduProgram, disp_ps: u64, enable: bool) -> Result<SystemConfig, String> {
+    program.validate().map_err(|e| e.to_string())?;
+    let k = program
+        .types
+        .iter()
+        .map(|t| t.working.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let mut cfg = SystemConfig::uniform(k, disp_ps);
+    cfg.depth = DEPTHS;
+    cfg.enable = enable;
+    for (t, tp) in program.types.iter().enumerate() {
+        for c in 0..tp.working.len() {
+            cfg.working[t][c] = tp.working[c];
+            cfg.limits[t][c] = tp.limits[c];
+            cfg.cluster_ps[t][c] = tp.period_ps[c].max(1);
+        }
+    }
+    Ok(cfg)
+}
+
+/// The driver call: loads `program` through the configuration port with exactly its
+/// `register_writes()`, launches, and runs `instrs` on the RTL (clocks from the program).
+pub fn run_program<const K: usize>(
+    program: &IduProgram,
+    disp_ps: u64,
+    instrs: &[(u8, u8)],
+    max_ps: u64,
+) -> Result<(SystemConfig, SystemRun), HarnessError> {
+    let mut cfg = config_of(program, disp_ps, true).map_err(HarnessError::Setup)?;
+    cfg.k = K;
+    let run = run_configured::<K>(&cfg, &program.register_writes(), instrs, max_ps, None)?;
+    Ok((cfg, run))
+}
+
+fn run_configured<const K: usize>(
+    cfg: &SystemConfig,
+    writes: &[Write],
+    instrs: &[(u8, u8)],
+    max_ps: u64,
+    vcd: Option<&Path>,
+) -> Result<SystemRun, HarnessError> {
     check(cfg, K)?;
-    let uut = configured::<K>(cfg)?;
+    let uut = configured::<K>(cfg, writes)?;
     let mut h = Harness::new(uut, "idu")?;
     let doms = add_clocks(&mut h, cfg)?;
     if let Some(p) = vcd {
@@ -76,24 +140,25 @@ fn check(cfg: &SystemConfig, k: usize) -> Result<(), HarnessError> {
 }
 
 /// Reset, one write per (type, cluster), launch: on the dispatcher clock alone.
-fn configured<const K: usize>(cfg: &SystemConfig) -> Result<IduRtl<K>, HarnessError> {
+fn configured<const K: usize>(
+    cfg: &SystemConfig,
+    writes: &[Write],
+) -> Result<IduRtl<K>, HarnessError> {
     let mut h = Harness::new(IduRtl::<K>::default(), "idu")?;
     h.add_clock_rising_at_period("dispatcher", period(cfg.disp_ps)?, |u| &mut u.dclock)?;
     h.cycle(|u| u.reset.next = true, |_| ())?;
-    for t in 0..TYPES {
-        for c in 0..K {
-            h.cycle(
-                |u| {
-                    u.reset.next = false;
-                    u.cfg_we.next = true;
-                    u.cfg_type.next = (t as u64).to_bits();
-                    u.cfg_cluster.next = (c as u64).to_bits();
-                    u.cfg_working.next = cfg.working[t][c];
-                    u.cfg_limit.next = u64::from(cfg.limits[t][c]).to_bits();
-                },
-                |_| (),
-            )?;
-        }
+    for &(t, c, w, l) in writes {
+        h.cycle(
+            |u| {
+                u.reset.next = false;
+                u.cfg_we.next = true;
+                u.cfg_type.next = u64::from(t & 3).to_bits();
+                u.cfg_cluster.next = u64::from(c & 7).to_bits();
+                u.cfg_working.next = w;
+                u.cfg_limit.next = u64::from(l).to_bits();
+            },
+            |_| (),
+        )?;
     }
     h.cycle(
         |u| {
