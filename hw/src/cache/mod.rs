@@ -47,6 +47,7 @@
 //!   − 1, age[w] ← WAYS−1. Not a miss.
 //! - store miss (no-write-allocate): no state change; misses + 1.
 //! - accesses + 1 in every case.
+//!
 //! A fill in the same edge applies first (to its own way), then the access.
 //!
 //! # Coalescer
@@ -61,3 +62,5 @@
 //! At the edge with `line_valid & next`: every remaining lane whose line equals `line` is
 //! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
 //! (`busy` stays 0).
+
+pub mod model;
