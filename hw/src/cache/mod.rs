@@ -33,7 +33,10 @@
 //! - `hit` = some valid way of the set has tag == `req_line` (pending ways count: a hit on a
 //!   line being filled is a hit, spec §4.3 condition 2); `way` = that way, else the victim.
 //! - `victim` (log2 WAYS bits) = the lowest-numbered invalid way of the set, else the way of
-//!   age WAYS−1; `victim_valid` = that way is valid (a line is evicted), `victim_line` its tag.
+//!   age WAYS−1; `victim_valid` = that way is valid (a line is evicted), `victim_line` its tag
+//!   register (tags are never cleared, by reset or invalidation: 0 from power-up).
+//! - These outputs and `req_ready` are defined every cycle from `req_line`/`req_store`,
+//!   whatever `req_valid`.
 //! - `mem_req_valid` = an access is taken and it is a load miss or a store (write-evict: every
 //!   store goes to memory); `mem_req_line` = `req_line`; `mem_req_store` = `req_store`.
 //! - `accesses`, `misses` (32 bits each): accesses taken and misses among them since reset.
@@ -59,6 +62,7 @@
 //! `busy`); `next` (1): the consumer takes the current line at the edge.
 //! Outputs: `busy` (an instruction is loaded and lines remain), `line_valid` (= `busy`),
 //! `line` (25): the smallest line among the remaining lanes; `last`: it is the last line.
+//! While not `busy`, `line` = 0 and `last` = 0.
 //! At the edge with `line_valid & next`: every remaining lane whose line equals `line` is
 //! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
 //! (`busy` stays 0).
