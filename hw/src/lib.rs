@@ -9,4 +9,5 @@ pub mod dram;
 pub mod idu;
 pub mod isa;
 pub mod pws;
+pub mod reorder;
 pub mod sched;

@@ -80,3 +80,5 @@
 //! With `bypass`, `req_ready` = `rel_ready`, the release port shows the request itself
 //! (`rel_valid` = `req_valid`, same slot, tag, store, pc_idx), the channels stay empty and the
 //! state stays IDLE: the L1 sees the arrival order, as without the extension.
+
+pub mod model;
