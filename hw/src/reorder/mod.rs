@@ -23,7 +23,7 @@
 //!     cycle, from the head, wrapping — spec §3.5 `sequential`);
 //!   - `bypass` (1): reordering off — requests go straight to the release port (below);
 //!   - `trace_we`, `trace_slot` (6), `trace_index` (log2 T), `trace_entry` (32: `pc_idx`
-//!     [7:0], `epoch` [15:8], `k` [31:16], spec §3.7): one entry of a slot's trace;
+//!     \[7:0\], `epoch` \[15:8\], `k` \[31:16\], spec §3.7): one entry of a slot's trace;
 //!   - `map_we`, `map_slot` (6), `map_block` (8), `map_warp` (5), `map_wave` (8), `map_len`
 //!     (log2 T + 1): the slot now runs static warp (block, warp) of wave `wave` with `len`
 //!     trace entries; its head ← 0 and its expected sequence number ← 0 (block launch,
@@ -80,5 +80,18 @@
 //! With `bypass`, `req_ready` = `rel_ready`, the release port shows the request itself
 //! (`rel_valid` = `req_valid`, same slot, tag, store, pc_idx), the channels stay empty and the
 //! state stays IDLE: the L1 sees the arrival order, as without the extension.
+//!
+//! # Decisions taken with the reference model
+//!
+//! Where this text was silent, the reference model's module doc (`model.rs`, "Decisions")
+//! fixes the behaviour, and it is part of this contract: `rule`, `parallel` and `bypass` are
+//! registers loaded while IDLE; reset overrides the whole edge and keeps the trace memory;
+//! `trace_we` only in IDLE, `map_we` in IDLE or DONE; `free` does not depend on the state;
+//! `rel_*` are 0 outside ISSUE; error 3 for a request to an unmapped slot or one ≥ W; the
+//! search's error wins over error 3; the watchdog counts search cycles without a match
+//! (error after `watchdog` + 1 of them); the search sees entries already in the channel and
+//! matches on `seq`, then checks `pc_idx`; the sequential pointer wraps at the count after the
+//! edge. Rule 0 compares trace heads only, which equals the paper's R0 when every warp's
+//! trace has ascending `pc_idx` (loop-free, fall-through-first code).
 
 pub mod model;
