@@ -6,8 +6,11 @@
 //! - [`ports`]: per-cycle port vectors; [`cosim`]: Icarus/Verilator/Yosys;
 //! - [`tb`]: the registry of block testbenches that `rtgpu tb/cosim/synth` run;
 //! - [`ddr4`]: an independent DDR4 command-trace timing checker (test oracle for the DRAM
-//!   controller; shares no code with `hw/src/dram/`).
+//!   controller; shares no code with `hw/src/dram/`);
+//! - [`aging`]: the cycle-level step model of the aging experiment (`rtgpu aging`), the IDU
+//!   reference model running each step's instruction stream.
 
+pub mod aging;
 pub mod bench;
 pub mod clock;
 pub mod cosim;

@@ -4,6 +4,7 @@
 //! Exit codes: 0 success; 1 a check failed (RTL/model mismatch, cosimulation mismatch, lint
 //! findings, a tool failure); 2 bad usage (unknown block, bad arguments).
 
+mod aging_cmd;
 mod isa_cmd;
 
 use clap::{Parser, Subcommand};
@@ -128,6 +129,34 @@ enum Cmd {
         #[command(subcommand)]
         cmd: DramCmd,
     },
+    /// The aging experiment (spec/004-lee.md §2.8–2.9): over PV maps and years, the stock
+    /// dispatcher (orig), Algorithm 3 with every limit 1 (even) and Algorithms 3 + 4 in the IDU
+    /// (idu); prints per policy the aging spread, relative sigma, GPU relative delay, success
+    /// rate and time cost against orig.
+    Aging {
+        /// Lifetime in years (> 0).
+        #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
+        years: f64,
+        /// Process-variation maps (>= 1).
+        #[arg(long, default_value_t = 50)]
+        maps: usize,
+        /// Seed of the first map (map m uses seed + m).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Re-planning steps per year (>= 1).
+        #[arg(long, default_value_t = 12)]
+        steps_per_year: u32,
+        /// Step model: the IDU reference model cycle by cycle, or the analytic saturated
+        /// (cluster-bound) model.
+        #[arg(long, value_enum, default_value_t = aging_cmd::ModelArg::Cycle)]
+        model: aging_cmd::ModelArg,
+        /// Orig's clusters: the stock fixed map or Algorithm 3's.
+        #[arg(long, value_enum, default_value_t = aging_cmd::OrigMapArg::Fixed)]
+        orig_map: aging_cmd::OrigMapArg,
+        /// Print the whole report (every map) as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
     Bench {
         /// Cycles for the harness runs.
@@ -250,6 +279,24 @@ fn run(cli: Cli) -> Result<(), Fail> {
             hw,
             json,
         } => run_multiphase(&experiment, &policy, &warps, mem_lat, hw.as_deref(), json),
+        Cmd::Aging {
+            years,
+            maps,
+            seed,
+            steps_per_year,
+            model,
+            orig_map,
+            json,
+        } => aging_cmd::aging(&aging_cmd::AgingArgs {
+            years,
+            maps,
+            seed,
+            steps_per_year,
+            model,
+            orig_map,
+            json,
+        })
+        .map_err(|(code, msg)| Fail(code, msg)),
         Cmd::Bench {
             cycles,
             sim_cycles,

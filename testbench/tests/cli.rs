@@ -264,3 +264,85 @@ fn multiphase_sgemm_reads_a_class_table_and_rejects_bad_ones() {
     assert_eq!(code, 2);
     assert!(err.contains("--hw applies to sgemm only"), "{err}");
 }
+
+#[test]
+fn aging_prints_the_table_and_json() {
+    let args = ["aging", "--years", "1", "--maps", "3", "--seed", "1"];
+    let (code, out, err) = rtgpu(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("aging experiment: 3 PV maps (seeds 1..=3), 1 years, 12 re-planning"),
+        "{out}"
+    );
+    assert!(out.contains("step model: cycle"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let head = lines
+        .iter()
+        .position(|l| l.starts_with("policy type"))
+        .unwrap();
+    let policies: Vec<&str> = lines[head + 1..head + 7]
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(policies, ["orig", "orig", "even", "even", "idu", "idu"]);
+    let head = lines.iter().position(|l| l.contains("GPU delay")).unwrap();
+    for (row, policy) in lines[head + 1..head + 4]
+        .iter()
+        .zip(["orig", "even", "idu"])
+    {
+        assert!(row.starts_with(policy), "{row}");
+        assert_eq!(
+            row.matches('%').count(),
+            if policy == "orig" { 4 } else { 5 }
+        );
+    }
+    assert!(lines[head + 3].contains("3/3"), "{out}");
+
+    let (code, json, err) = rtgpu(&[&args[..], &["--model", "saturated", "--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["maps"].as_array().unwrap().len(), 3);
+    assert_eq!(v["steps"], 12);
+    assert!(v["model"].as_str().unwrap().starts_with("saturated"));
+    let policies: Vec<&str> = v["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(policies, ["Orig", "Even", "Idu"]);
+}
+
+/// Bad values exit 2 with nothing on stdout: the experiment's own checks with a one-line
+/// message, clap's parse errors with clap's.
+#[test]
+fn aging_rejects_bad_arguments_with_exit_2() {
+    for (bad, msg, ours) in [
+        (vec!["--years", "0"], "invalid years: 0 (expected", true),
+        (vec!["--years", "-1"], "invalid years: -1", true),
+        (vec!["--years", "NaN"], "invalid years: NaN", true),
+        (vec!["--maps", "0"], "invalid number of maps: 0", true),
+        (
+            vec!["--steps-per-year", "0"],
+            "invalid steps per year: 0",
+            true,
+        ),
+        (
+            vec!["--years", "1000"],
+            "invalid re-planning steps: 12000",
+            true,
+        ),
+        (vec!["--model", "spice"], "'spice'", false),
+        (vec!["--orig-map", "random"], "'random'", false),
+        (vec!["--maps", "many"], "'many'", false),
+    ] {
+        let (code, out, err) = rtgpu(&[&["aging"], &bad[..]].concat());
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}");
+        assert!(err.contains(msg), "{bad:?}: {err}");
+        if ours {
+            assert!(err.starts_with("rtgpu: "), "{bad:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+        }
+    }
+}

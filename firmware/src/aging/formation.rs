@@ -81,22 +81,53 @@ pub fn form_clusters(
         })
         .collect();
 
-    // 2. Healthiest first (stable sort of the reversed formation order), gate order > p_t.
+    // 2. Healthiest first (stable sort of the reversed formation order), gate order > p_t;
+    // 3. guardband the working ones.
     clusters.reverse();
     clusters.sort_by(|a, b| a.max_delay_ps.total_cmp(&b.max_delay_ps));
-    for (order, c) in clusters.iter_mut().enumerate() {
-        if order < p_t {
-            // 3. Cluster-level guardbanding.
-            let mut f = 1e12 / c.max_delay_ps;
-            if let Some(cap) = f_cap_hz {
-                f = f.min(cap);
-            }
-            c.working = true;
-            c.freq_hz = f;
-            c.period_ps = period_ps(f)?;
-        }
+    for c in clusters.iter_mut().take(p_t) {
+        guardband(c, f_cap_hz)?;
     }
     Ok(TypeFormation { clusters })
+}
+
+/// The stock GPU's clusters of one type, the "fixed lane→cluster map" of the thesis' Orig
+/// baseline (spec §2.8): cluster `k` holds cores `k·L .. (k+1)·L − 1` in physical order
+/// (`L = lanes_per_cluster`), every cluster works (the stock GPU gates nothing) and runs at
+/// its slowest member's frequency, capped at `f_cap_hz` (cluster-level guardbanding, as in
+/// [`form_clusters`] step 3). Same input checks as [`form_clusters`] with `needed = None`.
+pub fn fixed_clusters(
+    delays_ps: &[f64],
+    lanes_per_cluster: usize,
+    f_cap_hz: Option<f64>,
+) -> Result<TypeFormation, AgingError> {
+    check_inputs(delays_ps, lanes_per_cluster, None, f_cap_hz)?;
+    let mut clusters = Vec::with_capacity(delays_ps.len() / lanes_per_cluster);
+    for (k, members) in delays_ps.chunks(lanes_per_cluster).enumerate() {
+        let first = k * lanes_per_cluster;
+        let mut c = FormedCluster {
+            cores: (first..first + members.len()).collect(),
+            max_delay_ps: members.iter().copied().fold(f64::MIN, f64::max),
+            working: false,
+            freq_hz: 0.0,
+            period_ps: 0,
+        };
+        guardband(&mut c, f_cap_hz)?;
+        clusters.push(c);
+    }
+    Ok(TypeFormation { clusters })
+}
+
+/// Step 3, cluster-level guardbanding: the cluster works at `1 / max delay`, capped.
+fn guardband(c: &mut FormedCluster, f_cap_hz: Option<f64>) -> Result<(), AgingError> {
+    let mut f = 1e12 / c.max_delay_ps;
+    if let Some(cap) = f_cap_hz {
+        f = f.min(cap);
+    }
+    c.working = true;
+    c.freq_hz = f;
+    c.period_ps = period_ps(f)?;
+    Ok(())
 }
 
 /// Validates [`form_clusters`]' inputs and returns `p_t`.

@@ -20,8 +20,12 @@
 //! ones follow. The physical cores behind each cluster (the `lane_map` of spec §2.5) are in
 //! [`Plan::formation`].
 //!
+//! [`stock_plan`] is the same reading for the stock GPU (the thesis' "Orig" baseline): the
+//! fixed lane→cluster map, nothing gated, no ratio.
+//!
 //! [`experiment`] runs the flow month by month over a lifetime on many PV maps and compares
-//! the IDU's ratio with an even split (the `rtgpu aging` experiment).
+//! the IDU's ratio with the stock dispatcher and with an even split (the `rtgpu aging`
+//! experiment); its per-step timing comes from a pluggable [`experiment::StepModel`].
 
 #![deny(missing_docs)]
 
@@ -35,8 +39,11 @@ pub mod variation;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub use experiment::{run_experiment, ExperimentConfig, ExperimentReport};
-pub use formation::{form_clusters, FormedCluster, TypeFormation};
+pub use experiment::{
+    run_experiment, run_experiment_with, Distribution, ExperimentConfig, ExperimentReport, OrigMap,
+    SaturatedModel, StepModel, StepOutcome,
+};
+pub use formation::{fixed_clusters, form_clusters, FormedCluster, TypeFormation};
 pub use model::{AgingState, Calibration, CoreAge, CoreStress};
 pub use predict::ClusterPredictor;
 pub use ratio::{distribution_ratio, distribution_ratio_with, AgingPredictor, Ratio, RatioPolicy};
@@ -435,7 +442,8 @@ pub struct Plan {
     /// working flags and frequencies.
     pub formation: [TypeFormation; TYPES],
     /// Per type: Algorithm 4 over the working clusters (in IDU order of the working
-    /// clusters); `None` when the type has no working cluster.
+    /// clusters); `None` when the type has no working cluster or no Algorithm 4 ran (the
+    /// stock GPU's plan, [`stock_plan`]).
     pub ratios: [Option<Ratio>; TYPES],
     /// The IDU configuration.
     pub program: IduProgram,
@@ -486,6 +494,43 @@ pub fn plan(
     Ok(Plan {
         formation: to_array(formations)?,
         ratios: to_array(ratios)?,
+        program,
+    })
+}
+
+/// The stock GPU's configuration for one kernel launch, the thesis' "Orig" baseline
+/// (spec §2.8: fixed lane→cluster map, `idu_enable` = 0): per type the fixed map of
+/// [`fixed_clusters`] (cluster `k` = cores `k·L ..`, nothing gated, each cluster at its
+/// slowest member's clock, capped at `config.f_cap_hz`), no Algorithm 4 (`ratios` all
+/// `None`) and limit 1 for every cluster, which the stock dispatcher ignores.
+/// `workload.clusters_needed` is not used (the stock GPU gates nothing); the other inputs
+/// are checked as by [`plan`].
+pub fn stock_plan(
+    pv: &PvMap,
+    state: &AgingState,
+    workload: &Workload,
+    config: &PlanConfig,
+) -> Result<Plan, AgingError> {
+    let delay_ps = check_plan_inputs(pv, state, workload, config)?;
+    let geometry = &pv.params.geometry;
+    let mut formations = Vec::with_capacity(TYPES);
+    for t in CoreType::ALL {
+        let (g, first) = (&geometry.types[t.index()], geometry.first_core(t));
+        let cores = delay_ps
+            .get(first..first + g.cores)
+            .ok_or_else(|| AgingError::Geometry(format!("{} delays", delay_ps.len())))?;
+        let f = fixed_clusters(cores, g.lanes_per_cluster, config.f_cap_hz)
+            .map_err(|e| prefix(t, e))?;
+        formations.push(f);
+    }
+    let programs = formations.iter().map(|f| type_program(f, None)).collect();
+    let program = IduProgram {
+        types: to_array(programs)?,
+    };
+    program.validate()?;
+    Ok(Plan {
+        formation: to_array(formations)?,
+        ratios: [None, None, None],
         program,
     })
 }
@@ -552,8 +597,8 @@ fn plan_type(
     Ok((formation, Some(ratio)))
 }
 
-/// The IDU registers of one type: working bits, limits (0 for gated clusters) and clock
-/// periods, in IDU cluster order.
+/// The IDU registers of one type: working bits, limits (0 for gated clusters, 1 for working
+/// ones when there is no ratio) and clock periods, in IDU cluster order.
 fn type_program(formation: &TypeFormation, ratio: Option<&Ratio>) -> TypeProgram {
     let k = formation.clusters.len();
     let mut tp = TypeProgram {
@@ -565,8 +610,9 @@ fn type_program(formation: &TypeFormation, ratio: Option<&Ratio>) -> TypeProgram
     for c in &formation.clusters {
         tp.working.push(c.working);
         tp.period_ps.push(c.period_ps);
+        // Without a ratio (the stock plan) a working cluster gets limit 1.
         tp.limits.push(if c.working {
-            *limits.next().unwrap_or(&0)
+            *limits.next().unwrap_or(&1)
         } else {
             0
         });

@@ -258,6 +258,63 @@ fn aging_alg3_ties_are_deterministic() {
     assert!(!f.clusters[1].working);
 }
 
+/// The stock GPU's fixed map on the cores of the hand example: clusters in physical order
+/// ({0, 1}, {2, 3}, ...), every cluster working at its slowest member's clock: delays
+/// max(1000, 1300) = 1300, max(1100, 1250) = 1250, 1400, 1200 ps; capped at 876 MHz the
+/// fastest period is 1142 ps. Bad inputs are rejected as by Algorithm 3.
+#[test]
+fn aging_fixed_map_hand_example() {
+    let d = [
+        1000.0, 1300.0, 1100.0, 1250.0, 1010.0, 1400.0, 1050.0, 1200.0,
+    ];
+    let f = fixed_clusters(&d, 2, None).unwrap();
+    let cores: Vec<Vec<usize>> = f.clusters.iter().map(|c| c.cores.clone()).collect();
+    assert_eq!(cores, vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]]);
+    assert_eq!(f.working(), 4);
+    let periods: Vec<u64> = f.clusters.iter().map(|c| c.period_ps).collect();
+    assert_eq!(periods, vec![1300, 1250, 1400, 1200]);
+    let capped = fixed_clusters(&[1000.0, 1000.0, 1200.0, 1100.0], 2, Some(NOMINAL_CLOCK_HZ));
+    let periods: Vec<u64> = capped
+        .unwrap()
+        .clusters
+        .iter()
+        .map(|c| c.period_ps)
+        .collect();
+    assert_eq!(periods, vec![1142, 1200]);
+    assert!(matches!(
+        fixed_clusters(&d[..7], 2, None),
+        Err(AgingError::Geometry(_))
+    ));
+    assert!(fixed_clusters(&[1000.0, f64::NAN], 2, None).is_err());
+}
+
+/// The stock plan: the fixed map for every type (nothing gated even when the kernel needs
+/// fewer clusters), no ratio, limit 1 everywhere, a valid program.
+#[test]
+fn aging_stock_plan_is_the_fixed_map() {
+    let pv = PvMap::generate(PvParams::default(), 7).unwrap();
+    let state = AgingState::fresh(pv.cores.len());
+    let mut w = month_workload();
+    w.clusters_needed = [Some(4), None, None];
+    let plan = stock_plan(&pv, &state, &w, &PlanConfig::default()).unwrap();
+    plan.program.validate().unwrap();
+    assert_eq!(plan.ratios, [None, None, None]);
+    for t in CoreType::ALL {
+        let g = &pv.params.geometry.types[t.index()];
+        let f = &plan.formation[t.index()];
+        assert_eq!(f.working(), g.clusters());
+        for (k, c) in f.clusters.iter().enumerate() {
+            let first = k * g.lanes_per_cluster;
+            assert_eq!(
+                c.cores,
+                (first..first + g.lanes_per_cluster).collect::<Vec<_>>()
+            );
+        }
+        let tp = &plan.program.types[t.index()];
+        assert!(tp.limits.iter().all(|&l| l == 1), "{t}: {:?}", tp.limits);
+    }
+}
+
 #[test]
 fn aging_alg3_bad_inputs_are_errors() {
     let e = form_clusters(&[], 32, None, None).unwrap_err();
