@@ -9,6 +9,7 @@
 //!   controller; shares no code with `hw/src/dram/`).
 
 pub mod bench;
+pub mod cache;
 pub mod clock;
 pub mod cosim;
 pub mod ddr4;

@@ -61,3 +61,8 @@
 //! At the edge with `line_valid & next`: every remaining lane whose line equals `line` is
 //! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
 //! (`busy` stays 0).
+
+mod coalescer;
+mod l1;
+pub use coalescer::Coalescer;
+pub use l1::L1Cache;
