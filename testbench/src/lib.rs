@@ -12,6 +12,7 @@
 
 pub mod aging;
 pub mod bench;
+pub mod cache;
 pub mod clock;
 pub mod cosim;
 pub mod ddr4;

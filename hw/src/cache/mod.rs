@@ -67,4 +67,9 @@
 //! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
 //! (`busy` stays 0).
 
+mod coalescer;
+mod l1;
 pub mod model;
+
+pub use coalescer::Coalescer;
+pub use l1::L1Cache;

@@ -1,0 +1,3 @@
+//! The L1 data cache and the coalescer on the testbench side: the RTL in the harness.
+
+pub mod rtl;

@@ -1,0 +1,174 @@
+//! The cache RTL in the harness: [`RtlL1`] (one `L1Cache` cycle per [`RtlL1::step`]) and
+//! [`RtlCoalescer`] (one `Coalescer` cycle per [`RtlCoalescer::step`]). Both do the reset
+//! cycle the contract asks for in `new`.
+
+use crate::clock::Period;
+use crate::harness::{Harness, HarnessError};
+use crate::tb::TB_PERIOD_PS;
+use rtgpu_hw::cache::{Coalescer, L1Cache};
+use rust_hdl::core::prelude::*;
+
+/// The inputs of one L1 cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct L1In {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// The presented access: (line, store).
+    pub req: Option<(u32, bool)>,
+    /// A fill from memory: its line.
+    pub fill: Option<u32>,
+}
+
+/// The outputs of one L1 cycle (read before the edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct L1Out {
+    /// The access is taken if presented.
+    pub req_ready: bool,
+    /// The access hits.
+    pub hit: bool,
+    /// The hit way, else the victim.
+    pub way: u8,
+    /// The victim way.
+    pub victim: u8,
+    /// The victim is valid.
+    pub victim_valid: bool,
+    /// The victim's line.
+    pub victim_line: u32,
+    /// A memory request at this edge.
+    pub mem_req_valid: bool,
+    /// Its line.
+    pub mem_req_line: u32,
+    /// It is a store.
+    pub mem_req_store: bool,
+    /// Accesses taken so far.
+    pub accesses: u32,
+    /// Misses so far.
+    pub misses: u32,
+}
+
+/// `L1Cache<SETS, WAYS>` in a harness.
+pub struct RtlL1<const SETS: usize, const WAYS: usize> {
+    harness: Harness<L1Cache<SETS, WAYS>>,
+}
+
+impl<const SETS: usize, const WAYS: usize> RtlL1<SETS, WAYS> {
+    /// A cache after one reset cycle.
+    pub fn new() -> Result<Self, HarnessError> {
+        let mut harness = Harness::new(L1Cache::<SETS, WAYS>::default(), "l1")?;
+        let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
+        harness.add_clock("clock", period, |u| &mut u.clock)?;
+        let mut c = Self { harness };
+        c.step(&L1In {
+            reset: true,
+            ..L1In::default()
+        })?;
+        Ok(c)
+    }
+
+    /// One cycle: apply `inp`, read the outputs, clock the edge.
+    pub fn step(&mut self, inp: &L1In) -> Result<L1Out, HarnessError> {
+        self.harness.cycle(|u| apply_l1(u, inp), read_l1)
+    }
+}
+
+/// Drives the L1's inputs.
+pub fn apply_l1<const SETS: usize, const WAYS: usize>(u: &mut L1Cache<SETS, WAYS>, inp: &L1In) {
+    u.reset.next = inp.reset;
+    let (line, store) = inp.req.unwrap_or_default();
+    u.req_valid.next = inp.req.is_some();
+    u.req_line.next = u64::from(line & LINE_MASK).to_bits();
+    u.req_store.next = store;
+    u.mem_fill.next = inp.fill.is_some();
+    u.mem_fill_line.next = u64::from(inp.fill.unwrap_or_default() & LINE_MASK).to_bits();
+}
+
+/// Line numbers are 25 bits.
+pub const LINE_MASK: u32 = (1 << 25) - 1;
+
+/// Reads the L1's outputs.
+pub fn read_l1<const SETS: usize, const WAYS: usize>(u: &L1Cache<SETS, WAYS>) -> L1Out {
+    L1Out {
+        req_ready: u.req_ready.val(),
+        hit: u.hit.val(),
+        way: u.way.val().index() as u8,
+        victim: u.victim.val().index() as u8,
+        victim_valid: u.victim_valid.val(),
+        victim_line: u.victim_line.val().index() as u32,
+        mem_req_valid: u.mem_req_valid.val(),
+        mem_req_line: u.mem_req_line.val().index() as u32,
+        mem_req_store: u.mem_req_store.val(),
+        accesses: u.accesses.val().index() as u32,
+        misses: u.misses.val().index() as u32,
+    }
+}
+
+/// The inputs of one coalescer cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoalIn {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// An instruction presented: the lanes' byte addresses and the active mask.
+    pub load: Option<([u32; 32], u32)>,
+    /// The consumer takes the current line.
+    pub next: bool,
+}
+
+/// The outputs of one coalescer cycle (read before the edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoalOut {
+    /// Lines remain.
+    pub busy: bool,
+    /// `line` is valid.
+    pub line_valid: bool,
+    /// The smallest remaining line.
+    pub line: u32,
+    /// It is the last one.
+    pub last: bool,
+}
+
+/// `Coalescer` in a harness.
+pub struct RtlCoalescer {
+    harness: Harness<Coalescer>,
+}
+
+impl RtlCoalescer {
+    /// A coalescer after one reset cycle.
+    pub fn new() -> Result<Self, HarnessError> {
+        let mut harness = Harness::new(Coalescer::default(), "coalescer")?;
+        let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
+        harness.add_clock("clock", period, |u| &mut u.clock)?;
+        let mut c = Self { harness };
+        c.step(&CoalIn {
+            reset: true,
+            ..CoalIn::default()
+        })?;
+        Ok(c)
+    }
+
+    /// One cycle: apply `inp`, read the outputs, clock the edge.
+    pub fn step(&mut self, inp: &CoalIn) -> Result<CoalOut, HarnessError> {
+        self.harness.cycle(|u| apply_coal(u, inp), read_coal)
+    }
+}
+
+/// Drives the coalescer's inputs.
+pub fn apply_coal(u: &mut Coalescer, inp: &CoalIn) {
+    u.reset.next = inp.reset;
+    let (addr, mask) = inp.load.unwrap_or_default();
+    u.load.next = inp.load.is_some();
+    for (port, a) in u.addr.iter_mut().zip(addr) {
+        port.next = u64::from(a).to_bits();
+    }
+    u.mask.next = u64::from(mask).to_bits();
+    u.next.next = inp.next;
+}
+
+/// Reads the coalescer's outputs.
+pub fn read_coal(u: &Coalescer) -> CoalOut {
+    CoalOut {
+        busy: u.busy.val(),
+        line_valid: u.line_valid.val(),
+        line: u.line.val().index() as u32,
+        last: u.last.val(),
+    }
+}

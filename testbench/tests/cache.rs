@@ -1,0 +1,553 @@
+//! The L1 data cache and coalescer RTL (contract: `rtgpu_hw::cache`) on directed sequences:
+//! the paper's example (spec/003 §7 item 1), order sensitivity (item 2), stalls on a pending
+//! victim, hits on pending lines, write-evict; the coalescer's ascending distinct lines. Then
+//! Verilator lint and Yosys synthesis of each block.
+
+use rtgpu_testbench::cache::rtl::{CoalIn, CoalOut, L1In, L1Out, RtlCoalescer, RtlL1};
+use std::collections::VecDeque;
+
+const LD: bool = false;
+const ST: bool = true;
+
+fn load(line: u32) -> L1In {
+    L1In {
+        req: Some((line, LD)),
+        ..L1In::default()
+    }
+}
+
+fn store(line: u32) -> L1In {
+    L1In {
+        req: Some((line, ST)),
+        ..L1In::default()
+    }
+}
+
+fn fill(line: u32) -> L1In {
+    L1In {
+        fill: Some(line),
+        ..L1In::default()
+    }
+}
+
+/// What a run of a sequence of accesses did.
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    /// Per access: hit.
+    hits: Vec<bool>,
+    /// Per access: the memory request (line, store), if any.
+    mem: Vec<Option<(u32, bool)>>,
+    accesses: u32,
+    misses: u32,
+    /// Cycles spent stalled (req_ready low with an access presented).
+    stalls: u64,
+}
+
+/// Presents `seq` in order (each access until taken) to a cache whose memory answers a load
+/// miss `latency` cycles after it is sent (one fill per cycle, oldest first). Ends when every
+/// fill has returned.
+fn run<const S: usize, const W: usize>(seq: &[(u32, bool)], latency: u64) -> Run {
+    let mut c = RtlL1::<S, W>::new().unwrap();
+    let mut inflight: VecDeque<(u64, u32)> = VecDeque::new();
+    let mut r = Run {
+        hits: Vec::new(),
+        mem: Vec::new(),
+        accesses: 0,
+        misses: 0,
+        stalls: 0,
+    };
+    let mut next = 0;
+    let mut now = 0u64;
+    while next < seq.len() || !inflight.is_empty() {
+        assert!(now < 100_000, "no progress");
+        let fill = match inflight.front() {
+            Some(&(due, line)) if due <= now => {
+                inflight.pop_front();
+                Some(line)
+            }
+            _ => None,
+        };
+        let req = seq.get(next).copied();
+        let o = c
+            .step(&L1In {
+                reset: false,
+                req,
+                fill,
+            })
+            .unwrap();
+        if req.is_some() {
+            if o.req_ready {
+                r.hits.push(o.hit);
+                r.mem
+                    .push(o.mem_req_valid.then_some((o.mem_req_line, o.mem_req_store)));
+                if o.mem_req_valid && !o.mem_req_store {
+                    inflight.push_back((now + latency, o.mem_req_line));
+                }
+                next += 1;
+            } else {
+                assert!(!o.mem_req_valid, "a stalled access sends nothing");
+                r.stalls += 1;
+            }
+        }
+        now += 1;
+    }
+    let o = c.step(&L1In::default()).unwrap();
+    r.accesses = o.accesses;
+    r.misses = o.misses;
+    r
+}
+
+/// Spec/003 §7 item 1: release order CH2, CH3 (loads of lines 0..3), CH0, CH1 (stores of lines
+/// 16..19) on a cold 32 × 4 cache: 16 accesses, 12 misses, whatever the memory latency. The
+/// second warp's loads hit (pending lines count); stores never allocate.
+#[test]
+fn paper_example_16_accesses_12_misses() {
+    let mut seq = Vec::new();
+    for _warp in 0..2 {
+        seq.extend((0..4).map(|l| (l, LD)));
+    }
+    for _warp in 0..2 {
+        seq.extend((16..20).map(|l| (l, ST)));
+    }
+    for latency in [1, 3, 10, 100] {
+        let r = run::<32, 4>(&seq, latency);
+        assert_eq!((r.accesses, r.misses), (16, 12), "latency {latency}");
+        assert_eq!(r.stalls, 0);
+        let mut want_hits = vec![false; 4];
+        want_hits.extend([true; 4]);
+        want_hits.extend([false; 8]);
+        assert_eq!(r.hits, want_hits, "latency {latency}");
+        let mut want_mem: Vec<_> = (0..4).map(|l| Some((l, LD))).collect();
+        want_mem.extend([None; 4]);
+        for _warp in 0..2 {
+            want_mem.extend((16..20).map(|l| Some((l, ST))));
+        }
+        assert_eq!(r.mem, want_mem);
+    }
+}
+
+/// Spec/003 §7 item 2 on 1 set × 2 ways: A, B, A, C misses 3 times, A, B, C, A 4 times,
+/// whatever the latency (the C of A, B, C, A stalls until A's fill when the latency is long).
+#[test]
+fn order_sensitivity_on_one_set_of_two_ways() {
+    let (a, b, c) = (0x10, 0x20, 0x30);
+    for latency in [1, 4, 30] {
+        let r = run::<1, 2>(&[(a, LD), (b, LD), (a, LD), (c, LD)], latency);
+        assert_eq!((r.accesses, r.misses), (4, 3), "A,B,A,C latency {latency}");
+        assert_eq!(r.hits, [false, false, true, false]);
+        let r = run::<1, 2>(&[(a, LD), (b, LD), (c, LD), (a, LD)], latency);
+        assert_eq!((r.accesses, r.misses), (4, 4), "A,B,C,A latency {latency}");
+        assert_eq!(r.hits, [false; 4]);
+    }
+}
+
+/// A load miss whose set is full and whose LRU way is pending stalls; a fill of another line
+/// does not release it, the victim's fill does (in the same cycle: the fill applies first).
+#[test]
+fn stall_on_a_pending_victim_until_its_fill() {
+    let (a, b, c) = (4, 8, 12);
+    let mut l1 = RtlL1::<4, 2>::new().unwrap();
+    // All three lines map to set 0.
+    assert!(l1.step(&load(a)).unwrap().req_ready);
+    assert!(l1.step(&load(b)).unwrap().req_ready);
+    for _ in 0..3 {
+        let o = l1.step(&load(c)).unwrap();
+        assert!(!o.req_ready && !o.hit && !o.mem_req_valid);
+        assert_eq!((o.victim, o.victim_valid, o.victim_line), (0, true, a));
+    }
+    // B's fill leaves A pending.
+    let o = l1
+        .step(&L1In {
+            req: Some((c, LD)),
+            fill: Some(b),
+            ..L1In::default()
+        })
+        .unwrap();
+    assert!(!o.req_ready);
+    // A load of a line in another set is not held up.
+    let o = l1.step(&load(1)).unwrap();
+    assert!(o.req_ready && !o.hit && o.mem_req_valid);
+    // A store to the full set never stalls (and does not allocate).
+    let o = l1.step(&store(c)).unwrap();
+    assert!(o.req_ready && !o.hit && o.mem_req_valid && o.mem_req_store);
+    // A's fill in the same cycle releases C, which evicts A into way 0.
+    let o = l1
+        .step(&L1In {
+            req: Some((c, LD)),
+            fill: Some(a),
+            ..L1In::default()
+        })
+        .unwrap();
+    assert!(o.req_ready && !o.hit && o.mem_req_valid && !o.mem_req_store);
+    assert_eq!((o.way, o.victim_line), (0, a));
+    // C now pending in way 0 and the LRU is B (way 1, filled): A's reload evicts B at once.
+    let o = l1.step(&load(a)).unwrap();
+    assert!(o.req_ready && !o.hit);
+    assert_eq!((o.way, o.victim_line), (1, b));
+    let o = l1.step(&L1In::default()).unwrap();
+    assert_eq!((o.accesses, o.misses), (6, 6));
+}
+
+/// A load of a line whose fill is outstanding hits, sends nothing, and keeps it pending.
+#[test]
+fn a_hit_on_a_pending_line() {
+    let mut l1 = RtlL1::<4, 2>::new().unwrap();
+    let o = l1.step(&load(7)).unwrap();
+    assert!(o.req_ready && !o.hit && o.mem_req_valid);
+    for _ in 0..2 {
+        let o = l1.step(&load(7)).unwrap();
+        assert!(o.req_ready && o.hit && !o.mem_req_valid);
+        assert_eq!(o.way, 0);
+    }
+    // Still pending: with the other way pending too, a third line of the set stalls.
+    l1.step(&load(11)).unwrap();
+    assert!(!l1.step(&load(15)).unwrap().req_ready);
+    // A hit and a fill of the same line in one cycle.
+    let o = l1
+        .step(&L1In {
+            req: Some((7, LD)),
+            fill: Some(7),
+            ..L1In::default()
+        })
+        .unwrap();
+    assert!(o.req_ready && o.hit);
+    let o = l1.step(&L1In::default()).unwrap();
+    assert_eq!((o.accesses, o.misses), (5, 2));
+}
+
+/// Write-evict: a store hit invalidates its way (and goes to memory, not a miss); a store miss
+/// allocates nothing.
+#[test]
+fn store_hit_invalidates_and_store_miss_does_not_allocate() {
+    let mut l1 = RtlL1::<1, 2>::new().unwrap();
+    l1.step(&load(5)).unwrap();
+    l1.step(&fill(5)).unwrap();
+    assert!(l1.step(&load(5)).unwrap().hit);
+    let o = l1.step(&store(5)).unwrap();
+    assert!(o.req_ready && o.hit && o.mem_req_valid && o.mem_req_store);
+    assert_eq!(o.way, 0);
+    // Line 5 is gone: both ways invalid, the victim is way 0.
+    let o = l1.step(&load(5)).unwrap();
+    assert!(!o.hit && o.mem_req_valid);
+    assert_eq!((o.victim, o.victim_valid), (0, false));
+    let o = l1.step(&store(9)).unwrap();
+    assert!(!o.hit && o.mem_req_valid && o.mem_req_store);
+    let o = l1.step(&load(9)).unwrap();
+    assert!(!o.hit, "a store miss must not allocate");
+    assert_eq!(o.way, 1);
+    let o = l1.step(&L1In::default()).unwrap();
+    assert_eq!((o.accesses, o.misses), (6, 4));
+}
+
+/// True LRU on 1 set × 4 ways: after 0, 1, 2, 3 and a touch of 0, line 4 evicts 1, then 5
+/// evicts 2; a store hit on 3 makes its way the victim.
+#[test]
+fn lru_order_on_four_ways() {
+    let mut l1 = RtlL1::<1, 4>::new().unwrap();
+    for l in 0..4 {
+        let o = l1.step(&load(l)).unwrap();
+        assert_eq!((o.way, o.victim_valid), (l as u8, false));
+        l1.step(&fill(l)).unwrap();
+    }
+    assert!(l1.step(&load(0)).unwrap().hit);
+    let o = l1.step(&load(4)).unwrap();
+    assert_eq!((o.way, o.victim_valid, o.victim_line), (1, true, 1));
+    l1.step(&fill(4)).unwrap();
+    let o = l1.step(&load(5)).unwrap();
+    assert_eq!((o.way, o.victim_line), (2, 2));
+    l1.step(&fill(5)).unwrap();
+    let o = l1.step(&store(3)).unwrap();
+    assert!(o.hit);
+    let o = l1.step(&load(6)).unwrap();
+    assert_eq!((o.way, o.victim_valid), (3, false));
+    // Reset empties the cache and clears the counters.
+    let o = l1
+        .step(&L1In {
+            reset: true,
+            ..L1In::default()
+        })
+        .unwrap();
+    assert!(!o.req_ready);
+    let o = l1.step(&load(0)).unwrap();
+    assert!(!o.hit && o.req_ready);
+    assert_eq!((o.accesses, o.victim), (0, 0));
+}
+
+/// Steps the coalescer until it is idle, collecting (line, last) per taken line.
+fn drain(c: &mut RtlCoalescer) -> Vec<(u32, bool)> {
+    let mut out = Vec::new();
+    loop {
+        let o: CoalOut = c
+            .step(&CoalIn {
+                next: true,
+                ..CoalIn::default()
+            })
+            .unwrap();
+        if !o.busy {
+            assert!(!o.line_valid && !o.last);
+            return out;
+        }
+        assert!(o.line_valid);
+        out.push((o.line, o.last));
+        assert!(out.len() <= 32);
+    }
+}
+
+/// Distinct lines of the active lanes, ascending, one per `next`, `last` on the final one;
+/// loads are ignored while busy; an empty mask loads nothing.
+#[test]
+fn coalescer_emits_ascending_distinct_lines() {
+    let mut c = RtlCoalescer::new().unwrap();
+    // Lanes scattered over lines 9, 3, 7, 3, ... with duplicates and byte offsets.
+    let mut addr = [0u32; 32];
+    for (i, a) in addr.iter_mut().enumerate() {
+        let line = [9u32, 3, 7, 3, 0x1FF_FFFF, 9, 0, 7][i % 8];
+        *a = (line << 7) | (i as u32 * 5 % 128);
+    }
+    // Lanes 4, 12, 20 (line 0x1FFFFFF) and every lane ≥ 24 inactive: lines 0, 3, 7, 9 remain.
+    let mask = 0x00EF_EFEF;
+    let o = c
+        .step(&CoalIn {
+            load: Some((addr, mask)),
+            ..CoalIn::default()
+        })
+        .unwrap();
+    assert!(!o.busy);
+    // Not taken yet: the same line stays.
+    for _ in 0..2 {
+        let o = c.step(&CoalIn::default()).unwrap();
+        assert!(o.busy && o.line_valid);
+        assert_eq!((o.line, o.last), (0, false));
+    }
+    // A load while busy is ignored.
+    c.step(&CoalIn {
+        load: Some(([0; 32], 1)),
+        ..CoalIn::default()
+    })
+    .unwrap();
+    assert_eq!(
+        drain(&mut c),
+        [(0, false), (3, false), (7, false), (9, true)]
+    );
+    // Every lane on one line, the largest: one line, last at once.
+    c.step(&CoalIn {
+        load: Some(([u32::MAX; 32], u32::MAX)),
+        ..CoalIn::default()
+    })
+    .unwrap();
+    assert_eq!(drain(&mut c), [(0x1FF_FFFF, true)]);
+    // 32 distinct lines in descending lane order come out ascending.
+    let mut addr = [0u32; 32];
+    for (i, a) in addr.iter_mut().enumerate() {
+        *a = (1000 - 3 * i as u32) << 7;
+    }
+    c.step(&CoalIn {
+        load: Some((addr, u32::MAX)),
+        ..CoalIn::default()
+    })
+    .unwrap();
+    let got = drain(&mut c);
+    let want: Vec<_> = (0..32)
+        .rev()
+        .map(|i| (1000 - 3 * i as u32, i == 0))
+        .collect();
+    assert_eq!(got, want);
+    // An empty mask loads nothing.
+    c.step(&CoalIn {
+        load: Some((addr, 0)),
+        ..CoalIn::default()
+    })
+    .unwrap();
+    assert!(!c.step(&CoalIn::default()).unwrap().busy);
+}
+
+/// Verilator lint (clean) and Yosys synthesis (cell count printed) of the cache blocks.
+fn lint_and_synth<B: rust_hdl::core::prelude::Block>(
+    name: &str,
+    mut uut: B,
+    waivers: &[rtgpu_testbench::cosim::Waiver],
+) {
+    use rtgpu_testbench::cosim;
+    let verilog = cosim::verilog_of(&mut uut).unwrap();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let lint = cosim::lint(&dir, &verilog, waivers).unwrap_or_else(|e| panic!("{e}"));
+    assert!(lint.clean, "{name}: {:#?}", lint.findings);
+    let synth = cosim::synth(&dir, &verilog).unwrap_or_else(|e| panic!("{e}"));
+    assert!(synth.cells > 0, "{}", synth.stat);
+    eprintln!("{name}: {} cells", synth.cells);
+}
+
+#[test]
+fn the_l1_32x4_lints_and_synthesizes() {
+    lint_and_synth("l1-32x4", rtgpu_hw::cache::L1Cache::<32, 4>::default(), &[]);
+}
+
+#[test]
+fn the_l1_4x2_lints_and_synthesizes() {
+    lint_and_synth("l1-4x2", rtgpu_hw::cache::L1Cache::<4, 2>::default(), &[]);
+}
+
+#[test]
+fn the_coalescer_lints_and_synthesizes() {
+    lint_and_synth("coalescer", rtgpu_hw::cache::Coalescer::default(), &[]);
+}
+
+/// The contract's L1 written plainly (a self-check of the RTL on random stimulus, not the
+/// project's reference model): outputs from the state after this cycle's fill, then the edge.
+struct Plain {
+    sets: usize,
+    ways: usize,
+    /// Per set, per way: (valid, pending, tag, age).
+    st: Vec<Vec<(bool, bool, u32, usize)>>,
+    accesses: u32,
+    misses: u32,
+}
+
+impl Plain {
+    fn new(sets: usize, ways: usize) -> Self {
+        let mut p = Self {
+            sets,
+            ways,
+            st: Vec::new(),
+            accesses: 0,
+            misses: 0,
+        };
+        p.reset();
+        p
+    }
+
+    fn reset(&mut self) {
+        self.st = vec![(0..self.ways).map(|w| (false, false, 0, w)).collect(); self.sets];
+        self.accesses = 0;
+        self.misses = 0;
+    }
+
+    fn step(&mut self, inp: &L1In) -> L1Out {
+        let (line, store) = inp.req.unwrap_or_default();
+        let s = line as usize % self.sets;
+        // The fill applies first.
+        let mut after = self.st.clone();
+        if let Some(f) = inp.fill {
+            let fs = &mut after[f as usize % self.sets];
+            if let Some(w) = fs.iter_mut().find(|w| w.1 && w.2 == f) {
+                w.1 = false;
+            }
+        }
+        let row = &after[s];
+        let hit_way = row.iter().position(|w| w.0 && w.2 == line);
+        let victim = row
+            .iter()
+            .position(|w| !w.0)
+            .unwrap_or_else(|| row.iter().position(|w| w.3 == self.ways - 1).unwrap());
+        let stall = !store && hit_way.is_none() && row[victim].0 && row[victim].1;
+        let ready = !inp.reset && !stall;
+        let taken = inp.req.is_some() && ready;
+        let out = L1Out {
+            req_ready: ready,
+            hit: hit_way.is_some(),
+            way: hit_way.unwrap_or(victim) as u8,
+            victim: victim as u8,
+            victim_valid: row[victim].0,
+            victim_line: row[victim].2,
+            mem_req_valid: taken && (hit_way.is_none() || store),
+            mem_req_line: line,
+            mem_req_store: store,
+            accesses: self.accesses,
+            misses: self.misses,
+        };
+        self.st = after;
+        if inp.reset {
+            self.reset();
+            return out;
+        }
+        if taken {
+            self.accesses += 1;
+            let row = &mut self.st[s];
+            match (hit_way, store) {
+                (Some(w), false) => touch(row, w),
+                (None, false) => {
+                    self.misses += 1;
+                    row[victim] = (true, true, line, row[victim].3);
+                    touch(row, victim);
+                }
+                (Some(w), true) => {
+                    let a = row[w].3;
+                    for x in row.iter_mut() {
+                        if x.3 > a {
+                            x.3 -= 1;
+                        }
+                    }
+                    row[w] = (false, false, row[w].2, self.ways - 1);
+                }
+                (None, true) => self.misses += 1,
+            }
+        }
+        out
+    }
+}
+
+fn touch(row: &mut [(bool, bool, u32, usize)], w: usize) {
+    let a = row[w].3;
+    for x in row.iter_mut() {
+        if x.3 < a {
+            x.3 += 1;
+        }
+    }
+    row[w].3 = 0;
+}
+
+fn random_run<const S: usize, const W: usize>(seed: u64, cycles: usize, lines: u32) {
+    let mut rng = seed;
+    let mut next = move |n: u32| {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((rng >> 33) % u64::from(n)) as u32
+    };
+    let mut rtl = RtlL1::<S, W>::new().unwrap();
+    let mut plain = Plain::new(S, W);
+    let mut outstanding: Vec<u32> = Vec::new();
+    let (mut hits, mut stalls, mut store_hits) = (0, 0, 0);
+    for cycle in 0..cycles {
+        let req = (next(4) != 0).then(|| (next(lines) * 3 % (1 << 25), next(4) == 0));
+        let fill = match next(3) {
+            0 if !outstanding.is_empty() => {
+                Some(outstanding.remove(next(outstanding.len() as u32) as usize))
+            }
+            1 => Some(next(lines) * 3),
+            _ => None,
+        };
+        let inp = L1In {
+            reset: next(500) == 0,
+            req,
+            fill,
+        };
+        let want = plain.step(&inp);
+        let got = rtl.step(&inp).unwrap();
+        assert_eq!(got, want, "cycle {cycle} seed {seed} {inp:?}");
+        if got.mem_req_valid && !got.mem_req_store {
+            outstanding.push(got.mem_req_line);
+        }
+        if let Some((_, store)) = req {
+            hits += usize::from(got.hit && got.req_ready);
+            store_hits += usize::from(got.hit && got.req_ready && store);
+            stalls += usize::from(!got.req_ready && !inp.reset);
+        }
+    }
+    assert!(
+        hits > 0 && stalls > 0 && store_hits > 0,
+        "{S}x{W}: {hits} hits, {stalls} stalls, {store_hits} store hits"
+    );
+}
+
+/// The RTL against the contract written plainly, on random loads, stores, fills and resets.
+#[test]
+fn random_stimulus_matches_the_contract_written_plainly() {
+    for seed in 0..4 {
+        random_run::<4, 4>(seed, 3000, 40);
+        random_run::<1, 2>(seed, 2000, 5);
+        random_run::<2, 1>(seed, 2000, 6);
+        random_run::<8, 16>(seed, 3000, 300);
+        random_run::<32, 4>(seed, 3000, 400);
+    }
+}
