@@ -5,8 +5,9 @@
 //! the fill's set. The top works on the access's row, one set of locals per way:
 //!
 //! - fill: `f_match[w]` = the fill's tag is way `w` of the fill's set and it is pending; the
-//!   column clears that `pending`. When the fill's set is the access's set, the access sees the
-//!   row after the fill (`pend[w]`), so a fill of the LRU victim releases a stall at once.
+//!   column clears that `pending`. When the fill's set is the access's set, the row written
+//!   back by the access keeps the fill's effect (`pend[w]`); the stall is decided on the
+//!   registered `pending`, so a fill of the LRU victim releases a stall in the next cycle.
 //! - hit: `m[w]` = valid & tag == `req_line`; `hit` = an OR chain of `m`.
 //! - victim: `first_inv[w]` = way `w` is the lowest-numbered invalid way (an OR chain of the
 //!   invalid bits below it), `old[w]` = age == WAYS−1; `vict[w]` = `first_inv[w]` when some way is
@@ -36,7 +37,7 @@ use rust_hdl::prelude::*;
 pub struct WayColumn<const SETS: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: invalid, not pending, tag 0, age `home_age` in every set.
+    /// Synchronous reset: invalid, not pending, age `home_age` in every set (tags are kept).
     pub reset: Signal<In, Bit>,
     /// This way's age after reset (its way number).
     pub home_age: Signal<In, Bits<4>>,
@@ -150,7 +151,6 @@ impl<const SETS: usize> Logic for WayColumn<SETS> {
             if self.reset.val() {
                 self.valid_r[s].d.next = false;
                 self.pending_r[s].d.next = false;
-                self.tag_r[s].d.next = self.zero25.val();
                 self.age_r[s].d.next = self.home_age.val();
             }
         }
@@ -368,7 +368,7 @@ impl<const SETS: usize, const WAYS: usize> Logic for L1Cache<SETS, WAYS> {
             if self.vict[w].val() {
                 self.victim_l.next = self.way_idx[w].val();
                 self.vline.next = self.ways[w].tag.val();
-                self.vpend.next = self.pend[w].val();
+                self.vpend.next = self.ways[w].pending.val();
             }
             if self.tgt[w].val() {
                 self.t_age.next = self.ways[w].age.val();
