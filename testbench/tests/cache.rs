@@ -3,8 +3,10 @@
 //! victim, hits on pending lines, write-evict; the coalescer's ascending distinct lines. Then
 //! Verilator lint and Yosys synthesis of each block.
 
-use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
-use rtgpu_testbench::cache::rtl::{CoalIn, CoalOut, L1In, L1Out, RtlCoalescer, RtlL1, LINE_MASK};
+use rtgpu_hw::cache::model::{CacheIn, CacheModel};
+use rtgpu_testbench::cache::rtl::{
+    from_model, model_in, CoalIn, CoalOut, L1In, RtlCoalescer, RtlL1,
+};
 use std::collections::VecDeque;
 
 const LD: bool = false;
@@ -397,36 +399,6 @@ fn the_coalescer_lints_and_synthesizes() {
     lint_and_synth("coalescer", rtgpu_hw::cache::Coalescer::default(), &[]);
 }
 
-/// The reference model's inputs for the wrapper's (absent request: line 0, load).
-fn model_in(inp: &L1In) -> CacheIn {
-    let (line, store) = inp.req.unwrap_or_default();
-    CacheIn {
-        reset: inp.reset,
-        req_valid: inp.req.is_some(),
-        req_line: line & LINE_MASK,
-        req_store: store,
-        mem_fill: inp.fill.is_some(),
-        mem_fill_line: inp.fill.unwrap_or_default() & LINE_MASK,
-    }
-}
-
-/// The model's outputs in the wrapper's form.
-fn from_model(o: CacheOut) -> L1Out {
-    L1Out {
-        req_ready: o.req_ready,
-        hit: o.hit,
-        way: o.way,
-        victim: o.victim,
-        victim_valid: o.victim_valid,
-        victim_line: o.victim_line,
-        mem_req_valid: o.mem_req_valid,
-        mem_req_line: o.mem_req_line,
-        mem_req_store: o.mem_req_store,
-        accesses: o.accesses,
-        misses: o.misses,
-    }
-}
-
 fn random_run<const S: usize, const W: usize>(seed: u64, cycles: usize, lines: u32) {
     let mut rng = seed;
     let mut next = move |n: u32| {
@@ -542,4 +514,22 @@ fn coalescer_rtl_equals_the_reference_model_every_cycle() {
         lines += usize::from(got.line_valid && inp.next);
     }
     assert!(lines > 1000, "{lines} lines taken");
+}
+
+/// The `l1-cache` testbench (Rust side): the paper's example with a 20-cycle memory, then
+/// random traffic, RTL == model every cycle.
+#[test]
+fn the_l1_testbench_passes() {
+    use rtgpu_testbench::tb::{BlockTb, TbOptions};
+    let opts = TbOptions {
+        cycles: 3000,
+        seed: 3,
+        ..TbOptions::default()
+    };
+    let run = rtgpu_testbench::cache::tb::L1Tb.run(&opts).unwrap();
+    assert!(
+        run.summary.contains("16 accesses / 12 misses"),
+        "{}",
+        run.summary
+    );
 }

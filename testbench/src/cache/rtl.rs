@@ -5,6 +5,7 @@
 use crate::clock::Period;
 use crate::harness::{Harness, HarnessError};
 use crate::tb::TB_PERIOD_PS;
+use rtgpu_hw::cache::model::{CacheIn, CacheOut};
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rust_hdl::core::prelude::*;
 
@@ -99,6 +100,36 @@ pub fn read_l1<const SETS: usize, const WAYS: usize>(u: &L1Cache<SETS, WAYS>) ->
         mem_req_store: u.mem_req_store.val(),
         accesses: u.accesses.val().index() as u32,
         misses: u.misses.val().index() as u32,
+    }
+}
+
+/// The reference model's inputs for the wrapper's (absent request: line 0, load).
+pub fn model_in(inp: &L1In) -> CacheIn {
+    let (line, store) = inp.req.unwrap_or_default();
+    CacheIn {
+        reset: inp.reset,
+        req_valid: inp.req.is_some(),
+        req_line: line & LINE_MASK,
+        req_store: store,
+        mem_fill: inp.fill.is_some(),
+        mem_fill_line: inp.fill.unwrap_or_default() & LINE_MASK,
+    }
+}
+
+/// The model's outputs in the wrapper's form.
+pub fn from_model(o: CacheOut) -> L1Out {
+    L1Out {
+        req_ready: o.req_ready,
+        hit: o.hit,
+        way: o.way,
+        victim: o.victim,
+        victim_valid: o.victim_valid,
+        victim_line: o.victim_line,
+        mem_req_valid: o.mem_req_valid,
+        mem_req_line: o.mem_req_line,
+        mem_req_store: o.mem_req_store,
+        accesses: o.accesses,
+        misses: o.misses,
     }
 }
 

@@ -1,0 +1,211 @@
+//! `l1-cache`: the L1 data cache, 32 sets × 4 ways (16 kB), on the paper's example (spec/003
+//! §3.2: two warps load lines 0..3, two warps store lines 16..19; 16 accesses, 12 misses) with
+//! a 20-cycle memory, then random loads, stores, fills (of outstanding misses and stray lines)
+//! and resets. Every cycle: RTL == reference model.
+
+use super::rtl::{apply_l1, from_model, model_in, read_l1, L1In};
+use crate::cosim::verilog_of;
+use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
+use crate::waves::{as_refs, Format, Gtkw};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rtgpu_hw::cache::model::CacheModel;
+use rtgpu_hw::cache::L1Cache;
+use std::collections::VecDeque;
+
+/// Sets and ways of the testbench's cache (the paper's 16 kB configuration).
+const SETS: usize = 32;
+/// Ways.
+const WAYS: usize = 4;
+/// Memory latency of the directed part (cycles from the miss to its fill).
+const LATENCY: u64 = 20;
+
+/// The `l1-cache` testbench.
+pub struct L1Tb;
+
+/// The paper's release order as line accesses: (line, store).
+fn paper() -> Vec<(u32, bool)> {
+    let loads = (0..2).flat_map(|_| (0..4).map(|l| (l, false)));
+    let stores = (0..2).flat_map(|_| (16..20).map(|l| (l, true)));
+    loads.chain(stores).collect()
+}
+
+/// The stimulus: the paper's accesses one after the other (each presented until taken),
+/// fills `LATENCY` cycles after their misses; then random traffic.
+struct Stim {
+    paper: VecDeque<(u32, bool)>,
+    fills: VecDeque<(u64, u32)>,
+    outstanding: Vec<u32>,
+    rng: ChaCha8Rng,
+}
+
+impl Stim {
+    fn input(&mut self, k: u64) -> L1In {
+        if k == 0 {
+            return L1In {
+                reset: true,
+                ..L1In::default()
+            };
+        }
+        if !self.paper.is_empty() || !self.fills.is_empty() {
+            let fill = match self.fills.front() {
+                Some(&(at, line)) if at <= k => self.fills.pop_front().map(|_| line),
+                _ => None,
+            };
+            return L1In {
+                req: self.paper.front().copied(),
+                fill,
+                ..L1In::default()
+            };
+        }
+        self.random()
+    }
+
+    fn random(&mut self) -> L1In {
+        let r = &mut self.rng;
+        let req = r
+            .gen_bool(0.7)
+            .then(|| (r.gen_range(0..160u32) * 3, r.gen_bool(0.25)));
+        let fill = match r.gen_range(0..3) {
+            0 if !self.outstanding.is_empty() => {
+                let i = r.gen_range(0..self.outstanding.len());
+                Some(self.outstanding.swap_remove(i))
+            }
+            1 => Some(r.gen_range(0..160u32) * 3),
+            _ => None,
+        };
+        L1In {
+            reset: r.gen_range(0..400) == 0,
+            req,
+            fill,
+        }
+    }
+
+    /// Bookkeeping after the cycle: the paper's access taken, misses to fill.
+    fn observe(&mut self, k: u64, inp: &L1In, ready: bool, miss_line: Option<u32>) {
+        if inp.req.is_some() && ready && !self.paper.is_empty() {
+            self.paper.pop_front();
+        }
+        if let Some(line) = miss_line {
+            self.fills.push_back((k + LATENCY, line));
+            self.outstanding.push(line);
+        }
+    }
+}
+
+impl BlockTb for L1Tb {
+    fn name(&self) -> &'static str {
+        "l1-cache"
+    }
+
+    fn description(&self) -> &'static str {
+        "L1 data cache 32 sets x 4 ways: the paper's example (16 accesses, 12 misses), then random loads, stores, fills and resets; RTL == model"
+    }
+
+    fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
+        let mut stim = Stim {
+            paper: paper().into(),
+            fills: VecDeque::new(),
+            outstanding: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(opts.seed),
+        };
+        let mut model = CacheModel::new(SETS, WAYS).map_err(|e| mismatch(0, e))?;
+        let mut paper_done = false;
+        let cycles = opts.cycles.max(80);
+        let run = drive(
+            L1Cache::<SETS, WAYS>::default(),
+            self.name(),
+            |u| &mut u.clock,
+            opts,
+            cycles,
+            |h, k| {
+                let inp = stim.input(k);
+                let got = h.cycle(|u| apply_l1(u, &inp), read_l1)?;
+                let want = from_model(model.step(&model_in(&inp)));
+                if got != want {
+                    return Err(mismatch(k, format!("{inp:?}: RTL {got:?}, model {want:?}")));
+                }
+                let load_miss = got.mem_req_valid && !got.mem_req_store && inp.req.is_some();
+                stim.observe(
+                    k,
+                    &inp,
+                    got.req_ready,
+                    load_miss.then_some(got.mem_req_line),
+                );
+                if !paper_done && stim.paper.is_empty() && stim.fills.is_empty() {
+                    paper_done = true;
+                    let seen = (model.accesses(), model.misses());
+                    if seen != (16, 12) {
+                        return Err(mismatch(
+                            k,
+                            format!("paper example: (accesses, misses) {seen:?}, want (16, 12)"),
+                        ));
+                    }
+                    stim.outstanding.clear();
+                    return Ok(Some("paper: 16 accesses, 12 misses".into()));
+                }
+                Ok(None)
+            },
+            || layout(self.name()),
+        )?;
+        if !paper_done {
+            return Err(mismatch(
+                cycles,
+                "the paper's example did not finish".into(),
+            ));
+        }
+        Ok(TbRun {
+            summary: format!("{cycles} cycles, the paper's example 16 accesses / 12 misses, RTL == model every cycle"),
+            ..run
+        })
+    }
+
+    fn verilog(&self) -> Result<String, String> {
+        verilog_of(&mut L1Cache::<SETS, WAYS>::default())
+    }
+}
+
+fn mismatch(cycle: u64, detail: String) -> TbError {
+    TbError::Mismatch {
+        cycle,
+        detail,
+        waves: None,
+    }
+}
+
+fn layout(n: &str) -> Gtkw {
+    let p = |s: &str| format!("{n}.{s}");
+    let req = [
+        ("reset", None),
+        ("req_valid", None),
+        ("req_line", Some(Format::Dec)),
+        ("req_store", None),
+        ("req_ready", None),
+        ("hit", None),
+        ("way", Some(Format::Dec)),
+    ]
+    .map(|(s, f)| (p(s), f));
+    let victim = [
+        ("victim", Some(Format::Dec)),
+        ("victim_valid", None),
+        ("victim_line", Some(Format::Dec)),
+    ]
+    .map(|(s, f)| (p(s), f));
+    let mem = [
+        ("mem_req_valid", None),
+        ("mem_req_line", Some(Format::Dec)),
+        ("mem_req_store", None),
+        ("mem_fill", None),
+        ("mem_fill_line", Some(Format::Dec)),
+        ("accesses", Some(Format::Dec)),
+        ("misses", Some(Format::Dec)),
+    ]
+    .map(|(s, f)| (p(s), f));
+    Gtkw::new(&format!(
+        "rtgpu {n}: the L1 data cache (hw/src/cache/l1.rs), spec/003"
+    ))
+    .window(80 * crate::tb::TB_PERIOD_PS)
+    .group("access", &as_refs(&req))
+    .group("victim", &as_refs(&victim))
+    .group("memory and counters", &as_refs(&mem))
+}
