@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rtgpu_testbench::sm::{simulate, Policy, PolicyScheduler, Scheduler, SmRun};
 use rtgpu_testbench::tb::sched::{fig3_block, RtlScheduler};
 use rtgpu_wcet::multiphase::{build_profile, gub, gub_sections, PhaseKind};
-use rtgpu_wcet::trace::{Block, DynInst, HwDesc, OpClass};
+use rtgpu_wcet::trace::{Block, DynInst, HwDesc};
 
 fn run(block: &Block, hw: &HwDesc, sched: &mut dyn Scheduler) -> SmRun {
     simulate(block, hw, sched).unwrap_or_else(|e| panic!("{e}"))
@@ -151,19 +151,7 @@ fn random_hw() -> impl Strategy<Value = HwDesc> {
             let class = (0..units, 1u32..=8, 0u32..=30);
             (Just(units), prop::collection::vec(class, 1..=6))
         })
-        .prop_map(|(units, classes)| HwDesc {
-            units: (0..units).map(|u| format!("u{u}")).collect(),
-            classes: classes
-                .into_iter()
-                .enumerate()
-                .map(|(c, (unit, init, lat))| OpClass {
-                    name: format!("c{c}"),
-                    unit,
-                    init,
-                    lat,
-                })
-                .collect(),
-        })
+        .prop_map(|(units, classes)| HwDesc::numbered(units, &classes))
 }
 
 /// A random block as spec §9.3 / Appendix A draws them: 2–6 warps, 1–4 units with 1–6 opcode

@@ -1029,19 +1029,7 @@ mod tests {
                 let class = (0..n_units, 1u32..=8, 0u32..=30);
                 (Just(n_units), prop::collection::vec(class, 1..=6))
             })
-            .prop_map(|(n_units, classes)| HwDesc {
-                units: (0..n_units).map(|u| format!("u{u}")).collect(),
-                classes: classes
-                    .into_iter()
-                    .enumerate()
-                    .map(|(c, (unit, init, lat))| OpClass {
-                        name: format!("c{c}"),
-                        unit,
-                        init,
-                        lat,
-                    })
-                    .collect(),
-            })
+            .prop_map(|(n_units, classes)| HwDesc::numbered(n_units, &classes))
     }
 
     fn arb_inst(n_class: usize, n_reg: Reg) -> impl Strategy<Value = DynInst> {

@@ -214,6 +214,23 @@ impl HwDesc {
         }
     }
 
+    /// `units` units named `u0`, `u1`, ... and classes `(unit, init, lat)` named `c0`, `c1`,
+    /// ...: the shape random tests generate.
+    pub fn numbered(units: usize, classes: &[(usize, u32, u32)]) -> Self {
+        Self {
+            units: (0..units).map(|u| format!("u{u}")).collect(),
+            classes: (0..)
+                .zip(classes)
+                .map(|(c, &(unit, init, lat))| OpClass {
+                    name: format!("c{c}"),
+                    unit,
+                    init,
+                    lat,
+                })
+                .collect(),
+        }
+    }
+
     /// Two classes with different costs on one unit U0, `slow` (init 4, lat 2) and `fast`
     /// (init 1, lat 5), and `other` (2, 0) alone on U1: the shared-unit example of the tests.
     pub fn shared_unit_example() -> Self {
