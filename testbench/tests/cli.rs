@@ -40,6 +40,7 @@ fn list_names_every_block_and_speaks_json() {
             "dram-x8-mixed",
             "snoop",
             "idu-fig43",
+            "l1-cache",
             "decode",
             "counter"
         ]

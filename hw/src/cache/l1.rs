@@ -74,8 +74,15 @@ pub struct WayColumn<const SETS: usize> {
     tag_r: [DFF<Bits<25>>; SETS],
     age_r: [DFF<Bits<4>>; SETS],
     set_idx: [Constant<Bits<5>>; SETS],
-    zero4: Constant<Bits<4>>,
-    zero25: Constant<Bits<25>>,
+    // Read-port mux chains (element `s` = the port's value over sets 0..=s); each signal is
+    // written once per evaluation, so an event-driven simulator sees no glitch on the outputs
+    // (a default-then-override output loops Icarus through the top's feedback).
+    rd_valid: [Signal<Local, Bit>; SETS],
+    rd_pending: [Signal<Local, Bit>; SETS],
+    rd_tag: [Signal<Local, Bits<25>>; SETS],
+    rd_age: [Signal<Local, Bits<4>>; SETS],
+    fr_pending: [Signal<Local, Bit>; SETS],
+    fr_tag: [Signal<Local, Bits<25>>; SETS],
 }
 
 impl<const SETS: usize> Default for WayColumn<SETS> {
@@ -103,8 +110,12 @@ impl<const SETS: usize> Default for WayColumn<SETS> {
             tag_r: array_init::array_init(|_| Default::default()),
             age_r: array_init::array_init(|_| Default::default()),
             set_idx: array_init::array_init(|s| k(s as u64)),
-            zero4: k(0),
-            zero25: k(0),
+            rd_valid: array_init::array_init(|_| Default::default()),
+            rd_pending: array_init::array_init(|_| Default::default()),
+            rd_tag: array_init::array_init(|_| Default::default()),
+            rd_age: array_init::array_init(|_| Default::default()),
+            fr_pending: array_init::array_init(|_| Default::default()),
+            fr_tag: array_init::array_init(|_| Default::default()),
         }
     }
 }
@@ -112,12 +123,41 @@ impl<const SETS: usize> Default for WayColumn<SETS> {
 impl<const SETS: usize> Logic for WayColumn<SETS> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.valid.next = false;
-        self.pending.next = false;
-        self.tag.next = self.zero25.val();
-        self.age.next = self.zero4.val();
-        self.f_pending.next = false;
-        self.f_tag.next = self.zero25.val();
+        // Read ports: mux chains (set 0 is the default when no set matches).
+        self.rd_valid[0].next = self.valid_r[0].q.val();
+        self.rd_pending[0].next = self.pending_r[0].q.val();
+        self.rd_tag[0].next = self.tag_r[0].q.val();
+        self.rd_age[0].next = self.age_r[0].q.val();
+        self.fr_pending[0].next = self.pending_r[0].q.val();
+        self.fr_tag[0].next = self.tag_r[0].q.val();
+        for s in 1..SETS {
+            if self.a_set.val() == self.set_idx[s].val() {
+                self.rd_valid[s].next = self.valid_r[s].q.val();
+                self.rd_pending[s].next = self.pending_r[s].q.val();
+                self.rd_tag[s].next = self.tag_r[s].q.val();
+                self.rd_age[s].next = self.age_r[s].q.val();
+            } else {
+                self.rd_valid[s].next = self.rd_valid[s - 1].val();
+                self.rd_pending[s].next = self.rd_pending[s - 1].val();
+                self.rd_tag[s].next = self.rd_tag[s - 1].val();
+                self.rd_age[s].next = self.rd_age[s - 1].val();
+            }
+            if self.f_set.val() == self.set_idx[s].val() {
+                self.fr_pending[s].next = self.pending_r[s].q.val();
+                self.fr_tag[s].next = self.tag_r[s].q.val();
+            } else {
+                self.fr_pending[s].next = self.fr_pending[s - 1].val();
+                self.fr_tag[s].next = self.fr_tag[s - 1].val();
+            }
+        }
+        for last in (SETS - 1)..SETS {
+            self.valid.next = self.rd_valid[last].val();
+            self.pending.next = self.rd_pending[last].val();
+            self.tag.next = self.rd_tag[last].val();
+            self.age.next = self.rd_age[last].val();
+            self.f_pending.next = self.fr_pending[last].val();
+            self.f_tag.next = self.fr_tag[last].val();
+        }
         for s in 0..SETS {
             self.valid_r[s].clock.next = self.clock.val();
             self.pending_r[s].clock.next = self.clock.val();
@@ -127,17 +167,6 @@ impl<const SETS: usize> Logic for WayColumn<SETS> {
             self.pending_r[s].d.next = self.pending_r[s].q.val();
             self.tag_r[s].d.next = self.tag_r[s].q.val();
             self.age_r[s].d.next = self.age_r[s].q.val();
-            // Read ports.
-            if self.a_set.val() == self.set_idx[s].val() {
-                self.valid.next = self.valid_r[s].q.val();
-                self.pending.next = self.pending_r[s].q.val();
-                self.tag.next = self.tag_r[s].q.val();
-                self.age.next = self.age_r[s].q.val();
-            }
-            if self.f_set.val() == self.set_idx[s].val() {
-                self.f_pending.next = self.pending_r[s].q.val();
-                self.f_tag.next = self.tag_r[s].q.val();
-            }
             // Writes: the fill, then the access, then reset.
             if self.fill_clear.val() & (self.f_set.val() == self.set_idx[s].val()) {
                 self.pending_r[s].d.next = false;

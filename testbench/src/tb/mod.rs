@@ -33,7 +33,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 14] {
+pub fn all() -> [&'static dyn BlockTb; 15] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -47,6 +47,7 @@ pub fn all() -> [&'static dyn BlockTb; 14] {
         &crate::dram::tb::X8_MIXED,
         &crate::dram::snoop_tb::SnoopTb,
         &crate::idu::tb::IduFig43Tb,
+        &crate::cache::tb::L1Tb,
         &DecodeTb,
         &CounterTb,
     ]
