@@ -19,6 +19,7 @@ pub mod ddr4;
 pub mod dram;
 pub mod harness;
 pub mod idu;
+pub mod ldst;
 pub mod multiphase;
 pub mod paths;
 pub mod ports;

@@ -35,6 +35,7 @@
 pub mod analyzer;
 pub mod estimator;
 pub mod interp;
+pub mod kernels;
 pub mod order;
 pub mod ptx;
 pub mod wcet_eq;

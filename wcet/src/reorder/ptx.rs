@@ -1457,7 +1457,7 @@ fn merge_preamble(ps: Vec<Piece>) -> Vec<Piece> {
 mod tests {
     use super::*;
 
-    use crate::reorder::tests::EXAMPLE;
+    use crate::reorder::kernels::EXAMPLE;
 
     #[test]
     fn example_pcs_are_8_per_instruction() {

@@ -9,34 +9,12 @@ use proptest::prelude::*;
 use super::analyzer::{analyze, analyze_with, Access, Analysis, AnalyzeError, Options, WarpTrace};
 use super::estimator::{estimate, CacheConfig, WritePolicy};
 use super::interp::{run_thread, unflatten, ExecError, ThreadCtx};
+use super::kernels::{EXAMPLE, LOOP_BARRIER};
 use super::order::{
     check_barrier_safe, in_program_order, release_order, OrderError, Released, Rule,
 };
 use super::ptx::{Kernel, PtxError};
 use super::wcet_eq::{safe_latency, worst_per_pc, Worst};
-
-/// The PTX of spec §3.2, cleaned of extraction artefacts.
-pub(super) const EXAMPLE: &str = "\
-.entry _example ( .param .u64 __cudaparm_input_cuda )
-{
-  .reg .u32 %r<29>; .reg .u64 %rd<33>; .reg .f32 %f<20>; .reg .pred %p<6>;
-$Lbegin:
-  ld.param.u64   %rd5, [__cudaparm_input_cuda];   // PC 0
-  cvt.s32.u32    %r3, %tid.x;                     // PC 8
-  mul.wide.s32   %rd3, %r3, 32;                   // PC 16
-  add.u64        %rd8, %rd5, %rd3;                // PC 24
-  cvt.s32.u32    %r1, %ctaid.y;                   // PC 32
-  mov.s32        %r2, 0;                          // PC 40
-  setp.eq.s32    %p1, %r1, %r2;                   // PC 48
-  @!%p1 bra      $L1;                             // PC 56
-  ld.global.f32  %f1, [%rd8+4];                   // PC 64  <- pcidx 0
-  bra            $L2;                             // PC 72
-$L1:
-  st.global.f32  [%rd8+2048], %f2;                // PC 80  <- pcidx 1
-$L2:
-  exit;                                           // PC 88
-}
-";
 
 /// The analyzer output of spec §3.2, verbatim.
 const EXAMPLE_OUTPUT: &str = "\
@@ -165,29 +143,6 @@ fn order_sensitivity_section_7_2() {
     assert_eq!((e.misses, e.accesses), (4, 4));
     assert!(estimate(&a, &abca[..3], cfg).is_err());
 }
-
-/// §7 #4: `for i < 4 { ld.global; st.shared; bar.sync }; ld.global`.
-const LOOP_BARRIER: &str = "\
-.entry loopbar ( .param .u64 in )
-{
-  .reg .u32 %r<8>; .reg .u64 %rd<8>; .reg .f32 %f<4>; .reg .pred %p<2>;
-  ld.param.u64   %rd1, [in];
-  mov.u32        %r1, %tid.x;
-  mul.wide.u32   %rd2, %r1, 4;
-  add.u64        %rd3, %rd1, %rd2;
-  mov.u32        %r2, 0;
-$LOOP:
-  ld.global.f32  %f1, [%rd3];          // PC 40
-  st.shared.f32  [%rd2], %f1;
-  bar.sync       0;
-  add.u64        %rd3, %rd3, 1024;
-  add.u32        %r2, %r2, 1;
-  setp.lt.u32    %p1, %r2, 4;
-  @%p1 bra       $LOOP;
-  ld.global.f32  %f2, [%rd1+8192];     // PC 96
-  exit;
-}
-";
 
 #[test]
 fn loop_barrier_kernel_r1_is_program_ordered_and_epoch_major() {

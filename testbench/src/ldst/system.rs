@@ -1,0 +1,733 @@
+//! The global memory path of one SM, cycle by cycle (spec/003 §2.2): a warp scheduler (LRR or
+//! pure round-robin) issues the warps' ld/st instructions → the reordering unit (or bypass) →
+//! the coalescer → the L1 data cache → a memory with a fixed latency plus random jitter.
+//!
+//! The units are anything that implements [`Clocked`]: the reference models here, the RTL in
+//! the harness for the testbenches. One cycle, in dependency order:
+//! 1. the coalescer's outputs (registers only) present its current line to the L1;
+//! 2. the L1 steps with that access and at most one due fill;
+//! 3. the reordering unit is probed for `free` (credit gate) with `rel_ready` = coalescer
+//!    idle; the scheduler picks a warp; the unit steps with its request;
+//! 4. the coalescer steps: it takes the released instruction's lanes (from the LD/ST unit's
+//!    access buffer, keyed by slot and tag) or hands its line to the L1.
+//!
+//! Warps: a warp's next ld/st may issue `gap` cycles after its previous one; after a load the
+//! warp waits until every line of it is in the L1 (its data is used at once). A warp's
+//! instruction of barrier epoch e waits until no block-mate has an instruction of an earlier
+//! epoch left. Stores do not block. The L1 sees the release order; memory answers each load
+//! miss `latency + U(0..=jitter)` cycles after it, one fill per cycle.
+
+use super::traffic::Traffic;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rtgpu_hw::cache::model::{
+    CacheIn, CacheModel, CacheOut, CoalescerIn, CoalescerModel, CoalescerOut,
+};
+use rtgpu_hw::reorder::model::{
+    config_writes, entry, ReorderIn, ReorderModel, ReorderOut, WarpConfig,
+};
+use rtgpu_wcet::reorder::estimator::{estimate, CacheConfig, Estimate};
+use rtgpu_wcet::reorder::order::{release_order, Rule};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::fmt;
+
+/// A clocked unit of the path: a reference model or an RTL block in the harness.
+pub trait Clocked {
+    /// Inputs of one cycle.
+    type In;
+    /// Outputs of one cycle.
+    type Out;
+    /// The outputs during the current cycle for inputs `i`, without the edge.
+    fn peek(&mut self, i: &Self::In) -> Result<Self::Out, String>;
+    /// The outputs during the current cycle, then the rising edge.
+    fn step(&mut self, i: &Self::In) -> Result<Self::Out, String>;
+}
+
+impl Clocked for ReorderModel {
+    type In = ReorderIn;
+    type Out = ReorderOut;
+    fn peek(&mut self, i: &ReorderIn) -> Result<ReorderOut, String> {
+        Ok(self.outputs(i))
+    }
+    fn step(&mut self, i: &ReorderIn) -> Result<ReorderOut, String> {
+        Ok(ReorderModel::step(self, i))
+    }
+}
+
+impl Clocked for CacheModel {
+    type In = CacheIn;
+    type Out = CacheOut;
+    fn peek(&mut self, i: &CacheIn) -> Result<CacheOut, String> {
+        Ok(self.outputs(i))
+    }
+    fn step(&mut self, i: &CacheIn) -> Result<CacheOut, String> {
+        Ok(CacheModel::step(self, i))
+    }
+}
+
+impl Clocked for CoalescerModel {
+    type In = CoalescerIn;
+    type Out = CoalescerOut;
+    fn peek(&mut self, i: &CoalescerIn) -> Result<CoalescerOut, String> {
+        Ok(self.outputs(i))
+    }
+    fn step(&mut self, i: &CoalescerIn) -> Result<CoalescerOut, String> {
+        Ok(CoalescerModel::step(self, i))
+    }
+}
+
+/// The three configurations of the paper (spec §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Mode {
+    /// LRR scheduling, no reordering (the unit in bypass).
+    Default,
+    /// LRR scheduling and the reordering unit.
+    Reorder,
+    /// Pure round-robin scheduling, no reordering.
+    PureRr,
+}
+
+impl Mode {
+    /// Every mode, in the paper's order.
+    pub const ALL: [Mode; 3] = [Mode::Default, Mode::Reorder, Mode::PureRr];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Default => "default",
+            Mode::Reorder => "reorder",
+            Mode::PureRr => "pure-rr",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a run is timed and scheduled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SysConfig {
+    /// Scheduling and reordering.
+    pub mode: Mode,
+    /// Cycles from a load miss to its fill.
+    pub latency: u64,
+    /// Extra cycles per miss, uniform in 0..=jitter.
+    pub jitter: u64,
+    /// Cycles between a warp's consecutive ld/st issues (its other instructions).
+    pub gap: u64,
+    /// The reordering unit searches a channel in one cycle (else one entry per cycle).
+    pub parallel_search: bool,
+    /// Seed of the jitter.
+    pub seed: u64,
+    /// Give up after this many cycles.
+    pub max_cycles: u64,
+    /// Runtime slot (channel) of each warp; empty = warp i in slot i. The schedulers scan
+    /// the warps in runtime slot order.
+    pub slots: Vec<u8>,
+    /// First issue cycle of each warp (missing entries: 0).
+    pub first_issue: Vec<u64>,
+}
+
+impl Default for SysConfig {
+    fn default() -> Self {
+        SysConfig {
+            mode: Mode::Reorder,
+            latency: 20,
+            jitter: 0,
+            gap: 2,
+            parallel_search: false,
+            seed: 1,
+            max_cycles: 1_000_000,
+            slots: Vec::new(),
+            first_issue: Vec::new(),
+        }
+    }
+}
+
+/// The geometry of the units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Geometry {
+    /// Warp slots = channels.
+    pub slots: usize,
+    /// Entries per channel.
+    pub depth: usize,
+    /// L1 sets.
+    pub sets: usize,
+    /// L1 ways.
+    pub ways: usize,
+}
+
+impl Geometry {
+    /// The paper's SM: 48 channels of 10 entries, 16 kB 4-way L1 (32 sets).
+    pub fn paper() -> Self {
+        Geometry {
+            slots: 48,
+            depth: 10,
+            sets: 32,
+            ways: 4,
+        }
+    }
+
+    /// The estimator's configuration of this L1 (write-evict, no-write-allocate).
+    pub fn cache(&self) -> CacheConfig {
+        CacheConfig {
+            ways: self.ways as u32,
+            sets: self.sets as u32,
+            ..CacheConfig::l1_16k()
+        }
+    }
+}
+
+/// One line access the L1 took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineAccess {
+    /// Cycle.
+    pub cycle: u64,
+    /// Line number.
+    pub line: u32,
+    /// From a store.
+    pub store: bool,
+    /// Hit.
+    pub hit: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SysRun {
+    /// Cycles from the start to the last load's data.
+    pub cycles: u64,
+    /// L1 line accesses.
+    pub accesses: u64,
+    /// L1 misses.
+    pub misses: u64,
+    /// Every line access, in order.
+    pub events: Vec<LineAccess>,
+    /// The instructions in the order the coalescer took them: (warp, index in the warp).
+    pub releases: Vec<(usize, usize)>,
+    /// Cycles a warp was ready but its channel was full (credit gate).
+    pub credit_stalls: u64,
+    /// Cycles the L1 held an access (LRU victim pending).
+    pub l1_stalls: u64,
+    /// Largest channel occupancy seen.
+    pub max_occupancy: u8,
+}
+
+/// Why a run failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SysError {
+    /// The traffic or configuration cannot run on these units.
+    Config(String),
+    /// A unit failed (harness error).
+    Unit(String),
+    /// The reordering unit stopped with an error code.
+    Reorder {
+        /// `error` output.
+        code: u8,
+        /// Cycle.
+        cycle: u64,
+    },
+    /// Not finished within `max_cycles`.
+    Timeout {
+        /// The limit.
+        cycles: u64,
+    },
+}
+
+impl fmt::Display for SysError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SysError::Config(m) => write!(f, "configuration: {m}"),
+            SysError::Unit(m) => write!(f, "unit: {m}"),
+            SysError::Reorder { code, cycle } => {
+                write!(f, "reordering unit error {code} at cycle {cycle}")
+            }
+            SysError::Timeout { cycles } => write!(f, "not finished after {cycles} cycles"),
+        }
+    }
+}
+
+impl std::error::Error for SysError {}
+
+/// A warp's issue state.
+#[derive(Clone, Debug, Default)]
+struct Warp {
+    /// Next instruction to issue.
+    next: usize,
+    /// Earliest issue cycle of the next instruction.
+    ready_at: u64,
+    /// A load is in flight (issued, its lines not all accessed and filled).
+    load_busy: bool,
+    /// Every line of the in-flight load has been accessed.
+    lines_done: bool,
+    /// Lines of the in-flight load still to be filled.
+    waiting: Vec<u32>,
+}
+
+/// The trace entries of every warp: `(slot, block, warp, wave 0, entries)`.
+fn warp_configs(t: &Traffic, slots: &[u8]) -> Vec<WarpConfig> {
+    let a = t.analysis();
+    a.warps
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let entries = w
+                .accesses
+                .iter()
+                .map(|x| entry(x.pc_idx, x.epoch, x.k))
+                .collect();
+            (slots[i], w.block as u8, w.warp as u8, 0, entries)
+        })
+        .collect()
+}
+
+/// The smallest power of two ≥ the longest warp (the unit's T), at most 256.
+pub fn trace_depth(t: &Traffic) -> Result<usize, SysError> {
+    let longest = t.warps.iter().map(Vec::len).max().unwrap_or(0);
+    if longest > 256 {
+        return Err(SysError::Config(format!(
+            "a warp has {longest} ld/st instructions; the unit holds at most 256"
+        )));
+    }
+    Ok(longest.max(1).next_power_of_two())
+}
+
+/// The system with units `R` (reordering), `C` (coalescer), `L` (L1).
+pub struct System<'t, R, C, L> {
+    t: &'t Traffic,
+    cfg: SysConfig,
+    slots: Vec<u8>,
+    /// The warps in runtime slot order (the schedulers' scan order).
+    by_slot: Vec<usize>,
+    /// The reordering unit.
+    pub reorder: R,
+    /// The coalescer.
+    pub coal: C,
+    /// The L1.
+    pub l1: L,
+    rng: ChaCha8Rng,
+    now: u64,
+    warps: Vec<Warp>,
+    /// Position in `by_slot` of the warp LRR issued last.
+    lrr_last: usize,
+    /// Position in `by_slot` of pure round-robin's pointer.
+    rr_next: usize,
+    /// Access buffer: (slot, tag) → (warp, instruction).
+    buffer: HashMap<(u8, u8), (usize, usize)>,
+    /// The coalescer's instruction: (warp, store).
+    coal_cur: Option<(usize, bool)>,
+    /// Fills: (due cycle, order, line).
+    fills: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    fill_order: u64,
+    /// Lines with a fill outstanding, with how many.
+    in_flight: HashMap<u32, u32>,
+    run: SysRun,
+}
+
+impl<'t, R, C, L> System<'t, R, C, L>
+where
+    R: Clocked<In = ReorderIn, Out = ReorderOut>,
+    C: Clocked<In = CoalescerIn, Out = CoalescerOut>,
+    L: Clocked<In = CacheIn, Out = CacheOut>,
+{
+    /// A system for traffic `t` on units that have just been reset; `slots` = the unit's W.
+    pub fn new(
+        t: &'t Traffic,
+        cfg: SysConfig,
+        w: usize,
+        units: (R, C, L),
+    ) -> Result<Self, SysError> {
+        let slots = runtime_slots(t, &cfg, w)?;
+        let mut by_slot: Vec<usize> = (0..t.warps.len()).collect();
+        by_slot.sort_by_key(|&i| slots[i]);
+        let warps = (0..t.warps.len())
+            .map(|i| Warp {
+                ready_at: cfg.first_issue.get(i).copied().unwrap_or(0),
+                ..Warp::default()
+            })
+            .collect();
+        Ok(System {
+            t,
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            cfg,
+            slots,
+            by_slot,
+            reorder: units.0,
+            coal: units.1,
+            l1: units.2,
+            now: 0,
+            warps,
+            lrr_last: t.warps.len().saturating_sub(1),
+            rr_next: 0,
+            buffer: HashMap::new(),
+            coal_cur: None,
+            fills: BinaryHeap::new(),
+            fill_order: 0,
+            in_flight: HashMap::new(),
+            run: SysRun::default(),
+        })
+    }
+
+    /// Loads the release configuration and raises `start` (Reorder mode), or loads `bypass`
+    /// (one cycle); these cycles are not counted.
+    pub fn launch(&mut self) -> Result<(), SysError> {
+        if self.cfg.mode != Mode::Reorder {
+            let idle = self.reorder_base(false);
+            self.reorder.step(&idle).map_err(SysError::Unit)?;
+            return Ok(());
+        }
+        for i in config_writes(&warp_configs(self.t, &self.slots)) {
+            self.reorder.step(&i).map_err(SysError::Unit)?;
+        }
+        let start = ReorderIn {
+            start: true,
+            ..self.reorder_base(false)
+        };
+        self.reorder.step(&start).map_err(SysError::Unit)?;
+        Ok(())
+    }
+
+    /// Runs to the end.
+    pub fn run(mut self) -> Result<SysRun, SysError> {
+        self.launch()?;
+        while !self.finished() {
+            if self.now >= self.cfg.max_cycles {
+                return Err(SysError::Timeout {
+                    cycles: self.cfg.max_cycles,
+                });
+            }
+            self.cycle()?;
+        }
+        self.run.cycles = self.now;
+        Ok(self.run)
+    }
+
+    /// The cycle count so far.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Every warp issued everything and every load has its data.
+    pub fn finished(&self) -> bool {
+        self.warps
+            .iter()
+            .zip(&self.t.warps)
+            .all(|(w, insns)| w.next == insns.len() && !w.load_busy)
+            && self.coal_cur.is_none()
+            && self.buffer.is_empty()
+    }
+
+    /// The reordering unit's inputs without a request.
+    fn reorder_base(&self, rel_ready: bool) -> ReorderIn {
+        ReorderIn {
+            rule: 3,
+            parallel: self.cfg.parallel_search,
+            bypass: self.cfg.mode != Mode::Reorder,
+            rel_ready,
+            ..ReorderIn::default()
+        }
+    }
+
+    /// One cycle.
+    pub fn cycle(&mut self) -> Result<(), SysError> {
+        let coal_o = self
+            .coal
+            .peek(&CoalescerIn::default())
+            .map_err(SysError::Unit)?;
+        let taken = self.l1_cycle(&coal_o)?;
+        let rel_ready = !coal_o.busy;
+        let base = self.reorder_base(rel_ready);
+        let probe = self.reorder.peek(&base).map_err(SysError::Unit)?;
+        let pick = self.schedule(&probe, rel_ready);
+        let ri = pick.map_or(base, |w| self.request(w, base));
+        let ro = self.reorder.step(&ri).map_err(SysError::Unit)?;
+        if ro.error != 0 {
+            return Err(SysError::Reorder {
+                code: ro.error,
+                cycle: self.now,
+            });
+        }
+        let occupancy = ro.count.iter().copied().max().unwrap_or(0);
+        self.run.max_occupancy = self.run.max_occupancy.max(occupancy);
+        if let Some(w) = pick {
+            if ro.req_ready {
+                self.issued(w);
+            }
+        }
+        self.coalescer_cycle(taken, &ro, rel_ready)?;
+        self.now += 1;
+        Ok(())
+    }
+
+    /// The L1's cycle: the coalescer's line and a due fill. Returns whether the line was taken.
+    fn l1_cycle(&mut self, coal_o: &CoalescerOut) -> Result<bool, SysError> {
+        let fill = self.due_fill();
+        let store = self.coal_cur.is_some_and(|c| c.1);
+        let i = CacheIn {
+            reset: false,
+            req_valid: coal_o.line_valid,
+            req_line: coal_o.line,
+            req_store: store,
+            mem_fill: fill.is_some(),
+            mem_fill_line: fill.unwrap_or(0),
+        };
+        let o = self.l1.step(&i).map_err(SysError::Unit)?;
+        let taken = coal_o.line_valid && o.req_ready;
+        if coal_o.line_valid && !o.req_ready {
+            self.run.l1_stalls += 1;
+        }
+        if let Some(line) = fill {
+            self.filled(line);
+        }
+        if taken {
+            self.accessed(coal_o, store, &o);
+        }
+        self.run.accesses = u64::from(o.accesses) + u64::from(taken);
+        self.run.misses = u64::from(o.misses) + u64::from(taken && !o.hit);
+        Ok(taken)
+    }
+
+    /// The next fill due now, if any (one per cycle).
+    fn due_fill(&mut self) -> Option<u32> {
+        match self.fills.peek() {
+            Some(Reverse((due, _, _))) if *due <= self.now => self.fills.pop().map(|r| r.0 .2),
+            _ => None,
+        }
+    }
+
+    /// A fill reached the L1 at this edge: loads waiting for the line get it.
+    fn filled(&mut self, line: u32) {
+        if let Some(n) = self.in_flight.get_mut(&line) {
+            *n -= 1;
+            if *n == 0 {
+                self.in_flight.remove(&line);
+            }
+        }
+        let now = self.now;
+        for w in &mut self.warps {
+            w.waiting.retain(|&l| l != line);
+            finish_load(w, now);
+        }
+    }
+
+    /// The L1 took the coalescer's line at this edge.
+    fn accessed(&mut self, coal_o: &CoalescerOut, store: bool, o: &CacheOut) {
+        let line = coal_o.line;
+        self.run.events.push(LineAccess {
+            cycle: self.now,
+            line,
+            store,
+            hit: o.hit,
+        });
+        let Some((w, _)) = self.coal_cur else {
+            return;
+        };
+        if !store {
+            if !o.hit {
+                self.miss(line);
+            }
+            if self.in_flight.contains_key(&line) {
+                self.warps[w].waiting.push(line);
+            }
+        }
+        if coal_o.last {
+            self.coal_cur = None;
+            if !store {
+                self.warps[w].lines_done = true;
+                finish_load(&mut self.warps[w], self.now);
+            }
+        }
+    }
+
+    /// A load miss: memory answers after the latency and jitter.
+    fn miss(&mut self, line: u32) {
+        let jitter = self.rng.gen_range(0..=self.cfg.jitter);
+        let due = self.now + self.cfg.latency.max(1) + jitter;
+        self.fills.push(Reverse((due, self.fill_order, line)));
+        self.fill_order += 1;
+        *self.in_flight.entry(line).or_insert(0) += 1;
+    }
+
+    /// Warp `w` may issue now (credit aside).
+    fn ready(&self, w: usize) -> bool {
+        let s = &self.warps[w];
+        s.next < self.t.warps[w].len()
+            && self.now >= s.ready_at
+            && !s.load_busy
+            && self.barrier_ok(w)
+    }
+
+    /// No block-mate of `w` has an instruction of an earlier epoch left.
+    fn barrier_ok(&self, w: usize) -> bool {
+        let epoch = self.t.warps[w][self.warps[w].next].epoch;
+        let block = self.t.block_warp(w).0;
+        (0..self.t.warps.len())
+            .filter(|&m| self.t.block_warp(m).0 == block)
+            .all(|m| {
+                self.t.warps[m]
+                    .get(self.warps[m].next)
+                    .is_none_or(|x| x.epoch >= epoch)
+            })
+    }
+
+    /// The unit takes a request of warp `w` this cycle.
+    fn credit(&self, w: usize, probe: &ReorderOut, rel_ready: bool) -> bool {
+        match self.cfg.mode {
+            Mode::Reorder => probe.free >> self.slots[w] & 1 == 1,
+            _ => rel_ready,
+        }
+    }
+
+    /// The warp the scheduler issues this cycle.
+    fn schedule(&mut self, probe: &ReorderOut, rel_ready: bool) -> Option<usize> {
+        let n = self.warps.len();
+        if self.cfg.mode == Mode::PureRr {
+            return self.pure_rr(probe, rel_ready);
+        }
+        let order = (1..=n).map(|d| (self.lrr_last + d) % n);
+        let ready: Vec<usize> = order.filter(|&p| self.ready(self.by_slot[p])).collect();
+        let pick = ready
+            .iter()
+            .copied()
+            .find(|&p| self.credit(self.by_slot[p], probe, rel_ready));
+        if pick.is_none() && !ready.is_empty() && self.cfg.mode == Mode::Reorder {
+            self.run.credit_stalls += 1;
+        }
+        let p = pick?;
+        self.lrr_last = p;
+        Some(self.by_slot[p])
+    }
+
+    /// Pure round-robin: the pointer waits at its warp until it issues; only finished warps
+    /// and warps held at a barrier are skipped.
+    fn pure_rr(&mut self, probe: &ReorderOut, rel_ready: bool) -> Option<usize> {
+        let n = self.warps.len();
+        let skip = |s: &Self, w: usize| s.warps[w].next == s.t.warps[w].len() || !s.barrier_ok(w);
+        let p = (0..n)
+            .map(|d| (self.rr_next + d) % n)
+            .find(|&p| !skip(self, self.by_slot[p]))?;
+        self.rr_next = p;
+        let w = self.by_slot[p];
+        if self.ready(w) && self.credit(w, probe, rel_ready) {
+            self.rr_next = (p + 1) % n;
+            return Some(w);
+        }
+        None
+    }
+
+    /// The request of warp `w`'s next instruction.
+    fn request(&self, w: usize, base: ReorderIn) -> ReorderIn {
+        let i = self.warps[w].next;
+        let x = &self.t.warps[w][i];
+        ReorderIn {
+            req_valid: true,
+            req_slot: self.slots[w],
+            req_seq: i as u8,
+            req_pc_idx: x.pc_idx,
+            req_store: x.store,
+            req_tag: i as u8,
+            ..base
+        }
+    }
+
+    /// Warp `w`'s next instruction was taken at this edge.
+    fn issued(&mut self, w: usize) {
+        let i = self.warps[w].next;
+        self.buffer.insert((self.slots[w], i as u8), (w, i));
+        let s = &mut self.warps[w];
+        s.next += 1;
+        s.ready_at = self.now + 1 + self.cfg.gap;
+        if !self.t.warps[w][i].store {
+            s.load_busy = true;
+            s.lines_done = false;
+        }
+    }
+
+    /// The coalescer's cycle: hand the line on, or take the released instruction.
+    fn coalescer_cycle(
+        &mut self,
+        taken: bool,
+        ro: &ReorderOut,
+        rel_ready: bool,
+    ) -> Result<(), SysError> {
+        let mut ci = CoalescerIn {
+            next: taken,
+            ..CoalescerIn::default()
+        };
+        if ro.rel_valid && rel_ready {
+            let (w, i) = self
+                .buffer
+                .remove(&(ro.rel_slot, ro.rel_tag))
+                .ok_or_else(|| SysError::Config(format!("released an unknown request {ro:?}")))?;
+            let x = &self.t.warps[w][i];
+            (ci.load, ci.addr, ci.mask) = (true, x.addr, x.mask);
+            self.run.releases.push((w, i));
+            if x.mask == 0 {
+                self.warps[w].lines_done = true;
+                finish_load(&mut self.warps[w], self.now);
+            } else {
+                self.coal_cur = Some((w, x.store));
+            }
+        }
+        self.coal.step(&ci).map_err(SysError::Unit)?;
+        Ok(())
+    }
+}
+
+/// A load whose lines were all accessed and filled ends; the warp may issue from the next
+/// cycle.
+fn finish_load(w: &mut Warp, now: u64) {
+    if w.load_busy && w.lines_done && w.waiting.is_empty() {
+        w.load_busy = false;
+        w.ready_at = w.ready_at.max(now + 1);
+    }
+}
+
+/// The runtime slot of every warp: `cfg.slots` or the identity; each < `w`, distinct.
+fn runtime_slots(t: &Traffic, cfg: &SysConfig, w: usize) -> Result<Vec<u8>, SysError> {
+    let n = t.warps.len();
+    let slots: Vec<u8> = if cfg.slots.is_empty() {
+        (0..n).map(|i| i as u8).collect()
+    } else {
+        cfg.slots.clone()
+    };
+    let mut seen = vec![false; w];
+    if slots.len() != n || n > w {
+        return Err(SysError::Config(format!(
+            "{n} warps need {n} distinct slots of the unit's {w}"
+        )));
+    }
+    for &s in &slots {
+        let s = usize::from(s);
+        if s >= w || std::mem::replace(&mut seen[s], true) {
+            return Err(SysError::Config(format!(
+                "slot {s} is out of range or used twice"
+            )));
+        }
+    }
+    Ok(slots)
+}
+
+/// Runs `t` on the reference models of geometry `g`.
+pub fn run_models(t: &Traffic, g: Geometry, cfg: SysConfig) -> Result<SysRun, SysError> {
+    let reorder = ReorderModel::new(g.slots, g.depth, trace_depth(t)?).map_err(SysError::Config)?;
+    let l1 = CacheModel::new(g.sets, g.ways).map_err(SysError::Config)?;
+    System::new(t, cfg, g.slots, (reorder, CoalescerModel::new(), l1))?.run()
+}
+
+/// The static estimate of the L1's accesses under reordering (R1, epoch-major, every block
+/// resident).
+pub fn estimate_traffic(t: &Traffic, g: Geometry) -> Result<Estimate, String> {
+    let a = t.analysis();
+    let order = release_order(
+        &a,
+        Rule::R1 { epoch_major: true },
+        t.blocks().max(1) as usize,
+    )
+    .map_err(|e| format!("{e:?}"))?;
+    estimate(&a, &order, g.cache()).map_err(|e| format!("{e:?}"))
+}
