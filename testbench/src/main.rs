@@ -129,6 +129,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: DramCmd,
     },
+    /// The load/store reordering work (spec/003-reorder.md).
+    Reorder {
+        #[command(subcommand)]
+        cmd: ReorderCmd,
+    },
     /// The aging experiment (spec/004-lee.md §2.8–2.9): over PV maps and years, the stock
     /// dispatcher (orig), Algorithm 3 with every limit 1 (even) and Algorithms 3 + 4 in the IDU
     /// (idu); prints per policy the aging spread, relative sigma, GPU relative delay, success
@@ -172,6 +177,59 @@ enum Cmd {
         #[arg(long)]
         no_verilator: bool,
         /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ReorderCmd {
+    /// Per L1 size, the simulated cycles and misses of default (LRR), reorder (LRR + the
+    /// unit) and pure round-robin over jitter seeds, beside the static miss estimate.
+    Compare {
+        /// A built-in kernel (example, loop-barrier) or a PTX file.
+        #[arg(long, default_value = "example", conflicts_with = "random")]
+        kernel: String,
+        /// Grid x,y,z (default: the built-in kernel's).
+        #[arg(long, value_delimiter = ',', num_args = 3)]
+        grid: Option<Vec<u32>>,
+        /// Block x,y,z (default: the built-in kernel's).
+        #[arg(long, value_delimiter = ',', num_args = 3)]
+        block: Option<Vec<u32>>,
+        /// Kernel parameter values (default: the built-in kernel's).
+        #[arg(long, value_delimiter = ',')]
+        params: Option<Vec<u64>>,
+        /// Random traffic of this many warps instead of a kernel.
+        #[arg(long)]
+        random: Option<usize>,
+        /// Distinct lines the random traffic addresses.
+        #[arg(long, default_value_t = 256)]
+        lines: u32,
+        /// Seed of the random traffic.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// L1 sizes in kB (16, 32, 64).
+        #[arg(long, value_delimiter = ',', default_value = "16,32,64")]
+        cache: Vec<u32>,
+        /// Reordering channels (warp slots).
+        #[arg(long, default_value_t = 48)]
+        slots: usize,
+        /// Entries per channel.
+        #[arg(long, default_value_t = 10)]
+        depth: usize,
+        /// Memory latency of a miss, cycles.
+        #[arg(long, default_value_t = 200)]
+        latency: u64,
+        /// Extra latency per miss, uniform in 0..=jitter cycles.
+        #[arg(long, default_value_t = 100)]
+        jitter: u64,
+        /// Cycles between a warp's consecutive ld/st.
+        #[arg(long, default_value_t = 4)]
+        gap: u64,
+        /// Jitter seeds per configuration.
+        #[arg(long, default_value_t = 5)]
+        seeds: u64,
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -271,6 +329,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Asm { file, output } => isa_cmd::asm(&file, output.as_deref()).map_err(|e| Fail(1, e)),
         Cmd::Disasm { file } => isa_cmd::disasm(&file).map_err(|e| Fail(1, e)),
         Cmd::Dram { cmd } => run_dram(cmd),
+        Cmd::Reorder { cmd } => run_reorder(cmd),
         Cmd::Multiphase {
             experiment,
             policy,
@@ -488,6 +547,58 @@ fn run_multiphase(
         hw_file.map_or(String::new(), |f| format!(", classes of {}", f.display()))
     );
     print!("{}", multiphase::render(&cells, warps, &latencies));
+    Ok(())
+}
+
+/// `[x, y, z]` of a 3-value option.
+fn triple(v: Option<Vec<u32>>) -> Option<[u32; 3]> {
+    v.and_then(|v| v.try_into().ok())
+}
+
+fn run_reorder(cmd: ReorderCmd) -> Result<(), Fail> {
+    use rtgpu_testbench::ldst::compare::{compare, render, CompareArgs, Workload};
+    let ReorderCmd::Compare {
+        kernel,
+        grid,
+        block,
+        params,
+        random,
+        lines,
+        seed,
+        cache,
+        slots,
+        depth,
+        latency,
+        jitter,
+        gap,
+        seeds,
+        json,
+    } = cmd;
+    let workload = match random {
+        Some(warps) => Workload::Random { warps, lines, seed },
+        None => Workload::Kernel {
+            name: kernel,
+            grid: triple(grid),
+            block: triple(block),
+            params,
+        },
+    };
+    let args = CompareArgs {
+        workload,
+        caches: cache,
+        slots,
+        depth,
+        latency,
+        jitter,
+        gap,
+        seeds,
+    };
+    let report = compare(&args).map_err(|e| Fail(1, e))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render(&report));
+    }
     Ok(())
 }
 

@@ -347,3 +347,49 @@ fn aging_rejects_bad_arguments_with_exit_2() {
         }
     }
 }
+
+#[test]
+fn reorder_compare_prints_every_mode_and_the_exact_estimate() {
+    let (code, out, err) = rtgpu(&[
+        "reorder", "compare", "--cache", "16", "--seeds", "2", "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = &v["caches"][0];
+    assert_eq!(
+        (
+            c["estimate_misses"].as_u64(),
+            c["estimate_accesses"].as_u64()
+        ),
+        (Some(12), Some(16))
+    );
+    assert_eq!(c["exact"], true);
+    let modes: Vec<&str> = c["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mode"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes, ["default", "reorder", "pure-rr"]);
+    let (code, out, _) = rtgpu(&[
+        "reorder", "compare", "--random", "8", "--cache", "16,32", "--seeds", "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("32kB   reorder") && out.contains("= sim"),
+        "{out}"
+    );
+}
+
+#[test]
+fn reorder_compare_rejects_bad_input_with_a_message() {
+    let (code, _, err) = rtgpu(&["reorder", "compare", "--cache", "24"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("16, 32 or 64 kB"), "{err}");
+    let (code, _, err) = rtgpu(&["reorder", "compare", "--kernel", "/no/such.ptx"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("built-in kernels: example, loop-barrier"),
+        "{err}"
+    );
+}

@@ -2,5 +2,6 @@
 //! ([`traffic`]) and the cycle-level system that runs it through the reordering unit, the
 //! coalescer and the L1 ([`system`]).
 
+pub mod compare;
 pub mod system;
 pub mod traffic;

@@ -80,6 +80,7 @@ impl Clocked for CoalescerModel {
 
 /// The three configurations of the paper (spec §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// LRR scheduling, no reordering (the unit in bypass).
     Default,
