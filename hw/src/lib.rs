@@ -8,6 +8,7 @@ pub mod cache;
 pub mod dram;
 pub mod idu;
 pub mod isa;
+pub mod ldst;
 pub mod pws;
 pub mod reorder;
 pub mod sched;

@@ -20,12 +20,9 @@
 use super::traffic::Traffic;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_hw::cache::model::{
-    CacheIn, CacheModel, CacheOut, CoalescerIn, CoalescerModel, CoalescerOut,
-};
-use rtgpu_hw::reorder::model::{
-    config_writes, entry, ReorderIn, ReorderModel, ReorderOut, WarpConfig,
-};
+use rtgpu_hw::cache::model::{CacheOut, CoalescerIn, CoalescerOut, LANES};
+use rtgpu_hw::ldst::model::{PathIn, PathModel, PathOut};
+use rtgpu_hw::reorder::model::{config_writes, entry, ReorderIn, WarpConfig};
 use rtgpu_wcet::reorder::estimator::{estimate, CacheConfig, Estimate};
 use rtgpu_wcet::reorder::order::{release_order, Rule};
 use serde::Serialize;
@@ -33,48 +30,44 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
 
-/// A clocked unit of the path: a reference model or an RTL block in the harness.
-pub trait Clocked {
-    /// Inputs of one cycle.
-    type In;
-    /// Outputs of one cycle.
-    type Out;
-    /// The outputs during the current cycle for inputs `i`, without the edge.
-    fn peek(&mut self, i: &Self::In) -> Result<Self::Out, String>;
-    /// The outputs during the current cycle, then the rising edge.
-    fn step(&mut self, i: &Self::In) -> Result<Self::Out, String>;
+/// What the scheduler sees of the path at the start of a cycle: outputs that depend on the
+/// registers only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathView {
+    /// Channels with a free entry (the credit gate).
+    pub free: u64,
+    /// The reordering unit presents an instruction (not in bypass).
+    pub rel_valid: bool,
+    /// Its slot.
+    pub rel_slot: u8,
+    /// Its tag.
+    pub rel_tag: u8,
+    /// The coalescer is busy (`rel_ready` is low).
+    pub coal_busy: bool,
 }
 
-impl Clocked for ReorderModel {
-    type In = ReorderIn;
-    type Out = ReorderOut;
-    fn peek(&mut self, i: &ReorderIn) -> Result<ReorderOut, String> {
-        Ok(self.outputs(i))
-    }
-    fn step(&mut self, i: &ReorderIn) -> Result<ReorderOut, String> {
-        Ok(ReorderModel::step(self, i))
-    }
+/// The path below the LD/ST unit (reordering unit → coalescer → L1): the reference models or
+/// the RTL in the harness.
+pub trait Path {
+    /// The register-only outputs at the start of the current cycle.
+    fn view(&mut self) -> Result<PathView, String>;
+    /// The outputs during the current cycle for inputs `i`, then the edge.
+    fn step(&mut self, i: &PathIn) -> Result<PathOut, String>;
 }
 
-impl Clocked for CacheModel {
-    type In = CacheIn;
-    type Out = CacheOut;
-    fn peek(&mut self, i: &CacheIn) -> Result<CacheOut, String> {
-        Ok(self.outputs(i))
+impl Path for PathModel {
+    fn view(&mut self) -> Result<PathView, String> {
+        let r = self.reorder.outputs(&ReorderIn::default());
+        Ok(PathView {
+            free: r.free,
+            rel_valid: r.rel_valid,
+            rel_slot: r.rel_slot,
+            rel_tag: r.rel_tag,
+            coal_busy: self.coal.outputs(&CoalescerIn::default()).busy,
+        })
     }
-    fn step(&mut self, i: &CacheIn) -> Result<CacheOut, String> {
-        Ok(CacheModel::step(self, i))
-    }
-}
-
-impl Clocked for CoalescerModel {
-    type In = CoalescerIn;
-    type Out = CoalescerOut;
-    fn peek(&mut self, i: &CoalescerIn) -> Result<CoalescerOut, String> {
-        Ok(self.outputs(i))
-    }
-    fn step(&mut self, i: &CoalescerIn) -> Result<CoalescerOut, String> {
-        Ok(CoalescerModel::step(self, i))
+    fn step(&mut self, i: &PathIn) -> Result<PathOut, String> {
+        Ok(PathModel::step(self, i))
     }
 }
 
@@ -297,19 +290,15 @@ pub fn trace_depth(t: &Traffic) -> Result<usize, SysError> {
     Ok(longest.max(1).next_power_of_two())
 }
 
-/// The system with units `R` (reordering), `C` (coalescer), `L` (L1).
-pub struct System<'t, R, C, L> {
+/// The system: warps and memory around a path `P`.
+pub struct System<'t, P> {
     t: &'t Traffic,
     cfg: SysConfig,
     slots: Vec<u8>,
     /// The warps in runtime slot order (the schedulers' scan order).
     by_slot: Vec<usize>,
-    /// The reordering unit.
-    pub reorder: R,
-    /// The coalescer.
-    pub coal: C,
-    /// The L1.
-    pub l1: L,
+    /// The path.
+    pub path: P,
     rng: ChaCha8Rng,
     now: u64,
     warps: Vec<Warp>,
@@ -329,19 +318,9 @@ pub struct System<'t, R, C, L> {
     run: SysRun,
 }
 
-impl<'t, R, C, L> System<'t, R, C, L>
-where
-    R: Clocked<In = ReorderIn, Out = ReorderOut>,
-    C: Clocked<In = CoalescerIn, Out = CoalescerOut>,
-    L: Clocked<In = CacheIn, Out = CacheOut>,
-{
-    /// A system for traffic `t` on units that have just been reset; `slots` = the unit's W.
-    pub fn new(
-        t: &'t Traffic,
-        cfg: SysConfig,
-        w: usize,
-        units: (R, C, L),
-    ) -> Result<Self, SysError> {
+impl<'t, P: Path> System<'t, P> {
+    /// A system for traffic `t` on a path that has just been reset, whose unit has `w` slots.
+    pub fn new(t: &'t Traffic, cfg: SysConfig, w: usize, path: P) -> Result<Self, SysError> {
         let slots = runtime_slots(t, &cfg, w)?;
         let mut by_slot: Vec<usize> = (0..t.warps.len()).collect();
         by_slot.sort_by_key(|&i| slots[i]);
@@ -357,9 +336,7 @@ where
             cfg,
             slots,
             by_slot,
-            reorder: units.0,
-            coal: units.1,
-            l1: units.2,
+            path,
             now: 0,
             warps,
             lrr_last: t.warps.len().saturating_sub(1),
@@ -377,18 +354,24 @@ where
     /// (one cycle); these cycles are not counted.
     pub fn launch(&mut self) -> Result<(), SysError> {
         if self.cfg.mode != Mode::Reorder {
-            let idle = self.reorder_base(false);
-            self.reorder.step(&idle).map_err(SysError::Unit)?;
-            return Ok(());
+            return self.config_cycle(self.reorder_base());
         }
         for i in config_writes(&warp_configs(self.t, &self.slots)) {
-            self.reorder.step(&i).map_err(SysError::Unit)?;
+            self.config_cycle(i)?;
         }
-        let start = ReorderIn {
+        self.config_cycle(ReorderIn {
             start: true,
-            ..self.reorder_base(false)
+            ..self.reorder_base()
+        })
+    }
+
+    /// A cycle of the launch.
+    fn config_cycle(&mut self, reorder: ReorderIn) -> Result<(), SysError> {
+        let i = PathIn {
+            reorder,
+            ..PathIn::default()
         };
-        self.reorder.step(&start).map_err(SysError::Unit)?;
+        self.path.step(&i).map_err(SysError::Unit)?;
         Ok(())
     }
 
@@ -423,73 +406,85 @@ where
     }
 
     /// The reordering unit's inputs without a request.
-    fn reorder_base(&self, rel_ready: bool) -> ReorderIn {
+    fn reorder_base(&self) -> ReorderIn {
         ReorderIn {
             rule: 3,
             parallel: self.cfg.parallel_search,
             bypass: self.cfg.mode != Mode::Reorder,
-            rel_ready,
             ..ReorderIn::default()
         }
     }
 
     /// One cycle.
     pub fn cycle(&mut self) -> Result<(), SysError> {
-        let coal_o = self
-            .coal
-            .peek(&CoalescerIn::default())
-            .map_err(SysError::Unit)?;
-        let taken = self.l1_cycle(&coal_o)?;
-        let rel_ready = !coal_o.busy;
-        let base = self.reorder_base(rel_ready);
-        let probe = self.reorder.peek(&base).map_err(SysError::Unit)?;
-        let pick = self.schedule(&probe, rel_ready);
-        let ri = pick.map_or(base, |w| self.request(w, base));
-        let ro = self.reorder.step(&ri).map_err(SysError::Unit)?;
-        if ro.error != 0 {
+        let view = self.path.view().map_err(SysError::Unit)?;
+        let rel_ready = !view.coal_busy;
+        let pick = self.schedule(view.free, rel_ready);
+        let base = self.reorder_base();
+        let reorder = pick.map_or(base, |w| self.request(w, base));
+        let rel = self.released_insn(&view, pick);
+        let (rel_addr, rel_mask) = rel.map_or(([0; LANES], 0), |(w, i)| {
+            let x = &self.t.warps[w][i];
+            (x.addr, x.mask)
+        });
+        let fill = self.due_fill();
+        let i = PathIn {
+            reorder,
+            rel_addr,
+            rel_mask,
+            fill,
+        };
+        let o = self.path.step(&i).map_err(SysError::Unit)?;
+        if o.reorder.error != 0 {
             return Err(SysError::Reorder {
-                code: ro.error,
+                code: o.reorder.error,
                 cycle: self.now,
             });
         }
-        let occupancy = ro.count.iter().copied().max().unwrap_or(0);
-        self.run.max_occupancy = self.run.max_occupancy.max(occupancy);
-        if let Some(w) = pick {
-            if ro.req_ready {
-                self.issued(w);
-            }
-        }
-        self.coalescer_cycle(taken, &ro, rel_ready)?;
+        self.observe(&o, fill, pick)?;
         self.now += 1;
         Ok(())
     }
 
-    /// The L1's cycle: the coalescer's line and a due fill. Returns whether the line was taken.
-    fn l1_cycle(&mut self, coal_o: &CoalescerOut) -> Result<bool, SysError> {
-        let fill = self.due_fill();
-        let store = self.coal_cur.is_some_and(|c| c.1);
-        let i = CacheIn {
-            reset: false,
-            req_valid: coal_o.line_valid,
-            req_line: coal_o.line,
-            req_store: store,
-            mem_fill: fill.is_some(),
-            mem_fill_line: fill.unwrap_or(0),
-        };
-        let o = self.l1.step(&i).map_err(SysError::Unit)?;
-        let taken = coal_o.line_valid && o.req_ready;
-        if coal_o.line_valid && !o.req_ready {
+    /// The instruction the path may release this cycle: (warp, index).
+    fn released_insn(&self, view: &PathView, pick: Option<usize>) -> Option<(usize, usize)> {
+        if self.cfg.mode == Mode::Reorder {
+            let key = (view.rel_slot, view.rel_tag);
+            view.rel_valid
+                .then(|| self.buffer.get(&key).copied())
+                .flatten()
+        } else {
+            pick.map(|w| (w, self.warps[w].next))
+        }
+    }
+
+    /// The effects of the cycle's edge.
+    fn observe(
+        &mut self,
+        o: &PathOut,
+        fill: Option<u32>,
+        pick: Option<usize>,
+    ) -> Result<(), SysError> {
+        if o.coal.line_valid && !o.l1.req_ready {
             self.run.l1_stalls += 1;
         }
         if let Some(line) = fill {
             self.filled(line);
         }
-        if taken {
-            self.accessed(coal_o, store, &o);
+        if o.line_taken() {
+            self.accessed(&o.coal, o.l1_store, &o.l1);
         }
-        self.run.accesses = u64::from(o.accesses) + u64::from(taken);
-        self.run.misses = u64::from(o.misses) + u64::from(taken && !o.hit);
-        Ok(taken)
+        self.run.accesses = u64::from(o.l1.accesses) + u64::from(o.line_taken());
+        self.run.misses = u64::from(o.l1.misses) + u64::from(o.line_taken() && !o.l1.hit);
+        let occupancy = o.reorder.count.iter().copied().max().unwrap_or(0);
+        self.run.max_occupancy = self.run.max_occupancy.max(occupancy);
+        if let Some(w) = pick.filter(|_| o.reorder.req_ready) {
+            self.issued(w);
+        }
+        if o.released() {
+            self.release(o.reorder.rel_slot, o.reorder.rel_tag)?;
+        }
+        Ok(())
     }
 
     /// The next fill due now, if any (one per cycle).
@@ -576,25 +571,25 @@ where
     }
 
     /// The unit takes a request of warp `w` this cycle.
-    fn credit(&self, w: usize, probe: &ReorderOut, rel_ready: bool) -> bool {
+    fn credit(&self, w: usize, free: u64, rel_ready: bool) -> bool {
         match self.cfg.mode {
-            Mode::Reorder => probe.free >> self.slots[w] & 1 == 1,
+            Mode::Reorder => free >> self.slots[w] & 1 == 1,
             _ => rel_ready,
         }
     }
 
     /// The warp the scheduler issues this cycle.
-    fn schedule(&mut self, probe: &ReorderOut, rel_ready: bool) -> Option<usize> {
+    fn schedule(&mut self, free: u64, rel_ready: bool) -> Option<usize> {
         let n = self.warps.len();
         if self.cfg.mode == Mode::PureRr {
-            return self.pure_rr(probe, rel_ready);
+            return self.pure_rr(free, rel_ready);
         }
         let order = (1..=n).map(|d| (self.lrr_last + d) % n);
         let ready: Vec<usize> = order.filter(|&p| self.ready(self.by_slot[p])).collect();
         let pick = ready
             .iter()
             .copied()
-            .find(|&p| self.credit(self.by_slot[p], probe, rel_ready));
+            .find(|&p| self.credit(self.by_slot[p], free, rel_ready));
         if pick.is_none() && !ready.is_empty() && self.cfg.mode == Mode::Reorder {
             self.run.credit_stalls += 1;
         }
@@ -605,7 +600,7 @@ where
 
     /// Pure round-robin: the pointer waits at its warp until it issues; only finished warps
     /// and warps held at a barrier are skipped.
-    fn pure_rr(&mut self, probe: &ReorderOut, rel_ready: bool) -> Option<usize> {
+    fn pure_rr(&mut self, free: u64, rel_ready: bool) -> Option<usize> {
         let n = self.warps.len();
         let skip = |s: &Self, w: usize| s.warps[w].next == s.t.warps[w].len() || !s.barrier_ok(w);
         let p = (0..n)
@@ -613,7 +608,7 @@ where
             .find(|&p| !skip(self, self.by_slot[p]))?;
         self.rr_next = p;
         let w = self.by_slot[p];
-        if self.ready(w) && self.credit(w, probe, rel_ready) {
+        if self.ready(w) && self.credit(w, free, rel_ready) {
             self.rr_next = (p + 1) % n;
             return Some(w);
         }
@@ -648,33 +643,20 @@ where
         }
     }
 
-    /// The coalescer's cycle: hand the line on, or take the released instruction.
-    fn coalescer_cycle(
-        &mut self,
-        taken: bool,
-        ro: &ReorderOut,
-        rel_ready: bool,
-    ) -> Result<(), SysError> {
-        let mut ci = CoalescerIn {
-            next: taken,
-            ..CoalescerIn::default()
-        };
-        if ro.rel_valid && rel_ready {
-            let (w, i) = self
-                .buffer
-                .remove(&(ro.rel_slot, ro.rel_tag))
-                .ok_or_else(|| SysError::Config(format!("released an unknown request {ro:?}")))?;
-            let x = &self.t.warps[w][i];
-            (ci.load, ci.addr, ci.mask) = (true, x.addr, x.mask);
-            self.run.releases.push((w, i));
-            if x.mask == 0 {
-                self.warps[w].lines_done = true;
-                finish_load(&mut self.warps[w], self.now);
-            } else {
-                self.coal_cur = Some((w, x.store));
-            }
+    /// The coalescer took the released instruction (`slot`, `tag`) at this edge.
+    fn release(&mut self, slot: u8, tag: u8) -> Result<(), SysError> {
+        let (w, i) = self
+            .buffer
+            .remove(&(slot, tag))
+            .ok_or_else(|| SysError::Config(format!("released an unknown request {slot}/{tag}")))?;
+        let x = &self.t.warps[w][i];
+        self.run.releases.push((w, i));
+        if x.mask == 0 {
+            self.warps[w].lines_done = true;
+            finish_load(&mut self.warps[w], self.now);
+        } else {
+            self.coal_cur = Some((w, x.store));
         }
-        self.coal.step(&ci).map_err(SysError::Unit)?;
         Ok(())
     }
 }
@@ -715,9 +697,9 @@ fn runtime_slots(t: &Traffic, cfg: &SysConfig, w: usize) -> Result<Vec<u8>, SysE
 
 /// Runs `t` on the reference models of geometry `g`.
 pub fn run_models(t: &Traffic, g: Geometry, cfg: SysConfig) -> Result<SysRun, SysError> {
-    let reorder = ReorderModel::new(g.slots, g.depth, trace_depth(t)?).map_err(SysError::Config)?;
-    let l1 = CacheModel::new(g.sets, g.ways).map_err(SysError::Config)?;
-    System::new(t, cfg, g.slots, (reorder, CoalescerModel::new(), l1))?.run()
+    let path = PathModel::new(g.slots, g.depth, trace_depth(t)?, g.sets, g.ways)
+        .map_err(SysError::Config)?;
+    System::new(t, cfg, g.slots, path)?.run()
 }
 
 /// The static estimate of the L1's accesses under reordering (R1, epoch-major, every block

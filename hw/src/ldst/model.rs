@@ -1,0 +1,111 @@
+//! Reference model of the path: [`PathModel`] steps the reordering unit's, the coalescer's and
+//! the L1's reference models in the order the wiring of the contract (`super`) implies.
+
+use crate::cache::model::{
+    CacheIn, CacheModel, CacheOut, CoalescerIn, CoalescerModel, CoalescerOut, LANES,
+};
+use crate::reorder::model::{ReorderIn, ReorderModel, ReorderOut};
+
+/// Inputs of one cycle of the path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathIn {
+    /// The reordering unit's inputs (`reset` resets the whole path; `rel_ready` is ignored,
+    /// the coalescer drives it).
+    pub reorder: ReorderIn,
+    /// The access buffer's lane addresses for the released instruction.
+    pub rel_addr: [u32; LANES],
+    /// Its active lanes.
+    pub rel_mask: u32,
+    /// A fill from memory: its line.
+    pub fill: Option<u32>,
+}
+
+/// Outputs of one cycle of the path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathOut {
+    /// The reordering unit's outputs.
+    pub reorder: ReorderOut,
+    /// The coalescer's outputs.
+    pub coal: CoalescerOut,
+    /// The L1's outputs.
+    pub l1: CacheOut,
+    /// The L1 access is a store (the store register).
+    pub l1_store: bool,
+}
+
+impl PathOut {
+    /// The L1 takes the coalescer's line at this edge.
+    pub fn line_taken(&self) -> bool {
+        self.coal.line_valid && self.l1.req_ready
+    }
+
+    /// The coalescer takes the released instruction at this edge.
+    pub fn released(&self) -> bool {
+        self.reorder.rel_valid && !self.coal.busy
+    }
+}
+
+/// The three reference models wired as the contract says.
+#[derive(Clone, Debug)]
+pub struct PathModel {
+    /// The reordering unit.
+    pub reorder: ReorderModel,
+    /// The coalescer.
+    pub coal: CoalescerModel,
+    /// The L1.
+    pub l1: CacheModel,
+    /// The store register.
+    store: bool,
+}
+
+impl PathModel {
+    /// A path of `w` slots, `d` entries per channel, `t` trace entries per slot, an L1 of
+    /// `sets` × `ways`, in its reset state.
+    pub fn new(w: usize, d: usize, t: usize, sets: usize, ways: usize) -> Result<Self, String> {
+        Ok(PathModel {
+            reorder: ReorderModel::new(w, d, t)?,
+            coal: CoalescerModel::new(),
+            l1: CacheModel::new(sets, ways)?,
+            store: false,
+        })
+    }
+
+    /// The outputs during the current cycle, then the edge.
+    pub fn step(&mut self, i: &PathIn) -> PathOut {
+        let reset = i.reorder.reset;
+        let coal = self.coal.outputs(&CoalescerIn::default());
+        let l1 = self.l1.step(&CacheIn {
+            reset,
+            req_valid: coal.line_valid,
+            req_line: coal.line,
+            req_store: self.store,
+            mem_fill: i.fill.is_some(),
+            mem_fill_line: i.fill.unwrap_or(0),
+        });
+        let rel_ready = !coal.busy;
+        let reorder = self.reorder.step(&ReorderIn {
+            rel_ready,
+            ..i.reorder
+        });
+        let load = reorder.rel_valid && rel_ready;
+        self.coal.step(&CoalescerIn {
+            reset,
+            load,
+            addr: i.rel_addr,
+            mask: i.rel_mask,
+            next: l1.req_ready,
+        });
+        let l1_store = self.store;
+        if reset {
+            self.store = false;
+        } else if load {
+            self.store = reorder.rel_store;
+        }
+        PathOut {
+            reorder,
+            coal,
+            l1,
+            l1_store,
+        }
+    }
+}
