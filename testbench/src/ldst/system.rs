@@ -27,7 +27,7 @@ use rtgpu_wcet::reorder::estimator::{estimate, CacheConfig, Estimate};
 use rtgpu_wcet::reorder::order::{release_order, Rule};
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::fmt;
 
 /// What the scheduler sees of the path at the start of a cycle: outputs that depend on the
@@ -290,15 +290,15 @@ pub fn trace_depth(t: &Traffic) -> Result<usize, SysError> {
     Ok(longest.max(1).next_power_of_two())
 }
 
-/// The system: warps and memory around a path `P`.
-pub struct System<'t, P> {
+/// The system: warps and memory around a path (lent to each cycle).
+pub struct System<'t> {
     t: &'t Traffic,
     cfg: SysConfig,
     slots: Vec<u8>,
     /// The warps in runtime slot order (the schedulers' scan order).
     by_slot: Vec<usize>,
-    /// The path.
-    pub path: P,
+    /// The launch cycles still to drive.
+    launch: VecDeque<ReorderIn>,
     rng: ChaCha8Rng,
     now: u64,
     warps: Vec<Warp>,
@@ -318,9 +318,11 @@ pub struct System<'t, P> {
     run: SysRun,
 }
 
-impl<'t, P: Path> System<'t, P> {
-    /// A system for traffic `t` on a path that has just been reset, whose unit has `w` slots.
-    pub fn new(t: &'t Traffic, cfg: SysConfig, w: usize, path: P) -> Result<Self, SysError> {
+impl<'t> System<'t> {
+    /// A system for traffic `t` on a path whose unit has `w` slots. Its first cycles launch:
+    /// a reset of the path, then (Reorder mode) the release configuration and `start`, or
+    /// (else) one cycle loading `bypass`; they are not counted.
+    pub fn new(t: &'t Traffic, cfg: SysConfig, w: usize) -> Result<Self, SysError> {
         let slots = runtime_slots(t, &cfg, w)?;
         let mut by_slot: Vec<usize> = (0..t.warps.len()).collect();
         by_slot.sort_by_key(|&i| slots[i]);
@@ -330,13 +332,13 @@ impl<'t, P: Path> System<'t, P> {
                 ..Warp::default()
             })
             .collect();
-        Ok(System {
+        let mut s = System {
             t,
+            launch: VecDeque::new(),
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             cfg,
             slots,
             by_slot,
-            path,
             now: 0,
             warps,
             lrr_last: t.warps.len().saturating_sub(1),
@@ -347,47 +349,49 @@ impl<'t, P: Path> System<'t, P> {
             fill_order: 0,
             in_flight: HashMap::new(),
             run: SysRun::default(),
-        })
+        };
+        s.launch = s.launch_cycles();
+        Ok(s)
     }
 
-    /// Loads the release configuration and raises `start` (Reorder mode), or loads `bypass`
-    /// (one cycle); these cycles are not counted.
-    pub fn launch(&mut self) -> Result<(), SysError> {
+    /// The launch's reordering-unit inputs.
+    fn launch_cycles(&self) -> VecDeque<ReorderIn> {
+        let reset = ReorderIn {
+            reset: true,
+            ..ReorderIn::default()
+        };
+        let mut v = VecDeque::from([reset]);
         if self.cfg.mode != Mode::Reorder {
-            return self.config_cycle(self.reorder_base());
+            v.push_back(self.reorder_base());
+            return v;
         }
-        for i in config_writes(&warp_configs(self.t, &self.slots)) {
-            self.config_cycle(i)?;
-        }
-        self.config_cycle(ReorderIn {
+        v.extend(config_writes(&warp_configs(self.t, &self.slots)));
+        v.push_back(ReorderIn {
             start: true,
             ..self.reorder_base()
-        })
+        });
+        v
     }
 
-    /// A cycle of the launch.
-    fn config_cycle(&mut self, reorder: ReorderIn) -> Result<(), SysError> {
-        let i = PathIn {
-            reorder,
-            ..PathIn::default()
-        };
-        self.path.step(&i).map_err(SysError::Unit)?;
-        Ok(())
-    }
-
-    /// Runs to the end.
-    pub fn run(mut self) -> Result<SysRun, SysError> {
-        self.launch()?;
+    /// Runs to the end on `path`.
+    pub fn run(mut self, path: &mut impl Path) -> Result<SysRun, SysError> {
         while !self.finished() {
             if self.now >= self.cfg.max_cycles {
                 return Err(SysError::Timeout {
                     cycles: self.cfg.max_cycles,
                 });
             }
-            self.cycle()?;
+            self.cycle(path)?;
         }
-        self.run.cycles = self.now;
-        Ok(self.run)
+        Ok(self.result())
+    }
+
+    /// What the run did so far (`cycles` = cycles after the launch).
+    pub fn result(&self) -> SysRun {
+        SysRun {
+            cycles: self.now,
+            ..self.run.clone()
+        }
     }
 
     /// The cycle count so far.
@@ -403,6 +407,7 @@ impl<'t, P: Path> System<'t, P> {
             .all(|(w, insns)| w.next == insns.len() && !w.load_busy)
             && self.coal_cur.is_none()
             && self.buffer.is_empty()
+            && self.launch.is_empty()
     }
 
     /// The reordering unit's inputs without a request.
@@ -415,9 +420,17 @@ impl<'t, P: Path> System<'t, P> {
         }
     }
 
-    /// One cycle.
-    pub fn cycle(&mut self) -> Result<(), SysError> {
-        let view = self.path.view().map_err(SysError::Unit)?;
+    /// One cycle on `path` (a launch cycle first, while any is left).
+    pub fn cycle(&mut self, path: &mut impl Path) -> Result<(), SysError> {
+        if let Some(reorder) = self.launch.pop_front() {
+            let i = PathIn {
+                reorder,
+                ..PathIn::default()
+            };
+            path.step(&i).map_err(SysError::Unit)?;
+            return Ok(());
+        }
+        let view = path.view().map_err(SysError::Unit)?;
         let rel_ready = !view.coal_busy;
         let pick = self.schedule(view.free, rel_ready);
         let base = self.reorder_base();
@@ -434,7 +447,7 @@ impl<'t, P: Path> System<'t, P> {
             rel_mask,
             fill,
         };
-        let o = self.path.step(&i).map_err(SysError::Unit)?;
+        let o = path.step(&i).map_err(SysError::Unit)?;
         if o.reorder.error != 0 {
             return Err(SysError::Reorder {
                 code: o.reorder.error,
@@ -697,9 +710,9 @@ fn runtime_slots(t: &Traffic, cfg: &SysConfig, w: usize) -> Result<Vec<u8>, SysE
 
 /// Runs `t` on the reference models of geometry `g`.
 pub fn run_models(t: &Traffic, g: Geometry, cfg: SysConfig) -> Result<SysRun, SysError> {
-    let path = PathModel::new(g.slots, g.depth, trace_depth(t)?, g.sets, g.ways)
+    let mut path = PathModel::new(g.slots, g.depth, trace_depth(t)?, g.sets, g.ways)
         .map_err(SysError::Config)?;
-    System::new(t, cfg, g.slots, path)?.run()
+    System::new(t, cfg, g.slots)?.run(&mut path)
 }
 
 /// The static estimate of the L1's accesses under reordering (R1, epoch-major, every block
