@@ -226,6 +226,12 @@ enum ReorderCmd {
         /// Cycles between a warp's consecutive ld/st.
         #[arg(long, default_value_t = 4)]
         gap: u64,
+        /// Later ld/st a warp may issue before it needs a load's data (0: right after).
+        #[arg(long, default_value_t = 0)]
+        load_use: usize,
+        /// Without reordering: instructions the LD/ST unit queues in front of the coalescer.
+        #[arg(long, default_value_t = 10)]
+        queue: usize,
         /// Jitter seeds per configuration.
         #[arg(long, default_value_t = 5)]
         seeds: u64,
@@ -571,6 +577,8 @@ fn run_reorder(cmd: ReorderCmd) -> Result<(), Fail> {
         latency,
         jitter,
         gap,
+        load_use,
+        queue,
         seeds,
         json,
     } = cmd;
@@ -591,6 +599,8 @@ fn run_reorder(cmd: ReorderCmd) -> Result<(), Fail> {
         latency,
         jitter,
         gap,
+        load_use,
+        queue,
         seeds,
     };
     let report = compare(&args).map_err(|e| Fail(1, e))?;

@@ -56,6 +56,10 @@ pub struct CompareArgs {
     pub jitter: u64,
     /// Cycles between a warp's ld/st.
     pub gap: u64,
+    /// Later ld/st a warp may issue before it needs a load's data.
+    pub load_use: usize,
+    /// Without reordering: the LD/ST unit's queue in front of the coalescer.
+    pub queue: usize,
     /// Jitter seeds per configuration.
     pub seeds: u64,
 }
@@ -265,6 +269,8 @@ fn one_mode(
             latency: args.latency,
             jitter: args.jitter,
             gap: args.gap,
+            load_use: args.load_use,
+            queue: args.queue,
             seed,
             ..SysConfig::default()
         };

@@ -125,6 +125,12 @@ pub struct SysConfig {
     pub slots: Vec<u8>,
     /// First issue cycle of each warp (missing entries: 0).
     pub first_issue: Vec<u64>,
+    /// Later ld/st a warp may issue before it needs a load's data (0: it waits for the data
+    /// right after the load).
+    pub load_use: usize,
+    /// Without reordering: the LD/ST unit's queue of issued instructions in front of the
+    /// coalescer (at least 1).
+    pub queue: usize,
 }
 
 impl Default for SysConfig {
@@ -139,6 +145,8 @@ impl Default for SysConfig {
             max_cycles: 1_000_000,
             slots: Vec::new(),
             first_issue: Vec::new(),
+            load_use: 0,
+            queue: 10,
         }
     }
 }
@@ -254,11 +262,18 @@ struct Warp {
     next: usize,
     /// Earliest issue cycle of the next instruction.
     ready_at: u64,
-    /// A load is in flight (issued, its lines not all accessed and filled).
-    load_busy: bool,
-    /// Every line of the in-flight load has been accessed.
+    /// Loads in flight (issued, their lines not all accessed and filled), oldest first.
+    loads: Vec<Load>,
+}
+
+/// A load in flight.
+#[derive(Clone, Debug, Default)]
+struct Load {
+    /// Its index in the warp.
+    index: usize,
+    /// Every line of it has been accessed.
     lines_done: bool,
-    /// Lines of the in-flight load still to be filled.
+    /// Its lines still to be filled.
     waiting: Vec<u32>,
 }
 
@@ -308,8 +323,10 @@ pub struct System<'t> {
     rr_next: usize,
     /// Access buffer: (slot, tag) → (warp, instruction).
     buffer: HashMap<(u8, u8), (usize, usize)>,
-    /// The coalescer's instruction: (warp, store).
-    coal_cur: Option<(usize, bool)>,
+    /// Without reordering: the LD/ST unit's queue, (warp, index), oldest first.
+    queue: VecDeque<(usize, usize)>,
+    /// The coalescer's instruction: (warp, index, store).
+    coal_cur: Option<(usize, usize, bool)>,
     /// Fills: (due cycle, order, line).
     fills: BinaryHeap<Reverse<(u64, u64, u32)>>,
     fill_order: u64,
@@ -335,6 +352,7 @@ impl<'t> System<'t> {
         let mut s = System {
             t,
             launch: VecDeque::new(),
+            queue: VecDeque::new(),
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             cfg,
             slots,
@@ -404,7 +422,7 @@ impl<'t> System<'t> {
         self.warps
             .iter()
             .zip(&self.t.warps)
-            .all(|(w, insns)| w.next == insns.len() && !w.load_busy)
+            .all(|(w, insns)| w.next == insns.len() && w.loads.is_empty())
             && self.coal_cur.is_none()
             && self.buffer.is_empty()
             && self.launch.is_empty()
@@ -432,10 +450,18 @@ impl<'t> System<'t> {
         }
         let view = path.view().map_err(SysError::Unit)?;
         let rel_ready = !view.coal_busy;
-        let pick = self.schedule(view.free, rel_ready);
+        let pick = self.schedule(view.free);
         let base = self.reorder_base();
-        let reorder = pick.map_or(base, |w| self.request(w, base));
-        let rel = self.released_insn(&view, pick);
+        let (reorder, rel) = if self.cfg.mode == Mode::Reorder {
+            let next = pick.map(|w| (w, self.warps[w].next));
+            let rel = view
+                .rel_valid
+                .then(|| self.buffer.get(&(view.rel_slot, view.rel_tag)));
+            (self.request(next, base), rel.flatten().copied())
+        } else {
+            let front = self.queue.front().copied();
+            (self.request(front, base), front.filter(|_| rel_ready))
+        };
         let (rel_addr, rel_mask) = rel.map_or(([0; LANES], 0), |(w, i)| {
             let x = &self.t.warps[w][i];
             (x.addr, x.mask)
@@ -459,18 +485,6 @@ impl<'t> System<'t> {
         Ok(())
     }
 
-    /// The instruction the path may release this cycle: (warp, index).
-    fn released_insn(&self, view: &PathView, pick: Option<usize>) -> Option<(usize, usize)> {
-        if self.cfg.mode == Mode::Reorder {
-            let key = (view.rel_slot, view.rel_tag);
-            view.rel_valid
-                .then(|| self.buffer.get(&key).copied())
-                .flatten()
-        } else {
-            pick.map(|w| (w, self.warps[w].next))
-        }
-    }
-
     /// The effects of the cycle's edge.
     fn observe(
         &mut self,
@@ -491,8 +505,12 @@ impl<'t> System<'t> {
         self.run.misses = u64::from(o.l1.misses) + u64::from(o.line_taken() && !o.l1.hit);
         let occupancy = o.reorder.count.iter().copied().max().unwrap_or(0);
         self.run.max_occupancy = self.run.max_occupancy.max(occupancy);
-        if let Some(w) = pick.filter(|_| o.reorder.req_ready) {
+        let bypass = self.cfg.mode != Mode::Reorder;
+        if let Some(w) = pick.filter(|_| bypass || o.reorder.req_ready) {
             self.issued(w);
+        }
+        if bypass && o.released() {
+            self.queue.pop_front();
         }
         if o.released() {
             self.release(o.reorder.rel_slot, o.reorder.rel_tag)?;
@@ -518,8 +536,10 @@ impl<'t> System<'t> {
         }
         let now = self.now;
         for w in &mut self.warps {
-            w.waiting.retain(|&l| l != line);
-            finish_load(w, now);
+            for l in &mut w.loads {
+                l.waiting.retain(|&x| x != line);
+            }
+            finish_loads(w, now);
         }
     }
 
@@ -532,7 +552,7 @@ impl<'t> System<'t> {
             store,
             hit: o.hit,
         });
-        let Some((w, _)) = self.coal_cur else {
+        let Some((w, index, _)) = self.coal_cur else {
             return;
         };
         if !store {
@@ -540,15 +560,14 @@ impl<'t> System<'t> {
                 self.miss(line);
             }
             if self.in_flight.contains_key(&line) {
-                self.warps[w].waiting.push(line);
+                if let Some(l) = self.warps[w].load_mut(index) {
+                    l.waiting.push(line);
+                }
             }
         }
         if coal_o.last {
             self.coal_cur = None;
-            if !store {
-                self.warps[w].lines_done = true;
-                finish_load(&mut self.warps[w], self.now);
-            }
+            self.lines_done(w, index);
         }
     }
 
@@ -566,7 +585,9 @@ impl<'t> System<'t> {
         let s = &self.warps[w];
         s.next < self.t.warps[w].len()
             && self.now >= s.ready_at
-            && !s.load_busy
+            && s.loads
+                .first()
+                .is_none_or(|l| s.next - l.index <= self.cfg.load_use)
             && self.barrier_ok(w)
     }
 
@@ -584,25 +605,25 @@ impl<'t> System<'t> {
     }
 
     /// The unit takes a request of warp `w` this cycle.
-    fn credit(&self, w: usize, free: u64, rel_ready: bool) -> bool {
+    fn credit(&self, w: usize, free: u64) -> bool {
         match self.cfg.mode {
             Mode::Reorder => free >> self.slots[w] & 1 == 1,
-            _ => rel_ready,
+            _ => self.queue.len() < self.cfg.queue.max(1),
         }
     }
 
     /// The warp the scheduler issues this cycle.
-    fn schedule(&mut self, free: u64, rel_ready: bool) -> Option<usize> {
+    fn schedule(&mut self, free: u64) -> Option<usize> {
         let n = self.warps.len();
         if self.cfg.mode == Mode::PureRr {
-            return self.pure_rr(free, rel_ready);
+            return self.pure_rr(free);
         }
         let order = (1..=n).map(|d| (self.lrr_last + d) % n);
         let ready: Vec<usize> = order.filter(|&p| self.ready(self.by_slot[p])).collect();
         let pick = ready
             .iter()
             .copied()
-            .find(|&p| self.credit(self.by_slot[p], free, rel_ready));
+            .find(|&p| self.credit(self.by_slot[p], free));
         if pick.is_none() && !ready.is_empty() && self.cfg.mode == Mode::Reorder {
             self.run.credit_stalls += 1;
         }
@@ -613,7 +634,7 @@ impl<'t> System<'t> {
 
     /// Pure round-robin: the pointer waits at its warp until it issues; only finished warps
     /// and warps held at a barrier are skipped.
-    fn pure_rr(&mut self, free: u64, rel_ready: bool) -> Option<usize> {
+    fn pure_rr(&mut self, free: u64) -> Option<usize> {
         let n = self.warps.len();
         let skip = |s: &Self, w: usize| s.warps[w].next == s.t.warps[w].len() || !s.barrier_ok(w);
         let p = (0..n)
@@ -621,7 +642,7 @@ impl<'t> System<'t> {
             .find(|&p| !skip(self, self.by_slot[p]))?;
         self.rr_next = p;
         let w = self.by_slot[p];
-        if self.ready(w) && self.credit(w, free, rel_ready) {
+        if self.ready(w) && self.credit(w, free) {
             self.rr_next = (p + 1) % n;
             return Some(w);
         }
@@ -629,8 +650,10 @@ impl<'t> System<'t> {
     }
 
     /// The request of warp `w`'s next instruction.
-    fn request(&self, w: usize, base: ReorderIn) -> ReorderIn {
-        let i = self.warps[w].next;
+    fn request(&self, insn: Option<(usize, usize)>, base: ReorderIn) -> ReorderIn {
+        let Some((w, i)) = insn else {
+            return base;
+        };
         let x = &self.t.warps[w][i];
         ReorderIn {
             req_valid: true,
@@ -647,12 +670,17 @@ impl<'t> System<'t> {
     fn issued(&mut self, w: usize) {
         let i = self.warps[w].next;
         self.buffer.insert((self.slots[w], i as u8), (w, i));
+        if self.cfg.mode != Mode::Reorder {
+            self.queue.push_back((w, i));
+        }
         let s = &mut self.warps[w];
         s.next += 1;
         s.ready_at = self.now + 1 + self.cfg.gap;
         if !self.t.warps[w][i].store {
-            s.load_busy = true;
-            s.lines_done = false;
+            s.loads.push(Load {
+                index: i,
+                ..Load::default()
+            });
         }
     }
 
@@ -665,20 +693,35 @@ impl<'t> System<'t> {
         let x = &self.t.warps[w][i];
         self.run.releases.push((w, i));
         if x.mask == 0 {
-            self.warps[w].lines_done = true;
-            finish_load(&mut self.warps[w], self.now);
+            self.lines_done(w, i);
         } else {
-            self.coal_cur = Some((w, x.store));
+            self.coal_cur = Some((w, i, x.store));
         }
         Ok(())
     }
+
+    /// Every line of warp `w`'s instruction `index` has been accessed.
+    fn lines_done(&mut self, w: usize, index: usize) {
+        if let Some(l) = self.warps[w].load_mut(index) {
+            l.lines_done = true;
+        }
+        finish_loads(&mut self.warps[w], self.now);
+    }
 }
 
-/// A load whose lines were all accessed and filled ends; the warp may issue from the next
+impl Warp {
+    /// The load in flight that is instruction `index`.
+    fn load_mut(&mut self, index: usize) -> Option<&mut Load> {
+        self.loads.iter_mut().find(|l| l.index == index)
+    }
+}
+
+/// Loads whose lines were all accessed and filled end; the warp may issue from the next
 /// cycle.
-fn finish_load(w: &mut Warp, now: u64) {
-    if w.load_busy && w.lines_done && w.waiting.is_empty() {
-        w.load_busy = false;
+fn finish_loads(w: &mut Warp, now: u64) {
+    let before = w.loads.len();
+    w.loads.retain(|l| !(l.lines_done && l.waiting.is_empty()));
+    if w.loads.len() != before {
         w.ready_at = w.ready_at.max(now + 1);
     }
 }
