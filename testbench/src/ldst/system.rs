@@ -306,8 +306,8 @@ pub fn trace_depth(t: &Traffic) -> Result<usize, SysError> {
 }
 
 /// The system: warps and memory around a path (lent to each cycle).
-pub struct System<'t> {
-    t: &'t Traffic,
+pub struct System {
+    t: Traffic,
     cfg: SysConfig,
     slots: Vec<u8>,
     /// The warps in runtime slot order (the schedulers' scan order).
@@ -335,11 +335,11 @@ pub struct System<'t> {
     run: SysRun,
 }
 
-impl<'t> System<'t> {
+impl System {
     /// A system for traffic `t` on a path whose unit has `w` slots. Its first cycles launch:
     /// a reset of the path, then (Reorder mode) the release configuration and `start`, or
     /// (else) one cycle loading `bypass`; they are not counted.
-    pub fn new(t: &'t Traffic, cfg: SysConfig, w: usize) -> Result<Self, SysError> {
+    pub fn new(t: &Traffic, cfg: SysConfig, w: usize) -> Result<Self, SysError> {
         let slots = runtime_slots(t, &cfg, w)?;
         let mut by_slot: Vec<usize> = (0..t.warps.len()).collect();
         by_slot.sort_by_key(|&i| slots[i]);
@@ -350,7 +350,7 @@ impl<'t> System<'t> {
             })
             .collect();
         let mut s = System {
-            t,
+            t: t.clone(),
             launch: VecDeque::new(),
             queue: VecDeque::new(),
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
@@ -383,7 +383,7 @@ impl<'t> System<'t> {
             v.push_back(self.reorder_base());
             return v;
         }
-        v.extend(config_writes(&warp_configs(self.t, &self.slots)));
+        v.extend(config_writes(&warp_configs(&self.t, &self.slots)));
         v.push_back(ReorderIn {
             start: true,
             ..self.reorder_base()
