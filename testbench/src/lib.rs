@@ -23,6 +23,7 @@ pub mod ldst;
 pub mod multiphase;
 pub mod paths;
 pub mod ports;
+pub mod reorder;
 pub mod signals;
 pub mod sm;
 pub mod tb;

@@ -41,6 +41,7 @@ fn list_names_every_block_and_speaks_json() {
             "snoop",
             "idu-fig43",
             "l1-cache",
+            "reorder-example",
             "decode",
             "counter"
         ]

@@ -255,3 +255,20 @@ proptest! {
         prop_assert_eq!(r.releases.len(), t.instructions());
     }
 }
+
+/// The `reorder-example` testbench (the RTL path under the system, RTL == model every cycle,
+/// the paper's example, misses = estimate in every reordering episode) on two seeds.
+#[test]
+fn the_reorder_example_testbench_passes() {
+    use rtgpu_testbench::tb::{self, TbOptions};
+    let t = tb::find("reorder-example").unwrap();
+    for seed in [1, 7] {
+        let opts = TbOptions {
+            seed,
+            cycles: 4000,
+            ..TbOptions::default()
+        };
+        let run = t.run(&opts).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(run.summary.contains("12 misses of 16"), "{}", run.summary);
+    }
+}

@@ -27,7 +27,7 @@ pub struct Coalescer {
     /// The active lanes (bit i = lane i).
     pub mask: Signal<In, Bits<32>>,
     /// The consumer takes `line` at the edge.
-    pub next: Signal<In, Bit>,
+    pub advance: Signal<In, Bit>,
     /// An instruction is loaded and lines remain.
     pub busy: Signal<Out, Bit>,
     /// `line` is valid (= `busy`).
@@ -67,7 +67,7 @@ impl Default for Coalescer {
             load: Default::default(),
             addr: array_init::array_init(|_| Default::default()),
             mask: Default::default(),
-            next: Default::default(),
+            advance: Default::default(),
             busy: Default::default(),
             line_valid: Default::default(),
             line: Default::default(),
@@ -156,7 +156,7 @@ impl Logic for Coalescer {
                 self.other_acc[i - 1].val() | (self.live[i].q.val() & !self.eq[i].val());
         }
         // ---- Next: remove the emitted line's lanes. Load: take a new instruction.
-        self.take.next = self.v5.val() & self.next.val();
+        self.take.next = self.v5.val() & self.advance.val();
         for i in 0..LANES {
             if self.take.val() & self.eq[i].val() {
                 self.live[i].d.next = false;

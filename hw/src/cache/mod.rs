@@ -59,11 +59,12 @@
 //! It emits the distinct line numbers of the active lanes, **ascending**, one per cycle.
 //!
 //! Inputs: `reset`; `load` (1): take `addr[0..32]`, `mask` (32) at the edge (ignored while
-//! `busy`); `next` (1): the consumer takes the current line at the edge.
+//! `busy`); `advance` (1): the consumer takes the current line at the edge (`next` in the
+//! model's `CoalescerIn`; a port cannot be called `next` in rust-hdl).
 //! Outputs: `busy` (an instruction is loaded and lines remain), `line_valid` (= `busy`),
 //! `line` (25): the smallest line among the remaining lanes; `last`: it is the last line.
 //! While not `busy`, `line` = 0 and `last` = 0.
-//! At the edge with `line_valid & next`: every remaining lane whose line equals `line` is
+//! At the edge with `line_valid & advance`: every remaining lane whose line equals `line` is
 //! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
 //! (`busy` stays 0).
 

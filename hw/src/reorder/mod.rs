@@ -93,5 +93,23 @@
 //! matches on `seq`, then checks `pc_idx`; the sequential pointer wraps at the count after the
 //! edge. Rule 0 compares trace heads only, which equals the paper's R0 when every warp's
 //! trace has ascending `pc_idx` (loop-free, fall-through-first code).
+//!
+//! # Structure
+//!
+//! The RTL, [`Reorder`]`<W, D, T>`, one block per file as the spec's block diagram names them:
+//! `channel.rs` ([`channel::Channel`]: one channel, a compacting FIFO of D entries with the
+//! sequence-number search), `distributor.rs` ([`distributor::Distributor`]: routes a taken
+//! request to its slot's channel, `req_ready`, error 3), `slot_config.rs`
+//! ([`slot_config::SlotConfig`]: one slot's reordering configuration: map, head, sequence
+//! counter, trace row), `select.rs` ([`select::Select`]: the argmin of SELECT) and `unit.rs`
+//! ([`unit::Reorder`]: the reordering unit, top: configuration registers, state machine, search
+//! pointer, watchdog, errors, bypass, release port). `model.rs` is the reference model.
 
+pub mod channel;
+pub mod distributor;
 pub mod model;
+pub mod select;
+pub mod slot_config;
+pub mod unit;
+
+pub use unit::Reorder;

@@ -191,7 +191,7 @@ pub fn apply_coal(u: &mut Coalescer, inp: &CoalIn) {
         port.next = u64::from(a).to_bits();
     }
     u.mask.next = u64::from(mask).to_bits();
-    u.next.next = inp.next;
+    u.advance.next = inp.next;
 }
 
 /// Reads the coalescer's outputs.

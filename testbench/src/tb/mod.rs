@@ -33,7 +33,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 15] {
+pub fn all() -> [&'static dyn BlockTb; 16] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -48,6 +48,7 @@ pub fn all() -> [&'static dyn BlockTb; 15] {
         &crate::dram::snoop_tb::SnoopTb,
         &crate::idu::tb::IduFig43Tb,
         &crate::cache::tb::L1Tb,
+        &crate::ldst::tb::ReorderExampleTb,
         &DecodeTb,
         &CounterTb,
     ]
