@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use rtgpu_hw::reorder::model::{
     config_writes, entry, error, request, state, ReorderIn, ReorderModel, ReorderOut, WarpConfig,
 };
+use rtgpu_hw::reorder::testkit::{self, acc, idle, put, wcet_order, Acc, Rng, Warp};
 use rtgpu_testbench::reorder::rtl::RtlReorder;
-use rtgpu_wcet::reorder::{release_order, Access, Analysis, Rule, WarpTrace};
 
 // ---------------------------------------------------------------- lockstep
 
@@ -56,109 +56,6 @@ impl<const W: usize, const D: usize, const T: usize> Lockstep<W, D, T> {
 
 // ---------------------------------------------------------------- launches
 
-/// One access of a test trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Acc {
-    /// Index of the PC.
-    pc_idx: u8,
-    /// Barriers passed before it.
-    epoch: u8,
-    /// Earlier instances of the same PC.
-    k: u16,
-    /// A store.
-    store: bool,
-}
-
-/// An access with its epoch and k.
-fn acc(pc_idx: u8, epoch: u8, k: u16, store: bool) -> Acc {
-    Acc {
-        pc_idx,
-        epoch,
-        k,
-        store,
-    }
-}
-
-/// One static warp and the slot it runs on.
-#[derive(Clone, Debug)]
-struct Warp {
-    /// Runtime slot.
-    slot: u8,
-    /// Block ID.
-    block: u8,
-    /// Warp index.
-    warp: u8,
-    /// Wave.
-    wave: u8,
-    /// Trace, in program order.
-    accs: Vec<Acc>,
-}
-
-impl Warp {
-    /// Its configuration for [`config_writes`].
-    fn config(&self) -> WarpConfig {
-        let entries = self
-            .accs
-            .iter()
-            .map(|a| entry(a.pc_idx, a.epoch, a.k))
-            .collect();
-        (self.slot, self.block, self.warp, self.wave, entries)
-    }
-
-    /// The request of its access `index` (`seq` and `tag` = `index`).
-    fn request(&self, index: usize) -> ReorderIn {
-        let a = self.accs[index];
-        request(self.slot, index as u8, a.pc_idx, a.store, index as u8)
-    }
-}
-
-/// The wcet analysis of `warps` (pc = 64 + 8 · pc_idx, no lines).
-fn analysis(warps: &[Warp], n_pcs: u8) -> Analysis {
-    let mut sorted: Vec<&Warp> = warps.iter().collect();
-    sorted.sort_by_key(|w| (w.block, w.warp));
-    let access = |a: &Acc| Access {
-        pc: 64 + 8 * u32::from(a.pc_idx),
-        pc_idx: a.pc_idx,
-        k: a.k,
-        epoch: a.epoch,
-        is_store: a.store,
-        lines: vec![],
-        mask: 0,
-    };
-    let trace = |w: &&Warp| WarpTrace {
-        block: w.block.into(),
-        warp: w.warp.into(),
-        accesses: w.accs.iter().map(access).collect(),
-    };
-    Analysis {
-        ldst_pcs: (0..u32::from(n_pcs)).map(|p| 64 + 8 * p).collect(),
-        grid: [warps.len() as u32, 1, 1],
-        block: [32, 1, 1],
-        warps: sorted.iter().map(trace).collect(),
-    }
-}
-
-/// `release_order` of `warps` under the unit's `rule` (0, 2 or 3) with waves of `resident`
-/// blocks, as `(slot, index)`.
-fn wcet_order(warps: &[Warp], n_pcs: u8, rule: u8, resident: usize) -> Vec<(u8, u8)> {
-    let r = match rule {
-        0 => Rule::R0,
-        2 => Rule::R1 { epoch_major: false },
-        _ => Rule::R1 { epoch_major: true },
-    };
-    let order = release_order(&analysis(warps, n_pcs), r, resident).unwrap();
-    let slot = |b: u32, w: u32| {
-        let warp = warps
-            .iter()
-            .find(|x| (u32::from(x.block), u32::from(x.warp)) == (b, w));
-        warp.unwrap().slot
-    };
-    order
-        .iter()
-        .map(|r| (slot(r.block, r.warp), r.index as u8))
-        .collect()
-}
-
 /// Configures `warps` through the port in lockstep (the unit stays IDLE).
 fn configure<const W: usize, const D: usize, const T: usize>(
     u: &mut Lockstep<W, D, T>,
@@ -178,24 +75,6 @@ fn releases(inputs: &[ReorderIn], outs: &[ReorderOut]) -> Vec<(u8, u8)> {
         .filter(|(i, o)| o.rel_valid && i.rel_ready)
         .map(|(_, o)| (o.rel_slot, o.rel_tag))
         .collect()
-}
-
-/// `n` idle cycles with `rel_ready` and the given rule and search mode.
-fn idle(n: usize, rule: u8, parallel: bool) -> Vec<ReorderIn> {
-    let i = ReorderIn {
-        rule,
-        parallel,
-        rel_ready: true,
-        ..ReorderIn::default()
-    };
-    vec![i; n]
-}
-
-/// Puts the request `r` on cycle `c` of `inputs`.
-fn put(inputs: &mut [ReorderIn], c: usize, r: ReorderIn) {
-    let i = &mut inputs[c];
-    (i.req_valid, i.req_slot, i.req_seq) = (true, r.req_slot, r.req_seq);
-    (i.req_pc_idx, i.req_store, i.req_tag) = (r.req_pc_idx, r.req_store, r.req_tag);
 }
 
 // ---------------------------------------------------------------- directed
@@ -461,83 +340,11 @@ fn bypass_then_a_launch() {
 
 // ---------------------------------------------------------------- random launches
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// True with probability `pct` %.
-    fn chance(&mut self, pct: u64) -> bool {
-        self.below(100) < pct
-    }
-}
-
-/// A loop-free trace: a subset of the kernel's PCs, ascending, epoch = barriers before.
-fn loop_free_trace(rng: &mut Rng, barrier: &[bool], store: &[bool]) -> Vec<Acc> {
-    let mut epoch = 0;
-    let mut out = Vec::new();
-    for (p, (&b, &st)) in barrier.iter().zip(store).enumerate() {
-        epoch += u8::from(b);
-        if rng.chance(70) {
-            out.push(acc(p as u8, epoch, 0, st));
-        }
-    }
-    out
-}
-
-/// A looped trace: the kernel's PCs cut into segments `(lo, hi, max iterations, barrier)`;
-/// each warp runs a random number of iterations and skips some instances.
-fn looped_trace(rng: &mut Rng, segs: &[(usize, usize, u64, bool)], store: &[bool]) -> Vec<Acc> {
-    let mut k = vec![0u16; store.len()];
-    let (mut epoch, mut out) = (0u8, Vec::new());
-    for &(lo, hi, reps, barrier) in segs {
-        for _ in 0..1 + rng.below(reps) {
-            for p in lo..hi {
-                if rng.chance(75) {
-                    out.push(acc(p as u8, epoch, k[p], store[p]));
-                    k[p] += 1;
-                }
-            }
-            epoch += u8::from(barrier);
-        }
-    }
-    out
-}
-
 /// `n` warp traces of one random kernel, each cut to at most `t` entries; and its PC count.
 fn gen_traces(rng: &mut Rng, looped: bool, n: usize, t: usize) -> (u8, Vec<Vec<Acc>>) {
-    let n_pcs = 1 + rng.below(6) as usize;
-    let store: Vec<bool> = (0..n_pcs).map(|_| rng.chance(40)).collect();
-    let mut traces: Vec<Vec<Acc>> = if looped {
-        let mut cuts: Vec<usize> = (1..n_pcs).filter(|_| rng.chance(40)).collect();
-        cuts.insert(0, 0);
-        cuts.push(n_pcs);
-        let segs: Vec<_> = cuts
-            .windows(2)
-            .map(|w| (w[0], w[1], 1 + rng.below(3), rng.chance(40)))
-            .collect();
-        (0..n).map(|_| looped_trace(rng, &segs, &store)).collect()
-    } else {
-        let barrier: Vec<bool> = (0..n_pcs).map(|_| rng.chance(30)).collect();
-        (0..n)
-            .map(|_| loop_free_trace(rng, &barrier, &store))
-            .collect()
-    };
+    let (n_pcs, mut traces) = testkit::gen_traces(rng, looped, n);
     traces.iter_mut().for_each(|tr| tr.truncate(t));
-    (n_pcs as u8, traces)
+    (n_pcs, traces)
 }
 
 /// A random launch: `blocks` × `per_block` warps on a random permutation of the W slots,
@@ -723,7 +530,7 @@ fn chaos_on<const W: usize, const D: usize, const T: usize>(
             let pc = rng.below(4) as u8;
             i.trace_entry = entry(pc, rng.below(3) as u8, rng.below(3) as u16);
             if rng.chance(10) {
-                i.trace_entry = rng.next() as u32;
+                i.trace_entry = rng.bits() as u32;
             }
         }
         if rng.chance(if configuring { 15 } else { a.late_write }) {
@@ -771,7 +578,7 @@ fn with_request(rng: &mut Rng, m: &ReorderModel, mut i: ReorderIn, a: Appetite) 
     } else {
         return i;
     };
-    let (mut seq, mut pc) = (rng.next() as u8, rng.below(4) as u8);
+    let (mut seq, mut pc) = (rng.bits() as u8, rng.below(4) as u8);
     if slot < m.w() && rng.chance(95) {
         let ahead = rng.below(3) as u8;
         seq = m.seq(slot).wrapping_add(ahead);
@@ -780,7 +587,7 @@ fn with_request(rng: &mut Rng, m: &ReorderModel, mut i: ReorderIn, a: Appetite) 
             pc = m.trace_entry(slot, index) as u8;
         }
     }
-    let r = request(slot as u8, seq, pc, rng.chance(50), rng.next() as u8);
+    let r = request(slot as u8, seq, pc, rng.chance(50), rng.bits() as u8);
     (i.req_valid, i.req_slot, i.req_seq) = (true, r.req_slot, r.req_seq);
     (i.req_pc_idx, i.req_store, i.req_tag) = (r.req_pc_idx, r.req_store, r.req_tag);
     i

@@ -110,6 +110,8 @@ pub mod distributor;
 pub mod model;
 pub mod select;
 pub mod slot_config;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 pub mod unit;
 
 pub use unit::Reorder;
