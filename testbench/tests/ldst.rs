@@ -272,3 +272,41 @@ fn the_reorder_example_testbench_passes() {
         assert!(run.summary.contains("12 misses of 16"), "{}", run.summary);
     }
 }
+
+/// The README's load-use table (32 random warps, 16 kB, latency 200 + U(0..100), gap 4,
+/// 5 seeds): mean cycles of default / reorder / pure RR, pinned.
+#[test]
+fn the_readme_load_use_table() {
+    use rtgpu_testbench::ldst::compare::{compare, CompareArgs, Workload};
+    let mut rows = Vec::new();
+    for load_use in [0, 2, 4] {
+        let args = CompareArgs {
+            workload: Workload::Random {
+                warps: 32,
+                lines: 256,
+                seed: 1,
+            },
+            caches: vec![16],
+            slots: 48,
+            depth: 10,
+            latency: 200,
+            jitter: 100,
+            gap: 4,
+            load_use,
+            queue: 10,
+            seeds: 5,
+        };
+        let r = compare(&args).unwrap();
+        assert!(r.caches[0].exact);
+        let m: Vec<u64> = r.caches[0]
+            .modes
+            .iter()
+            .map(|m| m.cycles.mean.round() as u64)
+            .collect();
+        rows.push(m);
+    }
+    assert_eq!(
+        rows,
+        [[3693, 11922, 4570], [3290, 3210, 3261], [3110, 2950, 3110]]
+    );
+}
