@@ -293,7 +293,7 @@ pub fn render(r: &CompareReport) -> String {
         "workload: {} ({} warps, {} ld/st instructions)\n",
         r.workload, r.warps, r.instructions
     );
-    s += "cache  mode      cycles mean   (min..max)      misses (min..max)  accesses  estimate\n";
+    s += "cache  mode      cycles mean   (min..max)      misses mean (min..max)  accesses  estimate\n";
     for c in &r.caches {
         for m in &c.modes {
             let est = if m.mode == Mode::Reorder {
@@ -304,7 +304,7 @@ pub fn render(r: &CompareReport) -> String {
             };
             let _ = writeln!(
                 s,
-                "{:>2}kB   {:<8} {:>10.1}  ({:>6}..{:<6})  {:>6} ({}..{})  {:>8}  {}",
+                "{:>2}kB   {:<8} {:>10.1}  ({:>6}..{:<6})  {:>7.1} ({}..{})  {:>8}  {}",
                 c.kb,
                 m.mode,
                 m.cycles.mean,
