@@ -5,7 +5,7 @@
 use crate::clock::Period;
 use crate::harness::{Harness, HarnessError};
 use crate::tb::TB_PERIOD_PS;
-use rtgpu_hw::cache::model::{CacheIn, CacheOut};
+use rtgpu_hw::cache::model::{CacheIn, CacheOut, CoalescerOut};
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rust_hdl::core::prelude::*;
 
@@ -18,33 +18,6 @@ pub struct L1In {
     pub req: Option<(u32, bool)>,
     /// A fill from memory: its line.
     pub fill: Option<u32>,
-}
-
-/// The outputs of one L1 cycle (read before the edge).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct L1Out {
-    /// The access is taken if presented.
-    pub req_ready: bool,
-    /// The access hits.
-    pub hit: bool,
-    /// The hit way, else the victim.
-    pub way: u8,
-    /// The victim way.
-    pub victim: u8,
-    /// The victim is valid.
-    pub victim_valid: bool,
-    /// The victim's line.
-    pub victim_line: u32,
-    /// A memory request at this edge.
-    pub mem_req_valid: bool,
-    /// Its line.
-    pub mem_req_line: u32,
-    /// It is a store.
-    pub mem_req_store: bool,
-    /// Accesses taken so far.
-    pub accesses: u32,
-    /// Misses so far.
-    pub misses: u32,
 }
 
 /// `L1Cache<SETS, WAYS>` in a harness.
@@ -67,7 +40,7 @@ impl<const SETS: usize, const WAYS: usize> RtlL1<SETS, WAYS> {
     }
 
     /// One cycle: apply `inp`, read the outputs, clock the edge.
-    pub fn step(&mut self, inp: &L1In) -> Result<L1Out, HarnessError> {
+    pub fn step(&mut self, inp: &L1In) -> Result<CacheOut, HarnessError> {
         self.harness.cycle(|u| apply_l1(u, inp), read_l1)
     }
 }
@@ -87,8 +60,8 @@ pub fn apply_l1<const SETS: usize, const WAYS: usize>(u: &mut L1Cache<SETS, WAYS
 pub const LINE_MASK: u32 = (1 << 25) - 1;
 
 /// Reads the L1's outputs.
-pub fn read_l1<const SETS: usize, const WAYS: usize>(u: &L1Cache<SETS, WAYS>) -> L1Out {
-    L1Out {
+pub fn read_l1<const SETS: usize, const WAYS: usize>(u: &L1Cache<SETS, WAYS>) -> CacheOut {
+    CacheOut {
         req_ready: u.req_ready.val(),
         hit: u.hit.val(),
         way: u.way.val().index() as u8,
@@ -116,23 +89,6 @@ pub fn model_in(inp: &L1In) -> CacheIn {
     }
 }
 
-/// The model's outputs in the wrapper's form.
-pub fn from_model(o: CacheOut) -> L1Out {
-    L1Out {
-        req_ready: o.req_ready,
-        hit: o.hit,
-        way: o.way,
-        victim: o.victim,
-        victim_valid: o.victim_valid,
-        victim_line: o.victim_line,
-        mem_req_valid: o.mem_req_valid,
-        mem_req_line: o.mem_req_line,
-        mem_req_store: o.mem_req_store,
-        accesses: o.accesses,
-        misses: o.misses,
-    }
-}
-
 /// The inputs of one coalescer cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CoalIn {
@@ -142,19 +98,6 @@ pub struct CoalIn {
     pub load: Option<([u32; 32], u32)>,
     /// The consumer takes the current line.
     pub next: bool,
-}
-
-/// The outputs of one coalescer cycle (read before the edge).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CoalOut {
-    /// Lines remain.
-    pub busy: bool,
-    /// `line` is valid.
-    pub line_valid: bool,
-    /// The smallest remaining line.
-    pub line: u32,
-    /// It is the last one.
-    pub last: bool,
 }
 
 /// `Coalescer` in a harness.
@@ -177,7 +120,7 @@ impl RtlCoalescer {
     }
 
     /// One cycle: apply `inp`, read the outputs, clock the edge.
-    pub fn step(&mut self, inp: &CoalIn) -> Result<CoalOut, HarnessError> {
+    pub fn step(&mut self, inp: &CoalIn) -> Result<CoalescerOut, HarnessError> {
         self.harness.cycle(|u| apply_coal(u, inp), read_coal)
     }
 }
@@ -195,8 +138,8 @@ pub fn apply_coal(u: &mut Coalescer, inp: &CoalIn) {
 }
 
 /// Reads the coalescer's outputs.
-pub fn read_coal(u: &Coalescer) -> CoalOut {
-    CoalOut {
+pub fn read_coal(u: &Coalescer) -> CoalescerOut {
+    CoalescerOut {
         busy: u.busy.val(),
         line_valid: u.line_valid.val(),
         line: u.line.val().index() as u32,

@@ -3,7 +3,7 @@
 //! a 20-cycle memory, then random loads, stores, fills (of outstanding misses and stray lines)
 //! and resets. Every cycle: RTL == reference model.
 
-use super::rtl::{apply_l1, from_model, model_in, read_l1, L1In};
+use super::rtl::{apply_l1, model_in, read_l1, L1In};
 use crate::cosim::verilog_of;
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
 use crate::waves::{as_refs, Format, Gtkw};
@@ -121,7 +121,7 @@ impl BlockTb for L1Tb {
             |h, k| {
                 let inp = stim.input(k);
                 let got = h.cycle(|u| apply_l1(u, &inp), read_l1)?;
-                let want = from_model(model.step(&model_in(&inp)));
+                let want = model.step(&model_in(&inp));
                 if got != want {
                     return Err(mismatch(k, format!("{inp:?}: RTL {got:?}, model {want:?}")));
                 }

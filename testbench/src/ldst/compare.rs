@@ -234,14 +234,12 @@ fn one_cache(t: &Traffic, args: &CompareArgs, kb: u32) -> Result<CacheResult, St
         .iter()
         .map(|&m| one_mode(t, args, g, m))
         .collect::<Result<_, _>>()?;
-    let mean = |m: Mode| {
-        modes
-            .iter()
-            .find(|r| r.mode == m)
-            .map_or(0.0, |r| r.cycles.mean)
-    };
+    let of = |m: Mode| modes.iter().find(|r| r.mode == m);
+    let mean = |m: Mode| of(m).map_or(0.0, |r| r.cycles.mean);
     let (d, re, rr) = (mean(Mode::Default), mean(Mode::Reorder), mean(Mode::PureRr));
-    let reorder = &modes[1].misses;
+    let reorder = of(Mode::Reorder)
+        .map(|r| r.misses)
+        .ok_or("no reorder run")?;
     Ok(CacheResult {
         kb,
         ways: g.ways,

@@ -412,11 +412,6 @@ impl System {
         }
     }
 
-    /// The cycle count so far.
-    pub fn now(&self) -> u64 {
-        self.now
-    }
-
     /// Every warp issued everything and every load has its data.
     pub fn finished(&self) -> bool {
         self.warps
