@@ -7,3 +7,4 @@
 
 pub mod aging;
 pub mod isa;
+pub mod launch;
