@@ -6,5 +6,6 @@
 //! (its per-step timing pluggable: analytic here, cycle-level in `rtgpu-testbench`).
 
 pub mod aging;
+pub mod driver;
 pub mod isa;
 pub mod launch;

@@ -5,7 +5,9 @@
 //! independent reference model written from the spec (`*_model.rs`).
 
 pub mod cache;
+pub mod cu;
 pub mod dram;
+pub mod gpu;
 pub mod idu;
 pub mod isa;
 pub mod ldst;

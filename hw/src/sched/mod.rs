@@ -12,18 +12,11 @@
 //! and issues in one cycle); the last granted warp is a register, updated only when something
 //! is granted. It is work-conserving: `grant_valid = (eligible != 0)`.
 //!
-//! The reference model is the independent behavioural scheduler of the SM issue model
-//! (`testbench/src/sm/`), written from the spec without this RTL.
+//! The reference model is [`model::PolicyScheduler`], the behavioural scheduler the SM issue
+//! model (`testbench/src/sm/`) and the compute unit use, written from the spec without this
+//! RTL.
 
+pub mod model;
 mod warp_scheduler;
 
 pub use warp_scheduler::WarpScheduler;
-
-/// Scheduling policies (the `gto` input: 0 = LRR, 1 = GTO).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SchedPolicy {
-    /// Loose round-robin.
-    Lrr,
-    /// Greedy-then-oldest.
-    Gto,
-}

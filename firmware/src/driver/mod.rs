@@ -1,0 +1,336 @@
+//! The driver: the only code that touches the GPU's MMIO registers
+//! ([`rtgpu_hw::gpu::regs`]). It loads code and data, writes the launch registers, rings the
+//! doorbell, waits with a timeout, and reads results, counters and per-wavefront times.
+//! Every failure is a [`DriverError`] with a message.
+
+mod session;
+
+pub use session::{run, Outcome};
+
+use crate::launch::{Dims, LaunchError};
+use rtgpu_hw::cu::{CuError, Mode};
+use rtgpu_hw::gpu::regs::{self, addr, status, BusError};
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
+use std::fmt;
+
+/// A 32-bit MMIO bus with a clock: what the driver needs from the GPU.
+pub trait Bus {
+    /// Reads a register.
+    fn read(&mut self, a: u32) -> Result<u32, BusError>;
+    /// Writes a register.
+    fn write(&mut self, a: u32, v: u32) -> Result<(), BusError>;
+    /// Lets `cycles` core clock cycles pass.
+    fn tick(&mut self, cycles: u64);
+}
+
+impl Bus for Gpu {
+    fn read(&mut self, a: u32) -> Result<u32, BusError> {
+        Gpu::read(self, a)
+    }
+
+    fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
+        Gpu::write(self, a, v)
+    }
+
+    fn tick(&mut self, cycles: u64) {
+        self.run(cycles);
+    }
+}
+
+/// Everything that can go wrong, by cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DriverError {
+    /// The bus refused an access.
+    Bus {
+        /// Register offset.
+        addr: u32,
+        /// The bus's response.
+        error: BusError,
+    },
+    /// The device at the bus is not an rtgpu (its ID register).
+    NotAGpu(u32),
+    /// Code or data does not fit the GPU's memory.
+    TooLarge {
+        /// "code" or "data".
+        what: &'static str,
+        /// Bytes needed.
+        bytes: u64,
+        /// Bytes available.
+        limit: u64,
+    },
+    /// The launch itself is malformed (sizes, arguments).
+    BadLaunch(String),
+    /// The GPU did not finish within the timeout.
+    Timeout {
+        /// Cycles waited.
+        cycles: u64,
+    },
+    /// The GPU stopped with an error status.
+    Hardware {
+        /// The error code.
+        error: CuError,
+        /// PC of the faulting instruction.
+        pc: u32,
+        /// ERROR_INFO.
+        info: u32,
+    },
+    /// STATUS held a code the driver does not know.
+    UnknownStatus(u32),
+}
+
+impl fmt::Display for DriverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DriverError::Bus { addr, error } => {
+                write!(f, "MMIO access to {addr:#05x} refused: {error}")
+            }
+            DriverError::NotAGpu(id) => {
+                write!(f, "no rtgpu on the bus (ID register reads {id:#010x})")
+            }
+            DriverError::TooLarge { what, bytes, limit } => {
+                write!(f, "{what} needs {bytes} bytes but the GPU has {limit}")
+            }
+            DriverError::BadLaunch(m) => write!(f, "bad launch: {m}"),
+            DriverError::Timeout { cycles } => {
+                write!(f, "the kernel did not finish within {cycles} cycles")
+            }
+            DriverError::Hardware { error, pc, info } => write!(
+                f,
+                "GPU error {} (code {}) at pc {pc:#x}, info {info:#x}{}",
+                error.name(),
+                *error as u32,
+                hint(*error, *info)
+            ),
+            DriverError::UnknownStatus(s) => write!(f, "unknown STATUS value {s}"),
+        }
+    }
+}
+
+/// A short explanation of an error's info field.
+fn hint(e: CuError, info: u32) -> String {
+    match e {
+        CuError::BadLaunch => {
+            let what = [
+                "work-group size outside 1..=1024",
+                "grid size not a positive multiple of the work-group size",
+                "a work-group has more wavefronts than the compute unit has SIMD slots",
+                "LDS size too large or not a multiple of 4",
+                "mode or S invalid (S must be 1..=7)",
+                "entry PC outside instruction memory",
+            ];
+            format!(
+                ": {}",
+                what.get(info as usize - 1).unwrap_or(&"unknown check")
+            )
+        }
+        CuError::SplitOverflow => {
+            ": split with no free SpSIMD context (nested deeper than S)".into()
+        }
+        CuError::MergeWatchdog => ": a merge partner never arrived".into(),
+        CuError::IllegalInstruction => format!(": word {info:#010x}"),
+        CuError::MemoryFault | CuError::LdsFault => format!(": address {info:#x}"),
+        _ => String::new(),
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+impl From<LaunchError> for DriverError {
+    fn from(e: LaunchError) -> Self {
+        DriverError::BadLaunch(e.0)
+    }
+}
+
+/// The launch registers' contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchDesc {
+    /// Entry PC.
+    pub entry_pc: u32,
+    /// Kernel argument segment address.
+    pub kernarg: u64,
+    /// Grid and work-group sizes.
+    pub dims: Dims,
+    /// LDS bytes per work-group.
+    pub lds: u32,
+    /// Split mode.
+    pub mode: Mode,
+    /// S.
+    pub s: u32,
+    /// Issue policy.
+    pub policy: Policy,
+}
+
+/// The performance counters after a launch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PerfCounters {
+    /// By name ([`regs::COUNTER_NAMES`]), in register order.
+    pub values: Vec<(String, u64)>,
+    /// Per wavefront: (start cycle, finish cycle).
+    pub wf: Vec<(u64, u64)>,
+}
+
+impl PerfCounters {
+    /// The counter called `name` (0 if there is none).
+    pub fn get(&self, name: &str) -> u64 {
+        self.values
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, v)| *v)
+    }
+}
+
+/// The driver over a bus.
+pub struct Driver<B: Bus> {
+    bus: B,
+}
+
+impl<B: Bus> Driver<B> {
+    /// Takes the bus after checking that an rtgpu answers on it.
+    pub fn new(mut bus: B) -> Result<Self, DriverError> {
+        let id = read(&mut bus, addr::ID)?;
+        if id != regs::ID_VALUE {
+            return Err(DriverError::NotAGpu(id));
+        }
+        Ok(Self { bus })
+    }
+
+    /// The bus (to look at the model behind it).
+    pub fn bus(&self) -> &B {
+        &self.bus
+    }
+
+    /// Gives the bus back.
+    pub fn into_bus(self) -> B {
+        self.bus
+    }
+
+    fn read(&mut self, a: u32) -> Result<u32, DriverError> {
+        read(&mut self.bus, a)
+    }
+
+    fn write(&mut self, a: u32, v: u32) -> Result<(), DriverError> {
+        self.bus
+            .write(a, v)
+            .map_err(|error| DriverError::Bus { addr: a, error })
+    }
+
+    /// Loads a code image at instruction address 0.
+    pub fn load_code(&mut self, words: &[u32]) -> Result<(), DriverError> {
+        let limit = u64::from(self.read(addr::CODE_SIZE)?);
+        let bytes = 4 * words.len() as u64;
+        if bytes > limit {
+            return Err(DriverError::TooLarge {
+                what: "code",
+                bytes,
+                limit,
+            });
+        }
+        self.write(addr::CODE_ADDR, 0)?;
+        words
+            .iter()
+            .try_for_each(|&w| self.write(addr::CODE_DATA, w))
+    }
+
+    fn mem_size(&mut self) -> Result<u64, DriverError> {
+        Ok(u64::from(self.read(addr::MEM_SIZE_LO)?)
+            | u64::from(self.read(addr::MEM_SIZE_HI)?) << 32)
+    }
+
+    /// Writes dwords to data memory from byte address `at`.
+    pub fn write_mem(&mut self, at: u64, words: &[u32]) -> Result<(), DriverError> {
+        let limit = self.mem_size()?;
+        let bytes = at + 4 * words.len() as u64;
+        if bytes > limit {
+            return Err(DriverError::TooLarge {
+                what: "data",
+                bytes,
+                limit,
+            });
+        }
+        self.set_mem_addr(at)?;
+        words
+            .iter()
+            .try_for_each(|&w| self.write(addr::MEM_DATA, w))
+    }
+
+    fn set_mem_addr(&mut self, at: u64) -> Result<(), DriverError> {
+        self.write(addr::MEM_ADDR_LO, at as u32)?;
+        self.write(addr::MEM_ADDR_HI, (at >> 32) as u32)
+    }
+
+    /// Reads `n` dwords of data memory from byte address `at`.
+    pub fn read_mem(&mut self, at: u64, n: usize) -> Result<Vec<u32>, DriverError> {
+        self.set_mem_addr(at)?;
+        (0..n).map(|_| self.read(addr::MEM_DATA)).collect()
+    }
+
+    /// Writes the launch registers and rings the doorbell.
+    pub fn launch(&mut self, d: &LaunchDesc) -> Result<(), DriverError> {
+        d.dims.check()?;
+        self.write(addr::ENTRY_PC, d.entry_pc)?;
+        self.write(addr::KERNARG_LO, d.kernarg as u32)?;
+        self.write(addr::KERNARG_HI, (d.kernarg >> 32) as u32)?;
+        self.write(addr::GRID, d.dims.grid)?;
+        self.write(addr::WG, d.dims.wg)?;
+        self.write(addr::LDS, d.lds)?;
+        self.write(addr::MODE, d.mode.code() | (d.s & 7) << 4)?;
+        self.write(addr::SCHED, u32::from(d.policy == Policy::Gto))?;
+        self.write(addr::CTRL, regs::CTRL_DOORBELL)
+    }
+
+    /// Waits until the GPU is done, polling every `poll` cycles, for at most `timeout` cycles.
+    pub fn wait(&mut self, timeout: u64, poll: u64) -> Result<(), DriverError> {
+        let poll = poll.max(1);
+        let mut waited = 0;
+        loop {
+            match self.read(addr::STATUS)? {
+                status::DONE => return Ok(()),
+                status::BUSY | status::IDLE if waited >= timeout => {
+                    return Err(DriverError::Timeout { cycles: waited })
+                }
+                status::BUSY | status::IDLE => {
+                    self.bus.tick(poll);
+                    waited += poll;
+                }
+                status::ERROR => return Err(self.hardware_error()?),
+                s => return Err(DriverError::UnknownStatus(s)),
+            }
+        }
+    }
+
+    fn hardware_error(&mut self) -> Result<DriverError, DriverError> {
+        let code = self.read(addr::ERROR)?;
+        let error = CuError::from_code(code).ok_or(DriverError::UnknownStatus(code))?;
+        Ok(DriverError::Hardware {
+            error,
+            pc: self.read(addr::ERROR_PC)?,
+            info: self.read(addr::ERROR_INFO)?,
+        })
+    }
+
+    /// Reads every counter and the per-wavefront times.
+    pub fn counters(&mut self) -> Result<PerfCounters, DriverError> {
+        let mut values = Vec::new();
+        for (i, name) in regs::COUNTER_NAMES.iter().enumerate() {
+            let a = addr::COUNTERS + 8 * i as u32;
+            let v = u64::from(self.read(a)?) | u64::from(self.read(a + 4)?) << 32;
+            values.push((name.to_string(), v));
+        }
+        let n = self.read(addr::WF_COUNT)?;
+        let mut wf = Vec::new();
+        for i in 0..n {
+            self.write(addr::WF_SEL, i)?;
+            wf.push((
+                u64::from(self.read(addr::WF_START)?),
+                u64::from(self.read(addr::WF_FINISH)?),
+            ));
+        }
+        Ok(PerfCounters { values, wf })
+    }
+}
+
+fn read<B: Bus>(bus: &mut B, a: u32) -> Result<u32, DriverError> {
+    bus.read(a)
+        .map_err(|error| DriverError::Bus { addr: a, error })
+}

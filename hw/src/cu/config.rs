@@ -1,0 +1,175 @@
+//! The compute unit's configuration (serde, unknown fields rejected) and launch parameters.
+
+use crate::sched::model::Policy;
+use serde::{Deserialize, Serialize};
+
+/// How divergent branches marked with `split`/`merge` run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// No splitting: `split` and `merge` are 1-cycle no-ops, the arms serialize.
+    NoSplit,
+    /// Dynamic wavefront splitting (spec §9 A21): at a `split` whose lanes diverge, the
+    /// wavefront splits into a free context of the *same* SIMD (time-shared with every other
+    /// wavefront) if one is free and the wavefront has fewer than S live splits; otherwise it
+    /// serializes.
+    Dws,
+    /// Predictable wavefront splitting: every `split` takes a context of a dedicated SpSIMD
+    /// (spec §3.4); none free is the fatal `split_overflow` (A9).
+    Pws,
+}
+
+impl Mode {
+    /// `nosplit`, `dws` or `pws`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::NoSplit => "nosplit",
+            Mode::Dws => "dws",
+            Mode::Pws => "pws",
+        }
+    }
+
+    /// The mode with this register code (0 no-split, 1 DWS, 2 PWS).
+    pub fn from_code(code: u32) -> Option<Mode> {
+        [Mode::NoSplit, Mode::Dws, Mode::Pws]
+            .get(code as usize)
+            .copied()
+    }
+
+    /// The register code.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+}
+
+/// Cycle costs of the compute unit. Defaults: gem5's GCN3 model where it has one (spec §2.3:
+/// issue period 4, pipeline length 4), the spec's E_SPLIT/E_MERGE (§3.7), and fixed memory
+/// latencies (A30) until the memory hierarchy replaces them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Latencies {
+    /// Cycles a vector instruction occupies its unit's VALU (64 lanes on 16-wide SIMD: 4).
+    pub issue_period: u32,
+    /// Cycles from a VALU issue to its wavefront's next issue (result latency).
+    pub valu: u32,
+    /// Cycles from a SALU issue to its wavefront's next issue.
+    pub salu: u32,
+    /// Cycles from a branch issue to its wavefront's next issue (taken or not: constant).
+    pub branch: u32,
+    /// FLAT (vector memory) latency: issue to data written back / vmcnt decremented.
+    pub flat: u32,
+    /// Scalar memory latency (lgkmcnt).
+    pub smem: u32,
+    /// LDS latency (lgkmcnt).
+    pub lds: u32,
+    /// E_SPLIT: `split` issue to both wavefronts ready (1..=15).
+    pub e_split: u8,
+    /// E_MERGE: rendezvous to the parent ready (1..=15).
+    pub e_merge: u8,
+}
+
+impl Default for Latencies {
+    fn default() -> Self {
+        Self {
+            issue_period: 4,
+            valu: 4,
+            salu: 1,
+            branch: 2,
+            flat: 64,
+            smem: 32,
+            lds: 16,
+            e_split: 4,
+            e_merge: 2,
+        }
+    }
+}
+
+/// The compute unit's shape and costs (`rtgpu run --config FILE`, TOML or JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CuConfig {
+    /// N_SIMD: SIMD units (each with its S SpSIMDs under PWS), 1..=8. Paper: 4.
+    pub n_simd: usize,
+    /// N_WFC: wavefront contexts per SIMD/SpSIMD, 1..=16. gem5: 10.
+    pub n_wfc: usize,
+    /// LDS bytes of the compute unit (shared by its resident work-groups). gem5: 64 KiB.
+    pub lds_bytes: u32,
+    /// Data memory bytes (a multiple of 4).
+    pub mem_bytes: u64,
+    /// Instruction memory bytes (a multiple of 4).
+    pub code_bytes: u32,
+    /// Merge watchdog: cycles in MERGE_WAIT before `merge_watchdog`, 0 = off.
+    pub watchdog: u16,
+    /// Cycle costs.
+    pub lat: Latencies,
+}
+
+impl Default for CuConfig {
+    fn default() -> Self {
+        Self {
+            n_simd: 4,
+            n_wfc: 10,
+            lds_bytes: 64 * 1024,
+            mem_bytes: 16 << 20,
+            code_bytes: 64 * 1024,
+            watchdog: 10_000,
+            lat: Latencies::default(),
+        }
+    }
+}
+
+impl CuConfig {
+    /// The configuration is inside the ranges the compute unit supports.
+    pub fn check(&self) -> Result<(), String> {
+        let range = |name: &str, v: usize, lo: usize, hi: usize| {
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("config: {name} = {v} is outside {lo}..={hi}"))
+            }
+        };
+        range("n_simd", self.n_simd, 1, 8)?;
+        range("n_wfc", self.n_wfc, 1, 16)?;
+        range("lat.e_split", self.lat.e_split.into(), 1, 15)?;
+        range("lat.e_merge", self.lat.e_merge.into(), 1, 15)?;
+        range("lat.issue_period", self.lat.issue_period as usize, 1, 64)?;
+        for (name, v) in [
+            ("lat.valu", self.lat.valu),
+            ("lat.salu", self.lat.salu),
+            ("lat.branch", self.lat.branch),
+            ("lat.flat", self.lat.flat),
+            ("lat.smem", self.lat.smem),
+            ("lat.lds", self.lat.lds),
+        ] {
+            range(name, v as usize, 1, 100_000)?;
+        }
+        if self.mem_bytes % 4 != 0 || self.code_bytes % 4 != 0 || self.lds_bytes % 4 != 0 {
+            return Err(
+                "config: mem_bytes, code_bytes and lds_bytes must be multiples of 4".into(),
+            );
+        }
+        range("mem_bytes", self.mem_bytes as usize, 4, 1 << 32)?;
+        Ok(())
+    }
+}
+
+/// What one launch runs (written by the driver into the launch registers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// Byte address of the first instruction in instruction memory.
+    pub entry_pc: u32,
+    /// Kernel argument segment address (into `s[0:1]`).
+    pub kernarg: u64,
+    /// Work-items in the launch.
+    pub grid: u32,
+    /// Work-items per work-group.
+    pub wg: u32,
+    /// LDS bytes per work-group.
+    pub lds_per_wg: u32,
+    /// Split mode.
+    pub mode: Mode,
+    /// S: SpSIMDs per SIMD (PWS) or the most live splits per wavefront (DWS), 1..=7.
+    pub s: u32,
+    /// Issue policy of every SIMD/SpSIMD.
+    pub policy: Policy,
+}

@@ -1,0 +1,81 @@
+//! The work-group dispatcher: admits a work-group when its wavefronts fit in free SIMD slots
+//! and its LDS in a free LDS partition, then sends one DISPATCH per SIMD group per cycle.
+
+use std::collections::VecDeque;
+
+/// A resident work-group.
+#[derive(Clone, Debug, Default)]
+pub struct Wg {
+    /// Work-group id.
+    pub id: u32,
+    /// Wavefronts not yet ended.
+    pub live_waves: u32,
+    /// Its LDS (zero at admission).
+    pub lds: Vec<u32>,
+    /// Resident (the entry may be reused once it is not).
+    pub active: bool,
+}
+
+/// The dispatcher's state for one launch.
+#[derive(Clone, Debug, Default)]
+pub struct Dispatcher {
+    /// The next work-group id to admit.
+    pub next_wg: u32,
+    /// Work-groups in the launch.
+    pub groups: u32,
+    /// Wavefronts per work-group.
+    pub waves: u32,
+    /// Admitted wavefronts not yet sent: (resident work-group index, wave index).
+    pub pending: VecDeque<(usize, u32)>,
+    /// The SIMD group the next wavefront tries first (round-robin).
+    pub next_simd: usize,
+}
+
+impl Dispatcher {
+    /// A dispatcher for `groups` work-groups of `waves` wavefronts.
+    pub fn new(groups: u32, waves: u32) -> Self {
+        Self {
+            groups,
+            waves,
+            ..Self::default()
+        }
+    }
+
+    /// Every work-group has been admitted and every wavefront sent.
+    pub fn finished(&self) -> bool {
+        self.next_wg >= self.groups && self.pending.is_empty()
+    }
+
+    /// Admits the next work-group into `wgs` if `free_slots` (minus the wavefronts admitted
+    /// but not sent) can take its wavefronts and an LDS partition is free (at most
+    /// `max_resident` work-groups resident). Returns whether it did.
+    pub fn admit(
+        &mut self,
+        wgs: &mut Vec<Wg>,
+        free_slots: usize,
+        max_resident: usize,
+        lds_words: usize,
+    ) -> bool {
+        let waves = self.waves as usize;
+        if self.next_wg >= self.groups || free_slots < self.pending.len() + waves {
+            return false;
+        }
+        let idx = match wgs.iter().position(|w| !w.active) {
+            Some(i) => i,
+            None if wgs.len() < max_resident => {
+                wgs.push(Wg::default());
+                wgs.len() - 1
+            }
+            None => return false,
+        };
+        wgs[idx] = Wg {
+            id: self.next_wg,
+            live_waves: self.waves,
+            lds: vec![0; lds_words],
+            active: true,
+        };
+        self.pending.extend((0..self.waves).map(|w| (idx, w)));
+        self.next_wg += 1;
+        true
+    }
+}

@@ -1,0 +1,192 @@
+//! One SIMD group of the compute unit: the SIMD and its SpSIMDs, their contexts' architectural
+//! state, the wavefronts' VRFs, and the split/merge unit ([`SimdGroupModel`]) that owns SpM,
+//! parents, child stacks and context states.
+
+use super::regs::{Sregs, Vrf};
+use crate::pws::model::{GroupIn, GroupOut, ModelConfig, SimdGroupModel};
+use crate::pws::{PwsParams, State};
+use crate::sched::model::{Policy, PolicyScheduler};
+
+/// The architectural state of one context (a wavefront or a split wavefront).
+#[derive(Clone, Debug, Default)]
+pub struct Ctx {
+    /// The context holds a wavefront.
+    pub live: bool,
+    /// The wavefront's VRF: index of its original slot in the group.
+    pub wf: usize,
+    /// Next instruction.
+    pub pc: u32,
+    /// The last issued instruction's PC.
+    pub last_pc: u32,
+    /// SGPRs, VCC, EXEC, M0, SCC.
+    pub r: Sregs,
+    /// First cycle it may issue again.
+    pub ready_at: u64,
+    /// Outstanding FLAT operations.
+    pub vmcnt: u32,
+    /// Outstanding SMEM/LDS operations.
+    pub lgkmcnt: u32,
+    /// Waiting at `s_barrier`.
+    pub barrier: bool,
+    /// Per executed `split` not yet merged: whether it really split (DWS may serialize; the
+    /// matching `merge` is then a no-op).
+    pub splits: Vec<bool>,
+    /// The work-group (index into the compute unit's resident work-groups).
+    pub wg: usize,
+}
+
+/// One wavefront's per-original-slot state.
+#[derive(Clone, Debug, Default)]
+pub struct Wf {
+    /// Its VRF, shared by its split halves.
+    pub vrf: Vrf,
+    /// Global wavefront index in the launch.
+    pub global: usize,
+}
+
+/// A SIMD or SpSIMD's issue state.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    /// First cycle its VALU accepts an instruction.
+    pub valu_free: u64,
+    /// Its issue arbiter over its contexts.
+    pub sched: PolicyScheduler,
+    /// This cycle's issue: (slot, PC, first instruction dword).
+    pub issued: Option<(usize, u32, u32)>,
+}
+
+/// One SIMD group.
+pub struct Group {
+    /// Units: 0 = the SIMD, 1..=S its SpSIMDs.
+    pub units: Vec<Unit>,
+    /// Contexts, k = slot × units + unit (the split/merge unit's numbering).
+    pub ctx: Vec<Ctx>,
+    /// VRFs by original slot.
+    pub wfs: Vec<Wf>,
+    /// The split/merge unit.
+    pub pws: SimdGroupModel,
+    /// The split/merge unit's outputs this cycle.
+    pub out: GroupOut,
+    /// The command for this cycle's edge (one per cycle: the port).
+    pub cmd: GroupIn,
+    /// The context whose split was commanded last cycle (DWS denial bookkeeping).
+    pub last_split: Option<usize>,
+}
+
+impl Group {
+    /// A group of `units` units with `n_wfc` contexts each.
+    pub fn new(
+        units: usize,
+        n_wfc: usize,
+        params: PwsParams,
+        policy: Policy,
+        dws: bool,
+        watchdog: u16,
+    ) -> Self {
+        let pws = SimdGroupModel::new(ModelConfig {
+            lanes: 64,
+            units,
+            n_wfc,
+            params,
+        });
+        let unit = Unit {
+            valu_free: 0,
+            sched: PolicyScheduler::new(policy, n_wfc),
+            issued: None,
+        };
+        let mut g = Self {
+            units: vec![unit; units],
+            ctx: vec![Ctx::default(); units * n_wfc],
+            wfs: vec![Wf::default(); n_wfc],
+            out: GroupOut::default(),
+            pws,
+            cmd: GroupIn::default(),
+            last_split: None,
+        };
+        g.cmd = g.idle_cmd(dws, watchdog);
+        g.refresh();
+        g
+    }
+
+    fn idle_cmd(&self, dws: bool, watchdog: u16) -> GroupIn {
+        GroupIn {
+            dws,
+            watchdog,
+            ..GroupIn::default()
+        }
+    }
+
+    /// Number of units.
+    pub fn n_units(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Context index of (unit, slot).
+    pub fn k(&self, unit: usize, slot: usize) -> usize {
+        slot * self.units.len() + unit
+    }
+
+    /// Reads the split/merge unit's outputs for the current cycle.
+    pub fn refresh(&mut self) {
+        let exec: Vec<u64> = self.ctx.iter().map(|c| c.r.exec).collect();
+        self.out = self.pws.outputs(&exec);
+    }
+
+    /// State of context k.
+    pub fn state(&self, k: usize) -> State {
+        State::from_code(self.out.ctx[k].state).unwrap_or(State::Empty)
+    }
+
+    /// SpM of context k.
+    pub fn spm(&self, k: usize) -> u64 {
+        self.out.ctx[k].spm
+    }
+
+    /// The effective mask of context k: EXEC & SpM (spec §3.3).
+    pub fn eff(&self, k: usize) -> u64 {
+        self.ctx[k].r.exec & self.out.ctx[k].spm
+    }
+
+    /// The port is free for a command this cycle.
+    pub fn port_free(&self) -> bool {
+        self.cmd.cmd == 0
+    }
+
+    /// Queues a command for this cycle's edge.
+    pub fn command(&mut self, cmd: crate::pws::Cmd, k: usize, mask: u64, pc: u32) {
+        let units = self.units.len();
+        self.cmd.cmd = cmd as u8;
+        self.cmd.cmd_unit = (k % units) as u8;
+        self.cmd.cmd_slot = (k / units) as u8;
+        self.cmd.cmd_mask = mask;
+        self.cmd.cmd_pc = pc;
+    }
+
+    /// The edge: clocks the split/merge unit with this cycle's command, clears the port and
+    /// reads the next cycle's outputs.
+    pub fn clock(&mut self) {
+        self.pws.clock(&self.cmd);
+        self.last_split = (self.cmd.cmd == crate::pws::Cmd::Split as u8)
+            .then(|| self.k(self.cmd.cmd_unit.into(), self.cmd.cmd_slot.into()));
+        self.cmd = self.idle_cmd(self.cmd.dws, self.cmd.watchdog);
+        for u in &mut self.units {
+            u.issued = None;
+        }
+        self.refresh();
+    }
+
+    /// A free original slot (unit 0, EMPTY or DONE, no wavefront), lowest first.
+    pub fn free_slot(&self) -> Option<usize> {
+        (0..self.wfs.len()).find(|&s| self.slot_free(s))
+    }
+
+    /// Free original slots.
+    pub fn free_slots(&self) -> usize {
+        (0..self.wfs.len()).filter(|&s| self.slot_free(s)).count()
+    }
+
+    fn slot_free(&self, slot: usize) -> bool {
+        let k = self.k(0, slot);
+        !self.ctx[k].live && matches!(self.state(k), State::Empty | State::Done)
+    }
+}

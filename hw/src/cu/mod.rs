@@ -1,0 +1,764 @@
+//! The compute unit (spec/000-pws.md §2, §3.7–§3.10; paper §2, §4.1): a cycle-level model of
+//! one GCN3 compute unit with predictable wavefront splitting.
+//!
+//! # Structure
+//!
+//! - a **work-group dispatcher** ([`dispatch`]): admits a work-group when its wavefronts fit in
+//!   free SIMD slots and its LDS in a free partition; one DISPATCH per SIMD group per cycle;
+//! - N_SIMD **SIMD groups** ([`group`]): a SIMD and S SpSIMDs, N_WFC contexts each. Every
+//!   context holds PC, SGPRs, VCC, SCC, M0, EXEC, waitcnt counters; each wavefront's VRF is
+//!   shared by its split halves. The group's **split/merge unit** is the PWS block's reference
+//!   model ([`crate::pws::model::SimdGroupModel`], checked cycle by cycle against the RTL
+//!   `SimdGroup`): it owns SpM, parents, child stacks and the context states, takes one
+//!   command per cycle (its *port*: DISPATCH, SPLIT, MERGE, END);
+//! - **fetch and decode**: ideal fetch (A29) from instruction memory, decoded by the decoder
+//!   block's reference model ([`crate::isa::insn_model::decode_fields`]);
+//! - **issue**: per SIMD/SpSIMD, one instruction per cycle, chosen among its eligible contexts
+//!   by the scheduler block's policy ([`crate::sched::model::PolicyScheduler`], GTO or LRR; the
+//!   "oldest" context is the lowest slot);
+//! - **execution**: SALU ([`salu`]), VALU ([`valu`], integer and fp32, behavioural) over the
+//!   effective mask EXEC & SpM (§3.3), branches (`s_cbranch_execz/execnz` test EXEC & SpM,
+//!   `vccz/vccnz` test VCC & SpM), `s_waitcnt`, `s_barrier` (all live contexts of the
+//!   work-group), LDS, SMEM and FLAT through a fixed-latency memory port ([`memory`]) with one
+//!   global and one LDS pipe shared round-robin by all units (A30).
+//!
+//! # Timing (all constants, [`Latencies`])
+//!
+//! A context issues at most every `salu`/`branch`/`valu` cycles after its previous SALU/branch/
+//! VALU instruction (in order, no bypass); a VALU instruction occupies its unit's VALU for
+//! `issue_period` cycles; memory instructions take 1 issue cycle and complete `flat`/`smem`/
+//! `lds` cycles later (loads write their registers then). `split`: E_SPLIT cycles until both
+//! halves may issue; `merge`: waits for the partner, then E_MERGE (spec §3.7).
+//!
+//! # Modes ([`Mode`])
+//!
+//! - no-split: `split`/`merge` are 1-cycle SALU no-ops;
+//! - DWS (A21): a `split` whose lanes diverge (both EXEC & SpM & M and EXEC & SpM & ¬M
+//!   non-empty) splits into a free context of the same SIMD unless the split/merge unit
+//!   refuses (no free context, S live splits); otherwise it serializes and its `merge` is a
+//!   no-op. The `split`/`merge` pair marks the branch and its reconvergence point (the
+//!   compiler side table of A21);
+//! - PWS: every `split` splits into a SpSIMD (§3.4); none free is `split_overflow` (A9).
+//!   `split` and `merge` need vmcnt = lgkmcnt = 0 (A11): `split_pending_memory` otherwise.
+
+mod config;
+pub mod counters;
+mod dispatch;
+mod group;
+pub mod memory;
+pub mod regs;
+mod salu;
+mod valu;
+
+pub use config::{CuConfig, Latencies, Launch, Mode};
+pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
+pub use group::{Ctx, Group};
+
+use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
+use crate::pws::{assemble_mask, Cmd, ErrorCode, PwsParams, State};
+use crate::sched::model::Scheduler;
+use dispatch::{Dispatcher, Wg};
+use memory::{Access, Counter, Memory, Port, Writeback};
+use std::collections::VecDeque;
+
+/// The compute unit's run state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// No launch yet.
+    Idle,
+    /// Running a launch.
+    Busy,
+    /// The launch finished.
+    Done,
+    /// The launch stopped with an error.
+    Error(Fault),
+}
+
+/// A load or store in flight.
+struct Pending {
+    /// Completion cycle.
+    at: u64,
+    group: usize,
+    ctx: usize,
+    counter: Counter,
+    writeback: Option<Writeback>,
+}
+
+/// What issue found out about a context this cycle.
+enum Elig {
+    /// It may issue this instruction.
+    Yes(InsnFields),
+    /// It may not, for this reason.
+    No(Stall),
+    /// It holds no wavefront.
+    Absent,
+}
+
+/// The compute unit.
+pub struct ComputeUnit {
+    cfg: CuConfig,
+    /// Instruction memory (dwords).
+    pub code: Vec<u32>,
+    /// Data memory.
+    pub mem: Memory,
+    decoded: Vec<InsnFields>,
+    launch: Option<Launch>,
+    groups: Vec<Group>,
+    wgs: Vec<Wg>,
+    disp: Dispatcher,
+    pending: VecDeque<Pending>,
+    /// The global and LDS pipes are taken this cycle.
+    pipes: [bool; 2],
+    now: u64,
+    start: u64,
+    status: Status,
+    counters: Counters,
+    /// Unit-visit rotation (round-robin of shared resources).
+    rotate: usize,
+}
+
+impl ComputeUnit {
+    /// A compute unit with this configuration (checked).
+    pub fn new(cfg: CuConfig) -> Result<Self, String> {
+        cfg.check()?;
+        Ok(Self {
+            code: vec![0; (cfg.code_bytes / 4) as usize],
+            mem: Memory::new(cfg.mem_bytes),
+            decoded: Vec::new(),
+            launch: None,
+            groups: Vec::new(),
+            wgs: Vec::new(),
+            disp: Dispatcher::default(),
+            pending: VecDeque::new(),
+            pipes: [false; 2],
+            now: 0,
+            start: 0,
+            status: Status::Idle,
+            counters: Counters::default(),
+            rotate: 0,
+            cfg,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CuConfig {
+        &self.cfg
+    }
+
+    /// The run state.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The counters of the current or last launch.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Cycles since power-up.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The SIMD groups (for probes and waveforms).
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// The current launch.
+    pub fn launch_params(&self) -> Option<&Launch> {
+        self.launch.as_ref()
+    }
+
+    /// Starts a launch (the doorbell). A launch the compute unit cannot run ends at once in
+    /// the `bad_launch` error, with `info` saying which check failed (1 work-group size,
+    /// 2 grid size, 3 wavefronts per work-group, 4 LDS size, 5 S, 6 entry PC).
+    pub fn launch(&mut self, l: Launch) {
+        self.counters = Counters::default();
+        self.launch = Some(l);
+        self.start = self.now;
+        if let Err(info) = self.check_launch(&l) {
+            self.status = Status::Error(Fault {
+                error: CuError::BadLaunch,
+                pc: 0,
+                info,
+            });
+            return;
+        }
+        let waves = l.wg.div_ceil(64);
+        let groups = l.grid / l.wg;
+        self.disp = Dispatcher::new(groups, waves);
+        self.counters.wf = vec![(0, 0); (groups * waves) as usize];
+        let params = PwsParams {
+            half: 32,
+            e_split: self.cfg.lat.e_split,
+            e_merge: self.cfg.lat.e_merge,
+        };
+        let dws = l.mode == Mode::Dws;
+        self.groups = (0..self.cfg.n_simd)
+            .map(|_| {
+                Group::new(
+                    l.s as usize + 1,
+                    self.cfg.n_wfc,
+                    params,
+                    l.policy,
+                    dws,
+                    self.cfg.watchdog,
+                )
+            })
+            .collect();
+        self.wgs.clear();
+        self.pending.clear();
+        self.decoded = (0..self.code.len())
+            .map(|i| decode_fields(self.code[i], self.code.get(i + 1).copied().unwrap_or(0)))
+            .collect();
+        self.status = Status::Busy;
+    }
+
+    fn check_launch(&self, l: &Launch) -> Result<(), u32> {
+        let waves = l.wg.div_ceil(64) as usize;
+        let checks = [
+            (1..=1024).contains(&l.wg),
+            l.grid > 0 && l.wg > 0 && l.grid % l.wg == 0,
+            waves <= self.cfg.n_simd * self.cfg.n_wfc,
+            l.lds_per_wg % 4 == 0 && l.lds_per_wg <= self.cfg.lds_bytes,
+            (1..=7).contains(&l.s),
+            l.entry_pc % 4 == 0 && (l.entry_pc / 4) < self.code.len() as u32,
+        ];
+        match checks.iter().position(|ok| !ok) {
+            Some(i) => Err(i as u32 + 1),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs one core clock cycle (nothing happens unless a launch is running).
+    pub fn step(&mut self) {
+        if self.status != Status::Busy {
+            self.now += 1;
+            return;
+        }
+        self.retire();
+        self.observe();
+        self.release_barriers();
+        self.dispatch();
+        self.issue_all();
+        for g in &mut self.groups {
+            g.clock();
+        }
+        self.now += 1;
+        if self.status == Status::Busy {
+            self.counters.cycles = self.now - self.start;
+            if self.finished() {
+                self.status = Status::Done;
+            }
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.disp.finished()
+            && self.pending.is_empty()
+            && self.groups.iter().all(|g| g.ctx.iter().all(|c| !c.live))
+    }
+
+    fn fail(&mut self, error: CuError, pc: u32, info: u32) {
+        if self.status == Status::Busy {
+            self.status = Status::Error(Fault { error, pc, info });
+        }
+    }
+
+    /// Completes the loads and stores whose latency has passed.
+    fn retire(&mut self) {
+        // Latencies differ by kind, so completions are searched, not popped in order.
+        let now = self.now;
+        let mut i = 0;
+        while i < self.pending.len() {
+            if self.pending[i].at > now {
+                i += 1;
+                continue;
+            }
+            let p = self.pending.remove(i).expect("index in range");
+            let g = &mut self.groups[p.group];
+            let ctx = &mut g.ctx[p.ctx];
+            match p.counter {
+                Counter::Vm => ctx.vmcnt -= 1,
+                Counter::Lgkm => ctx.lgkmcnt -= 1,
+            }
+            if let Some(wb) = p.writeback {
+                let wf = ctx.wf;
+                if wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf).is_err() {
+                    let pc = g.ctx[p.ctx].last_pc;
+                    self.fail(CuError::IllegalInstruction, pc, 0);
+                }
+            }
+        }
+    }
+
+    /// Acts on the split/merge units' outputs: copies, refusals, merged children, errors.
+    fn observe(&mut self) {
+        for gi in 0..self.groups.len() {
+            let g = &mut self.groups[gi];
+            let out = g.out.clone();
+            if out.copy_valid {
+                let (from, to) = (usize::from(out.copy_from), usize::from(out.copy_to));
+                let mut y = g.ctx[from].clone();
+                y.splits.clear();
+                y.ready_at = 0;
+                g.ctx[to] = y;
+                self.counters.splits += 1;
+            }
+            if out.split_denied {
+                if let Some(k) = g.last_split {
+                    if let Some(top) = g.ctx[k].splits.last_mut() {
+                        *top = false;
+                    }
+                }
+                self.counters.serialized += 1;
+            }
+            for k in 0..g.ctx.len() {
+                if g.ctx[k].live && g.state(k) == State::Empty {
+                    g.ctx[k].live = false;
+                    self.counters.merges += 1;
+                }
+            }
+            if let Some(e) = ErrorCode::from_code(out.error).filter(|e| *e != ErrorCode::None) {
+                let k = usize::from(out.error_ctx);
+                let pc = g.ctx.get(k).map_or(0, |c| c.last_pc);
+                let error = match e {
+                    ErrorCode::SplitOverflow => CuError::SplitOverflow,
+                    ErrorCode::MergeWatchdog => CuError::MergeWatchdog,
+                    ErrorCode::EndLiveSplits => CuError::EndLiveSplits,
+                    _ => CuError::PwsProtocol,
+                };
+                self.fail(error, pc, k as u32);
+            }
+        }
+    }
+
+    /// Releases a work-group's barrier once every live context of it waits there.
+    fn release_barriers(&mut self) {
+        for wi in 0..self.wgs.len() {
+            let in_wg = |c: &&Ctx| c.live && c.wg == wi;
+            let all = self.groups.iter().flat_map(|g| g.ctx.iter()).filter(in_wg);
+            let (mut any, mut every) = (false, true);
+            for c in all {
+                any |= c.barrier;
+                every &= c.barrier;
+            }
+            if any && every {
+                for g in &mut self.groups {
+                    for c in g.ctx.iter_mut().filter(|c| c.live && c.wg == wi) {
+                        c.barrier = false;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Admits work-groups and sends their wavefronts (one DISPATCH per group per cycle).
+    fn dispatch(&mut self) {
+        let l = self.launch.expect("dispatch runs during a launch");
+        let free: usize = self.groups.iter().map(Group::free_slots).sum();
+        let max_resident = if l.lds_per_wg == 0 {
+            usize::MAX
+        } else {
+            (self.cfg.lds_bytes / l.lds_per_wg) as usize
+        };
+        let n = self.groups.len();
+        // Admit while fewer wavefronts wait than there are SIMD groups to send them to.
+        while self.disp.pending.len() < n
+            && self.disp.admit(
+                &mut self.wgs,
+                free,
+                max_resident,
+                (l.lds_per_wg / 4) as usize,
+            )
+        {}
+        for step in 0..n {
+            let Some(&(wi, wave)) = self.disp.pending.front() else {
+                break;
+            };
+            let gi = (self.disp.next_simd + step) % n;
+            let Some(slot) = self.groups[gi].free_slot() else {
+                continue;
+            };
+            if !self.groups[gi].port_free() {
+                continue;
+            }
+            self.disp.pending.pop_front();
+            self.start_wave(gi, slot, wi, wave, &l);
+        }
+        self.disp.next_simd = (self.disp.next_simd + 1) % n;
+    }
+
+    /// Puts wave `wave` of resident work-group `wi` into slot `slot` of group `gi`.
+    fn start_wave(&mut self, gi: usize, slot: usize, wi: usize, wave: u32, l: &Launch) {
+        let wg_id = self.wgs[wi].id;
+        let global = (wg_id * self.disp.waves + wave) as usize;
+        let lanes = wave_lanes(l.wg, wave);
+        let g = &mut self.groups[gi];
+        let k = g.k(0, slot);
+        let wf = &mut g.wfs[slot];
+        wf.global = global;
+        wf.vrf.clear();
+        for lane in 0..64 {
+            wf.vrf.set(0, lane, wave * 64 + lane as u32);
+        }
+        let mut c = Ctx {
+            live: true,
+            wf: slot,
+            pc: l.entry_pc,
+            wg: wi,
+            ..Ctx::default()
+        };
+        c.r.s[0] = l.kernarg as u32;
+        c.r.s[1] = (l.kernarg >> 32) as u32;
+        c.r.s[2] = wg_id;
+        c.r.s[3] = l.wg;
+        c.r.s[4] = wave;
+        c.r.exec = lanes;
+        g.ctx[k] = c;
+        g.command(Cmd::Dispatch, k, lanes, 0);
+        self.counters.wf[global].0 = self.now + 1 - self.start;
+    }
+
+    /// Every SIMD/SpSIMD picks and issues at most one instruction.
+    fn issue_all(&mut self) {
+        let l = self.launch.expect("issue runs during a launch");
+        let units = if l.mode == Mode::Pws {
+            l.s as usize + 1
+        } else {
+            1
+        };
+        let all: Vec<(usize, usize)> = (0..self.groups.len())
+            .flat_map(|g| (0..units).map(move |u| (g, u)))
+            .collect();
+        self.pipes = [false; 2];
+        self.rotate = (self.rotate + 1) % all.len();
+        for i in 0..all.len() {
+            let (gi, u) = all[(self.rotate + i) % all.len()];
+            self.issue_unit(gi, u, &l);
+            if self.status != Status::Busy {
+                return;
+            }
+        }
+    }
+
+    fn issue_unit(&mut self, gi: usize, u: usize, l: &Launch) {
+        let n_wfc = self.cfg.n_wfc;
+        let mut mask = 0u64;
+        let mut reason = Stall::Idle;
+        let mut found = vec![None; n_wfc];
+        for (slot, entry) in found.iter_mut().enumerate() {
+            let k = self.groups[gi].k(u, slot);
+            match self.eligibility(gi, k, l) {
+                Elig::Yes(f) => {
+                    mask |= 1 << slot;
+                    *entry = Some(f);
+                }
+                Elig::No(r) => reason = reason.min_by_priority(r),
+                Elig::Absent => {}
+            }
+        }
+        let Some(slot) = self.groups[gi].units[u].sched.grant(mask) else {
+            self.counters.stalls[reason as usize] += 1;
+            return;
+        };
+        let f = found[slot].expect("granted contexts are eligible");
+        let k = self.groups[gi].k(u, slot);
+        let pc = self.groups[gi].ctx[k].pc;
+        self.groups[gi].units[u].issued = Some((slot, pc, self.code[(pc / 4) as usize]));
+        self.issue(gi, u, k, f, l);
+    }
+
+    /// Whether context k of group gi may issue now.
+    fn eligibility(&self, gi: usize, k: usize, l: &Launch) -> Elig {
+        let g = &self.groups[gi];
+        let c = &g.ctx[k];
+        if !c.live {
+            return Elig::Absent;
+        }
+        match g.state(k) {
+            State::Ready => {}
+            State::Splitting | State::MergeWait | State::Merging => {
+                return Elig::No(Stall::SplitMerge)
+            }
+            State::Empty | State::Done => return Elig::Absent,
+        }
+        if c.barrier {
+            return Elig::No(Stall::Barrier);
+        }
+        if c.ready_at > self.now {
+            return Elig::No(Stall::Dependency);
+        }
+        let Some(&f) = self.decoded.get((c.pc / 4) as usize) else {
+            // Issue reports the bad PC.
+            return Elig::Yes(InsnFields::default());
+        };
+        if f.illegal {
+            return Elig::Yes(f);
+        }
+        let structural = match f.unit {
+            unit::VALU => g.units[k % g.n_units()].valu_free > self.now,
+            unit::VMEM | unit::SMEM => self.pipes[0],
+            unit::LDS => self.pipes[1],
+            unit::PWS => l.mode != Mode::NoSplit && !g.port_free(),
+            unit::PROGRAM if f.opcode == 0x01 => !g.port_free(),
+            unit::SYNC if f.opcode == 0x0C && !waitcnt_ok(c, f.imm) => {
+                return Elig::No(Stall::Waitcnt)
+            }
+            _ => false,
+        };
+        if structural {
+            Elig::No(Stall::Structural)
+        } else {
+            Elig::Yes(f)
+        }
+    }
+
+    /// Issues instruction `f` of context k (unit u of group gi).
+    fn issue(&mut self, gi: usize, u: usize, k: usize, f: InsnFields, l: &Launch) {
+        let lat = self.cfg.lat;
+        let now = self.now;
+        let pc = self.groups[gi].ctx[k].pc;
+        if (pc / 4) as usize >= self.code.len() {
+            return self.fail(CuError::PcOutOfRange, pc, pc);
+        }
+        if f.illegal {
+            return self.fail(
+                CuError::IllegalInstruction,
+                pc,
+                self.code[(pc / 4) as usize],
+            );
+        }
+        if (1..=9).contains(&f.unit) {
+            self.counters.insts[usize::from(f.unit) - 1] += 1;
+        }
+        let next = pc + 4 * u32::from(f.words);
+        {
+            let c = &mut self.groups[gi].ctx[k];
+            c.last_pc = pc;
+            c.pc = next;
+            c.ready_at = now + u64::from(lat.salu);
+        }
+        let result = match f.unit {
+            unit::SALU => self.salu(gi, k, &f, next),
+            unit::VALU => {
+                let g = &mut self.groups[gi];
+                g.units[u].valu_free = now + u64::from(lat.issue_period);
+                g.ctx[k].ready_at = now + u64::from(lat.valu);
+                let eff = g.eff(k);
+                let wf = g.ctx[k].wf;
+                valu::execute(&f, &mut g.ctx[k].r, &mut g.wfs[wf].vrf, eff).map_err(|b| bad(b.0))
+            }
+            unit::VMEM | unit::SMEM | unit::LDS => self.memory(gi, k, &f),
+            unit::BRANCH => self.branch(gi, k, &f, next),
+            unit::PWS => self.split_merge(gi, k, &f, l.mode),
+            unit::SYNC => {
+                if f.opcode == 0x0A {
+                    self.groups[gi].ctx[k].barrier = true;
+                }
+                Ok(())
+            }
+            _ => self.program(gi, k, &f),
+        };
+        if let Err((error, info)) = result {
+            self.fail(error, pc, info);
+        }
+    }
+
+    fn salu(
+        &mut self,
+        gi: usize,
+        k: usize,
+        f: &InsnFields,
+        next: u32,
+    ) -> Result<(), (CuError, u32)> {
+        let r = &mut self.groups[gi].ctx[k].r;
+        if f.format == format::SOP1 && f.opcode == 0x1C {
+            // s_getpc_b64: the address of the next instruction.
+            return r
+                .write64(u16::from(f.dst), u64::from(next))
+                .map_err(|b| bad(b.0));
+        }
+        salu::execute(f, r).map_err(|b| bad(b.0))
+    }
+
+    fn memory(&mut self, gi: usize, k: usize, f: &InsnFields) -> Result<(), (CuError, u32)> {
+        let lat = self.cfg.lat;
+        let g = &mut self.groups[gi];
+        let eff = g.eff(k);
+        let (wf, wi) = (g.ctx[k].wf, g.ctx[k].wg);
+        let mut port = Port {
+            mem: &mut self.mem,
+            lds: &mut self.wgs[wi].lds,
+            r: &g.ctx[k].r,
+            v: &g.wfs[wf].vrf,
+            eff,
+        };
+        let Access { counter, writeback } = port.execute(f).map_err(|e| match e {
+            memory::Fault::Memory(a) => (CuError::MemoryFault, a as u32),
+            memory::Fault::Lds(a) => (CuError::LdsFault, a),
+            memory::Fault::Operand(c) => bad(c),
+        })?;
+        let (latency, pipe) = match f.unit {
+            unit::VMEM => (lat.flat, 0),
+            unit::SMEM => (lat.smem, 0),
+            _ => (lat.lds, 1),
+        };
+        self.pipes[pipe] = true;
+        let c = &mut g.ctx[k];
+        match counter {
+            Counter::Vm => c.vmcnt += 1,
+            Counter::Lgkm => c.lgkmcnt += 1,
+        }
+        c.ready_at = self.now + 1;
+        self.pending.push_back(Pending {
+            at: self.now + u64::from(latency),
+            group: gi,
+            ctx: k,
+            counter,
+            writeback,
+        });
+        Ok(())
+    }
+
+    fn branch(
+        &mut self,
+        gi: usize,
+        k: usize,
+        f: &InsnFields,
+        next: u32,
+    ) -> Result<(), (CuError, u32)> {
+        let g = &mut self.groups[gi];
+        let (eff, vcc_active) = (g.eff(k), g.ctx[k].r.vcc & g.spm(k));
+        let c = &mut g.ctx[k];
+        c.ready_at = self.now + u64::from(self.cfg.lat.branch);
+        if f.format == format::SOP1 {
+            // s_setpc_b64 / s_swappc_b64.
+            let target = c.r.read64(f.src0, f.imm).map_err(|b| bad(b.0))?;
+            if f.opcode == 0x1E {
+                c.r.write64(u16::from(f.dst), u64::from(next))
+                    .map_err(|b| bad(b.0))?;
+            }
+            c.pc = target as u32;
+            return Ok(());
+        }
+        let taken = match f.opcode {
+            0x02 => true,
+            0x04 => !c.r.scc,
+            0x05 => c.r.scc,
+            0x06 => vcc_active == 0,
+            0x07 => vcc_active != 0,
+            0x08 => eff == 0,
+            _ => eff != 0,
+        };
+        if taken {
+            let offset = i32::from(f.imm as u16 as i16) * 4;
+            c.pc = next.wrapping_add(offset as u32);
+        }
+        Ok(())
+    }
+
+    fn split_merge(
+        &mut self,
+        gi: usize,
+        k: usize,
+        f: &InsnFields,
+        mode: Mode,
+    ) -> Result<(), (CuError, u32)> {
+        if mode == Mode::NoSplit {
+            return Ok(());
+        }
+        let g = &mut self.groups[gi];
+        let c = &g.ctx[k];
+        if c.vmcnt + c.lgkmcnt > 0 {
+            return Err((CuError::SplitPendingMemory, c.vmcnt + c.lgkmcnt));
+        }
+        if f.format == format::SOPP {
+            // merge: a serialized split's merge is a no-op; otherwise the split/merge unit
+            // finds the partner (or treats it as a no-op when there is none).
+            let pc = c.last_pc;
+            if g.ctx[k].splits.pop() != Some(false) {
+                g.command(Cmd::Merge, k, 0, pc);
+            }
+            return Ok(());
+        }
+        let r = &c.r;
+        let s0 = r.read(f.src0, 0).map_err(|b| bad(b.0))?;
+        let s1 = r.read(f.src1, 0).map_err(|b| bad(b.0))?;
+        let value = u64::from(s1) << 32 | u64::from(s0);
+        let m = assemble_mask(value, 32, 64);
+        let eff = g.eff(k);
+        let divergent = eff & m != 0 && eff & !m != 0;
+        if mode == Mode::Dws && !divergent {
+            g.ctx[k].splits.push(false);
+            self.counters.serialized += 1;
+            return Ok(());
+        }
+        g.ctx[k].splits.push(true);
+        g.command(Cmd::Split, k, value, 0);
+        Ok(())
+    }
+
+    fn program(&mut self, gi: usize, k: usize, f: &InsnFields) -> Result<(), (CuError, u32)> {
+        let g = &mut self.groups[gi];
+        match f.opcode {
+            0x00 => g.ctx[k].ready_at = self.now + 1 + u64::from(f.imm & 0xF),
+            0x0E => g.ctx[k].ready_at = self.now + 64 * u64::from(f.imm & 0x7F).max(1),
+            _ => self.end(gi, k),
+        }
+        Ok(())
+    }
+
+    /// `s_endpgm`.
+    fn end(&mut self, gi: usize, k: usize) {
+        let g = &mut self.groups[gi];
+        g.command(Cmd::End, k, 0, 0);
+        let (live_children, has_parent) = (g.out.ctx[k].sp > 0, g.out.ctx[k].parent_valid);
+        let c = &mut g.ctx[k];
+        c.live = false;
+        if live_children || has_parent {
+            // The split/merge unit reports end_live_splits next cycle.
+            return;
+        }
+        let global = g.wfs[c.wf].global;
+        let wi = c.wg;
+        self.counters.wf[global].1 = self.now - self.start;
+        let wg = &mut self.wgs[wi];
+        wg.live_waves -= 1;
+        if wg.live_waves == 0 {
+            wg.active = false;
+        }
+    }
+}
+
+/// The initial EXEC of wave `wave` of a work-group of `wg` work-items.
+fn wave_lanes(wg: u32, wave: u32) -> u64 {
+    let n = wg.saturating_sub(wave * 64).min(64);
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// `s_waitcnt imm` is satisfied: vmcnt ≤ imm[3:0], lgkmcnt ≤ imm[11:8].
+fn waitcnt_ok(c: &Ctx, imm: u32) -> bool {
+    c.vmcnt <= imm & 0xF && c.lgkmcnt <= (imm >> 8) & 0xF
+}
+
+/// An operand the instruction may not use: illegal instruction.
+fn bad(code: u16) -> (CuError, u32) {
+    (CuError::IllegalInstruction, u32::from(code))
+}
+
+impl Stall {
+    /// The more telling of two reasons (lower code wins).
+    fn min_by_priority(self, other: Stall) -> Stall {
+        if (other as u8) < (self as u8) {
+            other
+        } else {
+            self
+        }
+    }
+}

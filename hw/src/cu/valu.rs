@@ -1,0 +1,359 @@
+//! The vector ALU: VOP1, VOP2, VOPC and VOP3 (native and `_e64` forms) over the lanes of the
+//! effective mask (EXEC & SpM, spec §3.3), integer and fp32, on the wavefront's [`Vrf`].
+//! A behavioural datapath: fp32 is Rust's IEEE `f32` (firmware/kernels/README.md).
+
+use super::regs::{code, lanes, BadOperand, Sregs, Vrf};
+use crate::isa::insn_model::{format, InsnFields};
+
+/// An instruction in its native shape (`_e64` forms mapped back to VOP1/VOP2/VOPC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Vop1(u16),
+    Vop2(u16),
+    Vopc(u16),
+    /// A VOP3-only opcode.
+    Vop3(u16),
+}
+
+fn shape(f: &InsnFields) -> (Shape, bool) {
+    match f.format {
+        format::VOP1 => (Shape::Vop1(f.opcode), false),
+        format::VOP2 => (Shape::Vop2(f.opcode), false),
+        format::VOPC => (Shape::Vopc(f.opcode), false),
+        _ => match f.opcode {
+            0..=0xFF => (Shape::Vopc(f.opcode), true),
+            0x100..=0x13F => (Shape::Vop2(f.opcode - 0x100), true),
+            0x140..=0x1BF => (Shape::Vop1(f.opcode - 0x140), true),
+            op => (Shape::Vop3(op), true),
+        },
+    }
+}
+
+/// Whether the shape's sources are fp32 (input modifiers apply).
+fn float_in(s: Shape) -> bool {
+    match s {
+        Shape::Vop1(op) => matches!(op, 0x07 | 0x08 | 0x22 | 0x27),
+        Shape::Vop2(op) => matches!(op, 0x00 | 0x01 | 0x02 | 0x05 | 0x0A | 0x0B | 0x16),
+        Shape::Vopc(op) => op < 0x80,
+        Shape::Vop3(op) => matches!(op, 0x1C1 | 0x1CB),
+    }
+}
+
+/// Whether the result is fp32 (output modifiers apply).
+fn float_out(s: Shape) -> bool {
+    match s {
+        Shape::Vop1(op) => matches!(op, 0x05 | 0x06 | 0x22 | 0x27),
+        Shape::Vop2(op) => matches!(op, 0x01 | 0x02 | 0x05 | 0x0A | 0x0B | 0x16),
+        Shape::Vopc(_) => false,
+        Shape::Vop3(op) => matches!(op, 0x1C1 | 0x1CB),
+    }
+}
+
+/// A source operand: a VGPR or one scalar value for every lane.
+#[derive(Clone, Copy)]
+struct Src {
+    vgpr: Option<usize>,
+    value: u32,
+}
+
+impl Src {
+    fn new(code: u16, r: &Sregs, literal: u32) -> Result<Src, BadOperand> {
+        Ok(if code >= code::VGPR0 {
+            Src {
+                vgpr: Some(usize::from(code - code::VGPR0)),
+                value: 0,
+            }
+        } else {
+            Src {
+                vgpr: None,
+                value: r.read(code, literal)?,
+            }
+        })
+    }
+
+    fn get(self, v: &Vrf, lane: usize) -> u32 {
+        self.vgpr.map_or(self.value, |reg| v.get(reg, lane))
+    }
+
+    /// The 64-bit value (a VGPR pair, or a scalar zero-extended).
+    fn get64(self, v: &Vrf, lane: usize) -> u64 {
+        match self.vgpr {
+            Some(reg) => u64::from(v.get(reg, lane)) | u64::from(v.get(reg + 1, lane)) << 32,
+            None => u64::from(self.value),
+        }
+    }
+}
+
+/// Everything one lane's operation sees.
+struct LaneIn {
+    a: u32,
+    b: u32,
+    c: u32,
+    /// Carry-in / condition bit of this lane.
+    bit: bool,
+}
+
+/// Runs one vector ALU instruction on the lanes of `eff`.
+pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(), BadOperand> {
+    let (s, e64) = shape(f);
+    let src1 = if e64 {
+        f.src1
+    } else {
+        code::VGPR0 + (f.src1 & 0xFF)
+    };
+    let srcs = [
+        Src::new(f.src0, r, f.imm)?,
+        Src::new(src1, r, f.imm)?,
+        if e64 {
+            Src::new(f.src2, r, f.imm)?
+        } else {
+            Src {
+                vgpr: None,
+                value: 0,
+            }
+        },
+    ];
+    // The mask input of v_cndmask_b32 / v_addc_u32: VCC, or the e64 form's third source.
+    let mask_in = match (e64, s) {
+        (true, Shape::Vop2(0x00 | 0x1C)) => r.read64(f.src2, f.imm)?,
+        _ => r.vcc,
+    };
+    if s == Shape::Vop1(0x02) {
+        // v_readfirstlane_b32: the lowest active lane, lane 0 when none is.
+        let lane = if eff == 0 {
+            0
+        } else {
+            eff.trailing_zeros() as usize
+        };
+        return r.write(u16::from(f.dst), srcs[0].get(v, lane));
+    }
+    if s == Shape::Vop3(0x28F) {
+        return lshlrev_b64(f, &srcs, v, eff);
+    }
+    let float = float_in(s) && e64;
+    let mut mask_out = 0u64;
+    for lane in lanes(eff) {
+        let get = |i: usize| {
+            let x = srcs[i].get(v, lane);
+            if float {
+                input_mod(x, f.abs >> i & 1 == 1, f.neg >> i & 1 == 1)
+            } else {
+                x
+            }
+        };
+        let inp = LaneIn {
+            a: get(0),
+            b: get(1),
+            c: get(2),
+            bit: mask_in >> lane & 1 == 1,
+        };
+        let old = v.get(usize::from(f.dst), lane);
+        let (d, bit) = lane_op(s, &inp, old, f.clamp);
+        if bit {
+            mask_out |= 1 << lane;
+        }
+        if !matches!(s, Shape::Vopc(_)) {
+            let d = if float_out(s) {
+                output_mod(d, f.omod, f.clamp)
+            } else {
+                d
+            };
+            v.set(usize::from(f.dst), lane, d);
+        }
+    }
+    write_mask(f, s, e64, r, mask_out)
+}
+
+/// Writes the lane mask an instruction produces: VOPC results (VCC, or the e64 form's SGPR
+/// pair; `v_cmpx` also EXEC) and the carry-out of `v_add/sub/subrev/addc_u32`.
+fn write_mask(
+    f: &InsnFields,
+    s: Shape,
+    e64: bool,
+    r: &mut Sregs,
+    m: u64,
+) -> Result<(), BadOperand> {
+    match s {
+        Shape::Vopc(op) => {
+            r.write64(if e64 { u16::from(f.dst) } else { code::VCC_LO }, m)?;
+            if op & 0x10 != 0 {
+                r.exec = m;
+            }
+            Ok(())
+        }
+        Shape::Vop2(0x19..=0x1C) => {
+            r.write64(if e64 { u16::from(f.sdst) } else { code::VCC_LO }, m)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `v_lshlrev_b64 v[d:d+1], src0, src1(64)`.
+fn lshlrev_b64(f: &InsnFields, srcs: &[Src; 3], v: &mut Vrf, eff: u64) -> Result<(), BadOperand> {
+    for lane in lanes(eff) {
+        let d = srcs[1].get64(v, lane) << (srcs[0].get(v, lane) & 63);
+        v.set(usize::from(f.dst), lane, d as u32);
+        v.set(usize::from(f.dst) + 1, lane, (d >> 32) as u32);
+    }
+    Ok(())
+}
+
+fn input_mod(x: u32, abs: bool, neg: bool) -> u32 {
+    let x = if abs { x & 0x7FFF_FFFF } else { x };
+    if neg {
+        x ^ 0x8000_0000
+    } else {
+        x
+    }
+}
+
+fn output_mod(d: u32, omod: u8, clamp: bool) -> u32 {
+    let mut x = f32::from_bits(d);
+    x = match omod {
+        1 => x * 2.0,
+        2 => x * 4.0,
+        3 => x * 0.5,
+        _ => x,
+    };
+    if clamp {
+        // NaN clamps to 0.
+        x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    }
+    x.to_bits()
+}
+
+fn fl(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+/// Saturates a u64 result to 32 bits when `clamp` is set.
+fn sat(x: u64, clamp: bool) -> u32 {
+    if clamp {
+        x.min(u64::from(u32::MAX)) as u32
+    } else {
+        x as u32
+    }
+}
+
+/// One lane: (result, mask bit).
+fn lane_op(s: Shape, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
+    let (a, b, c) = (i.a, i.b, i.c);
+    match s {
+        Shape::Vop1(op) => (vop1(op, a), false),
+        Shape::Vop2(op) => vop2(op, i, old, clamp),
+        Shape::Vopc(op) => (0, vopc(op, a, b)),
+        Shape::Vop3(op) => (vop3(op, a, b, c, clamp), false),
+    }
+}
+
+fn vop1(op: u16, a: u32) -> u32 {
+    match op {
+        0x05 => (a as i32 as f32).to_bits(),
+        0x06 => (a as f32).to_bits(),
+        0x07 => fl(a) as u32,
+        0x08 => fl(a) as i32 as u32,
+        0x22 => (1.0 / fl(a)).to_bits(),
+        0x27 => fl(a).sqrt().to_bits(),
+        0x2B => !a,
+        _ => a,
+    }
+}
+
+fn vop2(op: u16, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
+    let (a, b) = (i.a, i.b);
+    let carry = |x: u64| (sat(x, clamp), x >> 32 != 0);
+    let borrow = |x: u32, y: u32| {
+        let d = if clamp {
+            x.saturating_sub(y)
+        } else {
+            x.wrapping_sub(y)
+        };
+        (d, y > x)
+    };
+    let d = match op {
+        0x00 => return (if i.bit { b } else { a }, false),
+        0x01 => (fl(a) + fl(b)).to_bits(),
+        0x02 => (fl(a) - fl(b)).to_bits(),
+        0x05 => (fl(a) * fl(b)).to_bits(),
+        0x08 => sat(u64::from(a & 0xFF_FFFF) * u64::from(b & 0xFF_FFFF), clamp),
+        0x0A => fl(a).min(fl(b)).to_bits(),
+        0x0B => fl(a).max(fl(b)).to_bits(),
+        0x0C => (a as i32).min(b as i32) as u32,
+        0x0D => (a as i32).max(b as i32) as u32,
+        0x0E => a.min(b),
+        0x0F => a.max(b),
+        0x10 => b >> (a & 31),
+        0x11 => ((b as i32) >> (a & 31)) as u32,
+        0x12 => b << (a & 31),
+        0x13 => a & b,
+        0x14 => a | b,
+        0x15 => a ^ b,
+        0x16 => (fl(a) * fl(b) + fl(old)).to_bits(),
+        0x19 => return carry(u64::from(a) + u64::from(b)),
+        0x1A => return borrow(a, b),
+        0x1B => return borrow(b, a),
+        _ => return carry(u64::from(a) + u64::from(b) + u64::from(i.bit)),
+    };
+    (d, false)
+}
+
+fn vop3(op: u16, a: u32, b: u32, c: u32, clamp: bool) -> u32 {
+    match op {
+        0x1C1 => (fl(a) * fl(b) + fl(c)).to_bits(),
+        0x1C3 => sat(
+            u64::from(a & 0xFF_FFFF) * u64::from(b & 0xFF_FFFF) + u64::from(c),
+            clamp,
+        ),
+        0x1C8 => {
+            let width = c & 31;
+            (a >> (b & 31)) & ((1u64 << width) - 1) as u32
+        }
+        0x1CB => fl(a).mul_add(fl(b), fl(c)).to_bits(),
+        0x285 => a.wrapping_mul(b),
+        _ => ((u64::from(a) * u64::from(b)) >> 32) as u32,
+    }
+}
+
+/// A VOPC compare. Integer opcodes: bits [2:0] F, LT, EQ, LE, GT, NE, GE, T; 0xC0 signed,
+/// 0xC8 unsigned. Float opcodes (below 0x80): bits [3:0] the 16 IEEE predicates.
+fn vopc(op: u16, a: u32, b: u32) -> bool {
+    use std::cmp::Ordering::*;
+    if op >= 0x80 {
+        let ord = if op & 0x08 == 0 {
+            (a as i32).cmp(&(b as i32))
+        } else {
+            a.cmp(&b)
+        };
+        return match op & 7 {
+            0 => false,
+            1 => ord == Less,
+            2 => ord == Equal,
+            3 => ord != Greater,
+            4 => ord == Greater,
+            5 => ord != Equal,
+            6 => ord != Less,
+            _ => true,
+        };
+    }
+    let ord = fl(a).partial_cmp(&fl(b));
+    let (lt, eq, gt) = (ord == Some(Less), ord == Some(Equal), ord == Some(Greater));
+    let unordered = ord.is_none();
+    match op & 0xF {
+        0 => false,
+        1 => lt,
+        2 => eq,
+        3 => lt || eq,
+        4 => gt,
+        5 => lt || gt,
+        6 => gt || eq,
+        7 => !unordered,
+        8 => unordered,
+        9 => !(gt || eq),
+        10 => !(lt || gt),
+        11 => !gt,
+        12 => !(lt || eq),
+        13 => !eq,
+        14 => !lt,
+        _ => true,
+    }
+}

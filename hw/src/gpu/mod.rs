@@ -1,0 +1,281 @@
+//! The GPU top: one compute unit ([`crate::cu`]) behind a 32-bit MMIO register map
+//! ([`regs`]): code/data windows, launch registers, doorbell, status and counters.
+
+pub mod regs;
+
+use crate::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
+use crate::sched::model::Policy;
+use regs::{addr, status, BusError};
+
+/// The launch registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LaunchRegs {
+    entry_pc: u32,
+    kernarg: u64,
+    grid: u32,
+    wg: u32,
+    lds: u32,
+    mode: u32,
+    sched: u32,
+}
+
+/// The GPU: a compute unit and its register block.
+pub struct Gpu {
+    cu: ComputeUnit,
+    regs: LaunchRegs,
+    code_addr: u32,
+    mem_addr: u64,
+    wf_sel: u32,
+    /// The launch was refused before it started (bad mode code): reported as bad_launch.
+    reset_pending: bool,
+}
+
+impl Gpu {
+    /// A GPU whose compute unit has this configuration.
+    pub fn new(cfg: CuConfig) -> Result<Self, String> {
+        Ok(Self {
+            cu: ComputeUnit::new(cfg)?,
+            regs: LaunchRegs {
+                wg: 64,
+                grid: 64,
+                mode: Mode::Pws.code() | 1 << 4,
+                sched: 1,
+                ..LaunchRegs::default()
+            },
+            code_addr: 0,
+            mem_addr: 0,
+            wf_sel: 0,
+            reset_pending: false,
+        })
+    }
+
+    /// The compute unit (for waveforms and probes; software uses the registers).
+    pub fn cu(&self) -> &ComputeUnit {
+        &self.cu
+    }
+
+    /// Runs `n` core clock cycles.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.cu.step();
+        }
+    }
+
+    /// Runs one core clock cycle.
+    pub fn step(&mut self) {
+        self.cu.step();
+    }
+
+    fn busy(&self) -> bool {
+        self.cu.status() == Status::Busy
+    }
+
+    /// An MMIO read.
+    pub fn read(&mut self, a: u32) -> Result<u32, BusError> {
+        let cfg = *self.cu.config();
+        let c = self.cu.counters();
+        Ok(match a {
+            addr::ID => regs::ID_VALUE,
+            addr::VERSION => regs::VERSION,
+            addr::STATUS => self.status_code(),
+            addr::ERROR | addr::ERROR_PC | addr::ERROR_INFO => self.error_reg(a),
+            addr::CODE_ADDR => self.code_addr,
+            addr::CODE_DATA => {
+                let v = *self
+                    .cu
+                    .code
+                    .get((self.code_addr / 4) as usize)
+                    .ok_or(BusError::OutOfRange)?;
+                self.code_addr = self.code_addr.wrapping_add(4);
+                v
+            }
+            addr::MEM_ADDR_LO => self.mem_addr as u32,
+            addr::MEM_ADDR_HI => (self.mem_addr >> 32) as u32,
+            addr::MEM_DATA => {
+                let v = self
+                    .cu
+                    .mem
+                    .read(self.mem_addr)
+                    .map_err(|_| BusError::OutOfRange)?;
+                self.mem_addr = self.mem_addr.wrapping_add(4);
+                v
+            }
+            addr::CODE_SIZE => cfg.code_bytes,
+            addr::MEM_SIZE_LO => cfg.mem_bytes as u32,
+            addr::MEM_SIZE_HI => (cfg.mem_bytes >> 32) as u32,
+            addr::ENTRY_PC => self.regs.entry_pc,
+            addr::KERNARG_LO => self.regs.kernarg as u32,
+            addr::KERNARG_HI => (self.regs.kernarg >> 32) as u32,
+            addr::GRID => self.regs.grid,
+            addr::WG => self.regs.wg,
+            addr::LDS => self.regs.lds,
+            addr::MODE => self.regs.mode,
+            addr::SCHED => self.regs.sched,
+            addr::WF_COUNT => c.wf.len() as u32,
+            addr::WF_SEL => self.wf_sel,
+            addr::WF_START | addr::WF_FINISH => {
+                let (s, f) = c.wf.get(self.wf_sel as usize).copied().unwrap_or((0, 0));
+                (if a == addr::WF_START { s } else { f }) as u32
+            }
+            a if (addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a)
+                && a % 4 == 0 =>
+            {
+                let i = (a - addr::COUNTERS) / 8;
+                let v = counter(c, i as usize);
+                if a % 8 == 0 {
+                    v as u32
+                } else {
+                    (v >> 32) as u32
+                }
+            }
+            addr::CTRL => return Err(BusError::ReadOnly),
+            _ => return Err(BusError::Unmapped),
+        })
+    }
+
+    fn status_code(&self) -> u32 {
+        if self.reset_pending {
+            return status::IDLE;
+        }
+        match self.cu.status() {
+            Status::Idle => status::IDLE,
+            Status::Busy => status::BUSY,
+            Status::Done => status::DONE,
+            Status::Error(_) => status::ERROR,
+        }
+    }
+
+    fn error_reg(&self, a: u32) -> u32 {
+        match (self.cu.status(), self.reset_pending) {
+            (Status::Error(f), false) => match a {
+                addr::ERROR => f.error as u32,
+                addr::ERROR_PC => f.pc,
+                _ => f.info,
+            },
+            _ => 0,
+        }
+    }
+
+    /// An MMIO write.
+    pub fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
+        let launch_reg = (addr::ENTRY_PC..=addr::SCHED).contains(&a);
+        if launch_reg && self.busy() {
+            return Err(BusError::Busy);
+        }
+        match a {
+            addr::CTRL => self.ctrl(v)?,
+            addr::CODE_ADDR => self.code_addr = v,
+            addr::CODE_DATA => {
+                let slot = self
+                    .cu
+                    .code
+                    .get_mut((self.code_addr / 4) as usize)
+                    .ok_or(BusError::OutOfRange)?;
+                *slot = v;
+                self.code_addr = self.code_addr.wrapping_add(4);
+            }
+            addr::MEM_ADDR_LO => self.mem_addr = self.mem_addr & !0xFFFF_FFFF | u64::from(v),
+            addr::MEM_ADDR_HI => self.mem_addr = self.mem_addr & 0xFFFF_FFFF | u64::from(v) << 32,
+            addr::MEM_DATA => {
+                self.cu
+                    .mem
+                    .write(self.mem_addr, v)
+                    .map_err(|_| BusError::OutOfRange)?;
+                self.mem_addr = self.mem_addr.wrapping_add(4);
+            }
+            addr::ENTRY_PC => self.regs.entry_pc = v,
+            addr::KERNARG_LO => self.regs.kernarg = self.regs.kernarg & !0xFFFF_FFFF | u64::from(v),
+            addr::KERNARG_HI => {
+                self.regs.kernarg = self.regs.kernarg & 0xFFFF_FFFF | u64::from(v) << 32
+            }
+            addr::GRID => self.regs.grid = v,
+            addr::WG => self.regs.wg = v,
+            addr::LDS => self.regs.lds = v,
+            addr::MODE => self.regs.mode = v,
+            addr::SCHED => self.regs.sched = v,
+            addr::WF_SEL => self.wf_sel = v,
+            a if self.read_only(a) => return Err(BusError::ReadOnly),
+            _ => return Err(BusError::Unmapped),
+        }
+        Ok(())
+    }
+
+    /// A mapped register software may only read.
+    fn read_only(&mut self, a: u32) -> bool {
+        a != addr::CODE_DATA && a != addr::MEM_DATA && a != addr::CTRL && self.peek(a)
+    }
+
+    /// Whether `a` is a readable register (without side effects).
+    fn peek(&self, a: u32) -> bool {
+        matches!(
+            a,
+            addr::ID
+                | addr::VERSION
+                | addr::STATUS
+                | addr::ERROR
+                | addr::ERROR_PC
+                | addr::ERROR_INFO
+                | addr::CODE_SIZE
+                | addr::MEM_SIZE_LO
+                | addr::MEM_SIZE_HI
+                | addr::WF_COUNT
+                | addr::WF_START
+                | addr::WF_FINISH
+        ) || ((addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a) && a % 4 == 0)
+    }
+
+    fn ctrl(&mut self, v: u32) -> Result<(), BusError> {
+        if v & regs::CTRL_RESET != 0 {
+            if self.busy() {
+                return Err(BusError::Busy);
+            }
+            self.reset_pending = true;
+        }
+        if v & regs::CTRL_DOORBELL != 0 {
+            if self.busy() {
+                return Err(BusError::Busy);
+            }
+            self.reset_pending = false;
+            self.cu.launch(self.launch());
+        }
+        Ok(())
+    }
+
+    /// The launch the registers describe (an unknown mode code or S outside 1..=7 makes
+    /// the compute unit refuse it as bad_launch).
+    fn launch(&self) -> Launch {
+        let r = &self.regs;
+        let s = (r.mode >> 4) & 7;
+        let (mode, s) = match Mode::from_code(r.mode & 3) {
+            Some(m) => (m, s),
+            None => (Mode::NoSplit, 0),
+        };
+        Launch {
+            entry_pc: r.entry_pc,
+            kernarg: r.kernarg,
+            grid: r.grid,
+            wg: r.wg,
+            lds_per_wg: r.lds,
+            mode,
+            s,
+            policy: if r.sched & 1 == 1 {
+                Policy::Gto
+            } else {
+                Policy::Lrr
+            },
+        }
+    }
+}
+
+/// Counter `i` of the register map.
+fn counter(c: &crate::cu::Counters, i: usize) -> u64 {
+    match i {
+        0 => c.cycles,
+        1 => c.instructions(),
+        2..=10 => c.insts[i - 2],
+        11..=16 => c.stalls[i - 11],
+        17 => c.splits,
+        18 => c.merges,
+        _ => c.serialized,
+    }
+}

@@ -1,0 +1,142 @@
+//! The GPU's MMIO register map: 32-bit registers at byte offsets. The firmware driver is the
+//! only thing that touches them (ARCHITECTURE.md "System and driver").
+//!
+//! | offset | name | access | meaning |
+//! |---|---|---|---|
+//! | 0x000 | `ID` | R | 0x5254_4750 ("RTGP") |
+//! | 0x004 | `VERSION` | R | register map version (1) |
+//! | 0x008 | `CTRL` | W | bit 0: doorbell (start the launch in the launch registers); bit 1: reset the status and counters to idle |
+//! | 0x00C | `STATUS` | R | 0 idle, 1 busy, 2 done, 3 error |
+//! | 0x010 | `ERROR` | R | error code when STATUS = 3 ([`crate::cu::CuError`]: 1 illegal_instruction, 2 split_overflow, 3 merge_watchdog, 4 end_live_splits, 5 bad_launch, 6 memory_fault, 7 lds_fault, 8 pc_out_of_range, 9 split_pending_memory, 10 pws_protocol), else 0 |
+//! | 0x014 | `ERROR_PC` | R | PC of the faulting instruction |
+//! | 0x018 | `ERROR_INFO` | R | faulting address, instruction word, context, or (bad_launch) the failed check |
+//! | 0x020 | `CODE_ADDR` | RW | byte address in instruction memory for `CODE_DATA` |
+//! | 0x024 | `CODE_DATA` | RW | the dword at `CODE_ADDR`; each access adds 4 to `CODE_ADDR` |
+//! | 0x028 | `MEM_ADDR_LO` | RW | byte address in data memory for `MEM_DATA`, low half |
+//! | 0x02C | `MEM_ADDR_HI` | RW | high half |
+//! | 0x030 | `MEM_DATA` | RW | the dword at `MEM_ADDR`; each access adds 4 to `MEM_ADDR` |
+//! | 0x034 | `CODE_SIZE` | R | instruction memory bytes |
+//! | 0x038 | `MEM_SIZE_LO` | R | data memory bytes, low half |
+//! | 0x03C | `MEM_SIZE_HI` | R | high half |
+//! | 0x040 | `ENTRY_PC` | RW | byte address of the first instruction |
+//! | 0x044 | `KERNARG_LO` | RW | kernel argument segment address, low half (into s0) |
+//! | 0x048 | `KERNARG_HI` | RW | high half (into s1) |
+//! | 0x04C | `GRID` | RW | work-items in the launch |
+//! | 0x050 | `WG` | RW | work-items per work-group |
+//! | 0x054 | `LDS` | RW | LDS bytes per work-group |
+//! | 0x058 | `MODE` | RW | bits 1:0 mode (0 no-split, 1 DWS, 2 PWS); bits 6:4 S (1..=7) |
+//! | 0x05C | `SCHED` | RW | issue policy: 0 LRR, 1 GTO |
+//! | 0x100 + 8i | `COUNTER[i]` LO/HI | R | 64-bit counters, low half at +0, high at +4: i = 0 cycles, 1 instructions, 2..=10 instructions per class (salu, valu, vmem, smem, lds, branch, pws, sync, program), 11..=16 unit-cycles without issue per reason (structural, dependency, waitcnt, barrier, split_merge, idle), 17 splits, 18 merges, 19 DWS serialized splits |
+//! | 0x1F0 | `WF_COUNT` | R | wavefronts in the launch |
+//! | 0x1F4 | `WF_SEL` | RW | wavefront index for `WF_START`/`WF_FINISH` |
+//! | 0x1F8 | `WF_START` | R | cycle the selected wavefront became ready |
+//! | 0x1FC | `WF_FINISH` | R | cycle it executed `s_endpgm` (0 if it has not) |
+//!
+//! Cycles count from the doorbell. Launch registers cannot be written while STATUS = busy.
+//! Any other offset, a write to a read-only register, a read of `CTRL`, or an unaligned
+//! offset is refused with a [`BusError`] (the bus's error response); nothing panics.
+
+/// Register offsets.
+#[allow(missing_docs)]
+pub mod addr {
+    pub const ID: u32 = 0x000;
+    pub const VERSION: u32 = 0x004;
+    pub const CTRL: u32 = 0x008;
+    pub const STATUS: u32 = 0x00C;
+    pub const ERROR: u32 = 0x010;
+    pub const ERROR_PC: u32 = 0x014;
+    pub const ERROR_INFO: u32 = 0x018;
+    pub const CODE_ADDR: u32 = 0x020;
+    pub const CODE_DATA: u32 = 0x024;
+    pub const MEM_ADDR_LO: u32 = 0x028;
+    pub const MEM_ADDR_HI: u32 = 0x02C;
+    pub const MEM_DATA: u32 = 0x030;
+    pub const CODE_SIZE: u32 = 0x034;
+    pub const MEM_SIZE_LO: u32 = 0x038;
+    pub const MEM_SIZE_HI: u32 = 0x03C;
+    pub const ENTRY_PC: u32 = 0x040;
+    pub const KERNARG_LO: u32 = 0x044;
+    pub const KERNARG_HI: u32 = 0x048;
+    pub const GRID: u32 = 0x04C;
+    pub const WG: u32 = 0x050;
+    pub const LDS: u32 = 0x054;
+    pub const MODE: u32 = 0x058;
+    pub const SCHED: u32 = 0x05C;
+    pub const COUNTERS: u32 = 0x100;
+    pub const WF_COUNT: u32 = 0x1F0;
+    pub const WF_SEL: u32 = 0x1F4;
+    pub const WF_START: u32 = 0x1F8;
+    pub const WF_FINISH: u32 = 0x1FC;
+}
+
+/// The `ID` register's value.
+pub const ID_VALUE: u32 = 0x5254_4750;
+/// The register map version.
+pub const VERSION: u32 = 1;
+/// `CTRL` bit 0.
+pub const CTRL_DOORBELL: u32 = 1;
+/// `CTRL` bit 1.
+pub const CTRL_RESET: u32 = 2;
+/// Number of 64-bit counters.
+pub const N_COUNTERS: u32 = 20;
+/// The counters' names, by index.
+pub const COUNTER_NAMES: [&str; 20] = [
+    "cycles",
+    "instructions",
+    "insts_salu",
+    "insts_valu",
+    "insts_vmem",
+    "insts_smem",
+    "insts_lds",
+    "insts_branch",
+    "insts_pws",
+    "insts_sync",
+    "insts_program",
+    "stall_structural",
+    "stall_dependency",
+    "stall_waitcnt",
+    "stall_barrier",
+    "stall_split_merge",
+    "stall_idle",
+    "splits",
+    "merges",
+    "serialized",
+];
+
+/// `STATUS` values.
+pub mod status {
+    /// No launch since reset.
+    pub const IDLE: u32 = 0;
+    /// A launch is running.
+    pub const BUSY: u32 = 1;
+    /// The launch finished.
+    pub const DONE: u32 = 2;
+    /// The launch stopped with an error (see `ERROR`).
+    pub const ERROR: u32 = 3;
+}
+
+/// The bus's error response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusError {
+    /// No register at this offset (or it is not 4-aligned).
+    Unmapped,
+    /// The register cannot be written (or, for `CTRL`, read).
+    ReadOnly,
+    /// Launch registers are locked while a launch runs.
+    Busy,
+    /// A `CODE_DATA`/`MEM_DATA` access outside its memory.
+    OutOfRange,
+}
+
+impl std::fmt::Display for BusError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BusError::Unmapped => "no register at this address",
+            BusError::ReadOnly => "register is read-only",
+            BusError::Busy => "launch registers are locked while the GPU is busy",
+            BusError::OutOfRange => "memory window access out of range",
+        })
+    }
+}
+
+impl std::error::Error for BusError {}

@@ -1,0 +1,112 @@
+//! The behavioural scheduler: the grant decision of spec/001-multiphase.md §2.6 (§9.1 item 3),
+//! behind a trait so that an RTL scheduler driven through a harness can replace it. The SM
+//! issue model (`rtgpu-testbench`) and the compute unit ([`crate::cu`]) use it; it was written
+//! from the spec without [`super::WarpScheduler`], which the testbench checks against it.
+
+/// The most warps an eligible mask can name.
+pub const MAX_WARPS: usize = 64;
+
+/// A warp scheduler: one grant decision per cycle.
+pub trait Scheduler {
+    /// Called once per cycle with the eligible mask (bit w = warp w eligible); returns the granted
+    /// warp or None.
+    /// Must grant iff eligible != 0 (work-conserving) — the simulator checks this and reports a
+    /// violation.
+    fn grant(&mut self, eligible: u64) -> Option<usize>;
+}
+
+/// The two policies of spec §2.6 (Accel-Sim `order_lrr` / `order_by_priority`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Loose round-robin: the priority list starts at `last_issued + 1` (slot 0 before any
+    /// issue) and wraps; not-eligible warps are skipped.
+    Lrr,
+    /// Greedy-then-oldest: the last-issued warp if it is eligible, else the oldest (lowest
+    /// index) eligible warp, which becomes the new greedy warp.
+    Gto,
+}
+
+impl Policy {
+    /// `"lrr"` or `"gto"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Lrr => "lrr",
+            Policy::Gto => "gto",
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The behavioural GTO/LRR scheduler of spec §2.6, supervising warps `0..warps`.
+///
+/// Its only state is the last-issued warp, updated **only when it grants** (Accel-Sim's
+/// `m_last_supervised_issued`); it starts empty (G18): LRR then starts at slot 0 and GTO takes
+/// the oldest eligible warp. Eligible bits at or above `warps` are ignored (they are not
+/// supervised), so a mask with only such bits gets no grant — which the simulator reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyScheduler {
+    policy: Policy,
+    warps: usize,
+    last: Option<usize>,
+}
+
+impl PolicyScheduler {
+    /// A scheduler with `policy` over warps `0..warps` (`warps` is capped at [`MAX_WARPS`]).
+    pub fn new(policy: Policy, warps: usize) -> Self {
+        Self {
+            policy,
+            warps: warps.min(MAX_WARPS),
+            last: None,
+        }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The last granted warp (LRR's pointer is this + 1; GTO's greedy warp is this).
+    pub fn last_issued(&self) -> Option<usize> {
+        self.last
+    }
+
+    /// The mask of supervised warps.
+    fn supervised(&self) -> u64 {
+        if self.warps >= MAX_WARPS {
+            u64::MAX
+        } else {
+            (1u64 << self.warps) - 1
+        }
+    }
+}
+
+impl Scheduler for PolicyScheduler {
+    fn grant(&mut self, eligible: u64) -> Option<usize> {
+        let eligible = eligible & self.supervised();
+        if eligible == 0 {
+            return None;
+        }
+        let pick = match self.policy {
+            Policy::Lrr => {
+                // Rotate the mask so that bit 0 is slot `start`, take the lowest set bit.
+                let start = self.last.map_or(0, |l| (l + 1) % self.warps);
+                (0..self.warps)
+                    .map(|k| (start + k) % self.warps)
+                    .find(|&w| eligible >> w & 1 == 1)
+            }
+            Policy::Gto => match self.last {
+                Some(l) if eligible >> l & 1 == 1 => Some(l),
+                _ => Some(eligible.trailing_zeros() as usize),
+            },
+        };
+        if pick.is_some() {
+            self.last = pick;
+        }
+        pick
+    }
+}
