@@ -52,7 +52,7 @@ impl Dims {
                 self.wg
             ));
         }
-        if self.grid == 0 || self.grid % self.wg != 0 {
+        if self.grid == 0 || !self.grid.is_multiple_of(self.wg) {
             return err(format!(
                 "grid size {} is not a positive multiple of the work-group size {}",
                 self.grid, self.wg

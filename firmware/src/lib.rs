@@ -3,9 +3,12 @@
 //! aging-aware instruction distribution ([`aging`]): process-variation maps, the aging model,
 //! cluster formation (Alg. 3) and the distribution ratio (Alg. 4) that program the IDU, and
 //! the lifetime experiment that compares the ratio with the stock dispatcher and an even split
-//! (its per-step timing pluggable: analytic here, cycle-level in `rtgpu-testbench`).
+//! (its per-step timing pluggable: analytic here, cycle-level in `rtgpu-testbench`); the kernel
+//! ABI ([`launch`]); the reference interpreter ([`interp`]) that runs a launch without timing;
+//! and the driver ([`driver`]) that runs one on the GPU model through its MMIO registers.
 
 pub mod aging;
 pub mod driver;
+pub mod interp;
 pub mod isa;
 pub mod launch;

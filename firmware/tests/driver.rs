@@ -1,4 +1,4 @@
-//! The driver against the GPU model: a vector add end to end, and the error paths.
+//! The driver against the GPU model: a vector add end to end, and the launch-size error path.
 
 use rtgpu_firmware::driver::{run, Driver, DriverError, LaunchDesc};
 use rtgpu_firmware::isa::assemble;
@@ -7,7 +7,7 @@ use rtgpu_hw::cu::{CuConfig, CuError, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 
-const VADD: &str = include_str!("/tmp/vadd.s");
+const VADD: &str = include_str!("../kernels/vector_add.s");
 
 fn desc(meta: &KernelMeta, mode: Mode, s: u32) -> LaunchDesc {
     LaunchDesc {

@@ -15,6 +15,7 @@ pub mod bench;
 pub mod cache;
 pub mod clock;
 pub mod cosim;
+pub mod cu;
 pub mod ddr4;
 pub mod dram;
 pub mod harness;

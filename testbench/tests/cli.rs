@@ -86,7 +86,7 @@ fn asm_lists_writes_and_disasm_reassembles() {
     let dir = tempfile::tempdir().unwrap();
     let kernel = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../firmware/kernels/divergent_scale.s"
+        "/../firmware/kernels/fig2_divergent.s"
     );
     let bin = dir.path().join("k.bin");
     let (code, out, err) = rtgpu(&["asm", kernel, "-o", bin.to_str().unwrap()]);

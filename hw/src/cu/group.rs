@@ -51,8 +51,9 @@ pub struct Unit {
     pub valu_free: u64,
     /// Its issue arbiter over its contexts.
     pub sched: PolicyScheduler,
-    /// This cycle's issue: (slot, PC, first instruction dword).
-    pub issued: Option<(usize, u32, u32)>,
+    /// The last cycle's issue (kept until the next cycle's issue starts): (slot, PC, first
+    /// instruction dword, decoder unit class).
+    pub issued: Option<(usize, u32, u32, u8)>,
 }
 
 /// One SIMD group.
@@ -169,9 +170,6 @@ impl Group {
         self.last_split = (self.cmd.cmd == crate::pws::Cmd::Split as u8)
             .then(|| self.k(self.cmd.cmd_unit.into(), self.cmd.cmd_slot.into()));
         self.cmd = self.idle_cmd(self.cmd.dws, self.cmd.watchdog);
-        for u in &mut self.units {
-            u.issued = None;
-        }
         self.refresh();
     }
 

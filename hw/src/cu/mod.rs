@@ -433,6 +433,11 @@ impl ComputeUnit {
             .flat_map(|g| (0..units).map(move |u| (g, u)))
             .collect();
         self.pipes = [false; 2];
+        for g in &mut self.groups {
+            for u in &mut g.units {
+                u.issued = None;
+            }
+        }
         self.rotate = (self.rotate + 1) % all.len();
         for i in 0..all.len() {
             let (gi, u) = all[(self.rotate + i) % all.len()];
@@ -466,7 +471,8 @@ impl ComputeUnit {
         let f = found[slot].expect("granted contexts are eligible");
         let k = self.groups[gi].k(u, slot);
         let pc = self.groups[gi].ctx[k].pc;
-        self.groups[gi].units[u].issued = Some((slot, pc, self.code[(pc / 4) as usize]));
+        let word = self.code.get((pc / 4) as usize).copied().unwrap_or(0);
+        self.groups[gi].units[u].issued = Some((slot, pc, word, f.unit));
         self.issue(gi, u, k, f, l);
     }
 

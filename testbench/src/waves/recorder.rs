@@ -122,7 +122,7 @@ impl VcdRecorder {
 }
 
 /// Opens/closes VCD scopes to go from the open scope path to `target`.
-fn enter_scope<W: Write>(
+pub(crate) fn enter_scope<W: Write>(
     writer: &mut vcd::Writer<W>,
     open: &mut Vec<String>,
     target: &[String],

@@ -1,0 +1,64 @@
+//! The compute unit from the command line: `rtgpu run` ([`run`]) and its waveform
+//! ([`probe`]).
+
+pub mod probe;
+mod run;
+
+pub use run::{run, RunOpts, RunReport};
+
+use probe::CuProbe;
+use rtgpu_firmware::driver::Bus;
+use rtgpu_hw::gpu::regs::BusError;
+use rtgpu_hw::gpu::Gpu;
+use std::io;
+
+/// The GPU on the driver's bus, recording the compute unit's waveform while the clock runs.
+pub struct Recording {
+    /// The GPU.
+    pub gpu: Gpu,
+    probe: Option<CuProbe>,
+    cycle: u64,
+    error: Option<io::Error>,
+}
+
+impl Recording {
+    /// The GPU, with a probe if a waveform is wanted.
+    pub fn new(gpu: Gpu, probe: Option<CuProbe>) -> Self {
+        Self {
+            gpu,
+            probe,
+            cycle: 0,
+            error: None,
+        }
+    }
+
+    /// Ends the recording: the probe (if any) and the first write error.
+    pub fn finish(self) -> (Gpu, Option<CuProbe>, Option<io::Error>) {
+        (self.gpu, self.probe, self.error)
+    }
+}
+
+impl Bus for Recording {
+    fn read(&mut self, a: u32) -> Result<u32, BusError> {
+        self.gpu.read(a)
+    }
+
+    fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
+        self.gpu.write(a, v)
+    }
+
+    fn tick(&mut self, cycles: u64) {
+        let Some(probe) = self.probe.as_mut() else {
+            self.gpu.run(cycles);
+            return;
+        };
+        for _ in 0..cycles {
+            let before = probe.snapshot(self.gpu.cu());
+            self.gpu.step();
+            if let Err(e) = probe.sample(self.cycle, &before, self.gpu.cu()) {
+                self.error.get_or_insert(e);
+            }
+            self.cycle += 1;
+        }
+    }
+}

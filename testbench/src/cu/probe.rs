@@ -1,0 +1,180 @@
+//! The compute unit's waveform: per SIMD/SpSIMD the issuing context, PC, instruction word and
+//! class; per context its state, PC, EXEC, SpM and effective mask (spec §10 "VCD signals worth
+//! dumping"); a `.gtkw` grouping them by SIMD.
+
+use crate::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};
+use rtgpu_hw::cu::{ComputeUnit, Status, CLASSES};
+use rtgpu_hw::pws::State;
+use std::io;
+use std::path::Path;
+
+/// Picoseconds per core cycle (1 GHz).
+pub const CYCLE_PS: u64 = 1000;
+
+/// Per unit: issue_ctx, pc, insn, class. Per context: state, pc, exec, spm, eff.
+const UNIT_VARS: [(&str, usize); 4] = [("issue_ctx", 5), ("pc", 32), ("insn", 32), ("class", 4)];
+const CTX_VARS: [(&str, usize); 5] = [
+    ("state", 3),
+    ("pc", 32),
+    ("exec", 64),
+    ("spm", 64),
+    ("eff", 64),
+];
+
+/// Name of unit u of SIMD g's group.
+fn unit_scope(g: usize, u: usize) -> Vec<String> {
+    let unit = if u == 0 {
+        "simd".to_string()
+    } else {
+        format!("spsimd{u}")
+    };
+    vec!["cu".into(), format!("g{g}"), unit]
+}
+
+/// Records the compute unit cycle by cycle.
+pub struct CuProbe {
+    rec: ProbeRecorder,
+    /// (group, unit, slot) of every context, in variable order.
+    ctxs: Vec<(usize, usize, usize)>,
+    units: Vec<(usize, usize)>,
+    /// Contexts that ever held a wavefront (the `.gtkw` shows only those).
+    used: Vec<bool>,
+    values: Vec<u64>,
+    cycles: u64,
+}
+
+impl CuProbe {
+    /// Opens `vcd` for a compute unit with `groups` SIMD groups of `units` units and `n_wfc`
+    /// contexts each.
+    pub fn create(vcd: &Path, groups: usize, units: usize, n_wfc: usize) -> io::Result<Self> {
+        let mut vars = vec![(vec!["cu".to_string()], "status".to_string(), 2)];
+        let unit_list: Vec<(usize, usize)> = (0..groups)
+            .flat_map(|g| (0..units).map(move |u| (g, u)))
+            .collect();
+        for &(g, u) in &unit_list {
+            vars.extend(
+                UNIT_VARS
+                    .iter()
+                    .map(|(n, w)| (unit_scope(g, u), n.to_string(), *w)),
+            );
+        }
+        let ctxs: Vec<(usize, usize, usize)> = unit_list
+            .iter()
+            .flat_map(|&(g, u)| (0..n_wfc).map(move |s| (g, u, s)))
+            .collect();
+        for &(g, u, s) in &ctxs {
+            let mut scope = unit_scope(g, u);
+            scope.push(format!("ctx{}", s + 1));
+            vars.extend(
+                CTX_VARS
+                    .iter()
+                    .map(|(n, w)| (scope.clone(), n.to_string(), *w)),
+            );
+        }
+        Ok(Self {
+            rec: ProbeRecorder::create(vcd, &vars)?,
+            used: vec![false; ctxs.len()],
+            values: Vec::with_capacity(vars.len()),
+            units: unit_list,
+            ctxs,
+            cycles: 0,
+        })
+    }
+
+    /// Samples cycle `cycle`: `before` holds the context states during the cycle (read before
+    /// the step), the compute unit the issues it made in it.
+    pub fn sample(&mut self, cycle: u64, before: &[u64], cu: &ComputeUnit) -> io::Result<()> {
+        self.values.clear();
+        self.values.push(match cu.status() {
+            Status::Idle => 0,
+            Status::Busy => 1,
+            Status::Done => 2,
+            Status::Error(_) => 3,
+        });
+        for &(g, u) in &self.units {
+            let issued = cu
+                .groups()
+                .get(g)
+                .and_then(|grp| grp.units.get(u))
+                .and_then(|x| x.issued);
+            let (slot, pc, word, class) =
+                issued.map_or((0, 0, 0, 0), |(s, p, w, c)| (s as u64 + 1, p, w, c));
+            self.values
+                .extend([slot, u64::from(pc), u64::from(word), u64::from(class)]);
+        }
+        self.values.extend_from_slice(before);
+        for (i, used) in self.used.iter_mut().enumerate() {
+            *used |= before[i * CTX_VARS.len()] != State::Empty as u64;
+        }
+        self.cycles = cycle + 1;
+        self.rec.sample(cycle * CYCLE_PS, &self.values)
+    }
+
+    /// The per-context values of the current cycle, in variable order (read before a step).
+    pub fn snapshot(&self, cu: &ComputeUnit) -> Vec<u64> {
+        let mut v = Vec::with_capacity(self.ctxs.len() * CTX_VARS.len());
+        for &(g, u, s) in &self.ctxs {
+            match cu.groups().get(g) {
+                Some(grp) if u < grp.n_units() => {
+                    let k = grp.k(u, s);
+                    let c = &grp.ctx[k];
+                    v.extend([
+                        grp.state(k) as u64,
+                        u64::from(c.pc),
+                        c.r.exec,
+                        grp.spm(k),
+                        grp.eff(k),
+                    ]);
+                }
+                _ => v.extend([0; CTX_VARS.len()]),
+            }
+        }
+        v
+    }
+
+    /// Finishes the VCD and writes `gtkw` beside it.
+    pub fn finish(self, gtkw: &Path, title: &str) -> io::Result<()> {
+        let mut save = Gtkw::new(title)
+            .names("state", &named(&State::ALL.map(State::name)))
+            .names("class", &class_names())
+            .names("status", &named(&["IDLE", "BUSY", "DONE", "ERROR"]))
+            .group(
+                "compute unit",
+                &[("cu.status", Some(Format::Named("status")))],
+            );
+        for &(g, u) in &self.units {
+            let p = unit_scope(g, u).join(".");
+            let mut traces: Vec<(String, Option<Format>)> = vec![
+                (format!("{p}.issue_ctx"), Some(Format::Dec)),
+                (format!("{p}.pc"), Some(Format::Hex)),
+                (format!("{p}.insn"), Some(Format::Hex)),
+                (format!("{p}.class"), Some(Format::Named("class"))),
+            ];
+            for (i, &(cg, cu_, s)) in self.ctxs.iter().enumerate() {
+                if (cg, cu_) != (g, u) || !self.used[i] {
+                    continue;
+                }
+                let c = format!("{p}.ctx{}", s + 1);
+                traces.push((format!("{c}.state"), Some(Format::Named("state"))));
+                traces.push((format!("{c}.pc"), Some(Format::Hex)));
+                traces.push((format!("{c}.exec"), Some(Format::Hex)));
+                traces.push((format!("{c}.spm"), Some(Format::Hex)));
+                traces.push((format!("{c}.eff"), Some(Format::Hex)));
+            }
+            save = save.group(&p, &as_refs(&traces));
+        }
+        let end = self.cycles * CYCLE_PS;
+        let signals = self.rec.signals().to_vec();
+        let vcd = self.rec.finish(end)?;
+        save.write(gtkw, &vcd, &signals, end)
+    }
+}
+
+/// The class names of the decoder's unit codes (0 = none).
+fn class_names() -> Vec<(u64, String)> {
+    std::iter::once("-")
+        .chain(CLASSES)
+        .enumerate()
+        .map(|(i, n)| (i as u64, n.to_string()))
+        .collect()
+}

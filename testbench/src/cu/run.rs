@@ -1,0 +1,192 @@
+//! `rtgpu run KERNEL.s`: assemble, lay out the arguments, launch through the driver, run, and
+//! report what the compute unit measured. It checks nothing itself.
+
+use super::probe::CuProbe;
+use super::Recording;
+use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
+use rtgpu_firmware::isa::assemble;
+use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
+use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct RunOpts {
+    /// The kernel source.
+    pub kernel: PathBuf,
+    /// A compute unit configuration (TOML or JSON) instead of the defaults.
+    pub config: Option<PathBuf>,
+    /// Split mode.
+    pub mode: Mode,
+    /// S.
+    pub s: u32,
+    /// Issue policy.
+    pub sched: Policy,
+    /// Grid size (default: the kernel's `// @grid`).
+    pub grid: Option<u32>,
+    /// Work-group size (default: `// @wg`).
+    pub wg: Option<u32>,
+    /// Kernel arguments (default: `// @args`).
+    pub args: Option<Vec<String>>,
+    /// Seed of random buffer contents.
+    pub seed: u64,
+    /// Write the waveform here (and the `.gtkw` beside it).
+    pub vcd: Option<PathBuf>,
+    /// Give up after this many cycles.
+    pub timeout: u64,
+}
+
+/// What the run measured (the `--json` output).
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// Kernel file.
+    pub kernel: String,
+    /// Mode name.
+    pub mode: &'static str,
+    /// S.
+    pub s: u32,
+    /// Issue policy name.
+    pub sched: &'static str,
+    /// Dimensions.
+    pub dims: Dims,
+    /// `done`, or the error's name.
+    pub status: String,
+    /// The error message, if any.
+    pub error: Option<String>,
+    /// Every counter by name.
+    pub counters: Vec<(String, u64)>,
+    /// Per wavefront: (start cycle, finish cycle).
+    pub wf: Vec<(u64, u64)>,
+}
+
+impl RunReport {
+    /// The counter `name`.
+    pub fn get(&self, name: &str) -> u64 {
+        self.counters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, v)| *v)
+    }
+
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "{}: mode {} S={} sched {} grid {} wg {}\nstatus: {}\n",
+            self.kernel, self.mode, self.s, self.sched, self.dims.grid, self.dims.wg, self.status
+        );
+        if let Some(e) = &self.error {
+            out += &format!("error: {e}\n");
+        }
+        for (name, v) in &self.counters {
+            out += &format!("{name:>18} {v}\n");
+        }
+        let finish: Vec<String> = self.wf.iter().map(|(_, f)| f.to_string()).collect();
+        out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
+        out
+    }
+}
+
+/// Reads a compute unit configuration: TOML if the file name ends in `.toml`, else JSON.
+pub fn load_config(path: &Path) -> Result<CuConfig, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let cfg: CuConfig = if path.extension().is_some_and(|e| e == "toml") {
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+    } else {
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+    };
+    cfg.check()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(cfg)
+}
+
+/// Runs the kernel. `Err((2, message))` for bad input (source, arguments, configuration,
+/// files); a launch that fails on the GPU still gives a report (with `status` the error).
+pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
+    let bad = |m: String| (2u8, m);
+    let name = o.kernel.display().to_string();
+    let src = std::fs::read_to_string(&o.kernel).map_err(|e| bad(format!("{name}: {e}")))?;
+    let prog = assemble(&src, &name).map_err(|e| bad(e.to_string()))?;
+    let meta = KernelMeta::parse(&src).map_err(|e| bad(format!("{name}: {e}")))?;
+    let cfg = match &o.config {
+        Some(p) => load_config(p).map_err(bad)?,
+        None => CuConfig::default(),
+    };
+    let dims = Dims {
+        grid: o.grid.unwrap_or(meta.dims.grid),
+        wg: o.wg.unwrap_or(meta.dims.wg),
+    };
+    let args = match &o.args {
+        Some(a) => a
+            .iter()
+            .map(|s| Arg::parse(s))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| bad(e.0))?,
+        None => meta.args.clone(),
+    };
+    let image = Image::build(&args, dims, o.seed);
+    let gpu = Gpu::new(cfg).map_err(bad)?;
+    let probe = match &o.vcd {
+        Some(p) => Some(
+            CuProbe::create(p, cfg.n_simd, o.s as usize + 1, cfg.n_wfc)
+                .map_err(|e| bad(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let mut drv = Driver::new(Recording::new(gpu, probe)).map_err(|e| (1, e.to_string()))?;
+    let desc = LaunchDesc {
+        entry_pc: 0,
+        kernarg: image.kernarg,
+        dims,
+        lds: meta.lds,
+        mode: o.mode,
+        s: o.s,
+        policy: o.sched,
+    };
+    let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
+        .map_err(|e| bad(e.to_string()))?;
+    let (_, probe, io_error) = drv.into_bus().finish();
+    if let Some(e) = io_error {
+        return Err((1, format!("writing the waveform: {e}")));
+    }
+    if let (Some(p), Some(vcd)) = (probe, &o.vcd) {
+        let title = format!("rtgpu run {name} --mode {} --s {}", o.mode.name(), o.s);
+        p.finish(&vcd.with_extension("gtkw"), &title)
+            .map_err(|e| (1, e.to_string()))?;
+    }
+    Ok(report(o, name, dims, outcome.result, outcome.counters))
+}
+
+fn report(
+    o: &RunOpts,
+    kernel: String,
+    dims: Dims,
+    result: Result<(), DriverError>,
+    c: PerfCounters,
+) -> RunReport {
+    let (status, error) = match &result {
+        Ok(()) => ("done".to_string(), None),
+        Err(DriverError::Hardware { error, .. }) => (
+            error.name().to_string(),
+            result.as_ref().err().map(|e| e.to_string()),
+        ),
+        Err(DriverError::Timeout { .. }) => (
+            "timeout".to_string(),
+            result.as_ref().err().map(|e| e.to_string()),
+        ),
+        Err(e) => ("driver_error".to_string(), Some(e.to_string())),
+    };
+    RunReport {
+        kernel,
+        mode: o.mode.name(),
+        s: o.s,
+        sched: o.sched.name(),
+        dims,
+        status,
+        error,
+        counters: c.values,
+        wf: c.wf,
+    }
+}

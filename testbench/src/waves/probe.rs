@@ -1,0 +1,114 @@
+//! VCD recording of values that are not rust-hdl signals (behavioural models): the caller
+//! declares named variables once, then samples all of them per time step; only changes are
+//! written. The declared variables are described as [`SignalInfo`]s, so a [`super::Gtkw`] can
+//! name them.
+
+use super::recorder::enter_scope;
+use crate::paths::with_path;
+use crate::signals::{Role, SignalInfo};
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::{Path, PathBuf};
+use vcd::{IdCode, TimescaleUnit, Value};
+
+/// A VCD file of declared variables (timescale 1 ps), each at most 64 bits wide.
+pub struct ProbeRecorder {
+    writer: vcd::Writer<BufWriter<File>>,
+    path: PathBuf,
+    ids: Vec<IdCode>,
+    widths: Vec<usize>,
+    last: Vec<Option<u64>>,
+    signals: Vec<SignalInfo>,
+    stamped: Option<u64>,
+}
+
+impl ProbeRecorder {
+    /// Creates `path` with the variables `vars` (scope path, name, width in 1..=64), in the
+    /// order [`ProbeRecorder::sample`] takes their values.
+    pub fn create(path: &Path, vars: &[(Vec<String>, String, usize)]) -> io::Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
+        }
+        let file = File::create(path).map_err(|e| with_path(e, path))?;
+        let mut writer = vcd::Writer::new(BufWriter::new(file));
+        writer.timescale(1, TimescaleUnit::PS)?;
+        let mut open = Vec::new();
+        let mut ids = Vec::new();
+        let mut signals = Vec::new();
+        for (index, (scope, name, width)) in vars.iter().enumerate() {
+            enter_scope(&mut writer, &mut open, scope)?;
+            ids.push(writer.add_wire(*width as u32, name)?);
+            signals.push(SignalInfo {
+                scope: scope.clone(),
+                name: name.clone(),
+                width: *width,
+                role: Role::Internal,
+                variants: None,
+                is_clock: false,
+                index,
+            });
+        }
+        enter_scope(&mut writer, &mut open, &[])?;
+        writer.enddefinitions()?;
+        Ok(Self {
+            writer,
+            path: path.to_path_buf(),
+            widths: vars.iter().map(|v| v.2).collect(),
+            last: vec![None; ids.len()],
+            ids,
+            signals,
+            stamped: None,
+        })
+    }
+
+    /// The variables, as signals for a `.gtkw`.
+    pub fn signals(&self) -> &[SignalInfo] {
+        &self.signals
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the values that changed at time `ps` (`values` in declaration order).
+    pub fn sample(&mut self, ps: u64, values: &[u64]) -> io::Result<()> {
+        for (i, &v) in values.iter().enumerate().take(self.ids.len()) {
+            if self.last[i] == Some(v) {
+                continue;
+            }
+            if self.stamped != Some(ps) {
+                self.writer.timestamp(ps)?;
+                self.stamped = Some(ps);
+            }
+            let w = self.widths[i];
+            if w == 1 {
+                let b = if v & 1 == 1 { Value::V1 } else { Value::V0 };
+                self.writer.change_scalar(self.ids[i], b)?;
+            } else {
+                let bits: Vec<Value> = (0..w)
+                    .rev()
+                    .map(|b| {
+                        if v >> b & 1 == 1 {
+                            Value::V1
+                        } else {
+                            Value::V0
+                        }
+                    })
+                    .collect();
+                self.writer.change_vector(self.ids[i], bits)?;
+            }
+            self.last[i] = Some(v);
+        }
+        Ok(())
+    }
+
+    /// Writes a final timestamp and flushes the file.
+    pub fn finish(mut self, end_ps: u64) -> io::Result<PathBuf> {
+        if self.stamped.is_none_or(|t| end_ps > t) {
+            self.writer.timestamp(end_ps)?;
+        }
+        self.writer.flush()?;
+        Ok(self.path)
+    }
+}
