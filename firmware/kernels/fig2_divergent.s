@@ -10,7 +10,7 @@
 //   BB4:          r = t + 100
 //   BB5:      r = r + 5
 //         } else {
-//   BB6:      r = -2x
+//   BB6:      r = (((x*x - 3x) ^ (x >> 1)) * 5 + 17) - 2x     (>> arithmetic)
 //         }                                   // merge #1
 //   BB7:  if (x > 50)                         // split #2 (PWS), reuses the SpSIMD of #1
 //   BB8:      r = 2r + x - 3
@@ -20,8 +20,8 @@
 //   BB10: out[i] = r
 //
 // The splits are sequential (the second comes after the first merge), so one SpSIMD per
-// SIMD suffices: S = 1. The then-arm of BB1 (BB2..BB5) is much longer than its else-arm
-// (BB6), so the two SWFs of split #1 run arms of different length in parallel.
+// SIMD suffices: S = 1. The arms of split #1 (BB2..BB5 and BB6) are of similar length, so
+// under PWS the two SWFs' parallel arms take about half the serialized time (paper Fig. 2d).
 //
 // Kernel arguments: A (dwords 0-1), out (dwords 2-3). EXEC save registers: s[6:7] for the
 // split branches, s[14:15] for the inner branch.
@@ -77,7 +77,15 @@ bb6:
     s_xor_b64 exec, s[6:7], exec
     s_cbranch_execz bb7
 // BB6
-    v_mul_lo_u32 v8, v6, -2
+    v_mul_lo_u32 v8, v6, v6                  // x * x
+    v_mul_lo_u32 v9, v6, 3
+    v_sub_u32 v8, vcc, v8, v9                // - 3x
+    v_ashrrev_i32 v10, 1, v6
+    v_xor_b32 v8, v8, v10                    // ^ (x >> 1)
+    v_mul_lo_u32 v8, v8, 5
+    v_add_u32 v8, vcc, 17, v8                // * 5 + 17
+    v_lshlrev_b32 v9, 1, v6
+    v_sub_u32 v8, vcc, v8, v9                // - 2x
 bb7:
     s_or_b64 exec, exec, s[6:7]
     s_waitcnt 0

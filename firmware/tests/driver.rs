@@ -50,15 +50,40 @@ fn bad_sizes_are_refused() {
     let prog = assemble(VADD, "vadd.s").unwrap();
     let mut drv = Driver::new(Gpu::new(CuConfig::default()).unwrap()).unwrap();
     drv.load_code(&prog.words()).unwrap();
-    let mut d = desc(&KernelMeta::parse(VADD).unwrap(), Mode::Pws, 1);
-    d.dims.grid = 100;
-    assert!(matches!(drv.launch(&d), Err(DriverError::BadLaunch(_))));
-    // The hardware refuses what the driver's own check lets through: S = 0.
-    d.dims.grid = 64;
-    d.s = 0;
-    drv.launch(&d).unwrap();
-    match drv.wait(1000, 1) {
-        Err(DriverError::Hardware { error, .. }) => assert_eq!(error, CuError::BadLaunch),
-        other => panic!("{other:?}"),
+    let base = desc(&KernelMeta::parse(VADD).unwrap(), Mode::Pws, 1);
+    // (grid, wg, lds, S) and the check the GPU names in ERROR_INFO.
+    let cases = [
+        ((64, 0, 0, 1), 1),
+        ((64, 2048, 0, 1), 1),
+        ((100, 64, 0, 1), 2),
+        ((0, 64, 0, 1), 2),
+        ((64, 64, 1 << 20, 1), 4),
+        ((64, 64, 0, 0), 5),
+    ];
+    for ((grid, wg, lds, s), check) in cases {
+        let mut d = base;
+        d.dims.grid = grid;
+        d.dims.wg = wg;
+        d.lds = lds;
+        d.s = s;
+        drv.launch(&d).unwrap();
+        match drv.wait(1000, 1) {
+            Err(e @ DriverError::Hardware { error, info, .. }) => {
+                assert_eq!((error, info), (CuError::BadLaunch, check), "{e}");
+                assert!(e.to_string().contains("bad_launch"), "{e}");
+            }
+            other => panic!("{grid} {wg} {lds} {s}: {other:?}"),
+        }
     }
+    let mut d = base;
+    d.entry_pc = 1 << 20;
+    drv.launch(&d).unwrap();
+    assert!(matches!(
+        drv.wait(1000, 1),
+        Err(DriverError::Hardware {
+            error: CuError::BadLaunch,
+            info: 6,
+            ..
+        })
+    ));
 }

@@ -156,7 +156,10 @@ fn fig2(x: i32) -> i32 {
         };
         r + 5
     } else {
-        x.wrapping_mul(-2)
+        let u = x.wrapping_mul(x).wrapping_sub(x.wrapping_mul(3)) ^ (x >> 1);
+        u.wrapping_mul(5)
+            .wrapping_add(17)
+            .wrapping_sub(x.wrapping_mul(2))
     };
     r = if x > 50 {
         r.wrapping_mul(2).wrapping_add(x).wrapping_sub(3)

@@ -1,0 +1,155 @@
+//! `rtgpu run`, the main job, as a user runs it: the divergent kernel under every mode, the
+//! counters in JSON, the waveform, and every error path with its named status and exit code.
+
+use std::process::Command;
+
+fn rtgpu(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rtgpu"))
+        .args(args)
+        .output()
+        .expect("rtgpu runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn kernel(name: &str) -> String {
+    format!("{}/../firmware/kernels/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `rtgpu run KERNEL --json` + extra arguments: exit code and the report.
+fn run_json(name: &str, extra: &[&str]) -> (i32, serde_json::Value, String) {
+    let k = kernel(name);
+    let mut args = vec!["run", k.as_str(), "--json"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = rtgpu(&args);
+    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+    (code, v, err)
+}
+
+fn counter(v: &serde_json::Value, name: &str) -> u64 {
+    v["counters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c[0] == name)
+        .unwrap_or_else(|| panic!("no counter {name}"))[1]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn divergent_kernel_runs_its_arms_in_parallel_under_pws() {
+    let (code, pws, _) = run_json("fig2_divergent.s", &["--mode", "pws", "--s", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(pws["status"], "done");
+    let (_, nosplit, _) = run_json("fig2_divergent.s", &["--mode", "nosplit"]);
+    // Two split/merge pairs per wavefront, four wavefronts.
+    assert_eq!((counter(&pws, "splits"), counter(&pws, "merges")), (8, 8));
+    assert_eq!(
+        (counter(&nosplit, "splits"), counter(&nosplit, "merges")),
+        (0, 0)
+    );
+    let (p, n) = (counter(&pws, "cycles"), counter(&nosplit, "cycles"));
+    assert!(p < n, "PWS {p} cycles, no-split {n}");
+    // Every wavefront finishes earlier.
+    let finish = |v: &serde_json::Value| -> Vec<u64> {
+        v["wf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w[1].as_u64().unwrap())
+            .collect()
+    };
+    for (a, b) in finish(&pws).iter().zip(finish(&nosplit)) {
+        assert!(*a < b, "wavefront finish {a} vs {b}");
+    }
+    assert_eq!(finish(&pws).len(), 4);
+}
+
+#[test]
+fn text_report_names_the_counters() {
+    let k = kernel("vector_add.s");
+    let (code, out, _) = rtgpu(&["run", &k, "--mode", "dws", "--s", "3", "--sched", "lrr"]);
+    assert_eq!(code, 0, "{out}");
+    for word in [
+        "status: done",
+        "cycles",
+        "instructions",
+        "splits",
+        "merges",
+        "wavefront finish cycles",
+    ] {
+        assert!(out.contains(word), "{word}: {out}");
+    }
+}
+
+#[test]
+fn error_paths_end_with_the_named_status_and_exit_1() {
+    let cases: [(&str, &[&str], &str); 5] = [
+        ("errors/illegal.s", &[], "illegal_instruction"),
+        ("fig5_nested.s", &["--s", "1"], "split_overflow"),
+        ("errors/merge_mismatch.s", &[], "merge_watchdog"),
+        ("vector_add.s", &["--grid", "100"], "bad_launch"),
+        (
+            "vector_add.s",
+            &["--wg", "2048", "--grid", "2048"],
+            "bad_launch",
+        ),
+    ];
+    for (name, extra, status) in cases {
+        let (code, v, err) = run_json(name, extra);
+        assert_eq!(code, 1, "{name}");
+        assert_eq!(v["status"], status, "{name}");
+        assert!(err.contains(status), "{name}: {err}");
+    }
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let (code, _, err) = rtgpu(&["run", "no/such/kernel.s"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/kernel.s"), "{err}");
+    let k = kernel("vector_add.s");
+    let (code, _, err) = rtgpu(&["run", &k, "--args", "bogus:1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bogus:1"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("cu.toml");
+    std::fs::write(&cfg, "n_simd = 4\nwarp_size = 32\n").unwrap();
+    let (code, _, err) = rtgpu(&["run", &k, "--config", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("warp_size"), "{err}");
+}
+
+#[test]
+fn config_file_changes_the_timing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("cu.toml");
+    std::fs::write(&cfg, "[lat]\nflat = 300\n").unwrap();
+    let (_, slow, _) = run_json("vector_add.s", &["--config", cfg.to_str().unwrap()]);
+    let (_, fast, _) = run_json("vector_add.s", &[]);
+    assert!(counter(&slow, "cycles") > counter(&fast, "cycles") + 400);
+}
+
+#[test]
+fn vcd_comes_with_a_gtkw() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("fig2.vcd");
+    let k = kernel("fig2_divergent.s");
+    let (code, _, err) = rtgpu(&["run", &k, "--grid", "64", "--vcd", vcd.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(text.contains("$scope module spsimd1 $end"));
+    let gtkw = std::fs::read_to_string(dir.path().join("fig2.gtkw")).unwrap();
+    for sig in [
+        "cu.g0.simd.issue_ctx",
+        "cu.g0.spsimd1.ctx1.eff",
+        "cu.g0.simd.ctx1.spm",
+    ] {
+        assert!(gtkw.contains(sig), "{sig}");
+    }
+    assert!(dir.path().join("fig2.state.txt").exists());
+}
