@@ -33,6 +33,7 @@ fn list_names_every_block_and_speaks_json() {
             "pws-s1",
             "pws-s3",
             "pws-s7",
+            "pws-kernels",
             "sched",
             "sched-example",
             "dram-4k-read",

@@ -350,7 +350,7 @@ fn random_streams_cover_every_error_code_dws_refusals_and_full_stacks() {
 
 #[test]
 fn every_pws_testbench_is_listed_and_runs() {
-    for name in ["pws-fig5", "pws-s1", "pws-s3", "pws-s7"] {
+    for name in ["pws-fig5", "pws-s1", "pws-s3", "pws-s7", "pws-kernels"] {
         let tb = rtgpu_testbench::tb::find(name).unwrap();
         let run = tb
             .run(&TbOptions::default())

@@ -72,6 +72,9 @@ pub struct Group {
     pub cmd: GroupIn,
     /// The context whose split was commanded last cycle (DWS denial bookkeeping).
     pub last_split: Option<usize>,
+    /// When recording: the split/merge unit's inputs of every cycle (command, each
+    /// context's EXEC), to replay them on the RTL.
+    pub trace: Option<Vec<(GroupIn, Vec<u64>)>>,
 }
 
 impl Group {
@@ -103,6 +106,7 @@ impl Group {
             pws,
             cmd: GroupIn::default(),
             last_split: None,
+            trace: None,
         };
         g.cmd = g.idle_cmd(dws, watchdog);
         g.refresh();
@@ -166,6 +170,9 @@ impl Group {
     /// The edge: clocks the split/merge unit with this cycle's command, clears the port and
     /// reads the next cycle's outputs.
     pub fn clock(&mut self) {
+        if let Some(t) = self.trace.as_mut() {
+            t.push((self.cmd, self.ctx.iter().map(|c| c.r.exec).collect()));
+        }
         self.pws.clock(&self.cmd);
         self.last_split = (self.cmd.cmd == crate::pws::Cmd::Split as u8)
             .then(|| self.k(self.cmd.cmd_unit.into(), self.cmd.cmd_slot.into()));

@@ -115,6 +115,8 @@ pub struct ComputeUnit {
     counters: Counters,
     /// Unit-visit rotation (round-robin of shared resources).
     rotate: usize,
+    /// Record the split/merge unit inputs of this SIMD group during launches.
+    pub trace_group: Option<usize>,
 }
 
 impl ComputeUnit {
@@ -136,6 +138,7 @@ impl ComputeUnit {
             status: Status::Idle,
             counters: Counters::default(),
             rotate: 0,
+            trace_group: None,
             cfg,
         })
     }
@@ -163,6 +166,11 @@ impl ComputeUnit {
     /// The SIMD groups (for probes and waveforms).
     pub fn groups(&self) -> &[Group] {
         &self.groups
+    }
+
+    /// The recorded split/merge unit inputs of SIMD group `g` (see `trace_group`).
+    pub fn take_trace(&mut self, g: usize) -> Option<Vec<(crate::pws::model::GroupIn, Vec<u64>)>> {
+        self.groups.get_mut(g)?.trace.take()
     }
 
     /// The current launch.
@@ -207,6 +215,9 @@ impl ComputeUnit {
                 )
             })
             .collect();
+        if let Some(g) = self.trace_group.and_then(|g| self.groups.get_mut(g)) {
+            g.trace = Some(Vec::new());
+        }
         self.wgs.clear();
         self.pending.clear();
         self.decoded = (0..self.code.len())

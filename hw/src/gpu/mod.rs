@@ -54,6 +54,11 @@ impl Gpu {
         &self.cu
     }
 
+    /// The compute unit, to set up recording (software uses the registers).
+    pub fn cu_mut(&mut self) -> &mut ComputeUnit {
+        &mut self.cu
+    }
+
     /// Runs `n` core clock cycles.
     pub fn run(&mut self, n: u64) {
         for _ in 0..n {

@@ -33,13 +33,14 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 16] {
+pub fn all() -> [&'static dyn BlockTb; 17] {
     [
         &InsnTb,
         &pws::FIG5,
         &pws::S1,
         &pws::S3,
         &pws::S7,
+        &pws::KERNELS,
         &sched::SchedTb,
         &sched::SchedExampleTb,
         &crate::dram::tb::READ_4K,

@@ -4,6 +4,7 @@
 //! invariants of spec/000-pws.md §3 on the RTL's outputs.
 
 mod invariants;
+mod kernels;
 mod stimulus;
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
@@ -41,6 +42,8 @@ pub enum Kind {
     Fig5,
     /// Random commands (PWS and DWS), resets between segments.
     Random,
+    /// The command streams of the compute unit running kernels ([`kernels`]).
+    Kernels,
 }
 
 /// A PWS testbench: a block shape and a stimulus.
@@ -109,6 +112,16 @@ pub const S3: PwsTb = random_tb(
     4,
     6,
 );
+/// `pws-kernels`: the shape of `pws-s3` driven by the compute unit running kernels.
+pub const KERNELS: PwsTb = PwsTb {
+    kind: Kind::Kernels,
+    ..random_tb(
+        "pws-kernels",
+        "PWS unit, 64 lanes, S = 3, 6 slots: the compute unit's commands running fig5_nested and fig2_divergent (PWS) and synthetic (DWS), RTL == model",
+        4,
+        6,
+    )
+};
 /// `pws-s7`: 64 lanes, S = 7, N_WFC = 2.
 pub const S7: PwsTb = random_tb(
     "pws-s7",
@@ -145,6 +158,10 @@ impl BlockTb for PwsTb {
         let mut stim: Box<dyn Stimulus> = match self.kind {
             Kind::Fig5 => Box::new(Fig5Stim),
             Kind::Random => Box::new(RandomStim::new(self.config, opts.seed)),
+            Kind::Kernels => Box::new(kernels::Replay(
+                kernels::kernel_trace(self.config)
+                    .map_err(|e| TbError::Harness(HarnessError::Setup(e)))?,
+            )),
         };
         Ok(simulate(self, opts, stim.as_mut())?.run)
     }
@@ -152,7 +169,7 @@ impl BlockTb for PwsTb {
     fn lint_waivers(&self) -> &'static [Waiver] {
         match self.kind {
             Kind::Fig5 => &TOY_WAIVERS,
-            Kind::Random => &[],
+            Kind::Random | Kind::Kernels => &[],
         }
     }
 
