@@ -1,9 +1,10 @@
 //! Every kernel of `firmware/kernels/`, in every mode (no-split, DWS and PWS with S = 1 and 3)
 //! and under both issue policies, leaves exactly the reference interpreter's memory on the GPU
-//! model; a proptest does the same over random inputs, grid sizes and configurations.
+//! model; a proptest does the same over random inputs, grid sizes, compute unit shapes and
+//! latencies (results must not depend on timing).
 
 use proptest::prelude::*;
-use rtgpu_firmware::driver::{run, Driver, DriverError, LaunchDesc, Outcome};
+use rtgpu_firmware::driver::{run, Driver, DriverError, LaunchDesc};
 use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
@@ -27,6 +28,33 @@ const MODES: [(Mode, u32); 5] = [
     (Mode::Pws, 1),
     (Mode::Pws, 3),
 ];
+
+/// One launch to compare.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    cfg: CuConfig,
+    kernel: &'static str,
+    /// The kernel's own dimensions when `None`.
+    dims: Option<Dims>,
+    seed: u64,
+    mode: Mode,
+    s: u32,
+    policy: Policy,
+}
+
+impl Case {
+    fn new(kernel: &'static str, (mode, s): (Mode, u32), policy: Policy) -> Self {
+        Case {
+            cfg: CuConfig::default(),
+            kernel,
+            dims: None,
+            seed: 1,
+            mode,
+            s,
+            policy,
+        }
+    }
+}
 
 fn source(name: &str) -> String {
     let path = format!("{}/kernels/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -58,41 +86,25 @@ fn interpreted(code: &[u32], meta: &KernelMeta, image: &Image, dims: Dims) -> Ve
         .collect()
 }
 
-/// The launch on the GPU model.
-fn on_gpu(
-    code: &[u32],
-    meta: &KernelMeta,
-    image: &Image,
-    dims: Dims,
-    mode: Mode,
-    s: u32,
-    policy: Policy,
-) -> Outcome {
-    let mut drv = Driver::new(Gpu::new(CuConfig::default()).unwrap()).unwrap();
+/// Runs the case on the GPU model and compares; a PWS launch with S below the kernel's
+/// `@min-s` must stop with split_overflow instead.
+fn check(c: Case) {
+    let (code, meta) = kernel(c.kernel);
+    let dims = c.dims.unwrap_or(meta.dims);
+    let image = Image::build(&meta.args, dims, c.seed);
+    let mut drv = Driver::new(Gpu::new(c.cfg).unwrap()).unwrap();
     let desc = LaunchDesc {
         entry_pc: 0,
         kernarg: image.kernarg,
         dims,
         lds: meta.lds,
-        mode,
-        s,
-        policy,
+        mode: c.mode,
+        s: c.s,
+        policy: c.policy,
     };
-    run(&mut drv, code, image, desc, 20_000_000).unwrap()
-}
-
-/// Runs one configuration and compares; a PWS launch with S below the kernel's `@min-s` must
-/// stop with split_overflow instead.
-fn check(name: &str, dims: Option<Dims>, seed: u64, mode: Mode, s: u32, policy: Policy) {
-    let (code, meta) = kernel(name);
-    let dims = dims.unwrap_or(meta.dims);
-    let image = Image::build(&meta.args, dims, seed);
-    let got = on_gpu(&code, &meta, &image, dims, mode, s, policy);
-    let what = format!(
-        "{name} {mode:?} S={s} {policy:?} grid {} seed {seed}",
-        dims.grid
-    );
-    if mode == Mode::Pws && s < meta.min_s {
+    let got = run(&mut drv, &code, &image, desc, 2_000_000).unwrap();
+    let what = format!("{c:?}");
+    if c.mode == Mode::Pws && c.s < meta.min_s {
         match got.result {
             Err(DriverError::Hardware { error, .. }) => {
                 assert_eq!(error, CuError::SplitOverflow, "{what}")
@@ -116,34 +128,82 @@ fn check(name: &str, dims: Option<Dims>, seed: u64, mode: Mode, s: u32, policy: 
 #[test]
 fn every_kernel_every_mode_both_policies() {
     for name in KERNELS {
-        for (mode, s) in MODES {
+        for mode in MODES {
             for policy in [Policy::Gto, Policy::Lrr] {
-                check(name, None, 1, mode, s, policy);
+                check(Case::new(name, mode, policy));
             }
         }
     }
 }
 
-/// A configuration to draw: mode index, policy, seed, work-groups.
-fn config() -> impl Strategy<Value = (usize, usize, bool, u64, u32)> {
+/// Slots are reused: more work-groups than the compute unit holds at once, with wavefronts
+/// that end while their stores are still in flight.
+#[test]
+fn more_work_groups_than_slots() {
+    check(Case {
+        dims: Some(Dims { grid: 4096, wg: 64 }),
+        ..Case::new("vector_add.s", (Mode::Pws, 1), Policy::Gto)
+    });
+    check(Case {
+        cfg: CuConfig {
+            n_simd: 1,
+            n_wfc: 4,
+            ..CuConfig::default()
+        },
+        dims: Some(Dims {
+            grid: 2048,
+            wg: 256,
+        }),
+        ..Case::new("lds_reduce.s", (Mode::Dws, 3), Policy::Lrr)
+    });
+}
+
+/// A compute unit to draw: shape and latencies.
+fn cu_config() -> impl Strategy<Value = CuConfig> {
     (
-        0..KERNELS.len(),
-        0..MODES.len(),
-        any::<bool>(),
-        any::<u64>(),
-        1u32..=6,
+        (1usize..=4, 1usize..=6),
+        (1u32..=200, 1u32..=8, 1u32..=6),
+        (1u8..=9, 1u8..=9),
     )
+        .prop_map(
+            |((n_simd, n_wfc), (flat, valu, period), (e_split, e_merge))| {
+                let mut c = CuConfig {
+                    n_simd,
+                    n_wfc,
+                    ..CuConfig::default()
+                };
+                c.lat.flat = flat;
+                c.lat.smem = flat / 2 + 1;
+                c.lat.valu = valu;
+                c.lat.issue_period = period;
+                c.lat.e_split = e_split;
+                c.lat.e_merge = e_merge;
+                c
+            },
+        )
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_inputs_and_grids((k, m, gto, seed, groups) in config()) {
+    fn random_inputs_grids_and_configs(
+        k in 0..KERNELS.len(),
+        m in 0..MODES.len(),
+        gto in any::<bool>(),
+        seed in any::<u64>(),
+        groups in 1u32..=12,
+        cfg in cu_config(),
+    ) {
         let (_, meta) = kernel(KERNELS[k]);
-        let dims = Dims { grid: meta.dims.wg * groups, wg: meta.dims.wg };
-        let (mode, s) = MODES[m];
+        // The work-group must fit the compute unit.
+        prop_assume!(meta.dims.wg.div_ceil(64) as usize <= cfg.n_simd * cfg.n_wfc);
         let policy = if gto { Policy::Gto } else { Policy::Lrr };
-        check(KERNELS[k], Some(dims), seed, mode, s, policy);
+        check(Case {
+            cfg,
+            dims: Some(Dims { grid: meta.dims.wg * groups, wg: meta.dims.wg }),
+            seed,
+            ..Case::new(KERNELS[k], MODES[m], policy)
+        });
     }
 }

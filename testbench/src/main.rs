@@ -85,6 +85,9 @@ enum Cmd {
         /// Give up after this many cycles.
         #[arg(long, default_value_t = 100_000_000)]
         timeout: u64,
+        /// Also report the simulation speed (simulated cycles per wall-clock second).
+        #[arg(long)]
+        bench: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -401,6 +404,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
             seed,
             vcd,
             timeout,
+            bench,
             json,
         } => {
             let opts = cu::RunOpts {
@@ -422,6 +426,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 seed,
                 vcd,
                 timeout,
+                bench,
             };
             run_kernel(&opts, json)
         }

@@ -80,6 +80,8 @@ struct Pending {
     at: u64,
     group: usize,
     ctx: usize,
+    /// The context's occupant when it was issued.
+    serial: u64,
     counter: Counter,
     writeback: Option<Writeback>,
 }
@@ -115,6 +117,8 @@ pub struct ComputeUnit {
     counters: Counters,
     /// Unit-visit rotation (round-robin of shared resources).
     rotate: usize,
+    /// The last context occupant number given out.
+    serial: u64,
     /// Record the split/merge unit inputs of this SIMD group during launches.
     pub trace_group: Option<usize>,
 }
@@ -139,6 +143,7 @@ impl ComputeUnit {
             counters: Counters::default(),
             rotate: 0,
             trace_group: None,
+            serial: 0,
             cfg,
         })
     }
@@ -290,10 +295,16 @@ impl ComputeUnit {
             let p = self.pending.remove(i).expect("index in range");
             let g = &mut self.groups[p.group];
             let ctx = &mut g.ctx[p.ctx];
-            match p.counter {
-                Counter::Vm => ctx.vmcnt -= 1,
-                Counter::Lgkm => ctx.lgkmcnt -= 1,
+            if ctx.serial != p.serial {
+                // Its wavefront has ended (only stores can still be in flight then).
+                continue;
             }
+            let count = match p.counter {
+                Counter::Vm => &mut ctx.vmcnt,
+                Counter::Lgkm => &mut ctx.lgkmcnt,
+            };
+            debug_assert!(*count > 0, "a completion without an outstanding operation");
+            *count = count.saturating_sub(1);
             if let Some(wb) = p.writeback {
                 let wf = ctx.wf;
                 if wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf).is_err() {
@@ -313,6 +324,8 @@ impl ComputeUnit {
                 let (from, to) = (usize::from(out.copy_from), usize::from(out.copy_to));
                 let mut y = g.ctx[from].clone();
                 y.splits.clear();
+                self.serial += 1;
+                y.serial = self.serial;
                 y.ready_at = 0;
                 g.ctx[to] = y;
                 self.counters.splits += 1;
@@ -414,7 +427,9 @@ impl ComputeUnit {
         for lane in 0..64 {
             wf.vrf.set(0, lane, wave * 64 + lane as u32);
         }
+        self.serial += 1;
         let mut c = Ctx {
+            serial: self.serial,
             live: true,
             wf: slot,
             pc: l.entry_pc,
@@ -633,6 +648,7 @@ impl ComputeUnit {
             at: self.now + u64::from(latency),
             group: gi,
             ctx: k,
+            serial: c.serial,
             counter,
             writeback,
         });

@@ -37,6 +37,17 @@ pub struct RunOpts {
     pub vcd: Option<PathBuf>,
     /// Give up after this many cycles.
     pub timeout: u64,
+    /// Measure the simulation speed (wall time of the launch).
+    pub bench: bool,
+}
+
+/// How fast the model ran (`--bench`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Speed {
+    /// Wall-clock seconds of the launch (load, run, read back).
+    pub seconds: f64,
+    /// Simulated compute unit cycles per wall-clock second.
+    pub cycles_per_second: f64,
 }
 
 /// What the run measured (the `--json` output).
@@ -60,6 +71,8 @@ pub struct RunReport {
     pub counters: Vec<(String, u64)>,
     /// Per wavefront: (start cycle, finish cycle).
     pub wf: Vec<(u64, u64)>,
+    /// Simulation speed, with `--bench`.
+    pub speed: Option<Speed>,
 }
 
 impl RunReport {
@@ -85,6 +98,12 @@ impl RunReport {
         }
         let finish: Vec<String> = self.wf.iter().map(|(_, f)| f.to_string()).collect();
         out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
+        if let Some(s) = self.speed {
+            out += &format!(
+                "speed: {:.0} cycles/s ({:.3} s)\n",
+                s.cycles_per_second, s.seconds
+            );
+        }
         out
     }
 }
@@ -145,8 +164,10 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         s: o.s,
         policy: o.sched,
     };
+    let t0 = std::time::Instant::now();
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
         .map_err(|e| bad(e.to_string()))?;
+    let seconds = t0.elapsed().as_secs_f64();
     let (_, probe, io_error) = drv.into_bus().finish();
     if let Some(e) = io_error {
         return Err((1, format!("writing the waveform: {e}")));
@@ -156,7 +177,14 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         p.finish(&vcd.with_extension("gtkw"), &title)
             .map_err(|e| (1, e.to_string()))?;
     }
-    Ok(report(o, name, dims, outcome.result, outcome.counters))
+    let mut r = report(o, name, dims, outcome.result, outcome.counters);
+    if o.bench {
+        r.speed = Some(Speed {
+            seconds,
+            cycles_per_second: r.get("cycles") as f64 / seconds.max(1e-9),
+        });
+    }
+    Ok(r)
 }
 
 fn report(
@@ -188,5 +216,6 @@ fn report(
         error,
         counters: c.values,
         wf: c.wf,
+        speed: None,
     }
 }
