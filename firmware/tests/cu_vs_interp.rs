@@ -156,6 +156,19 @@ fn more_work_groups_than_slots() {
         }),
         ..Case::new("lds_reduce.s", (Mode::Dws, 3), Policy::Lrr)
     });
+    // GTO by age: new wavefronts in low slots must not starve an older split pair, whose
+    // child waits at the merge (with slot index as "age" this hit the watchdog).
+    check(Case {
+        cfg: CuConfig {
+            watchdog: 2000,
+            ..CuConfig::default()
+        },
+        dims: Some(Dims {
+            grid: 16384,
+            wg: 64,
+        }),
+        ..Case::new("fig2_divergent.s", (Mode::Pws, 1), Policy::Gto)
+    });
 }
 
 /// A compute unit to draw: shape and latencies.

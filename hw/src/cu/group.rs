@@ -33,6 +33,9 @@ pub struct Ctx {
     pub splits: Vec<bool>,
     /// The work-group (index into the compute unit's resident work-groups).
     pub wg: usize,
+    /// The wavefront's age: its dispatch order in the launch (split halves inherit it); GTO
+    /// prefers the oldest (spec §3.8).
+    pub age: u64,
     /// Which wavefront occupies the context (unique per dispatch and split), so that a store
     /// still in flight when its wavefront ended does not count against the next occupant.
     pub serial: u64,

@@ -14,8 +14,8 @@
 //! - **fetch and decode**: ideal fetch (A29) from instruction memory, decoded by the decoder
 //!   block's reference model ([`crate::isa::insn_model::decode_fields`]);
 //! - **issue**: per SIMD/SpSIMD, one instruction per cycle, chosen among its eligible contexts
-//!   by the scheduler block's policy ([`crate::sched::model::PolicyScheduler`], GTO or LRR; the
-//!   "oldest" context is the lowest slot);
+//!   by the scheduler block's policy ([`crate::sched::model::PolicyScheduler`], GTO or LRR;
+//!   GTO's "oldest" is the wavefront dispatched first, split halves inheriting its age);
 //! - **execution**: SALU ([`salu`]), VALU ([`valu`], integer and fp32, behavioural) over the
 //!   effective mask EXEC & SpM (§3.3), branches (`s_cbranch_execz/execnz` test EXEC & SpM,
 //!   `vccz/vccnz` test VCC & SpM), `s_waitcnt`, `s_barrier` (all live contexts of the
@@ -56,7 +56,6 @@ pub use group::{Ctx, Group};
 
 use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
 use crate::pws::{assemble_mask, Cmd, ErrorCode, PwsParams, State};
-use crate::sched::model::Scheduler;
 use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
 use std::collections::VecDeque;
@@ -430,6 +429,7 @@ impl ComputeUnit {
         self.serial += 1;
         let mut c = Ctx {
             serial: self.serial,
+            age: global as u64,
             live: true,
             wf: slot,
             pc: l.entry_pc,
@@ -490,7 +490,11 @@ impl ComputeUnit {
                 Elig::Absent => {}
             }
         }
-        let Some(slot) = self.groups[gi].units[u].sched.grant(mask) else {
+        let g = &mut self.groups[gi];
+        let ages: Vec<u64> = (0..n_wfc)
+            .map(|s| g.ctx[s * g.units.len() + u].age)
+            .collect();
+        let Some(slot) = g.units[u].sched.grant_by_age(mask, |s| ages[s]) else {
             self.counters.stalls[reason as usize] += 1;
             return;
         };

@@ -87,6 +87,16 @@ impl PolicyScheduler {
 
 impl Scheduler for PolicyScheduler {
     fn grant(&mut self, eligible: u64) -> Option<usize> {
+        self.grant_by_age(eligible, |w| w as u64)
+    }
+}
+
+impl PolicyScheduler {
+    /// [`Scheduler::grant`] where GTO's "oldest" is the eligible warp with the smallest
+    /// `age(w)` (ties: the lowest index) instead of the lowest index; LRR ignores ages. With
+    /// `age(w) = w` it is `grant`. The compute unit uses it with its wavefronts' dispatch
+    /// order, since a slot's index says nothing about its occupant's age.
+    pub fn grant_by_age(&mut self, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
         let eligible = eligible & self.supervised();
         if eligible == 0 {
             return None;
@@ -101,7 +111,9 @@ impl Scheduler for PolicyScheduler {
             }
             Policy::Gto => match self.last {
                 Some(l) if eligible >> l & 1 == 1 => Some(l),
-                _ => Some(eligible.trailing_zeros() as usize),
+                _ => (0..self.warps)
+                    .filter(|&w| eligible >> w & 1 == 1)
+                    .min_by_key(|&w| (age(w), w)),
             },
         };
         if pick.is_some() {
