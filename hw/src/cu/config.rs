@@ -143,7 +143,10 @@ impl CuConfig {
         ] {
             range(name, v as usize, 1, 100_000)?;
         }
-        if self.mem_bytes % 4 != 0 || self.code_bytes % 4 != 0 || self.lds_bytes % 4 != 0 {
+        if !self.mem_bytes.is_multiple_of(4)
+            || !self.code_bytes.is_multiple_of(4)
+            || !self.lds_bytes.is_multiple_of(4)
+        {
             return Err(
                 "config: mem_bytes, code_bytes and lds_bytes must be multiples of 4".into(),
             );

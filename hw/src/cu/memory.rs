@@ -39,7 +39,7 @@ impl Memory {
 
     fn index(&self, addr: u64) -> Result<usize, Fault> {
         let i = addr / 4;
-        if addr % 4 != 0 || i >= self.0.len() as u64 {
+        if !addr.is_multiple_of(4) || i >= self.0.len() as u64 {
             return Err(Fault::Memory(addr));
         }
         Ok(i as usize)
@@ -216,7 +216,7 @@ impl Port<'_> {
 
     fn lds_index(&self, addr: u32) -> Result<usize, Fault> {
         let i = (addr / 4) as usize;
-        if addr % 4 != 0 || i >= self.lds.len() {
+        if !addr.is_multiple_of(4) || i >= self.lds.len() {
             return Err(Fault::Lds(addr));
         }
         Ok(i)

@@ -234,11 +234,11 @@ impl ComputeUnit {
         let waves = l.wg.div_ceil(64) as usize;
         let checks = [
             (1..=1024).contains(&l.wg),
-            l.grid > 0 && l.wg > 0 && l.grid % l.wg == 0,
+            l.grid > 0 && l.wg > 0 && l.grid.is_multiple_of(l.wg),
             waves <= self.cfg.n_simd * self.cfg.n_wfc,
-            l.lds_per_wg % 4 == 0 && l.lds_per_wg <= self.cfg.lds_bytes,
+            l.lds_per_wg.is_multiple_of(4) && l.lds_per_wg <= self.cfg.lds_bytes,
             (1..=7).contains(&l.s),
-            l.entry_pc % 4 == 0 && (l.entry_pc / 4) < self.code.len() as u32,
+            l.entry_pc.is_multiple_of(4) && (l.entry_pc / 4) < self.code.len() as u32,
         ];
         match checks.iter().position(|ok| !ok) {
             Some(i) => Err(i as u32 + 1),
@@ -381,11 +381,12 @@ impl ComputeUnit {
     fn dispatch(&mut self) {
         let l = self.launch.expect("dispatch runs during a launch");
         let free: usize = self.groups.iter().map(Group::free_slots).sum();
-        let max_resident = if l.lds_per_wg == 0 {
-            usize::MAX
-        } else {
-            (self.cfg.lds_bytes / l.lds_per_wg) as usize
-        };
+        // Work-groups without LDS are limited by slots only.
+        let max_resident = self
+            .cfg
+            .lds_bytes
+            .checked_div(l.lds_per_wg)
+            .map_or(usize::MAX, |n| n as usize);
         let n = self.groups.len();
         // Admit while fewer wavefronts wait than there are SIMD groups to send them to.
         while self.disp.pending.len() < n

@@ -226,7 +226,8 @@ impl Gpu {
                 | addr::WF_COUNT
                 | addr::WF_START
                 | addr::WF_FINISH
-        ) || ((addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a) && a % 4 == 0)
+        ) || ((addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a)
+            && a.is_multiple_of(4))
     }
 
     fn ctrl(&mut self, v: u32) -> Result<(), BusError> {
