@@ -8,7 +8,6 @@ mod aging_cmd;
 mod isa_cmd;
 
 use clap::{Parser, Subcommand};
-use rtgpu_hw::cu::Mode;
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_testbench::bench;
 use rtgpu_testbench::bench::PwsS3;
@@ -50,44 +49,8 @@ enum Cmd {
     /// finish cycles and the status. Exit 0 when the kernel finished, 1 when the GPU stopped
     /// with an error or the timeout passed (the report still prints), 2 on bad input.
     Run {
-        /// Kernel source (GCN3 assembly + split/merge; `// @` header lines give its default
-        /// launch, see firmware/kernels/README.md).
-        kernel: PathBuf,
-        /// Compute unit configuration (TOML if it ends in .toml, else JSON; unknown fields are
-        /// rejected).
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// How split/merge run.
-        #[arg(long, value_enum, default_value_t = ModeArg::Pws)]
-        mode: ModeArg,
-        /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
-        #[arg(long, default_value_t = 1)]
-        s: u32,
-        /// Issue policy of every SIMD/SpSIMD.
-        #[arg(long, value_enum, default_value_t = SchedArg::Gto)]
-        sched: SchedArg,
-        /// Work-items in the launch (default: the kernel's @grid).
-        #[arg(long)]
-        grid: Option<u32>,
-        /// Work-items per work-group (default: the kernel's @wg).
-        #[arg(long)]
-        wg: Option<u32>,
-        /// Kernel arguments (zero:N int:N float:N iota:N u32:V i32:V f32:V or a number; N may
-        /// be grid, wg or groups), replacing the kernel's @args.
-        #[arg(long, num_args = 1.., allow_negative_numbers = true)]
-        args: Option<Vec<String>>,
-        /// Seed of the random buffer contents.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Write the compute unit's waveform here, and a .gtkw beside it.
-        #[arg(long)]
-        vcd: Option<PathBuf>,
-        /// Give up after this many cycles.
-        #[arg(long, default_value_t = 100_000_000)]
-        timeout: u64,
-        /// Also report the simulation speed (simulated cycles per wall-clock second).
-        #[arg(long)]
-        bench: bool,
+        #[command(flatten)]
+        opts: cu::RunOpts,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -351,26 +314,6 @@ enum DramCmd {
     },
 }
 
-/// `--mode` of `rtgpu run`.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum ModeArg {
-    /// No splitting.
-    Nosplit,
-    /// Dynamic wavefront splitting.
-    Dws,
-    /// Predictable wavefront splitting.
-    Pws,
-}
-
-/// `--sched` of `rtgpu run`.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum SchedArg {
-    /// Greedy-then-oldest.
-    Gto,
-    /// Loose round-robin.
-    Lrr,
-}
-
 /// A failure and its exit code.
 struct Fail(u8, String);
 
@@ -392,44 +335,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Fail> {
     match cli.cmd {
-        Cmd::Run {
-            kernel,
-            config,
-            mode,
-            s,
-            sched,
-            grid,
-            wg,
-            args,
-            seed,
-            vcd,
-            timeout,
-            bench,
-            json,
-        } => {
-            let opts = cu::RunOpts {
-                kernel,
-                config,
-                mode: match mode {
-                    ModeArg::Nosplit => Mode::NoSplit,
-                    ModeArg::Dws => Mode::Dws,
-                    ModeArg::Pws => Mode::Pws,
-                },
-                s,
-                sched: match sched {
-                    SchedArg::Gto => Policy::Gto,
-                    SchedArg::Lrr => Policy::Lrr,
-                },
-                grid,
-                wg,
-                args,
-                seed,
-                vcd,
-                timeout,
-                bench,
-            };
-            run_kernel(&opts, json)
-        }
+        Cmd::Run { opts, json } => run_kernel(&opts, json),
         Cmd::List { json } => list(json),
         Cmd::Tb {
             name,

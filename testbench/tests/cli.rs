@@ -1,18 +1,7 @@
 //! The `rtgpu` program as a user runs it: exit codes, errors, machine-readable output.
 
-use std::process::Command;
-
-fn rtgpu(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtgpu"))
-        .args(args)
-        .output()
-        .expect("rtgpu runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+mod common;
+use common::rtgpu;
 
 #[test]
 fn list_names_every_block_and_speaks_json() {
@@ -93,7 +82,7 @@ fn asm_lists_writes_and_disasm_reassembles() {
     let (code, out, err) = rtgpu(&["asm", kernel, "-o", bin.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("002c: BF7F6B6A           split vcc_lo, vcc_hi"),
+        out.contains("0044: BF7F6B6A           split vcc_lo, vcc_hi"),
         "{out}"
     );
     assert!(out.contains("BFFF0000           merge"), "{out}");

@@ -2,6 +2,9 @@
 //! alignment, RTL == model on random request streams (with the independent DDR4 checker on
 //! every command), Fig. 3's bursts on the RTL, refresh between requests, and the CLI.
 
+mod common;
+use common::rtgpu;
+
 use proptest::prelude::*;
 use rtgpu_hw::dram::model::{DramIn, DramModel, Request};
 use rtgpu_hw::dram::Part;
@@ -12,7 +15,6 @@ use rtgpu_testbench::dram::run::run;
 use rtgpu_testbench::dram::sweep::{sweep, table, Sweep};
 use rtgpu_testbench::dram::tb::{self, Kind};
 use rtgpu_testbench::tb::{BlockTb, TbOptions};
-use std::process::Command as Proc;
 
 fn sizes() -> Vec<u32> {
     (1..=128).collect()
@@ -216,18 +218,6 @@ fn refresh_waits_for_the_request_boundary() {
         .find(|t| t.cycle > refs[0] && t.cmd == ddr4::Cmd::Act)
         .unwrap();
     assert_eq!(next_act.cycle, refs[0] + u64::from(part.rfc));
-}
-
-fn rtgpu(args: &[&str]) -> (i32, String, String) {
-    let out = Proc::new(env!("CARGO_BIN_EXE_rtgpu"))
-        .args(args)
-        .output()
-        .expect("rtgpu runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
 }
 
 #[test]

@@ -1,19 +1,8 @@
 //! `rtgpu run`, the main job, as a user runs it: the divergent kernel under every mode, the
 //! counters in JSON, the waveform, and every error path with its named status and exit code.
 
-use std::process::Command;
-
-fn rtgpu(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtgpu"))
-        .args(args)
-        .output()
-        .expect("rtgpu runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+mod common;
+use common::rtgpu;
 
 fn kernel(name: &str) -> String {
     format!("{}/../firmware/kernels/{name}", env!("CARGO_MANIFEST_DIR"))

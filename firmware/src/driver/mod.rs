@@ -165,7 +165,7 @@ pub struct LaunchDesc {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct PerfCounters {
     /// By name ([`regs::COUNTER_NAMES`]), in register order.
-    pub values: Vec<(String, u64)>,
+    pub counters: Vec<(String, u64)>,
     /// Per wavefront: (start cycle, finish cycle).
     pub wf: Vec<(u64, u64)>,
 }
@@ -173,7 +173,7 @@ pub struct PerfCounters {
 impl PerfCounters {
     /// The counter called `name` (0 if there is none).
     pub fn get(&self, name: &str) -> u64 {
-        self.values
+        self.counters
             .iter()
             .find(|(n, _)| n == name)
             .map_or(0, |(_, v)| *v)
@@ -311,11 +311,11 @@ impl<B: Bus> Driver<B> {
 
     /// Reads every counter and the per-wavefront times.
     pub fn counters(&mut self) -> Result<PerfCounters, DriverError> {
-        let mut values = Vec::new();
+        let mut counters = Vec::new();
         for (i, name) in regs::COUNTER_NAMES.iter().enumerate() {
             let a = addr::COUNTERS + 8 * i as u32;
             let v = u64::from(self.read(a)?) | u64::from(self.read(a + 4)?) << 32;
-            values.push((name.to_string(), v));
+            counters.push((name.to_string(), v));
         }
         let n = self.read(addr::WF_COUNT)?;
         let mut wf = Vec::new();
@@ -326,7 +326,7 @@ impl<B: Bus> Driver<B> {
                 u64::from(self.read(addr::WF_FINISH)?),
             ));
         }
-        Ok(PerfCounters { values, wf })
+        Ok(PerfCounters { counters, wf })
     }
 }
 

@@ -12,33 +12,63 @@ use rtgpu_hw::sched::model::Policy;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// What to run.
-#[derive(Clone, Debug)]
+/// What to run (the arguments of `rtgpu run`).
+#[derive(Clone, Debug, clap::Args)]
 pub struct RunOpts {
-    /// The kernel source.
+    /// Kernel source (GCN3 assembly + split/merge; `// @` header lines give its default
+    /// launch, see firmware/kernels/README.md).
     pub kernel: PathBuf,
-    /// A compute unit configuration (TOML or JSON) instead of the defaults.
+    /// Compute unit configuration (TOML if it ends in .toml, else JSON; unknown fields are
+    /// rejected).
+    #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Split mode.
+    /// How split/merge run: nosplit, dws or pws.
+    #[arg(long, default_value = "pws", value_parser = parse_mode)]
     pub mode: Mode,
-    /// S.
+    /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
+    #[arg(long, default_value_t = 1)]
     pub s: u32,
-    /// Issue policy.
+    /// Issue policy of every SIMD/SpSIMD: gto or lrr.
+    #[arg(long, default_value = "gto", value_parser = parse_policy)]
     pub sched: Policy,
-    /// Grid size (default: the kernel's `// @grid`).
+    /// Work-items in the launch (default: the kernel's @grid).
+    #[arg(long)]
     pub grid: Option<u32>,
-    /// Work-group size (default: `// @wg`).
+    /// Work-items per work-group (default: the kernel's @wg).
+    #[arg(long)]
     pub wg: Option<u32>,
-    /// Kernel arguments (default: `// @args`).
+    /// Kernel arguments (zero:N int:N float:N iota:N u32:V i32:V f32:V or a number; N may be
+    /// grid, wg or groups), replacing the kernel's @args.
+    #[arg(long, num_args = 1.., allow_negative_numbers = true)]
     pub args: Option<Vec<String>>,
-    /// Seed of random buffer contents.
+    /// Seed of the random buffer contents.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write the waveform here (and the `.gtkw` beside it).
+    /// Write the compute unit's waveform here, and a .gtkw beside it.
+    #[arg(long)]
     pub vcd: Option<PathBuf>,
     /// Give up after this many cycles.
+    #[arg(long, default_value_t = 100_000_000)]
     pub timeout: u64,
-    /// Measure the simulation speed (wall time of the launch).
+    /// Also report the simulation speed (simulated cycles per wall-clock second).
+    #[arg(long)]
     pub bench: bool,
+}
+
+/// `nosplit`, `dws` or `pws`.
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    [Mode::NoSplit, Mode::Dws, Mode::Pws]
+        .into_iter()
+        .find(|m| m.name() == s)
+        .ok_or_else(|| format!("unknown mode `{s}`; use nosplit, dws or pws"))
+}
+
+/// `gto` or `lrr`.
+fn parse_policy(s: &str) -> Result<Policy, String> {
+    [Policy::Gto, Policy::Lrr]
+        .into_iter()
+        .find(|p| p.name() == s)
+        .ok_or_else(|| format!("unknown policy `{s}`; use gto or lrr"))
 }
 
 /// How fast the model ran (`--bench`).
@@ -67,23 +97,14 @@ pub struct RunReport {
     pub status: String,
     /// The error message, if any.
     pub error: Option<String>,
-    /// Every counter by name.
-    pub counters: Vec<(String, u64)>,
-    /// Per wavefront: (start cycle, finish cycle).
-    pub wf: Vec<(u64, u64)>,
+    /// Every counter by name, and per wavefront (start cycle, finish cycle).
+    #[serde(flatten)]
+    pub perf: PerfCounters,
     /// Simulation speed, with `--bench`.
     pub speed: Option<Speed>,
 }
 
 impl RunReport {
-    /// The counter `name`.
-    pub fn get(&self, name: &str) -> u64 {
-        self.counters
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(0, |(_, v)| *v)
-    }
-
     /// The human-readable report.
     pub fn text(&self) -> String {
         let mut out = format!(
@@ -93,10 +114,10 @@ impl RunReport {
         if let Some(e) = &self.error {
             out += &format!("error: {e}\n");
         }
-        for (name, v) in &self.counters {
+        for (name, v) in &self.perf.counters {
             out += &format!("{name:>18} {v}\n");
         }
-        let finish: Vec<String> = self.wf.iter().map(|(_, f)| f.to_string()).collect();
+        let finish: Vec<String> = self.perf.wf.iter().map(|(_, f)| f.to_string()).collect();
         out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
         if let Some(s) = self.speed {
             out += &format!(
@@ -181,7 +202,7 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     if o.bench {
         r.speed = Some(Speed {
             seconds,
-            cycles_per_second: r.get("cycles") as f64 / seconds.max(1e-9),
+            cycles_per_second: r.perf.get("cycles") as f64 / seconds.max(1e-9),
         });
     }
     Ok(r)
@@ -214,8 +235,7 @@ fn report(
         dims,
         status,
         error,
-        counters: c.values,
-        wf: c.wf,
+        perf: c,
         speed: None,
     }
 }
