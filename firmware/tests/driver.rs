@@ -87,3 +87,33 @@ fn bad_sizes_are_refused() {
         })
     ));
 }
+
+/// One wavefront of fig2_divergent has two split/merge pairs on its critical path, so with
+/// constant split and merge costs (spec §3.7) its finish cycle moves by exactly
+/// 2·ΔE_SPLIT + 2·ΔE_MERGE.
+#[test]
+fn split_and_merge_cost_constant_cycles() {
+    let src = include_str!("../kernels/fig2_divergent.s");
+    let prog = assemble(src, "fig2_divergent.s").unwrap();
+    let meta = KernelMeta::parse(src).unwrap();
+    let dims = rtgpu_firmware::launch::Dims { grid: 64, wg: 64 };
+    let finish = |e_split: u8, e_merge: u8| {
+        let mut cfg = CuConfig::default();
+        cfg.lat.e_split = e_split;
+        cfg.lat.e_merge = e_merge;
+        let image = Image::build(&meta.args, dims, 3);
+        let mut drv = Driver::new(Gpu::new(cfg).unwrap()).unwrap();
+        let d = LaunchDesc {
+            dims,
+            ..desc(&meta, Mode::Pws, 1)
+        };
+        let out = run(&mut drv, &prog.words(), &image, d, 100_000).unwrap();
+        out.result.unwrap();
+        assert_eq!(out.counters.get("splits"), 2);
+        out.counters.wf[0].1 as i64
+    };
+    let base = finish(4, 2);
+    assert_eq!(finish(9, 2) - base, 10);
+    assert_eq!(finish(4, 7) - base, 10);
+    assert_eq!(finish(1, 1) - base, -8);
+}

@@ -285,3 +285,73 @@ fn counter(c: &crate::cu::Counters, i: usize) -> u64 {
         _ => c.serialized,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gpu() -> Gpu {
+        Gpu::new(CuConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn every_address_answers_without_panicking() {
+        let mut g = gpu();
+        for a in (0..0x400).chain([0xFFFF_FFFC, 0x1001, 0x8000_0000]) {
+            let mapped = g.read(a).is_ok();
+            if !mapped {
+                assert!(matches!(
+                    g.read(a),
+                    Err(BusError::Unmapped | BusError::ReadOnly)
+                ));
+            }
+            // Writes of 0 to every address: an error response or a register, never a panic
+            // (CTRL = 0 does nothing).
+            let _ = g.write(a, 0);
+        }
+        assert_eq!(g.read(addr::ID), Ok(regs::ID_VALUE));
+    }
+
+    #[test]
+    fn error_responses() {
+        let mut g = gpu();
+        assert_eq!(g.read(0x3FC), Err(BusError::Unmapped));
+        assert_eq!(g.read(addr::ID + 1), Err(BusError::Unmapped));
+        assert_eq!(g.write(addr::STATUS, 1), Err(BusError::ReadOnly));
+        assert_eq!(g.write(addr::COUNTERS + 8, 1), Err(BusError::ReadOnly));
+        assert_eq!(g.read(addr::CTRL), Err(BusError::ReadOnly));
+        g.write(addr::CODE_ADDR, CuConfig::default().code_bytes)
+            .unwrap();
+        assert_eq!(g.write(addr::CODE_DATA, 1), Err(BusError::OutOfRange));
+        g.write(addr::MEM_ADDR_HI, 1).unwrap();
+        assert_eq!(g.read(addr::MEM_DATA), Err(BusError::OutOfRange));
+    }
+
+    #[test]
+    fn windows_auto_increment_and_launch_registers_lock_while_busy() {
+        let mut g = gpu();
+        g.write(addr::MEM_ADDR_LO, 0x100).unwrap();
+        for v in [7, 8, 9] {
+            g.write(addr::MEM_DATA, v).unwrap();
+        }
+        g.write(addr::MEM_ADDR_LO, 0x104).unwrap();
+        assert_eq!(g.read(addr::MEM_DATA), Ok(8));
+        assert_eq!(g.read(addr::MEM_ADDR_LO), Ok(0x108));
+        // s_endpgm at 0; a 64-work-item launch.
+        g.write(addr::CODE_ADDR, 0).unwrap();
+        g.write(addr::CODE_DATA, 0xBF81_0000).unwrap();
+        g.write(addr::CTRL, regs::CTRL_DOORBELL).unwrap();
+        assert_eq!(g.read(addr::STATUS), Ok(status::BUSY));
+        assert_eq!(g.write(addr::GRID, 128), Err(BusError::Busy));
+        assert_eq!(
+            g.write(addr::CTRL, regs::CTRL_DOORBELL),
+            Err(BusError::Busy)
+        );
+        g.run(100);
+        assert_eq!(g.read(addr::STATUS), Ok(status::DONE));
+        assert_eq!(g.read(addr::WF_COUNT), Ok(1));
+        assert!(g.read(addr::COUNTERS).unwrap() > 0);
+        g.write(addr::CTRL, regs::CTRL_RESET).unwrap();
+        assert_eq!(g.read(addr::STATUS), Ok(status::IDLE));
+    }
+}
