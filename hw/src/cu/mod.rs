@@ -58,7 +58,7 @@ use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
 use crate::pws::{assemble_mask, Cmd, ErrorCode, PwsParams, State};
 use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
-use std::collections::VecDeque;
+use std::collections::BinaryHeap;
 
 /// The compute unit's run state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,12 +77,35 @@ pub enum Status {
 struct Pending {
     /// Completion cycle.
     at: u64,
+    /// Issue order (completions of one cycle retire in issue order).
+    seq: u64,
     group: usize,
     ctx: usize,
     /// The context's occupant when it was issued.
     serial: u64,
     counter: Counter,
     writeback: Option<Writeback>,
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+
+impl Eq for Pending {}
+
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Pending {
+    /// Reversed, so that the max-heap pops the earliest completion first.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
 }
 
 /// What issue found out about a context this cycle.
@@ -107,7 +130,7 @@ pub struct ComputeUnit {
     groups: Vec<Group>,
     wgs: Vec<Wg>,
     disp: Dispatcher,
-    pending: VecDeque<Pending>,
+    pending: BinaryHeap<Pending>,
     /// The global and LDS pipes are taken this cycle.
     pipes: [bool; 2],
     now: u64,
@@ -134,7 +157,7 @@ impl ComputeUnit {
             groups: Vec::new(),
             wgs: Vec::new(),
             disp: Dispatcher::default(),
-            pending: VecDeque::new(),
+            pending: BinaryHeap::new(),
             pipes: [false; 2],
             now: 0,
             start: 0,
@@ -283,15 +306,8 @@ impl ComputeUnit {
 
     /// Completes the loads and stores whose latency has passed.
     fn retire(&mut self) {
-        // Latencies differ by kind, so completions are searched, not popped in order.
-        let now = self.now;
-        let mut i = 0;
-        while i < self.pending.len() {
-            if self.pending[i].at > now {
-                i += 1;
-                continue;
-            }
-            let p = self.pending.remove(i).expect("index in range");
+        while self.pending.peek().is_some_and(|p| p.at <= self.now) {
+            let p = self.pending.pop().expect("peeked");
             let g = &mut self.groups[p.group];
             let ctx = &mut g.ctx[p.ctx];
             if ctx.serial != p.serial {
@@ -318,9 +334,14 @@ impl ComputeUnit {
     fn observe(&mut self) {
         for gi in 0..self.groups.len() {
             let g = &mut self.groups[gi];
-            let out = g.out.clone();
-            if out.copy_valid {
-                let (from, to) = (usize::from(out.copy_from), usize::from(out.copy_to));
+            let out = &g.out;
+            let (copy, denied) = (
+                out.copy_valid.then_some((out.copy_from, out.copy_to)),
+                out.split_denied,
+            );
+            let (error, error_ctx) = (out.error, out.error_ctx);
+            if let Some((from, to)) = copy {
+                let (from, to) = (usize::from(from), usize::from(to));
                 let mut y = g.ctx[from].clone();
                 y.splits.clear();
                 self.serial += 1;
@@ -329,7 +350,7 @@ impl ComputeUnit {
                 g.ctx[to] = y;
                 self.counters.splits += 1;
             }
-            if out.split_denied {
+            if denied {
                 if let Some(k) = g.last_split {
                     if let Some(top) = g.ctx[k].splits.last_mut() {
                         *top = false;
@@ -338,13 +359,13 @@ impl ComputeUnit {
                 self.counters.serialized += 1;
             }
             for k in 0..g.ctx.len() {
-                if g.ctx[k].live && g.state(k) == State::Empty {
+                if g.ctx[k].live && g.out.ctx[k].state == State::Empty as u8 {
                     g.ctx[k].live = false;
                     self.counters.merges += 1;
                 }
             }
-            if let Some(e) = ErrorCode::from_code(out.error).filter(|e| *e != ErrorCode::None) {
-                let k = usize::from(out.error_ctx);
+            if let Some(e) = ErrorCode::from_code(error).filter(|e| *e != ErrorCode::None) {
+                let k = usize::from(error_ctx);
                 let pc = g.ctx.get(k).map_or(0, |c| c.last_pc);
                 let error = match e {
                     ErrorCode::SplitOverflow => CuError::SplitOverflow,
@@ -359,20 +380,28 @@ impl ComputeUnit {
 
     /// Releases a work-group's barrier once every live context of it waits there.
     fn release_barriers(&mut self) {
-        for wi in 0..self.wgs.len() {
-            let in_wg = |c: &&Ctx| c.live && c.wg == wi;
-            let all = self.groups.iter().flat_map(|g| g.ctx.iter()).filter(in_wg);
-            let (mut any, mut every) = (false, true);
-            for c in all {
-                any |= c.barrier;
-                every &= c.barrier;
-            }
-            if any && every {
-                for g in &mut self.groups {
-                    for c in g.ctx.iter_mut().filter(|c| c.live && c.wg == wi) {
-                        c.barrier = false;
-                    }
-                }
+        // Per resident work-group: some live context waits, every live context waits.
+        let mut any = vec![false; self.wgs.len()];
+        let mut every = vec![true; self.wgs.len()];
+        for c in self
+            .groups
+            .iter()
+            .flat_map(|g| g.ctx.iter())
+            .filter(|c| c.live)
+        {
+            any[c.wg] |= c.barrier;
+            every[c.wg] &= c.barrier;
+        }
+        if !any.contains(&true) {
+            return;
+        }
+        for g in &mut self.groups {
+            for c in g
+                .ctx
+                .iter_mut()
+                .filter(|c| c.live && any[c.wg] && every[c.wg])
+            {
+                c.barrier = false;
             }
         }
     }
@@ -479,8 +508,8 @@ impl ComputeUnit {
         let n_wfc = self.cfg.n_wfc;
         let mut mask = 0u64;
         let mut reason = Stall::Idle;
-        let mut found = vec![None; n_wfc];
-        for (slot, entry) in found.iter_mut().enumerate() {
+        let mut found = [None; 16];
+        for (slot, entry) in found.iter_mut().enumerate().take(n_wfc) {
             let k = self.groups[gi].k(u, slot);
             match self.eligibility(gi, k, l) {
                 Elig::Yes(f) => {
@@ -649,8 +678,10 @@ impl ComputeUnit {
             Counter::Lgkm => c.lgkmcnt += 1,
         }
         c.ready_at = self.now + 1;
-        self.pending.push_back(Pending {
+        self.serial += 1;
+        self.pending.push(Pending {
             at: self.now + u64::from(latency),
+            seq: self.serial,
             group: gi,
             ctx: k,
             serial: c.serial,

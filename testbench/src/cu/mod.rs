@@ -53,9 +53,9 @@ impl Bus for Recording {
             return;
         };
         for _ in 0..cycles {
-            let before = probe.snapshot(self.gpu.cu());
+            probe.capture(self.gpu.cu());
             self.gpu.step();
-            if let Err(e) = probe.sample(self.cycle, &before, self.gpu.cu()) {
+            if let Err(e) = probe.sample(self.cycle, self.gpu.cu()) {
                 self.error.get_or_insert(e);
             }
             self.cycle += 1;

@@ -40,6 +40,8 @@ pub struct CuProbe {
     /// Contexts that ever held a wavefront (the `.gtkw` shows only those).
     used: Vec<bool>,
     values: Vec<u64>,
+    /// The context values captured before the current step.
+    before: Vec<u64>,
     cycles: u64,
 }
 
@@ -75,15 +77,23 @@ impl CuProbe {
             rec: ProbeRecorder::create(vcd, &vars)?,
             used: vec![false; ctxs.len()],
             values: Vec::with_capacity(vars.len()),
+            before: Vec::with_capacity(ctxs.len() * CTX_VARS.len()),
             units: unit_list,
             ctxs,
             cycles: 0,
         })
     }
 
-    /// Samples cycle `cycle`: `before` holds the context states during the cycle (read before
-    /// the step), the compute unit the issues it made in it.
-    pub fn sample(&mut self, cycle: u64, before: &[u64], cu: &ComputeUnit) -> io::Result<()> {
+    /// Samples cycle `cycle`: the context values [`CuProbe::capture`]d before the step, and
+    /// from the compute unit the issues it made in the step.
+    pub fn sample(&mut self, cycle: u64, cu: &ComputeUnit) -> io::Result<()> {
+        let before = std::mem::take(&mut self.before);
+        let r = self.sample_with(cycle, &before, cu);
+        self.before = before;
+        r
+    }
+
+    fn sample_with(&mut self, cycle: u64, before: &[u64], cu: &ComputeUnit) -> io::Result<()> {
         self.values.clear();
         self.values.push(match cu.status() {
             Status::Idle => 0,
@@ -110,9 +120,10 @@ impl CuProbe {
         self.rec.sample(cycle * CYCLE_PS, &self.values)
     }
 
-    /// The per-context values of the current cycle, in variable order (read before a step).
-    pub fn snapshot(&self, cu: &ComputeUnit) -> Vec<u64> {
-        let mut v = Vec::with_capacity(self.ctxs.len() * CTX_VARS.len());
+    /// Captures the per-context values of the current cycle (call before the step).
+    pub fn capture(&mut self, cu: &ComputeUnit) {
+        let v = &mut self.before;
+        v.clear();
         for &(g, u, s) in &self.ctxs {
             match cu.groups().get(g) {
                 Some(grp) if u < grp.n_units() => {
@@ -129,7 +140,6 @@ impl CuProbe {
                 _ => v.extend([0; CTX_VARS.len()]),
             }
         }
-        v
     }
 
     /// Finishes the VCD and writes `gtkw` beside it.
