@@ -59,6 +59,7 @@ fn bad_sizes_are_refused() {
         ((0, 64, 0, 1), 2),
         ((64, 64, 1 << 20, 1), 4),
         ((64, 64, 0, 0), 5),
+        ((1 << 25, 64, 0, 1), 2),
     ];
     for ((grid, wg, lds, s), check) in cases {
         let mut d = base;
@@ -75,6 +76,9 @@ fn bad_sizes_are_refused() {
             other => panic!("{grid} {wg} {lds} {s}: {other:?}"),
         }
     }
+    let mut d = base;
+    d.s = 9;
+    assert!(matches!(drv.launch(&d), Err(DriverError::BadLaunch(_))));
     let mut d = base;
     d.entry_pc = 1 << 20;
     drv.launch(&d).unwrap();

@@ -268,6 +268,12 @@ impl<B: Bus> Driver<B> {
     /// Writes the launch registers and rings the doorbell. The GPU itself checks the sizes
     /// (a bad launch ends in its `bad_launch` status, which [`Driver::wait`] reports).
     pub fn launch(&mut self, d: &LaunchDesc) -> Result<(), DriverError> {
+        if d.s > 7 {
+            return Err(DriverError::BadLaunch(format!(
+                "S = {} does not fit the MODE register (1..=7)",
+                d.s
+            )));
+        }
         self.write(addr::ENTRY_PC, d.entry_pc)?;
         self.write(addr::KERNARG_LO, d.kernarg as u32)?;
         self.write(addr::KERNARG_HI, (d.kernarg >> 32) as u32)?;

@@ -60,6 +60,9 @@ use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
 use std::collections::BinaryHeap;
 
+/// The most work-items in one launch (the per-wavefront counters are kept for all).
+pub const MAX_GRID: u32 = 1 << 24;
+
 /// The compute unit's run state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -205,9 +208,20 @@ impl ComputeUnit {
         self.launch.as_ref()
     }
 
+    /// Abandons the current launch: back to idle, counters cleared (memories kept).
+    pub fn abort(&mut self) {
+        self.status = Status::Idle;
+        self.counters = Counters::default();
+        self.groups.clear();
+        self.wgs.clear();
+        self.pending.clear();
+        self.disp = Dispatcher::default();
+    }
+
     /// Starts a launch (the doorbell). A launch the compute unit cannot run ends at once in
     /// the `bad_launch` error, with `info` saying which check failed (1 work-group size,
-    /// 2 grid size, 3 wavefronts per work-group, 4 LDS size, 5 S, 6 entry PC).
+    /// 2 grid size (a positive multiple of the work-group size, at most 2^24), 3 wavefronts
+    /// per work-group, 4 LDS size, 5 S, 6 entry PC).
     pub fn launch(&mut self, l: Launch) {
         self.counters = Counters::default();
         self.launch = Some(l);
@@ -257,7 +271,7 @@ impl ComputeUnit {
         let waves = l.wg.div_ceil(64) as usize;
         let checks = [
             (1..=1024).contains(&l.wg),
-            l.grid > 0 && l.wg > 0 && l.grid.is_multiple_of(l.wg),
+            l.grid > 0 && l.wg > 0 && l.grid.is_multiple_of(l.wg) && l.grid <= MAX_GRID,
             waves <= self.cfg.n_simd * self.cfg.n_wfc,
             l.lds_per_wg.is_multiple_of(4) && l.lds_per_wg <= self.cfg.lds_bytes,
             (1..=7).contains(&l.s),

@@ -95,7 +95,8 @@ impl Sregs {
     }
 
     /// The 64-bit value of a scalar pair source: an SGPR pair, VCC, EXEC, or a constant
-    /// (integer constants sign-extend; a literal or float constant zero-extends).
+    /// (integer constants sign-extend, float constants are the double of the same value, a
+    /// literal zero-extends).
     pub fn read64(&self, code: u16, literal: u32) -> Result<u64, BadOperand> {
         Ok(match code {
             0..=100 => {
@@ -104,7 +105,9 @@ impl Sregs {
             106 => self.vcc,
             126 => self.exec,
             128..=208 => inline_int(code) as u64,
-            code::LITERAL | 240..=248 => u64::from(self.read(code, literal)?),
+            240..=247 => f64::from(f32::from_bits(self.read(code, literal)?)).to_bits(),
+            248 => (0.5 / std::f64::consts::PI).to_bits(),
+            code::LITERAL => u64::from(literal),
             _ => return Err(BadOperand(code)),
         })
     }

@@ -221,6 +221,14 @@ mod tests {
     }
 
     #[test]
+    fn float_constants_are_doubles_in_64_bit_operands() {
+        let mut r = Sregs::default();
+        // s_mov_b64 s[4:5], 1.0 = 0xBE8401F2
+        run(0xBE84_01F2, 0, &mut r);
+        assert_eq!((r.s[4], r.s[5]), (0, 0x3FF0_0000));
+    }
+
+    #[test]
     fn cmpk_and_bfe() {
         let mut r = Sregs::default();
         r.s[5] = 0xFFFF_FFFE;

@@ -54,6 +54,8 @@ fn float_out(s: Shape) -> bool {
 struct Src {
     vgpr: Option<usize>,
     value: u32,
+    /// The scalar read as a 64-bit operand (SGPR pair, or a constant widened).
+    value64: u64,
 }
 
 impl Src {
@@ -62,11 +64,16 @@ impl Src {
             Src {
                 vgpr: Some(usize::from(code - code::VGPR0)),
                 value: 0,
+                value64: 0,
             }
         } else {
             Src {
                 vgpr: None,
                 value: r.read(code, literal)?,
+                // Only 64-bit operands use it; codes without a pair read as their 32 bits.
+                value64: r
+                    .read64(code, literal)
+                    .or_else(|_| r.read(code, literal).map(u64::from))?,
             }
         })
     }
@@ -75,11 +82,11 @@ impl Src {
         self.vgpr.map_or(self.value, |reg| v.get(reg, lane))
     }
 
-    /// The 64-bit value (a VGPR pair, or a scalar zero-extended).
+    /// The 64-bit value (a VGPR pair, or the scalar as a 64-bit operand).
     fn get64(self, v: &Vrf, lane: usize) -> u64 {
         match self.vgpr {
             Some(reg) => u64::from(v.get(reg, lane)) | u64::from(v.get(reg + 1, lane)) << 32,
-            None => u64::from(self.value),
+            None => self.value64,
         }
     }
 }
@@ -110,6 +117,7 @@ pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(
             Src {
                 vgpr: None,
                 value: 0,
+                value64: 0,
             }
         },
     ];
@@ -355,5 +363,29 @@ fn vopc(op: u16, a: u32, b: u32) -> bool {
         13 => !eq,
         14 => !lt,
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::insn_model::decode_fields;
+
+    #[test]
+    fn lshlrev_b64_reads_a_scalar_source_as_64_bits() {
+        let mut r = Sregs::default();
+        let mut v = Vrf::default();
+        // v_lshlrev_b64 v[2:3], 4, -1 = 0xD28F0002 0x00018284
+        let f = decode_fields(0xD28F_0002, 0x0001_8284);
+        execute(&f, &mut r, &mut v, 0b11).unwrap();
+        assert_eq!((v.get(2, 1), v.get(3, 1)), (0xFFFF_FFF0, 0xFFFF_FFFF));
+        // v_lshlrev_b64 v[2:3], 4, s[6:7] = 0xD28F0002 0x00000C84
+        r.s[6] = 0x8000_0001;
+        r.s[7] = 0x1;
+        let f = decode_fields(0xD28F_0002, 0x0000_0C84);
+        execute(&f, &mut r, &mut v, 0b1).unwrap();
+        assert_eq!((v.get(2, 0), v.get(3, 0)), (0x10, 0x18));
+        // Lane 1 is not in the mask: unchanged.
+        assert_eq!(v.get(2, 1), 0xFFFF_FFF0);
     }
 }

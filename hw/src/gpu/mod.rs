@@ -26,8 +26,6 @@ pub struct Gpu {
     code_addr: u32,
     mem_addr: u64,
     wf_sel: u32,
-    /// The launch was refused before it started (bad mode code): reported as bad_launch.
-    reset_pending: bool,
 }
 
 impl Gpu {
@@ -45,7 +43,6 @@ impl Gpu {
             code_addr: 0,
             mem_addr: 0,
             wf_sel: 0,
-            reset_pending: false,
         })
     }
 
@@ -139,9 +136,6 @@ impl Gpu {
     }
 
     fn status_code(&self) -> u32 {
-        if self.reset_pending {
-            return status::IDLE;
-        }
         match self.cu.status() {
             Status::Idle => status::IDLE,
             Status::Busy => status::BUSY,
@@ -151,8 +145,8 @@ impl Gpu {
     }
 
     fn error_reg(&self, a: u32) -> u32 {
-        match (self.cu.status(), self.reset_pending) {
-            (Status::Error(f), false) => match a {
+        match self.cu.status() {
+            Status::Error(f) => match a {
                 addr::ERROR => f.error as u32,
                 addr::ERROR_PC => f.pc,
                 _ => f.info,
@@ -232,16 +226,12 @@ impl Gpu {
 
     fn ctrl(&mut self, v: u32) -> Result<(), BusError> {
         if v & regs::CTRL_RESET != 0 {
-            if self.busy() {
-                return Err(BusError::Busy);
-            }
-            self.reset_pending = true;
+            self.cu.abort();
         }
         if v & regs::CTRL_DOORBELL != 0 {
             if self.busy() {
                 return Err(BusError::Busy);
             }
-            self.reset_pending = false;
             self.cu.launch(self.launch());
         }
         Ok(())
@@ -353,5 +343,15 @@ mod tests {
         assert!(g.read(addr::COUNTERS).unwrap() > 0);
         g.write(addr::CTRL, regs::CTRL_RESET).unwrap();
         assert_eq!(g.read(addr::STATUS), Ok(status::IDLE));
+        assert_eq!(g.read(addr::COUNTERS), Ok(0));
+        // Reset also abandons a launch that never ends (a branch to itself).
+        g.write(addr::CODE_ADDR, 0).unwrap();
+        g.write(addr::CODE_DATA, 0xBF82_FFFF).unwrap();
+        g.write(addr::CTRL, regs::CTRL_DOORBELL).unwrap();
+        g.run(1000);
+        assert_eq!(g.read(addr::STATUS), Ok(status::BUSY));
+        g.write(addr::CTRL, regs::CTRL_RESET).unwrap();
+        assert_eq!(g.read(addr::STATUS), Ok(status::IDLE));
+        assert!(g.write(addr::GRID, 128).is_ok());
     }
 }

@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | 0x000 | `ID` | R | 0x5254_4750 ("RTGP") |
 //! | 0x004 | `VERSION` | R | register map version (1) |
-//! | 0x008 | `CTRL` | W | bit 0: doorbell (start the launch in the launch registers); bit 1: reset the status and counters to idle |
+//! | 0x008 | `CTRL` | W | bit 0: doorbell (start the launch in the launch registers); bit 1: reset: abandon a running launch, status idle, counters 0 (memories kept) |
 //! | 0x00C | `STATUS` | R | 0 idle, 1 busy, 2 done, 3 error |
 //! | 0x010 | `ERROR` | R | error code when STATUS = 3 ([`crate::cu::CuError`]: 1 illegal_instruction, 2 split_overflow, 3 merge_watchdog, 4 end_live_splits, 5 bad_launch, 6 memory_fault, 7 lds_fault, 8 pc_out_of_range, 9 split_pending_memory, 10 pws_protocol), else 0 |
 //! | 0x014 | `ERROR_PC` | R | PC of the faulting instruction |

@@ -3,7 +3,7 @@
 //! dumping"); a `.gtkw` grouping them by SIMD.
 
 use crate::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};
-use rtgpu_hw::cu::{ComputeUnit, Status, CLASSES};
+use rtgpu_hw::cu::{ComputeUnit, Group, Status, CLASSES};
 use rtgpu_hw::pws::State;
 use std::io;
 use std::path::Path;
@@ -42,6 +42,8 @@ pub struct CuProbe {
     values: Vec<u64>,
     /// The context values captured before the current step.
     before: Vec<u64>,
+    /// SIMD group 0's splits and merges: (cycle, label), for the `.gtkw`'s markers.
+    events: Vec<(u64, String)>,
     cycles: u64,
 }
 
@@ -78,6 +80,7 @@ impl CuProbe {
             used: vec![false; ctxs.len()],
             values: Vec::with_capacity(vars.len()),
             before: Vec::with_capacity(ctxs.len() * CTX_VARS.len()),
+            events: Vec::new(),
             units: unit_list,
             ctxs,
             cycles: 0,
@@ -122,6 +125,9 @@ impl CuProbe {
 
     /// Captures the per-context values of the current cycle (call before the step).
     pub fn capture(&mut self, cu: &ComputeUnit) {
+        if let Some(g) = cu.groups().first() {
+            self.note_events(cu.now(), g);
+        }
         let v = &mut self.before;
         v.clear();
         for &(g, u, s) in &self.ctxs {
@@ -142,6 +148,43 @@ impl CuProbe {
         }
     }
 
+    /// Notes group 0's split copies and merge rendezvous (a context entering MERGING) of the
+    /// current cycle.
+    fn note_events(&mut self, cycle: u64, g: &Group) {
+        let name = |k: usize| {
+            let u = k % g.n_units();
+            let unit = if u == 0 {
+                "simd".to_string()
+            } else {
+                format!("spsimd{u}")
+            };
+            format!("g0.{unit}.ctx{}", k / g.n_units() + 1)
+        };
+        if g.out.copy_valid {
+            let (from, to) = (usize::from(g.out.copy_from), usize::from(g.out.copy_to));
+            self.events
+                .push((cycle, format!("split {} -> {}", name(from), name(to))));
+        }
+        let n = g.n_units() * g.wfs.len();
+        for k in 0..n {
+            let state = g.state(k) as u64;
+            let before = self
+                .before
+                .get(self.ctx_index(0, k, g) * CTX_VARS.len())
+                .copied();
+            if state == State::Merging as u64 && before != Some(state) {
+                self.events.push((cycle, format!("merge into {}", name(k))));
+            }
+        }
+    }
+
+    /// Index in `ctxs` of context k of group `g`.
+    fn ctx_index(&self, group: usize, k: usize, g: &Group) -> usize {
+        let per_unit = g.wfs.len();
+        let units = g.n_units();
+        (group * units + k % units) * per_unit + k / units
+    }
+
     /// Finishes the VCD and writes `gtkw` beside it.
     pub fn finish(self, gtkw: &Path, title: &str) -> io::Result<()> {
         let mut save = Gtkw::new(title)
@@ -152,6 +195,9 @@ impl CuProbe {
                 "compute unit",
                 &[("cu.status", Some(Format::Named("status")))],
             );
+        for (cycle, label) in &self.events {
+            save = save.marker(cycle * CYCLE_PS, label);
+        }
         for &(g, u) in &self.units {
             let p = unit_scope(g, u).join(".");
             let mut traces: Vec<(String, Option<Format>)> = vec![
