@@ -75,7 +75,7 @@ pub struct PwsContext<const LANES: usize> {
     pub live: Signal<Out, Bits<3>>,
     /// The merge PC.
     pub pc: Signal<Out, Bits<32>>,
-    /// EMPTY with no parent: a split may take this context.
+    /// EMPTY or DONE (a wavefront that ended) with no parent: a split may take this context.
     pub free: Signal<Out, Bit>,
     /// In MERGE_WAIT for at least `watchdog` cycles (watchdog on).
     pub expired: Signal<Out, Bit>,
@@ -103,6 +103,7 @@ pub struct PwsContext<const LANES: usize> {
     exists: [Constant<Bit>; STACK_ENTRIES - 1],
     /// State codes.
     st_empty: Constant<Bits<3>>,
+    st_done: Constant<Bits<3>>,
     st_ready: Constant<Bits<3>>,
     st_splitting: Constant<Bits<3>>,
     st_merge_wait: Constant<Bits<3>>,
@@ -168,6 +169,7 @@ impl<const LANES: usize> PwsContext<LANES> {
             timer: Default::default(),
             exists: array_init::array_init(|i| Constant::new(i + 1 < s)),
             st_empty: k(State::Empty as u64),
+            st_done: k(State::Done as u64),
             st_ready: k(State::Ready as u64),
             st_splitting: k(State::Splitting as u64),
             st_merge_wait: k(State::MergeWait as u64),
@@ -287,8 +289,9 @@ impl<const LANES: usize> Logic for PwsContext<LANES> {
         self.root.next = self.root_r.q.val();
         self.live.next = self.live_r.q.val();
         self.pc.next = self.pc_r.q.val();
-        self.free.next =
-            (self.state_r.q.val() == self.st_empty.val()) & !self.parent_valid_r.q.val();
+        self.free.next = ((self.state_r.q.val() == self.st_empty.val())
+            | (self.state_r.q.val() == self.st_done.val()))
+            & !self.parent_valid_r.q.val();
         self.expired.next = (self.state_r.q.val() == self.st_merge_wait.val())
             & self.watchdog.val().any()
             & (self.timer.q.val() >= self.watchdog.val());

@@ -97,7 +97,8 @@
 //! root = X's relative id, live 0, timer 0.
 //!
 //! **SPLIT** (X READY): the free context Y is the one with the lowest index k in X's family
-//! that is EMPTY with parent invalid and, in PWS, not on unit 0. In DWS, the split is refused
+//! that is EMPTY or DONE (its wavefront ended; spec A21: "a free WF context") with parent
+//! invalid and, in PWS, not on unit 0. In DWS, the split is refused
 //! (`split_denied` in t+1, nothing else changes) when there is no free context, when
 //! `sp(X) = S`, or when `live` of X's root context (the family member whose relative id is
 //! `root(X)`) is ≥ S. Otherwise, at E_t:

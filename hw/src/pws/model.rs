@@ -474,12 +474,14 @@ impl SimdGroupModel {
         }
     }
 
-    /// The free context for a split of `x`: the lowest index in x's family that is EMPTY with
-    /// parent invalid and, in PWS, not on unit 0.
+    /// The free context for a split of `x`: the lowest index in x's family that is EMPTY or
+    /// DONE with parent invalid and, in PWS, not on unit 0.
     fn free_context(&self, x: usize, dws: bool) -> Option<usize> {
         self.family(x, dws).into_iter().find(|&k| {
             let c = &self.ctx[k];
-            c.state == State::Empty && c.parent.is_none() && (dws || k % self.cfg.units != 0)
+            matches!(c.state, State::Empty | State::Done)
+                && c.parent.is_none()
+                && (dws || k % self.cfg.units != 0)
         })
     }
 
@@ -1510,6 +1512,23 @@ mod tests {
     }
 
     #[test]
+    fn dws_takes_a_done_slot() {
+        // S = 1, 2 slots per unit: k 0 and k 2 on unit 0; k 2's wavefront ends.
+        let mut b = Bench::dws(config(4, 2, 2, 2));
+        b.step(dispatch(0, 0, 0xF));
+        b.step(dispatch(0, 1, 0xF));
+        b.step(end(0, 1));
+        // A DONE context with no parent is free (A21: "a free WF context on the same SIMD").
+        let o = b.step(split(0, 0, 0b11, 0));
+        assert_eq!((o.copy_valid, o.copy_from, o.copy_to), (true, 0, 2));
+        assert_eq!(
+            (o.ctx[2].parent_valid, o.ctx[2].parent, o.ctx[2].spm),
+            (true, 0, 0xC)
+        );
+        assert_eq!(o.ctx[2].state, State::Splitting as u8);
+    }
+
+    #[test]
     fn dws_denials() {
         // S = 1, 2 slots per unit.
         let mut b = Bench::dws(config(4, 2, 2, 2));
@@ -1522,10 +1541,7 @@ mod tests {
         assert!(o.split_denied);
         assert_eq!(o.error, 0);
         assert_eq!(b.m.ctx, before.ctx);
-        // A DONE slot is not free.
         b.step(end(0, 1));
-        let o = b.step(split(0, 0, 1, 0));
-        assert!(o.split_denied);
         // On unit 1: the split takes slot 1 (k 3); then sp = S and live = S: refused.
         b.step(dispatch(1, 0, 0xF)); // k 1
         let o = b.step(split(1, 0, 0b11, 0));
