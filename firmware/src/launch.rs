@@ -74,13 +74,8 @@ impl Dims {
     /// The lanes that exist in wave `wave` of a work-group (its initial EXEC): lane l holds
     /// local id 64·wave + l, present when that id is below `wg`.
     pub fn lanes(&self, wave: u32) -> u64 {
-        let first = wave * WAVE;
-        let n = self.wg.saturating_sub(first).min(WAVE);
-        if n >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << n) - 1
-        }
+        let n = self.wg.saturating_sub(wave * WAVE).min(WAVE);
+        rtgpu_hw::pws::lane_mask(n as usize)
     }
 }
 

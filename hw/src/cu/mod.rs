@@ -55,7 +55,7 @@ pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
 pub use group::{Ctx, Group};
 
 use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
-use crate::pws::{assemble_mask, Cmd, ErrorCode, PwsParams, State};
+use crate::pws::{assemble_mask, lane_mask, Cmd, ErrorCode, PwsParams, State};
 use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
 use std::collections::BinaryHeap;
@@ -817,12 +817,7 @@ impl ComputeUnit {
 
 /// The initial EXEC of wave `wave` of a work-group of `wg` work-items.
 fn wave_lanes(wg: u32, wave: u32) -> u64 {
-    let n = wg.saturating_sub(wave * 64).min(64);
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
+    lane_mask(wg.saturating_sub(wave * 64).min(64) as usize)
 }
 
 /// `s_waitcnt imm` is satisfied: vmcnt ≤ imm[3:0], lgkmcnt ≤ imm[11:8].
