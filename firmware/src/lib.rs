@@ -5,10 +5,13 @@
 //! the lifetime experiment that compares the ratio with the stock dispatcher and an even split
 //! (its per-step timing pluggable: analytic here, cycle-level in `rtgpu-testbench`); the kernel
 //! ABI ([`launch`]); the reference interpreter ([`interp`]) that runs a launch without timing;
-//! and the driver ([`driver`]) that runs one on the GPU model through its MMIO registers.
+//! the driver ([`driver`]) that runs one on the GPU model through its MMIO registers; and the
+//! compiler side of the warp-based load/store reordering ([`ldst_trace`]): per-wavefront
+//! global load/store traces from the interpreter and the static L1 miss estimate.
 
 pub mod aging;
 pub mod driver;
 pub mod interp;
 pub mod isa;
 pub mod launch;
+pub mod ldst_trace;

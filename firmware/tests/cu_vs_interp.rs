@@ -101,6 +101,8 @@ fn check(c: Case) {
         mode: c.mode,
         s: c.s,
         policy: c.policy,
+        reorder: false,
+        trace_addr: 0,
     };
     let got = run(&mut drv, &code, &image, desc, 2_000_000).unwrap();
     let what = format!("{c:?}");

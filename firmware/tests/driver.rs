@@ -18,6 +18,8 @@ fn desc(meta: &KernelMeta, mode: Mode, s: u32) -> LaunchDesc {
         mode,
         s,
         policy: Policy::Gto,
+        reorder: false,
+        trace_addr: 0,
     }
 }
 

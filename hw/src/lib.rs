@@ -11,6 +11,7 @@ pub mod gpu;
 pub mod idu;
 pub mod isa;
 pub mod ldst;
+pub mod memsys;
 pub mod pws;
 pub mod reorder;
 pub mod sched;

@@ -159,6 +159,10 @@ pub struct LaunchDesc {
     pub s: u32,
     /// Issue policy.
     pub policy: Policy,
+    /// The reordering unit on (`FEATURES` bit 0).
+    pub reorder: bool,
+    /// Byte address of the reordering trace table (`TRACE_ADDR`).
+    pub trace_addr: u64,
 }
 
 /// The performance counters after a launch.
@@ -282,6 +286,9 @@ impl<B: Bus> Driver<B> {
         self.write(addr::LDS, d.lds)?;
         self.write(addr::MODE, d.mode.code() | (d.s & 7) << 4)?;
         self.write(addr::SCHED, u32::from(d.policy == Policy::Gto))?;
+        self.write(addr::FEATURES, u32::from(d.reorder) * regs::FEATURE_REORDER)?;
+        self.write(addr::TRACE_ADDR_LO, d.trace_addr as u32)?;
+        self.write(addr::TRACE_ADDR_HI, (d.trace_addr >> 32) as u32)?;
         self.write(addr::CTRL, regs::CTRL_DOORBELL)
     }
 

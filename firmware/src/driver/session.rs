@@ -1,7 +1,32 @@
 //! One kernel launch from start to finish: load, launch, wait, read back.
 
 use super::{Bus, Driver, DriverError, LaunchDesc, PerfCounters};
-use crate::launch::Image;
+use crate::interp::InterpConfig;
+use crate::launch::{Image, BUFFER_ALIGN};
+use crate::ldst_trace::{analyze, plan};
+
+/// Reordering on: analyses the launch (the kernel analyzer of spec/003 §3.1 on the reference
+/// interpreter), writes the trace table after the image, and returns its address.
+fn write_trace_table<B: Bus>(
+    drv: &mut Driver<B>,
+    code: &[u32],
+    image: &Image,
+    desc: &LaunchDesc,
+) -> Result<u64, DriverError> {
+    let a = analyze(
+        code,
+        desc.entry_pc,
+        desc.dims,
+        desc.lds,
+        image.kernarg,
+        &image.mem,
+        &InterpConfig::default(),
+    )
+    .map_err(|e| DriverError::BadLaunch(format!("the kernel analyzer failed: {e}")))?;
+    let at = (4 * image.mem.len() as u64).next_multiple_of(BUFFER_ALIGN);
+    drv.write_mem(at, &plan(&a).encode())?;
+    Ok(at)
+}
 
 /// What a launch left behind.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,8 +51,14 @@ pub fn run<B: Bus>(
 ) -> Result<Outcome, DriverError> {
     drv.load_code(code)?;
     drv.write_mem(0, &image.mem)?;
+    let trace_addr = if desc.reorder {
+        write_trace_table(drv, code, image, &desc)?
+    } else {
+        desc.trace_addr
+    };
     let desc = LaunchDesc {
         kernarg: image.kernarg,
+        trace_addr,
         ..desc
     };
     let result = drv.launch(&desc).and_then(|()| drv.wait(timeout, 64));

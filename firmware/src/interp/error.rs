@@ -40,6 +40,9 @@ pub enum InterpError {
     },
     /// The launch parameters are unusable (dimensions, LDS size).
     BadLaunch(String),
+    /// The launch ran, but its global load/store trace ([`crate::ldst_trace::analyze`]) is
+    /// beyond what the reordering hardware can hold (trace depth, PC list, epoch counter).
+    TraceLimit(String),
 }
 
 impl fmt::Display for InterpError {
@@ -63,6 +66,7 @@ impl fmt::Display for InterpError {
                 write!(f, "step limit reached: {steps} instructions executed")
             }
             InterpError::BadLaunch(why) => write!(f, "bad launch: {why}"),
+            InterpError::TraceLimit(why) => write!(f, "load/store trace too large: {why}"),
         }
     }
 }

@@ -66,6 +66,19 @@ fn smem(w: &mut Wave, i: &Instruction, m: &mut Memories, n: u8) -> Result<(), Tr
     Ok(())
 }
 
+/// Each active lane's FLAT byte address (the VGPR pair `src[0]`), lowest lane first.
+pub(crate) fn flat_lane_addresses(w: &Wave, i: &Instruction) -> Result<Vec<(usize, u64)>, Trap> {
+    let a = vreg(i.src[0])?;
+    Ok(lanes(w.exec())
+        .map(|l| {
+            (
+                l,
+                u64::from(w.vgpr(a, l)) | u64::from(w.vgpr(a + 1, l)) << 32,
+            )
+        })
+        .collect())
+}
+
 /// The dword index of each active lane's FLAT access of `n` dwords (all checked first).
 fn flat_addresses(
     w: &Wave,
@@ -73,12 +86,9 @@ fn flat_addresses(
     m: &Memories,
     n: u8,
 ) -> Result<Vec<(usize, usize)>, Trap> {
-    let a = vreg(i.src[0])?;
-    lanes(w.exec())
-        .map(|l| {
-            let addr = u64::from(w.vgpr(a, l)) | u64::from(w.vgpr(a + 1, l)) << 32;
-            m.index(addr, u64::from(n)).map(|at| (l, at))
-        })
+    flat_lane_addresses(w, i)?
+        .into_iter()
+        .map(|(l, addr)| m.index(addr, u64::from(n)).map(|at| (l, at)))
         .collect()
 }
 

@@ -6,7 +6,8 @@
 //! instruction at a time, round-robin in wave order; a wavefront at `s_barrier` waits until
 //! every wavefront of its group that has not ended has arrived. `split` and `merge` change
 //! no architectural state (lanes are governed by EXEC alone), `s_waitcnt`, `s_nop` and
-//! `s_sleep` do nothing.
+//! `s_sleep` do nothing. [`run_observed`] runs the same launch and reports each FLAT
+//! load/store and `s_barrier` to an observer ([`MemEvent`]); [`run`] has no observer.
 //!
 //! Semantic choices where the GCN3 manual leaves room (see also the module docs of
 //! `float`, `salu`, `valu`, `mem`):
@@ -24,6 +25,7 @@ mod control;
 mod error;
 mod float;
 mod mem;
+mod observe;
 mod salu;
 mod step;
 #[cfg(test)]
@@ -32,10 +34,12 @@ mod valu;
 mod wave;
 
 pub use error::InterpError;
+pub use observe::{FlatAccess, MemEvent, WaveId};
 
 use crate::launch::Dims;
 use control::Flow;
 use mem::Memories;
+use observe::peek_flat;
 use step::Code;
 use wave::{Wave, EXEC, LANES, M0};
 
@@ -79,26 +83,26 @@ pub fn run(
     mem: &mut [u32],
     cfg: &InterpConfig,
 ) -> Result<InterpStats, InterpError> {
-    dims.check()
-        .map_err(|e| InterpError::BadLaunch(e.to_string()))?;
-    if lds_bytes > MAX_LDS {
-        return Err(InterpError::BadLaunch(format!(
-            "{lds_bytes} LDS bytes per work-group is more than {MAX_LDS}"
-        )));
-    }
-    let mut launch = Launch {
-        code: Code::new(code),
-        entry_pc,
-        dims,
-        lds_bytes,
-        kernarg,
-        cfg: *cfg,
-        stats: InterpStats::default(),
-    };
-    for group in 0..dims.groups() {
-        launch.group(group, mem)?;
-    }
-    Ok(launch.stats)
+    Launch::new(code, entry_pc, dims, lds_bytes, kernarg, cfg)?.run(mem)
+}
+
+/// [`run`], telling `observer` about every FLAT load/store and `s_barrier` as each wavefront
+/// executes it ([`MemEvent`]): a wavefront's events arrive in its program order, the
+/// wavefronts of a work-group interleaved round-robin, work-groups one after another.
+#[allow(clippy::too_many_arguments)]
+pub fn run_observed(
+    code: &[u32],
+    entry_pc: u32,
+    dims: Dims,
+    lds_bytes: u32,
+    kernarg: u64,
+    mem: &mut [u32],
+    cfg: &InterpConfig,
+    observer: &mut dyn FnMut(&MemEvent),
+) -> Result<InterpStats, InterpError> {
+    let mut launch = Launch::new(code, entry_pc, dims, lds_bytes, kernarg, cfg)?;
+    launch.observer = Some(observer);
+    launch.run(mem)
 }
 
 /// Scheduling state of one wavefront.
@@ -110,7 +114,7 @@ enum State {
 }
 
 /// One launch in progress.
-struct Launch<'a> {
+struct Launch<'a, 'o> {
     code: Code<'a>,
     entry_pc: u32,
     dims: Dims,
@@ -118,9 +122,46 @@ struct Launch<'a> {
     kernarg: u64,
     cfg: InterpConfig,
     stats: InterpStats,
+    observer: Option<&'o mut dyn FnMut(&MemEvent)>,
 }
 
-impl Launch<'_> {
+impl<'a> Launch<'a, '_> {
+    /// A launch of checked dimensions and LDS size, no observer.
+    fn new(
+        code: &'a [u32],
+        entry_pc: u32,
+        dims: Dims,
+        lds_bytes: u32,
+        kernarg: u64,
+        cfg: &InterpConfig,
+    ) -> Result<Self, InterpError> {
+        dims.check()
+            .map_err(|e| InterpError::BadLaunch(e.to_string()))?;
+        if lds_bytes > MAX_LDS {
+            return Err(InterpError::BadLaunch(format!(
+                "{lds_bytes} LDS bytes per work-group is more than {MAX_LDS}"
+            )));
+        }
+        Ok(Launch {
+            code: Code::new(code),
+            entry_pc,
+            dims,
+            lds_bytes,
+            kernarg,
+            cfg: *cfg,
+            stats: InterpStats::default(),
+            observer: None,
+        })
+    }
+
+    /// Runs every work-group in turn.
+    fn run(mut self, mem: &mut [u32]) -> Result<InterpStats, InterpError> {
+        for group in 0..self.dims.groups() {
+            self.group(group, mem)?;
+        }
+        Ok(self.stats)
+    }
+
     /// The initial state of wave `index` of work-group `group` (kernels/README.md).
     fn wave(&self, group: u32, index: u32) -> Wave {
         let mut w = Wave::new(u64::from(self.entry_pc));
@@ -149,9 +190,9 @@ impl Launch<'_> {
             lds_bytes: self.lds_bytes,
         };
         while state.iter().any(|s| *s != State::Done) {
-            for (w, s) in waves.iter_mut().zip(state.iter_mut()) {
+            for (wave, (w, s)) in (0..).zip(waves.iter_mut().zip(state.iter_mut())) {
                 if *s == State::Ready {
-                    *s = self.step(w, &mut m)?;
+                    *s = self.step(w, &mut m, WaveId { group, wave })?;
                 }
             }
             release_barrier(&mut state);
@@ -159,19 +200,35 @@ impl Launch<'_> {
         Ok(())
     }
 
-    /// One instruction of one wavefront, counted against the step limit.
-    fn step(&mut self, w: &mut Wave, m: &mut Memories) -> Result<State, InterpError> {
+    /// One instruction of wavefront `at`, counted against the step limit.
+    fn step(&mut self, w: &mut Wave, m: &mut Memories, at: WaveId) -> Result<State, InterpError> {
         if self.stats.instructions >= self.cfg.max_steps {
             return Err(InterpError::StepLimit {
                 steps: self.cfg.max_steps,
             });
         }
         self.stats.instructions += 1;
-        Ok(match step::step(w, &mut self.code, m)? {
-            Flow::Continue => State::Ready,
-            Flow::Barrier => State::AtBarrier,
-            Flow::End => State::Done,
-        })
+        let Some(observer) = self.observer.as_deref_mut() else {
+            return Ok(state_after(step::step(w, &mut self.code, m)?));
+        };
+        let pc = w.pc as u32;
+        let flat = peek_flat(w, &mut self.code, at);
+        let flow = step::step(w, &mut self.code, m)?;
+        if let Some(access) = flat {
+            observer(&MemEvent::Flat(access));
+        } else if flow == Flow::Barrier {
+            observer(&MemEvent::Barrier { at, pc });
+        }
+        Ok(state_after(flow))
+    }
+}
+
+/// The scheduling state after an instruction's flow.
+fn state_after(flow: Flow) -> State {
+    match flow {
+        Flow::Continue => State::Ready,
+        Flow::Barrier => State::AtBarrier,
+        Flow::End => State::Done,
     }
 }
 

@@ -23,7 +23,7 @@ impl<'a> Code<'a> {
     }
 
     /// The instruction at byte address `pc` and its length in bytes.
-    fn fetch(&mut self, pc: u64) -> Result<(Instruction, u32), InterpError> {
+    pub(crate) fn fetch(&mut self, pc: u64) -> Result<(Instruction, u32), InterpError> {
         let out = || InterpError::PcOutOfRange {
             pc: u32::try_from(pc).unwrap_or(u32::MAX),
         };

@@ -1,5 +1,6 @@
 //! The compute unit's configuration (serde, unknown fields rejected) and launch parameters.
 
+use crate::memsys::MemConfig;
 use crate::sched::model::Policy;
 use serde::{Deserialize, Serialize};
 
@@ -98,10 +99,13 @@ pub struct CuConfig {
     pub mem_bytes: u64,
     /// Instruction memory bytes (a multiple of 4).
     pub code_bytes: u32,
-    /// Merge watchdog: cycles in MERGE_WAIT before `merge_watchdog`, 0 = off.
+    /// Merge watchdog: cycles in MERGE_WAIT before `merge_watchdog`, 0 = off. Default 65,535:
+    /// with reordering on, a merge partner can wait tens of thousands of cycles for its loads.
     pub watchdog: u16,
     /// Cycle costs.
     pub lat: Latencies,
+    /// The global memory hierarchy.
+    pub memory: MemConfig,
 }
 
 impl Default for CuConfig {
@@ -112,8 +116,9 @@ impl Default for CuConfig {
             lds_bytes: 64 * 1024,
             mem_bytes: 16 << 20,
             code_bytes: 64 * 1024,
-            watchdog: 10_000,
+            watchdog: u16::MAX,
             lat: Latencies::default(),
+            memory: MemConfig::default(),
         }
     }
 }
@@ -152,7 +157,7 @@ impl CuConfig {
             );
         }
         range("mem_bytes", self.mem_bytes as usize, 4, 1 << 32)?;
-        Ok(())
+        self.memory.check().map(|_| ())
     }
 }
 
@@ -175,4 +180,9 @@ pub struct Launch {
     pub s: u32,
     /// Issue policy of every SIMD/SpSIMD.
     pub policy: Policy,
+    /// The reordering unit releases global ld/st in its static order (the hierarchy only).
+    pub reorder: bool,
+    /// Byte address of the reordering unit's trace table in data memory
+    /// ([`crate::memsys::plan`]; read at the launch when `reorder`).
+    pub trace_addr: u64,
 }

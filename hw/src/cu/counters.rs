@@ -53,6 +53,8 @@ pub struct Counters {
     /// Per wavefront (work-group id × waves per group + wave): the cycle it became ready and
     /// the cycle it executed `s_endpgm` (0 until then).
     pub wf: Vec<(u64, u64)>,
+    /// The memory hierarchy's counters (0 without it).
+    pub mem: crate::memsys::MemCounters,
 }
 
 impl Counters {
@@ -85,11 +87,16 @@ pub enum CuError {
     SplitPendingMemory = 9,
     /// The split/merge unit reported a protocol error (empty/busy context, bad command).
     PwsProtocol = 10,
+    /// Reordering on: a global access the trace table does not list (info: the wavefront).
+    ReorderTrace = 11,
+    /// The memory hierarchy stopped: the reordering unit's error code (1 wrong pc_idx,
+    /// 2 watchdog, 3 unmapped slot) or 16 for the DRAM side (info).
+    MemorySystem = 12,
 }
 
 impl CuError {
     /// Every error, in code order.
-    pub const ALL: [CuError; 10] = [
+    pub const ALL: [CuError; 12] = [
         CuError::IllegalInstruction,
         CuError::SplitOverflow,
         CuError::MergeWatchdog,
@@ -100,6 +107,8 @@ impl CuError {
         CuError::PcOutOfRange,
         CuError::SplitPendingMemory,
         CuError::PwsProtocol,
+        CuError::ReorderTrace,
+        CuError::MemorySystem,
     ];
 
     /// The error with this code.
@@ -120,6 +129,8 @@ impl CuError {
             CuError::PcOutOfRange => "pc_out_of_range",
             CuError::SplitPendingMemory => "split_pending_memory",
             CuError::PwsProtocol => "pws_protocol",
+            CuError::ReorderTrace => "reorder_trace",
+            CuError::MemorySystem => "memory_system",
         }
     }
 }

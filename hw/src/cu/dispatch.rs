@@ -29,6 +29,8 @@ pub struct Dispatcher {
     pub pending: VecDeque<(usize, u32)>,
     /// The SIMD group the next wavefront tries first (round-robin).
     pub next_simd: usize,
+    /// Work-groups below this id may be admitted (reordering's rounds).
+    pub limit: u32,
 }
 
 impl Dispatcher {
@@ -37,6 +39,7 @@ impl Dispatcher {
         Self {
             groups,
             waves,
+            limit: groups,
             ..Self::default()
         }
     }
@@ -57,7 +60,7 @@ impl Dispatcher {
         lds_words: usize,
     ) -> bool {
         let waves = self.waves as usize;
-        if self.next_wg >= self.groups || free_slots < self.pending.len() + waves {
+        if self.next_wg >= self.groups.min(self.limit) || free_slots < self.pending.len() + waves {
             return false;
         }
         let idx = match wgs.iter().position(|w| !w.active) {

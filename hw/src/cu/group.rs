@@ -48,6 +48,8 @@ pub struct Wf {
     pub vrf: Vrf,
     /// Global wavefront index in the launch.
     pub global: usize,
+    /// Reordering: global ld/st instances issued so far per PC (the trace's `k`).
+    pub ldst_k: std::collections::HashMap<u32, u16>,
 }
 
 /// A SIMD or SpSIMD's issue state.

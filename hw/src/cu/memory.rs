@@ -126,12 +126,27 @@ pub struct Access {
 }
 
 /// Dwords moved by a FLAT or SMEM opcode.
-fn dwords(f: &InsnFields) -> usize {
+pub fn dwords(f: &InsnFields) -> usize {
     match (f.format, f.opcode) {
         (format::SMEM, 0x01) | (format::FLAT, 0x15 | 0x1D) => 2,
         (format::SMEM, 0x02) | (format::FLAT, 0x17 | 0x1F) => 4,
         _ => 1,
     }
+}
+
+/// Lane `lane`'s 64-bit address of FLAT instruction `f` (its VGPR pair).
+fn lane_address(f: &InsnFields, v: &Vrf, lane: usize) -> u64 {
+    let addr = usize::from(f.src0);
+    u64::from(v.get(addr, lane)) | u64::from(v.get(addr + 1, lane)) << 32
+}
+
+/// The byte addresses of FLAT instruction `f`, one per lane of `eff`.
+pub fn flat_addresses<'a>(
+    f: &'a InsnFields,
+    v: &'a Vrf,
+    eff: u64,
+) -> impl Iterator<Item = u64> + 'a {
+    lanes(eff).map(move |lane| lane_address(f, v, lane))
 }
 
 /// Everything a memory instruction touches.
@@ -160,11 +175,10 @@ impl Port<'_> {
 
     fn flat(&mut self, f: &InsnFields) -> Result<Access, Fault> {
         let n = dwords(f);
-        let (addr, data) = (usize::from(f.src0), usize::from(f.src1));
+        let data = usize::from(f.src1);
         let mut loaded = Vec::new();
         for lane in lanes(self.eff) {
-            let base =
-                u64::from(self.v.get(addr, lane)) | u64::from(self.v.get(addr + 1, lane)) << 32;
+            let base = lane_address(f, self.v, lane);
             let mut d = [0u32; 4];
             for (k, slot) in d.iter_mut().enumerate().take(n) {
                 let a = base.wrapping_add(4 * k as u64);

@@ -47,6 +47,7 @@ mod dispatch;
 mod group;
 pub mod memory;
 pub mod regs;
+mod rounds;
 mod salu;
 mod valu;
 
@@ -55,13 +56,28 @@ pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
 pub use group::{Ctx, Group};
 
 use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
+use crate::memsys::coalesce::coalesce;
+use crate::memsys::plan::ReorderPlan;
+use crate::memsys::{GlobalAccess, MemSystem};
 use crate::pws::{assemble_mask, lane_mask, Cmd, ErrorCode, PwsParams, State};
 use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
-use std::collections::BinaryHeap;
+use rounds::Rounds;
+use std::collections::{BinaryHeap, HashMap};
 
 /// The most work-items in one launch (the per-wavefront counters are kept for all).
 pub const MAX_GRID: u32 = 1 << 24;
+
+/// The most work-groups of launch `l` the compute unit holds at once (at least 1): every
+/// wavefront needs a SIMD slot and every work-group its LDS partition. With reordering on,
+/// the launch runs in rounds of this many consecutive work-groups.
+pub fn resident_wgs(cfg: &CuConfig, l: &Launch) -> u32 {
+    let waves = l.wg.div_ceil(64).max(1);
+    let by_slots = (cfg.n_simd * cfg.n_wfc) as u32 / waves;
+    let by_lds = cfg.lds_bytes.checked_div(l.lds_per_wg).unwrap_or(u32::MAX);
+    let groups = (l.grid / l.wg.max(1)).max(1);
+    by_slots.min(by_lds).min(groups).max(1)
+}
 
 /// The compute unit's run state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +162,14 @@ pub struct ComputeUnit {
     serial: u64,
     /// Record the split/merge unit inputs of this SIMD group during launches.
     pub trace_group: Option<usize>,
+    /// The global memory hierarchy of the current launch (`memory.hierarchy`).
+    mem_sys: Option<MemSystem>,
+    /// Record every DRAM command of the next launches.
+    pub record_dram: bool,
+    /// Global accesses in the hierarchy, by completion id.
+    inflight: HashMap<u64, Pending>,
+    /// Reordering on: the launch's traces and its rounds of work-groups.
+    rounds: Option<Rounds>,
 }
 
 impl ComputeUnit {
@@ -169,6 +193,10 @@ impl ComputeUnit {
             rotate: 0,
             trace_group: None,
             serial: 0,
+            mem_sys: None,
+            record_dram: false,
+            inflight: HashMap::new(),
+            rounds: None,
             cfg,
         })
     }
@@ -215,7 +243,15 @@ impl ComputeUnit {
         self.groups.clear();
         self.wgs.clear();
         self.pending.clear();
+        self.inflight.clear();
+        self.mem_sys = None;
+        self.rounds = None;
         self.disp = Dispatcher::default();
+    }
+
+    /// The memory hierarchy of the current or last launch.
+    pub fn mem_sys(&self) -> Option<&MemSystem> {
+        self.mem_sys.as_ref()
     }
 
     /// Starts a launch (the doorbell). A launch the compute unit cannot run ends at once in
@@ -261,10 +297,42 @@ impl ComputeUnit {
         }
         self.wgs.clear();
         self.pending.clear();
+        self.inflight.clear();
+        if let Err(info) = self.start_memory(&l, groups * waves) {
+            self.status = Status::Error(Fault {
+                error: CuError::BadLaunch,
+                pc: 0,
+                info,
+            });
+            return;
+        }
         self.decoded = (0..self.code.len())
             .map(|i| decode_fields(self.code[i], self.code.get(i + 1).copied().unwrap_or(0)))
             .collect();
         self.status = Status::Busy;
+    }
+
+    /// The hierarchy and (reordering on) the trace table and rounds of launch `l` of `waves`
+    /// wavefronts; `Err(8)`: the trace table is unreadable.
+    fn start_memory(&mut self, l: &Launch, waves: u32) -> Result<(), u32> {
+        self.rounds = None;
+        self.mem_sys = None;
+        if !self.cfg.memory.hierarchy {
+            return Ok(());
+        }
+        let slots = self.cfg.n_simd * self.cfg.n_wfc;
+        let mut m = MemSystem::new(&self.cfg.memory, slots, l.reorder).map_err(|_| 8u32)?;
+        if self.record_dram {
+            m.record_dram();
+        }
+        self.mem_sys = Some(m);
+        if l.reorder {
+            let plan =
+                ReorderPlan::read(&self.mem, l.trace_addr, waves as usize).map_err(|_| 8u32)?;
+            let r = resident_wgs(&self.cfg, l);
+            self.rounds = Some(Rounds::new(plan, r, l.grid / l.wg));
+        }
+        Ok(())
     }
 
     fn check_launch(&self, l: &Launch) -> Result<(), u32> {
@@ -276,6 +344,7 @@ impl ComputeUnit {
             l.lds_per_wg.is_multiple_of(4) && l.lds_per_wg <= self.cfg.lds_bytes,
             (1..=7).contains(&l.s),
             l.entry_pc.is_multiple_of(4) && (l.entry_pc / 4) < self.code.len() as u32,
+            !l.reorder || self.cfg.memory.hierarchy,
         ];
         match checks.iter().position(|ok| !ok) {
             Some(i) => Err(i as u32 + 1),
@@ -294,6 +363,7 @@ impl ComputeUnit {
         self.release_barriers();
         self.dispatch();
         self.issue_all();
+        self.memory_cycle();
         for g in &mut self.groups {
             g.clock();
         }
@@ -306,8 +376,31 @@ impl ComputeUnit {
         }
     }
 
+    /// The hierarchy's cycle; its completed accesses join the pending completions.
+    fn memory_cycle(&mut self) {
+        let Some(m) = &mut self.mem_sys else {
+            return;
+        };
+        if let Err(e) = m.step(self.now) {
+            let info = match e {
+                crate::memsys::MemError::Reorder(c) => u32::from(c),
+                crate::memsys::MemError::Dram(_) => 16,
+            };
+            return self.fail(CuError::MemorySystem, 0, info);
+        }
+        self.counters.mem = m.counters();
+        for (id, at) in m.take_done() {
+            if let Some(mut p) = self.inflight.remove(&id) {
+                p.at = at.max(self.now + 1);
+                self.pending.push(p);
+            }
+        }
+    }
+
     fn finished(&self) -> bool {
         self.disp.finished()
+            && self.inflight.is_empty()
+            && self.mem_sys.as_ref().is_none_or(MemSystem::idle)
             && self.pending.is_empty()
             && self.groups.iter().all(|g| g.ctx.iter().all(|c| !c.live))
     }
@@ -420,9 +513,28 @@ impl ComputeUnit {
         }
     }
 
+    /// Reordering on: configures the unit for a round once all of it is placed, and opens the
+    /// next round once the last has ended.
+    fn round_control(&mut self) {
+        let (Some(r), Some(m)) = (&mut self.rounds, &mut self.mem_sys) else {
+            return;
+        };
+        let placed = self.disp.next_wg >= r.end && self.disp.pending.is_empty();
+        if r.configured && placed && self.wgs.iter().all(|w| !w.active) && m.idle() {
+            r.advance();
+            self.disp.limit = r.end;
+            return;
+        }
+        self.disp.limit = r.end;
+        if !r.configured && placed {
+            m.configure(&r.take_config());
+        }
+    }
+
     /// Admits work-groups and sends their wavefronts (one DISPATCH per group per cycle).
     fn dispatch(&mut self) {
         let l = self.launch.expect("dispatch runs during a launch");
+        self.round_control();
         let free: usize = self.groups.iter().map(Group::free_slots).sum();
         // Work-groups without LDS are limited by slots only.
         let max_resident = self
@@ -466,6 +578,7 @@ impl ComputeUnit {
         let k = g.k(0, slot);
         let wf = &mut g.wfs[slot];
         wf.global = global;
+        wf.ldst_k.clear();
         wf.vrf.clear();
         for lane in 0..64 {
             wf.vrf.set(0, lane, wave * 64 + lane as u32);
@@ -489,6 +602,9 @@ impl ComputeUnit {
         g.ctx[k] = c;
         g.command(Cmd::Dispatch, k, lanes, 0);
         self.counters.wf[global].0 = self.now + 1 - self.start;
+        if let Some(r) = &mut self.rounds {
+            r.placed(gi * self.cfg.n_wfc + slot, wg_id, wave, global);
+        }
     }
 
     /// Every SIMD/SpSIMD picks and issues at most one instruction.
@@ -579,7 +695,8 @@ impl ComputeUnit {
         }
         let structural = match f.unit {
             unit::VALU => g.units[k % g.n_units()].valu_free > self.now,
-            unit::VMEM | unit::SMEM => self.pipes[0],
+            unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
+            unit::SMEM => self.pipes[0],
             unit::LDS => self.pipes[1],
             unit::PWS => l.mode != Mode::NoSplit && !g.port_free(),
             unit::PROGRAM if f.opcode == 0x01 => !g.port_free(),
@@ -593,6 +710,12 @@ impl ComputeUnit {
         } else {
             Elig::Yes(f)
         }
+    }
+
+    /// The hierarchy takes a global access of context k of group gi this cycle.
+    fn global_port_free(&self, gi: usize, k: usize) -> bool {
+        let slot = gi * self.cfg.n_wfc + self.groups[gi].ctx[k].wf;
+        self.mem_sys.as_ref().is_none_or(|m| m.accepts(slot as u8))
     }
 
     /// Issues instruction `f` of context k (unit u of group gi).
@@ -693,7 +816,7 @@ impl ComputeUnit {
         }
         c.ready_at = self.now + 1;
         self.serial += 1;
-        self.pending.push(Pending {
+        let p = Pending {
             at: self.now + u64::from(latency),
             seq: self.serial,
             group: gi,
@@ -701,7 +824,56 @@ impl ComputeUnit {
             serial: c.serial,
             counter,
             writeback,
-        });
+        };
+        if f.unit == unit::VMEM && self.mem_sys.is_some() {
+            return self.global_access(gi, k, f, eff, p);
+        }
+        self.pending.push(p);
+        Ok(())
+    }
+
+    /// Hands FLAT instruction `f` of context k (lanes `eff`) to the hierarchy; an access
+    /// with no lane completes in the next cycle.
+    fn global_access(
+        &mut self,
+        gi: usize,
+        k: usize,
+        f: &InsnFields,
+        eff: u64,
+        mut p: Pending,
+    ) -> Result<(), (CuError, u32)> {
+        let g = &mut self.groups[gi];
+        let (pc, wf) = (g.ctx[k].last_pc, g.ctx[k].wf);
+        let lines = coalesce(
+            memory::flat_addresses(f, &g.wfs[wf].vrf, eff),
+            memory::dwords(f),
+        );
+        if lines.is_empty() {
+            p.at = self.now + 1;
+            self.pending.push(p);
+            return Ok(());
+        }
+        let (mut seq, mut pc_idx) = (0, 0);
+        if let Some(r) = &self.rounds {
+            let w = &mut g.wfs[wf];
+            let n = w.ldst_k.entry(pc).or_insert(0);
+            let found = r.plan.seq_of(w.global, pc, *n);
+            *n += 1;
+            let (s, e) = found.ok_or((CuError::ReorderTrace, w.global as u32))?;
+            (seq, pc_idx) = (s, e.pc_idx);
+        }
+        let a = GlobalAccess {
+            id: p.seq,
+            slot: (gi * self.cfg.n_wfc + wf) as u8,
+            seq,
+            pc_idx,
+            store: f.opcode >= 0x1C,
+            lines,
+        };
+        if let Some(m) = &mut self.mem_sys {
+            m.request(a);
+        }
+        self.inflight.insert(p.seq, p);
         Ok(())
     }
 

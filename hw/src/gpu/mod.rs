@@ -17,6 +17,8 @@ struct LaunchRegs {
     lds: u32,
     mode: u32,
     sched: u32,
+    features: u32,
+    trace_addr: u64,
 }
 
 /// The GPU: a compute unit and its register block.
@@ -113,6 +115,9 @@ impl Gpu {
             addr::LDS => self.regs.lds,
             addr::MODE => self.regs.mode,
             addr::SCHED => self.regs.sched,
+            addr::FEATURES => self.regs.features,
+            addr::TRACE_ADDR_LO => self.regs.trace_addr as u32,
+            addr::TRACE_ADDR_HI => (self.regs.trace_addr >> 32) as u32,
             addr::WF_COUNT => c.wf.len() as u32,
             addr::WF_SEL => self.wf_sel,
             addr::WF_START | addr::WF_FINISH => {
@@ -157,7 +162,7 @@ impl Gpu {
 
     /// An MMIO write.
     pub fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
-        let launch_reg = (addr::ENTRY_PC..=addr::SCHED).contains(&a);
+        let launch_reg = (addr::ENTRY_PC..=addr::TRACE_ADDR_HI).contains(&a);
         if launch_reg && self.busy() {
             return Err(BusError::Busy);
         }
@@ -192,6 +197,13 @@ impl Gpu {
             addr::LDS => self.regs.lds = v,
             addr::MODE => self.regs.mode = v,
             addr::SCHED => self.regs.sched = v,
+            addr::FEATURES => self.regs.features = v,
+            addr::TRACE_ADDR_LO => {
+                self.regs.trace_addr = self.regs.trace_addr & !0xFFFF_FFFF | u64::from(v)
+            }
+            addr::TRACE_ADDR_HI => {
+                self.regs.trace_addr = self.regs.trace_addr & 0xFFFF_FFFF | u64::from(v) << 32
+            }
             addr::WF_SEL => self.wf_sel = v,
             a if self.read_only(a) => return Err(BusError::ReadOnly),
             _ => return Err(BusError::Unmapped),
@@ -259,6 +271,8 @@ impl Gpu {
             } else {
                 Policy::Lrr
             },
+            reorder: r.features & regs::FEATURE_REORDER != 0,
+            trace_addr: r.trace_addr,
         }
     }
 }
@@ -272,8 +286,27 @@ fn counter(c: &crate::cu::Counters, i: usize) -> u64 {
         11..=16 => c.stalls[i - 11],
         17 => c.splits,
         18 => c.merges,
-        _ => c.serialized,
+        19 => c.serialized,
+        _ => mem_counter(&c.mem, i),
     }
+}
+
+/// Memory hierarchy counter `i` (20..=29) of the register map.
+fn mem_counter(m: &crate::memsys::MemCounters, i: usize) -> u64 {
+    let d = &m.dram;
+    let v = [
+        m.l1_accesses,
+        m.l1_hits,
+        m.l1_misses,
+        m.l1_stalls,
+        m.reorder_stalls,
+        d.reads,
+        d.writes,
+        d.lid_sum,
+        d.refreshes,
+        d.cycles,
+    ];
+    v.get(i.wrapping_sub(20)).copied().unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! | 0x004 | `VERSION` | R | register map version (1) |
 //! | 0x008 | `CTRL` | W | bit 0: doorbell (start the launch in the launch registers); bit 1: reset: abandon a running launch, status idle, counters 0 (memories kept) |
 //! | 0x00C | `STATUS` | R | 0 idle, 1 busy, 2 done, 3 error |
-//! | 0x010 | `ERROR` | R | error code when STATUS = 3 ([`crate::cu::CuError`]: 1 illegal_instruction, 2 split_overflow, 3 merge_watchdog, 4 end_live_splits, 5 bad_launch, 6 memory_fault, 7 lds_fault, 8 pc_out_of_range, 9 split_pending_memory, 10 pws_protocol), else 0 |
+//! | 0x010 | `ERROR` | R | error code when STATUS = 3 ([`crate::cu::CuError`]: 1 illegal_instruction, 2 split_overflow, 3 merge_watchdog, 4 end_live_splits, 5 bad_launch, 6 memory_fault, 7 lds_fault, 8 pc_out_of_range, 9 split_pending_memory, 10 pws_protocol, 11 reorder_trace, 12 memory_system), else 0 |
 //! | 0x014 | `ERROR_PC` | R | PC of the faulting instruction |
 //! | 0x018 | `ERROR_INFO` | R | faulting address, instruction word, context, or (bad_launch) the failed check |
 //! | 0x020 | `CODE_ADDR` | RW | byte address in instruction memory for `CODE_DATA` |
@@ -26,7 +26,10 @@
 //! | 0x054 | `LDS` | RW | LDS bytes per work-group |
 //! | 0x058 | `MODE` | RW | bits 1:0 mode (0 no-split, 1 DWS, 2 PWS); bits 6:4 S (1..=7) |
 //! | 0x05C | `SCHED` | RW | issue policy: 0 LRR, 1 GTO |
-//! | 0x100 + 8i | `COUNTER[i]` LO/HI | R | 64-bit counters, low half at +0, high at +4: i = 0 cycles, 1 instructions, 2..=10 instructions per class (salu, valu, vmem, smem, lds, branch, pws, sync, program), 11..=16 unit-cycles without issue per reason (structural, dependency, waitcnt, barrier, split_merge, idle), 17 splits, 18 merges, 19 DWS serialized splits |
+//! | 0x060 | `FEATURES` | RW | bit 0: the reordering unit on (needs `memory.hierarchy`; the trace table at `TRACE_ADDR`) |
+//! | 0x064 | `TRACE_ADDR_LO` | RW | byte address of the reordering trace table in data memory ([`crate::memsys::plan`]), low half |
+//! | 0x068 | `TRACE_ADDR_HI` | RW | high half |
+//! | 0x100 + 8i | `COUNTER[i]` LO/HI | R | 64-bit counters, low half at +0, high at +4: i = 0 cycles, 1 instructions, 2..=10 instructions per class (salu, valu, vmem, smem, lds, branch, pws, sync, program), 11..=16 unit-cycles without issue per reason (structural, dependency, waitcnt, barrier, split_merge, idle), 17 splits, 18 merges, 19 DWS serialized splits, 20 L1 accesses, 21 L1 hits, 22 L1 misses, 23 L1 stall cycles, 24 reordering credit stalls, 25 DRAM reads, 26 DRAM writes, 27 sum of DRAM LIDs, 28 DRAM refreshes, 29 DRAM cycles (20..=29 are 0 without the hierarchy) |
 //! | 0x1F0 | `WF_COUNT` | R | wavefronts in the launch |
 //! | 0x1F4 | `WF_SEL` | RW | wavefront index for `WF_START`/`WF_FINISH` |
 //! | 0x1F8 | `WF_START` | R | cycle the selected wavefront became ready |
@@ -62,6 +65,9 @@ pub mod addr {
     pub const LDS: u32 = 0x054;
     pub const MODE: u32 = 0x058;
     pub const SCHED: u32 = 0x05C;
+    pub const FEATURES: u32 = 0x060;
+    pub const TRACE_ADDR_LO: u32 = 0x064;
+    pub const TRACE_ADDR_HI: u32 = 0x068;
     pub const COUNTERS: u32 = 0x100;
     pub const WF_COUNT: u32 = 0x1F0;
     pub const WF_SEL: u32 = 0x1F4;
@@ -77,10 +83,12 @@ pub const VERSION: u32 = 1;
 pub const CTRL_DOORBELL: u32 = 1;
 /// `CTRL` bit 1.
 pub const CTRL_RESET: u32 = 2;
+/// `FEATURES` bit 0: the reordering unit on.
+pub const FEATURE_REORDER: u32 = 1;
 /// Number of 64-bit counters.
-pub const N_COUNTERS: u32 = 20;
+pub const N_COUNTERS: u32 = 30;
 /// The counters' names, by index.
-pub const COUNTER_NAMES: [&str; 20] = [
+pub const COUNTER_NAMES: [&str; 30] = [
     "cycles",
     "instructions",
     "insts_salu",
@@ -101,6 +109,16 @@ pub const COUNTER_NAMES: [&str; 20] = [
     "splits",
     "merges",
     "serialized",
+    "l1_accesses",
+    "l1_hits",
+    "l1_misses",
+    "l1_stalls",
+    "reorder_stalls",
+    "dram_reads",
+    "dram_writes",
+    "dram_lid_sum",
+    "dram_refreshes",
+    "dram_cycles",
 ];
 
 /// `STATUS` values.

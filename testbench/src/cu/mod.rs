@@ -3,6 +3,7 @@
 
 pub mod probe;
 mod run;
+pub mod system;
 
 pub use run::{run, RunOpts, RunReport};
 

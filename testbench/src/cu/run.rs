@@ -8,6 +8,7 @@ use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::memsys::DramPart;
 use rtgpu_hw::sched::model::Policy;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,33 @@ pub struct RunOpts {
     /// Also report the simulation speed (simulated cycles per wall-clock second).
     #[arg(long)]
     pub bench: bool,
+    /// Global memory timing: `hierarchy` (coalescing → reordering unit → L1 → CDC → Sim-D
+    /// DRAM controller) or `fixed` (the `lat.flat` latency); default: the configuration's.
+    #[arg(long, value_parser = ["hierarchy", "fixed"])]
+    pub memory: Option<String>,
+    /// The reordering unit on (implies `--memory hierarchy`).
+    #[arg(long)]
+    pub reorder: bool,
+    /// DRAM part: ddr4-3200aa-x16, ddr4-3200aa-x8 or ddr4-1866m-x16 (default: the
+    /// configuration's).
+    #[arg(long, value_parser = DramPart::by_name)]
+    pub dram_part: Option<DramPart>,
+}
+
+impl RunOpts {
+    /// The configuration with the command line's memory options applied.
+    pub fn apply(&self, mut cfg: CuConfig) -> CuConfig {
+        if let Some(m) = &self.memory {
+            cfg.memory.hierarchy = m == "hierarchy";
+        }
+        if self.reorder {
+            cfg.memory.hierarchy = true;
+        }
+        if let Some(p) = self.dram_part {
+            cfg.memory.dram_part = p;
+        }
+        cfg
+    }
 }
 
 /// `nosplit`, `dws` or `pws`.
@@ -91,6 +119,8 @@ pub struct RunReport {
     pub s: u32,
     /// Issue policy name.
     pub sched: &'static str,
+    /// The reordering unit was on.
+    pub reorder: bool,
     /// Dimensions.
     pub dims: Dims,
     /// `done`, or the error's name.
@@ -150,10 +180,11 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let src = std::fs::read_to_string(&o.kernel).map_err(|e| bad(format!("{name}: {e}")))?;
     let prog = assemble(&src, &name).map_err(|e| bad(e.to_string()))?;
     let meta = KernelMeta::parse(&src).map_err(|e| bad(format!("{name}: {e}")))?;
-    let cfg = match &o.config {
+    let cfg = o.apply(match &o.config {
         Some(p) => load_config(p).map_err(bad)?,
         None => CuConfig::default(),
-    };
+    });
+    cfg.check().map_err(bad)?;
     let dims = Dims {
         grid: o.grid.unwrap_or(meta.dims.grid),
         wg: o.wg.unwrap_or(meta.dims.wg),
@@ -184,6 +215,8 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         mode: o.mode,
         s: o.s,
         policy: o.sched,
+        reorder: o.reorder,
+        trace_addr: 0,
     };
     let t0 = std::time::Instant::now();
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
@@ -232,6 +265,7 @@ fn report(
         mode: o.mode.name(),
         s: o.s,
         sched: o.sched.name(),
+        reorder: o.reorder,
         dims,
         status,
         error,

@@ -57,6 +57,8 @@ pub fn kernel_trace(cfg: ModelConfig) -> Result<Vec<Step>, String> {
             mode,
             s: cfg.units as u32 - 1,
             policy: Policy::Gto,
+            reorder: false,
+            trace_addr: 0,
         };
         let out =
             run(&mut drv, &prog.words(), &image, desc, 10_000_000).map_err(|e| e.to_string())?;

@@ -1,0 +1,144 @@
+//! The DRAM clock domain of the hierarchy: the Sim-D controller's reference model taking one
+//! line request at a time from the crossing FIFO, and its completions going back.
+
+use super::cdc::CdcFifo;
+use super::coalesce::LineSpan;
+use super::MemError;
+use crate::dram::model::{DramIn, DramModel, DramOut};
+use crate::dram::{Command, Part};
+
+/// A line request to DRAM: a load miss's line, or a store's words of one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineReq {
+    /// The access it belongs to.
+    pub id: u64,
+    /// A write (a store).
+    pub write: bool,
+    /// The line and its words.
+    pub span: LineSpan,
+}
+
+/// What the DRAM side counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DramCounters {
+    /// DRAM command-clock cycles.
+    pub cycles: u64,
+    /// Read requests accepted.
+    pub reads: u64,
+    /// Write requests accepted.
+    pub writes: u64,
+    /// Sum of the completed requests' LID (`done_lid`).
+    pub lid_sum: u64,
+    /// Largest LID.
+    pub lid_max: u32,
+    /// REF commands.
+    pub refreshes: u64,
+}
+
+/// The controller and its bookkeeping.
+#[derive(Clone, Debug)]
+pub struct DramSide {
+    model: DramModel,
+    /// Requests accepted and not done, by tag.
+    inflight: Vec<Option<LineReq>>,
+    next_tag: u8,
+    /// Every command issued: (DRAM cycle, outputs), when recording.
+    pub trace: Option<Vec<(u64, DramOut)>>,
+    /// The counters.
+    pub counters: DramCounters,
+    /// The outputs of the last DRAM cycle (for waveforms).
+    pub last: DramOut,
+}
+
+impl DramSide {
+    /// A controller for `part` after reset.
+    pub fn new(part: Part, refresh_phase: u16) -> Self {
+        DramSide {
+            model: DramModel::new(part, refresh_phase),
+            inflight: vec![None; 256],
+            next_tag: 0,
+            trace: None,
+            counters: DramCounters::default(),
+            last: DramOut::default(),
+        }
+    }
+
+    /// No request in the controller.
+    pub fn idle(&self) -> bool {
+        self.inflight.iter().all(Option::is_none)
+    }
+
+    /// One DRAM cycle ending at the edge at `t` (ps).
+    pub fn edge(
+        &mut self,
+        t: u64,
+        input: &mut CdcFifo<LineReq>,
+        output: &mut CdcFifo<LineReq>,
+    ) -> Result<(), MemError> {
+        let ready = self.model.outputs().req_ready;
+        let tag = self.next_tag;
+        let req = input
+            .peek(t)
+            .copied()
+            .filter(|_| ready && self.inflight[usize::from(tag)].is_none());
+        let out = self.model.step(&request_inputs(req.as_ref(), tag));
+        let cycle = self.counters.cycles;
+        self.counters.cycles += 1;
+        if let Some(r) = req {
+            input.pop(t);
+            self.inflight[usize::from(tag)] = Some(r);
+            self.next_tag = tag.wrapping_add(1);
+            if r.write {
+                self.counters.writes += 1;
+            } else {
+                self.counters.reads += 1;
+            }
+        }
+        self.observe(cycle, &out);
+        self.last = out;
+        if out.done {
+            let r = self.inflight[usize::from(out.done_tag)]
+                .take()
+                .ok_or(MemError::Dram("a completion with an unknown tag"))?;
+            if out.done_error {
+                return Err(MemError::Dram("the controller refused a line request"));
+            }
+            self.counters.lid_sum += u64::from(out.done_lid);
+            self.counters.lid_max = self.counters.lid_max.max(out.done_lid);
+            if !output.can_push(t) {
+                return Err(MemError::Dram("the response crossing overflowed"));
+            }
+            output.push(t, r);
+        }
+        Ok(())
+    }
+
+    fn observe(&mut self, cycle: u64, out: &DramOut) {
+        if out.cmd == Command::Nop {
+            return;
+        }
+        if out.cmd == Command::Ref {
+            self.counters.refreshes += 1;
+        }
+        if let Some(t) = &mut self.trace {
+            t.push((cycle, *out));
+        }
+    }
+}
+
+/// The controller's inputs for request `r` (a one-row tile over the span's words).
+fn request_inputs(r: Option<&LineReq>, tag: u8) -> DramIn {
+    let Some(r) = r else {
+        return DramIn::default();
+    };
+    DramIn {
+        req_valid: true,
+        req_write: r.write,
+        req_addr: r.span.word_addr(),
+        req_words: r.span.words,
+        req_period: r.span.words,
+        req_count: 1,
+        req_tag: tag,
+        ..DramIn::default()
+    }
+}

@@ -1,0 +1,506 @@
+//! The compute unit's global memory hierarchy (issue 10): per-wavefront coalescing
+//! ([`coalesce`]) → the LD/ST unit's access buffer → the **reordering unit** (or its bypass
+//! with an LD/ST queue) → a line sequencer → the **L1 data cache** → a miss queue → a
+//! **clock-domain crossing** ([`cdc`]) → the **Sim-D DRAM controller** ([`dram_side`]) in the
+//! DRAM command clock → the crossing back → fills and store acknowledgements.
+//!
+//! Every block here is the reference model of its RTL block (`crate::reorder`,
+//! `crate::cache`, `crate::dram`), each checked cycle by cycle against its RTL in its own
+//! tests; this module wires them, cycle by cycle, as the blocks' contracts say.
+//!
+//! # One core cycle ([`MemSystem::step`], the core edge at `(now + 1) · core_ps`)
+//!
+//! 1. The DRAM domain runs every command-clock edge up to and including the core edge (DRAM
+//!    edges at `m · tCK`; at the same picosecond the DRAM edge comes first). Each DRAM cycle
+//!    presents the crossing's head to the controller when `req_ready`; a completion goes into
+//!    the crossing back.
+//! 2. The core domain, at its edge: at most one response leaves the crossing (a load miss's
+//!    fill goes to the L1 and wakes the loads waiting for that line; a write acknowledges
+//!    its store's line); the L1 takes the sequencer's line if the miss queue has room and the
+//!    L1 is ready (a load miss or a store's line enters the miss queue); the reordering unit
+//!    steps with the request the LD/ST unit issued this cycle (credit-gated by
+//!    [`MemSystem::accepts`]) and releases an instruction to the sequencer when the sequencer
+//!    was idle at the start of the cycle; the miss queue's head enters the crossing.
+//!
+//! A load completes `l1_hit` cycles after its last line is taken, or 1 cycle after the last
+//! fill it waited for (a hit on a line still being filled waits for that fill); a store
+//! completes when DRAM acknowledged every line of it (write-through, no write allocate). The
+//! data itself moves at issue, in the compute unit's memory (the hierarchy times it).
+//!
+//! # Reordering on
+//!
+//! The unit releases in the order of its release configuration (spec/003 §3.4, rule R1,
+//! epoch-major). Its configuration is written round by round ([`MemSystem::configure`]): a
+//! reset cycle, one cycle per trace entry, one per map, then `start`. Until `start`,
+//! [`MemSystem::accepts`] is false. A request carries its wavefront's slot, the instance's
+//! sequence number and `pc_idx` from the trace ([`plan::ReorderPlan::seq_of`]).
+//!
+//! # Reordering off
+//!
+//! The unit is in bypass; requests wait in an LD/ST queue of `channel_depth` places and are
+//! released in arrival order.
+
+pub mod cdc;
+pub mod coalesce;
+mod config;
+pub mod dram_side;
+pub mod plan;
+
+pub use config::{DramPart, MemConfig};
+
+use crate::cache::model::{CacheIn, CacheModel, CacheOut};
+use crate::dram::model::DramOut;
+use crate::reorder::model::{config_writes, ReorderIn, ReorderModel, WarpConfig};
+use cdc::{CdcFifo, Clock};
+use coalesce::LineSpan;
+use dram_side::{DramCounters, DramSide, LineReq};
+use std::cell::Cell;
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+/// Why the hierarchy stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemError {
+    /// The reordering unit's `error` output (1 wrong pc_idx, 2 watchdog, 3 unmapped slot).
+    Reorder(u8),
+    /// The DRAM side misbehaved.
+    Dram(&'static str),
+}
+
+impl fmt::Display for MemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemError::Reorder(c) => write!(f, "reordering unit error {c}"),
+            MemError::Dram(m) => write!(f, "DRAM: {m}"),
+        }
+    }
+}
+
+/// A global access the LD/ST unit hands to the hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalAccess {
+    /// The compute unit's completion id.
+    pub id: u64,
+    /// The wavefront's runtime slot (reordering channel).
+    pub slot: u8,
+    /// Its sequence number in the wavefront's trace (reordering on).
+    pub seq: u8,
+    /// Its `pc_idx` (reordering on).
+    pub pc_idx: u8,
+    /// A store.
+    pub store: bool,
+    /// Its lines, ascending (not empty).
+    pub lines: Vec<LineSpan>,
+}
+
+/// What the hierarchy counted in a launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MemCounters {
+    /// L1 line accesses.
+    pub l1_accesses: u64,
+    /// L1 hits.
+    pub l1_hits: u64,
+    /// L1 misses (load misses and store misses).
+    pub l1_misses: u64,
+    /// Cycles the L1 held an access (LRU victim still being filled).
+    pub l1_stalls: u64,
+    /// Context-cycles a global access waited for the reordering unit's credit (or a full
+    /// LD/ST queue, or the unit's configuration).
+    pub reorder_stalls: u64,
+    /// Cycles the reordering unit held a request back (an instruction waited in a channel).
+    pub reorder_held: u64,
+    /// The DRAM side's counters.
+    pub dram: DramCounters,
+}
+
+/// An access being carried out.
+#[derive(Clone, Debug, Default)]
+struct Track {
+    lines_left: usize,
+    fills_left: usize,
+    acks_left: usize,
+    ready_at: u64,
+}
+
+/// The hierarchy.
+pub struct MemSystem {
+    cfg: MemConfig,
+    reorder_on: bool,
+    core: Clock,
+    dram_clk: Clock,
+    reorder: ReorderModel,
+    l1: CacheModel,
+    dram: DramSide,
+    to_dram: CdcFifo<LineReq>,
+    from_dram: CdcFifo<LineReq>,
+    /// The access buffer: tag → access.
+    buffer: Vec<Option<GlobalAccess>>,
+    /// The request issued this cycle, if any.
+    request: Option<u8>,
+    /// Reordering off: tags in arrival order.
+    queue: VecDeque<u8>,
+    /// Configuration cycles still to drive.
+    config: VecDeque<ReorderIn>,
+    /// The sequencer: the released access and its next line.
+    seq: Option<(GlobalAccess, usize)>,
+    miss_queue: VecDeque<LineReq>,
+    tracks: HashMap<u64, Track>,
+    /// Load misses outstanding per line, and the accesses waiting for each.
+    waiting: HashMap<u32, Vec<u64>>,
+    /// Completed accesses: (id, cycle of completion).
+    done: Vec<(u64, u64)>,
+    /// Channels with a free entry, as they stand at the start of the cycle.
+    free: u64,
+    next_dram_edge: u64,
+    counters: MemCounters,
+    /// [`MemSystem::accepts`] refusals (it is asked while the compute unit only reads).
+    refused: Cell<u64>,
+    /// The outputs of the last cycle (waveforms).
+    pub last: Snapshot,
+}
+
+/// What the last cycle looked like (waveforms).
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    /// The reordering unit's state, target slot, and released (slot, tag).
+    pub reorder: (u8, u8, Option<(u8, u8)>),
+    /// The L1's access: (line, store, hit), if taken.
+    pub l1: Option<(u32, bool, bool)>,
+    /// A fill this cycle.
+    pub fill: Option<u32>,
+    /// Miss queue occupancy, crossing occupancies (to DRAM, from DRAM).
+    pub queues: (usize, usize, usize),
+    /// The DRAM controller's last outputs.
+    pub dram: DramOut,
+}
+
+impl MemSystem {
+    /// A hierarchy for `slots` wavefront slots (≤ 64) in its reset state.
+    pub fn new(cfg: &MemConfig, slots: usize, reorder_on: bool) -> Result<Self, String> {
+        let part = cfg.check()?;
+        let core = Clock {
+            period: u64::from(cfg.core_ps),
+        };
+        let dram_clk = Clock {
+            period: u64::from(part.tck_ps),
+        };
+        let stages = u64::from(cfg.cdc_stages);
+        let mut s = MemSystem {
+            reorder_on,
+            core,
+            dram_clk,
+            reorder: ReorderModel::new(slots, cfg.channel_depth, plan::MAX_TRACE)?,
+            l1: CacheModel::new(cfg.l1_sets, cfg.l1_ways)?,
+            dram: DramSide::new(part, cfg.refresh_phase),
+            to_dram: CdcFifo::new(cfg.cdc_depth, stages, core, dram_clk),
+            from_dram: CdcFifo::new(cfg.cdc_depth, stages, dram_clk, core),
+            buffer: vec![None; 256],
+            request: None,
+            queue: VecDeque::new(),
+            config: VecDeque::new(),
+            seq: None,
+            miss_queue: VecDeque::new(),
+            tracks: HashMap::new(),
+            waiting: HashMap::new(),
+            done: Vec::new(),
+            free: 0,
+            next_dram_edge: dram_clk.period,
+            counters: MemCounters::default(),
+            refused: Cell::new(0),
+            last: Snapshot::default(),
+            cfg: *cfg,
+        };
+        s.config.push_back(ReorderIn {
+            reset: true,
+            ..ReorderIn::default()
+        });
+        s.config.push_back(s.base());
+        s.l1.step(&CacheIn {
+            reset: true,
+            ..CacheIn::default()
+        });
+        Ok(s)
+    }
+
+    /// Records every DRAM command from now on.
+    pub fn record_dram(&mut self) {
+        self.dram.trace = Some(Vec::new());
+    }
+
+    /// The DRAM commands recorded: (DRAM cycle, the controller's outputs).
+    pub fn dram_trace(&self) -> Option<&[(u64, DramOut)]> {
+        self.dram.trace.as_deref()
+    }
+
+    /// The counters.
+    pub fn counters(&self) -> MemCounters {
+        MemCounters {
+            dram: self.dram.counters,
+            reorder_stalls: self.refused.get(),
+            ..self.counters
+        }
+    }
+
+    /// Reordering is on.
+    pub fn reorder_on(&self) -> bool {
+        self.reorder_on
+    }
+
+    /// The unit's inputs outside configuration and requests.
+    fn base(&self) -> ReorderIn {
+        ReorderIn {
+            rule: 3,
+            bypass: !self.reorder_on,
+            watchdog: self.cfg.reorder_watchdog,
+            ..ReorderIn::default()
+        }
+    }
+
+    /// Queues the configuration of a round: a reset, the traces and maps of `warps`, and
+    /// `start` (reordering on only).
+    pub fn configure(&mut self, warps: &[WarpConfig]) {
+        self.config.push_back(ReorderIn {
+            reset: true,
+            ..ReorderIn::default()
+        });
+        self.config.extend(config_writes(warps));
+        self.config.push_back(ReorderIn {
+            start: true,
+            ..self.base()
+        });
+    }
+
+    /// Nothing in flight and no configuration pending.
+    pub fn idle(&self) -> bool {
+        self.tracks.is_empty() && self.config.is_empty() && self.dram.idle()
+    }
+
+    /// A free access-buffer tag.
+    fn free_tag(&self) -> Option<u8> {
+        self.buffer
+            .iter()
+            .position(Option::is_none)
+            .map(|t| t as u8)
+    }
+
+    /// The LD/ST unit may hand an access of `slot` this cycle (counts a stall when not).
+    pub fn accepts(&self, slot: u8) -> bool {
+        let ok = self.request.is_none()
+            && self.config.is_empty()
+            && self.free_tag().is_some()
+            && if self.reorder_on {
+                self.free >> slot & 1 == 1
+            } else {
+                self.queue.len() < self.cfg.channel_depth
+            };
+        if !ok {
+            self.refused.set(self.refused.get() + 1);
+        }
+        ok
+    }
+
+    /// Takes access `a` this cycle (after [`MemSystem::accepts`]).
+    pub fn request(&mut self, a: GlobalAccess) {
+        let tag = self.free_tag().expect("accepts checked a free tag");
+        self.tracks.insert(
+            a.id,
+            Track {
+                lines_left: a.lines.len(),
+                ..Track::default()
+            },
+        );
+        self.buffer[usize::from(tag)] = Some(a);
+        self.request = Some(tag);
+        if !self.reorder_on {
+            self.queue.push_back(tag);
+        }
+    }
+
+    /// The accesses completed so far: (id, cycle from which its data may be used).
+    pub fn take_done(&mut self) -> Vec<(u64, u64)> {
+        std::mem::take(&mut self.done)
+    }
+
+    /// One core cycle (`now`), ending at the core edge.
+    pub fn step(&mut self, now: u64) -> Result<(), MemError> {
+        let edge = (now + 1) * self.core.period;
+        while self.next_dram_edge <= edge {
+            let t = self.next_dram_edge;
+            self.dram.edge(t, &mut self.to_dram, &mut self.from_dram)?;
+            self.next_dram_edge += self.dram_clk.period;
+        }
+        let fill = self.response(now, edge);
+        self.l1_cycle(now, fill);
+        self.reorder_cycle()?;
+        if let Some(r) = self.miss_queue.front() {
+            if self.to_dram.can_push(edge) {
+                self.to_dram.push(edge, *r);
+                self.miss_queue.pop_front();
+            }
+        }
+        self.last.queues = (
+            self.miss_queue.len(),
+            self.to_dram.len(),
+            self.from_dram.len(),
+        );
+        self.last.dram = self.dram.last;
+        Ok(())
+    }
+
+    /// At most one response leaves the crossing: a fill (returned) or a write ack.
+    fn response(&mut self, now: u64, edge: u64) -> Option<u32> {
+        let r = self.from_dram.pop(edge)?;
+        if r.write {
+            self.progress(r.id, now, |t| t.acks_left -= 1);
+            return None;
+        }
+        let line = r.span.line;
+        for id in self.waiting.remove(&line).unwrap_or_default() {
+            self.progress(id, now + 1, |t| t.fills_left -= 1);
+        }
+        Some(line)
+    }
+
+    /// Applies `f` to access `id`'s track, then completes it if nothing is left.
+    fn progress(&mut self, id: u64, ready: u64, f: impl FnOnce(&mut Track)) {
+        let Some(t) = self.tracks.get_mut(&id) else {
+            return;
+        };
+        f(t);
+        t.ready_at = t.ready_at.max(ready);
+        if t.lines_left + t.fills_left + t.acks_left == 0 {
+            let at = t.ready_at;
+            self.tracks.remove(&id);
+            self.done.push((id, at));
+        }
+    }
+
+    /// The L1's cycle: the sequencer's line (when the miss queue has room) and the fill.
+    fn l1_cycle(&mut self, now: u64, fill: Option<u32>) {
+        let room = self.miss_queue.len() < self.cfg.miss_queue;
+        let line = self
+            .seq
+            .as_ref()
+            .filter(|_| room)
+            .map(|(a, i)| (a.lines[*i], a.store, a.id));
+        let i = CacheIn {
+            reset: false,
+            req_valid: line.is_some(),
+            req_line: line.map_or(0, |l| l.0.line),
+            req_store: line.is_some_and(|l| l.1),
+            mem_fill: fill.is_some(),
+            mem_fill_line: fill.unwrap_or(0),
+        };
+        let o = self.l1.step(&i);
+        self.last.fill = fill;
+        self.last.l1 = None;
+        let Some((span, store, id)) = line else {
+            return;
+        };
+        if !o.req_ready {
+            self.counters.l1_stalls += 1;
+            return;
+        }
+        self.last.l1 = Some((span.line, store, o.hit));
+        self.taken(now, span, store, id, &o);
+    }
+
+    /// The L1 took line `span` of access `id` at this edge.
+    fn taken(&mut self, now: u64, span: LineSpan, store: bool, id: u64, o: &CacheOut) {
+        self.counters.l1_accesses += 1;
+        if o.hit {
+            self.counters.l1_hits += 1;
+        } else {
+            self.counters.l1_misses += 1;
+        }
+        let req = LineReq {
+            id,
+            write: store,
+            span,
+        };
+        let (fills, acks) = if store {
+            self.miss_queue.push_back(req);
+            (0, 1)
+        } else {
+            if !o.hit {
+                self.miss_queue.push_back(req);
+            }
+            let wait = !o.hit || self.waiting.contains_key(&span.line);
+            if wait {
+                self.waiting.entry(span.line).or_default().push(id);
+            }
+            (usize::from(wait), 0)
+        };
+        let hit_ready = now + u64::from(self.cfg.l1_hit);
+        self.advance_sequencer();
+        self.progress(id, hit_ready, |t| {
+            t.fills_left += fills;
+            t.acks_left += acks;
+            t.lines_left -= 1;
+        });
+    }
+
+    /// Moves the sequencer to its next line (idle after the access's last).
+    fn advance_sequencer(&mut self) {
+        if let Some((a, i)) = &mut self.seq {
+            *i += 1;
+            if *i == a.lines.len() {
+                self.seq = None;
+            }
+        }
+    }
+
+    /// The reordering unit's cycle: configuration, the request, the release.
+    fn reorder_cycle(&mut self) -> Result<(), MemError> {
+        let rel_ready = self.seq.is_none();
+        let input = match self.config.pop_front() {
+            Some(c) => c,
+            None => self.request_inputs(rel_ready),
+        };
+        let o = self.reorder.step(&input);
+        self.request = None;
+        if o.error != 0 {
+            return Err(MemError::Reorder(o.error));
+        }
+        let released = o.rel_valid && rel_ready;
+        if o.rel_valid && !rel_ready {
+            self.counters.reorder_held += 1;
+        }
+        self.last.reorder = (o.state, o.target, None);
+        if released {
+            self.last.reorder.2 = Some((o.rel_slot, o.rel_tag));
+            if !self.reorder_on {
+                self.queue.pop_front();
+            }
+            let a = self.buffer[usize::from(o.rel_tag)].take();
+            self.seq = a.map(|a| (a, 0));
+        }
+        self.free = self.reorder.outputs(&self.base()).free;
+        Ok(())
+    }
+
+    /// The unit's inputs with this cycle's request (or the LD/ST queue's head, in bypass).
+    fn request_inputs(&self, rel_ready: bool) -> ReorderIn {
+        let tag = if self.reorder_on {
+            self.request
+        } else {
+            self.queue.front().copied()
+        };
+        let Some(a) = tag.and_then(|t| self.buffer[usize::from(t)].as_ref()) else {
+            return ReorderIn {
+                rel_ready,
+                ..self.base()
+            };
+        };
+        ReorderIn {
+            req_valid: true,
+            req_slot: a.slot,
+            req_seq: a.seq,
+            req_pc_idx: a.pc_idx,
+            req_store: a.store,
+            req_tag: tag.unwrap_or(0),
+            rel_ready,
+            ..self.base()
+        }
+    }
+}

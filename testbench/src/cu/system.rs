@@ -1,0 +1,180 @@
+//! One full-system launch with every oracle beside it: the reference interpreter's buffers,
+//! the independent DDR4 timing checker over every DRAM command, and (reordering on) the static
+//! L1 estimator's miss count. The system tests and `rtgpu sweep` run these.
+
+use crate::ddr4::{CheckStats, Violation};
+use crate::dram::run::{checker, trace_cmd};
+use rtgpu_firmware::driver::{self, Driver, LaunchDesc, PerfCounters};
+use rtgpu_firmware::interp::{self, InterpConfig};
+use rtgpu_firmware::isa::assemble;
+use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
+use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
+use rtgpu_hw::cu::{resident_wgs, CuConfig, Launch, Mode};
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
+use std::path::{Path, PathBuf};
+
+/// One launch of the system.
+#[derive(Clone, Debug)]
+pub struct SysCase {
+    /// Kernel source.
+    pub kernel: PathBuf,
+    /// The compute unit (its `memory.hierarchy` is forced on).
+    pub cfg: CuConfig,
+    /// Split mode and S.
+    pub mode: Mode,
+    /// S.
+    pub s: u32,
+    /// Issue policy.
+    pub policy: Policy,
+    /// The reordering unit on.
+    pub reorder: bool,
+    /// Dimensions (default: the kernel's).
+    pub dims: Option<Dims>,
+    /// Buffer seed.
+    pub seed: u64,
+    /// Cycle limit.
+    pub timeout: u64,
+}
+
+/// What the launch and its oracles gave.
+#[derive(Clone, Debug)]
+pub struct SysOutcome {
+    /// `Ok` when the GPU reported done, else the driver's message.
+    pub result: Result<(), String>,
+    /// The GPU's counters.
+    pub counters: PerfCounters,
+    /// The buffers equal the interpreter's (`None` when the launch failed).
+    pub exact: Option<bool>,
+    /// The DDR4 checker over every command: its statistics or the first violation.
+    pub ddr4: Result<CheckStats, Violation>,
+    /// Reordering on: the estimator's L1 misses (loads and stores).
+    pub predicted_misses: Option<u64>,
+}
+
+impl SysOutcome {
+    /// A counter by name.
+    pub fn get(&self, name: &str) -> u64 {
+        self.counters.get(name)
+    }
+}
+
+/// The kernel's code and header.
+pub fn load_kernel(path: &Path) -> Result<(Vec<u32>, KernelMeta), String> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let prog = assemble(&text, &name).map_err(|e| e.to_string())?;
+    let meta = KernelMeta::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+    Ok((prog.words(), meta))
+}
+
+/// Runs the case and its oracles. `Err` for bad input (kernel, configuration).
+pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
+    let (code, meta) = load_kernel(&c.kernel)?;
+    let dims = c.dims.unwrap_or(meta.dims);
+    let image = Image::build(&meta.args, dims, c.seed);
+    let mut cfg = c.cfg;
+    cfg.memory.hierarchy = true;
+    let mut gpu = Gpu::new(cfg)?;
+    gpu.cu_mut().record_dram = true;
+    let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
+    let desc = LaunchDesc {
+        entry_pc: 0,
+        kernarg: image.kernarg,
+        dims,
+        lds: meta.lds,
+        mode: c.mode,
+        s: c.s,
+        policy: c.policy,
+        reorder: c.reorder,
+        trace_addr: 0,
+    };
+    let out = driver::run(&mut drv, &code, &image, desc, c.timeout).map_err(|e| e.to_string())?;
+    let gpu = drv.into_bus();
+    let ddr4 = check_dram(&gpu, &cfg)?;
+    let exact = match out.result {
+        Ok(()) => Some(out.buffers == interpreted(&code, &meta, &image, dims)?),
+        Err(_) => None,
+    };
+    let predicted_misses = match c.reorder {
+        true => Some(predicted(&code, &meta, &image, dims, &cfg, &desc)?),
+        false => None,
+    };
+    Ok(SysOutcome {
+        result: out.result.map_err(|e| e.to_string()),
+        counters: out.counters,
+        exact,
+        ddr4,
+        predicted_misses,
+    })
+}
+
+/// Every DRAM command of the launch through the independent checker.
+fn check_dram(gpu: &Gpu, cfg: &CuConfig) -> Result<Result<CheckStats, Violation>, String> {
+    let mut chk = checker(&cfg.memory.dram_part.part(), cfg.memory.refresh_phase)?;
+    let Some(m) = gpu.cu().mem_sys() else {
+        return Err("the launch had no memory hierarchy".into());
+    };
+    let trace = m.dram_trace().unwrap_or(&[]);
+    for (cycle, o) in trace {
+        if let Some(t) = trace_cmd(*cycle, o) {
+            if let Err(v) = chk.check(&t) {
+                return Ok(Err(v));
+            }
+        }
+    }
+    Ok(chk.finish(m.counters().dram.cycles.saturating_sub(1)))
+}
+
+/// The buffers the reference interpreter leaves.
+fn interpreted(
+    code: &[u32],
+    meta: &KernelMeta,
+    image: &Image,
+    dims: Dims,
+) -> Result<Vec<Vec<u32>>, String> {
+    let mut mem = image.mem.clone();
+    let cfg = InterpConfig::default();
+    interp::run(code, 0, dims, meta.lds, image.kernarg, &mut mem, &cfg)
+        .map_err(|e| format!("interpreter: {e}"))?;
+    Ok((0..image.buffers.len())
+        .map(|i| image.buffer(&mem, i).to_vec())
+        .collect())
+}
+
+/// The static estimator's L1 misses for rounds of the compute unit's resident work-groups.
+fn predicted(
+    code: &[u32],
+    meta: &KernelMeta,
+    image: &Image,
+    dims: Dims,
+    cfg: &CuConfig,
+    d: &LaunchDesc,
+) -> Result<u64, String> {
+    let a = analyze(
+        code,
+        0,
+        dims,
+        meta.lds,
+        image.kernarg,
+        &image.mem,
+        &InterpConfig::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let l = Launch {
+        entry_pc: 0,
+        kernarg: image.kernarg,
+        grid: dims.grid,
+        wg: dims.wg,
+        lds_per_wg: meta.lds,
+        mode: d.mode,
+        s: d.s,
+        policy: d.policy,
+        reorder: true,
+        trace_addr: 0,
+    };
+    let r = resident_wgs(cfg, &l) as usize;
+    let m = &cfg.memory;
+    let e = predict_l1(&a, r, m.l1_sets as u32, m.l1_ways as u32)?;
+    Ok(e.misses)
+}
