@@ -147,3 +147,20 @@ fn reordering_changes_release_order_not_results_and_its_misses_are_predicted() {
     assert_eq!(off.get("l1_accesses"), on.get("l1_accesses"));
     assert!(on.get("dram_reads") > 0 && off.get("dram_writes") == on.get("dram_writes"));
 }
+
+#[test]
+fn smaller_l1s_change_the_miss_count_and_the_estimator_follows() {
+    for name in ["synthetic.s", "loop.s", "fig2_divergent.s"] {
+        let mut misses = Vec::new();
+        for (sets, ways) in [(2, 2), (8, 4), (16, 4), (32, 4), (16, 8)] {
+            let mut c = case(name, MODES[2], Policy::Lrr, true, DramPart::default());
+            c.cfg.memory.l1_sets = sets;
+            c.cfg.memory.l1_ways = ways;
+            misses.push(check(&c).get("l1_misses"));
+        }
+        if name == "synthetic.s" {
+            // Its loads re-read A[i]: a 16 KiB L1 keeps a round's lines, 2 KiB does not.
+            assert!(misses[0] > misses[3], "{name}: {misses:?}");
+        }
+    }
+}
