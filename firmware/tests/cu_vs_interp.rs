@@ -103,6 +103,7 @@ fn check(c: Case) {
         policy: c.policy,
         reorder: false,
         trace_addr: 0,
+        idu: None,
     };
     let got = run(&mut drv, &code, &image, desc, 2_000_000).unwrap();
     let what = format!("{c:?}");

@@ -20,6 +20,7 @@ fn desc(meta: &KernelMeta, mode: Mode, s: u32) -> LaunchDesc {
         policy: Policy::Gto,
         reorder: false,
         trace_addr: 0,
+        idu: None,
     }
 }
 

@@ -4,6 +4,7 @@
 //! checker sees every DRAM command with zero violations; with reordering on, the L1 miss count
 //! equals the static estimator's prediction.
 
+use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::launch::Dims;
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::memsys::DramPart;
@@ -34,11 +35,11 @@ fn kernel(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// 16 work-groups of 4 wavefronts: two rounds of the 10 resident work-groups (40 slots)
-/// when reordering is on, the second one partial.
-fn dims(_name: &str) -> Dims {
+/// Reordering on: 16 work-groups of 4 wavefronts, two rounds of the 10 resident work-groups
+/// (40 slots), the second one partial. Off: 4 work-groups (every slot refills anyway).
+fn dims(reorder: bool) -> Dims {
     Dims {
-        grid: 4096,
+        grid: if reorder { 4096 } else { 1024 },
         wg: 256,
     }
 }
@@ -59,7 +60,8 @@ fn case(
         s,
         policy,
         reorder,
-        dims: Some(dims(name)),
+        idu: None,
+        dims: Some(dims(reorder)),
         seed: 3,
         timeout: 5_000_000,
     }
@@ -109,33 +111,79 @@ fn check(c: &SysCase) -> SysOutcome {
     o
 }
 
-#[test]
-fn every_kernel_every_combination_matches_the_interpreter_and_the_oracles() {
-    let mut n = 0;
+/// Every combination of kernel, mode, policy, reordering, DRAM part and IDU.
+fn combinations() -> Vec<SysCase> {
+    let mut v = Vec::new();
     for name in KERNELS {
         for mode in MODES {
             for policy in [Policy::Gto, Policy::Lrr] {
                 for reorder in [false, true] {
                     for part in DramPart::ALL {
-                        check(&case(name, mode, policy, reorder, part));
-                        n += 1;
+                        for idu in [None, Some(Distribution::Orig), Some(Distribution::Idu)] {
+                            let mut c = case(name, mode, policy, reorder, part);
+                            c.idu = idu;
+                            v.push(c);
+                        }
                     }
                 }
             }
         }
     }
-    assert_eq!(n, 6 * 4 * 2 * 2 * 3);
+    v
+}
+
+#[test]
+fn every_kernel_every_combination_matches_the_interpreter_and_the_oracles() {
+    let all = combinations();
+    assert_eq!(all.len(), 6 * 4 * 2 * 2 * 3 * 3);
+    let half = all.len() / 2;
+    std::thread::scope(|s| {
+        for chunk in [&all[..half], &all[half..]] {
+            s.spawn(move || chunk.iter().for_each(|c| drop(check(c))));
+        }
+    });
+}
+
+#[test]
+fn the_idu_distributes_valu_instructions_by_its_limits() {
+    let mut c = case(
+        "synthetic.s",
+        MODES[3],
+        Policy::Gto,
+        false,
+        DramPart::default(),
+    );
+    c.idu = Some(Distribution::Idu);
+    let o = check(&c);
+    let per: Vec<u64> = (0..8).map(|k| o.get(&format!("idu_cluster{k}"))).collect();
+    assert_eq!(per.iter().sum::<u64>(), o.get("insts_valu"), "{per:?}");
+    let limits = rtgpu_testbench::cu::idu_launch(c.idu, 1).unwrap().unwrap();
+    for k in 0..8 {
+        let (working, limit, _) = limits.clusters[k];
+        if !working {
+            assert_eq!(per[k], 0, "gated cluster {k}");
+        }
+        // Each of the 16 units (4 SIMDs × S + 1) runs whole ratio periods but its last.
+        let period: u64 = limits.clusters.iter().map(|c| u64::from(c.1)).sum();
+        let share = per.iter().sum::<u64>() * u64::from(limit) / period;
+        assert!(
+            per[k].abs_diff(share) <= period * 16,
+            "cluster {k}: {per:?} vs limits {limits:?}"
+        );
+    }
 }
 
 #[test]
 fn reordering_changes_release_order_not_results_and_its_misses_are_predicted() {
-    let off = check(&case(
+    let mut off = case(
         "vector_add.s",
         MODES[0],
         Policy::Lrr,
         false,
         DramPart::default(),
-    ));
+    );
+    off.dims = Some(dims(true));
+    let off = check(&off);
     let on = check(&case(
         "vector_add.s",
         MODES[0],

@@ -29,6 +29,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cu;
 pub mod experiment;
 pub mod formation;
 pub mod model;

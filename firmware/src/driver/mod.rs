@@ -8,7 +8,7 @@ mod session;
 pub use session::{run, Outcome};
 
 use crate::launch::{Dims, LaunchError};
-use rtgpu_hw::cu::{CuError, Mode};
+use rtgpu_hw::cu::{CuError, IduLaunch, Mode};
 use rtgpu_hw::gpu::regs::{self, addr, status, BusError};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
@@ -163,6 +163,8 @@ pub struct LaunchDesc {
     pub reorder: bool,
     /// Byte address of the reordering trace table (`TRACE_ADDR`).
     pub trace_addr: u64,
+    /// The IDU in front of the VALU lane clusters (`FEATURES` bits 1–2, `IDU_CLUSTER`).
+    pub idu: Option<IduLaunch>,
 }
 
 /// The performance counters after a launch.
@@ -286,7 +288,18 @@ impl<B: Bus> Driver<B> {
         self.write(addr::LDS, d.lds)?;
         self.write(addr::MODE, d.mode.code() | (d.s & 7) << 4)?;
         self.write(addr::SCHED, u32::from(d.policy == Policy::Gto))?;
-        self.write(addr::FEATURES, u32::from(d.reorder) * regs::FEATURE_REORDER)?;
+        let idu = d.idu.map_or(0, |i| {
+            regs::FEATURE_IDU | (u32::from(i.enable) * regs::FEATURE_IDU_ENABLE)
+        });
+        for (k, &(working, limit, ps)) in d.idu.unwrap_or_default().clusters.iter().enumerate() {
+            let a = addr::IDU_CLUSTER + 8 * k as u32;
+            self.write(a, u32::from(limit) | u32::from(working) << 8)?;
+            self.write(a + 4, ps)?;
+        }
+        self.write(
+            addr::FEATURES,
+            (u32::from(d.reorder) * regs::FEATURE_REORDER) | idu,
+        )?;
         self.write(addr::TRACE_ADDR_LO, d.trace_addr as u32)?;
         self.write(addr::TRACE_ADDR_HI, (d.trace_addr >> 32) as u32)?;
         self.write(addr::CTRL, regs::CTRL_DOORBELL)
@@ -325,10 +338,16 @@ impl<B: Bus> Driver<B> {
     /// Reads every counter and the per-wavefront times.
     pub fn counters(&mut self) -> Result<PerfCounters, DriverError> {
         let mut counters = Vec::new();
-        for (i, name) in regs::COUNTER_NAMES.iter().enumerate() {
-            let a = addr::COUNTERS + 8 * i as u32;
-            let v = u64::from(self.read(a)?) | u64::from(self.read(a + 4)?) << 32;
-            counters.push((name.to_string(), v));
+        let banks = [
+            (addr::COUNTERS, &regs::COUNTER_NAMES[..]),
+            (addr::COUNTERS2, &regs::COUNTER2_NAMES[..]),
+        ];
+        for (base, names) in banks {
+            for (i, name) in names.iter().enumerate() {
+                let a = base + 8 * i as u32;
+                let v = u64::from(self.read(a)?) | u64::from(self.read(a + 4)?) << 32;
+                counters.push((name.to_string(), v));
+            }
         }
         let n = self.read(addr::WF_COUNT)?;
         let mut wf = Vec::new();

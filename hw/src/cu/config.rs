@@ -1,5 +1,6 @@
 //! The compute unit's configuration (serde, unknown fields rejected) and launch parameters.
 
+use super::idu_port::{IduLaunch, IduShape};
 use crate::memsys::MemConfig;
 use crate::sched::model::Policy;
 use serde::{Deserialize, Serialize};
@@ -106,6 +107,8 @@ pub struct CuConfig {
     pub lat: Latencies,
     /// The global memory hierarchy.
     pub memory: MemConfig,
+    /// The VALU lane clusters behind the IDU (used when a launch turns the IDU on).
+    pub idu: IduShape,
 }
 
 impl Default for CuConfig {
@@ -119,6 +122,7 @@ impl Default for CuConfig {
             watchdog: u16::MAX,
             lat: Latencies::default(),
             memory: MemConfig::default(),
+            idu: IduShape::default(),
         }
     }
 }
@@ -157,6 +161,11 @@ impl CuConfig {
             );
         }
         range("mem_bytes", self.mem_bytes as usize, 4, 1 << 32)?;
+        range("idu.depth", self.idu.depth as usize, 1, 64)?;
+        range("idu.ii", self.idu.ii as usize, 1, 64)?;
+        if self.memory.hierarchy && self.n_simd * self.n_wfc > 64 {
+            return Err("config: the reordering unit has 64 channels: n_simd × n_wfc ≤ 64".into());
+        }
         self.memory.check().map(|_| ())
     }
 }
@@ -182,6 +191,8 @@ pub struct Launch {
     pub policy: Policy,
     /// The reordering unit releases global ld/st in its static order (the hierarchy only).
     pub reorder: bool,
+    /// The IDU between issue and the VALU lane clusters (`None`: the fixed `lat.valu`).
+    pub idu: Option<IduLaunch>,
     /// Byte address of the reordering unit's trace table in data memory
     /// ([`crate::memsys::plan`]; read at the launch when `reorder`).
     pub trace_addr: u64,

@@ -55,6 +55,8 @@ pub struct Counters {
     pub wf: Vec<(u64, u64)>,
     /// The memory hierarchy's counters (0 without it).
     pub mem: crate::memsys::MemCounters,
+    /// IDU on: VALU instructions dispatched to each lane cluster, over all units.
+    pub idu: [u64; 8],
 }
 
 impl Counters {

@@ -62,6 +62,8 @@ pub struct Unit {
     /// The last cycle's issue (kept until the next cycle's issue starts): (slot, PC, first
     /// instruction dword, decoder unit class).
     pub issued: Option<(usize, u32, u32, u8)>,
+    /// The IDU in front of its VALU's lane clusters, when the launch turns it on.
+    pub idu: Option<super::idu_port::ValuIdu>,
 }
 
 /// One SIMD group.
@@ -105,6 +107,7 @@ impl Group {
             valu_free: 0,
             sched: PolicyScheduler::new(policy, n_wfc),
             issued: None,
+            idu: None,
         };
         let mut g = Self {
             units: vec![unit; units],

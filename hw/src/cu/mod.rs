@@ -45,6 +45,7 @@ mod config;
 pub mod counters;
 mod dispatch;
 mod group;
+mod idu_port;
 pub mod memory;
 pub mod regs;
 mod rounds;
@@ -54,6 +55,7 @@ mod valu;
 pub use config::{CuConfig, Latencies, Launch, Mode};
 pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
 pub use group::{Ctx, Group};
+pub use idu_port::{IduLaunch, IduShape, ValuIdu};
 
 use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
 use crate::memsys::coalesce::coalesce;
@@ -292,6 +294,12 @@ impl ComputeUnit {
                 )
             })
             .collect();
+        if let Some(idu) = l.idu {
+            let core_ps = u64::from(self.cfg.memory.core_ps);
+            for u in self.groups.iter_mut().flat_map(|g| g.units.iter_mut()) {
+                u.idu = Some(ValuIdu::new(&idu, self.cfg.idu, core_ps));
+            }
+        }
         if let Some(g) = self.trace_group.and_then(|g| self.groups.get_mut(g)) {
             g.trace = Some(Vec::new());
         }
@@ -694,7 +702,10 @@ impl ComputeUnit {
             return Elig::Yes(f);
         }
         let structural = match f.unit {
-            unit::VALU => g.units[k % g.n_units()].valu_free > self.now,
+            unit::VALU => match &g.units[k % g.n_units()].idu {
+                Some(idu) => !idu.can_dispatch(self.now),
+                None => g.units[k % g.n_units()].valu_free > self.now,
+            },
             unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
             unit::SMEM => self.pipes[0],
             unit::LDS => self.pipes[1],
@@ -749,6 +760,12 @@ impl ComputeUnit {
                 let g = &mut self.groups[gi];
                 g.units[u].valu_free = now + u64::from(lat.issue_period);
                 g.ctx[k].ready_at = now + u64::from(lat.valu);
+                if let Some((cluster, ready)) =
+                    g.units[u].idu.as_mut().and_then(|i| i.dispatch(now))
+                {
+                    g.ctx[k].ready_at = ready;
+                    self.counters.idu[cluster] += 1;
+                }
                 let eff = g.eff(k);
                 let wf = g.ctx[k].wf;
                 valu::execute(&f, &mut g.ctx[k].r, &mut g.wfs[wf].vrf, eff).map_err(|b| bad(b.0))

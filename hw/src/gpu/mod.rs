@@ -3,7 +3,7 @@
 
 pub mod regs;
 
-use crate::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
+use crate::cu::{ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
 use crate::sched::model::Policy;
 use regs::{addr, status, BusError};
 
@@ -19,6 +19,8 @@ struct LaunchRegs {
     sched: u32,
     features: u32,
     trace_addr: u64,
+    /// Per IDU cluster: (limit | working << 8, period ps).
+    idu: [(u32, u32); 8],
 }
 
 /// The GPU: a compute unit and its register block.
@@ -118,6 +120,24 @@ impl Gpu {
             addr::FEATURES => self.regs.features,
             addr::TRACE_ADDR_LO => self.regs.trace_addr as u32,
             addr::TRACE_ADDR_HI => (self.regs.trace_addr >> 32) as u32,
+            a if (addr::IDU_CLUSTER..addr::IDU_CLUSTER_END).contains(&a) && a % 4 == 0 => {
+                let (lo, hi) = self.regs.idu[((a - addr::IDU_CLUSTER) / 8) as usize];
+                if a % 8 == 0 {
+                    lo
+                } else {
+                    hi
+                }
+            }
+            a if (addr::COUNTERS2..addr::COUNTERS2 + 8 * regs::N_COUNTERS2).contains(&a)
+                && a % 4 == 0 =>
+            {
+                let v = counter2(c, ((a - addr::COUNTERS2) / 8) as usize);
+                if a % 8 == 0 {
+                    v as u32
+                } else {
+                    (v >> 32) as u32
+                }
+            }
             addr::WF_COUNT => c.wf.len() as u32,
             addr::WF_SEL => self.wf_sel,
             addr::WF_START | addr::WF_FINISH => {
@@ -162,7 +182,7 @@ impl Gpu {
 
     /// An MMIO write.
     pub fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
-        let launch_reg = (addr::ENTRY_PC..=addr::TRACE_ADDR_HI).contains(&a);
+        let launch_reg = (addr::ENTRY_PC..addr::IDU_CLUSTER_END).contains(&a);
         if launch_reg && self.busy() {
             return Err(BusError::Busy);
         }
@@ -198,6 +218,14 @@ impl Gpu {
             addr::MODE => self.regs.mode = v,
             addr::SCHED => self.regs.sched = v,
             addr::FEATURES => self.regs.features = v,
+            a if (addr::IDU_CLUSTER..addr::IDU_CLUSTER_END).contains(&a) && a % 4 == 0 => {
+                let r = &mut self.regs.idu[((a - addr::IDU_CLUSTER) / 8) as usize];
+                if a % 8 == 0 {
+                    r.0 = v & 0x1FF
+                } else {
+                    r.1 = v
+                }
+            }
             addr::TRACE_ADDR_LO => {
                 self.regs.trace_addr = self.regs.trace_addr & !0xFFFF_FFFF | u64::from(v)
             }
@@ -233,7 +261,8 @@ impl Gpu {
                 | addr::WF_START
                 | addr::WF_FINISH
         ) || ((addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a)
-            && a.is_multiple_of(4))
+            || (addr::COUNTERS2..addr::COUNTERS2 + 8 * regs::N_COUNTERS2).contains(&a))
+            && a.is_multiple_of(4)
     }
 
     fn ctrl(&mut self, v: u32) -> Result<(), BusError> {
@@ -272,6 +301,10 @@ impl Gpu {
                 Policy::Lrr
             },
             reorder: r.features & regs::FEATURE_REORDER != 0,
+            idu: (r.features & regs::FEATURE_IDU != 0).then(|| IduLaunch {
+                enable: r.features & regs::FEATURE_IDU_ENABLE != 0,
+                clusters: r.idu.map(|(lo, ps)| (lo & 0x100 != 0, lo as u8, ps)),
+            }),
             trace_addr: r.trace_addr,
         }
     }
@@ -288,6 +321,15 @@ fn counter(c: &crate::cu::Counters, i: usize) -> u64 {
         18 => c.merges,
         19 => c.serialized,
         _ => mem_counter(&c.mem, i),
+    }
+}
+
+/// Counter `i` of the second bank.
+fn counter2(c: &crate::cu::Counters, i: usize) -> u64 {
+    match i {
+        0..=7 => c.idu[i],
+        8 => c.mem.reorder_held,
+        _ => u64::from(c.mem.dram.lid_max),
     }
 }
 

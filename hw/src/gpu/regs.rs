@@ -29,7 +29,9 @@
 //! | 0x060 | `FEATURES` | RW | bit 0: the reordering unit on (needs `memory.hierarchy`; the trace table at `TRACE_ADDR`) |
 //! | 0x064 | `TRACE_ADDR_LO` | RW | byte address of the reordering trace table in data memory ([`crate::memsys::plan`]), low half |
 //! | 0x068 | `TRACE_ADDR_HI` | RW | high half |
+//! | 0x080 + 8k | `IDU_CLUSTER[k]` | RW | k = 0..=7, VALU lane cluster k behind the IDU (used with `FEATURES` bit 1; bit 2 = IDU distribution, else the stock dispatcher): +0 bits 7:0 limit, bit 8 working; +4 clock period in ps (0 = no clock) |
 //! | 0x100 + 8i | `COUNTER[i]` LO/HI | R | 64-bit counters, low half at +0, high at +4: i = 0 cycles, 1 instructions, 2..=10 instructions per class (salu, valu, vmem, smem, lds, branch, pws, sync, program), 11..=16 unit-cycles without issue per reason (structural, dependency, waitcnt, barrier, split_merge, idle), 17 splits, 18 merges, 19 DWS serialized splits, 20 L1 accesses, 21 L1 hits, 22 L1 misses, 23 L1 stall cycles, 24 reordering credit stalls, 25 DRAM reads, 26 DRAM writes, 27 sum of DRAM LIDs, 28 DRAM refreshes, 29 DRAM cycles (20..=29 are 0 without the hierarchy) |
+//! | 0x200 + 8i | `COUNTER2[i]` LO/HI | R | i = 0..=7 VALU instructions dispatched to IDU cluster i, 8 cycles the reordering unit held a released instruction (the L1 side busy), 9 largest DRAM LID |
 //! | 0x1F0 | `WF_COUNT` | R | wavefronts in the launch |
 //! | 0x1F4 | `WF_SEL` | RW | wavefront index for `WF_START`/`WF_FINISH` |
 //! | 0x1F8 | `WF_START` | R | cycle the selected wavefront became ready |
@@ -68,7 +70,10 @@ pub mod addr {
     pub const FEATURES: u32 = 0x060;
     pub const TRACE_ADDR_LO: u32 = 0x064;
     pub const TRACE_ADDR_HI: u32 = 0x068;
+    pub const IDU_CLUSTER: u32 = 0x080;
+    pub const IDU_CLUSTER_END: u32 = 0x0C0;
     pub const COUNTERS: u32 = 0x100;
+    pub const COUNTERS2: u32 = 0x200;
     pub const WF_COUNT: u32 = 0x1F0;
     pub const WF_SEL: u32 = 0x1F4;
     pub const WF_START: u32 = 0x1F8;
@@ -85,6 +90,25 @@ pub const CTRL_DOORBELL: u32 = 1;
 pub const CTRL_RESET: u32 = 2;
 /// `FEATURES` bit 0: the reordering unit on.
 pub const FEATURE_REORDER: u32 = 1;
+/// `FEATURES` bit 1: VALU instructions go through the IDU to the lane clusters.
+pub const FEATURE_IDU: u32 = 2;
+/// `FEATURES` bit 2: the IDU distributes by its limits (else the stock dispatcher).
+pub const FEATURE_IDU_ENABLE: u32 = 4;
+/// Number of 64-bit counters of the second bank (`COUNTERS2`).
+pub const N_COUNTERS2: u32 = 10;
+/// The second bank's names, by index.
+pub const COUNTER2_NAMES: [&str; 10] = [
+    "idu_cluster0",
+    "idu_cluster1",
+    "idu_cluster2",
+    "idu_cluster3",
+    "idu_cluster4",
+    "idu_cluster5",
+    "idu_cluster6",
+    "idu_cluster7",
+    "reorder_held",
+    "dram_lid_max",
+];
 /// Number of 64-bit counters.
 pub const N_COUNTERS: u32 = 30;
 /// The counters' names, by index.

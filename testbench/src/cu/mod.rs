@@ -5,7 +5,7 @@ pub mod probe;
 mod run;
 pub mod system;
 
-pub use run::{run, RunOpts, RunReport};
+pub use run::{idu_launch, parse_idu, run, RunOpts, RunReport};
 
 use probe::CuProbe;
 use rtgpu_firmware::driver::Bus;

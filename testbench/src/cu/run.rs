@@ -3,9 +3,12 @@
 
 use super::probe::CuProbe;
 use super::Recording;
+use rtgpu_firmware::aging::cu::valu_clusters;
+use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
+use rtgpu_hw::cu::IduLaunch;
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::memsys::DramPart;
@@ -65,6 +68,32 @@ pub struct RunOpts {
     /// configuration's).
     #[arg(long, value_parser = DramPart::by_name)]
     pub dram_part: Option<DramPart>,
+    /// VALU through the IDU to lane clusters programmed by the host flow: `orig` (stock
+    /// dispatcher), `even` or `idu` (Algorithms 3–4); `off`: the fixed VALU latency.
+    #[arg(long, default_value = "off", value_parser = ["off", "orig", "even", "idu"])]
+    pub idu: String,
+    /// Process-variation map of the chip whose clusters the host flow programs.
+    #[arg(long, default_value_t = 1)]
+    pub idu_seed: u64,
+}
+
+/// `off`, `orig`, `even` or `idu`.
+pub fn parse_idu(s: &str) -> Result<Option<Distribution>, String> {
+    if s == "off" {
+        return Ok(None);
+    }
+    Distribution::ALL
+        .into_iter()
+        .find(|d| d.name() == s)
+        .map(Some)
+        .ok_or_else(|| format!("unknown IDU setting `{s}`; use off, orig, even or idu"))
+}
+
+/// The launch's IDU for `policy` on chip `seed` (the host flow).
+pub fn idu_launch(policy: Option<Distribution>, seed: u64) -> Result<Option<IduLaunch>, String> {
+    policy
+        .map(|p| valu_clusters(seed, p).map_err(|e| format!("IDU host flow: {e}")))
+        .transpose()
 }
 
 impl RunOpts {
@@ -217,6 +246,7 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         policy: o.sched,
         reorder: o.reorder,
         trace_addr: 0,
+        idu: idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?,
     };
     let t0 = std::time::Instant::now();
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)

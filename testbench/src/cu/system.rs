@@ -2,8 +2,10 @@
 //! the independent DDR4 timing checker over every DRAM command, and (reordering on) the static
 //! L1 estimator's miss count. The system tests and `rtgpu sweep` run these.
 
+use super::run::idu_launch;
 use crate::ddr4::{CheckStats, Violation};
 use crate::dram::run::{checker, trace_cmd};
+use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc, PerfCounters};
 use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::isa::assemble;
@@ -29,6 +31,8 @@ pub struct SysCase {
     pub policy: Policy,
     /// The reordering unit on.
     pub reorder: bool,
+    /// The IDU's host flow policy (`None`: the fixed VALU latency); chip map 1.
+    pub idu: Option<Distribution>,
     /// Dimensions (default: the kernel's).
     pub dims: Option<Dims>,
     /// Buffer seed.
@@ -88,6 +92,7 @@ pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
         policy: c.policy,
         reorder: c.reorder,
         trace_addr: 0,
+        idu: idu_launch(c.idu, 1)?,
     };
     let out = driver::run(&mut drv, &code, &image, desc, c.timeout).map_err(|e| e.to_string())?;
     let gpu = drv.into_bus();
@@ -172,6 +177,7 @@ fn predicted(
         policy: d.policy,
         reorder: true,
         trace_addr: 0,
+        idu: None,
     };
     let r = resident_wgs(cfg, &l) as usize;
     let m = &cfg.memory;

@@ -59,6 +59,7 @@ pub fn kernel_trace(cfg: ModelConfig) -> Result<Vec<Step>, String> {
             policy: Policy::Gto,
             reorder: false,
             trace_addr: 0,
+            idu: None,
         };
         let out =
             run(&mut drv, &prog.words(), &image, desc, 10_000_000).map_err(|e| e.to_string())?;
