@@ -64,6 +64,8 @@ pub struct ValuIdu {
     core_ps: u64,
     /// Instructions latched into each cluster.
     pub dispatched: [u64; MAX_K],
+    /// The last dispatch: (core cycle, cluster), for waveforms.
+    pub last: Option<(u64, usize)>,
 }
 
 impl ValuIdu {
@@ -102,6 +104,7 @@ impl ValuIdu {
             shape,
             core_ps,
             dispatched: [0; MAX_K],
+            last: None,
         }
     }
 
@@ -133,6 +136,7 @@ impl ValuIdu {
         }
         let k = usize::from(o.sel);
         self.dispatched[k] += 1;
+        self.last = Some((now, k));
         let c = &mut self.clusters[k];
         let t = (now + 1) * self.core_ps;
         let mut edge = t / c.period + 1;

@@ -172,6 +172,8 @@ pub struct Snapshot {
     pub queues: (usize, usize, usize),
     /// The DRAM controller's last outputs.
     pub dram: DramOut,
+    /// Every DRAM cycle of the last core cycle: (time its edge ends it, ps; outputs).
+    pub dram_edges: Vec<(u64, DramOut)>,
 }
 
 impl MemSystem {
@@ -239,6 +241,11 @@ impl MemSystem {
             reorder_stalls: self.refused.get(),
             ..self.counters
         }
+    }
+
+    /// The DRAM command clock period (ps).
+    pub fn dram_ps(&self) -> u64 {
+        self.dram_clk.period
     }
 
     /// Reordering is on.
@@ -324,9 +331,11 @@ impl MemSystem {
     /// One core cycle (`now`), ending at the core edge.
     pub fn step(&mut self, now: u64) -> Result<(), MemError> {
         let edge = (now + 1) * self.core.period;
+        self.last.dram_edges.clear();
         while self.next_dram_edge <= edge {
             let t = self.next_dram_edge;
             self.dram.edge(t, &mut self.to_dram, &mut self.from_dram)?;
+            self.last.dram_edges.push((t, self.dram.last));
             self.next_dram_edge += self.dram_clk.period;
         }
         let fill = self.response(now, edge);

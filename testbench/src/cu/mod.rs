@@ -3,6 +3,7 @@
 
 pub mod probe;
 mod run;
+mod sys_probe;
 pub mod system;
 
 pub use run::{idu_launch, parse_idu, run, RunOpts, RunReport};

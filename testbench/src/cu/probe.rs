@@ -2,6 +2,7 @@
 //! class; per context its state, PC, EXEC, SpM and effective mask (spec §10 "VCD signals worth
 //! dumping"); a `.gtkw` grouping them by SIMD.
 
+use super::sys_probe::SysProbe;
 use crate::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};
 use rtgpu_hw::cu::{ComputeUnit, Group, Status, CLASSES};
 use rtgpu_hw::pws::State;
@@ -45,12 +46,21 @@ pub struct CuProbe {
     /// SIMD group 0's splits and merges: (cycle, label), for the `.gtkw`'s markers.
     events: Vec<(u64, String)>,
     cycles: u64,
+    /// The memory hierarchy's and the IDU's variables.
+    sys: SysProbe,
+    /// The values of the last sample.
+    prev: Vec<u64>,
 }
 
 impl CuProbe {
     /// Opens `vcd` for a compute unit with `groups` SIMD groups of `units` units and `n_wfc`
-    /// contexts each.
-    pub fn create(vcd: &Path, groups: usize, units: usize, n_wfc: usize) -> io::Result<Self> {
+    /// contexts each, with the memory hierarchy's variables (`mem`) and the IDU's (`idu`).
+    pub fn create(
+        vcd: &Path,
+        (groups, units, n_wfc): (usize, usize, usize),
+        mem: bool,
+        idu: bool,
+    ) -> io::Result<Self> {
         let mut vars = vec![(vec!["cu".to_string()], "status".to_string(), 2)];
         let unit_list: Vec<(usize, usize)> = (0..groups)
             .flat_map(|g| (0..units).map(move |u| (g, u)))
@@ -75,7 +85,11 @@ impl CuProbe {
                     .map(|(n, w)| (scope.clone(), n.to_string(), *w)),
             );
         }
+        let (sys, sys_vars) = SysProbe::new(vars.len(), &unit_list, mem, idu);
+        vars.extend(sys_vars);
         Ok(Self {
+            sys,
+            prev: Vec::new(),
             rec: ProbeRecorder::create(vcd, &vars)?,
             used: vec![false; ctxs.len()],
             values: Vec::with_capacity(vars.len()),
@@ -119,8 +133,37 @@ impl CuProbe {
         for (i, used) in self.used.iter_mut().enumerate() {
             *used |= before[i * CTX_VARS.len()] != State::Empty as u64;
         }
+        self.sys.core_values(cu, cycle, &mut self.values);
         self.cycles = cycle + 1;
-        self.rec.sample(cycle * CYCLE_PS, &self.values)
+        self.sample_domains(cycle * CYCLE_PS, cu)
+    }
+
+    /// Writes the DRAM cycles of the last core cycle and the core sample at `t_core`, in time
+    /// order (DRAM cycles before `t_core` over the previous core values).
+    fn sample_domains(&mut self, t_core: u64, cu: &ComputeUnit) -> io::Result<()> {
+        let (at, drams) = self.sys.dram_cycles(cu);
+        if self.prev.len() != self.values.len() {
+            self.prev = self.values.clone();
+        }
+        let mut core_done = false;
+        for (t, d) in drams {
+            if t > t_core && !core_done {
+                self.rec.sample(t_core, &self.values)?;
+                core_done = true;
+            }
+            self.values[at..at + d.len()].copy_from_slice(&d);
+            if core_done {
+                self.rec.sample(t, &self.values)?;
+            } else {
+                self.prev[at..at + d.len()].copy_from_slice(&d);
+                self.rec.sample(t, &self.prev)?;
+            }
+        }
+        if !core_done {
+            self.rec.sample(t_core, &self.values)?;
+        }
+        std::mem::swap(&mut self.prev, &mut self.values);
+        Ok(())
     }
 
     /// Captures the per-context values of the current cycle (call before the step).
@@ -198,6 +241,7 @@ impl CuProbe {
         for (cycle, label) in &self.events {
             save = save.marker(cycle * CYCLE_PS, label);
         }
+        save = self.sys.gtkw(save);
         for &(g, u) in &self.units {
             let p = unit_scope(g, u).join(".");
             let mut traces: Vec<(String, Option<Format>)> = vec![

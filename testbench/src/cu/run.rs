@@ -228,9 +228,15 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     };
     let image = Image::build(&args, dims, o.seed);
     let gpu = Gpu::new(cfg).map_err(bad)?;
+    let idu = idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?;
     let probe = match &o.vcd {
         Some(p) => Some(
-            CuProbe::create(p, cfg.n_simd, o.s as usize + 1, cfg.n_wfc)
+            CuProbe::create(
+                p,
+                (cfg.n_simd, o.s as usize + 1, cfg.n_wfc),
+                cfg.memory.hierarchy,
+                idu.is_some(),
+            )
                 .map_err(|e| bad(e.to_string()))?,
         ),
         None => None,
@@ -246,7 +252,7 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         policy: o.sched,
         reorder: o.reorder,
         trace_addr: 0,
-        idu: idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?,
+        idu,
     };
     let t0 = std::time::Instant::now();
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
