@@ -55,6 +55,15 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Run the system scenarios (all, or those named): each writes waveforms/NAME.vcd and
+    /// the .gtkw that groups core, reorder, cache, DRAM command bus and IDU.
+    Scenario {
+        /// Scenario names (system-reorder, system-pws, system-idu); none: all.
+        names: Vec<String>,
+        /// Directory for the files.
+        #[arg(long, default_value = "waveforms")]
+        dir: std::path::PathBuf,
+    },
     /// List the blocks and their testbenches.
     List {
         /// Print JSON instead of a table.
@@ -336,6 +345,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Fail> {
     match cli.cmd {
         Cmd::Run { opts, json } => run_kernel(&opts, json),
+        Cmd::Scenario { names, dir } => scenarios(&names, &dir),
         Cmd::List { json } => list(json),
         Cmd::Tb {
             name,
@@ -401,6 +411,24 @@ fn run_kernel(opts: &cu::RunOpts, json: bool) -> Result<(), Fail> {
         None => Ok(()),
         Some(e) => Err(Fail(1, e.clone())),
     }
+}
+
+fn scenarios(names: &[String], dir: &std::path::Path) -> Result<(), Fail> {
+    let all: Vec<String> = cu::scenario::SCENARIOS
+        .iter()
+        .map(|s| s.0.to_string())
+        .collect();
+    for name in if names.is_empty() { &all } else { names } {
+        let r = cu::scenario::run_scenario(std::path::Path::new("."), name, dir)
+            .map_err(|(code, msg)| Fail(code, msg))?;
+        println!(
+            "{name}: {} cycles, {} → {}",
+            r.perf.get("cycles"),
+            r.status,
+            dir.join(format!("{name}.gtkw")).display()
+        );
+    }
+    Ok(())
 }
 
 fn find(name: &str) -> Result<&'static dyn BlockTb, Fail> {

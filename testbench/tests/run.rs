@@ -142,3 +142,38 @@ fn vcd_comes_with_a_gtkw() {
     }
     assert!(dir.path().join("fig2.state.txt").exists());
 }
+
+#[test]
+fn the_committed_system_scenario_gtkw_files_are_what_rtgpu_scenario_writes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rtgpu"))
+        .current_dir(&root)
+        .args(["scenario", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (name, _, _) in rtgpu_testbench::cu::scenario::SCENARIOS {
+        let fresh = std::fs::read_to_string(dir.path().join(format!("{name}.gtkw"))).unwrap();
+        let committed = std::fs::read_to_string(root.join(format!("waveforms/{name}.gtkw")))
+            .unwrap_or_else(|e| panic!("waveforms/{name}.gtkw: {e}"));
+        assert_eq!(fresh, committed, "regenerate with `rtgpu scenario {name}`");
+        // The system groups are there, with the DRAM bus sampled in its own clock.
+        assert!(fresh.contains("dram command bus") && fresh.contains("cu.mem.l1.hit"));
+        let vcd = std::fs::read_to_string(dir.path().join(format!("{name}.vcd"))).unwrap();
+        assert!(
+            vcd.lines().any(|l| l
+                .strip_prefix('#')
+                .and_then(|t| t.parse::<u64>().ok())
+                .is_some_and(|t| t % 1000 == 625)),
+            "{name}: no DRAM-clock timestamp"
+        );
+    }
+    let idu = std::fs::read_to_string(root.join("waveforms/system-idu.gtkw")).unwrap();
+    assert!(idu.contains("idu (cluster + 1)"));
+}

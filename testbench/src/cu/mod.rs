@@ -3,6 +3,7 @@
 
 pub mod probe;
 mod run;
+pub mod scenario;
 mod sys_probe;
 pub mod system;
 

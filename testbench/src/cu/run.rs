@@ -237,7 +237,7 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
                 cfg.memory.hierarchy,
                 idu.is_some(),
             )
-                .map_err(|e| bad(e.to_string()))?,
+            .map_err(|e| bad(e.to_string()))?,
         ),
         None => None,
     };

@@ -60,7 +60,11 @@ impl SysProbe {
         let mut vars = Vec::new();
         if mem {
             for (scope, name, w) in CORE_VARS {
-                vars.push((vec!["cu".into(), "mem".into(), scope.into()], name.into(), w));
+                vars.push((
+                    vec!["cu".into(), "mem".into(), scope.into()],
+                    name.into(),
+                    w,
+                ));
             }
             for (name, w) in DRAM_VARS {
                 vars.push((vec!["cu".into(), "dram".into()], name.into(), w));
@@ -85,9 +89,9 @@ impl SysProbe {
                 Some(m) => {
                     let s = &m.last;
                     let (rel, slot, tag) = s.reorder.2.map_or((0, 0, 0), |(a, b)| (1, a, b));
-                    let (take, line, store, hit) = s
-                        .l1
-                        .map_or((0, 0, 0, 0), |(l, st, h)| (1, l, u64::from(st), u64::from(h)));
+                    let (take, line, store, hit) = s.l1.map_or((0, 0, 0, 0), |(l, st, h)| {
+                        (1, l, u64::from(st), u64::from(h))
+                    });
                     out.extend([
                         u64::from(s.reorder.0),
                         u64::from(s.reorder.1),
