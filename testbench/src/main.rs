@@ -64,6 +64,16 @@ enum Cmd {
         #[arg(long, default_value = "waveforms")]
         dir: std::path::PathBuf,
     },
+    /// Run a kernel set over a configuration grid (mode × S × scheduler × reorder × IDU × DRAM
+    /// part) in parallel, each launch beside its oracles (reference interpreter, DDR4 checker,
+    /// L1 estimator with reordering on); writes one CSV row per run and prints a summary
+    /// table. Exit 0 when every run finished (or ended in the expected split_overflow of a PWS
+    /// S below the kernel's @min-s), is exact, DDR4-clean and matches the L1 prediction; 1
+    /// otherwise; 2 on bad input.
+    Sweep {
+        #[command(flatten)]
+        opts: cu::sweep::SweepOpts,
+    },
     /// List the blocks and their testbenches.
     List {
         /// Print JSON instead of a table.
@@ -346,6 +356,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
     match cli.cmd {
         Cmd::Run { opts, json } => run_kernel(&opts, json),
         Cmd::Scenario { names, dir } => scenarios(&names, &dir),
+        Cmd::Sweep { opts } => cu::sweep::sweep(&opts).map_err(|(code, msg)| Fail(code, msg)),
         Cmd::List { json } => list(json),
         Cmd::Tb {
             name,

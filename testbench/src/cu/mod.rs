@@ -1,9 +1,10 @@
 //! The compute unit from the command line: `rtgpu run` ([`run`]) and its waveform
-//! ([`probe`]).
+//! ([`probe`]); `rtgpu sweep` ([`sweep`]) over a configuration grid.
 
 pub mod probe;
 mod run;
 pub mod scenario;
+pub mod sweep;
 mod sys_probe;
 pub mod system;
 

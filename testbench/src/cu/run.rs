@@ -15,6 +15,7 @@ use rtgpu_hw::memsys::DramPart;
 use rtgpu_hw::sched::model::Policy;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// What to run (the arguments of `rtgpu run`).
 #[derive(Clone, Debug, clap::Args)]
@@ -89,11 +90,24 @@ pub fn parse_idu(s: &str) -> Result<Option<Distribution>, String> {
         .ok_or_else(|| format!("unknown IDU setting `{s}`; use off, orig, even or idu"))
 }
 
-/// The launch's IDU for `policy` on chip `seed` (the host flow).
+/// The launch's IDU for `policy` on chip `seed` (the host flow; each pair is planned once per
+/// process, it takes a fifth of a second and `rtgpu sweep` asks for it hundreds of times).
 pub fn idu_launch(policy: Option<Distribution>, seed: u64) -> Result<Option<IduLaunch>, String> {
-    policy
-        .map(|p| valu_clusters(seed, p).map_err(|e| format!("IDU host flow: {e}")))
-        .transpose()
+    type Plans = Vec<((u64, Distribution), IduLaunch)>;
+    static PLANS: Mutex<Plans> = Mutex::new(Vec::new());
+    let Some(p) = policy else {
+        return Ok(None);
+    };
+    let planned = |plans: &Plans| plans.iter().find(|(k, _)| *k == (seed, p)).map(|(_, l)| *l);
+    if let Some(l) = planned(&PLANS.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(Some(l));
+    }
+    let l = valu_clusters(seed, p).map_err(|e| format!("IDU host flow: {e}"))?;
+    let mut plans = PLANS.lock().unwrap_or_else(|e| e.into_inner());
+    if planned(&plans).is_none() {
+        plans.push(((seed, p), l));
+    }
+    Ok(Some(l))
 }
 
 impl RunOpts {
@@ -113,7 +127,7 @@ impl RunOpts {
 }
 
 /// `nosplit`, `dws` or `pws`.
-fn parse_mode(s: &str) -> Result<Mode, String> {
+pub(super) fn parse_mode(s: &str) -> Result<Mode, String> {
     [Mode::NoSplit, Mode::Dws, Mode::Pws]
         .into_iter()
         .find(|m| m.name() == s)
@@ -121,7 +135,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 }
 
 /// `gto` or `lrr`.
-fn parse_policy(s: &str) -> Result<Policy, String> {
+pub(super) fn parse_policy(s: &str) -> Result<Policy, String> {
     [Policy::Gto, Policy::Lrr]
         .into_iter()
         .find(|p| p.name() == s)
@@ -284,18 +298,8 @@ fn report(
     result: Result<(), DriverError>,
     c: PerfCounters,
 ) -> RunReport {
-    let (status, error) = match &result {
-        Ok(()) => ("done".to_string(), None),
-        Err(DriverError::Hardware { error, .. }) => (
-            error.name().to_string(),
-            result.as_ref().err().map(|e| e.to_string()),
-        ),
-        Err(DriverError::Timeout { .. }) => (
-            "timeout".to_string(),
-            result.as_ref().err().map(|e| e.to_string()),
-        ),
-        Err(e) => ("driver_error".to_string(), Some(e.to_string())),
-    };
+    let status = status_name(&result);
+    let error = result.as_ref().err().map(|e| e.to_string());
     RunReport {
         kernel,
         mode: o.mode.name(),
@@ -307,5 +311,15 @@ fn report(
         error,
         perf: c,
         speed: None,
+    }
+}
+
+/// A launch's status: `done`, the GPU error's name, `timeout` or `driver_error`.
+pub(super) fn status_name(result: &Result<(), DriverError>) -> String {
+    match result {
+        Ok(()) => "done".into(),
+        Err(DriverError::Hardware { error, .. }) => error.name().into(),
+        Err(DriverError::Timeout { .. }) => "timeout".into(),
+        Err(_) => "driver_error".into(),
     }
 }

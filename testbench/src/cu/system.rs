@@ -2,7 +2,7 @@
 //! the independent DDR4 timing checker over every DRAM command, and (reordering on) the static
 //! L1 estimator's miss count. The system tests and `rtgpu sweep` run these.
 
-use super::run::idu_launch;
+use super::run::{idu_launch, status_name};
 use crate::ddr4::{CheckStats, Violation};
 use crate::dram::run::{checker, trace_cmd};
 use rtgpu_firmware::aging::experiment::Distribution;
@@ -46,6 +46,8 @@ pub struct SysCase {
 pub struct SysOutcome {
     /// `Ok` when the GPU reported done, else the driver's message.
     pub result: Result<(), String>,
+    /// `done`, the GPU error's name (`split_overflow`, ...), `timeout` or `driver_error`.
+    pub status: String,
     /// The GPU's counters.
     pub counters: PerfCounters,
     /// The buffers equal the interpreter's (`None` when the launch failed).
@@ -106,6 +108,7 @@ pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
         false => None,
     };
     Ok(SysOutcome {
+        status: status_name(&out.result),
         result: out.result.map_err(|e| e.to_string()),
         counters: out.counters,
         exact,
