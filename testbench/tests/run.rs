@@ -177,3 +177,21 @@ fn the_committed_system_scenario_gtkw_files_are_what_rtgpu_scenario_writes() {
     let idu = std::fs::read_to_string(root.join("waveforms/system-idu.gtkw")).unwrap();
     assert!(idu.contains("idu (cluster + 1)"));
 }
+
+#[test]
+fn run_drives_the_full_system_from_the_command_line() {
+    let (code, v, err) = run_json("vector_add.s", &["--reorder", "--idu", "idu"]);
+    assert_eq!(code, 0, "{err}");
+    let c = |n: &str| counter(&v, n);
+    assert_eq!(v["reorder"], true);
+    assert!(c("l1_misses") > 0 && c("dram_reads") > 0 && c("dram_cycles") > c("cycles"));
+    let idu: u64 = (0..8).map(|k| c(&format!("idu_cluster{k}"))).sum();
+    assert_eq!(idu, c("insts_valu"));
+    let k = kernel("vector_add.s");
+    let (code, _, err) = rtgpu(&["run", &k, "--reorder", "--memory", "fixed"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--reorder needs the memory hierarchy"),
+        "{err}"
+    );
+}

@@ -118,6 +118,8 @@ fn hint(e: CuError, info: u32) -> String {
                 "LDS size too large or not a multiple of 4",
                 "mode or S invalid (S must be 1..=7)",
                 "entry PC outside instruction memory",
+                "reordering needs the memory hierarchy (memory.hierarchy = true)",
+                "the reordering trace table is unreadable or does not match the launch",
             ];
             format!(
                 ": {}",
@@ -130,6 +132,13 @@ fn hint(e: CuError, info: u32) -> String {
         CuError::MergeWatchdog => ": a merge partner never arrived".into(),
         CuError::IllegalInstruction => format!(": word {info:#010x}"),
         CuError::MemoryFault | CuError::LdsFault => format!(": address {info:#x}"),
+        CuError::ReorderTrace => format!(": wavefront {info} issued an access its trace lacks"),
+        CuError::MemorySystem => match info {
+            16 => ": the DRAM side failed".into(),
+            c => {
+                format!(": reordering unit error {c} (1 wrong pc_idx, 2 watchdog, 3 unmapped slot)")
+            }
+        },
         _ => String::new(),
     }
 }

@@ -259,7 +259,8 @@ impl ComputeUnit {
     /// Starts a launch (the doorbell). A launch the compute unit cannot run ends at once in
     /// the `bad_launch` error, with `info` saying which check failed (1 work-group size,
     /// 2 grid size (a positive multiple of the work-group size, at most 2^24), 3 wavefronts
-    /// per work-group, 4 LDS size, 5 S, 6 entry PC).
+    /// per work-group, 4 LDS size, 5 S, 6 entry PC, 7 reordering without the memory hierarchy,
+    /// 8 the reordering trace table unreadable or not matching the launch).
     pub fn launch(&mut self, l: Launch) {
         self.counters = Counters::default();
         self.launch = Some(l);

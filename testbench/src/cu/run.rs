@@ -112,7 +112,10 @@ pub fn idu_launch(policy: Option<Distribution>, seed: u64) -> Result<Option<IduL
 
 impl RunOpts {
     /// The configuration with the command line's memory options applied.
-    pub fn apply(&self, mut cfg: CuConfig) -> CuConfig {
+    pub fn apply(&self, mut cfg: CuConfig) -> Result<CuConfig, String> {
+        if self.reorder && self.memory.as_deref() == Some("fixed") {
+            return Err("--reorder needs the memory hierarchy, not --memory fixed".into());
+        }
         if let Some(m) = &self.memory {
             cfg.memory.hierarchy = m == "hierarchy";
         }
@@ -122,7 +125,7 @@ impl RunOpts {
         if let Some(p) = self.dram_part {
             cfg.memory.dram_part = p;
         }
-        cfg
+        Ok(cfg)
     }
 }
 
@@ -223,10 +226,12 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let src = std::fs::read_to_string(&o.kernel).map_err(|e| bad(format!("{name}: {e}")))?;
     let prog = assemble(&src, &name).map_err(|e| bad(e.to_string()))?;
     let meta = KernelMeta::parse(&src).map_err(|e| bad(format!("{name}: {e}")))?;
-    let cfg = o.apply(match &o.config {
-        Some(p) => load_config(p).map_err(bad)?,
-        None => CuConfig::default(),
-    });
+    let cfg = o
+        .apply(match &o.config {
+            Some(p) => load_config(p).map_err(bad)?,
+            None => CuConfig::default(),
+        })
+        .map_err(bad)?;
     cfg.check().map_err(bad)?;
     let dims = Dims {
         grid: o.grid.unwrap_or(meta.dims.grid),
