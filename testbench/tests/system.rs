@@ -89,18 +89,12 @@ fn check(c: &SysCase) -> SysOutcome {
         .ddr4
         .clone()
         .unwrap_or_else(|v| panic!("{what}: DDR4 violation {v:?}"));
-    // A line is two 64-byte bursts: two RD/RDA per read request.
+    // A load miss reads its whole line: two 64-byte bursts, two RD/RDA per read request.
     let rd = stats.count(Cmd::Rd) + stats.count(Cmd::Rda);
     let wr = stats.count(Cmd::Wr) + stats.count(Cmd::Wra);
     assert!(o.get("dram_reads") > 0, "{what}: no DRAM read");
     assert_eq!(rd, 2 * o.get("dram_reads"), "{what}: read bursts");
     assert!(wr >= o.get("dram_writes"), "{what}: write bursts");
-    assert_eq!(stats.count(Cmd::Ref), o.get("dram_refreshes"), "{what}");
-    assert_eq!(
-        o.get("l1_accesses"),
-        o.get("l1_hits") + o.get("l1_misses"),
-        "{what}"
-    );
     if let Some(p) = o.predicted_misses {
         assert_eq!(
             o.get("l1_misses"),
@@ -174,7 +168,7 @@ fn the_idu_distributes_valu_instructions_by_its_limits() {
 }
 
 #[test]
-fn reordering_changes_release_order_not_results_and_its_misses_are_predicted() {
+fn reordering_keeps_the_accesses_and_its_misses_are_predicted() {
     let mut off = case(
         "vector_add.s",
         MODES[0],
@@ -211,4 +205,65 @@ fn smaller_l1s_change_the_miss_count_and_the_estimator_follows() {
             assert!(misses[0] > misses[3], "{name}: {misses:?}");
         }
     }
+}
+
+#[test]
+fn a_flat_as_the_first_instruction_waits_for_its_rounds_configuration() {
+    // No s_load before the load: the wavefront reaches its FLAT while the reordering unit is
+    // still being configured for its round (two rounds: 16 work-groups, 10 resident).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flat_first.s");
+    let src = "// @grid 4096\n// @wg 256\n// @args iota:grid\n.text\n\
+        v_lshlrev_b32 v1, 2, v0\n\
+        s_mul_i32 s5, s2, 0x400\n\
+        v_add_u32 v1, vcc, s5, v1\n\
+        v_add_u32 v2, vcc, 0x10000, v1\n\
+        v_mov_b32 v3, 0\n\
+        flat_load_dword v4, v[2:3]\n\
+        s_waitcnt vmcnt(0)\n\
+        v_add_u32 v4, vcc, 1, v4\n\
+        flat_store_dword v[2:3], v4\n\
+        s_endpgm\n";
+    std::fs::write(&path, src).unwrap();
+    let mut c = case(
+        "vector_add.s",
+        MODES[0],
+        Policy::Gto,
+        true,
+        DramPart::default(),
+    );
+    c.kernel = path;
+    let o = check(&c);
+    assert_eq!(o.get("dram_writes"), 4096 * 4 / 128);
+}
+
+#[test]
+fn a_second_launch_on_the_same_gpu_times_exactly_like_the_first() {
+    use rtgpu_firmware::driver::{run, Driver, LaunchDesc};
+    use rtgpu_firmware::launch::Image;
+    use rtgpu_hw::gpu::Gpu;
+    use rtgpu_testbench::cu::system::load_kernel;
+    let (code, meta) = load_kernel(&kernel("fig2_divergent.s")).unwrap();
+    let image = Image::build(&meta.args, meta.dims, 1);
+    let mut cfg = CuConfig::default();
+    cfg.memory.hierarchy = true;
+    let mut drv = Driver::new(Gpu::new(cfg).unwrap()).unwrap();
+    let desc = LaunchDesc {
+        entry_pc: 0,
+        kernarg: image.kernarg,
+        dims: meta.dims,
+        lds: meta.lds,
+        mode: Mode::Pws,
+        s: 1,
+        policy: Policy::Gto,
+        reorder: false,
+        trace_addr: 0,
+        idu: None,
+    };
+    let first = run(&mut drv, &code, &image, desc, 1_000_000).unwrap();
+    drv.bus_mut().run(12_345);
+    let second = run(&mut drv, &code, &image, desc, 1_000_000).unwrap();
+    assert!(first.result.is_ok() && second.result.is_ok());
+    assert_eq!(first.counters, second.counters);
+    assert!(first.counters.get("dram_cycles") < 2 * first.counters.get("cycles"));
 }

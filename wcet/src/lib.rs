@@ -3,6 +3,8 @@
 //!
 //! - [`trace`]: the analysis input shared with the simulators (hardware description: units and
 //!   the opcode class table; per-warp instruction paths without timing).
+//! - [`pws`]: Predictable Warp Splitting (spec/000-pws.md): C_BSB, SELECT, PRUNE and the
+//!   wavefront WCET.
 //! - [`multiphase`]: the multi-phase warp profile and the block bound GUB
 //!   (spec/001-multiphase.md).
 //! - [`reorder`]: warp-based load/store reordering (spec/003-reorder.md): the PTX kernel
@@ -10,5 +12,6 @@
 //!   RTL's L1D counts are checked against, and the paper's WCET equations.
 
 pub mod multiphase;
+pub mod pws;
 pub mod reorder;
 pub mod trace;

@@ -135,6 +135,7 @@ fn hint(e: CuError, info: u32) -> String {
         CuError::ReorderTrace => format!(": wavefront {info} issued an access its trace lacks"),
         CuError::MemorySystem => match info {
             16 => ": the DRAM side failed".into(),
+            17 => ": the memory path lost a request".into(),
             c => {
                 format!(": reordering unit error {c} (1 wrong pc_idx, 2 watchdog, 3 unmapped slot)")
             }
@@ -213,6 +214,11 @@ impl<B: Bus> Driver<B> {
     /// The bus (to look at the model behind it).
     pub fn bus(&self) -> &B {
         &self.bus
+    }
+
+    /// The bus, to let time pass or look at the device between launches.
+    pub fn bus_mut(&mut self) -> &mut B {
+        &mut self.bus
     }
 
     /// Gives the bus back.

@@ -92,7 +92,7 @@ pub enum CuError {
     /// Reordering on: a global access the trace table does not list (info: the wavefront).
     ReorderTrace = 11,
     /// The memory hierarchy stopped: the reordering unit's error code (1 wrong pc_idx,
-    /// 2 watchdog, 3 unmapped slot) or 16 for the DRAM side (info).
+    /// 2 watchdog, 3 unmapped slot), 16 for the DRAM side, 17 a lost request (info).
     MemorySystem = 12,
 }
 

@@ -263,6 +263,10 @@ impl ComputeUnit {
     /// 8 the reordering trace table unreadable or not matching the launch).
     pub fn launch(&mut self, l: Launch) {
         self.counters = Counters::default();
+        self.mem_sys = None;
+        self.rounds = None;
+        // Every launch starts from the same arbitration state (runs are reproducible).
+        self.rotate = 0;
         self.launch = Some(l);
         self.start = self.now;
         if let Err(info) = self.check_launch(&l) {
@@ -330,7 +334,8 @@ impl ComputeUnit {
             return Ok(());
         }
         let slots = self.cfg.n_simd * self.cfg.n_wfc;
-        let mut m = MemSystem::new(&self.cfg.memory, slots, l.reorder).map_err(|_| 8u32)?;
+        let mut m =
+            MemSystem::new(&self.cfg.memory, slots, l.reorder, self.start).map_err(|_| 8u32)?;
         if self.record_dram {
             m.record_dram();
         }
@@ -394,6 +399,7 @@ impl ComputeUnit {
             let info = match e {
                 crate::memsys::MemError::Reorder(c) => u32::from(c),
                 crate::memsys::MemError::Dram(_) => 16,
+                crate::memsys::MemError::Path(_) => 17,
             };
             return self.fail(CuError::MemorySystem, 0, info);
         }
@@ -727,7 +733,9 @@ impl ComputeUnit {
     /// The hierarchy takes a global access of context k of group gi this cycle.
     fn global_port_free(&self, gi: usize, k: usize) -> bool {
         let slot = gi * self.cfg.n_wfc + self.groups[gi].ctx[k].wf;
-        self.mem_sys.as_ref().is_none_or(|m| m.accepts(slot as u8))
+        // Reordering on: nothing enters the unit before its round's configuration.
+        let configuring = self.rounds.as_ref().is_some_and(|r| !r.configured);
+        !configuring && self.mem_sys.as_ref().is_none_or(|m| m.accepts(slot as u8))
     }
 
     /// Issues instruction `f` of context k (unit u of group gi).

@@ -61,6 +61,12 @@ impl<T> CdcFifo<T> {
         self.entries.len() + self.freed.len() < self.depth
     }
 
+    /// Places the writer, at its edge at `now`, sees free.
+    pub fn free_places(&mut self, now: u64) -> usize {
+        self.can_push(now);
+        self.depth - self.entries.len() - self.freed.len()
+    }
+
     /// Pushes `x` at the writer's edge at `now` (the caller checked [`CdcFifo::can_push`]).
     pub fn push(&mut self, now: u64, x: T) {
         let visible = self.rclk.nth_edge_after(now, self.stages + 1);

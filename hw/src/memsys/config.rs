@@ -53,7 +53,9 @@ pub struct MemConfig {
     pub l1_hit: u32,
     /// Entries per reordering channel (D), and the LD/ST queue's depth with reordering off.
     pub channel_depth: usize,
-    /// Cycles the reordering unit may search for an expected instruction (0: no limit).
+    /// Cycles the reordering unit may search for an expected instruction (0: no limit; the
+    /// default, 65,535, turns a trace table that lists an access nobody makes into an error
+    /// instead of a hang).
     pub reorder_watchdog: u16,
     /// Line requests (load misses, store writes) the L1 may hold for the DRAM side.
     pub miss_queue: usize,
@@ -78,7 +80,7 @@ impl Default for MemConfig {
             l1_ways: 4,
             l1_hit: 4,
             channel_depth: 10,
-            reorder_watchdog: 0,
+            reorder_watchdog: u16::MAX,
             miss_queue: 16,
             dram_part: DramPart::Ddr4_3200aaX16,
             refresh_phase: 0,
@@ -99,9 +101,21 @@ impl MemConfig {
                 (1..=16).contains(&self.channel_depth),
                 "channel_depth must be 1..=16",
             ),
-            (self.miss_queue >= 1, "miss_queue must be ≥ 1"),
             (self.core_ps >= 1, "core_ps must be ≥ 1"),
-            (self.cdc_depth >= 1, "cdc_depth must be ≥ 1"),
+            (
+                (1..=64).contains(&self.cdc_depth),
+                "cdc_depth must be 1..=64",
+            ),
+            (
+                (1..=8).contains(&self.cdc_stages),
+                "cdc_stages must be 1..=8",
+            ),
+            (
+                (1..=1024).contains(&self.miss_queue),
+                "miss_queue must be 1..=1024",
+            ),
+            (self.core_ps <= 1_000_000, "core_ps must be ≤ 1,000,000"),
+            (self.l1_hit <= 1000, "l1_hit must be ≤ 1000"),
             (self.l1_hit >= 1, "l1_hit must be ≥ 1"),
             (
                 self.refresh_phase < part.refi,

@@ -77,10 +77,13 @@ impl DramSide {
     ) -> Result<(), MemError> {
         let ready = self.model.outputs().req_ready;
         let tag = self.next_tag;
+        // A request is taken only when its completion is sure to find a place in the crossing
+        // back (a completion cannot wait).
+        let room = output.free_places(t) > self.inflight.iter().flatten().count();
         let req = input
             .peek(t)
             .copied()
-            .filter(|_| ready && self.inflight[usize::from(tag)].is_none());
+            .filter(|_| ready && room && self.inflight[usize::from(tag)].is_none());
         let out = self.model.step(&request_inputs(req.as_ref(), tag));
         let cycle = self.counters.cycles;
         self.counters.cycles += 1;

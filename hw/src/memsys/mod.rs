@@ -8,19 +8,28 @@
 //! `crate::cache`, `crate::dram`), each checked cycle by cycle against its RTL in its own
 //! tests; this module wires them, cycle by cycle, as the blocks' contracts say.
 //!
-//! # One core cycle ([`MemSystem::step`], the core edge at `(now + 1) · core_ps`)
+//! # One core cycle ([`MemSystem::step`], the core edge at `(now − origin + 1) · core_ps`)
 //!
 //! 1. The DRAM domain runs every command-clock edge up to and including the core edge (DRAM
-//!    edges at `m · tCK`; at the same picosecond the DRAM edge comes first). Each DRAM cycle
-//!    presents the crossing's head to the controller when `req_ready`; a completion goes into
-//!    the crossing back.
+//!    edges at `m · tCK` from the launch's start; at the same picosecond the DRAM edge comes
+//!    first). Each DRAM cycle presents the crossing's head to the controller when
+//!    `req_ready` and the crossing back has a place for every request in the controller; a
+//!    completion goes into the crossing back.
 //! 2. The core domain, at its edge: at most one response leaves the crossing (a load miss's
 //!    fill goes to the L1 and wakes the loads waiting for that line; a write acknowledges
 //!    its store's line); the L1 takes the sequencer's line if the miss queue has room and the
 //!    L1 is ready (a load miss or a store's line enters the miss queue); the reordering unit
 //!    steps with the request the LD/ST unit issued this cycle (credit-gated by
 //!    [`MemSystem::accepts`]) and releases an instruction to the sequencer when the sequencer
-//!    was idle at the start of the cycle; the miss queue's head enters the crossing.
+//!    was idle at the start of the cycle; the miss queue's head (as it stood at the start of
+//!    the cycle) enters the crossing. A load miss asks DRAM for its whole line; a store
+//!    writes the dwords it touches in each line.
+//!
+//! The access buffer has 256 tags (the unit's 8-bit `req_tag`); each slot may hold at most
+//! `min(D, 256 / W)` unreleased accesses, so the access the unit waits for always finds a tag.
+//! Split halves (PWS, DWS) share their wavefront's slot and trace: a FLAT that both halves
+//! execute between `split` and `merge` with lanes is two accesses against one trace instance
+//! and ends in `reorder_trace` (the kernels here keep FLATs of split regions in one half).
 //!
 //! A load completes `l1_hit` cycles after its last line is taken, or 1 cycle after the last
 //! fill it waited for (a hit on a line still being filled waits for that fill); a store
@@ -65,6 +74,8 @@ pub enum MemError {
     Reorder(u8),
     /// The DRAM side misbehaved.
     Dram(&'static str),
+    /// The path lost a request (a protocol error between the blocks).
+    Path(&'static str),
 }
 
 impl fmt::Display for MemError {
@@ -72,6 +83,7 @@ impl fmt::Display for MemError {
         match self {
             MemError::Reorder(c) => write!(f, "reordering unit error {c}"),
             MemError::Dram(m) => write!(f, "DRAM: {m}"),
+            MemError::Path(m) => write!(f, "memory path: {m}"),
         }
     }
 }
@@ -137,6 +149,13 @@ pub struct MemSystem {
     buffer: Vec<Option<GlobalAccess>>,
     /// The request issued this cycle, if any.
     request: Option<u8>,
+    /// Per slot: accesses in the buffer not yet released.
+    outstanding: Vec<usize>,
+    /// The most a slot may have there: the 256 tags shared out, so that no wavefront's
+    /// expected access can ever lack a tag (a deadlock otherwise).
+    tags_per_slot: usize,
+    /// The launch's first core cycle (the DRAM clock starts with it).
+    origin: u64,
     /// Reordering off: tags in arrival order.
     queue: VecDeque<u8>,
     /// Configuration cycles still to drive.
@@ -145,8 +164,10 @@ pub struct MemSystem {
     seq: Option<(GlobalAccess, usize)>,
     miss_queue: VecDeque<LineReq>,
     tracks: HashMap<u64, Track>,
-    /// Load misses outstanding per line, and the accesses waiting for each.
-    waiting: HashMap<u32, Vec<u64>>,
+    /// Per line, one list per outstanding load miss (oldest first) of the accesses waiting
+    /// for its fill: a miss starts a list, a hit on the line while it is being filled joins
+    /// the newest, a fill completes the oldest.
+    waiting: HashMap<u32, VecDeque<Vec<u64>>>,
     /// Completed accesses: (id, cycle of completion).
     done: Vec<(u64, u64)>,
     /// Channels with a free entry, as they stand at the start of the cycle.
@@ -178,7 +199,13 @@ pub struct Snapshot {
 
 impl MemSystem {
     /// A hierarchy for `slots` wavefront slots (≤ 64) in its reset state.
-    pub fn new(cfg: &MemConfig, slots: usize, reorder_on: bool) -> Result<Self, String> {
+    /// The DRAM clock's first edge is one period after core cycle `origin` starts.
+    pub fn new(
+        cfg: &MemConfig,
+        slots: usize,
+        reorder_on: bool,
+        origin: u64,
+    ) -> Result<Self, String> {
         let part = cfg.check()?;
         let core = Clock {
             period: u64::from(cfg.core_ps),
@@ -198,6 +225,9 @@ impl MemSystem {
             from_dram: CdcFifo::new(cfg.cdc_depth, stages, dram_clk, core),
             buffer: vec![None; 256],
             request: None,
+            outstanding: vec![0; slots],
+            tags_per_slot: (256 / slots.max(1)).min(cfg.channel_depth),
+            origin,
             queue: VecDeque::new(),
             config: VecDeque::new(),
             seq: None,
@@ -279,7 +309,12 @@ impl MemSystem {
 
     /// Nothing in flight and no configuration pending.
     pub fn idle(&self) -> bool {
-        self.tracks.is_empty() && self.config.is_empty() && self.dram.idle()
+        self.tracks.is_empty()
+            && self.config.is_empty()
+            && self.miss_queue.is_empty()
+            && self.to_dram.is_empty()
+            && self.from_dram.is_empty()
+            && self.dram.idle()
     }
 
     /// A free access-buffer tag.
@@ -294,6 +329,7 @@ impl MemSystem {
     pub fn accepts(&self, slot: u8) -> bool {
         let ok = self.request.is_none()
             && self.config.is_empty()
+            && self.outstanding[usize::from(slot)] < self.tags_per_slot
             && self.free_tag().is_some()
             && if self.reorder_on {
                 self.free >> slot & 1 == 1
@@ -316,6 +352,7 @@ impl MemSystem {
                 ..Track::default()
             },
         );
+        self.outstanding[usize::from(a.slot)] += 1;
         self.buffer[usize::from(tag)] = Some(a);
         self.request = Some(tag);
         if !self.reorder_on {
@@ -330,7 +367,7 @@ impl MemSystem {
 
     /// One core cycle (`now`), ending at the core edge.
     pub fn step(&mut self, now: u64) -> Result<(), MemError> {
-        let edge = (now + 1) * self.core.period;
+        let edge = (now - self.origin + 1) * self.core.period;
         self.last.dram_edges.clear();
         while self.next_dram_edge <= edge {
             let t = self.next_dram_edge;
@@ -338,14 +375,14 @@ impl MemSystem {
             self.last.dram_edges.push((t, self.dram.last));
             self.next_dram_edge += self.dram_clk.period;
         }
+        let rel_ready = self.seq.is_none();
+        let head = self.miss_queue.front().copied();
         let fill = self.response(now, edge);
         self.l1_cycle(now, fill);
-        self.reorder_cycle()?;
-        if let Some(r) = self.miss_queue.front() {
-            if self.to_dram.can_push(edge) {
-                self.to_dram.push(edge, *r);
-                self.miss_queue.pop_front();
-            }
+        self.reorder_cycle(rel_ready)?;
+        if let Some(r) = head.filter(|_| self.to_dram.can_push(edge)) {
+            self.to_dram.push(edge, r);
+            self.miss_queue.pop_front();
         }
         self.last.queues = (
             self.miss_queue.len(),
@@ -364,7 +401,11 @@ impl MemSystem {
             return None;
         }
         let line = r.span.line;
-        for id in self.waiting.remove(&line).unwrap_or_default() {
+        let waiters = self.waiting.get_mut(&line).and_then(VecDeque::pop_front);
+        if self.waiting.get(&line).is_some_and(VecDeque::is_empty) {
+            self.waiting.remove(&line);
+        }
+        for id in waiters.unwrap_or_default() {
             self.progress(id, now + 1, |t| t.fills_left -= 1);
         }
         Some(line)
@@ -431,12 +472,26 @@ impl MemSystem {
             self.miss_queue.push_back(req);
             (0, 1)
         } else {
+            let lists = self.waiting.entry(span.line).or_default();
             if !o.hit {
-                self.miss_queue.push_back(req);
+                // The whole line comes from DRAM (the L1 holds lines).
+                let whole = LineSpan {
+                    line: span.line,
+                    first: 0,
+                    words: coalesce::LINE_WORDS,
+                };
+                self.miss_queue.push_back(LineReq { span: whole, ..req });
+                lists.push_back(Vec::new());
             }
-            let wait = !o.hit || self.waiting.contains_key(&span.line);
-            if wait {
-                self.waiting.entry(span.line).or_default().push(id);
+            let wait = match lists.back_mut() {
+                Some(l) => {
+                    l.push(id);
+                    true
+                }
+                None => false,
+            };
+            if lists.is_empty() {
+                self.waiting.remove(&span.line);
             }
             (usize::from(wait), 0)
         };
@@ -460,17 +515,21 @@ impl MemSystem {
     }
 
     /// The reordering unit's cycle: configuration, the request, the release.
-    fn reorder_cycle(&mut self) -> Result<(), MemError> {
-        let rel_ready = self.seq.is_none();
+    fn reorder_cycle(&mut self, rel_ready: bool) -> Result<(), MemError> {
         let input = match self.config.pop_front() {
             Some(c) => c,
             None => self.request_inputs(rel_ready),
         };
         let o = self.reorder.step(&input);
-        self.request = None;
         if o.error != 0 {
             return Err(MemError::Reorder(o.error));
         }
+        if self.reorder_on && self.request.take().is_some() && !o.req_ready {
+            return Err(MemError::Path(
+                "the reordering unit refused a credited request",
+            ));
+        }
+        self.request = None;
         let released = o.rel_valid && rel_ready;
         if o.rel_valid && !rel_ready {
             self.counters.reorder_held += 1;
@@ -482,6 +541,9 @@ impl MemSystem {
                 self.queue.pop_front();
             }
             let a = self.buffer[usize::from(o.rel_tag)].take();
+            if let Some(a) = &a {
+                self.outstanding[usize::from(a.slot)] -= 1;
+            }
             self.seq = a.map(|a| (a, 0));
         }
         self.free = self.reorder.outputs(&self.base()).free;
