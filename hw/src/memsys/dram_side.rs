@@ -41,6 +41,8 @@ pub struct DramSide {
     model: DramModel,
     /// Requests accepted and not done, by tag.
     inflight: Vec<Option<LineReq>>,
+    /// How many of them.
+    n_inflight: usize,
     next_tag: u8,
     /// Every command issued: (DRAM cycle, outputs), when recording.
     pub trace: Option<Vec<(u64, DramOut)>>,
@@ -56,6 +58,7 @@ impl DramSide {
         DramSide {
             model: DramModel::new(part, refresh_phase),
             inflight: vec![None; 256],
+            n_inflight: 0,
             next_tag: 0,
             trace: None,
             counters: DramCounters::default(),
@@ -65,7 +68,7 @@ impl DramSide {
 
     /// No request in the controller.
     pub fn idle(&self) -> bool {
-        self.inflight.iter().all(Option::is_none)
+        self.n_inflight == 0
     }
 
     /// One DRAM cycle ending at the edge at `t` (ps).
@@ -79,7 +82,7 @@ impl DramSide {
         let tag = self.next_tag;
         // A request is taken only when its completion is sure to find a place in the crossing
         // back (a completion cannot wait).
-        let room = output.free_places(t) > self.inflight.iter().flatten().count();
+        let room = output.free_places(t) > self.n_inflight;
         let req = input
             .peek(t)
             .copied()
@@ -90,6 +93,7 @@ impl DramSide {
         if let Some(r) = req {
             input.pop(t);
             self.inflight[usize::from(tag)] = Some(r);
+            self.n_inflight += 1;
             self.next_tag = tag.wrapping_add(1);
             if r.write {
                 self.counters.writes += 1;
@@ -103,6 +107,7 @@ impl DramSide {
             let r = self.inflight[usize::from(out.done_tag)]
                 .take()
                 .ok_or(MemError::Dram("a completion with an unknown tag"))?;
+            self.n_inflight -= 1;
             if out.done_error {
                 return Err(MemError::Dram("the controller refused a line request"));
             }

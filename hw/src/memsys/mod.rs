@@ -151,6 +151,8 @@ pub struct MemSystem {
     request: Option<u8>,
     /// Per slot: accesses in the buffer not yet released.
     outstanding: Vec<usize>,
+    /// Tags in use.
+    tags_used: usize,
     /// The most a slot may have there: the 256 tags shared out, so that no wavefront's
     /// expected access can ever lack a tag (a deadlock otherwise).
     tags_per_slot: usize,
@@ -226,6 +228,7 @@ impl MemSystem {
             buffer: vec![None; 256],
             request: None,
             outstanding: vec![0; slots],
+            tags_used: 0,
             tags_per_slot: (256 / slots.max(1)).min(cfg.channel_depth),
             origin,
             queue: VecDeque::new(),
@@ -330,7 +333,7 @@ impl MemSystem {
         let ok = self.request.is_none()
             && self.config.is_empty()
             && self.outstanding[usize::from(slot)] < self.tags_per_slot
-            && self.free_tag().is_some()
+            && self.tags_used < self.buffer.len()
             && if self.reorder_on {
                 self.free >> slot & 1 == 1
             } else {
@@ -353,6 +356,7 @@ impl MemSystem {
             },
         );
         self.outstanding[usize::from(a.slot)] += 1;
+        self.tags_used += 1;
         self.buffer[usize::from(tag)] = Some(a);
         self.request = Some(tag);
         if !self.reorder_on {
@@ -543,10 +547,13 @@ impl MemSystem {
             let a = self.buffer[usize::from(o.rel_tag)].take();
             if let Some(a) = &a {
                 self.outstanding[usize::from(a.slot)] -= 1;
+                self.tags_used -= 1;
             }
             self.seq = a.map(|a| (a, 0));
         }
-        self.free = self.reorder.outputs(&self.base()).free;
+        if self.reorder_on {
+            self.free = self.reorder.outputs(&self.base()).free;
+        }
         Ok(())
     }
 
