@@ -7,11 +7,13 @@
 //! ABI ([`launch`]); the reference interpreter ([`interp`]) that runs a launch without timing;
 //! the driver ([`driver`]) that runs one on the GPU model through its MMIO registers; and the
 //! compiler side of the warp-based load/store reordering ([`ldst_trace`]): per-wavefront
-//! global load/store traces from the interpreter and the static L1 miss estimate.
+//! global load/store traces from the interpreter and the static L1 miss estimate; and the
+//! control-flow graph of an assembled kernel for the PWS WCET analysis ([`kcfg`]).
 
 pub mod aging;
 pub mod driver;
 pub mod interp;
 pub mod isa;
+pub mod kcfg;
 pub mod launch;
 pub mod ldst_trace;
