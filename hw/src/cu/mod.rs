@@ -70,14 +70,15 @@ use std::collections::{BinaryHeap, HashMap};
 /// The most work-items in one launch (the per-wavefront counters are kept for all).
 pub const MAX_GRID: u32 = 1 << 24;
 
-/// The most work-groups of launch `l` the compute unit holds at once (at least 1): every
-/// wavefront needs a SIMD slot and every work-group its LDS partition. With reordering on,
-/// the launch runs in rounds of this many consecutive work-groups.
-pub fn resident_wgs(cfg: &CuConfig, l: &Launch) -> u32 {
-    let waves = l.wg.div_ceil(64).max(1);
+/// The most work-groups of `wg` work-items and `lds_per_wg` LDS bytes, out of a grid of
+/// `grid` work-items, the compute unit holds at once (at least 1): every wavefront needs a
+/// SIMD slot and every work-group its LDS partition. With reordering on, the launch runs in
+/// rounds of this many consecutive work-groups.
+pub fn resident_wgs(cfg: &CuConfig, grid: u32, wg: u32, lds_per_wg: u32) -> u32 {
+    let waves = wg.div_ceil(64).max(1);
     let by_slots = (cfg.n_simd * cfg.n_wfc) as u32 / waves;
-    let by_lds = cfg.lds_bytes.checked_div(l.lds_per_wg).unwrap_or(u32::MAX);
-    let groups = (l.grid / l.wg.max(1)).max(1);
+    let by_lds = cfg.lds_bytes.checked_div(lds_per_wg).unwrap_or(u32::MAX);
+    let groups = (grid / wg.max(1)).max(1);
     by_slots.min(by_lds).min(groups).max(1)
 }
 
@@ -343,7 +344,7 @@ impl ComputeUnit {
         if l.reorder {
             let plan =
                 ReorderPlan::read(&self.mem, l.trace_addr, waves as usize).map_err(|_| 8u32)?;
-            let r = resident_wgs(&self.cfg, l);
+            let r = resident_wgs(&self.cfg, l.grid, l.wg, l.lds_per_wg);
             self.rounds = Some(Rounds::new(plan, r, l.grid / l.wg));
         }
         Ok(())

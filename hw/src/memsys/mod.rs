@@ -281,11 +281,6 @@ impl MemSystem {
         self.dram_clk.period
     }
 
-    /// Reordering is on.
-    pub fn reorder_on(&self) -> bool {
-        self.reorder_on
-    }
-
     /// The unit's inputs outside configuration and requests.
     fn base(&self) -> ReorderIn {
         ReorderIn {

@@ -11,7 +11,7 @@ use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
-use rtgpu_hw::cu::{resident_wgs, CuConfig, Launch, Mode};
+use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 use std::path::{Path, PathBuf};
@@ -104,7 +104,7 @@ pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
         Err(_) => None,
     };
     let predicted_misses = match c.reorder {
-        true => Some(predicted(&code, &meta, &image, dims, &cfg, &desc)?),
+        true => Some(predicted(&code, &meta, &image, dims, &cfg)?),
         false => None,
     };
     Ok(SysOutcome {
@@ -157,7 +157,6 @@ fn predicted(
     image: &Image,
     dims: Dims,
     cfg: &CuConfig,
-    d: &LaunchDesc,
 ) -> Result<u64, String> {
     let a = analyze(
         code,
@@ -169,20 +168,7 @@ fn predicted(
         &InterpConfig::default(),
     )
     .map_err(|e| e.to_string())?;
-    let l = Launch {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        grid: dims.grid,
-        wg: dims.wg,
-        lds_per_wg: meta.lds,
-        mode: d.mode,
-        s: d.s,
-        policy: d.policy,
-        reorder: true,
-        trace_addr: 0,
-        idu: None,
-    };
-    let r = resident_wgs(cfg, &l) as usize;
+    let r = resident_wgs(cfg, dims.grid, dims.wg, meta.lds) as usize;
     let m = &cfg.memory;
     let e = predict_l1(&a, r, m.l1_sets as u32, m.l1_ways as u32)?;
     Ok(e.misses)
