@@ -8,12 +8,15 @@
 //! the driver ([`driver`]) that runs one on the GPU model through its MMIO registers; and the
 //! compiler side of the warp-based load/store reordering ([`ldst_trace`]): per-wavefront
 //! global load/store traces from the interpreter and the static L1 miss estimate; and the
-//! control-flow graph of an assembled kernel for the PWS WCET analysis ([`kcfg`]).
+//! PWS compiler pass ([`pws_pass`]): the structure of an assembled kernel (masked ifs, loops,
+//! its C_conv and per-instruction owners for the WCET analysis) and the split/merge placement; and random
+//! structured divergent kernels for compute-unit tests ([`gen_kernel`]).
 
 pub mod aging;
 pub mod driver;
+pub mod gen_kernel;
 pub mod interp;
 pub mod isa;
-pub mod kcfg;
 pub mod launch;
 pub mod ldst_trace;
+pub mod pws_pass;

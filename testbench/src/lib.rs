@@ -9,6 +9,7 @@
 //!   controller; shares no code with `hw/src/dram/`);
 //! - [`aging`]: the cycle-level step model of the aging experiment (`rtgpu aging`), the IDU
 //!   reference model running each step's instruction stream.
+//! - [`plot`]: PNG bar charts of the reproduction's results.
 
 pub mod aging;
 pub mod bench;
@@ -23,6 +24,7 @@ pub mod idu;
 pub mod ldst;
 pub mod multiphase;
 pub mod paths;
+pub mod plot;
 pub mod ports;
 pub mod reorder;
 pub mod signals;

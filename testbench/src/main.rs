@@ -74,6 +74,22 @@ enum Cmd {
         #[command(flatten)]
         opts: cu::sweep::SweepOpts,
     },
+    /// The PWS WCET analysis (spec/000-pws.md §5–§6): compile the kernel's split points
+    /// (SELECT under S, split/merge/s_waitcnt/execz placement), measure every block in
+    /// isolation on the model, and print the analytical kernel WCET for the mode; with
+    /// `--run`, also the simulated time. Exit 0; 1 when the analysis fails or (`--run`) the
+    /// launch fails or takes longer than the bound; 2 on bad input.
+    Wcet {
+        #[command(flatten)]
+        opts: cu::wcet::WcetOpts,
+    },
+    /// Reproduce a paper's results on the model: `pws` prints Table 3's shape (no-split, DWS,
+    /// PWS, observed and analytical, S = 1, 3, 7, synthetic kernel at full divergence) and
+    /// the average-case speedup of PWS S = 1 on the kernel set, and draws both (PNG).
+    Reproduce {
+        #[command(flatten)]
+        opts: cu::wcet::reproduce::ReproduceOpts,
+    },
     /// List the blocks and their testbenches.
     List {
         /// Print JSON instead of a table.
@@ -355,6 +371,10 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Fail> {
     match cli.cmd {
         Cmd::Run { opts, json } => run_kernel(&opts, json),
+        Cmd::Wcet { opts } => wcet_kernel(&opts),
+        Cmd::Reproduce { opts } => {
+            cu::wcet::reproduce::reproduce(&opts).map_err(|(code, msg)| Fail(code, msg))
+        }
         Cmd::Scenario { names, dir } => scenarios(&names, &dir),
         Cmd::Sweep { opts } => cu::sweep::sweep(&opts).map_err(|(code, msg)| Fail(code, msg)),
         Cmd::List { json } => list(json),
@@ -421,6 +441,26 @@ fn run_kernel(opts: &cu::RunOpts, json: bool) -> Result<(), Fail> {
     match &report.error {
         None => Ok(()),
         Some(e) => Err(Fail(1, e.clone())),
+    }
+}
+
+fn wcet_kernel(opts: &cu::wcet::WcetOpts) -> Result<(), Fail> {
+    let report = cu::wcet::wcet(opts).map_err(|(code, msg)| Fail(code, msg))?;
+    if opts.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.text());
+    }
+    match &report.observed {
+        Some(o) if o.status != "done" => Err(Fail(1, format!("the launch ended in {}", o.status))),
+        Some(o) if !o.within => Err(Fail(
+            1,
+            format!(
+                "observed {} cycles > analytical WCET {}",
+                o.cycles, report.analysis.wcet
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

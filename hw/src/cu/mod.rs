@@ -173,6 +173,25 @@ pub struct ComputeUnit {
     inflight: HashMap<u64, Pending>,
     /// Reordering on: the launch's traces and its rounds of work-groups.
     rounds: Option<Rounds>,
+    /// Record every issue of the next launches ([`IssueRecord`]; `None`: off). Cleared at
+    /// each launch. The WCET measurement (issue 11) reads it.
+    pub issue_log: Option<Vec<IssueRecord>>,
+}
+
+/// One instruction issue, as [`ComputeUnit::issue_log`] records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IssueRecord {
+    /// Cycle of the issue, counted from the launch (as the per-wavefront counters are).
+    pub cycle: u64,
+    /// Global wavefront number (work-group id × wavefronts per group + wave); both halves of
+    /// a split wavefront carry their wavefront's number.
+    pub wave: u32,
+    /// SIMD group.
+    pub group: u8,
+    /// Unit in the group: 0 the SIMD, 1..=S its SpSIMDs.
+    pub unit: u8,
+    /// Byte address of the instruction.
+    pub pc: u32,
 }
 
 impl ComputeUnit {
@@ -200,6 +219,7 @@ impl ComputeUnit {
             record_dram: false,
             inflight: HashMap::new(),
             rounds: None,
+            issue_log: None,
             cfg,
         })
     }
@@ -264,6 +284,9 @@ impl ComputeUnit {
     /// 8 the reordering trace table unreadable or not matching the launch).
     pub fn launch(&mut self, l: Launch) {
         self.counters = Counters::default();
+        if let Some(log) = &mut self.issue_log {
+            log.clear();
+        }
         self.mem_sys = None;
         self.rounds = None;
         // Every launch starts from the same arbitration state (runs are reproducible).
@@ -679,6 +702,16 @@ impl ComputeUnit {
         let pc = self.groups[gi].ctx[k].pc;
         let word = self.code.get((pc / 4) as usize).copied().unwrap_or(0);
         self.groups[gi].units[u].issued = Some((slot, pc, word, f.unit));
+        if let Some(log) = &mut self.issue_log {
+            let wf = self.groups[gi].ctx[k].wf;
+            log.push(IssueRecord {
+                cycle: self.now - self.start,
+                wave: self.groups[gi].wfs[wf].global as u32,
+                group: gi as u8,
+                unit: u as u8,
+                pc,
+            });
+        }
         self.issue(gi, u, k, f, l);
     }
 

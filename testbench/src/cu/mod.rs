@@ -7,6 +7,7 @@ pub mod scenario;
 pub mod sweep;
 mod sys_probe;
 pub mod system;
+pub mod wcet;
 
 pub use run::{idu_launch, parse_idu, run, RunOpts, RunReport};
 

@@ -28,12 +28,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! TODO (issue 11, later pieces): DWS (`E_WF^DWS = IPET(C) + S·(e_s+e_m)`, Eq. 8, `(S+1)`
-//! factor); G_parallel (Eq. 4) and DS (Eq. 5); E_kernel beyond the single-round helper
-//! [`e_kernel`]; re-provisioning (Eq. 2 with swfCount, §9 A24); "Insert merge" (§5.1 step 3)
-//! and the GCN split/merge placement (A14, A15); loops kept in the CFG (A26).
+//! [`kernel`] holds the kernel-level equations: re-provisioning (Eq. 2 with swfCount, §9 A24),
+//! G_parallel (Eq. 4), DS (Eq. 5) and E_kernel for no splitting, DWS (Eq. 8) and PWS (Eq. 6).
+//!
+//! TODO (issue 11, later pieces): "Insert merge" (§5.1 step 3) and the GCN split/merge
+//! placement (A14, A15); loops kept in the CFG (A26).
 
 pub mod cfg;
+pub mod kernel;
 pub mod prune;
 pub mod select;
 

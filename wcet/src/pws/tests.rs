@@ -14,12 +14,12 @@ const FIG8_CONV: [usize; 14] = [1, 2, 3, 5, 6, 7, 8, 10, 11, 13, 14, 16, 17, 18]
 const FIG8_E: [u64; 19] = [0, 2, 2, 3, 1, 6, 10, 2, 5, 1, 4, 10, 1, 2, 3, 1, 2, 2, 2];
 
 /// C_BSB id of Fig. 8 node `k` (layout order = the paper's numbering, minus one).
-fn n(k: usize) -> usize {
+pub(crate) fn n(k: usize) -> usize {
     k - 1
 }
 
 /// The Fig. 8 graph, built as a C_conv (roles of §5.5's table) and converted to C_BSB.
-fn fig8() -> BsbCfg {
+pub(crate) fn fig8() -> BsbCfg {
     let c = |k: usize| FIG8_CONV.iter().position(|&x| x == k).unwrap();
     let blk =
         |k: usize, succs: &[usize]| Block::plain(FIG8_E[k], succs.iter().map(|&s| c(s)).collect());
@@ -52,7 +52,7 @@ fn fig8() -> BsbCfg {
 }
 
 /// Fig. 8's marked set P = {1, 2, 7, 13}.
-fn fig8_p() -> Vec<usize> {
+pub(crate) fn fig8_p() -> Vec<usize> {
     [1, 2, 7, 13].map(n).to_vec()
 }
 

@@ -1,0 +1,33 @@
+//! The PWS compiler pass (spec/000-pws.md §5.1 steps 2–4, §3.10, §9 A11, A14–A17, A24, A26).
+//!
+//! - [`Kstruct`]: the structure of an assembled kernel: its masked ifs (LLVM's GCN lowering,
+//!   with or without `s_cbranch_execz` skips), plain stretches and opaque loops; its C_conv for
+//!   the WCET analysis ([`Kstruct::conv`], [`Kstruct::costed`]); and the [`Owner`] of every
+//!   instruction, for attributing measured per-instruction time to C_conv blocks and BSBs.
+//! - [`compile`]: the pass. It takes the marked ifs P (or every two-armed if), removes the
+//!   `split`s that are not before a branch and every `merge`, keeps the split points the mode
+//!   selects (none, all of P for DWS, SELECT's SB for PWS) and lays them out as §3.10 wants:
+//!   `s_waitcnt 0; split` before the `s_and_saveexec_b64`, execz skips on both arms (and on
+//!   every if inside a kept split's arms, A16), `s_waitcnt 0` closing each arm and `s_or_b64
+//!   exec; s_waitcnt 0; merge` at the join (A11, A14, A15). Branch offsets are recomputed.
+//! - [`listing`]: the compiled code as text, with labels and owners.
+//!
+//! Why the `s_waitcnt 0` at the end of each arm of a kept split: no memory operation is then
+//! outstanding across an arm boundary, so the time an arm's memory operations take is spent
+//! (and measured) inside that arm's blocks. The per-block costs measured on the simulator then
+//! compose along any C_BSB path, including the pruned paths of PRUNE, where one SWF runs one
+//! arm and the other SWF the other.
+
+mod error;
+mod parse;
+mod pass;
+mod pat;
+mod rewrite;
+mod structure;
+
+pub use error::PassError;
+pub use pass::{compile, listing, Compiled, Marks, PassMode, PassOptions, PassReport};
+pub use structure::{IfInfo, Insn, Kstruct, Owner};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,133 @@
+//! Unit tests of the structure parser and the rewrite on small hand-written kernels.
+
+use super::*;
+use crate::isa::assemble;
+
+fn code(body: &str) -> Vec<u32> {
+    assemble(&format!(".text\n{body}"), "unit")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .words()
+}
+
+const IF_HEAD: &str = "v_cmp_lt_i32 vcc, 0, v6\ns_and_saveexec_b64 s[6:7], vcc\n";
+const XOR: &str = "s_xor_b64 s[6:7], exec, s[6:7]\n";
+const ELSE: &str = "s_or_saveexec_b64 s[6:7], s[6:7]\ns_xor_b64 exec, s[6:7], exec\n";
+const JOIN: &str = "s_or_b64 exec, exec, s[6:7]\n";
+
+fn pws(s: usize) -> PassOptions {
+    PassOptions {
+        mode: PassMode::Pws,
+        s,
+        marks: Marks::All,
+    }
+}
+
+#[test]
+fn both_arms_empty_get_a_placeholder_then_block() {
+    let ks = Kstruct::parse(&code(&format!("{IF_HEAD}{XOR}{ELSE}{JOIN}s_endpgm"))).unwrap();
+    assert_eq!(ks.n_ifs(), 1);
+    let u = ks.ifs()[0].block;
+    // entry, if, placeholder, join block.
+    assert_eq!(ks.n_blocks(), 4);
+    let succs = &ks.conv().blocks()[u].succs;
+    assert_eq!(succs, &vec![u + 1, u + 2]);
+    assert!(ks.owners().iter().all(|&(_, o)| o != Owner::Block(u + 1)));
+    assert!(ks.costed(&[1; 4], &[1; 4]).is_ok());
+    // Kept, the empty arms get skips but no closing wait.
+    let c = compile(
+        &code(&format!("{IF_HEAD}{XOR}{ELSE}{JOIN}s_endpgm")),
+        &pws(1),
+    )
+    .unwrap();
+    assert_eq!(c.report.inserted_execz, 2);
+    assert_eq!(c.report.inserted_waitcnt, 2);
+}
+
+#[test]
+fn empty_then_arm_points_at_the_join() {
+    let ks = Kstruct::parse(&code(&format!(
+        "{IF_HEAD}{XOR}{ELSE}v_mov_b32 v1, 0\n{JOIN}s_endpgm"
+    )))
+    .unwrap();
+    let u = ks.ifs()[0].block;
+    let b = &ks.conv().blocks()[u];
+    // then = the reconvergence block (to_bsb swaps the arms), else = the else-arm.
+    assert_eq!(b.succs, vec![u + 2, u + 1]);
+    let c = ks.costed(&[0; 4], &[0; 4]).unwrap();
+    assert_eq!(c.swapped(), &[c.from_conv(u)]);
+}
+
+#[test]
+fn one_armed_if_with_an_else_head_is_unstructured() {
+    let err = Kstruct::parse(&code(&format!(
+        "{IF_HEAD}v_mov_b32 v1, 0\n{ELSE}{JOIN}s_endpgm"
+    )))
+    .unwrap_err();
+    assert!(
+        matches!(err, PassError::Unstructured { pc: 12, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn unclosed_if_is_unstructured() {
+    let err =
+        Kstruct::parse(&code(&format!("{IF_HEAD}{XOR}v_mov_b32 v1, 0\ns_endpgm"))).unwrap_err();
+    assert!(
+        matches!(err, PassError::Unstructured { pc: 4, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn nested_if_reusing_the_save_pair_is_unstructured() {
+    let inner = format!("{IF_HEAD}{JOIN}");
+    let err = Kstruct::parse(&code(&format!("{IF_HEAD}{inner}{JOIN}s_endpgm"))).unwrap_err();
+    assert!(
+        matches!(err, PassError::Unstructured { pc: 12, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn indirect_branch_is_rejected() {
+    let err = Kstruct::parse(&code("s_setpc_b64 s[4:5]\ns_endpgm")).unwrap_err();
+    assert_eq!(err, PassError::Indirect { pc: 0 });
+}
+
+#[test]
+fn a_split_before_a_condition_in_an_sgpr_pair_names_it() {
+    let body = "v_cmp_lt_i32_e64 s[2:3], 0, v6\ns_and_saveexec_b64 s[6:7], s[2:3]\n";
+    let c = compile(
+        &code(&format!(
+            "{body}{XOR}v_mov_b32 v1, 0\n{ELSE}v_mov_b32 v1, 1\n{JOIN}s_endpgm"
+        )),
+        &pws(1),
+    )
+    .unwrap();
+    let split = c.structure.ifs()[0].split.unwrap();
+    let insn = c.structure.insns()[split].insn;
+    assert_eq!(insn.src[0], Some(crate::isa::Operand::Sgpr(2)));
+    assert_eq!(insn.src[1], Some(crate::isa::Operand::Sgpr(3)));
+}
+
+#[test]
+fn offsets_that_no_longer_fit_are_an_error() {
+    let nops = "s_nop 0\n".repeat(32_767);
+    let src = format!("{IF_HEAD}{XOR}{nops}{ELSE}v_mov_b32 v1, 1\n{JOIN}s_endpgm");
+    let words = code(&src);
+    // Without the pass the if parses; the inserted then-skip must jump 32768 dwords.
+    assert!(Kstruct::parse(&words).is_ok());
+    let err = compile(&words, &pws(1)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PassError::OffsetOverflow {
+                pc: 20,
+                offset: 32_768
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("i16"));
+}

@@ -1,0 +1,570 @@
+//! `rtgpu wcet KERNEL.s`: the PWS compiler pass, the per-block WCETs measured on the model in
+//! isolation, and the analytical kernel WCET of spec/000-pws.md §6 for no-split, DWS and PWS,
+//! with, on `--run`, the simulated time of the same launch beside it.
+//!
+//! The flow (spec §5.1, §6, §7.3):
+//! 1. [`rtgpu_firmware::pws_pass::compile`]: P (the marked ifs, or every two-armed if with
+//!    `--mark`), SELECT under S for PWS, the split/merge/`s_waitcnt 0`/execz placement;
+//! 2. [`measure`]: the compiled kernel in isolation (one wavefront per SIMD, one resident
+//!    work-group, no splitting): per C_conv block and BSB the most cycles of one visit, the
+//!    most memory instructions of one visit, and d;
+//! 3. C_BSB with those costs; IPET(C) (no-split), IPET(C) + S·(e_s+e_m) (DWS), or PRUNE +
+//!    IPET(C_out) + |SB|·(e_s+e_m) (PWS) — E_WF (Eq. 3);
+//! 4. G_parallel (Eq. 4, with N_SIMD_total of Eq. 2 when re-provisioning), DS (Eq. 5) and
+//!    E_kernel (Eqs. 6, 8), plus the model's launch overhead.
+//!
+//! What the model adds to the paper's equations, each a safe bound of a cost the paper's
+//! idealised machine does not have (all zero in the paper's setting of one wavefront per unit):
+//! - a block's cost grows by (units − 1) cycles per memory instruction: the global and LDS
+//!   pipes are shared round-robin by every SIMD/SpSIMD (A30);
+//! - `k`, the most wavefronts that time-share one unit: E_round = d + k·E_WF (k = 1 is Eq. 6);
+//! - split, merge and the end of a wavefront wait for their SIMD group's one command port
+//!   (DISPATCH, SPLIT, MERGE, END) at most once per context of the group;
+//! - the dispatcher sends one wavefront per SIMD group per cycle: d grows by the cycles it
+//!   takes to send a round.
+
+pub mod measure;
+pub mod reproduce;
+
+use super::run::{parse_mode, parse_policy, status_name};
+use super::system::load_kernel;
+use measure::{attribute, is_memory, isolated_run, Measurement, OwnerCost};
+use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
+use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
+use rtgpu_firmware::pws_pass::{compile, listing, Compiled, Marks, Owner, PassMode, PassOptions};
+use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
+use rtgpu_wcet::pws::kernel::{self as keq, KernelBound, KernelInputs};
+use rtgpu_wcet::pws::{analyze_pws, no_split_e_wf};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The arguments of `rtgpu wcet`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct WcetOpts {
+    /// Kernel source (see firmware/kernels/README.md); its `split`s are the marked branches P.
+    pub kernel: PathBuf,
+    /// nosplit, dws or pws.
+    #[arg(long, default_value = "pws", value_parser = parse_mode)]
+    pub mode: Mode,
+    /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
+    #[arg(long, default_value_t = 1)]
+    pub s: u32,
+    /// The split points P: `source` (the kernel's `split`s), `all` (also every two-armed if:
+    /// DWS's "every divergent branch") or `shallowest` (also the S shallowest two-armed ifs:
+    /// the paper's synthetic benchmark, "as many split points as there are SpSIMD units").
+    #[arg(long, default_value = "source", value_parser = ["source", "all", "shallowest"])]
+    pub mark: String,
+    /// PWS: re-provision the idle SpSIMDs as SIMDs (Eq. 2 with swfCount, spec A24) and run on
+    /// N_SIMD_total SIMDs with swfCount SpSIMDs each.
+    #[arg(long)]
+    pub reprovision: bool,
+    /// Also simulate the launch and print the observed time beside the bound (exit 1 if it is
+    /// larger, or if the launch fails).
+    #[arg(long)]
+    pub run: bool,
+    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`; the memory hierarchy
+    /// is not analysed (fixed latencies are used).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Issue policy: gto or lrr.
+    #[arg(long, default_value = "gto", value_parser = parse_policy)]
+    pub sched: Policy,
+    /// Work-items in the launch (default: the kernel's @grid).
+    #[arg(long)]
+    pub grid: Option<u32>,
+    /// Work-items per work-group (default: the kernel's @wg).
+    #[arg(long)]
+    pub wg: Option<u32>,
+    /// Kernel arguments, replacing the kernel's @args (as for `rtgpu run`).
+    #[arg(long, num_args = 1.., allow_negative_numbers = true)]
+    pub args: Option<Vec<String>>,
+    /// Seed of the random buffer contents.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Give up a simulation after this many cycles.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub timeout: u64,
+    /// Print the compiled kernel.
+    #[arg(long)]
+    pub listing: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One analysis: a kernel, its launch, the configuration and the mode.
+#[derive(Clone, Debug)]
+pub struct WcetCase {
+    /// The assembled kernel (its `split`s mark P).
+    pub code: Vec<u32>,
+    /// LDS bytes per work-group.
+    pub lds: u32,
+    /// Launch sizes.
+    pub dims: Dims,
+    /// Kernel arguments.
+    pub args: Vec<Arg>,
+    /// Buffer seed.
+    pub seed: u64,
+    /// The compute unit.
+    pub cfg: CuConfig,
+    /// Mode.
+    pub mode: Mode,
+    /// S.
+    pub s: u32,
+    /// Which ifs are the split points P.
+    pub marks: Marks,
+    /// PWS re-provisioning (Eq. 2).
+    pub reprovision: bool,
+    /// Issue policy of the observed run.
+    pub policy: Policy,
+    /// Cycle limit of each simulation.
+    pub timeout: u64,
+}
+
+/// A block's measured cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct BlockCost {
+    /// `B3` (C_conv block 3) or `BSB3` (the else-head of divergent block 3).
+    pub name: String,
+    /// Byte address of its first instruction.
+    pub pc: u32,
+    /// Measured cycles and memory instructions of one visit.
+    #[serde(flatten)]
+    pub cost: OwnerCost,
+    /// The cost used in the analysis: cycles + memory instructions × (units − 1).
+    pub e_bb: u64,
+}
+
+/// What the pass selected.
+#[derive(Clone, Debug, Serialize)]
+pub struct PassSummary {
+    /// Marked ifs (P).
+    pub p: usize,
+    /// Splits kept in the compiled code (SB for PWS, P for DWS, none for no-split).
+    pub kept: usize,
+    /// swfCount (PWS): distinct split contexts SELECT allocated.
+    pub swf_count: usize,
+    /// Warnings of the pass.
+    pub warnings: Vec<String>,
+}
+
+/// The analysis of one case.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// Mode name.
+    pub mode: &'static str,
+    /// S of the analysis.
+    pub s: u32,
+    /// SIMDs and S of the configuration the bound is for (re-provisioned: N_SIMD_total and
+    /// swfCount).
+    pub n_simd: usize,
+    /// S of the launch that the bound is for.
+    pub launch_s: u32,
+    /// The pass.
+    pub pass: PassSummary,
+    /// Per block and BSB.
+    pub blocks: Vec<BlockCost>,
+    /// IPET of the analysed graph: IPET(C) (no-split, DWS) or IPET(C_out) (PWS).
+    pub ipet: u64,
+    /// The kernel-level bound (Eqs. 4–8).
+    pub bound: KernelBound,
+    /// The isolated run: d and the launch overhead.
+    pub measured_d: u64,
+    /// Launch overhead outside every wavefront (added to E_kernel).
+    pub overhead: u64,
+    /// The analytical WCET of the kernel: E_kernel + overhead.
+    pub wcet: u64,
+    /// The compiled kernel.
+    #[serde(skip)]
+    pub code: Vec<u32>,
+    /// Its listing (labels, disassembly, owners).
+    #[serde(skip)]
+    pub listing: String,
+}
+
+/// The simulated launch.
+#[derive(Clone, Debug, Serialize)]
+pub struct Observed {
+    /// `done` or the error.
+    pub status: String,
+    /// Cycles of the launch.
+    pub cycles: u64,
+    /// Observed ≤ analytical.
+    pub within: bool,
+}
+
+/// `rtgpu wcet`'s report.
+#[derive(Clone, Debug, Serialize)]
+pub struct WcetReport {
+    /// Kernel file.
+    pub kernel: String,
+    /// Launch sizes.
+    pub dims: Dims,
+    /// The analysis.
+    pub analysis: Analysis,
+    /// `--run`: the simulation.
+    pub observed: Option<Observed>,
+    /// `--listing`: the compiled kernel.
+    #[serde(skip)]
+    pub listing: Option<String>,
+}
+
+impl WcetCase {
+    /// The case `rtgpu wcet` describes. `Err` for bad input.
+    pub fn from_opts(o: &WcetOpts) -> Result<(WcetCase, KernelMeta), String> {
+        let (code, meta) = load_kernel(&o.kernel)?;
+        let cfg = match &o.config {
+            Some(p) => super::run::load_config(p)?,
+            None => CuConfig::default(),
+        };
+        let dims = Dims {
+            grid: o.grid.unwrap_or(meta.dims.grid),
+            wg: o.wg.unwrap_or(meta.dims.wg),
+        };
+        dims.check().map_err(|e| e.0)?;
+        let args = match &o.args {
+            Some(a) => a
+                .iter()
+                .map(|s| Arg::parse(s))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.0)?,
+            None => meta.args.clone(),
+        };
+        let case = WcetCase {
+            code,
+            lds: meta.lds,
+            dims,
+            args,
+            seed: o.seed,
+            cfg,
+            mode: o.mode,
+            s: o.s,
+            marks: match o.mark.as_str() {
+                "all" => Marks::All,
+                "shallowest" => Marks::Shallowest(o.s as usize),
+                _ => Marks::Source,
+            },
+            reprovision: o.reprovision,
+            policy: o.sched,
+            timeout: o.timeout,
+        };
+        case.check()?;
+        Ok((case, meta))
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if !(1..=7).contains(&self.s) {
+            return Err(format!("--s {} is outside 1..=7", self.s));
+        }
+        if self.reprovision && self.mode != Mode::Pws {
+            return Err("--reprovision is for --mode pws".into());
+        }
+        self.cfg.check()
+    }
+
+    fn image(&self) -> Image {
+        Image::build(&self.args, self.dims, self.seed)
+    }
+
+    fn pass_options(&self) -> PassOptions {
+        PassOptions {
+            mode: match self.mode {
+                Mode::NoSplit => PassMode::NoSplit,
+                Mode::Dws => PassMode::Dws,
+                Mode::Pws => PassMode::Pws,
+            },
+            s: self.s as usize,
+            marks: self.marks,
+        }
+    }
+}
+
+/// Compiles, measures and bounds the case.
+pub fn analyze(case: &WcetCase) -> Result<Analysis, String> {
+    let compiled = compile(&case.code, &case.pass_options()).map_err(|e| e.to_string())?;
+    let image = case.image();
+    let run = isolated_run(
+        &compiled.code,
+        &image,
+        case.dims,
+        case.lds,
+        &case.cfg,
+        case.timeout,
+    )?;
+    let st = &compiled.structure;
+    let n = st.n_blocks();
+    let code = &compiled.code;
+    let m = attribute(
+        &run.log,
+        &run.wf,
+        run.cycles,
+        2 * n,
+        |pc| st.owner_of(pc).map(|o| owner_index(o, n)),
+        |pc| is_memory(code, pc),
+    )?;
+    bound(case, &compiled, &m)
+}
+
+fn owner_index(o: Owner, n: usize) -> usize {
+    match o {
+        Owner::Block(u) => u,
+        Owner::Bsb(u) => n + u,
+    }
+}
+
+/// The configuration the bound is for: (SIMDs, launch S, swfCount).
+fn run_shape(case: &WcetCase, compiled: &Compiled) -> Result<(usize, u32), String> {
+    let swf = compiled.report.swf_count;
+    if !case.reprovision {
+        return Ok((case.cfg.n_simd, case.s));
+    }
+    let total = keq::n_simd_total(case.cfg.n_simd as u32, case.s, swf as u32) as usize;
+    if total > 8 {
+        return Err(format!(
+            "re-provisioning gives {total} SIMDs (Eq. 2); the model has at most 8"
+        ));
+    }
+    Ok((total, (swf as u32).max(1)))
+}
+
+fn bound(case: &WcetCase, compiled: &Compiled, m: &Measurement) -> Result<Analysis, String> {
+    let (n_simd, launch_s) = run_shape(case, compiled)?;
+    let mut cfg = case.cfg;
+    cfg.n_simd = n_simd;
+    let units = n_simd as u64
+        * match case.mode {
+            Mode::Pws => u64::from(launch_s) + 1,
+            _ => 1,
+        };
+    let st = &compiled.structure;
+    let n = st.n_blocks();
+    let e = |i: usize| m.owners[i].cycles + m.owners[i].mem * (units - 1);
+    let block: Vec<u64> = (0..n).map(e).collect();
+    let bsb: Vec<u64> = (0..n).map(|u| e(n + u)).collect();
+    let c = st.costed(&block, &bsb).map_err(|e| e.to_string())?;
+    let shape = Shape::new(case, &cfg, launch_s);
+    let e_s = u64::from(cfg.lat.e_split) + shape.port_wait;
+    let e_m = u64::from(cfg.lat.e_merge) + shape.port_wait;
+    let inputs = KernelInputs {
+        n_cu: 1,
+        n_simd: n_simd as u32,
+        n_wfc: cfg.n_wfc as u32,
+        lanes_per_wf: 64,
+        grid: case.dims.grid,
+        wg: case.dims.wg,
+        resident: shape.resident,
+        d: m.d + shape.port_wait,
+        dispatch_spread: shape.spread,
+        k: u64::from(shape.k),
+        e_s,
+        e_m,
+    };
+    let ipet_c = no_split_e_wf(&c).map_err(|e| e.to_string())?;
+    let (ipet, bound) = match case.mode {
+        Mode::NoSplit => (ipet_c, KernelBound::no_split(&inputs, ipet_c)),
+        Mode::Dws => (ipet_c, KernelBound::dws(&inputs, case.s, ipet_c)),
+        Mode::Pws => {
+            let marked: Vec<usize> = st.marked().iter().map(|&u| c.from_conv(u)).collect();
+            let p =
+                analyze_pws(&c, &marked, launch_s as usize, e_s, e_m).map_err(|e| e.to_string())?;
+            let n_sb = p.selection.sb.len() as u64;
+            (p.ipet, KernelBound::pws(&inputs, launch_s, p.ipet, n_sb))
+        }
+    };
+    let bound = bound.map_err(|e| e.to_string())?;
+    let blocks = block_costs(compiled, m, &block, &bsb);
+    Ok(Analysis {
+        mode: case.mode.name(),
+        s: case.s,
+        n_simd,
+        launch_s,
+        pass: summary(compiled),
+        blocks,
+        ipet,
+        wcet: bound.e_kernel + m.overhead,
+        bound,
+        measured_d: m.d,
+        overhead: m.overhead,
+        code: compiled.code.clone(),
+        listing: listing(compiled),
+    })
+}
+
+/// What the model's launch looks like to the bound.
+struct Shape {
+    resident: u32,
+    k: u32,
+    spread: u64,
+    port_wait: u64,
+}
+
+impl Shape {
+    fn new(case: &WcetCase, cfg: &CuConfig, launch_s: u32) -> Shape {
+        let d = case.dims;
+        let waves = d.waves_per_group();
+        let resident = resident_wgs(cfg, d.grid, d.wg, case.lds).min(d.groups());
+        let n_simd = cfg.n_simd as u32;
+        let live = resident * waves;
+        // One round fits: the dispatcher deals the wavefronts round-robin over the SIMDs.
+        // Several rounds: a SIMD may end up with as many as it has contexts.
+        let k = if d.groups() <= resident {
+            live.div_ceil(n_simd)
+        } else {
+            (cfg.n_wfc as u32).min(live)
+        };
+        let units_per_group = match case.mode {
+            Mode::Pws => launch_s + 1,
+            _ => 1,
+        };
+        Shape {
+            resident,
+            k,
+            spread: u64::from(live.div_ceil(n_simd)) + 1,
+            port_wait: u64::from(units_per_group * k),
+        }
+    }
+}
+
+fn summary(c: &Compiled) -> PassSummary {
+    PassSummary {
+        p: c.report.p.len(),
+        kept: c.report.n_sb,
+        swf_count: c.report.swf_count,
+        warnings: c.report.warnings.clone(),
+    }
+}
+
+fn block_costs(c: &Compiled, m: &Measurement, block: &[u64], bsb: &[u64]) -> Vec<BlockCost> {
+    let st = &c.structure;
+    let n = st.n_blocks();
+    let first_pc = |i: usize| {
+        st.owners()
+            .iter()
+            .find(|(_, o)| owner_index(*o, n) == i)
+            .map(|(pc, _)| *pc)
+    };
+    (0..2 * n)
+        .filter_map(|i| {
+            let pc = first_pc(i)?;
+            let (name, e_bb) = match i < n {
+                true => (format!("B{i}"), block[i]),
+                false => (format!("BSB{}", i - n), bsb[i - n]),
+            };
+            Some(BlockCost {
+                name,
+                pc,
+                cost: m.owners[i],
+                e_bb,
+            })
+        })
+        .collect()
+}
+
+/// Simulates the compiled kernel of `a` in the configuration the bound is for.
+pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
+    let mut cfg = case.cfg;
+    cfg.n_simd = a.n_simd;
+    cfg.memory.hierarchy = false;
+    let image = case.image();
+    let mut drv = Driver::new(Gpu::new(cfg)?).map_err(|e| e.to_string())?;
+    let desc = LaunchDesc {
+        entry_pc: 0,
+        kernarg: image.kernarg,
+        dims: case.dims,
+        lds: case.lds,
+        mode: case.mode,
+        s: a.launch_s,
+        policy: case.policy,
+        reorder: false,
+        trace_addr: 0,
+        idu: None,
+    };
+    let out =
+        driver::run(&mut drv, &a.code, &image, desc, case.timeout).map_err(|e| e.to_string())?;
+    let cycles = out.counters.get("cycles");
+    Ok(Observed {
+        status: status_name(&out.result),
+        within: out.result.is_ok() && cycles <= a.wcet,
+        cycles,
+    })
+}
+
+/// `rtgpu wcet`. `Err((2, message))` for bad input, `Err((1, message))` when the analysis
+/// itself fails (the measurement run, an unsupported kernel shape).
+pub fn wcet(o: &WcetOpts) -> Result<WcetReport, (u8, String)> {
+    let (case, _) = WcetCase::from_opts(o).map_err(|m| (2, m))?;
+    let analysis = analyze(&case).map_err(|m| (1, m))?;
+    let observed = match o.run {
+        true => Some(observe(&case, &analysis).map_err(|m| (1, m))?),
+        false => None,
+    };
+    let listing = match o.listing {
+        true => Some(analysis.listing.clone()),
+        false => None,
+    };
+    Ok(WcetReport {
+        kernel: o.kernel.display().to_string(),
+        dims: case.dims,
+        analysis,
+        observed,
+        listing,
+    })
+}
+
+impl WcetReport {
+    /// The report as text.
+    pub fn text(&self) -> String {
+        let a = &self.analysis;
+        let b = &a.bound;
+        let mut t = format!(
+            "{} --mode {} --s {}: grid {} wg {}, {} SIMDs × S {}\n",
+            self.kernel, a.mode, a.s, self.dims.grid, self.dims.wg, a.n_simd, a.launch_s
+        );
+        t += &format!(
+            "pass: P = {}, kept splits = {}, swfCount = {}\n",
+            a.pass.p, a.pass.kept, a.pass.swf_count
+        );
+        for w in &a.pass.warnings {
+            t += &format!("warning: {w}\n");
+        }
+        t += "block      pc  cycles  mem  e_bb\n";
+        for c in &a.blocks {
+            t += &format!(
+                "{:<6} {:#6x} {:>7} {:>4} {:>5}{}\n",
+                c.name,
+                c.pc,
+                c.cost.cycles,
+                c.cost.mem,
+                c.e_bb,
+                if c.cost.reached {
+                    ""
+                } else {
+                    "  (not reached)"
+                }
+            );
+        }
+        t += &format!(
+            "IPET {}  E_WF {}  d {} (measured {})  k {}  G_parallel {}  resident {}  DS {}\n",
+            a.ipet, b.e_wf, b.d_eff, a.measured_d, b.k, b.g_parallel, b.resident, b.ds
+        );
+        t += &format!(
+            "E_kernel {} + overhead {} = analytical WCET {} cycles\n",
+            b.e_kernel, a.overhead, a.wcet
+        );
+        if let Some(o) = &self.observed {
+            t += &format!(
+                "observed {} cycles ({}), {} the bound\n",
+                o.cycles,
+                o.status,
+                if o.within { "within" } else { "ABOVE" }
+            );
+        }
+        if let Some(l) = &self.listing {
+            t += "\n";
+            t += l;
+        }
+        t
+    }
+}
