@@ -217,7 +217,7 @@ fn tick_text(v: f64) -> String {
         format!("{v:.0}")
     } else {
         let t = format!("{v:.2}");
-        t.trim_end_matches('0').to_string()
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -378,6 +378,14 @@ mod tests {
         if let Ok(p) = std::env::var("RTGPU_PLOT_SAMPLE") {
             std::fs::copy(&two, p).unwrap();
         }
+    }
+
+    #[test]
+    fn tick_text_drops_trailing_zeros_and_point() {
+        assert_eq!(tick_text(2.000_000_1), "2");
+        assert_eq!(tick_text(1.25), "1.25");
+        assert_eq!(tick_text(0.5), "0.5");
+        assert_eq!(tick_text(40.0), "40");
     }
 
     #[test]

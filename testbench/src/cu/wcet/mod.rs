@@ -128,6 +128,8 @@ pub struct WcetCase {
 pub struct BlockCost {
     /// `B3` (C_conv block 3) or `BSB3` (the else-head of divergent block 3).
     pub name: String,
+    /// `plain`, `if`, `split if` (a kept split point) or `else-head` (a BSB).
+    pub kind: &'static str,
     /// Byte address of its first instruction.
     pub pc: u32,
     /// Measured cycles and memory instructions of one visit.
@@ -452,8 +454,15 @@ fn block_costs(c: &Compiled, m: &Measurement, block: &[u64], bsb: &[u64]) -> Vec
                 true => (format!("B{i}"), block[i]),
                 false => (format!("BSB{}", i - n), bsb[i - n]),
             };
+            let kind = match i < n {
+                false => "else-head",
+                true if st.split_pc(i).is_some() => "split if",
+                true if st.is_if(i) => "if",
+                true => "plain",
+            };
             Some(BlockCost {
                 name,
+                kind,
                 pc,
                 cost: m.owners[i],
                 e_bb,
@@ -529,11 +538,12 @@ impl WcetReport {
         for w in &a.pass.warnings {
             t += &format!("warning: {w}\n");
         }
-        t += "block      pc  cycles  mem  e_bb\n";
+        t += "block  kind          pc  cycles  mem  e_bb\n";
         for c in &a.blocks {
             t += &format!(
-                "{:<6} {:#6x} {:>7} {:>4} {:>5}{}\n",
+                "{:<6} {:<9} {:#6x} {:>7} {:>4} {:>5}{}\n",
                 c.name,
+                c.kind,
                 c.pc,
                 c.cost.cycles,
                 c.cost.mem,
