@@ -9,7 +9,7 @@ mod sys_probe;
 pub mod system;
 pub mod wcet;
 
-pub use run::{idu_launch, parse_idu, run, RunOpts, RunReport};
+pub use run::{idu_launch, parse_idu, run, LaunchOpts, RunOpts, RunReport};
 
 use probe::CuProbe;
 use rtgpu_firmware::driver::Bus;

@@ -36,19 +36,9 @@ pub struct RunOpts {
     /// Issue policy of every SIMD/SpSIMD: gto or lrr.
     #[arg(long, default_value = "gto", value_parser = parse_policy)]
     pub sched: Policy,
-    /// Work-items in the launch (default: the kernel's @grid).
-    #[arg(long)]
-    pub grid: Option<u32>,
-    /// Work-items per work-group (default: the kernel's @wg).
-    #[arg(long)]
-    pub wg: Option<u32>,
-    /// Kernel arguments (zero:N int:N float:N iota:N u32:V i32:V f32:V or a number; N may be
-    /// grid, wg or groups), replacing the kernel's @args.
-    #[arg(long, num_args = 1.., allow_negative_numbers = true)]
-    pub args: Option<Vec<String>>,
-    /// Seed of the random buffer contents.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Launch sizes, arguments and seed.
+    #[command(flatten)]
+    pub launch: LaunchOpts,
     /// Write the compute unit's waveform here, and a .gtkw beside it.
     #[arg(long)]
     pub vcd: Option<PathBuf>,
@@ -76,6 +66,44 @@ pub struct RunOpts {
     /// Process-variation map of the chip whose clusters the host flow programs.
     #[arg(long, default_value_t = 1)]
     pub idu_seed: u64,
+}
+
+/// The launch a kernel's header describes, as the command line overrides it (`rtgpu run`,
+/// `rtgpu wcet`).
+#[derive(Clone, Debug, clap::Args)]
+pub struct LaunchOpts {
+    /// Work-items in the launch (default: the kernel's @grid).
+    #[arg(long)]
+    pub grid: Option<u32>,
+    /// Work-items per work-group (default: the kernel's @wg).
+    #[arg(long)]
+    pub wg: Option<u32>,
+    /// Kernel arguments (zero:N int:N float:N iota:N u32:V i32:V f32:V or a number; N may be
+    /// grid, wg or groups), replacing the kernel's @args.
+    #[arg(long, num_args = 1.., allow_negative_numbers = true)]
+    pub args: Option<Vec<String>>,
+    /// Seed of the random buffer contents.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl LaunchOpts {
+    /// The launch sizes and arguments: the command line's, else the kernel header's.
+    pub fn resolve(&self, meta: &KernelMeta) -> Result<(Dims, Vec<Arg>), String> {
+        let dims = Dims {
+            grid: self.grid.unwrap_or(meta.dims.grid),
+            wg: self.wg.unwrap_or(meta.dims.wg),
+        };
+        let args = match &self.args {
+            Some(a) => a
+                .iter()
+                .map(|s| Arg::parse(s))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.0)?,
+            None => meta.args.clone(),
+        };
+        Ok((dims, args))
+    }
 }
 
 /// `off`, `orig`, `even` or `idu`.
@@ -233,19 +261,8 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         })
         .map_err(bad)?;
     cfg.check().map_err(bad)?;
-    let dims = Dims {
-        grid: o.grid.unwrap_or(meta.dims.grid),
-        wg: o.wg.unwrap_or(meta.dims.wg),
-    };
-    let args = match &o.args {
-        Some(a) => a
-            .iter()
-            .map(|s| Arg::parse(s))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| bad(e.0))?,
-        None => meta.args.clone(),
-    };
-    let image = Image::build(&args, dims, o.seed);
+    let (dims, args) = o.launch.resolve(&meta).map_err(bad)?;
+    let image = Image::build(&args, dims, o.launch.seed);
     let gpu = Gpu::new(cfg).map_err(bad)?;
     let idu = idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?;
     let probe = match &o.vcd {

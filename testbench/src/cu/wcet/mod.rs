@@ -26,7 +26,7 @@
 pub mod measure;
 pub mod reproduce;
 
-use super::run::{parse_mode, parse_policy, status_name};
+use super::run::{parse_mode, parse_policy, status_name, LaunchOpts};
 use super::system::load_kernel;
 use measure::{attribute, is_memory, isolated_run, Measurement, OwnerCost};
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
@@ -71,18 +71,9 @@ pub struct WcetOpts {
     /// Issue policy: gto or lrr.
     #[arg(long, default_value = "gto", value_parser = parse_policy)]
     pub sched: Policy,
-    /// Work-items in the launch (default: the kernel's @grid).
-    #[arg(long)]
-    pub grid: Option<u32>,
-    /// Work-items per work-group (default: the kernel's @wg).
-    #[arg(long)]
-    pub wg: Option<u32>,
-    /// Kernel arguments, replacing the kernel's @args (as for `rtgpu run`).
-    #[arg(long, num_args = 1.., allow_negative_numbers = true)]
-    pub args: Option<Vec<String>>,
-    /// Seed of the random buffer contents.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Launch sizes, arguments and seed.
+    #[command(flatten)]
+    pub launch: LaunchOpts,
     /// Give up a simulation after this many cycles.
     #[arg(long, default_value_t = 100_000_000)]
     pub timeout: u64,
@@ -221,25 +212,14 @@ impl WcetCase {
             Some(p) => super::run::load_config(p)?,
             None => CuConfig::default(),
         };
-        let dims = Dims {
-            grid: o.grid.unwrap_or(meta.dims.grid),
-            wg: o.wg.unwrap_or(meta.dims.wg),
-        };
+        let (dims, args) = o.launch.resolve(&meta)?;
         dims.check().map_err(|e| e.0)?;
-        let args = match &o.args {
-            Some(a) => a
-                .iter()
-                .map(|s| Arg::parse(s))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.0)?,
-            None => meta.args.clone(),
-        };
         let case = WcetCase {
             code,
             lds: meta.lds,
             dims,
             args,
-            seed: o.seed,
+            seed: o.launch.seed,
             cfg,
             mode: o.mode,
             s: o.s,
