@@ -590,3 +590,149 @@ fn bad_input_is_a_typed_error() {
     let err = Kstruct::parse(&[0xFFFF_FFFF, 0xBF81_0000]).unwrap_err();
     assert!(matches!(err, PassError::Decode { pc: 0, .. }), "{err}");
 }
+
+/// A two-armed if with placeholders: `MARK` (a `split` or nothing), `THEN`, `ELSE` (arm
+/// bodies) and `AFTER` (code between the join and the store of v8).
+const A13_BASE: &str = "
+// @grid 128
+// @wg 64
+// @args int:grid zero:grid
+.text
+    s_load_dwordx4 s[8:11], s[0:1], 0x0
+    s_mul_i32 s5, s2, s3
+    v_add_u32 v1, vcc, s5, v0
+    v_lshlrev_b32 v1, 2, v1
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v3, s9
+    v_add_u32 v2, vcc, s8, v1
+    v_addc_u32 v3, vcc, 0, v3, vcc
+    flat_load_dword v6, v[2:3]
+    v_mov_b32 v5, s11
+    v_add_u32 v4, vcc, s10, v1
+    v_addc_u32 v5, vcc, 0, v5, vcc
+    s_waitcnt vmcnt(0)
+    v_mov_b32 v8, 7
+    s_mov_b32 s20, 1
+    v_cmp_lt_i32 vcc, 0, v6
+    MARK
+    s_and_saveexec_b64 s[6:7], vcc
+    s_xor_b64 s[6:7], exec, s[6:7]
+    THEN
+    s_or_saveexec_b64 s[6:7], s[6:7]
+    s_xor_b64 exec, s[6:7], exec
+    ELSE
+    s_or_b64 exec, exec, s[6:7]
+    AFTER
+    flat_store_dword v[4:5], v8
+    s_endpgm
+";
+
+const SPLIT: &str = "split vcc_lo, vcc_hi";
+
+fn a13_kernel(mark: &str, then: &str, els: &str, after: &str) -> Vec<u32> {
+    let text = A13_BASE
+        .replace("MARK", mark)
+        .replace("THEN", then)
+        .replace("ELSE", els)
+        .replace("AFTER", after);
+    words_of(&text)
+}
+
+/// The address of the `n`-th instruction with opcode `op`.
+fn pc_of(code: &[u32], op: Op, n: usize) -> u32 {
+    let ks = Kstruct::parse(code).unwrap();
+    let found = ks.insns().iter().filter(|i| i.insn.op == op).nth(n);
+    found.unwrap_or_else(|| panic!("no {op:?} #{n}")).pc
+}
+
+#[test]
+fn barrier_in_a_kept_split_is_rejected() {
+    let then = "v_mul_lo_u32 v8, v6, 3\n    s_barrier";
+    let code = a13_kernel(SPLIT, then, "v_mul_lo_u32 v8, v6, 5", "");
+    let barrier = pc_of(&code, Op::SBarrier, 0);
+    for o in [opts(PassMode::Dws, 1, false), opts(PassMode::Pws, 1, false)] {
+        let err = compile(&code, &o).unwrap_err();
+        assert_eq!(err, PassError::BarrierInSplit { pc: barrier }, "{o:?}");
+        assert!(err.to_string().contains("A22"), "{err}");
+    }
+    // Without splitting the barrier is in an ordinary if: fine.
+    run(&code, &opts(PassMode::NoSplit, 1, false));
+    // Unmarked, it is rejected only when every two-armed if is a split point.
+    let code = a13_kernel("", then, "v_mul_lo_u32 v8, v6, 5", "");
+    run(&code, &opts(PassMode::Dws, 1, false));
+    assert!(matches!(
+        compile(&code, &opts(PassMode::Dws, 1, true)),
+        Err(PassError::BarrierInSplit { .. })
+    ));
+}
+
+#[test]
+fn scalar_written_in_an_arm_and_read_after_the_join_is_rejected() {
+    let els = "s_mov_b32 s20, 5\n    v_mul_lo_u32 v8, v6, 5";
+    let after = "v_add_u32 v8, vcc, s20, v8";
+    for (mark, all) in [(SPLIT, false), ("", true)] {
+        let code = a13_kernel(mark, "v_mul_lo_u32 v8, v6, 3", els, after);
+        let want = PassError::ScalarLiveOut {
+            pc: pc_of(&code, Op::SAndSaveexecB64, 0),
+            reg: "s20".to_string(),
+            write_pc: pc_of(&code, Op::SMovB32, 1),
+            read_pc: pc_of(&code, Op::VAddU32, 3),
+        };
+        for o in [opts(PassMode::Dws, 1, all), opts(PassMode::Pws, 1, all)] {
+            let err = compile(&code, &o).unwrap_err();
+            assert_eq!(err, want, "{o:?}");
+            assert!(err.to_string().contains("A13"), "{err}");
+        }
+        run(&code, &opts(PassMode::NoSplit, 1, all));
+    }
+}
+
+#[test]
+fn scalar_rewritten_after_the_join_before_a_read_is_fine() {
+    let els = "s_mov_b32 s20, 5\n    v_mul_lo_u32 v8, v6, 5";
+    let after = "s_mov_b32 s20, 2\n    v_add_u32 v8, vcc, s20, v8";
+    let code = a13_kernel(SPLIT, "v_mul_lo_u32 v8, v6, 3", els, after);
+    let c = run(&code, &opts(PassMode::Dws, 1, false));
+    assert_eq!(c.report.n_sb, 1);
+    check_layout("s20 rewritten", &c);
+}
+
+#[test]
+fn vcc_written_in_an_arm_and_read_after_the_join_is_rejected() {
+    let then = "v_cmp_lt_i32 vcc, 10, v6\n    v_mul_lo_u32 v8, v6, 3";
+    let after = "v_cndmask_b32 v8, 0, v8, vcc";
+    let code = a13_kernel(SPLIT, then, "v_mul_lo_u32 v8, v6, 5", after);
+    let err = compile(&code, &opts(PassMode::Pws, 1, false)).unwrap_err();
+    let PassError::ScalarLiveOut {
+        reg,
+        write_pc,
+        read_pc,
+        ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(reg, "vcc");
+    assert_eq!(*write_pc, pc_of(&code, Op::VCmpLtI32, 1));
+    assert_eq!(*read_pc, pc_of(&code, Op::VCndmaskB32, 0));
+}
+
+#[test]
+fn generated_kernels_compile_in_every_mode() {
+    use rtgpu_firmware::gen_kernel::{divergent_kernel, GenOptions};
+    let modes = [
+        opts(PassMode::Dws, 1, false),
+        opts(PassMode::Dws, 1, true),
+        opts(PassMode::Pws, 1, false),
+        opts(PassMode::Pws, 3, true),
+    ];
+    for seed in 0..64 {
+        let text = divergent_kernel(seed, &GenOptions::default());
+        let code = words_of(&text);
+        for o in &modes {
+            if let Err(e) = compile(&code, o) {
+                panic!("seed {seed} {o:?}: {e}\n{text}");
+            }
+        }
+    }
+}

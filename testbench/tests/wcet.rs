@@ -128,6 +128,34 @@ fn wcet_table3_shape() {
     }
 }
 
+fn regression(name: &str) -> (Vec<u32>, KernelMeta) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/wcet_kernels")
+        .join(name);
+    load_kernel(&path).unwrap()
+}
+
+/// The review's two counterexamples: more sequential DWS splits than S with costly
+/// split/merge, and a VALU busy into the next block (`issue_period` > `valu`).
+#[test]
+fn wcet_bound_holds_for_the_review_counterexamples() {
+    let (code, meta) = regression("seq_empty.s");
+    let mut c = case(code, &meta, meta.dims, Mode::Dws, 1);
+    c.cfg.lat.e_split = 15;
+    c.cfg.lat.e_merge = 15;
+    let (a, _) = check(&c, "seq_empty DWS S=1 e_s = e_m = 15");
+    assert_eq!(a.pass.kept, 20);
+    let (code, meta) = regression("hazard.s");
+    for mode in [Mode::Pws, Mode::Dws, Mode::NoSplit] {
+        let mut c = case(code.clone(), &meta, meta.dims, mode, 1);
+        c.cfg.lat.issue_period = 64;
+        c.cfg.lat.valu = 1;
+        c.cfg.lat.e_split = 1;
+        c.cfg.lat.e_merge = 1;
+        check(&c, &format!("hazard {mode:?} issue_period 64 valu 1"));
+    }
+}
+
 fn random_kernel(seed: u64) -> (Vec<u32>, KernelMeta) {
     let src = divergent_kernel(seed, &GenOptions::default());
     let code = assemble(&src, "random").unwrap().words();
@@ -154,6 +182,32 @@ proptest! {
         c.seed = input;
         c.policy = if lrr { Policy::Lrr } else { Policy::Gto };
         check(&c, &format!("random kernel {seed} input {input} {mode:?} S={s} {dims:?}"));
+    }
+
+    /// Random kernels on random compute-unit shapes and latencies, with work-groups of one to
+    /// four wavefronts.
+    #[test]
+    fn wcet_bound_holds_for_random_configurations(
+        seed in 0u64..1_000_000,
+        m in 0usize..MODES.len(),
+        lat in proptest::collection::vec(1u32..16, 8),
+        flat in 1u32..300,
+        n_simd in 1usize..=8,
+        n_wfc in 4usize..=10,
+        waves in 1u32..=4,
+        groups in 1u32..10,
+    ) {
+        let (code, meta) = random_kernel(seed);
+        let (mode, s) = MODES[m];
+        let dims = Dims { grid: 64 * waves * groups, wg: 64 * waves };
+        let mut c = case(code, &meta, dims, mode, s);
+        let l = &mut c.cfg.lat;
+        (l.issue_period, l.valu, l.salu, l.branch) = (lat[0], lat[1], lat[2], lat[3]);
+        (l.smem, l.lds, l.flat) = (lat[4] * 4, lat[5] * 2, flat);
+        (l.e_split, l.e_merge) = (lat[6] as u8, lat[7] as u8);
+        (c.cfg.n_simd, c.cfg.n_wfc) = (n_simd, n_wfc);
+        let what = format!("random kernel {seed} {mode:?} S={s} {dims:?} {:?}", c.cfg.lat);
+        check(&c, &format!("{what} n_simd {n_simd} n_wfc {n_wfc}"));
     }
 
     /// The kernels of firmware/kernels over random inputs and argument values.

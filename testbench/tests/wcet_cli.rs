@@ -73,12 +73,67 @@ fn wcet_bad_input_exits_2() {
 }
 
 #[test]
-fn wcet_reprovisioning_beyond_the_model_is_an_analysis_error() {
-    // 4 SIMDs, S = 3, no split used: Eq. 2 gives 16 SIMDs; the model has at most 8.
-    let k = kernel("vector_add.s");
-    let (code, _, err) = rtgpu(&["wcet", &k, "--s", "3", "--reprovision"]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("16 SIMDs"), "{err}");
+fn wcet_shapes_the_model_cannot_run_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.toml");
+    std::fs::write(&small, "n_simd = 1\nn_wfc = 2\nlds_bytes = 512\n").unwrap();
+    let small = small.to_str().unwrap();
+    // 4 SIMDs, S = 3, no split kept: Eq. 2 gives 16 SIMDs; the model has at most 8.
+    let va = kernel("vector_add.s");
+    let lds = kernel("lds_reduce.s");
+    for (args, needle) in [
+        (
+            vec!["wcet", va.as_str(), "--s", "3", "--reprovision"],
+            "16 SIMDs",
+        ),
+        // A work-group of 4 wavefronts on 1 SIMD × 2 contexts.
+        (
+            vec!["wcet", lds.as_str(), "--config", small],
+            "wavefront slots",
+        ),
+        // More LDS per work-group than the CU has.
+        (
+            vec![
+                "wcet",
+                lds.as_str(),
+                "--config",
+                small,
+                "--wg",
+                "128",
+                "--grid",
+                "256",
+            ],
+            "LDS",
+        ),
+    ] {
+        let (code, _, err) = rtgpu(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn wcet_kernels_the_pass_rejects_are_bad_input() {
+    let k = format!(
+        "{}/tests/wcet_kernels/barrier_in_split.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, _, err) = rtgpu(&["wcet", &k, "--mode", "pws", "--run"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("A22"), "{err}");
+    // Without splitting the same kernel is fine.
+    let (code, out, err) = rtgpu(&["wcet", &k, "--mode", "nosplit", "--run"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("within the bound"), "{out}");
+}
+
+#[test]
+fn wcet_json_carries_the_listing_when_asked() {
+    let (code, v, err) = wcet_json("fig2_divergent.s", &["--listing"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(v["listing"].as_str().unwrap().contains("merge"));
+    let (_, v, _) = wcet_json("fig2_divergent.s", &[]);
+    assert!(v.get("listing").is_none());
 }
 
 #[test]

@@ -58,6 +58,25 @@ pub enum PassError {
         /// The `split`.
         pc: u32,
     },
+    /// An `s_barrier` at `pc` inside the region of a kept split (then-arm, else-head or
+    /// else-arm, opaque loops included): the halves would wait for each other (spec §9 A22).
+    BarrierInSplit {
+        /// The `s_barrier`.
+        pc: u32,
+    },
+    /// Scalar register `reg`, written at `write_pc` inside the region of the kept split of
+    /// the if at `pc`, is read at `read_pc` after the join before being written again: the
+    /// merge keeps the parent's SRF, so the value may be lost (spec §9 A13).
+    ScalarLiveOut {
+        /// The if's `s_and_saveexec_b64`.
+        pc: u32,
+        /// The register (`s20`, `vcc`, `scc`, `m0`, ...).
+        reg: String,
+        /// The last write of `reg` in the region.
+        write_pc: u32,
+        /// The first read of `reg` after the join.
+        read_pc: u32,
+    },
     /// The C_conv built from the structure was rejected (a bug here, reported, not hidden).
     Cfg(CfgError),
     /// A cost vector given to [`super::Kstruct::costed`] has the wrong length.
@@ -112,6 +131,19 @@ impl fmt::Display for PassError {
             Self::SplitInLoop { pc } => {
                 write!(f, "{pc:#06x}: split inside a loop or opaque region (A26)")
             }
+            Self::BarrierInSplit { pc } => {
+                write!(f, "{pc:#06x}: s_barrier inside a kept split region (A22)")
+            }
+            Self::ScalarLiveOut {
+                pc,
+                reg,
+                write_pc,
+                read_pc,
+            } => write!(
+                f,
+                "{pc:#06x}: {reg} written at {write_pc:#06x} inside the kept split is read \
+                 at {read_pc:#06x} after the merge (A13)"
+            ),
             Self::Cfg(e) => write!(f, "C_conv rejected: {e}"),
             Self::CostLength { what, got, want } => {
                 write!(f, "{what} costs: {got} values for {want} blocks")

@@ -10,6 +10,10 @@
 //!   `s_waitcnt 0; split` before the `s_and_saveexec_b64`, execz skips on both arms (and on
 //!   every if inside a kept split's arms, A16), `s_waitcnt 0` closing each arm and `s_or_b64
 //!   exec; s_waitcnt 0; merge` at the join (A11, A14, A15). Branch offsets are recomputed.
+//!   A kept split whose region (then-arm, else-head, else-arm) holds an `s_barrier` is
+//!   [`PassError::BarrierInSplit`] (A22); one whose region writes a scalar register that is
+//!   read after the join before being rewritten is [`PassError::ScalarLiveOut`] (A13, the
+//!   operand model is [`ScalarAccess`]).
 //! - [`listing`]: the compiled code as text, with labels and owners.
 //!
 //! Why the `s_waitcnt 0` at the end of each arm of a kept split: no memory operation is then
@@ -18,15 +22,18 @@
 //! compose along any C_BSB path, including the pruned paths of PRUNE, where one SWF runs one
 //! arm and the other SWF the other.
 
+mod check;
 mod error;
 mod parse;
 mod pass;
 mod pat;
 mod rewrite;
+mod scalar;
 mod structure;
 
 pub use error::PassError;
 pub use pass::{compile, listing, Compiled, Marks, PassMode, PassOptions, PassReport};
+pub use scalar::{ScalarAccess, Sreg};
 pub use structure::{IfInfo, Insn, Kstruct, Owner};
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rtgpu_wcet::pws::select::select;
 
+use super::check;
 use super::error::PassError;
 use super::pat;
 use super::rewrite::{Edits, Node};
@@ -93,6 +94,7 @@ pub fn compile(code: &[u32], opts: &PassOptions) -> Result<Compiled, PassError> 
     let mut report = PassReport::default();
     let p = split_points(&ks, opts, &mut report);
     let kept = choose(&ks, &p, opts, &mut report)?;
+    check::check_kept(&ks, &kept)?;
     let mut ed = Edits::new(&ks);
     for k in ks.stray_splits() {
         report

@@ -328,6 +328,17 @@ impl KernelBound {
         bound(inp, Mode::Dws, s, ipet, u64::from(s), serial)
     }
 
+    /// DWS with the split costs already in the graph: `ipet_charged` is IPET(C) with e_s+e_m
+    /// added to every split branch, and E_round = d_eff + k·(S+1)·E_WF^DWS. Use this when a
+    /// wavefront may split more than S times along a path: a model that splits at every
+    /// divergent marked branch while fewer than S splits are live does (spec A3: S counts
+    /// concurrent splits), and Eq. 8's S·(e_s+e_m) then undercounts; charging each branch, as
+    /// A26 does for loops, bounds every path.
+    pub fn dws_charged(inp: &KernelInputs, s: u32, ipet_charged: u64) -> Result<Self, KernelError> {
+        let serial = u64::from(s) + 1;
+        bound(inp, Mode::Dws, s, ipet_charged, 0, serial)
+    }
+
     /// PWS (Eq. 6): E_WF^PWS = IPET(C_out) + |SB|·(e_s+e_m), E_round = d_eff + k·E_WF^PWS.
     pub fn pws(inp: &KernelInputs, s: u32, ipet_out: u64, n_sb: u64) -> Result<Self, KernelError> {
         bound(inp, Mode::Pws, s, ipet_out, n_sb, 1)

@@ -196,3 +196,20 @@ fn serde_roundtrip() {
     let j = serde_json::to_string(&i).unwrap();
     assert_eq!(serde_json::from_str::<KernelInputs>(&j).unwrap(), i);
 }
+
+/// `dws_charged` takes E_WF as given (the split costs already charged per branch) and keeps
+/// Eq. 8's (S+1) serialisation; with exactly S charged splits it equals Eq. 8.
+#[test]
+fn dws_charged_equals_eq8_when_s_splits_are_charged() {
+    let inp = table2_inputs();
+    for s in 1..=3u32 {
+        let eq8 = KernelBound::dws(&inp, s, 59).unwrap();
+        let charged = KernelBound::dws_charged(&inp, s, 59 + u64::from(s) * 2).unwrap();
+        assert_eq!(charged.e_kernel, eq8.e_kernel, "S = {s}");
+        assert_eq!(charged.e_wf, eq8.e_wf);
+        assert_eq!(charged.n_splits, 0);
+        // More splits on a path than S: the charged form grows, Eq. 8 does not.
+        let more = KernelBound::dws_charged(&inp, s, 59 + 10 * 2).unwrap();
+        assert!(more.e_kernel > eq8.e_kernel || s >= 10);
+    }
+}

@@ -6,9 +6,11 @@
 //!
 //! Charging the gap *after* an instruction to that instruction keeps a block's cost local:
 //! in this model a context's next issue waits for the previous instruction's class latency
-//! (constant) and for `s_waitcnt`; the compiler pass drains memory (`s_waitcnt 0`) before
-//! every split, at the end of each split arm and before every merge, so no wait crosses a
-//! block boundary that the pruned path can rearrange.
+//! (constant), for `s_waitcnt`, and for its unit's VALU (busy `issue_period` cycles after a
+//! VALU issue). The compiler pass drains memory (`s_waitcnt 0`) before every split, at the end
+//! of each split arm and before every merge, so no memory wait crosses a block boundary that
+//! the pruned path can rearrange; the VALU's busy time can (when `issue_period` > `valu`), and
+//! the bound adds `issue_period − valu` per block visit for it.
 
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
 use rtgpu_firmware::launch::{Dims, Image};
@@ -44,7 +46,8 @@ pub struct Measurement {
 }
 
 /// The isolation configuration of `cfg` for work-groups of `waves` wavefronts: one resident
-/// work-group, one wavefront per SIMD (two when a group has more than 8), fixed latencies.
+/// work-group, one wavefront per SIMD (up to 8 SIMDs; a work-group of 9–16 wavefronts puts two
+/// on some SIMDs, which only makes the measured costs larger), fixed latencies.
 pub fn isolation_config(cfg: &CuConfig, waves: u32) -> CuConfig {
     let waves = waves.max(1) as usize;
     let mut c = *cfg;
@@ -52,6 +55,28 @@ pub fn isolation_config(cfg: &CuConfig, waves: u32) -> CuConfig {
     c.n_wfc = waves.div_ceil(8);
     c.memory.hierarchy = false;
     c
+}
+
+/// The launch registers of a WCET case: `(mode, s)`, no reordering, no IDU.
+pub fn launch_desc(
+    image: &Image,
+    dims: Dims,
+    lds: u32,
+    (mode, s): (Mode, u32),
+    policy: Policy,
+) -> LaunchDesc {
+    LaunchDesc {
+        entry_pc: 0,
+        kernarg: image.kernarg,
+        dims,
+        lds,
+        mode,
+        s,
+        policy,
+        reorder: false,
+        trace_addr: 0,
+        idu: None,
+    }
 }
 
 /// What the isolated run left.
@@ -78,18 +103,7 @@ pub fn isolated_run(
     let mut gpu = Gpu::new(iso)?;
     gpu.cu_mut().issue_log = Some(Vec::new());
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-    let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims,
-        lds,
-        mode: Mode::NoSplit,
-        s: 1,
-        policy: Policy::Gto,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    };
+    let desc = launch_desc(image, dims, lds, (Mode::NoSplit, 1), Policy::Gto);
     let out = driver::run(&mut drv, code, image, desc, timeout).map_err(|e| e.to_string())?;
     out.result
         .map_err(|e| format!("the isolated measurement run failed: {e}"))?;

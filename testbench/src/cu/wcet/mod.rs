@@ -28,8 +28,8 @@ pub mod reproduce;
 
 use super::run::{parse_mode, parse_policy, status_name, LaunchOpts};
 use super::system::load_kernel;
-use measure::{attribute, is_memory, isolated_run, Measurement, OwnerCost};
-use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
+use measure::{attribute, is_memory, isolated_run, launch_desc, Measurement, OwnerCost};
+use rtgpu_firmware::driver::{self, Driver};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
 use rtgpu_firmware::pws_pass::{compile, listing, Compiled, Marks, Owner, PassMode, PassOptions};
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
@@ -39,6 +39,40 @@ use rtgpu_wcet::pws::kernel::{self as keq, KernelBound, KernelInputs};
 use rtgpu_wcet::pws::{analyze_pws, no_split_e_wf};
 use serde::Serialize;
 use std::path::PathBuf;
+
+/// Why an analysis could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WcetError {
+    /// The kernel (the pass rejects it), its launch or the configuration cannot be analysed as
+    /// given (exit 2).
+    Input(String),
+    /// The analysis failed: the measurement run or the equations (exit 1).
+    Analysis(String),
+}
+
+impl WcetError {
+    /// The exit code `rtgpu wcet` gives it.
+    pub fn code(&self) -> u8 {
+        match self {
+            Self::Input(_) => 2,
+            Self::Analysis(_) => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for WcetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Input(m) | Self::Analysis(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for WcetError {}
+
+fn failed(e: impl ToString) -> WcetError {
+    WcetError::Analysis(e.to_string())
+}
 
 /// The arguments of `rtgpu wcet`.
 #[derive(Clone, Debug, clap::Args)]
@@ -155,6 +189,8 @@ pub struct Analysis {
     pub n_simd: usize,
     /// S of the launch that the bound is for.
     pub launch_s: u32,
+    /// Mode of that launch (re-provisioning without any split: `nosplit`).
+    pub launch_mode: Mode,
     /// The pass.
     pub pass: PassSummary,
     /// Per block and BSB.
@@ -200,7 +236,7 @@ pub struct WcetReport {
     /// `--run`: the simulation.
     pub observed: Option<Observed>,
     /// `--listing`: the compiled kernel.
-    #[serde(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub listing: Option<String>,
 }
 
@@ -213,7 +249,6 @@ impl WcetCase {
             None => CuConfig::default(),
         };
         let (dims, args) = o.launch.resolve(&meta)?;
-        dims.check().map_err(|e| e.0)?;
         let case = WcetCase {
             code,
             lds: meta.lds,
@@ -243,7 +278,24 @@ impl WcetCase {
         if self.reprovision && self.mode != Mode::Pws {
             return Err("--reprovision is for --mode pws".into());
         }
-        self.cfg.check()
+        self.cfg.check()?;
+        self.dims.check().map_err(|e| e.0)?;
+        let waves = self.dims.waves_per_group() as usize;
+        if waves > self.cfg.n_simd * self.cfg.n_wfc {
+            return Err(format!(
+                "a work-group of {} work-items needs {waves} wavefront slots; the CU has {} \
+                 (n_simd × n_wfc)",
+                self.dims.wg,
+                self.cfg.n_simd * self.cfg.n_wfc
+            ));
+        }
+        if self.lds > self.cfg.lds_bytes {
+            return Err(format!(
+                "the kernel's {} LDS bytes per work-group exceed the CU's {}",
+                self.lds, self.cfg.lds_bytes
+            ));
+        }
+        Ok(())
     }
 
     fn image(&self) -> Image {
@@ -263,9 +315,15 @@ impl WcetCase {
     }
 }
 
-/// Compiles, measures and bounds the case.
-pub fn analyze(case: &WcetCase) -> Result<Analysis, String> {
-    let compiled = compile(&case.code, &case.pass_options()).map_err(|e| e.to_string())?;
+/// Compiles, measures and bounds the case. The bound holds for the case's input: a block
+/// that no wavefront reaches in the measurement run is charged nothing (the report marks it
+/// "not reached"); loop trip counts and branch outcomes are those of this input.
+pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
+    case.check().map_err(WcetError::Input)?;
+    // A kernel the pass cannot compile as asked (its structure, A13, A22) is bad input.
+    let compiled =
+        compile(&case.code, &case.pass_options()).map_err(|e| WcetError::Input(e.to_string()))?;
+    let shape = RunShape::of(case, &compiled)?;
     let image = case.image();
     let run = isolated_run(
         &compiled.code,
@@ -274,7 +332,8 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, String> {
         case.lds,
         &case.cfg,
         case.timeout,
-    )?;
+    )
+    .map_err(WcetError::Analysis)?;
     let st = &compiled.structure;
     let n = st.n_blocks();
     let code = &compiled.code;
@@ -285,8 +344,9 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, String> {
         2 * n,
         |pc| st.owner_of(pc).map(|o| owner_index(o, n)),
         |pc| is_memory(code, pc),
-    )?;
-    bound(case, &compiled, &m)
+    )
+    .map_err(WcetError::Analysis)?;
+    bound(case, &compiled, &m, shape).map_err(failed)
 }
 
 fn owner_index(o: Owner, n: usize) -> usize {
@@ -296,42 +356,98 @@ fn owner_index(o: Owner, n: usize) -> usize {
     }
 }
 
-/// The configuration the bound is for: (SIMDs, launch S, swfCount).
-fn run_shape(case: &WcetCase, compiled: &Compiled) -> Result<(usize, u32), String> {
-    let swf = compiled.report.swf_count;
-    if !case.reprovision {
-        return Ok((case.cfg.n_simd, case.s));
-    }
-    let total = keq::n_simd_total(case.cfg.n_simd as u32, case.s, swf as u32) as usize;
-    if total > 8 {
-        return Err(format!(
-            "re-provisioning gives {total} SIMDs (Eq. 2); the model has at most 8"
-        ));
-    }
-    Ok((total, (swf as u32).max(1)))
+/// The launch the bound is for: the case's, or its re-provisioned form (Eq. 2 with
+/// swfCount, A24): N_SIMD_total SIMDs with swfCount SpSIMDs each, and without any SpSIMD (a
+/// no-split launch) when the kernel keeps no split.
+#[derive(Clone, Copy, Debug)]
+struct RunShape {
+    mode: Mode,
+    n_simd: usize,
+    s: u32,
 }
 
-fn bound(case: &WcetCase, compiled: &Compiled, m: &Measurement) -> Result<Analysis, String> {
-    let (n_simd, launch_s) = run_shape(case, compiled)?;
-    let mut cfg = case.cfg;
-    cfg.n_simd = n_simd;
-    let units = n_simd as u64
-        * match case.mode {
-            Mode::Pws => u64::from(launch_s) + 1,
-            _ => 1,
+impl RunShape {
+    fn of(case: &WcetCase, compiled: &Compiled) -> Result<RunShape, WcetError> {
+        let plain = RunShape {
+            mode: case.mode,
+            n_simd: case.cfg.n_simd,
+            s: case.s,
         };
+        if !case.reprovision {
+            return Ok(plain);
+        }
+        let swf = compiled.report.swf_count as u32;
+        let total = keq::n_simd_total(case.cfg.n_simd as u32, case.s, swf) as usize;
+        if total > 8 {
+            return Err(WcetError::Input(format!(
+                "re-provisioning gives {total} SIMDs (Eq. 2); the model has at most 8"
+            )));
+        }
+        Ok(match swf {
+            0 => RunShape {
+                mode: Mode::NoSplit,
+                n_simd: total,
+                s: 1,
+            },
+            _ => RunShape {
+                n_simd: total,
+                s: swf,
+                ..plain
+            },
+        })
+    }
+
+    /// SIMDs and SpSIMDs: the units that share the memory pipes.
+    fn units(&self) -> u64 {
+        self.n_simd as u64 * self.units_per_group()
+    }
+
+    /// Units per SIMD group: the contexts that share its command port, per wavefront slot.
+    fn units_per_group(&self) -> u64 {
+        match self.mode {
+            Mode::Pws => u64::from(self.s) + 1,
+            _ => 1,
+        }
+    }
+}
+
+/// Per owner (blocks, then BSBs): the measured cycles plus what a full launch may add to a
+/// visit: (units − 1) cycles per memory instruction (the shared pipes, A30), and the VALU
+/// occupancy a previous block may leave behind (`issue_period` − `valu`, when positive: the
+/// unit stays busy after its wavefront may issue again).
+fn owner_costs(m: &Measurement, cfg: &CuConfig, units: u64) -> Vec<u64> {
+    let carry = u64::from(cfg.lat.issue_period.saturating_sub(cfg.lat.valu));
+    m.owners
+        .iter()
+        .map(|o| o.cycles + o.mem * (units - 1) + carry * u64::from(o.reached))
+        .collect()
+}
+
+fn bound(
+    case: &WcetCase,
+    compiled: &Compiled,
+    m: &Measurement,
+    run: RunShape,
+) -> Result<Analysis, String> {
+    let mut cfg = case.cfg;
+    cfg.n_simd = run.n_simd;
     let st = &compiled.structure;
     let n = st.n_blocks();
-    let e = |i: usize| m.owners[i].cycles + m.owners[i].mem * (units - 1);
-    let block: Vec<u64> = (0..n).map(e).collect();
-    let bsb: Vec<u64> = (0..n).map(|u| e(n + u)).collect();
-    let c = st.costed(&block, &bsb).map_err(|e| e.to_string())?;
-    let shape = Shape::new(case, &cfg, launch_s);
+    let costs = owner_costs(m, &cfg, run.units());
+    let (mut block, bsb) = (costs[..n].to_vec(), costs[n..].to_vec());
+    let shape = Shape::new(case, &cfg, run);
     let e_s = u64::from(cfg.lat.e_split) + shape.port_wait;
     let e_m = u64::from(cfg.lat.e_merge) + shape.port_wait;
+    if run.mode == Mode::Dws {
+        // The model may split at every marked branch on a path (S counts live splits).
+        for u in st.marked() {
+            block[u] += e_s + e_m;
+        }
+    }
+    let c = st.costed(&block, &bsb).map_err(|e| e.to_string())?;
     let inputs = KernelInputs {
         n_cu: 1,
-        n_simd: n_simd as u32,
+        n_simd: run.n_simd as u32,
         n_wfc: cfg.n_wfc as u32,
         lanes_per_wf: 64,
         grid: case.dims.grid,
@@ -346,13 +462,13 @@ fn bound(case: &WcetCase, compiled: &Compiled, m: &Measurement) -> Result<Analys
     let ipet_c = no_split_e_wf(&c).map_err(|e| e.to_string())?;
     let (ipet, bound) = match case.mode {
         Mode::NoSplit => (ipet_c, KernelBound::no_split(&inputs, ipet_c)),
-        Mode::Dws => (ipet_c, KernelBound::dws(&inputs, case.s, ipet_c)),
+        Mode::Dws => (ipet_c, KernelBound::dws_charged(&inputs, case.s, ipet_c)),
         Mode::Pws => {
             let marked: Vec<usize> = st.marked().iter().map(|&u| c.from_conv(u)).collect();
             let p =
-                analyze_pws(&c, &marked, launch_s as usize, e_s, e_m).map_err(|e| e.to_string())?;
+                analyze_pws(&c, &marked, run.s as usize, e_s, e_m).map_err(|e| e.to_string())?;
             let n_sb = p.selection.sb.len() as u64;
-            (p.ipet, KernelBound::pws(&inputs, launch_s, p.ipet, n_sb))
+            (p.ipet, KernelBound::pws(&inputs, run.s, p.ipet, n_sb))
         }
     };
     let bound = bound.map_err(|e| e.to_string())?;
@@ -360,8 +476,9 @@ fn bound(case: &WcetCase, compiled: &Compiled, m: &Measurement) -> Result<Analys
     Ok(Analysis {
         mode: case.mode.name(),
         s: case.s,
-        n_simd,
-        launch_s,
+        n_simd: run.n_simd,
+        launch_s: run.s,
+        launch_mode: run.mode,
         pass: summary(compiled),
         blocks,
         ipet,
@@ -383,7 +500,7 @@ struct Shape {
 }
 
 impl Shape {
-    fn new(case: &WcetCase, cfg: &CuConfig, launch_s: u32) -> Shape {
+    fn new(case: &WcetCase, cfg: &CuConfig, run: RunShape) -> Shape {
         let d = case.dims;
         let waves = d.waves_per_group();
         let resident = resident_wgs(cfg, d.grid, d.wg, case.lds).min(d.groups());
@@ -396,15 +513,11 @@ impl Shape {
         } else {
             (cfg.n_wfc as u32).min(live)
         };
-        let units_per_group = match case.mode {
-            Mode::Pws => launch_s + 1,
-            _ => 1,
-        };
         Shape {
             resident,
             k,
             spread: u64::from(live.div_ceil(n_simd)) + 1,
-            port_wait: u64::from(units_per_group * k),
+            port_wait: run.units_per_group() * u64::from(k),
         }
     }
 }
@@ -458,18 +571,13 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
     cfg.memory.hierarchy = false;
     let image = case.image();
     let mut drv = Driver::new(Gpu::new(cfg)?).map_err(|e| e.to_string())?;
-    let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims: case.dims,
-        lds: case.lds,
-        mode: case.mode,
-        s: a.launch_s,
-        policy: case.policy,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    };
+    let desc = launch_desc(
+        &image,
+        case.dims,
+        case.lds,
+        (a.launch_mode, a.launch_s),
+        case.policy,
+    );
     let out =
         driver::run(&mut drv, &a.code, &image, desc, case.timeout).map_err(|e| e.to_string())?;
     let cycles = out.counters.get("cycles");
@@ -484,7 +592,7 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
 /// itself fails (the measurement run, an unsupported kernel shape).
 pub fn wcet(o: &WcetOpts) -> Result<WcetReport, (u8, String)> {
     let (case, _) = WcetCase::from_opts(o).map_err(|m| (2, m))?;
-    let analysis = analyze(&case).map_err(|m| (1, m))?;
+    let analysis = analyze(&case).map_err(|e| (e.code(), e.to_string()))?;
     let observed = match o.run {
         true => Some(observe(&case, &analysis).map_err(|m| (1, m))?),
         false => None,

@@ -167,7 +167,7 @@ fn synthetic_case(n2: u32, mode: Mode, s: u32) -> Result<WcetCase, String> {
 }
 
 fn cell(case: &WcetCase) -> Result<(Cell, usize), String> {
-    let a = analyze(case)?;
+    let a = analyze(case).map_err(|e| e.to_string())?;
     let o = observe(case, &a)?;
     if o.status != "done" {
         return Err(format!(
@@ -223,7 +223,8 @@ fn speedup_of(path: &Path, scale: u32) -> Result<Speedup, String> {
         timeout: 100_000_000,
     };
     let run = |c: &WcetCase| -> Result<(u64, usize), String> {
-        let a = analyze(c)?;
+        // (The analysis also yields the launch shape: re-provisioned SIMDs.)
+        let a = analyze(c).map_err(|e| e.to_string())?;
         let o = observe(c, &a)?;
         match o.status.as_str() {
             "done" => Ok((o.cycles, a.n_simd)),

@@ -1,0 +1,85 @@
+//! What the region of a kept split must not hold: an `s_barrier` (spec §9 A22) or a scalar
+//! value that is live after the join (A13).
+//!
+//! The region of an if is everything between its head and its join: the then-arm, the
+//! else-head and the else-arm, opaque loops and nested ifs included. Liveness after the join is
+//! a linear forward scan from the instruction after the join (the pass's `s_waitcnt 0; merge`
+//! touch no scalar register) to the end of the code: the first access of a register decides, a
+//! read makes it live, a write dead. The join itself runs in each half before the merge, so its
+//! writes (SCC) are the parent's own and count as the first write; its read of the save pair
+//! (rewritten by the else-head) is the EXEC restore A13 allows. Loops after the join are
+//! scanned once in address order, which is enough for the uniform loops of the kernels here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use super::error::PassError;
+use super::scalar::{ScalarAccess, Sreg};
+use super::structure::{IfInfo, Kstruct};
+use crate::isa::Op;
+
+/// Checks every kept split (if ids, `kept`) for barriers first, then for live-out scalars.
+pub(crate) fn check_kept(ks: &Kstruct, kept: &BTreeSet<usize>) -> Result<(), PassError> {
+    for &id in kept {
+        no_barrier(ks, &ks.ifs()[id])?;
+    }
+    for &id in kept {
+        no_live_out(ks, &ks.ifs()[id])?;
+    }
+    Ok(())
+}
+
+/// The instructions between the if's head and its join (indices).
+fn region(f: &IfInfo) -> Range<usize> {
+    f.then_range().start..f.join
+}
+
+/// [`PassError::BarrierInSplit`] for the first `s_barrier` in the region.
+fn no_barrier(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
+    match ks.insns()[region(f)]
+        .iter()
+        .find(|i| i.insn.op == Op::SBarrier)
+    {
+        Some(i) => Err(PassError::BarrierInSplit { pc: i.pc }),
+        None => Ok(()),
+    }
+}
+
+/// The scalar registers the region writes, each with the pc of its last write.
+fn region_writes(ks: &Kstruct, f: &IfInfo) -> BTreeMap<Sreg, u32> {
+    let mut written = BTreeMap::new();
+    for i in &ks.insns()[region(f)] {
+        for r in ScalarAccess::of(&i.insn).writes {
+            written.insert(r, i.pc);
+        }
+    }
+    written
+}
+
+/// [`PassError::ScalarLiveOut`] for the first read after the join of a register the region
+/// writes and nothing after the join has written yet.
+fn no_live_out(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
+    let written = region_writes(ks, f);
+    let insns = ks.insns();
+    let mut dead: BTreeSet<Sreg> = ScalarAccess::of(&insns[f.join].insn).writes;
+    for i in &insns[f.join + 1..] {
+        if written.keys().all(|r| dead.contains(r)) {
+            break;
+        }
+        let a = ScalarAccess::of(&i.insn);
+        let live = a
+            .reads
+            .iter()
+            .find(|r| !dead.contains(*r) && written.contains_key(*r));
+        if let Some(r) = live {
+            return Err(PassError::ScalarLiveOut {
+                pc: insns[f.and].pc,
+                reg: r.name(),
+                write_pc: written[r],
+                read_pc: i.pc,
+            });
+        }
+        dead.extend(a.writes);
+    }
+    Ok(())
+}
