@@ -688,6 +688,34 @@ fn scalar_written_in_an_arm_and_read_after_the_join_is_rejected() {
 }
 
 #[test]
+fn scalar_passed_from_the_then_arm_to_the_else_arm_is_rejected() {
+    // The second review's kernel: the then-arm sets the else-arm's loop count. Serialised, the
+    // else-arm sees 1; split, the else half sees the value from before the if.
+    let then = "s_mov_b32 s20, 1\n    v_mul_lo_u32 v8, v6, 3";
+    let els = "s_add_u32 s21, s20, 4\n    v_mul_lo_u32 v8, v6, s21";
+    let code = a13_kernel(SPLIT, then, els, "");
+    let want = PassError::ScalarAcrossArms {
+        pc: pc_of(&code, Op::SAndSaveexecB64, 0),
+        reg: "s20".to_string(),
+        // (The base kernel has an s_mov_b32 of its own before the if.)
+        write_pc: pc_of(&code, Op::SMovB32, 1),
+        read_pc: pc_of(&code, Op::SAddU32, 0),
+    };
+    for o in [opts(PassMode::Dws, 1, false), opts(PassMode::Pws, 1, false)] {
+        let err = compile(&code, &o).unwrap_err();
+        assert_eq!(err, want, "{o:?}");
+        assert!(err.to_string().contains("A13"), "{err}");
+    }
+    run(&code, &opts(PassMode::NoSplit, 1, false));
+    // The else path writing the register first is fine.
+    let els = "s_mov_b32 s20, 7\n    s_add_u32 s21, s20, 4\n    v_mul_lo_u32 v8, v6, s21";
+    run(
+        &a13_kernel(SPLIT, then, els, ""),
+        &opts(PassMode::Pws, 1, false),
+    );
+}
+
+#[test]
 fn scalar_rewritten_after_the_join_before_a_read_is_fine() {
     let els = "s_mov_b32 s20, 5\n    v_mul_lo_u32 v8, v6, 5";
     let after = "s_mov_b32 s20, 2\n    v_add_u32 v8, vcc, s20, v8";

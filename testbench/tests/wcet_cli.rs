@@ -121,6 +121,12 @@ fn wcet_kernels_the_pass_rejects_are_bad_input() {
     let (code, _, err) = rtgpu(&["wcet", &k, "--mode", "pws", "--run"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("A22"), "{err}");
+    let x = format!("{}/tests/wcet_kernels/xarm.s", env!("CARGO_MANIFEST_DIR"));
+    for mode in ["pws", "dws"] {
+        let (code, _, err) = rtgpu(&["wcet", &x, "--mode", mode, "--mark", "all", "--run"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("then-arm"), "{err}");
+    }
     // Without splitting the same kernel is fine.
     let (code, out, err) = rtgpu(&["wcet", &k, "--mode", "nosplit", "--run"]);
     assert_eq!(code, 0, "{err}");

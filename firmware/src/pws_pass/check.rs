@@ -1,5 +1,7 @@
-//! What the region of a kept split must not hold: an `s_barrier` (spec §9 A22) or a scalar
-//! value that is live after the join (A13).
+//! What the region of a kept split must not hold: an `s_barrier` (spec §9 A22), a scalar
+//! value that is live after the join (A13), or a scalar value the then-arm passes to the
+//! else-arm (after a split the halves have separate scalar registers, so the else half would
+//! read the value from before the if, where the serialised run reads the then-arm's).
 //!
 //! The region of an if is everything between its head and its join: the then-arm, the
 //! else-head and the else-arm, opaque loops and nested ifs included. Liveness after the join is
@@ -25,6 +27,7 @@ pub(crate) fn check_kept(ks: &Kstruct, kept: &BTreeSet<usize>) -> Result<(), Pas
     }
     for &id in kept {
         no_live_out(ks, &ks.ifs()[id])?;
+        no_cross_arm(ks, &ks.ifs()[id])?;
     }
     Ok(())
 }
@@ -45,10 +48,10 @@ fn no_barrier(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
     }
 }
 
-/// The scalar registers the region writes, each with the pc of its last write.
-fn region_writes(ks: &Kstruct, f: &IfInfo) -> BTreeMap<Sreg, u32> {
+/// The scalar registers `range` writes, each with the pc of its last write.
+fn writes_in(ks: &Kstruct, range: Range<usize>) -> BTreeMap<Sreg, u32> {
     let mut written = BTreeMap::new();
-    for i in &ks.insns()[region(f)] {
+    for i in &ks.insns()[range] {
         for r in ScalarAccess::of(&i.insn).writes {
             written.insert(r, i.pc);
         }
@@ -56,10 +59,39 @@ fn region_writes(ks: &Kstruct, f: &IfInfo) -> BTreeMap<Sreg, u32> {
     written
 }
 
+/// [`PassError::ScalarAcrossArms`] for the first read in the else path (else-head and
+/// else-arm, in address order) of a register the then-arm writes and the else path has not
+/// written yet.
+fn no_cross_arm(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
+    let Some(else_head) = f.else_head else {
+        return Ok(());
+    };
+    let written = writes_in(ks, f.then_range());
+    let insns = ks.insns();
+    let mut dead = BTreeSet::new();
+    for i in &insns[else_head..f.join] {
+        let a = ScalarAccess::of(&i.insn);
+        let passed = a
+            .reads
+            .iter()
+            .find(|r| !dead.contains(*r) && written.contains_key(*r));
+        if let Some(r) = passed {
+            return Err(PassError::ScalarAcrossArms {
+                pc: insns[f.and].pc,
+                reg: r.name(),
+                write_pc: written[r],
+                read_pc: i.pc,
+            });
+        }
+        dead.extend(a.writes);
+    }
+    Ok(())
+}
+
 /// [`PassError::ScalarLiveOut`] for the first read after the join of a register the region
 /// writes and nothing after the join has written yet.
 fn no_live_out(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
-    let written = region_writes(ks, f);
+    let written = writes_in(ks, region(f));
     let insns = ks.insns();
     let mut dead: BTreeSet<Sreg> = ScalarAccess::of(&insns[f.join].insn).writes;
     for i in &insns[f.join + 1..] {

@@ -77,6 +77,19 @@ pub enum PassError {
         /// The first read of `reg` after the join.
         read_pc: u32,
     },
+    /// A scalar register the then-arm of a kept split writes is read by its else path before
+    /// the else path writes it: split halves have separate scalar registers, so the else half
+    /// would read the value from before the if (A13's rule, inside the region).
+    ScalarAcrossArms {
+        /// The if's `s_and_saveexec_b64`.
+        pc: u32,
+        /// The register.
+        reg: String,
+        /// The last write of `reg` in the then-arm.
+        write_pc: u32,
+        /// The first read of `reg` in the else path.
+        read_pc: u32,
+    },
     /// The C_conv built from the structure was rejected (a bug here, reported, not hidden).
     Cfg(CfgError),
     /// A cost vector given to [`super::Kstruct::costed`] has the wrong length.
@@ -143,6 +156,17 @@ impl fmt::Display for PassError {
                 f,
                 "{pc:#06x}: {reg} written at {write_pc:#06x} inside the kept split is read \
                  at {read_pc:#06x} after the merge (A13)"
+            ),
+            Self::ScalarAcrossArms {
+                pc,
+                reg,
+                write_pc,
+                read_pc,
+            } => write!(
+                f,
+                "{pc:#06x}: {reg} written at {write_pc:#06x} in the then-arm of the kept split \
+                 is read at {read_pc:#06x} in its else path (split halves do not share scalar \
+                 registers, A13)"
             ),
             Self::Cfg(e) => write!(f, "C_conv rejected: {e}"),
             Self::CostLength { what, got, want } => {

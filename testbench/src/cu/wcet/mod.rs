@@ -108,7 +108,8 @@ pub struct WcetOpts {
     /// Launch sizes, arguments and seed.
     #[command(flatten)]
     pub launch: LaunchOpts,
-    /// Give up a simulation after this many cycles.
+    /// Give up the launch after this many cycles (the isolated measurement run, one work-group
+    /// at a time, gets this many per work-group).
     #[arg(long, default_value_t = 100_000_000)]
     pub timeout: u64,
     /// Print the compiled kernel.
@@ -331,7 +332,9 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
         case.dims,
         case.lds,
         &case.cfg,
-        case.timeout,
+        // The isolated run holds one work-group at a time: give it the launch's limit per group.
+        case.timeout
+            .saturating_mul(u64::from(case.dims.groups()).max(1)),
     )
     .map_err(WcetError::Analysis)?;
     let st = &compiled.structure;
