@@ -70,20 +70,8 @@ fn kernel(name: &str) -> (Vec<u32>, KernelMeta) {
 
 /// The buffers the interpreter leaves.
 fn interpreted(code: &[u32], meta: &KernelMeta, image: &Image, dims: Dims) -> Vec<Vec<u32>> {
-    let mut mem = image.mem.clone();
-    interp::run(
-        code,
-        0,
-        dims,
-        meta.lds,
-        image.kernarg,
-        &mut mem,
-        &InterpConfig::default(),
-    )
-    .unwrap_or_else(|e| panic!("interpreter: {e}"));
-    (0..image.buffers.len())
-        .map(|i| image.buffer(&mem, i).to_vec())
-        .collect()
+    interp::buffers(code, dims, meta.lds, image, &InterpConfig::default())
+        .unwrap_or_else(|e| panic!("interpreter: {e}"))
 }
 
 /// Runs the case on the GPU model and compares; a PWS launch with S below the kernel's

@@ -52,13 +52,8 @@ fn run(code: &[u32], opts: &PassOptions) -> Compiled {
 /// The buffers the interpreter leaves (default launch of `meta`, seed `seed`).
 fn buffers(code: &[u32], meta: &KernelMeta, seed: u64) -> Vec<Vec<u32>> {
     let image = Image::build(&meta.args, meta.dims, seed);
-    let mut mem = image.mem.clone();
-    let cfg = InterpConfig::default();
-    interp::run(code, 0, meta.dims, meta.lds, image.kernarg, &mut mem, &cfg)
-        .unwrap_or_else(|e| panic!("interpreter: {e}"));
-    (0..image.buffers.len())
-        .map(|i| image.buffer(&mem, i).to_vec())
-        .collect()
+    interp::buffers(code, meta.dims, meta.lds, &image, &InterpConfig::default())
+        .unwrap_or_else(|e| panic!("interpreter: {e}"))
 }
 
 /// Every instruction has exactly one owner, and each owner's instructions are contiguous.

@@ -43,13 +43,8 @@ fn configs() -> Vec<(PassOptions, Mode)> {
 
 /// The buffers the reference interpreter leaves running `code`.
 fn interpreted(code: &[u32], meta: &KernelMeta, image: &Image) -> Vec<Vec<u32>> {
-    let mut mem = image.mem.clone();
-    let cfg = InterpConfig::default();
-    interp::run(code, 0, meta.dims, meta.lds, image.kernarg, &mut mem, &cfg)
-        .unwrap_or_else(|e| panic!("interpreter: {e}"));
-    (0..image.buffers.len())
-        .map(|i| image.buffer(&mem, i).to_vec())
-        .collect()
+    interp::buffers(code, meta.dims, meta.lds, image, &InterpConfig::default())
+        .unwrap_or_else(|e| panic!("interpreter: {e}"))
 }
 
 /// Runs `code` on the compute unit; the buffers, or the reason it did not finish.

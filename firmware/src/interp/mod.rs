@@ -86,6 +86,23 @@ pub fn run(
     Launch::new(code, entry_pc, dims, lds_bytes, kernarg, cfg)?.run(mem)
 }
 
+/// [`run`] on a copy of `image`'s memory (kernel arguments at its address, entry pc 0); the
+/// contents of its buffer arguments afterwards, in argument order. The oracle the tests and
+/// the system runs compare the compute unit's buffers with.
+pub fn buffers(
+    code: &[u32],
+    dims: Dims,
+    lds_bytes: u32,
+    image: &crate::launch::Image,
+    cfg: &InterpConfig,
+) -> Result<Vec<Vec<u32>>, InterpError> {
+    let mut mem = image.mem.clone();
+    run(code, 0, dims, lds_bytes, image.kernarg, &mut mem, cfg)?;
+    Ok((0..image.buffers.len())
+        .map(|i| image.buffer(&mem, i).to_vec())
+        .collect())
+}
+
 /// [`run`], telling `observer` about every FLAT load/store and `s_barrier` as each wavefront
 /// executes it ([`MemEvent`]): a wavefront's events arrive in its program order, the
 /// wavefronts of a work-group interleaved round-robin, work-groups one after another.

@@ -100,7 +100,11 @@ pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
     let gpu = drv.into_bus();
     let ddr4 = check_dram(&gpu, &cfg)?;
     let exact = match out.result {
-        Ok(()) => Some(out.buffers == interpreted(&code, &meta, &image, dims)?),
+        Ok(()) => Some(
+            out.buffers
+                == interp::buffers(&code, dims, meta.lds, &image, &InterpConfig::default())
+                    .map_err(|e| format!("interpreter: {e}"))?,
+        ),
         Err(_) => None,
     };
     let predicted_misses = match c.reorder {
@@ -132,22 +136,6 @@ fn check_dram(gpu: &Gpu, cfg: &CuConfig) -> Result<Result<CheckStats, Violation>
         }
     }
     Ok(chk.finish(m.counters().dram.cycles.saturating_sub(1)))
-}
-
-/// The buffers the reference interpreter leaves.
-fn interpreted(
-    code: &[u32],
-    meta: &KernelMeta,
-    image: &Image,
-    dims: Dims,
-) -> Result<Vec<Vec<u32>>, String> {
-    let mut mem = image.mem.clone();
-    let cfg = InterpConfig::default();
-    interp::run(code, 0, dims, meta.lds, image.kernarg, &mut mem, &cfg)
-        .map_err(|e| format!("interpreter: {e}"))?;
-    Ok((0..image.buffers.len())
-        .map(|i| image.buffer(&mem, i).to_vec())
-        .collect())
 }
 
 /// The static estimator's L1 misses for rounds of the compute unit's resident work-groups.
