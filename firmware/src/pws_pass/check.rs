@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use super::error::PassError;
 use super::scalar::{ScalarAccess, Sreg};
-use super::structure::{IfInfo, Kstruct};
+use super::structure::{IfInfo, Insn, Kstruct};
 use crate::isa::Op;
 
 /// Checks every kept split (if ids, `kept`) for barriers first, then for live-out scalars.
@@ -59,6 +59,30 @@ fn writes_in(ks: &Kstruct, range: Range<usize>) -> BTreeMap<Sreg, u32> {
     written
 }
 
+/// The first read in `insns` of a register of `written` that neither `dead` nor an earlier
+/// instruction of `insns` has written: the register and the reading instruction's pc.
+fn first_read(
+    insns: &[Insn],
+    written: &BTreeMap<Sreg, u32>,
+    mut dead: BTreeSet<Sreg>,
+) -> Option<(Sreg, u32)> {
+    for i in insns {
+        if written.keys().all(|r| dead.contains(r)) {
+            return None;
+        }
+        let a = ScalarAccess::of(&i.insn);
+        let read = a
+            .reads
+            .iter()
+            .find(|r| !dead.contains(*r) && written.contains_key(*r));
+        if let Some(&r) = read {
+            return Some((r, i.pc));
+        }
+        dead.extend(a.writes);
+    }
+    None
+}
+
 /// [`PassError::ScalarAcrossArms`] for the first read in the else path (else-head and
 /// else-arm, in address order) of a register the then-arm writes and the else path has not
 /// written yet.
@@ -68,24 +92,15 @@ fn no_cross_arm(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
     };
     let written = writes_in(ks, f.then_range());
     let insns = ks.insns();
-    let mut dead = BTreeSet::new();
-    for i in &insns[else_head..f.join] {
-        let a = ScalarAccess::of(&i.insn);
-        let passed = a
-            .reads
-            .iter()
-            .find(|r| !dead.contains(*r) && written.contains_key(*r));
-        if let Some(r) = passed {
-            return Err(PassError::ScalarAcrossArms {
-                pc: insns[f.and].pc,
-                reg: r.name(),
-                write_pc: written[r],
-                read_pc: i.pc,
-            });
-        }
-        dead.extend(a.writes);
+    match first_read(&insns[else_head..f.join], &written, BTreeSet::new()) {
+        Some((r, read_pc)) => Err(PassError::ScalarAcrossArms {
+            pc: insns[f.and].pc,
+            reg: r.name(),
+            write_pc: written[&r],
+            read_pc,
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// [`PassError::ScalarLiveOut`] for the first read after the join of a register the region
@@ -93,25 +108,14 @@ fn no_cross_arm(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
 fn no_live_out(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
     let written = writes_in(ks, region(f));
     let insns = ks.insns();
-    let mut dead: BTreeSet<Sreg> = ScalarAccess::of(&insns[f.join].insn).writes;
-    for i in &insns[f.join + 1..] {
-        if written.keys().all(|r| dead.contains(r)) {
-            break;
-        }
-        let a = ScalarAccess::of(&i.insn);
-        let live = a
-            .reads
-            .iter()
-            .find(|r| !dead.contains(*r) && written.contains_key(*r));
-        if let Some(r) = live {
-            return Err(PassError::ScalarLiveOut {
-                pc: insns[f.and].pc,
-                reg: r.name(),
-                write_pc: written[r],
-                read_pc: i.pc,
-            });
-        }
-        dead.extend(a.writes);
+    let dead = ScalarAccess::of(&insns[f.join].insn).writes;
+    match first_read(&insns[f.join + 1..], &written, dead) {
+        Some((r, read_pc)) => Err(PassError::ScalarLiveOut {
+            pc: insns[f.and].pc,
+            reg: r.name(),
+            write_pc: written[&r],
+            read_pc,
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
