@@ -81,18 +81,7 @@ fn check(c: Case) {
     let dims = c.dims.unwrap_or(meta.dims);
     let image = Image::build(&meta.args, dims, c.seed);
     let mut drv = Driver::new(Gpu::new(c.cfg).unwrap()).unwrap();
-    let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims,
-        lds: meta.lds,
-        mode: c.mode,
-        s: c.s,
-        policy: c.policy,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    };
+    let desc = LaunchDesc::new(image.kernarg, dims, meta.lds, c.mode, c.s, c.policy);
     let got = run(&mut drv, &code, &image, desc, 2_000_000).unwrap();
     let what = format!("{c:?}");
     if c.mode == Mode::Pws && c.s < meta.min_s {

@@ -10,18 +10,7 @@ use rtgpu_hw::sched::model::Policy;
 const VADD: &str = include_str!("../kernels/vector_add.s");
 
 fn desc(meta: &KernelMeta, mode: Mode, s: u32) -> LaunchDesc {
-    LaunchDesc {
-        entry_pc: 0,
-        kernarg: 0,
-        dims: meta.dims,
-        lds: meta.lds,
-        mode,
-        s,
-        policy: Policy::Gto,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    }
+    LaunchDesc::new(0, meta.dims, meta.lds, mode, s, Policy::Gto)
 }
 
 #[test]

@@ -57,18 +57,7 @@ fn on_cu(
 ) -> Result<Vec<Vec<u32>>, String> {
     let gpu = Gpu::new(CuConfig::default())?;
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-    let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims: meta.dims,
-        lds: meta.lds,
-        mode,
-        s,
-        policy: Policy::Lrr,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    };
+    let desc = LaunchDesc::new(image.kernarg, meta.dims, meta.lds, mode, s, Policy::Lrr);
     let out = driver::run(&mut drv, code, image, desc, TIMEOUT).map_err(|e| e.to_string())?;
     out.result.map_err(|e| e.to_string())?;
     Ok(out.buffers)

@@ -248,18 +248,14 @@ fn a_second_launch_on_the_same_gpu_times_exactly_like_the_first() {
     let mut cfg = CuConfig::default();
     cfg.memory.hierarchy = true;
     let mut drv = Driver::new(Gpu::new(cfg).unwrap()).unwrap();
-    let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims: meta.dims,
-        lds: meta.lds,
-        mode: Mode::Pws,
-        s: 1,
-        policy: Policy::Gto,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    };
+    let desc = LaunchDesc::new(
+        image.kernarg,
+        meta.dims,
+        meta.lds,
+        Mode::Pws,
+        1,
+        Policy::Gto,
+    );
     let first = run(&mut drv, &code, &image, desc, 1_000_000).unwrap();
     drv.bus_mut().run(12_345);
     let second = run(&mut drv, &code, &image, desc, 1_000_000).unwrap();

@@ -177,6 +177,24 @@ pub struct LaunchDesc {
     pub idu: Option<IduLaunch>,
 }
 
+impl LaunchDesc {
+    /// A launch at entry pc 0 without reordering or IDU (set those fields to add them).
+    pub fn new(kernarg: u64, dims: Dims, lds: u32, mode: Mode, s: u32, policy: Policy) -> Self {
+        Self {
+            entry_pc: 0,
+            kernarg,
+            dims,
+            lds,
+            mode,
+            s,
+            policy,
+            reorder: false,
+            trace_addr: 0,
+            idu: None,
+        }
+    }
+}
+
 /// The performance counters after a launch.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct PerfCounters {

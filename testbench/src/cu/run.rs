@@ -279,16 +279,9 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     };
     let mut drv = Driver::new(Recording::new(gpu, probe)).map_err(|e| (1, e.to_string()))?;
     let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims,
-        lds: meta.lds,
-        mode: o.mode,
-        s: o.s,
-        policy: o.sched,
         reorder: o.reorder,
-        trace_addr: 0,
         idu,
+        ..LaunchDesc::new(image.kernarg, dims, meta.lds, o.mode, o.s, o.sched)
     };
     let t0 = std::time::Instant::now();
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)

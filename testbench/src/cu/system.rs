@@ -85,16 +85,9 @@ pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
     gpu.cu_mut().record_dram = true;
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
     let desc = LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims,
-        lds: meta.lds,
-        mode: c.mode,
-        s: c.s,
-        policy: c.policy,
         reorder: c.reorder,
-        trace_addr: 0,
         idu: idu_launch(c.idu, 1)?,
+        ..LaunchDesc::new(image.kernarg, dims, meta.lds, c.mode, c.s, c.policy)
     };
     let out = driver::run(&mut drv, &code, &image, desc, c.timeout).map_err(|e| e.to_string())?;
     let gpu = drv.into_bus();

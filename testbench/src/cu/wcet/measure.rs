@@ -57,28 +57,6 @@ pub fn isolation_config(cfg: &CuConfig, waves: u32) -> CuConfig {
     c
 }
 
-/// The launch registers of a WCET case: `(mode, s)`, no reordering, no IDU.
-pub fn launch_desc(
-    image: &Image,
-    dims: Dims,
-    lds: u32,
-    (mode, s): (Mode, u32),
-    policy: Policy,
-) -> LaunchDesc {
-    LaunchDesc {
-        entry_pc: 0,
-        kernarg: image.kernarg,
-        dims,
-        lds,
-        mode,
-        s,
-        policy,
-        reorder: false,
-        trace_addr: 0,
-        idu: None,
-    }
-}
-
 /// What the isolated run left.
 #[derive(Clone, Debug, Default)]
 pub struct IsolatedRun {
@@ -103,7 +81,7 @@ pub fn isolated_run(
     let mut gpu = Gpu::new(iso)?;
     gpu.cu_mut().issue_log = Some(Vec::new());
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-    let desc = launch_desc(image, dims, lds, (Mode::NoSplit, 1), Policy::Gto);
+    let desc = LaunchDesc::new(image.kernarg, dims, lds, Mode::NoSplit, 1, Policy::Gto);
     let out = driver::run(&mut drv, code, image, desc, timeout).map_err(|e| e.to_string())?;
     out.result
         .map_err(|e| format!("the isolated measurement run failed: {e}"))?;

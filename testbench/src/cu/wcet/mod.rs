@@ -28,8 +28,8 @@ pub mod reproduce;
 
 use super::run::{parse_mode, parse_policy, status_name, LaunchOpts};
 use super::system::load_kernel;
-use measure::{attribute, is_memory, isolated_run, launch_desc, Measurement, OwnerCost};
-use rtgpu_firmware::driver::{self, Driver};
+use measure::{attribute, is_memory, isolated_run, Measurement, OwnerCost};
+use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
 use rtgpu_firmware::pws_pass::{compile, listing, Compiled, Marks, Owner, PassMode, PassOptions};
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
@@ -574,11 +574,12 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
     cfg.memory.hierarchy = false;
     let image = case.image();
     let mut drv = Driver::new(Gpu::new(cfg)?).map_err(|e| e.to_string())?;
-    let desc = launch_desc(
-        &image,
+    let desc = LaunchDesc::new(
+        image.kernarg,
         case.dims,
         case.lds,
-        (a.launch_mode, a.launch_s),
+        a.launch_mode,
+        a.launch_s,
         case.policy,
     );
     let out =

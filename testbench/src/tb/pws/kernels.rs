@@ -49,18 +49,8 @@ pub fn kernel_trace(cfg: ModelConfig) -> Result<Vec<Step>, String> {
         })?;
         gpu.cu_mut().trace_group = Some(0);
         let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-        let desc = LaunchDesc {
-            entry_pc: 0,
-            kernarg: image.kernarg,
-            dims: meta.dims,
-            lds: meta.lds,
-            mode,
-            s: cfg.units as u32 - 1,
-            policy: Policy::Gto,
-            reorder: false,
-            trace_addr: 0,
-            idu: None,
-        };
+        let s = cfg.units as u32 - 1;
+        let desc = LaunchDesc::new(image.kernarg, meta.dims, meta.lds, mode, s, Policy::Gto);
         let out =
             run(&mut drv, &prog.words(), &image, desc, 10_000_000).map_err(|e| e.to_string())?;
         out.result.map_err(|e| format!("{name}: {e}"))?;
