@@ -206,12 +206,9 @@ pub struct Analysis {
     pub overhead: u64,
     /// The analytical WCET of the kernel: E_kernel + overhead.
     pub wcet: u64,
-    /// The compiled kernel.
+    /// The compiled kernel, its structure and the pass's report.
     #[serde(skip)]
-    pub code: Vec<u32>,
-    /// Its listing (labels, disassembly, owners).
-    #[serde(skip)]
-    pub listing: String,
+    pub compiled: Compiled,
 }
 
 /// The simulated launch.
@@ -349,7 +346,7 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
         |pc| is_memory(code, pc),
     )
     .map_err(WcetError::Analysis)?;
-    bound(case, &compiled, &m, shape).map_err(failed)
+    bound(case, compiled, &m, shape).map_err(failed)
 }
 
 fn owner_index(o: Owner, n: usize) -> usize {
@@ -428,7 +425,7 @@ fn owner_costs(m: &Measurement, cfg: &CuConfig, units: u64) -> Vec<u64> {
 
 fn bound(
     case: &WcetCase,
-    compiled: &Compiled,
+    compiled: Compiled,
     m: &Measurement,
     run: RunShape,
 ) -> Result<Analysis, String> {
@@ -475,22 +472,21 @@ fn bound(
         }
     };
     let bound = bound.map_err(|e| e.to_string())?;
-    let blocks = block_costs(compiled, m, &block, &bsb);
+    let blocks = block_costs(&compiled, m, &block, &bsb);
     Ok(Analysis {
         mode: case.mode.name(),
         s: case.s,
         n_simd: run.n_simd,
         launch_s: run.s,
         launch_mode: run.mode,
-        pass: summary(compiled),
+        pass: summary(&compiled),
         blocks,
         ipet,
         wcet: bound.e_kernel + m.overhead,
         bound,
         measured_d: m.d,
         overhead: m.overhead,
-        code: compiled.code.clone(),
-        listing: listing(compiled),
+        compiled,
     })
 }
 
@@ -582,8 +578,8 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
         a.launch_s,
         case.policy,
     );
-    let out =
-        driver::run(&mut drv, &a.code, &image, desc, case.timeout).map_err(|e| e.to_string())?;
+    let out = driver::run(&mut drv, &a.compiled.code, &image, desc, case.timeout)
+        .map_err(|e| e.to_string())?;
     let cycles = out.counters.get("cycles");
     Ok(Observed {
         status: status_name(&out.result),
@@ -602,7 +598,7 @@ pub fn wcet(o: &WcetOpts) -> Result<WcetReport, (u8, String)> {
         false => None,
     };
     let listing = match o.listing {
-        true => Some(analysis.listing.clone()),
+        true => Some(listing(&analysis.compiled)),
         false => None,
     };
     Ok(WcetReport {
