@@ -11,7 +11,7 @@
 //!   N_SIMD SIMDs against PWS with S = 1 on N_SIMD/2 SIMDs (the total SIMD count held
 //!   constant, as Fig. 11), re-provisioned by Eq. 2 when the kernel does not split.
 
-use super::{analyze, observe, WcetCase};
+use super::{analyze, observe, Analysis, Observed, WcetCase};
 use crate::cu::sweep::default_kernels;
 use crate::cu::system::load_kernel;
 use crate::plot::{bar_charts_png, BarChart, Series};
@@ -166,15 +166,18 @@ fn synthetic_case(n2: u32, mode: Mode, s: u32) -> Result<WcetCase, String> {
     })
 }
 
-fn cell(case: &WcetCase) -> Result<(Cell, usize), String> {
+/// Analyses and simulates `case`; `Err` unless the launch finished.
+fn finished(case: &WcetCase) -> Result<(Analysis, Observed), String> {
     let a = analyze(case).map_err(|e| e.to_string())?;
     let o = observe(case, &a)?;
-    if o.status != "done" {
-        return Err(format!(
-            "{} S={}: the launch ended in {}",
-            a.mode, a.s, o.status
-        ));
+    match o.status.as_str() {
+        "done" => Ok((a, o)),
+        s => Err(format!("{} S={}: the launch ended in {s}", a.mode, a.s)),
     }
+}
+
+fn cell(case: &WcetCase) -> Result<(Cell, usize), String> {
+    let (a, o) = finished(case)?;
     let cell = Cell {
         observed: o.cycles,
         analytical: a.wcet,
@@ -222,14 +225,10 @@ fn speedup_of(path: &Path, scale: u32) -> Result<Speedup, String> {
         policy: Policy::Gto,
         timeout: 100_000_000,
     };
+    // The analysis also gives the launch's shape (the re-provisioned SIMDs).
     let run = |c: &WcetCase| -> Result<(u64, usize), String> {
-        // (The analysis also yields the launch shape: re-provisioned SIMDs.)
-        let a = analyze(c).map_err(|e| e.to_string())?;
-        let o = observe(c, &a)?;
-        match o.status.as_str() {
-            "done" => Ok((o.cycles, a.n_simd)),
-            s => Err(format!("{}: {} ended in {s}", path.display(), a.mode)),
-        }
+        let (a, o) = finished(c).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((o.cycles, a.n_simd))
     };
     let (nosplit, _) = run(&case(Mode::NoSplit, base.n_simd, false))?;
     let (pws, pws_simds) = run(&case(Mode::Pws, base.n_simd / 2, true))?;
