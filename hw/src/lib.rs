@@ -4,6 +4,7 @@
 //! block is a rust-hdl `LogicBlock` with `#[hdl_gen]` logic, documented ports, and beside it an
 //! independent reference model written from the spec (`*_model.rs`).
 
+pub mod block;
 pub mod cache;
 pub mod cu;
 pub mod dram;

@@ -527,6 +527,45 @@ pub fn run_sequence(
     (cache.accesses(), cache.misses(), stalls)
 }
 
+crate::ports!(CacheIn {
+    reset,
+    req_valid,
+    req_line,
+    req_store,
+    mem_fill,
+    mem_fill_line
+});
+crate::ports!(CacheOut {
+    req_ready,
+    hit,
+    way,
+    victim,
+    victim_valid,
+    victim_line,
+    mem_req_valid,
+    mem_req_line,
+    mem_req_store,
+    accesses,
+    misses
+});
+
+impl crate::block::Clocked for CacheModel {
+    type In = CacheIn;
+    type Out = CacheOut;
+
+    fn outputs(&self, input: &CacheIn) -> CacheOut {
+        CacheModel::outputs(self, input)
+    }
+
+    fn step(&mut self, input: &CacheIn) {
+        CacheModel::step(self, input);
+    }
+
+    fn cycle(&mut self, input: &CacheIn) -> CacheOut {
+        CacheModel::step(self, input)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,11 +94,14 @@ pub enum CuError {
     /// The memory hierarchy stopped: the reordering unit's error code (1 wrong pc_idx,
     /// 2 watchdog, 3 unmapped slot), 16 for the DRAM side, 17 a lost request (info).
     MemorySystem = 12,
+    /// Simulation only: a block checked in lock-step disagreed with its reference model, or
+    /// its RTL could not be built for this configuration (`rtgpu run --rtl`).
+    RtlBlock = 13,
 }
 
 impl CuError {
     /// Every error, in code order.
-    pub const ALL: [CuError; 12] = [
+    pub const ALL: [CuError; 13] = [
         CuError::IllegalInstruction,
         CuError::SplitOverflow,
         CuError::MergeWatchdog,
@@ -111,6 +114,7 @@ impl CuError {
         CuError::PwsProtocol,
         CuError::ReorderTrace,
         CuError::MemorySystem,
+        CuError::RtlBlock,
     ];
 
     /// The error with this code.
@@ -133,6 +137,7 @@ impl CuError {
             CuError::PwsProtocol => "pws_protocol",
             CuError::ReorderTrace => "reorder_trace",
             CuError::MemorySystem => "memory_system",
+            CuError::RtlBlock => "rtl_block",
         }
     }
 }

@@ -1,11 +1,12 @@
 //! One SIMD group of the compute unit: the SIMD and its SpSIMDs, their contexts' architectural
-//! state, the wavefronts' VRFs, and the split/merge unit ([`SimdGroupModel`]) that owns SpM,
-//! parents, child stacks and context states.
+//! state, the wavefronts' VRFs, and the split/merge unit (the PWS block, model or RTL through
+//! [`Blocks`]) that owns SpM, parents, child stacks and context states.
 
 use super::regs::{Sregs, Vrf};
-use crate::pws::model::{GroupIn, GroupOut, ModelConfig, SimdGroupModel};
+use crate::block::{Blocks, DynBlock};
+use crate::pws::model::{GroupIn, GroupOut, ModelConfig, PwsIn};
 use crate::pws::{PwsParams, State};
-use crate::sched::model::{Policy, PolicyScheduler};
+use crate::sched::model::{Policy, SchedIn, SchedOut, MAX_WARPS};
 
 /// The architectural state of one context (a wavefront or a split wavefront).
 #[derive(Clone, Debug, Default)]
@@ -53,12 +54,13 @@ pub struct Wf {
 }
 
 /// A SIMD or SpSIMD's issue state.
-#[derive(Clone, Debug)]
 pub struct Unit {
     /// First cycle its VALU accepts an instruction.
     pub valu_free: u64,
-    /// Its issue arbiter over its contexts.
-    pub sched: PolicyScheduler,
+    /// Its issue arbiter over its contexts (the scheduler block).
+    pub sched: DynBlock<SchedIn, SchedOut>,
+    /// The scheduler's inputs (policy, eligible mask, age ranks), reused every cycle.
+    pub sched_in: SchedIn,
     /// The last cycle's issue (kept until the next cycle's issue starts): (slot, PC, first
     /// instruction dword, decoder unit class).
     pub issued: Option<(usize, u32, u32, u8)>,
@@ -74,8 +76,10 @@ pub struct Group {
     pub ctx: Vec<Ctx>,
     /// VRFs by original slot.
     pub wfs: Vec<Wf>,
-    /// The split/merge unit.
-    pub pws: SimdGroupModel,
+    /// The split/merge unit (the PWS block).
+    pub pws: DynBlock<PwsIn, GroupOut>,
+    /// The split/merge unit's inputs (this cycle's command and every context's EXEC).
+    pws_in: PwsIn,
     /// The split/merge unit's outputs this cycle.
     pub out: GroupOut,
     /// The command for this cycle's edge (one per cycle: the port).
@@ -88,40 +92,58 @@ pub struct Group {
 }
 
 impl Group {
-    /// A group of `units` units with `n_wfc` contexts each.
+    /// A group of `units` units with `n_wfc` contexts each, its split/merge unit and
+    /// schedulers from `blocks`; `name` names the group's blocks (`g0`).
     pub fn new(
+        blocks: &dyn Blocks,
+        name: &str,
         units: usize,
         n_wfc: usize,
         params: PwsParams,
         policy: Policy,
-        dws: bool,
-        watchdog: u16,
-    ) -> Self {
-        let pws = SimdGroupModel::new(ModelConfig {
-            lanes: 64,
-            units,
-            n_wfc,
-            params,
-        });
-        let unit = Unit {
-            valu_free: 0,
-            sched: PolicyScheduler::new(policy, n_wfc),
-            issued: None,
-            idu: None,
-        };
+        (dws, watchdog): (bool, u16),
+    ) -> Result<Self, String> {
+        let pws = blocks.pws(
+            &format!("pws[{name}]"),
+            ModelConfig {
+                lanes: 64,
+                units,
+                n_wfc,
+                params,
+            },
+        )?;
+        let units = (0..units)
+            .map(|u| {
+                Ok(Unit {
+                    valu_free: 0,
+                    sched: blocks.sched(&format!("sched[{name}.u{u}]"), n_wfc)?,
+                    sched_in: SchedIn {
+                        gto: policy == Policy::Gto,
+                        ..SchedIn::default()
+                    },
+                    issued: None,
+                    idu: None,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let n = units.len() * n_wfc;
         let mut g = Self {
-            units: vec![unit; units],
-            ctx: vec![Ctx::default(); units * n_wfc],
+            units,
+            ctx: vec![Ctx::default(); n],
             wfs: vec![Wf::default(); n_wfc],
             out: GroupOut::default(),
             pws,
+            pws_in: PwsIn {
+                group: GroupIn::default(),
+                exec: vec![0; n],
+            },
             cmd: GroupIn::default(),
             last_split: None,
             trace: None,
         };
         g.cmd = g.idle_cmd(dws, watchdog);
         g.refresh();
-        g
+        Ok(g)
     }
 
     fn idle_cmd(&self, dws: bool, watchdog: u16) -> GroupIn {
@@ -144,8 +166,30 @@ impl Group {
 
     /// Reads the split/merge unit's outputs for the current cycle.
     pub fn refresh(&mut self) {
-        let exec: Vec<u64> = self.ctx.iter().map(|c| c.r.exec).collect();
-        self.out = self.pws.outputs(&exec);
+        self.load_pws_in();
+        self.out = self.pws.outputs(&self.pws_in);
+    }
+
+    /// The split/merge unit's inputs: the pending command and every context's EXEC.
+    fn load_pws_in(&mut self) {
+        self.pws_in.group = self.cmd;
+        for (e, c) in self.pws_in.exec.iter_mut().zip(&self.ctx) {
+            *e = c.r.exec;
+        }
+    }
+
+    /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by `age`
+    /// (the wavefronts' dispatch order, given to the scheduler as ranks).
+    pub fn grant(&mut self, u: usize, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
+        let n_wfc = self.wfs.len().min(MAX_WARPS);
+        let unit = &mut self.units[u];
+        unit.sched_in.eligible = eligible;
+        for s in (0..n_wfc).filter(|_| eligible != 0) {
+            let a = age(s);
+            unit.sched_in.age[s] = (0..n_wfc).filter(|&t| age(t) < a).count() as u8;
+        }
+        let o = unit.sched.cycle(&unit.sched_in);
+        o.grant_valid.then_some(usize::from(o.grant))
     }
 
     /// State of context k.
@@ -184,11 +228,24 @@ impl Group {
         if let Some(t) = self.trace.as_mut() {
             t.push((self.cmd, self.ctx.iter().map(|c| c.r.exec).collect()));
         }
-        self.pws.clock(&self.cmd);
+        self.load_pws_in();
+        self.pws.step(&self.pws_in);
         self.last_split = (self.cmd.cmd == crate::pws::Cmd::Split as u8)
             .then(|| self.k(self.cmd.cmd_unit.into(), self.cmd.cmd_slot.into()));
         self.cmd = self.idle_cmd(self.cmd.dws, self.cmd.watchdog);
         self.refresh();
+    }
+
+    /// The first fault of a block of the group checked in lock-step.
+    pub fn check(&self) -> Result<(), Box<crate::block::BlockFault>> {
+        self.pws.check()?;
+        for u in &self.units {
+            u.sched.check()?;
+            if let Some(idu) = &u.idu {
+                idu.check()?;
+            }
+        }
+        Ok(())
     }
 
     /// A free original slot (unit 0, EMPTY or DONE, no wavefront), lowest first.

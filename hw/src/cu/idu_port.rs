@@ -14,7 +14,8 @@
 //! the retirement. `ready[k]` at a dispatcher edge: the latch is empty at that time (cluster
 //! edges at the same picosecond come first). A cluster that is not working is never ready.
 
-use crate::idu::model::{DispIn, DispatcherModel, MAX_K};
+use crate::block::{BlockFault, DynBlock};
+use crate::idu::model::{DispIn, DispOut, MAX_K};
 
 /// The IDU of a launch (from the launch registers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,9 +56,9 @@ struct Cluster {
 }
 
 /// One unit's IDU and clusters.
-#[derive(Clone, Debug)]
 pub struct ValuIdu {
-    disp: DispatcherModel,
+    /// The dispatcher (the IDU block, core clock), over [`MAX_K`] clusters.
+    disp: DynBlock<DispIn, DispOut>,
     clusters: [Cluster; MAX_K],
     enable: bool,
     shape: IduShape,
@@ -71,8 +72,12 @@ pub struct ValuIdu {
 impl ValuIdu {
     /// The IDU programmed for launch `l` (reset, one configuration write per cluster,
     /// `launch`), with clusters of `shape` against a core clock of `core_ps`.
-    pub fn new(l: &IduLaunch, shape: IduShape, core_ps: u64) -> Self {
-        let mut disp = DispatcherModel::new(MAX_K);
+    pub fn new(
+        mut disp: DynBlock<DispIn, DispOut>,
+        l: &IduLaunch,
+        shape: IduShape,
+        core_ps: u64,
+    ) -> Self {
         disp.step(&DispIn {
             reset: true,
             ..DispIn::default()
@@ -122,6 +127,11 @@ impl ValuIdu {
         }
     }
 
+    /// The dispatcher's first lock-step fault.
+    pub fn check(&self) -> Result<(), Box<BlockFault>> {
+        self.disp.check()
+    }
+
     /// A VALU instruction presented in cycle `now` would be dispatched.
     pub fn can_dispatch(&self, now: u64) -> bool {
         self.disp.outputs(&self.inputs(now)).dispatch
@@ -130,7 +140,7 @@ impl ValuIdu {
     /// Dispatches the instruction presented in cycle `now`; returns the cluster and the first
     /// core cycle its result may be used (`None`: nothing was dispatched).
     pub fn dispatch(&mut self, now: u64) -> Option<(usize, u64)> {
-        let o = self.disp.step(&self.inputs(now));
+        let o = self.disp.cycle(&self.inputs(now));
         if !o.dispatch {
             return None;
         }
@@ -166,7 +176,12 @@ mod tests {
     #[test]
     fn at_the_core_clock_a_result_takes_four_cycles_and_the_ratio_holds() {
         let l = launch(true, &[(true, 2, 1000), (true, 1, 1000)]);
-        let mut idu = ValuIdu::new(&l, IduShape::default(), 1000);
+        let mut idu = ValuIdu::new(
+            Box::new(crate::idu::model::DispatcherModel::new(MAX_K)),
+            &l,
+            IduShape::default(),
+            1000,
+        );
         // Cycle 0: latched at 1000 ps, enters at 2000, retires at 4000: usable in cycle 4.
         assert_eq!(idu.dispatch(0), Some((0, 4)));
         // The ratio 2:1 over three dispatches in consecutive cycles: 0, 0, 1 would need
@@ -180,7 +195,12 @@ mod tests {
     #[test]
     fn a_slow_cluster_retires_later_and_gated_clusters_get_nothing() {
         let l = launch(true, &[(false, 0, 0), (true, 1, 2500)]);
-        let mut idu = ValuIdu::new(&l, IduShape::default(), 1000);
+        let mut idu = ValuIdu::new(
+            Box::new(crate::idu::model::DispatcherModel::new(MAX_K)),
+            &l,
+            IduShape::default(),
+            1000,
+        );
         // Latched at 1000; cluster edges at 2500, 5000, …: enters 2500, retires 7500 → 8.
         assert_eq!(idu.dispatch(0), Some((1, 8)));
         // Its latch frees at 2500: not ready for the edge at 2000 (cycle 1), ready at 3000.
@@ -192,7 +212,12 @@ mod tests {
     #[test]
     fn the_stock_dispatcher_ignores_limits_and_takes_the_first_ready_cluster() {
         let l = launch(false, &[(true, 1, 1000), (true, 1, 1000)]);
-        let mut idu = ValuIdu::new(&l, IduShape { depth: 2, ii: 2 }, 1000);
+        let mut idu = ValuIdu::new(
+            Box::new(crate::idu::model::DispatcherModel::new(MAX_K)),
+            &l,
+            IduShape { depth: 2, ii: 2 },
+            1000,
+        );
         for now in 0..6 {
             idu.dispatch(now);
         }

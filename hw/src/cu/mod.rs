@@ -57,7 +57,9 @@ pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
 pub use group::{Ctx, Group};
 pub use idu_port::{IduLaunch, IduShape, ValuIdu};
 
-use crate::isa::insn_model::{decode_fields, format, unit, InsnFields};
+use crate::block::{BlockFault, Blocks, Models};
+use crate::idu::model::MAX_K;
+use crate::isa::insn_model::{format, unit, InsnDecodeIn, InsnFields};
 use crate::memsys::coalesce::coalesce;
 use crate::memsys::plan::ReorderPlan;
 use crate::memsys::{GlobalAccess, MemSystem};
@@ -66,6 +68,7 @@ use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
 use rounds::Rounds;
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
 
 /// The most work-items in one launch (the per-wavefront counters are kept for all).
 pub const MAX_GRID: u32 = 1 << 24;
@@ -176,6 +179,10 @@ pub struct ComputeUnit {
     /// Record every issue of the next launches ([`IssueRecord`]; `None`: off). Cleared at
     /// each launch. The WCET measurement (issue 11) reads it.
     pub issue_log: Option<Vec<IssueRecord>>,
+    /// Where the swappable blocks come from (their reference models by default).
+    blocks: Arc<dyn Blocks>,
+    /// The first fault of a block checked in lock-step (the launch stopped in `rtl_block`).
+    block_fault: Option<Box<BlockFault>>,
 }
 
 /// One instruction issue, as [`ComputeUnit::issue_log`] records it.
@@ -220,8 +227,21 @@ impl ComputeUnit {
             inflight: HashMap::new(),
             rounds: None,
             issue_log: None,
+            blocks: Arc::new(Models),
+            block_fault: None,
             cfg,
         })
+    }
+
+    /// Takes the swappable blocks (decode, schedulers, split/merge units, reordering unit, L1,
+    /// DRAM controller, IDU dispatchers) from `blocks` from the next launch on.
+    pub fn set_blocks(&mut self, blocks: Arc<dyn Blocks>) {
+        self.blocks = blocks;
+    }
+
+    /// The first fault of a block checked in lock-step in the current or last launch.
+    pub fn block_fault(&self) -> Option<&BlockFault> {
+        self.block_fault.as_deref()
     }
 
     /// The configuration.
@@ -284,6 +304,7 @@ impl ComputeUnit {
     /// 8 the reordering trace table unreadable or not matching the launch).
     pub fn launch(&mut self, l: Launch) {
         self.counters = Counters::default();
+        self.block_fault = None;
         if let Some(log) = &mut self.issue_log {
             log.clear();
         }
@@ -310,24 +331,8 @@ impl ComputeUnit {
             e_split: self.cfg.lat.e_split,
             e_merge: self.cfg.lat.e_merge,
         };
-        let dws = l.mode == Mode::Dws;
-        self.groups = (0..self.cfg.n_simd)
-            .map(|_| {
-                Group::new(
-                    l.s as usize + 1,
-                    self.cfg.n_wfc,
-                    params,
-                    l.policy,
-                    dws,
-                    self.cfg.watchdog,
-                )
-            })
-            .collect();
-        if let Some(idu) = l.idu {
-            let core_ps = u64::from(self.cfg.memory.core_ps);
-            for u in self.groups.iter_mut().flat_map(|g| g.units.iter_mut()) {
-                u.idu = Some(ValuIdu::new(&idu, self.cfg.idu, core_ps));
-            }
+        if let Err(e) = self.build_groups(&l, params) {
+            return self.fail_blocks(e);
         }
         if let Some(g) = self.trace_group.and_then(|g| self.groups.get_mut(g)) {
             g.trace = Some(Vec::new());
@@ -335,38 +340,136 @@ impl ComputeUnit {
         self.wgs.clear();
         self.pending.clear();
         self.inflight.clear();
-        if let Err(info) = self.start_memory(&l, groups * waves) {
-            self.status = Status::Error(Fault {
-                error: CuError::BadLaunch,
-                pc: 0,
-                info,
-            });
-            return;
+        match self.start_memory(&l, groups * waves) {
+            Ok(()) => {}
+            Err(Err(msg)) => return self.fail_blocks(msg),
+            Err(Ok(info)) => {
+                self.status = Status::Error(Fault {
+                    error: CuError::BadLaunch,
+                    pc: 0,
+                    info,
+                });
+                return;
+            }
         }
-        self.decoded = (0..self.code.len())
-            .map(|i| decode_fields(self.code[i], self.code.get(i + 1).copied().unwrap_or(0)))
-            .collect();
+        if let Err(e) = self.decode_all() {
+            return self.fail_blocks(e);
+        }
         self.status = Status::Busy;
     }
 
+    /// The SIMD groups of launch `l` (and their IDUs), blocks from [`Self::set_blocks`].
+    fn build_groups(&mut self, l: &Launch, params: PwsParams) -> Result<(), String> {
+        let flags = (l.mode == Mode::Dws, self.cfg.watchdog);
+        let units = l.s as usize + 1;
+        self.groups = (0..self.cfg.n_simd)
+            .map(|g| {
+                let name = format!("g{g}");
+                Group::new(
+                    &*self.blocks,
+                    &name,
+                    units,
+                    self.cfg.n_wfc,
+                    params,
+                    l.policy,
+                    flags,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        if let Some(idu) = l.idu {
+            let core_ps = u64::from(self.cfg.memory.core_ps);
+            for (gi, g) in self.groups.iter_mut().enumerate() {
+                for (u, unit) in g.units.iter_mut().enumerate() {
+                    let disp = self.blocks.idu(&format!("idu[g{gi}.u{u}]"), MAX_K)?;
+                    unit.idu = Some(ValuIdu::new(disp, &idu, self.cfg.idu, core_ps));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes the instruction memory through the decode stage (one instruction a cycle; the
+    /// issue stage reads the decoded buffer, fetch being ideal).
+    fn decode_all(&mut self) -> Result<(), String> {
+        let mut stage = self.blocks.decode()?;
+        stage.step(&InsnDecodeIn {
+            reset: true,
+            ..InsnDecodeIn::default()
+        });
+        let idle = InsnDecodeIn::default();
+        self.decoded.clear();
+        for i in 0..self.code.len() {
+            stage.step(&InsnDecodeIn {
+                reset: false,
+                valid: true,
+                word0: self.code[i],
+                word1: self.code.get(i + 1).copied().unwrap_or(0),
+            });
+            self.decoded.push(stage.outputs(&idle).fields);
+        }
+        stage.check().map_err(|f| self.record_fault(f))
+    }
+
+    /// Keeps a block's fault; returns its message.
+    fn record_fault(&mut self, f: Box<BlockFault>) -> String {
+        let msg = f.to_string();
+        self.block_fault.get_or_insert(f);
+        msg
+    }
+
+    /// The launch stops in `rtl_block` (a block could not be built or disagreed with its
+    /// model; the message is in [`Self::block_fault`] or was `msg`).
+    fn fail_blocks(&mut self, msg: String) {
+        if self.block_fault.is_none() {
+            self.block_fault = Some(Box::new(BlockFault {
+                block: "system".into(),
+                cycle: 0,
+                kind: crate::block::FaultKind::Engine(msg),
+                window: Vec::new(),
+            }));
+        }
+        self.status = Status::Busy;
+        self.fail(CuError::RtlBlock, 0, 0);
+    }
+
+    /// Polls every block checked in lock-step; the first fault stops the launch.
+    fn check_blocks(&mut self) {
+        let fault = self
+            .groups
+            .iter()
+            .find_map(|g| g.check().err())
+            .or_else(|| self.mem_sys.as_ref().and_then(|m| m.check().err()));
+        if let Some(f) = fault {
+            let msg = self.record_fault(f);
+            self.fail_blocks(msg);
+        }
+    }
+
     /// The hierarchy and (reordering on) the trace table and rounds of launch `l` of `waves`
-    /// wavefronts; `Err(8)`: the trace table is unreadable.
-    fn start_memory(&mut self, l: &Launch, waves: u32) -> Result<(), u32> {
+    /// wavefronts; `Err(Ok(8))`: the trace table is unreadable; `Err(Err(why))`: a block
+    /// could not be built.
+    fn start_memory(&mut self, l: &Launch, waves: u32) -> Result<(), Result<u32, String>> {
         self.rounds = None;
         self.mem_sys = None;
         if !self.cfg.memory.hierarchy {
             return Ok(());
         }
         let slots = self.cfg.n_simd * self.cfg.n_wfc;
-        let mut m =
-            MemSystem::new(&self.cfg.memory, slots, l.reorder, self.start).map_err(|_| 8u32)?;
+        let mut m = MemSystem::new(
+            &*self.blocks,
+            &self.cfg.memory,
+            slots,
+            l.reorder,
+            self.start,
+        )
+        .map_err(Err)?;
         if self.record_dram {
             m.record_dram();
         }
         self.mem_sys = Some(m);
         if l.reorder {
             let plan =
-                ReorderPlan::read(&self.mem, l.trace_addr, waves as usize).map_err(|_| 8u32)?;
+                ReorderPlan::read(&self.mem, l.trace_addr, waves as usize).map_err(|_| Ok(8))?;
             let r = resident_wgs(&self.cfg, l.grid, l.wg, l.lds_per_wg);
             self.rounds = Some(Rounds::new(plan, r, l.grid / l.wg));
         }
@@ -404,6 +507,9 @@ impl ComputeUnit {
         self.memory_cycle();
         for g in &mut self.groups {
             g.clock();
+        }
+        if self.blocks.checked() {
+            self.check_blocks();
         }
         self.now += 1;
         if self.status == Status::Busy {
@@ -690,10 +796,11 @@ impl ComputeUnit {
             }
         }
         let g = &mut self.groups[gi];
-        let ages: Vec<u64> = (0..n_wfc)
-            .map(|s| g.ctx[s * g.units.len() + u].age)
-            .collect();
-        let Some(slot) = g.units[u].sched.grant_by_age(mask, |s| ages[s]) else {
+        let mut ages = [0u64; 16];
+        for (s, a) in ages.iter_mut().enumerate().take(n_wfc) {
+            *a = g.ctx[s * g.units.len() + u].age;
+        }
+        let Some(slot) = g.grant(u, mask, |s| ages[s]) else {
             self.counters.stalls[reason as usize] += 1;
             return;
         };

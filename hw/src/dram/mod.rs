@@ -229,6 +229,13 @@ pub enum Command {
     Ref = 7,
 }
 
+impl crate::block::Ports for Command {
+    /// The 3-bit command code.
+    fn visit(&self, prefix: &str, v: crate::block::Visit) {
+        v(prefix, 3, *self as u64);
+    }
+}
+
 impl Command {
     /// Every code, indexed by its value.
     pub const ALL: [Command; 8] = [

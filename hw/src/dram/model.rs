@@ -1280,6 +1280,61 @@ pub fn request_lid(part: Part, refresh_phase: u16, req: &Request) -> Result<u32,
     }
 }
 
+crate::ports!(DramIn {
+    reset,
+    req_valid,
+    req_write,
+    req_indexed,
+    req_addr,
+    req_words,
+    req_period,
+    req_count,
+    req_tag,
+    idx_valid,
+    idx_addr
+});
+crate::ports!(DramOut {
+    req_ready,
+    idx_ready,
+    cmd,
+    cmd_bg,
+    cmd_bank,
+    cmd_row,
+    cmd_col,
+    dq_valid,
+    dq_write,
+    dq_bg,
+    dq_bank,
+    dq_row,
+    dq_col,
+    dq_beat,
+    dq_mask,
+    done,
+    done_error,
+    done_tag,
+    done_lid,
+    ref_owed,
+    ref_overflow
+});
+
+impl crate::block::Clocked for DramModel {
+    type In = DramIn;
+    type Out = DramOut;
+
+    /// The controller's outputs are registered: they do not depend on the cycle's inputs.
+    fn outputs(&self, _input: &DramIn) -> DramOut {
+        DramModel::outputs(self)
+    }
+
+    fn step(&mut self, input: &DramIn) {
+        DramModel::step(self, input);
+    }
+
+    fn cycle(&mut self, input: &DramIn) -> DramOut {
+        DramModel::step(self, input)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -656,6 +656,51 @@ impl<'a> Sim<'a> {
     }
 }
 
+crate::ports!(DispIn {
+    reset,
+    cfg_we,
+    cfg_type,
+    cfg_cluster,
+    cfg_working,
+    cfg_limit,
+    launch,
+    stop,
+    enable,
+    in_valid,
+    in_type,
+    in_tag,
+    ready
+});
+crate::ports!(DispOut {
+    elig,
+    all_full,
+    sel,
+    dispatch,
+    stall,
+    out_tag,
+    cnt,
+    limit,
+    working,
+    active
+});
+
+impl crate::block::Clocked for DispatcherModel {
+    type In = DispIn;
+    type Out = DispOut;
+
+    fn outputs(&self, input: &DispIn) -> DispOut {
+        DispatcherModel::outputs(self, input)
+    }
+
+    fn step(&mut self, input: &DispIn) {
+        DispatcherModel::step(self, input);
+    }
+
+    fn cycle(&mut self, input: &DispIn) -> DispOut {
+        DispatcherModel::step(self, input)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -644,6 +644,50 @@ impl InsnDecodeModel {
     }
 }
 
+crate::ports!(InsnDecodeIn {
+    reset,
+    valid,
+    word0,
+    word1
+});
+crate::ports!(InsnFields {
+    illegal,
+    format,
+    unit,
+    opcode,
+    dst,
+    sdst,
+    src0,
+    src1,
+    src2,
+    imm,
+    literal,
+    words,
+    abs,
+    neg,
+    clamp,
+    omod,
+    glc,
+    slc,
+    gds,
+    imm_offset
+});
+crate::ports!(InsnDecodeOut { out_valid, fields });
+
+impl crate::block::Clocked for InsnDecodeModel {
+    type In = InsnDecodeIn;
+    type Out = InsnDecodeOut;
+
+    /// The stage's outputs are its register: they do not depend on the cycle's inputs.
+    fn outputs(&self, _input: &InsnDecodeIn) -> InsnDecodeOut {
+        InsnDecodeModel::outputs(self)
+    }
+
+    fn step(&mut self, input: &InsnDecodeIn) {
+        self.clock(*input);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

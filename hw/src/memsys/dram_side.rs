@@ -4,8 +4,9 @@
 use super::cdc::CdcFifo;
 use super::coalesce::LineSpan;
 use super::MemError;
-use crate::dram::model::{DramIn, DramModel, DramOut};
-use crate::dram::{Command, Part};
+use crate::block::{BlockFault, DynBlock};
+use crate::dram::model::{DramIn, DramOut};
+use crate::dram::Command;
 
 /// A line request to DRAM: a load miss's line, or a store's words of one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +37,9 @@ pub struct DramCounters {
 }
 
 /// The controller and its bookkeeping.
-#[derive(Clone, Debug)]
 pub struct DramSide {
-    model: DramModel,
+    /// The DRAM controller block (model or RTL).
+    model: DynBlock<DramIn, DramOut>,
     /// Requests accepted and not done, by tag.
     inflight: Vec<Option<LineReq>>,
     /// How many of them.
@@ -53,10 +54,10 @@ pub struct DramSide {
 }
 
 impl DramSide {
-    /// A controller for `part` after reset.
-    pub fn new(part: Part, refresh_phase: u16) -> Self {
+    /// The side of controller `model` (after reset).
+    pub fn new(model: DynBlock<DramIn, DramOut>) -> Self {
         DramSide {
-            model: DramModel::new(part, refresh_phase),
+            model,
             inflight: vec![None; 256],
             n_inflight: 0,
             next_tag: 0,
@@ -64,6 +65,11 @@ impl DramSide {
             counters: DramCounters::default(),
             last: DramOut::default(),
         }
+    }
+
+    /// The controller's first lock-step fault.
+    pub fn check(&self) -> Result<(), Box<BlockFault>> {
+        self.model.check()
     }
 
     /// No request in the controller.
@@ -78,7 +84,7 @@ impl DramSide {
         input: &mut CdcFifo<LineReq>,
         output: &mut CdcFifo<LineReq>,
     ) -> Result<(), MemError> {
-        let ready = self.model.outputs().req_ready;
+        let ready = self.model.outputs(&DramIn::default()).req_ready;
         let tag = self.next_tag;
         // A request is taken only when its completion is sure to find a place in the crossing
         // back (a completion cannot wait).
@@ -87,7 +93,7 @@ impl DramSide {
             .peek(t)
             .copied()
             .filter(|_| ready && room && self.inflight[usize::from(tag)].is_none());
-        let out = self.model.step(&request_inputs(req.as_ref(), tag));
+        let out = self.model.cycle(&request_inputs(req.as_ref(), tag));
         let cycle = self.counters.cycles;
         self.counters.cycles += 1;
         if let Some(r) = req {

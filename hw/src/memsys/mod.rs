@@ -57,9 +57,10 @@ pub mod plan;
 
 pub use config::{DramPart, MemConfig};
 
-use crate::cache::model::{CacheIn, CacheModel, CacheOut};
+use crate::block::{BlockFault, Blocks, DynBlock};
+use crate::cache::model::{CacheIn, CacheOut};
 use crate::dram::model::DramOut;
-use crate::reorder::model::{config_writes, ReorderIn, ReorderModel, WarpConfig};
+use crate::reorder::model::{config_writes, ReorderIn, ReorderOut, WarpConfig};
 use cdc::{CdcFifo, Clock};
 use coalesce::LineSpan;
 use dram_side::{DramCounters, DramSide, LineReq};
@@ -140,8 +141,10 @@ pub struct MemSystem {
     reorder_on: bool,
     core: Clock,
     dram_clk: Clock,
-    reorder: ReorderModel,
-    l1: CacheModel,
+    /// The reordering unit block.
+    reorder: DynBlock<ReorderIn, ReorderOut>,
+    /// The L1 block.
+    l1: DynBlock<CacheIn, CacheOut>,
     dram: DramSide,
     to_dram: CdcFifo<LineReq>,
     from_dram: CdcFifo<LineReq>,
@@ -200,9 +203,11 @@ pub struct Snapshot {
 }
 
 impl MemSystem {
-    /// A hierarchy for `slots` wavefront slots (≤ 64) in its reset state.
-    /// The DRAM clock's first edge is one period after core cycle `origin` starts.
+    /// A hierarchy for `slots` wavefront slots (≤ 64) in its reset state, its reordering
+    /// unit, L1 and DRAM controller from `blocks`. The DRAM clock's first edge is one period
+    /// after core cycle `origin` starts.
     pub fn new(
+        blocks: &dyn Blocks,
         cfg: &MemConfig,
         slots: usize,
         reorder_on: bool,
@@ -220,9 +225,9 @@ impl MemSystem {
             reorder_on,
             core,
             dram_clk,
-            reorder: ReorderModel::new(slots, cfg.channel_depth, plan::MAX_TRACE)?,
-            l1: CacheModel::new(cfg.l1_sets, cfg.l1_ways)?,
-            dram: DramSide::new(part, cfg.refresh_phase),
+            reorder: blocks.reorder(slots, cfg.channel_depth, plan::MAX_TRACE)?,
+            l1: blocks.l1(cfg.l1_sets, cfg.l1_ways)?,
+            dram: DramSide::new(blocks.dram(part, cfg.refresh_phase)?),
             to_dram: CdcFifo::new(cfg.cdc_depth, stages, core, dram_clk),
             from_dram: CdcFifo::new(cfg.cdc_depth, stages, dram_clk, core),
             buffer: vec![None; 256],
@@ -255,6 +260,13 @@ impl MemSystem {
             ..CacheIn::default()
         });
         Ok(s)
+    }
+
+    /// The first lock-step fault of the hierarchy's blocks.
+    pub fn check(&self) -> Result<(), Box<BlockFault>> {
+        self.reorder.check()?;
+        self.l1.check()?;
+        self.dram.check()
     }
 
     /// Records every DRAM command from now on.
@@ -440,7 +452,7 @@ impl MemSystem {
             mem_fill: fill.is_some(),
             mem_fill_line: fill.unwrap_or(0),
         };
-        let o = self.l1.step(&i);
+        let o = self.l1.cycle(&i);
         self.last.fill = fill;
         self.last.l1 = None;
         let Some((span, store, id)) = line else {
@@ -519,7 +531,7 @@ impl MemSystem {
             Some(c) => c,
             None => self.request_inputs(rel_ready),
         };
-        let o = self.reorder.step(&input);
+        let o = self.reorder.cycle(&input);
         if o.error != 0 {
             return Err(MemError::Reorder(o.error));
         }

@@ -551,6 +551,58 @@ fn check_range(name: &str, value: usize, lo: usize, hi: usize) {
     );
 }
 
+/// The split/merge unit's inputs of one cycle: the command port and every context's EXEC.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PwsIn {
+    /// The command port and the static inputs.
+    pub group: GroupIn,
+    /// EXEC of context k (`k = slot × units + unit`).
+    pub exec: Vec<u64>,
+}
+
+crate::ports!(GroupIn {
+    reset,
+    dws,
+    watchdog,
+    cmd,
+    cmd_unit,
+    cmd_slot,
+    cmd_mask,
+    cmd_pc
+});
+crate::ports!(PwsIn { group, exec });
+crate::ports!(CtxOut {
+    state,
+    spm,
+    eff,
+    parent_valid,
+    parent,
+    sp,
+    top
+});
+crate::ports!(GroupOut {
+    ctx,
+    copy_valid,
+    copy_from,
+    copy_to,
+    split_denied,
+    error,
+    error_ctx
+});
+
+impl crate::block::Clocked for SimdGroupModel {
+    type In = PwsIn;
+    type Out = GroupOut;
+
+    fn outputs(&self, input: &PwsIn) -> GroupOut {
+        SimdGroupModel::outputs(self, &input.exec)
+    }
+
+    fn step(&mut self, input: &PwsIn) {
+        self.clock(&input.group);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

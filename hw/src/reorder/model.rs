@@ -729,5 +729,62 @@ pub fn request(slot: u8, seq: u8, pc_idx: u8, store: bool, tag: u8) -> ReorderIn
     }
 }
 
+crate::ports!(ReorderIn {
+    reset,
+    rule,
+    parallel,
+    bypass,
+    trace_we,
+    trace_slot,
+    trace_index,
+    trace_entry,
+    map_we,
+    map_slot,
+    map_block,
+    map_warp,
+    map_wave,
+    map_len,
+    start,
+    req_valid,
+    req_slot,
+    req_seq,
+    req_pc_idx,
+    req_store,
+    req_tag,
+    rel_ready,
+    watchdog
+});
+crate::ports!(ReorderOut {
+    free,
+    req_ready,
+    rel_valid,
+    rel_slot,
+    rel_tag,
+    rel_store,
+    rel_pc_idx,
+    state,
+    target,
+    expect_seq,
+    count,
+    error
+});
+
+impl crate::block::Clocked for ReorderModel {
+    type In = ReorderIn;
+    type Out = ReorderOut;
+
+    fn outputs(&self, input: &ReorderIn) -> ReorderOut {
+        ReorderModel::outputs(self, input)
+    }
+
+    fn step(&mut self, input: &ReorderIn) {
+        ReorderModel::step(self, input);
+    }
+
+    fn cycle(&mut self, input: &ReorderIn) -> ReorderOut {
+        ReorderModel::step(self, input)
+    }
+}
+
 #[cfg(test)]
 mod tests;

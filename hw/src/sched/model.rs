@@ -97,13 +97,22 @@ impl PolicyScheduler {
     /// `age(w) = w` it is `grant`. The compute unit uses it with its wavefronts' dispatch
     /// order, since a slot's index says nothing about its occupant's age.
     pub fn grant_by_age(&mut self, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
+        let pick = self.pick(self.policy, eligible, age);
+        if pick.is_some() {
+            self.last = pick;
+        }
+        pick
+    }
+
+    /// The warp `policy` grants among `eligible` (no state change).
+    fn pick(&self, policy: Policy, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
         let eligible = eligible & self.supervised();
         if eligible == 0 {
             return None;
         }
-        let pick = match self.policy {
+        match policy {
             Policy::Lrr => {
-                // Rotate the mask so that bit 0 is slot `start`, take the lowest set bit.
+                // The first eligible warp from slot `start` on, wrapping.
                 let start = self.last.map_or(0, |l| (l + 1) % self.warps);
                 (0..self.warps)
                     .map(|k| (start + k) % self.warps)
@@ -115,10 +124,91 @@ impl PolicyScheduler {
                     .filter(|&w| eligible >> w & 1 == 1)
                     .min_by_key(|&w| (age(w), w)),
             },
-        };
-        if pick.is_some() {
-            self.last = pick;
         }
-        pick
+    }
+}
+
+/// The scheduler block's inputs of one cycle (the ports of [`super::WarpScheduler`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SchedIn {
+    /// Synchronous reset: forget the last granted warp.
+    pub reset: bool,
+    /// Policy: GTO (else LRR).
+    pub gto: bool,
+    /// Bit w: warp w may issue this cycle.
+    pub eligible: u64,
+    /// Age rank of warp w (0 the oldest; GTO's fallback takes the smallest (age, w)).
+    pub age: [u8; MAX_WARPS],
+}
+
+impl Default for SchedIn {
+    fn default() -> Self {
+        SchedIn {
+            reset: false,
+            gto: false,
+            eligible: 0,
+            age: [0; MAX_WARPS],
+        }
+    }
+}
+
+/// The scheduler block's outputs of one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchedOut {
+    /// A warp is granted (exactly when a supervised warp is eligible).
+    pub grant_valid: bool,
+    /// The granted warp (0 when none).
+    pub grant: u8,
+    /// The last granted warp.
+    pub last: u8,
+    /// Some warp has been granted since reset.
+    pub last_valid: bool,
+}
+
+crate::ports!(SchedIn {
+    reset,
+    gto,
+    eligible,
+    age
+});
+crate::ports!(SchedOut {
+    grant_valid,
+    grant,
+    last,
+    last_valid
+});
+
+impl SchedIn {
+    /// The policy the `gto` port selects.
+    pub fn policy(&self) -> Policy {
+        if self.gto {
+            Policy::Gto
+        } else {
+            Policy::Lrr
+        }
+    }
+}
+
+impl crate::block::Clocked for PolicyScheduler {
+    type In = SchedIn;
+    type Out = SchedOut;
+
+    /// The grant under the `gto` port's policy (the constructor's policy is not used).
+    fn outputs(&self, i: &SchedIn) -> SchedOut {
+        let pick = self.pick(i.policy(), i.eligible, |w| u64::from(i.age[w]));
+        SchedOut {
+            grant_valid: pick.is_some(),
+            grant: pick.unwrap_or(0) as u8,
+            last: self.last.unwrap_or(0) as u8,
+            last_valid: self.last.is_some(),
+        }
+    }
+
+    fn step(&mut self, i: &SchedIn) {
+        if i.reset {
+            self.last = None;
+        } else if let Some(w) = self.pick(i.policy(), i.eligible, |w| u64::from(i.age[w])) {
+            self.last = Some(w);
+        }
     }
 }
