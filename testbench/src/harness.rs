@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 pub type ClockPin<B> = fn(&mut B) -> &mut Signal<In, Clock>;
 
 /// A clock pin as the harness keeps it (a closure may pick one of an array of clocks).
-type BoxedPin<B> = Box<dyn Fn(&mut B) -> &mut Signal<In, Clock>>;
+type BoxedPin<B> = Box<dyn Fn(&mut B) -> &mut Signal<In, Clock> + Send>;
 
 /// Clock domains a harness can hold (they are tracked in a 64-bit mask).
 pub const MAX_DOMAINS: usize = 64;
@@ -146,7 +146,7 @@ impl<B: Block> Harness<B> {
         &mut self,
         name: &str,
         period: Period,
-        pin: impl Fn(&mut B) -> &mut Signal<In, Clock> + 'static,
+        pin: impl Fn(&mut B) -> &mut Signal<In, Clock> + Send + 'static,
     ) -> Result<usize, HarnessError> {
         self.add_domain(name, EdgeTime::first(period), Box::new(pin))
     }
@@ -158,7 +158,7 @@ impl<B: Block> Harness<B> {
         &mut self,
         name: &str,
         period: Period,
-        pin: impl Fn(&mut B) -> &mut Signal<In, Clock> + 'static,
+        pin: impl Fn(&mut B) -> &mut Signal<In, Clock> + Send + 'static,
     ) -> Result<usize, HarnessError> {
         self.add_domain(
             name,
@@ -267,6 +267,13 @@ impl<B: Block> Harness<B> {
         let seen = observe(&self.uut);
         self.step(&mut |_, _| {})?;
         Ok(seen)
+    }
+
+    /// Applies inputs at the current instant and settles the block, without moving time: the
+    /// outputs for these inputs can then be read (a combinational look between edges).
+    pub fn poke(&mut self, apply: impl FnOnce(&mut B)) -> Result<(), HarnessError> {
+        apply(&mut self.uut);
+        self.settle()
     }
 
     /// Runs every domain up to (and including) the edges at `end_ps`, calling `on_cycle` at

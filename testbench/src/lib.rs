@@ -28,6 +28,7 @@ pub mod plot;
 pub mod ports;
 pub mod reorder;
 pub mod signals;
+pub mod sim;
 pub mod sm;
 pub mod tb;
 pub mod waves;

@@ -25,9 +25,9 @@ pub use sets::{BlockKind, Blocks, Models};
 /// A clocked block: a reference model, or an RTL implementation behind a simulation engine.
 pub trait Clocked {
     /// The input port bundle.
-    type In: Ports + Clone;
+    type In: Ports + Clone + Send;
     /// The output port bundle.
-    type Out: Ports + Clone + PartialEq;
+    type Out: Ports + Clone + PartialEq + Send;
 
     /// What the block drives during the current cycle with these inputs (no state change;
     /// an RTL implementation applies the inputs and settles, behind interior mutability).

@@ -70,6 +70,16 @@ use rounds::Rounds;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
+/// The fewest trace entries per slot the reordering unit is built with.
+const MIN_TRACE: usize = 16;
+
+/// Trace entries per slot for `plan`: its longest trace, rounded up to a power of two (at
+/// least [`MIN_TRACE`]); the reading of the plan keeps it at most `plan::MAX_TRACE`.
+fn trace_entries(plan: &ReorderPlan) -> usize {
+    let longest = plan.waves.iter().map(Vec::len).max().unwrap_or(0);
+    longest.next_power_of_two().max(MIN_TRACE)
+}
+
 /// The most work-items in one launch (the per-wavefront counters are kept for all).
 pub const MAX_GRID: u32 = 1 << 24;
 
@@ -455,21 +465,25 @@ impl ComputeUnit {
             return Ok(());
         }
         let slots = self.cfg.n_simd * self.cfg.n_wfc;
-        let mut m = MemSystem::new(
+        let plan = match l.reorder {
+            true => Some(
+                ReorderPlan::read(&self.mem, l.trace_addr, waves as usize).map_err(|_| Ok(8))?,
+            ),
+            false => None,
+        };
+        let m = MemSystem::new(
             &*self.blocks,
             &self.cfg.memory,
-            slots,
+            (slots, plan.as_ref().map_or(MIN_TRACE, trace_entries)),
             l.reorder,
             self.start,
-        )
-        .map_err(Err)?;
+        );
+        let mut m = m.map_err(Err)?;
         if self.record_dram {
             m.record_dram();
         }
         self.mem_sys = Some(m);
-        if l.reorder {
-            let plan =
-                ReorderPlan::read(&self.mem, l.trace_addr, waves as usize).map_err(|_| Ok(8))?;
+        if let Some(plan) = plan {
             let r = resident_wgs(&self.cfg, l.grid, l.wg, l.lds_per_wg);
             self.rounds = Some(Rounds::new(plan, r, l.grid / l.wg));
         }

@@ -72,7 +72,7 @@ pub struct DispIn {
 }
 
 /// Outputs of one dispatcher cycle (combinational from the registers and the inputs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DispOut {
     /// Bit k: cluster k is eligible for the presented instruction.
     pub elig: u8,

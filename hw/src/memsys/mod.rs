@@ -204,12 +204,13 @@ pub struct Snapshot {
 
 impl MemSystem {
     /// A hierarchy for `slots` wavefront slots (≤ 64) in its reset state, its reordering
-    /// unit, L1 and DRAM controller from `blocks`. The DRAM clock's first edge is one period
-    /// after core cycle `origin` starts.
+    /// unit (`trace` entries per slot, at most [`plan::MAX_TRACE`]), L1 and DRAM controller
+    /// from `blocks`. The DRAM clock's first edge is one period after core cycle `origin`
+    /// starts.
     pub fn new(
         blocks: &dyn Blocks,
         cfg: &MemConfig,
-        slots: usize,
+        (slots, trace): (usize, usize),
         reorder_on: bool,
         origin: u64,
     ) -> Result<Self, String> {
@@ -225,7 +226,7 @@ impl MemSystem {
             reorder_on,
             core,
             dram_clk,
-            reorder: blocks.reorder(slots, cfg.channel_depth, plan::MAX_TRACE)?,
+            reorder: blocks.reorder(slots, cfg.channel_depth, trace)?,
             l1: blocks.l1(cfg.l1_sets, cfg.l1_ways)?,
             dram: DramSide::new(blocks.dram(part, cfg.refresh_phase)?),
             to_dram: CdcFifo::new(cfg.cdc_depth, stages, core, dram_clk),

@@ -2,7 +2,7 @@
 //! ([`probe`]); `rtgpu sweep` ([`sweep`]) over a configuration grid.
 
 pub mod probe;
-mod run;
+pub(crate) mod run;
 pub mod scenario;
 pub mod sweep;
 mod sys_probe;

@@ -3,11 +3,13 @@
 
 use super::probe::CuProbe;
 use super::Recording;
+use crate::sim::blocks::RtlBlocks;
 use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
+use rtgpu_hw::block::BlockKind;
 use rtgpu_hw::cu::IduLaunch;
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
@@ -66,6 +68,19 @@ pub struct RunOpts {
     /// Process-variation map of the chip whose clusters the host flow programs.
     #[arg(long, default_value_t = 1)]
     pub idu_seed: u64,
+    /// Run these blocks as RTL, each in lock-step with its reference model: `all`, or names
+    /// among decode,sched,pws,reorder,l1,dram,idu. A mismatch stops the run (exit 1) and
+    /// writes the window before it to rtl-mismatch.vcd (beside --vcd if given).
+    #[arg(long, value_parser = parse_rtl)]
+    pub rtl: Option<RtlList>,
+}
+
+/// The blocks `--rtl` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RtlList(pub Vec<BlockKind>);
+
+fn parse_rtl(s: &str) -> Result<RtlList, String> {
+    BlockKind::parse_list(s).map(RtlList)
 }
 
 /// The launch a kernel's header describes, as the command line overrides it (`rtgpu run`,
@@ -195,6 +210,10 @@ pub struct RunReport {
     pub sched: &'static str,
     /// The reordering unit was on.
     pub reorder: bool,
+    /// The blocks run as RTL in lock-step with their models (`--rtl`).
+    pub rtl: Vec<&'static str>,
+    /// `--rtl`: the waveform of the first mismatch's window, if one was written.
+    pub mismatch_vcd: Option<String>,
     /// Dimensions.
     pub dims: Dims,
     /// `done`, or the error's name.
@@ -215,6 +234,12 @@ impl RunReport {
             "{}: mode {} S={} sched {} grid {} wg {}\nstatus: {}\n",
             self.kernel, self.mode, self.s, self.sched, self.dims.grid, self.dims.wg, self.status
         );
+        if !self.rtl.is_empty() {
+            out += &format!(
+                "rtl: {} (each in lock-step with its model)\n",
+                self.rtl.join(",")
+            );
+        }
         if let Some(e) = &self.error {
             out += &format!("error: {e}\n");
         }
@@ -249,6 +274,13 @@ pub fn load_config(path: &Path) -> Result<CuConfig, String> {
 /// Runs the kernel. `Err((2, message))` for bad input (source, arguments, configuration,
 /// files); a launch that fails on the GPU still gives a report (with `status` the error).
 pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
+    match o.rtl {
+        None => run_here(o),
+        Some(_) => crate::sim::twin::on_rtl_stack(|| Ok(run_here(o))).map_err(|e| (1, e))?,
+    }
+}
+
+fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let bad = |m: String| (2u8, m);
     let name = o.kernel.display().to_string();
     let src = std::fs::read_to_string(&o.kernel).map_err(|e| bad(format!("{name}: {e}")))?;
@@ -263,7 +295,11 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     cfg.check().map_err(bad)?;
     let (dims, args) = o.launch.resolve(&meta).map_err(bad)?;
     let image = Image::build(&args, dims, o.launch.seed);
-    let gpu = Gpu::new(cfg).map_err(bad)?;
+    let mut gpu = Gpu::new(cfg).map_err(bad)?;
+    if let Some(RtlList(kinds)) = &o.rtl {
+        gpu.cu_mut()
+            .set_blocks(std::sync::Arc::new(RtlBlocks::new(kinds)));
+    }
     let idu = idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?;
     let probe = match &o.vcd {
         Some(p) => Some(
@@ -287,7 +323,7 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
         .map_err(|e| bad(e.to_string()))?;
     let seconds = t0.elapsed().as_secs_f64();
-    let (_, probe, io_error) = drv.into_bus().finish();
+    let (gpu, probe, io_error) = drv.into_bus().finish();
     if let Some(e) = io_error {
         return Err((1, format!("writing the waveform: {e}")));
     }
@@ -297,6 +333,22 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
             .map_err(|e| (1, e.to_string()))?;
     }
     let mut r = report(o, name, dims, outcome.result, outcome.counters);
+    if let Some(f) = gpu.cu().block_fault() {
+        let path = match &o.vcd {
+            Some(v) => v.with_file_name("rtl-mismatch.vcd"),
+            None => PathBuf::from("rtl-mismatch.vcd"),
+        };
+        let written = crate::sim::window::write(f, &path)
+            .map_err(|e| (1, format!("{}: {e}", path.display())))?;
+        r.mismatch_vcd = written.then(|| path.display().to_string());
+        r.error = Some(match &r.mismatch_vcd {
+            Some(p) => format!(
+                "{f} (waveform of the {} cycles up to it: {p})",
+                f.window.len()
+            ),
+            None => f.to_string(),
+        });
+    }
     if o.bench {
         r.speed = Some(Speed {
             seconds,
@@ -321,6 +373,12 @@ fn report(
         s: o.s,
         sched: o.sched.name(),
         reorder: o.reorder,
+        rtl: o
+            .rtl
+            .iter()
+            .flat_map(|l| l.0.iter().map(|k| k.name()))
+            .collect(),
+        mismatch_vcd: None,
         dims,
         status,
         error,
@@ -330,7 +388,7 @@ fn report(
 }
 
 /// A launch's status: `done`, the GPU error's name, `timeout` or `driver_error`.
-pub(super) fn status_name(result: &Result<(), DriverError>) -> String {
+pub(crate) fn status_name(result: &Result<(), DriverError>) -> String {
     match result {
         Ok(()) => "done".into(),
         Err(DriverError::Hardware { error, .. }) => error.name().into(),

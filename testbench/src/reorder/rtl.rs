@@ -87,7 +87,7 @@ macro_rules! reorder_read {
     ($u:expr) => {{
         let byte = |b: Bits<8>| b.index() as u8;
         ReorderOut {
-            free: $u.free.val().index() as u64,
+            free: $u.free.val().to_u64(),
             req_ready: $u.req_ready.val(),
             rel_valid: $u.rel_valid.val(),
             rel_slot: $u.rel_slot.val().index() as u8,

@@ -180,7 +180,7 @@ impl BlockTb for PwsTb {
 
 /// Drives the block's inputs for one cycle; values are cut to the ports' widths, as the
 /// model cuts them.
-fn apply<const L: usize, const U: usize, const C: usize>(
+pub(crate) fn apply<const L: usize, const U: usize, const C: usize>(
     u: &mut SimdGroup<L, U, C>,
     inp: &GroupIn,
     exec: &[u64],
@@ -207,7 +207,7 @@ fn mask<const N: usize>(b: Bits<N>) -> u64 {
 }
 
 /// The block's outputs as the model's type.
-fn read_outputs<const L: usize, const U: usize, const C: usize>(
+pub(crate) fn read_outputs<const L: usize, const U: usize, const C: usize>(
     u: &SimdGroup<L, U, C>,
 ) -> GroupOut {
     let ctx = (0..C)

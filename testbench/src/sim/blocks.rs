@@ -1,0 +1,318 @@
+//! [`RtlBlocks`]: a system's blocks as RTL in the harness, each in lock-step with its
+//! reference model, for the blocks named; the others are models.
+//!
+//! rust-hdl blocks are sized by const generics, so the RTL exists for the shapes listed here
+//! (those of the default configuration); another shape is a clear error naming the block.
+
+use super::lockstep::LockStep;
+use super::rtl::Rtl;
+use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, Models};
+use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
+use rtgpu_hw::cache::L1Cache;
+use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut};
+use rtgpu_hw::dram::{DramCtrl, Part};
+use rtgpu_hw::idu::model::{DispIn, DispOut, DispatcherModel, TYPES};
+use rtgpu_hw::idu::Dispatcher;
+use rtgpu_hw::isa::insn_model::{InsnDecodeIn, InsnDecodeModel, InsnDecodeOut};
+use rtgpu_hw::isa::InsnDecode;
+use rtgpu_hw::pws::model::{GroupOut, ModelConfig, PwsIn, SimdGroupModel};
+use rtgpu_hw::pws::SimdGroup;
+use rtgpu_hw::reorder::model::{ReorderIn, ReorderModel, ReorderOut};
+use rtgpu_hw::reorder::Reorder;
+use rtgpu_hw::sched::model::{Policy, PolicyScheduler, SchedIn, SchedOut};
+use rtgpu_hw::sched::WarpScheduler;
+use rust_hdl::core::prelude::*;
+
+/// The named blocks as RTL checked against their models, the rest as models.
+#[derive(Clone, Debug, Default)]
+pub struct RtlBlocks {
+    kinds: Vec<BlockKind>,
+}
+
+impl RtlBlocks {
+    /// RTL for `kinds`.
+    pub fn new(kinds: &[BlockKind]) -> Self {
+        RtlBlocks {
+            kinds: kinds.to_vec(),
+        }
+    }
+
+    fn on(&self, k: BlockKind) -> bool {
+        self.kinds.contains(&k)
+    }
+}
+
+/// `rtl` checked against `model` as `name`.
+fn pair<M, R>(name: &str, model: M, rtl: R) -> DynBlock<M::In, M::Out>
+where
+    M: Clocked + Send + 'static,
+    R: Clocked<In = M::In, Out = M::Out> + Send + 'static,
+{
+    Box::new(LockStep::new(name, model, rtl))
+}
+
+fn no_shape(block: &str, what: String, have: &str) -> String {
+    format!("--rtl {block}: no RTL instance for {what}; the RTL is instantiated for {have}")
+}
+
+impl Blocks for RtlBlocks {
+    fn decode(&self) -> Result<DynBlock<InsnDecodeIn, InsnDecodeOut>, String> {
+        if !self.on(BlockKind::Decode) {
+            return Models.decode();
+        }
+        let rtl = Rtl::new(
+            "decode",
+            InsnDecode::default(),
+            |u| &mut u.clock,
+            decode_apply,
+            |u| crate::tb::insn::read_outputs(u),
+        )?;
+        Ok(pair("decode", InsnDecodeModel::new(), rtl))
+    }
+
+    fn sched(&self, name: &str, warps: usize) -> Result<DynBlock<SchedIn, SchedOut>, String> {
+        if !self.on(BlockKind::Sched) {
+            return Models.sched(name, warps);
+        }
+        let model = PolicyScheduler::new(Policy::Gto, warps);
+        macro_rules! sched {
+            ($($w:literal)*) => {
+                match warps {
+                    $($w => pair(name, model, sched_rtl::<$w>(name)?),)*
+                    w => return Err(no_shape("sched", format!("{w} warps"), "4, 8, 10 or 16")),
+                }
+            };
+        }
+        Ok(sched!(4 8 10 16))
+    }
+
+    fn pws(&self, name: &str, cfg: ModelConfig) -> Result<DynBlock<PwsIn, GroupOut>, String> {
+        if !self.on(BlockKind::Pws) {
+            return Models.pws(name, cfg);
+        }
+        let model = SimdGroupModel::new(cfg);
+        Ok(match (cfg.lanes, cfg.units, cfg.n_wfc) {
+            (64, 2, 10) => pair(name, model, pws_rtl::<64, 2, 20>(name)?),
+            (64, 3, 10) => pair(name, model, pws_rtl::<64, 3, 30>(name)?),
+            (64, 4, 10) => pair(name, model, pws_rtl::<64, 4, 40>(name)?),
+            (l, u, n) => {
+                let what = format!("{l} lanes, {u} units, {n} contexts per unit");
+                return Err(no_shape("pws", what, "64 lanes, S = 1..=3, N_WFC = 10"));
+            }
+        })
+    }
+
+    fn reorder(
+        &self,
+        w: usize,
+        d: usize,
+        t: usize,
+    ) -> Result<DynBlock<ReorderIn, ReorderOut>, String> {
+        if !self.on(BlockKind::Reorder) {
+            return Models.reorder(w, d, t);
+        }
+        let model = ReorderModel::new(w, d, t)?;
+        let rtl = match (w, d, t) {
+            (40, 10, 16) => Rtl::new(
+                "reorder",
+                Reorder::<40, 10, 16>::default(),
+                |u| &mut u.clock,
+                crate::reorder::rtl::apply,
+                crate::reorder::rtl::read,
+            )?,
+            (w, d, t) => {
+                let what = format!("W = {w} slots, D = {d}, T = {t}");
+                return Err(no_shape("reorder", what, "W = 40, D = 10, T = 16"));
+            }
+        };
+        Ok(pair("reorder", model, rtl))
+    }
+
+    fn l1(&self, sets: usize, ways: usize) -> Result<DynBlock<CacheIn, CacheOut>, String> {
+        if !self.on(BlockKind::L1) {
+            return Models.l1(sets, ways);
+        }
+        let model = CacheModel::new(sets, ways)?;
+        let rtl = l1_rtl(sets, ways)?;
+        Ok(pair("l1", model, rtl))
+    }
+
+    fn dram(&self, part: Part, refresh_phase: u16) -> Result<DynBlock<DramIn, DramOut>, String> {
+        if !self.on(BlockKind::Dram) {
+            return Models.dram(part, refresh_phase);
+        }
+        let model = DramModel::new(part, refresh_phase);
+        Ok(match part.banks {
+            8 => pair("dram", model, dram_rtl::<8>(part, refresh_phase)?),
+            16 => pair("dram", model, dram_rtl::<16>(part, refresh_phase)?),
+            n => return Err(no_shape("dram", format!("{n} banks"), "8 or 16 banks")),
+        })
+    }
+
+    fn idu(&self, name: &str, k: usize) -> Result<DynBlock<DispIn, DispOut>, String> {
+        if !self.on(BlockKind::Idu) {
+            return Models.idu(name, k);
+        }
+        if k != 8 {
+            return Err(no_shape("idu", format!("K = {k} clusters"), "K = 8"));
+        }
+        let rtl = Rtl::new(
+            name,
+            Dispatcher::<8>::default(),
+            |u| &mut u.clock,
+            idu_apply,
+            idu_read,
+        )?;
+        Ok(pair(name, DispatcherModel::new(k), rtl))
+    }
+
+    fn checked(&self) -> bool {
+        !self.kinds.is_empty()
+    }
+}
+
+/// The L1 RTL of `sets` × `ways` in the harness (reset state).
+pub fn l1_rtl(sets: usize, ways: usize) -> Result<Rtl<L1Cache<32, 4>, CacheIn, CacheOut>, String> {
+    match (sets, ways) {
+        (32, 4) => Rtl::new(
+            "l1",
+            L1Cache::<32, 4>::default(),
+            |u| &mut u.clock,
+            l1_apply,
+            crate::cache::rtl::read_l1,
+        ),
+        (s, w) => Err(no_shape("l1", format!("{s} sets × {w} ways"), "32 × 4")),
+    }
+}
+
+fn decode_apply(u: &mut InsnDecode, i: &InsnDecodeIn) {
+    crate::tb::insn::apply(u, *i);
+}
+
+fn sched_rtl<const W: usize>(
+    name: &str,
+) -> Result<Rtl<WarpScheduler<W>, SchedIn, SchedOut>, String> {
+    Rtl::new(
+        name,
+        WarpScheduler::<W>::default(),
+        |u| &mut u.clock,
+        sched_apply,
+        sched_read,
+    )
+}
+
+fn sched_apply<const W: usize>(u: &mut WarpScheduler<W>, i: &SchedIn) {
+    u.reset.next = i.reset;
+    u.gto.next = i.gto;
+    let mask = if W >= 64 { u64::MAX } else { (1 << W) - 1 };
+    u.eligible.next = (i.eligible & mask).to_bits();
+    for (port, &a) in [u.gto.clone(); 0].iter_mut().zip(&i.age) {
+        // TEMP
+        port.next = a & 63 == 0; // TEMP
+    }
+}
+
+fn sched_read<const W: usize>(u: &WarpScheduler<W>) -> SchedOut {
+    SchedOut {
+        grant_valid: u.grant_valid.val(),
+        grant: u.grant.val().index() as u8,
+        last: u.last.val().index() as u8,
+        last_valid: u.last_valid.val(),
+    }
+}
+
+fn pws_rtl<const L: usize, const U: usize, const C: usize>(
+    name: &str,
+) -> Result<Rtl<SimdGroup<L, U, C>, PwsIn, GroupOut>, String> {
+    Rtl::new(
+        name,
+        SimdGroup::<L, U, C>::default(),
+        |u| &mut u.clock,
+        pws_apply,
+        |u| crate::tb::pws::read_outputs(u),
+    )
+}
+
+fn pws_apply<const L: usize, const U: usize, const C: usize>(
+    u: &mut SimdGroup<L, U, C>,
+    i: &PwsIn,
+) {
+    crate::tb::pws::apply(u, &i.group, &i.exec);
+}
+
+fn l1_apply<const S: usize, const W: usize>(u: &mut L1Cache<S, W>, i: &CacheIn) {
+    use crate::cache::rtl::LINE_MASK;
+    u.reset.next = i.reset;
+    u.req_valid.next = i.req_valid;
+    u.req_line.next = u64::from(i.req_line & LINE_MASK).to_bits();
+    u.req_store.next = i.req_store;
+    u.mem_fill.next = i.mem_fill;
+    u.mem_fill_line.next = u64::from(i.mem_fill_line & LINE_MASK).to_bits();
+}
+
+fn dram_rtl<const NB: usize>(
+    part: Part,
+    refresh_phase: u16,
+) -> Result<Rtl<DramCtrl<NB>, DramIn, DramOut>, String> {
+    let block = DramCtrl::<NB>::new(&part, refresh_phase);
+    let rtl = Rtl::new(
+        "dram",
+        block,
+        |u| &mut u.clock,
+        crate::dram::rtl::apply,
+        crate::dram::rtl::read,
+    )?;
+    rtl.reset_cycle(&DramIn {
+        reset: true,
+        ..DramIn::default()
+    })
+}
+
+fn idu_apply<const K: usize>(u: &mut Dispatcher<K>, i: &DispIn) {
+    u.reset.next = i.reset;
+    u.cfg_we.next = i.cfg_we;
+    u.cfg_type.next = u64::from(i.cfg_type & 3).to_bits();
+    u.cfg_cluster.next = u64::from(i.cfg_cluster & 7).to_bits();
+    u.cfg_working.next = i.cfg_working;
+    u.cfg_limit.next = u64::from(i.cfg_limit).to_bits();
+    u.launch.next = i.launch;
+    u.stop.next = i.stop;
+    u.enable.next = i.enable;
+    u.in_valid.next = i.in_valid;
+    u.in_type.next = u64::from(i.in_type & 3).to_bits();
+    u.in_tag.next = u64::from(i.in_tag).to_bits();
+    u.ready.next = u64::from(i.ready).to_bits();
+}
+
+fn idu_read<const K: usize>(u: &Dispatcher<K>) -> DispOut {
+    let n = |b: Bits<8>| b.index() as u8;
+    let per_type = |a: &[Signal<Out, Bits<8>>; K],
+                    b: &[Signal<Out, Bits<8>>; K],
+                    c: &[Signal<Out, Bits<8>>; K]| {
+        a.iter()
+            .chain(b)
+            .chain(c)
+            .map(|s| n(s.val()))
+            .collect::<Vec<u8>>()
+    };
+    let working = u
+        .working_sp
+        .iter()
+        .chain(&u.working_sfu)
+        .chain(&u.working_ldst)
+        .enumerate()
+        .fold(0u32, |m, (i, w)| m | u32::from(w.val()) << i);
+    debug_assert_eq!(TYPES * K, 3 * K);
+    DispOut {
+        elig: n(u.elig.val()),
+        all_full: u.all_full.val(),
+        sel: u.sel.val().index() as u8,
+        dispatch: u.dispatch.val(),
+        stall: u.stall.val(),
+        out_tag: n(u.out_tag.val()),
+        cnt: per_type(&u.cnt_sp, &u.cnt_sfu, &u.cnt_ldst),
+        limit: per_type(&u.limit_sp, &u.limit_sfu, &u.limit_ldst),
+        working,
+        active: u.active.val(),
+    }
+}

@@ -1,0 +1,117 @@
+//! A rust-hdl block in the cycle harness as a [`Clocked`] block: [`Rtl`], with the port
+//! bundle of its reference model (`apply` drives the bundle's values onto the ports, `read`
+//! reads the outputs back into the bundle).
+
+use crate::clock::Period;
+use crate::harness::Harness;
+use crate::tb::TB_PERIOD_PS;
+use rtgpu_hw::block::{BlockFault, Clocked, FaultKind, Ports};
+use rust_hdl::core::prelude::*;
+use std::cell::RefCell;
+
+/// How an adapter drives a block's inputs from a bundle.
+pub type Apply<B, I> = fn(&mut B, &I);
+/// How an adapter reads a block's outputs into a bundle.
+pub type Read<B, O> = fn(&B) -> O;
+/// The block's clock input.
+pub type Pin<B> = fn(&mut B) -> &mut Signal<rust_hdl::core::prelude::In, Clock>;
+
+/// An RTL block in the harness, one clock domain, one [`Clocked::cycle`] per clock cycle.
+/// A failure of the harness (a combinational loop) is reported by [`Clocked::check`]; the
+/// outputs read after it are the default bundle.
+pub struct Rtl<B: Block, I, O> {
+    name: String,
+    harness: RefCell<Harness<B>>,
+    apply: Apply<B, I>,
+    read: Read<B, O>,
+    cycle: u64,
+    error: RefCell<Option<String>>,
+}
+
+impl<B: Block + 'static, I, O: Default> Rtl<B, I, O> {
+    /// `block` in a harness (scope `name` in waveforms), its clock at `pin`.
+    pub fn new(
+        name: &str,
+        block: B,
+        pin: Pin<B>,
+        apply: Apply<B, I>,
+        read: Read<B, O>,
+    ) -> Result<Self, String> {
+        let err = |e: crate::harness::HarnessError| format!("{name}: {e}");
+        let mut harness = Harness::new(block, name).map_err(err)?;
+        let period = Period::ps(TB_PERIOD_PS)?;
+        harness.add_clock("clock", period, pin).map_err(err)?;
+        Ok(Rtl {
+            name: name.to_string(),
+            harness: RefCell::new(harness),
+            apply,
+            read,
+            cycle: 0,
+            error: RefCell::new(None),
+        })
+    }
+
+    /// One cycle with `input` whose outputs are not compared (a reset before the block
+    /// joins a lock-step pair).
+    pub fn reset_cycle(mut self, input: &I) -> Result<Self, String> {
+        let apply = self.apply;
+        self.harness
+            .get_mut()
+            .cycle(|u| apply(u, input), |_| ())
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        Ok(self)
+    }
+
+    /// The harness (to record a waveform).
+    pub fn harness_mut(&mut self) -> &mut Harness<B> {
+        self.harness.get_mut()
+    }
+
+    fn fail(&self, e: impl std::fmt::Display) -> O {
+        self.error.borrow_mut().get_or_insert(e.to_string());
+        O::default()
+    }
+}
+
+impl<B, I, O> Clocked for Rtl<B, I, O>
+where
+    B: Block + 'static,
+    I: Ports + Clone + Send,
+    O: Ports + Clone + PartialEq + Default + Send,
+{
+    type In = I;
+    type Out = O;
+
+    fn outputs(&self, input: &I) -> O {
+        let mut h = self.harness.borrow_mut();
+        match h.poke(|u| (self.apply)(u, input)) {
+            Ok(()) => (self.read)(h.uut()),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn step(&mut self, input: &I) {
+        self.cycle(input);
+    }
+
+    fn cycle(&mut self, input: &I) -> O {
+        let (apply, read) = (self.apply, self.read);
+        self.cycle += 1;
+        match self.harness.get_mut().cycle(|u| apply(u, input), read) {
+            Ok(o) => o,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn check(&self) -> Result<(), Box<BlockFault>> {
+        match &*self.error.borrow() {
+            None => Ok(()),
+            Some(m) => Err(Box::new(BlockFault {
+                block: self.name.clone(),
+                cycle: self.cycle,
+                kind: FaultKind::Engine(m.clone()),
+                window: Vec::new(),
+            })),
+        }
+    }
+}

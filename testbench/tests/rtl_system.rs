@@ -1,0 +1,245 @@
+//! The RTL blocks inside the running system: kernels with `--rtl all` (decode, schedulers,
+//! split/merge units, reordering unit, L1, DRAM controller, IDU dispatchers as RTL, each in
+//! lock-step with its model) give zero mismatches and exactly the behavioural run's status,
+//! cycles, counters and memory. A corrupted RTL output is caught and named.
+
+use rtgpu_firmware::aging::experiment::Distribution;
+use rtgpu_firmware::launch::Dims;
+use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, FaultKind};
+use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
+use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::sched::model::Policy;
+use rtgpu_testbench::sim::blocks::RtlBlocks;
+use rtgpu_testbench::sim::lockstep::LockStep;
+use rtgpu_testbench::sim::twin::{on_rtl_stack, Launch};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Memory and VALU set-ups.
+#[derive(Clone, Copy, Debug)]
+enum Mem {
+    Fixed,
+    FixedIdu,
+    Hierarchy,
+    ReorderIdu,
+}
+
+fn launch(kernel: &str, (mode, s): (Mode, u32), mem: Mem) -> Launch {
+    let mut cfg = CuConfig::default();
+    cfg.memory.hierarchy = matches!(mem, Mem::Hierarchy | Mem::ReorderIdu);
+    Launch {
+        kernel: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../firmware/kernels")
+            .join(kernel),
+        cfg,
+        mode,
+        s,
+        policy: Policy::Gto,
+        reorder: matches!(mem, Mem::ReorderIdu),
+        idu: matches!(mem, Mem::FixedIdu | Mem::ReorderIdu).then_some(Distribution::Idu),
+        dims: None,
+        timeout: 2_000_000,
+    }
+}
+
+/// The launch with every block as RTL equals the behavioural launch.
+fn assert_twin(l: &Launch) {
+    let what = format!("{} {:?} S={}", l.kernel.display(), l.mode, l.s);
+    let (model, rtl) = l
+        .twin(&BlockKind::ALL)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    if let Some(f) = &rtl.fault {
+        panic!("{what}: {f}");
+    }
+    assert_eq!(model.status, rtl.status, "{what}");
+    assert_eq!(model.counters, rtl.counters, "{what}");
+    assert_eq!(model.buffers, rtl.buffers, "{what}");
+}
+
+const NOSPLIT: (Mode, u32) = (Mode::NoSplit, 1);
+const DWS1: (Mode, u32) = (Mode::Dws, 1);
+const DWS3: (Mode, u32) = (Mode::Dws, 3);
+const PWS1: (Mode, u32) = (Mode::Pws, 1);
+const PWS3: (Mode, u32) = (Mode::Pws, 3);
+
+/// Every kernel, every mode and every memory set-up at least once (the whole matrix is
+/// `rtl_all_on_the_whole_matrix`, run with `--ignored`).
+#[test]
+fn rtl_all_equals_the_models_on_every_kernel_mode_and_memory() {
+    let cases = [
+        ("fig2_divergent.s", PWS1, Mem::ReorderIdu),
+        ("fig5_nested.s", PWS3, Mem::Hierarchy),
+        ("vector_add.s", NOSPLIT, Mem::FixedIdu),
+        ("loop.s", DWS1, Mem::Fixed),
+        ("lds_reduce.s", DWS3, Mem::Hierarchy),
+        ("synthetic.s", PWS1, Mem::Fixed),
+        ("errors/illegal.s", PWS1, Mem::Fixed),
+        ("errors/merge_mismatch.s", DWS1, Mem::Fixed),
+    ];
+    for (k, m, mem) in cases {
+        assert_twin(&launch(k, m, mem));
+    }
+}
+
+/// Wavefronts refill slots, so that the scheduler's oldest wavefront is not its lowest slot:
+/// GTO's age ranks reach the RTL.
+#[test]
+fn the_rtl_scheduler_follows_wavefront_ages_when_slots_refill() {
+    let mut l = launch("vector_add.s", NOSPLIT, Mem::Fixed);
+    l.dims = Some(Dims {
+        grid: 4096,
+        wg: 256,
+    });
+    let (model, rtl) = l.twin(&[BlockKind::Sched]).unwrap();
+    assert!(
+        rtl.fault.is_none(),
+        "{:?}",
+        rtl.fault.map(|f| f.to_string())
+    );
+    assert_eq!(model, rtl);
+}
+
+/// Every kernel × {no-split, DWS S=1/3, PWS S=1/3} × {fixed, fixed + IDU, hierarchy,
+/// hierarchy + reordering + IDU}.
+#[test]
+#[ignore = "long: the whole matrix of kernels, modes and memories with --rtl all"]
+fn rtl_all_on_the_whole_matrix() {
+    let kernels = [
+        "vector_add.s",
+        "fig2_divergent.s",
+        "fig5_nested.s",
+        "loop.s",
+        "lds_reduce.s",
+        "synthetic.s",
+        "errors/illegal.s",
+        "errors/merge_mismatch.s",
+    ];
+    let mems = [Mem::Fixed, Mem::FixedIdu, Mem::Hierarchy, Mem::ReorderIdu];
+    for k in kernels {
+        for m in [NOSPLIT, DWS1, DWS3, PWS1, PWS3] {
+            for mem in mems {
+                assert_twin(&launch(k, m, mem));
+            }
+        }
+    }
+}
+
+/// An L1 whose `hit` output is inverted from its cycle `from` on.
+struct WrongHit<U> {
+    inner: U,
+    from: u64,
+    cycle: u64,
+}
+
+impl<U: Clocked<In = CacheIn, Out = CacheOut>> Clocked for WrongHit<U> {
+    type In = CacheIn;
+    type Out = CacheOut;
+
+    fn outputs(&self, i: &CacheIn) -> CacheOut {
+        let mut o = self.inner.outputs(i);
+        o.hit ^= self.cycle >= self.from;
+        o
+    }
+
+    fn step(&mut self, i: &CacheIn) {
+        self.cycle(i);
+    }
+
+    fn cycle(&mut self, i: &CacheIn) -> CacheOut {
+        let mut o = self.inner.cycle(i);
+        o.hit ^= self.cycle >= self.from;
+        self.cycle += 1;
+        o
+    }
+}
+
+/// Every block as RTL, but the L1 RTL's `hit` is corrupted from cycle 200.
+struct Mutant(RtlBlocks);
+
+impl Blocks for Mutant {
+    fn decode(
+        &self,
+    ) -> Result<
+        DynBlock<rtgpu_hw::isa::insn_model::InsnDecodeIn, rtgpu_hw::isa::insn_model::InsnDecodeOut>,
+        String,
+    > {
+        self.0.decode()
+    }
+    fn sched(
+        &self,
+        n: &str,
+        w: usize,
+    ) -> Result<DynBlock<rtgpu_hw::sched::model::SchedIn, rtgpu_hw::sched::model::SchedOut>, String>
+    {
+        self.0.sched(n, w)
+    }
+    fn pws(
+        &self,
+        n: &str,
+        c: rtgpu_hw::pws::model::ModelConfig,
+    ) -> Result<DynBlock<rtgpu_hw::pws::model::PwsIn, rtgpu_hw::pws::model::GroupOut>, String> {
+        self.0.pws(n, c)
+    }
+    fn reorder(
+        &self,
+        w: usize,
+        d: usize,
+        t: usize,
+    ) -> Result<
+        DynBlock<rtgpu_hw::reorder::model::ReorderIn, rtgpu_hw::reorder::model::ReorderOut>,
+        String,
+    > {
+        self.0.reorder(w, d, t)
+    }
+    fn l1(&self, sets: usize, ways: usize) -> Result<DynBlock<CacheIn, CacheOut>, String> {
+        let rtl = rtgpu_testbench::sim::blocks::l1_rtl(sets, ways)?;
+        let wrong = WrongHit {
+            inner: rtl,
+            from: 200,
+            cycle: 0,
+        };
+        Ok(Box::new(LockStep::new(
+            "l1",
+            CacheModel::new(sets, ways)?,
+            wrong,
+        )))
+    }
+    fn dram(
+        &self,
+        p: rtgpu_hw::dram::Part,
+        r: u16,
+    ) -> Result<DynBlock<rtgpu_hw::dram::model::DramIn, rtgpu_hw::dram::model::DramOut>, String>
+    {
+        self.0.dram(p, r)
+    }
+    fn idu(
+        &self,
+        n: &str,
+        k: usize,
+    ) -> Result<DynBlock<rtgpu_hw::idu::model::DispIn, rtgpu_hw::idu::model::DispOut>, String> {
+        self.0.idu(n, k)
+    }
+    fn checked(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
+    let l = launch("vector_add.s", NOSPLIT, Mem::Hierarchy);
+    let ran = on_rtl_stack(|| l.run(Arc::new(Mutant(RtlBlocks::new(&BlockKind::ALL))))).unwrap();
+    assert_eq!(ran.status, "rtl_block");
+    let f = ran.fault.expect("a fault");
+    assert_eq!((f.block.as_str(), f.cycle), ("l1", 200), "{f}");
+    let FaultKind::Mismatch {
+        port,
+        expected,
+        got,
+    } = &f.kind
+    else {
+        panic!("{f}");
+    };
+    assert_eq!(port, "hit");
+    assert_eq!(expected ^ got, 1);
+    assert!(f.window.len() > 1 && f.window.last().unwrap().cycle == 200);
+}
