@@ -9,6 +9,7 @@ pub mod cache;
 pub mod cu;
 pub mod dram;
 pub mod gpu;
+pub mod hdl;
 pub mod idu;
 pub mod isa;
 pub mod ldst;

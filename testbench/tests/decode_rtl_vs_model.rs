@@ -1,7 +1,7 @@
 //! The split/merge decode stage: RTL == reference model every cycle on random stimulus.
 
 use proptest::prelude::*;
-use rtgpu_hw::isa::model::{DecodeIn, DecodeOut, PwsDecodeModel};
+use rtgpu_hw::isa::pws_decode_model::{DecodeIn, DecodeOut, PwsDecodeModel};
 use rtgpu_hw::isa::PwsDecode;
 use rtgpu_testbench::clock::Period;
 use rtgpu_testbench::harness::Harness;

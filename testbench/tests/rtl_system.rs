@@ -243,3 +243,81 @@ fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
     assert_eq!(expected ^ got, 1);
     assert!(f.window.len() > 1 && f.window.last().unwrap().cycle == 200);
 }
+
+mod sched_ages {
+    use proptest::prelude::*;
+    use rtgpu_hw::block::Clocked;
+    use rtgpu_hw::sched::model::{Policy, PolicyScheduler, SchedIn};
+    use rtgpu_testbench::sim::blocks::sched_rtl;
+    use rtgpu_testbench::sim::lockstep::LockStep;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// The RTL scheduler equals the model under random eligible masks, random age ranks
+        /// (ties included), both policies and resets.
+        #[test]
+        fn rtl_scheduler_equals_the_model_with_random_ages(
+            cycles in proptest::collection::vec(
+                (any::<u16>(), proptest::collection::vec(0u8..10, 10), any::<bool>(), 0u8..20),
+                1..200,
+            ),
+        ) {
+            let rtl = sched_rtl::<10>("sched").unwrap();
+            let mut ls = LockStep::new("sched", PolicyScheduler::new(Policy::Gto, 10), rtl);
+            for (elig, ages, gto, r) in cycles {
+                let mut i = SchedIn {
+                    reset: r == 0,
+                    gto,
+                    eligible: u64::from(elig) & 0x3FF,
+                    ..SchedIn::default()
+                };
+                i.age[..10].copy_from_slice(&ages);
+                ls.cycle(&i);
+            }
+            prop_assert!(ls.check().is_ok(), "{}", ls.check().unwrap_err());
+        }
+    }
+}
+
+mod common;
+
+mod cli {
+    use super::common::rtgpu;
+
+    fn counters(json: &str) -> serde_json::Value {
+        let v: serde_json::Value = serde_json::from_str(json).expect("json");
+        v["counters"].clone()
+    }
+
+    /// The "done when": fig2 under PWS S = 1 with every block as RTL has the
+    /// behavioural run's cycle count (and every other counter).
+    #[test]
+    fn rtl_all_gives_the_behavioural_counters() {
+        let args = [
+            "run",
+            "../firmware/kernels/fig2_divergent.s",
+            "--mode",
+            "pws",
+            "--s",
+            "1",
+        ];
+        let (code, model, err) = rtgpu(&[&args[..], &["--json"]].concat());
+        assert_eq!(code, 0, "{err}");
+        let (code, rtl, err) = rtgpu(&[&args[..], &["--rtl", "all", "--json"]].concat());
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(counters(&model), counters(&rtl));
+        assert_eq!(counters(&rtl)[0], serde_json::json!(["cycles", 288]));
+    }
+
+    #[test]
+    fn bad_block_lists_and_shapes_without_rtl_are_clear_errors() {
+        let k = "../firmware/kernels/fig2_divergent.s";
+        let (code, _, err) = rtgpu(&["run", k, "--rtl", "pws,alu"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("unknown block `alu`"), "{err}");
+        let (code, out, err) = rtgpu(&["run", k, "--mode", "pws", "--s", "5", "--rtl", "pws"]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(err.contains("--rtl pws: no RTL instance"), "{err}");
+        assert!(out.contains("status: rtl_block"), "{out}");
+    }
+}

@@ -68,9 +68,8 @@
 //! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
 //! (`busy` stays 0).
 
-mod coalescer;
-mod l1;
 pub mod model;
+pub mod rtl;
 
-pub use coalescer::Coalescer;
-pub use l1::L1Cache;
+pub use rtl::coalescer::Coalescer;
+pub use rtl::l1::L1Cache;

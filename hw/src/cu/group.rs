@@ -2,7 +2,7 @@
 //! state, the wavefronts' VRFs, and the split/merge unit (the PWS block, model or RTL through
 //! [`Blocks`]) that owns SpM, parents, child stacks and context states.
 
-use super::regs::{Sregs, Vrf};
+use super::regfile::{Sregs, Vrf};
 use crate::block::{Blocks, DynBlock};
 use crate::pws::model::{GroupIn, GroupOut, ModelConfig, PwsIn};
 use crate::pws::{PwsParams, State};

@@ -2,7 +2,7 @@
 //! Accesses happen at issue (stores write, loads read); a load's registers are written when it
 //! completes, a fixed latency later (spec A30; the memory hierarchy is a later block).
 
-use super::regs::{lanes, BadOperand, Sregs, Vrf};
+use super::regfile::{lanes, BadOperand, Sregs, Vrf};
 use crate::isa::insn_model::{format, InsnFields};
 
 /// A data memory or LDS access the kernel may not make.

@@ -47,7 +47,7 @@ mod dispatch;
 mod group;
 mod idu_port;
 pub mod memory;
-pub mod regs;
+pub mod regfile;
 mod rounds;
 mod salu;
 mod valu;

@@ -1,7 +1,7 @@
 //! The scalar ALU: SOP2, SOPK, SOP1 (except the PC instructions) and SOPC, on a context's
 //! [`Sregs`]. Results and SCC follow the GCN3 ISA manual.
 
-use super::regs::{BadOperand, Sregs};
+use super::regfile::{BadOperand, Sregs};
 use crate::isa::insn_model::{format, InsnFields};
 
 /// SCC after an addition or subtraction of i32 values: signed overflow.

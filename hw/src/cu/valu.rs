@@ -2,7 +2,7 @@
 //! effective mask (EXEC & SpM, spec §3.3), integer and fp32, on the wavefront's [`Vrf`].
 //! A behavioural datapath: fp32 is Rust's IEEE `f32` (firmware/kernels/README.md).
 
-use super::regs::{code, lanes, BadOperand, Sregs, Vrf};
+use super::regfile::{code, lanes, BadOperand, Sregs, Vrf};
 use crate::isa::insn_model::{format, InsnFields};
 
 /// An instruction in its native shape (`_e64` forms mapped back to VOP1/VOP2/VOPC).

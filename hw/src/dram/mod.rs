@@ -191,17 +191,17 @@
 //! cur_pair 0, `ref_owed` 0, interval counter = `refresh_phase`, no request, no DQ
 //! reservation); outputs in that cycle are don't-care and the cycle's inputs are ignored.
 
-pub mod bank;
-pub mod cmdgen;
-mod ctrl;
-pub mod dq;
-pub mod frontend;
+pub mod rtl;
+pub use rtl::bank;
+pub use rtl::cmdgen;
+pub use rtl::dq;
+pub use rtl::frontend;
+pub use rtl::snoop;
 pub mod model;
 mod part;
-pub mod snoop;
 
-pub use ctrl::DramCtrl;
 pub use part::Part;
+pub use rtl::ctrl::DramCtrl;
 
 /// The controller for the default part (DDR4-3200AA x16, 8 banks).
 pub type DramCtrl8 = DramCtrl<8>;

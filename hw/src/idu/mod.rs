@@ -67,11 +67,8 @@
 //!
 //! All domains start at time 0 with their first rising edge at one period.
 
-mod cluster;
-mod dispatcher;
-mod top;
-
-pub use cluster::Cluster;
-pub use dispatcher::Dispatcher;
-pub use top::Idu;
+pub mod rtl;
+pub use rtl::cluster::Cluster;
+pub use rtl::dispatcher::Dispatcher;
+pub use rtl::top::Idu;
 pub mod model;

@@ -19,6 +19,6 @@
 //! Outputs: every output of the three blocks, plus `l1_store` (the store register).
 
 pub mod model;
-mod path;
+pub mod rtl;
 
-pub use path::LdstPath;
+pub use rtl::path::LdstPath;

@@ -138,12 +138,11 @@
 //!
 //! Widths: relative ids are 4 bits (S ≤ 7, N_WFC ≤ 16), context indices 7 bits.
 
-mod context;
 pub mod model;
-mod simd_group;
+pub mod rtl;
 
-pub use context::{PwsContext, STACK_ENTRIES};
-pub use simd_group::SimdGroup;
+pub use rtl::context::{PwsContext, STACK_ENTRIES};
+pub use rtl::simd_group::SimdGroup;
 
 /// Context states (the `state[k]` outputs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

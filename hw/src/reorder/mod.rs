@@ -105,13 +105,14 @@
 //! ([`unit::Reorder`]: the reordering unit, top: configuration registers, state machine, search
 //! pointer, watchdog, errors, bypass, release port). `model.rs` is the reference model.
 
-pub mod channel;
-pub mod distributor;
+pub mod rtl;
+pub use rtl::channel;
+pub use rtl::distributor;
+pub use rtl::select;
+pub use rtl::slot_config;
+pub use rtl::unit;
 pub mod model;
-pub mod select;
-pub mod slot_config;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
-pub mod unit;
 
-pub use unit::Reorder;
+pub use rtl::unit::Reorder;

@@ -21,8 +21,9 @@ pub enum Policy {
     /// Loose round-robin: the priority list starts at `last_issued + 1` (slot 0 before any
     /// issue) and wraps; not-eligible warps are skipped.
     Lrr,
-    /// Greedy-then-oldest: the last-issued warp if it is eligible, else the oldest (lowest
-    /// index) eligible warp, which becomes the new greedy warp.
+    /// Greedy-then-oldest: the last-issued warp if it is eligible, else the oldest eligible
+    /// warp (the lowest index under [`Scheduler::grant`], the smallest (age, index) under
+    /// [`PolicyScheduler::grant_by_age`]), which becomes the new greedy warp.
     Gto,
 }
 

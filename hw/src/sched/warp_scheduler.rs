@@ -1,6 +1,13 @@
-//! The warp scheduler: two priority encoders and the last-granted register.
+//! The warp scheduler: GTO's oldest-warp search, two priority encoders and the last-granted
+//! register.
+//!
+//! GTO's oldest eligible warp (smallest age, then index) comes from a linear chain over the
+//! warps: element w holds the best of warps 0..w (none for w = 0), and warp w takes over only
+//! when it is eligible and strictly older (smaller age) than that best, so equal ages keep the
+//! lower index. One 6-bit comparator and one mux per warp; the chain is W deep (a design that
+//! needs the depth would use a comparison tree, log2 W levels).
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use array_init::array_init;
 use rust_hdl::prelude::*;
 
@@ -15,6 +22,10 @@ pub struct WarpScheduler<const W: usize> {
     pub gto: Signal<In, Bit>,
     /// Bit w: warp w can issue this cycle (scoreboard, barrier, fetch and queue checks passed).
     pub eligible: Signal<In, Bits<W>>,
+    /// Age rank of warp w (0 = oldest); GTO's fallback grants the eligible warp with the
+    /// smallest (age, index); LRR ignores it. Drive `age[w] = w` for the classic
+    /// lowest-index-is-oldest GTO.
+    pub age: [Signal<In, Bits<6>>; W],
     /// A warp is granted this cycle (exactly when `eligible` is not 0).
     pub grant_valid: Signal<Out, Bit>,
     /// The granted warp (0 when none).
@@ -29,11 +40,23 @@ pub struct WarpScheduler<const W: usize> {
     last_valid_r: DFF<Bit>,
     /// Warp indices.
     index_of: [Constant<Bits<6>>; W],
-    /// The lowest eligible warp, and whether there is one.
+    /// GTO's search, element w: some warp of 0..w is eligible (element 0: none).
+    b_valid: [Signal<Local, Bit>; W],
+    /// GTO's search, element w: the smallest age of the eligible warps of 0..w.
+    b_age: [Signal<Local, Bits<6>>; W],
+    /// GTO's search, element w: the first eligible warp of 0..w with that age.
+    b_warp: [Signal<Local, Bits<6>>; W],
+    /// Warp w is eligible and older than element w's warp (or element w has none).
+    take: [Signal<Local, Bit>; W],
+    /// The oldest eligible warp (by age, then index).
     oldest: Signal<Local, Bits<6>>,
+    /// The lowest eligible warp (LRR's wrap).
+    lowest: Signal<Local, Bits<6>>,
+    /// Some warp is eligible.
     any: Signal<Local, Bit>,
-    /// The lowest eligible warp after the last granted one, and whether there is one.
+    /// The lowest eligible warp after the last granted one.
     after: Signal<Local, Bits<6>>,
+    /// Some eligible warp comes after the last granted one.
     any_after: Signal<Local, Bit>,
     /// The last granted warp is eligible again.
     greedy: Signal<Local, Bit>,
@@ -49,6 +72,7 @@ impl<const W: usize> Default for WarpScheduler<W> {
             reset: Default::default(),
             gto: Default::default(),
             eligible: Default::default(),
+            age: array_init(|_| Default::default()),
             grant_valid: Default::default(),
             grant: Default::default(),
             last: Default::default(),
@@ -56,7 +80,12 @@ impl<const W: usize> Default for WarpScheduler<W> {
             last_r: Default::default(),
             last_valid_r: Default::default(),
             index_of: array_init(|w| k(w as u64)),
+            b_valid: array_init(|_| Default::default()),
+            b_age: array_init(|_| Default::default()),
+            b_warp: array_init(|_| Default::default()),
+            take: array_init(|_| Default::default()),
             oldest: Default::default(),
+            lowest: Default::default(),
             any: Default::default(),
             after: Default::default(),
             any_after: Default::default(),
@@ -70,18 +99,39 @@ impl<const W: usize> Logic for WarpScheduler<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last_r, last_valid_r);
-        // Two priority encoders, walking down so the lowest index wins (the one-pass outer
-        // loop names W - 1 for the index expression).
+        // GTO's search up the warps (each element written before it is read), then two
+        // priority encoders walking down so that the lowest index wins (the one-pass outer
+        // loop names W - 1 for the index expressions).
         self.any.next = false;
-        self.oldest.next = self.zero6.val();
+        self.lowest.next = self.zero6.val();
         self.any_after.next = false;
         self.after.next = self.zero6.val();
         self.greedy.next = false;
+        self.b_valid[0].next = false;
+        self.b_age[0].next = self.zero6.val();
+        self.b_warp[0].next = self.zero6.val();
+        for w in 0..(W - 1) {
+            self.take[w].next = self.eligible.val().get_bit(w)
+                & (!self.b_valid[w].val() | (self.age[w].val() < self.b_age[w].val()));
+            self.b_valid[w + 1].next = self.b_valid[w].val() | self.eligible.val().get_bit(w);
+            self.b_age[w + 1].next = self.b_age[w].val();
+            self.b_warp[w + 1].next = self.b_warp[w].val();
+            if self.take[w].val() {
+                self.b_age[w + 1].next = self.age[w].val();
+                self.b_warp[w + 1].next = self.index_of[w].val();
+            }
+        }
         for top in (W - 1)..W {
+            self.take[top].next = self.eligible.val().get_bit(top)
+                & (!self.b_valid[top].val() | (self.age[top].val() < self.b_age[top].val()));
+            self.oldest.next = self.b_warp[top].val();
+            if self.take[top].val() {
+                self.oldest.next = self.index_of[top].val();
+            }
             for j in 0..W {
                 if self.eligible.val().get_bit(top - j) {
                     self.any.next = true;
-                    self.oldest.next = self.index_of[top - j].val();
+                    self.lowest.next = self.index_of[top - j].val();
                     if self.last_valid_r.q.val()
                         & (self.index_of[top - j].val() == self.last_r.q.val())
                     {
@@ -105,8 +155,9 @@ impl<const W: usize> Logic for WarpScheduler<W> {
             self.after.next = self.zero6.val();
         }
         // LRR: after the last, else wrap to the lowest. GTO: the last if eligible, else oldest.
-        self.grant.next = self.oldest.val();
+        self.grant.next = self.lowest.val();
         if self.gto.val() {
+            self.grant.next = self.oldest.val();
             if self.greedy.val() {
                 self.grant.next = self.last_r.q.val();
             }

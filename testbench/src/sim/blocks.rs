@@ -189,7 +189,8 @@ fn decode_apply(u: &mut InsnDecode, i: &InsnDecodeIn) {
     crate::tb::insn::apply(u, *i);
 }
 
-fn sched_rtl<const W: usize>(
+/// The warp scheduler RTL of `W` warps in the harness.
+pub fn sched_rtl<const W: usize>(
     name: &str,
 ) -> Result<Rtl<WarpScheduler<W>, SchedIn, SchedOut>, String> {
     Rtl::new(
@@ -206,9 +207,9 @@ fn sched_apply<const W: usize>(u: &mut WarpScheduler<W>, i: &SchedIn) {
     u.gto.next = i.gto;
     let mask = if W >= 64 { u64::MAX } else { (1 << W) - 1 };
     u.eligible.next = (i.eligible & mask).to_bits();
-    for (port, &a) in [u.gto.clone(); 0].iter_mut().zip(&i.age) {
-        // TEMP
-        port.next = a & 63 == 0; // TEMP
+    // GTO's age ranks (the compute unit's dispatch order; ranks are below W <= 64).
+    for (port, &a) in u.age.iter_mut().zip(&i.age) {
+        port.next = a.to_bits();
     }
 }
 

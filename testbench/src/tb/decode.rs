@@ -7,7 +7,7 @@ use crate::cosim::verilog_of;
 use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_hw::isa::model::{DecodeIn, DecodeOut, PwsDecodeModel};
+use rtgpu_hw::isa::pws_decode_model::{DecodeIn, DecodeOut, PwsDecodeModel};
 use rtgpu_hw::isa::PwsDecode;
 use rust_hdl::core::prelude::*;
 

@@ -1,8 +1,8 @@
 //! Testbenches of the warp scheduler (`hw/src/sched/`): `sched` drives random eligible masks
-//! through 64 warps under both policies; `sched-example` runs the paper's Fig. 3 block (two
-//! warps of the Fig. 2 kernel) on the SM issue model with this RTL as its scheduler. Both
-//! compare every grant with the SM model's behavioural scheduler, written independently from
-//! the spec.
+//! and GTO age ranks through 64 warps under both policies; `sched-example` runs the paper's
+//! Fig. 3 block (two warps of the Fig. 2 kernel) on the SM issue model with this RTL as its
+//! scheduler (ages `age[w] = w`: the lowest index is the oldest). Both compare every grant with
+//! the SM model's behavioural scheduler, written independently from the spec.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cosim::verilog_of;
@@ -10,6 +10,9 @@ use crate::sm::{simulate, CycleTrace, Policy, PolicyScheduler, Scheduler};
 use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rtgpu_hw::hdl::k;
+pub use rtgpu_hw::sched::model::SchedIn;
+use rtgpu_hw::sched::model::MAX_WARPS;
 use rtgpu_hw::sched::WarpScheduler;
 use rtgpu_wcet::trace::{Block, DynInst, HwDesc};
 use rust_hdl::prelude::*;
@@ -20,18 +23,8 @@ pub const RANDOM_WARPS: usize = 64;
 /// The `sched` testbench.
 pub struct SchedTb;
 
-/// One cycle of scheduler stimulus.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SchedIn {
-    /// Synchronous reset.
-    pub reset: bool,
-    /// GTO (else LRR).
-    pub gto: bool,
-    /// Eligible warps.
-    pub eligible: u64,
-}
-
-/// The reference: the SM model's behavioural scheduler, rebuilt at each reset.
+/// The reference: the SM model's behavioural scheduler ([`PolicyScheduler::grant_by_age`] with
+/// the cycle's age ranks), rebuilt at each reset.
 pub struct Reference {
     warps: usize,
     policy: Policy,
@@ -56,7 +49,9 @@ impl Reference {
             self.policy = policy;
             self.sched = PolicyScheduler::new(policy, self.warps);
         }
-        let grant = self.sched.grant(inp.eligible);
+        let grant = self
+            .sched
+            .grant_by_age(inp.eligible, |w| u64::from(inp.age[w]));
         if inp.reset {
             self.sched = PolicyScheduler::new(policy, self.warps);
         }
@@ -64,11 +59,19 @@ impl Reference {
     }
 }
 
-/// Drives the scheduler's inputs.
+/// Drives the scheduler's inputs (`age[w]` for the block's warps `0..W`).
 pub fn apply<const W: usize>(u: &mut WarpScheduler<W>, inp: &SchedIn) {
     u.reset.next = inp.reset;
     u.gto.next = inp.gto;
     u.eligible.next = (inp.eligible & low_bits(W)).to_bits();
+    for (port, &a) in u.age.iter_mut().zip(&inp.age) {
+        port.next = a.to_bits();
+    }
+}
+
+/// The classic ages: warp w has rank w (GTO's oldest is the lowest eligible index).
+pub fn index_ages() -> [u8; MAX_WARPS] {
+    std::array::from_fn(|w| w as u8)
 }
 
 /// The RTL's grant.
@@ -84,14 +87,41 @@ fn low_bits(n: usize) -> u64 {
     }
 }
 
+/// Random GTO age ranks for 64 warps: by index, a permutation, ranks with ties, or few
+/// distinct ranks (many ties, broken by index).
+fn random_ages(rng: &mut ChaCha8Rng) -> [u8; MAX_WARPS] {
+    let mut age = index_ages();
+    match rng.gen_range(0..4) {
+        0 => {}
+        1 => {
+            for w in (1..MAX_WARPS).rev() {
+                age.swap(w, rng.gen_range(0..=w));
+            }
+        }
+        2 => age.iter_mut().for_each(|a| *a = rng.gen_range(0..64)),
+        _ => age.iter_mut().for_each(|a| *a = rng.gen_range(0..4)),
+    }
+    age
+}
+
 /// Random stimulus: segments of one policy separated by resets; masks sparse, dense, single
-/// warps, empty, and runs where the same mask repeats (GTO's greed, LRR's rotation).
-fn stimulus(k: u64, rng: &mut ChaCha8Rng, gto: &mut bool, held: &mut u64) -> SchedIn {
+/// warps, empty, and runs where the same mask repeats (GTO's greed, LRR's rotation); age
+/// ranks redrawn now and then (the oldest warp moves while GTO runs).
+fn stimulus(
+    k: u64,
+    rng: &mut ChaCha8Rng,
+    gto: &mut bool,
+    held: &mut u64,
+    ages: &mut [u8; MAX_WARPS],
+) -> SchedIn {
     // The policy changes only in the cycle after a reset (the model restarts then).
     let reset = k == 0 || rng.gen_ratio(1, 200);
     let policy = *gto;
     if reset {
         *gto = rng.gen_bool(0.5);
+    }
+    if k == 0 || rng.gen_ratio(1, 40) {
+        *ages = random_ages(rng);
     }
     if rng.gen_ratio(1, 3) {
         *held = match rng.gen_range(0..6) {
@@ -106,6 +136,7 @@ fn stimulus(k: u64, rng: &mut ChaCha8Rng, gto: &mut bool, held: &mut u64) -> Sch
         reset,
         gto: policy,
         eligible: *held,
+        age: *ages,
     }
 }
 
@@ -147,12 +178,12 @@ impl BlockTb for SchedTb {
     }
 
     fn description(&self) -> &'static str {
-        "warp scheduler, 64 warps: random eligible masks under GTO and LRR, grant == SM model's scheduler every cycle"
+        "warp scheduler, 64 warps: random eligible masks and age ranks under GTO and LRR, grant == SM model's scheduler every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
         let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
-        let (mut gto, mut held) = (false, 0u64);
+        let (mut gto, mut held, mut ages) = (false, 0u64, index_ages());
         let mut model = Reference::new(RANDOM_WARPS, Policy::Lrr);
         let mut grants = 0u64;
         let mut run = drive(
@@ -162,7 +193,7 @@ impl BlockTb for SchedTb {
             opts,
             opts.cycles,
             |h, k| {
-                let inp = stimulus(k, &mut rng, &mut gto, &mut held);
+                let inp = stimulus(k, &mut rng, &mut gto, &mut held, &mut ages);
                 let got = h.cycle(|u| apply(u, &inp), read_grant)?;
                 same(k, &got, &model.step(&inp))?;
                 grants += u64::from(got.is_some());
@@ -212,6 +243,7 @@ impl<const W: usize> Scheduler for RtlScheduler<W> {
             reset: false,
             gto: self.gto,
             eligible,
+            age: index_ages(),
         };
         match self.harness.cycle(|u| apply(u, &inp), read_grant) {
             Ok(g) => g,
@@ -250,6 +282,8 @@ pub struct SchedProbe<const W: usize, const F: usize> {
     pub unit_busy: Signal<Out, Bits<F>>,
     /// The scheduler.
     sched: WarpScheduler<W>,
+    /// Warp indices: the scheduler's ages (the lowest index is the oldest).
+    index_of: [Constant<Bits<6>>; W],
 }
 
 impl<const W: usize, const F: usize> Default for SchedProbe<W, F> {
@@ -266,6 +300,7 @@ impl<const W: usize, const F: usize> Default for SchedProbe<W, F> {
             last_valid: Default::default(),
             unit_busy: Default::default(),
             sched: Default::default(),
+            index_of: std::array::from_fn(|w| k(w as u64)),
         }
     }
 }
@@ -277,6 +312,9 @@ impl<const W: usize, const F: usize> Logic for SchedProbe<W, F> {
         self.sched.reset.next = self.reset.val();
         self.sched.gto.next = self.gto.val();
         self.sched.eligible.next = self.eligible.val();
+        for w in 0..W {
+            self.sched.age[w].next = self.index_of[w].val();
+        }
         self.grant_valid.next = self.sched.grant_valid.val();
         self.grant.next = self.sched.grant.val();
         self.last.next = self.sched.last.val();

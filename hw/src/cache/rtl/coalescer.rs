@@ -6,7 +6,7 @@
 //! one). `eq[i]` = lane `i` is live with that line; `next` clears those lanes, and `last` says
 //! no live lane holds another line.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Lanes of a warp.

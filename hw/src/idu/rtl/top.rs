@@ -3,8 +3,8 @@
 //! `DSP`, `DSFU`, `DLDST` stages). The dispatcher sees the `ready` bits of the presented type's
 //! clusters; the chosen cluster's latch is filled at the dispatcher's edge.
 
-use super::{Cluster, Dispatcher};
-use crate::isa::formats::k;
+use crate::hdl::k;
+use crate::idu::{Cluster, Dispatcher};
 use rust_hdl::prelude::*;
 
 /// The distribution unit and `3 × K` clusters.

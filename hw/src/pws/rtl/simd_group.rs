@@ -2,8 +2,8 @@
 //! partner lookup and rendezvous, and the per-context write controls.
 
 use super::context::PwsContext;
-use super::{Cmd, ErrorCode, PwsParams, State};
-use crate::isa::formats::k;
+use crate::hdl::k;
+use crate::pws::{Cmd, ErrorCode, PwsParams, State};
 use array_init::array_init;
 use rust_hdl::prelude::*;
 

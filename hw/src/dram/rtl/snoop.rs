@@ -9,7 +9,7 @@
 //! combinational in that cycle, `hit[e]` (sticky) and `hit_word[e]` are set at its edge.
 //! `clear` (or `reset`) forgets every hit, keeping the addresses.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The snoop CAM with `N` entries (N ≤ 16).

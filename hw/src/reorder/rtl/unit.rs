@@ -28,7 +28,7 @@ use super::channel::Channel;
 use super::distributor::Distributor;
 use super::select::Select;
 use super::slot_config::SlotConfig;
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// `state` output codes.

@@ -1,7 +1,7 @@
 //! The instruction decode stage of the compute unit.
 
-use super::formats::k;
-use super::{InsnFormat, MaskSourceCheck, OpcodeCheck};
+use crate::hdl::k;
+use crate::isa::{InsnFormat, MaskSourceCheck, OpcodeCheck};
 use rust_hdl::prelude::*;
 
 /// Decode stage for rtgpu's GCN3 (gfx8) subset plus `split`/`merge`: one registered stage.
@@ -10,7 +10,7 @@ use rust_hdl::prelude::*;
 /// during cycle *k+1*. An empty stage (power-up, `reset`, or no `valid`) drives every output 0.
 ///
 /// Fields are raw extractions of the instruction's operand fields (0 where its format has
-/// none); the reference model is [`super::insn_model`]. `illegal` is raised (with every other
+/// none); the reference model is [`crate::isa::insn_model`]. `illegal` is raised (with every other
 /// field 0) for an unknown format or an opcode outside the subset, a VOP3 source code 255
 /// (gfx8 VOP3 has no literal), or a `split` operand that is not a mask source
 /// ([`MaskSourceCheck`]).

@@ -2,7 +2,7 @@
 //! eligibility equations and the lazy reset (contract: [`super`]). Counters, limits and
 //! working bits are kept per type (`*_sp`, `*_sfu`, `*_ldst`), each indexed by cluster.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The dispatcher for `K` clusters per type (1..=8).

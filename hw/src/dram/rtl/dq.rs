@@ -2,14 +2,14 @@
 //! (read) or CWL − 2 (write, the SRAM read leads) cycles after it; in each of those cycles the
 //! scheduler names the burst and the 4 words on the bus.
 
-use super::Part;
-use crate::isa::formats::k;
+use crate::dram::Part;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Reservations in flight at most: ⌈(CL + BL) / CCD_S⌉ = 7 at 3200AA.
 pub const DEPTH: usize = 8;
 
-/// The DQ scheduler of [`super::DramCtrl`].
+/// The DQ scheduler of [`crate::dram::DramCtrl`].
 #[derive(LogicBlock)]
 pub struct DqScheduler {
     /// DRAM command clock.

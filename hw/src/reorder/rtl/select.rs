@@ -10,7 +10,7 @@
 //! correct launch never does) go to the lower slot number, as in the reference model. A real
 //! design with W = 48 would use a comparison tree (log2 W levels) instead of the chain.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The argmin over `W` (1..=64) slots' keys.

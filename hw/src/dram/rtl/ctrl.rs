@@ -5,8 +5,8 @@ use super::bank::{Bank, Step};
 use super::cmdgen::CmdGen;
 use super::dq::DqScheduler;
 use super::frontend::FrontEnd;
-use super::{Command, Part};
-use crate::isa::formats::k;
+use crate::dram::{Command, Part};
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The Sim-D DRAM controller with `NB` banks (8 or 16, the part's).

@@ -11,7 +11,7 @@
 //!
 //! Every output depends only on the block's own registers.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// One slot's map, head, sequence counter and trace row of `T` (a power of two, 1..=256)

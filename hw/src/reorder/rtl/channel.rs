@@ -16,7 +16,7 @@
 //! Every output is written once per evaluation (mux chains), so an event-driven simulator sees
 //! no glitch on the search result the unit feeds back into `pop`.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// A compacting FIFO of `D` (1..=16) request entries with a sequence-number search.

@@ -1,6 +1,6 @@
 //! The split/merge decode stage (the foundation's pilot block).
 
-use super::MaskSourceCheck;
+use crate::isa::MaskSourceCheck;
 use rust_hdl::prelude::*;
 
 /// Decode stage for the PWS instructions: one registered stage, outputs valid one cycle after

@@ -29,7 +29,7 @@
 //! independent parts only when no local signal joins them, so the columns' read addresses are
 //! computed straight from the ports (no shared `a_set` local); otherwise it reports UNOPTFLAT.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Way `w` of every one of `SETS` sets: the registers and their two read ports.

@@ -1,7 +1,4 @@
-//! Format and unit codes of the instruction decoder's outputs, and a constructor for sized
-//! constants (integer literals would become 32-bit constants in the Verilog).
-
-use rust_hdl::prelude::*;
+//! Format and unit codes of the instruction decoder's outputs.
 
 /// Format codes (the decoder's `format` output).
 pub mod format {
@@ -55,9 +52,4 @@ pub mod unit {
     pub const SYNC: u64 = 8;
     /// `s_nop`, `s_endpgm`, `s_sleep`.
     pub const PROGRAM: u64 = 9;
-}
-
-/// A sized constant.
-pub fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
 }

@@ -1,6 +1,7 @@
 //! Format recognition and opcode extraction for the first instruction word.
 
-use super::formats::{format, k};
+use super::formats::format;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Combinational: which gfx8 format a first instruction word is in, and its opcode field.

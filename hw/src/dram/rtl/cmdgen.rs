@@ -3,11 +3,11 @@
 //! compound entry for its bank's FIFO plus the stand-alone PREs that close other banks.
 
 use super::frontend::BURST_BITS;
-use super::Part;
-use crate::isa::formats::k;
+use crate::dram::Part;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// The command generator of [`super::DramCtrl`] with `NB` banks.
+/// The command generator of [`crate::dram::DramCtrl`] with `NB` banks.
 #[derive(LogicBlock)]
 pub struct CmdGen<const NB: usize> {
     /// DRAM command clock.

@@ -1,8 +1,8 @@
 //! One DRAM bank's command FIFO, its open/closed state and its timing bounds (bank and
-//! bank-group scope); the arbiter ([`super::DramCtrl`]) picks among the banks' head steps.
+//! bank-group scope); the arbiter ([`crate::dram::DramCtrl`]) picks among the banks' head steps.
 
-use super::Part;
-use crate::isa::formats::k;
+use crate::dram::Part;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// FIFO depth (spec §6 #6).

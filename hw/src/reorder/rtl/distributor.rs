@@ -10,7 +10,7 @@
 //! The slot's `free` and `mapped` bits come out of mux chains over the slots (element `c` = the
 //! value when the slot is ≤ c; 0 when no slot matches), written once per evaluation.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Routes requests to `W` (1..=64) channels.

@@ -1,6 +1,7 @@
 //! Subset membership and functional unit of an opcode.
 
-use super::formats::{k, unit};
+use super::formats::unit;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Combinational: whether (format, opcode) is an instruction of rtgpu's subset, and which
@@ -12,31 +13,31 @@ use rust_hdl::prelude::*;
 /// `v_readfirstlane_b32`), or one of the seven VOP3-only opcodes.
 #[derive(LogicBlock)]
 pub struct OpcodeCheck {
-    /// The word is in the SOP2 format (from [`super::InsnFormat`]).
+    /// The word is in the SOP2 format (from [`crate::isa::InsnFormat`]).
     pub is_sop2: Signal<In, Bit>,
-    /// The word is in the SOPK format (from [`super::InsnFormat`]).
+    /// The word is in the SOPK format (from [`crate::isa::InsnFormat`]).
     pub is_sopk: Signal<In, Bit>,
-    /// The word is in the SOP1 format (from [`super::InsnFormat`]).
+    /// The word is in the SOP1 format (from [`crate::isa::InsnFormat`]).
     pub is_sop1: Signal<In, Bit>,
-    /// The word is in the SOPC format (from [`super::InsnFormat`]).
+    /// The word is in the SOPC format (from [`crate::isa::InsnFormat`]).
     pub is_sopc: Signal<In, Bit>,
-    /// The word is in the SOPP format (from [`super::InsnFormat`]).
+    /// The word is in the SOPP format (from [`crate::isa::InsnFormat`]).
     pub is_sopp: Signal<In, Bit>,
-    /// The word is in the SMEM format (from [`super::InsnFormat`]).
+    /// The word is in the SMEM format (from [`crate::isa::InsnFormat`]).
     pub is_smem: Signal<In, Bit>,
-    /// The word is in the VOP1 format (from [`super::InsnFormat`]).
+    /// The word is in the VOP1 format (from [`crate::isa::InsnFormat`]).
     pub is_vop1: Signal<In, Bit>,
-    /// The word is in the VOP2 format (from [`super::InsnFormat`]).
+    /// The word is in the VOP2 format (from [`crate::isa::InsnFormat`]).
     pub is_vop2: Signal<In, Bit>,
-    /// The word is in the VOPC format (from [`super::InsnFormat`]).
+    /// The word is in the VOPC format (from [`crate::isa::InsnFormat`]).
     pub is_vopc: Signal<In, Bit>,
-    /// The word is in the VOP3 format (from [`super::InsnFormat`]).
+    /// The word is in the VOP3 format (from [`crate::isa::InsnFormat`]).
     pub is_vop3: Signal<In, Bit>,
-    /// The word is in the FLAT format (from [`super::InsnFormat`]).
+    /// The word is in the FLAT format (from [`crate::isa::InsnFormat`]).
     pub is_flat: Signal<In, Bit>,
-    /// The word is in the DS format (from [`super::InsnFormat`]).
+    /// The word is in the DS format (from [`crate::isa::InsnFormat`]).
     pub is_ds: Signal<In, Bit>,
-    /// Opcode field from [`super::InsnFormat`].
+    /// Opcode field from [`crate::isa::InsnFormat`].
     pub opcode: Signal<In, Bits<10>>,
     /// The opcode is in the subset.
     pub legal: Signal<Out, Bit>,

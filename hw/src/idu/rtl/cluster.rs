@@ -8,7 +8,7 @@
 //! picosecond clusters first, which the system harness reproduces (a real design would add a
 //! synchroniser and pay its latency in `ready`).
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// A cluster with a `D`-stage pipeline (1..=32).

@@ -2,13 +2,13 @@
 //! cycle, segments of one burst merged) and the index iterator of indexed requests (one burst
 //! per index). It offers one burst at a time to the command generator.
 
-use crate::isa::formats::k;
+use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Width of a burst index (word address >> 4).
 pub const BURST_BITS: usize = 26;
 
-/// The front-end of [`super::DramCtrl`]; see the module doc of [`super`] for the contract.
+/// The front-end of [`crate::dram::DramCtrl`]; see the module doc of [`super`] for the contract.
 #[derive(LogicBlock)]
 pub struct FrontEnd {
     /// DRAM command clock.

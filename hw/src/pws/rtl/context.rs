@@ -1,7 +1,7 @@
 //! One WF/SWF context of a SIMD group: its split-mask, parent, child-stack and state registers.
 
-use super::State;
-use crate::isa::formats::k;
+use crate::hdl::k;
+use crate::pws::State;
 use rust_hdl::prelude::*;
 
 /// Child-stack entries held in hardware: S ≤ 7; entries at depth ≥ S are constant 0.
@@ -9,7 +9,7 @@ pub const STACK_ENTRIES: usize = 7;
 
 /// The registers of one context and their own next-state rules (timers, stack shifts).
 ///
-/// [`super::SimdGroup`] decides what happens to the context and drives the write controls;
+/// [`crate::pws::SimdGroup`] decides what happens to the context and drives the write controls;
 /// they take effect at the rising edge. Controls that are low leave their registers alone.
 /// `clear` (and `reset`) wins over every other control.
 #[derive(LogicBlock)]

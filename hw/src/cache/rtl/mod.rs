@@ -1,0 +1,4 @@
+//! The synthesizable L1 data cache and coalescer.
+
+pub mod coalescer;
+pub mod l1;

@@ -1,0 +1,8 @@
+//! The synthesizable Sim-D DRAM controller and its sub-blocks.
+
+pub mod bank;
+pub mod cmdgen;
+pub mod ctrl;
+pub mod dq;
+pub mod frontend;
+pub mod snoop;

@@ -1,0 +1,8 @@
+//! The synthesizable decode stages and their sub-blocks (format and unit codes in [`formats`]).
+
+pub mod formats;
+pub mod insn_decode;
+pub mod insn_format;
+pub mod mask_source;
+pub mod opcode_check;
+pub mod pws_decode;

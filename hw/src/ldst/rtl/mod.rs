@@ -1,0 +1,3 @@
+//! The synthesizable path below the LD/ST unit.
+
+pub mod path;

@@ -1,0 +1,7 @@
+//! The synthesizable load/store reordering unit and its sub-blocks.
+
+pub mod channel;
+pub mod distributor;
+pub mod select;
+pub mod slot_config;
+pub mod unit;
