@@ -4,11 +4,11 @@
 //! Every engine applies the same per-cycle stimulus (a formula of the cycle number, written
 //! once in Rust and once in C++) and reads an output each cycle, so none can skip work.
 
-use crate::clock::Period;
-use crate::cosim::{self, tools, verilog_of};
-use crate::harness::{Harness, HarnessError};
+use crate::sim::clock::Period;
+use crate::sim::cosim::{self, tools, verilog_of};
+use crate::sim::harness::{Harness, HarnessError};
+use crate::sim::waves::VcdOptions;
 use crate::tb::Counter32;
-use crate::waves::VcdOptions;
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_hw::pws::SimdGroup;
 use rust_hdl::core::prelude::*;
@@ -306,8 +306,8 @@ int main(int argc, char** argv) {{
 /// The DRAM controller on a looping mixed request stream (spec/002-simd.md): the RTL in the
 /// harness, or the reference model. DRAM command cycles per second.
 pub fn dram(cycles: u64, rtl: bool) -> Result<BenchRow, String> {
-    use crate::dram::run::Feeder;
-    use crate::dram::tb::{requests, Kind};
+    use crate::tb::dram::run::Feeder;
+    use crate::tb::dram::tb::{requests, Kind};
     use rtgpu_hw::dram::model::DramModel;
     use rtgpu_hw::dram::Part;
     let part = Part::DDR4_3200AA_X16;
@@ -315,7 +315,7 @@ pub fn dram(cycles: u64, rtl: bool) -> Result<BenchRow, String> {
     let mut feeder = Feeder::new(&reqs);
     let mut model = DramModel::new(part, 0);
     let mut dut = if rtl {
-        Some(crate::dram::rtl::RtlDram::<8>::new(&part, 0).map_err(|e| e.to_string())?)
+        Some(crate::tb::dram::rtl::RtlDram::<8>::new(&part, 0).map_err(|e| e.to_string())?)
     } else {
         None
     };
@@ -355,7 +355,7 @@ pub fn idu(instrs: usize, rtl: bool) -> Result<BenchRow, String> {
         .collect();
     let start = Instant::now();
     let run = if rtl {
-        crate::idu::system::run_rtl::<4>(&cfg, &stream, u64::MAX, None)
+        crate::tb::idu::system::run_rtl::<4>(&cfg, &stream, u64::MAX, None)
             .map_err(|e| e.to_string())?
     } else {
         IduSystem::new(cfg).run(&stream, u64::MAX)
@@ -374,6 +374,6 @@ pub fn idu(instrs: usize, rtl: bool) -> Result<BenchRow, String> {
 pub fn dram_sweep() -> Result<f64, String> {
     let start = Instant::now();
     let sizes: Vec<u32> = (1..=128).collect();
-    crate::dram::sweep::table(&rtgpu_hw::dram::Part::DDR4_3200AA_X16, false, &sizes)?;
+    crate::tb::dram::sweep::table(&rtgpu_hw::dram::Part::DDR4_3200AA_X16, false, &sizes)?;
     Ok(start.elapsed().as_secs_f64())
 }

@@ -11,11 +11,11 @@ use clap::{Parser, Subcommand};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_testbench::bench;
 use rtgpu_testbench::bench::PwsS3;
-use rtgpu_testbench::cosim::{self, SimOutcome};
 use rtgpu_testbench::cu;
 use rtgpu_testbench::multiphase;
+use rtgpu_testbench::oracle::sm::Policy;
 use rtgpu_testbench::paths;
-use rtgpu_testbench::sm::Policy;
+use rtgpu_testbench::sim::cosim::{self, SimOutcome};
 use rtgpu_testbench::tb::{self, BlockTb, Counter32, TbOptions};
 use rtgpu_wcet::trace::HwDesc;
 use std::path::{Path, PathBuf};
@@ -667,7 +667,7 @@ fn triple(v: Option<Vec<u32>>) -> Option<[u32; 3]> {
 }
 
 fn run_reorder(cmd: ReorderCmd) -> Result<(), Fail> {
-    use rtgpu_testbench::ldst::compare::{compare, render, CompareArgs, Workload};
+    use rtgpu_testbench::tb::ldst::compare::{compare, render, CompareArgs, Workload};
     let ReorderCmd::Compare {
         kernel,
         grid,
@@ -718,7 +718,7 @@ fn run_reorder(cmd: ReorderCmd) -> Result<(), Fail> {
 }
 
 fn run_dram(cmd: DramCmd) -> Result<(), Fail> {
-    use rtgpu_testbench::dram::cli;
+    use rtgpu_testbench::tb::dram::cli;
     let fail = |e: cli::CliError| Fail(e.0, e.1);
     match cmd {
         DramCmd::Request {

@@ -4,7 +4,7 @@
 //! instructions name opcode classes of a class table by name ([`ToyClasses`]): §5.2's by default
 //! ([`sgemm_hw`]), or one the user edited (`--hw FILE`).
 
-use crate::sm::{event_log, simulate, Policy, PolicyScheduler};
+use crate::oracle::sm::{event_log, simulate, Policy, PolicyScheduler};
 use crate::tb::sched::{fig3_block, RtlScheduler};
 use rtgpu_wcet::multiphase::gub_sections;
 use rtgpu_wcet::multiphase::{build_profile, gub};

@@ -4,7 +4,7 @@
 //! Verilator lint and Yosys synthesis of each block.
 
 use rtgpu_hw::cache::model::{CacheIn, CacheModel};
-use rtgpu_testbench::cache::rtl::{model_in, CoalIn, L1In, RtlCoalescer, RtlL1};
+use rtgpu_testbench::tb::cache::rtl::{model_in, CoalIn, L1In, RtlCoalescer, RtlL1};
 use std::collections::VecDeque;
 
 const LD: bool = false;
@@ -370,9 +370,9 @@ fn coalescer_emits_ascending_distinct_lines() {
 fn lint_and_synth<B: rust_hdl::core::prelude::Block>(
     name: &str,
     mut uut: B,
-    waivers: &[rtgpu_testbench::cosim::Waiver],
+    waivers: &[rtgpu_testbench::sim::cosim::Waiver],
 ) {
-    use rtgpu_testbench::cosim;
+    use rtgpu_testbench::sim::cosim;
     let verilog = cosim::verilog_of(&mut uut).unwrap();
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let lint = cosim::lint(&dir, &verilog, waivers).unwrap_or_else(|e| panic!("{e}"));
@@ -518,7 +518,7 @@ fn the_l1_testbench_passes() {
         seed: 3,
         ..TbOptions::default()
     };
-    let run = rtgpu_testbench::cache::tb::L1Tb.run(&opts).unwrap();
+    let run = rtgpu_testbench::tb::cache::tb::L1Tb.run(&opts).unwrap();
     assert!(
         run.summary.contains("16 accesses / 12 misses"),
         "{}",

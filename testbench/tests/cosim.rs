@@ -2,9 +2,9 @@
 //! checker reports a wrong expected vector and a mutated Verilog line; Verilator lint and Yosys
 //! synthesis pass. These tests need iverilog, verilator and yosys (scripts/setup installs them).
 
-use rtgpu_testbench::cosim::{self, SimOutcome};
-use rtgpu_testbench::ports::PortVectors;
-use rtgpu_testbench::signals::Role;
+use rtgpu_testbench::sim::cosim::{self, SimOutcome};
+use rtgpu_testbench::sim::ports::PortVectors;
+use rtgpu_testbench::sim::signals::Role;
 use rtgpu_testbench::tb::{self, BlockTb, TbOptions};
 use std::path::PathBuf;
 
@@ -97,7 +97,7 @@ fn the_vectors_record_the_decode_ports_every_cycle() {
     assert_eq!(v.clocks.len(), 1);
     // Cycle 1 presents `split vcc_lo, vcc_hi`; cycle 2 shows it decoded.
     let col = |name: &str| v.ports.iter().position(|p| p.name == name).unwrap();
-    let insn = rtgpu_testbench::signals::to_u64(&v.rows[1][col("insn")]);
+    let insn = rtgpu_testbench::sim::signals::to_u64(&v.rows[1][col("insn")]);
     assert_eq!(insn, 0xBF7F_6B6A);
     assert!(v.rows[2][col("is_split")][0]);
 }

@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 use rtgpu_hw::isa::pws_decode_model::{DecodeIn, DecodeOut, PwsDecodeModel};
 use rtgpu_hw::isa::PwsDecode;
-use rtgpu_testbench::clock::Period;
-use rtgpu_testbench::harness::Harness;
+use rtgpu_testbench::sim::clock::Period;
+use rtgpu_testbench::sim::harness::Harness;
 use rtgpu_testbench::tb::{read_outputs, EDGE_CODES};
 use rust_hdl::core::prelude::*;
 

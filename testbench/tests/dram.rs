@@ -8,12 +8,12 @@ use common::rtgpu;
 use proptest::prelude::*;
 use rtgpu_hw::dram::model::{DramIn, DramModel, Request};
 use rtgpu_hw::dram::Part;
-use rtgpu_testbench::ddr4;
-use rtgpu_testbench::dram::bound::{tiid, FRONT_END};
-use rtgpu_testbench::dram::rtl::RtlDram;
-use rtgpu_testbench::dram::run::run;
-use rtgpu_testbench::dram::sweep::{sweep, table, Sweep};
-use rtgpu_testbench::dram::tb::{self, Kind};
+use rtgpu_testbench::oracle::ddr4;
+use rtgpu_testbench::tb::dram::bound::{tiid, FRONT_END};
+use rtgpu_testbench::tb::dram::rtl::RtlDram;
+use rtgpu_testbench::tb::dram::run::run;
+use rtgpu_testbench::tb::dram::sweep::{sweep, table, Sweep};
+use rtgpu_testbench::tb::dram::tb::{self, Kind};
 use rtgpu_testbench::tb::{BlockTb, TbOptions};
 
 fn sizes() -> Vec<u32> {
@@ -322,7 +322,7 @@ fn mixed_stream_exercises_every_command() {
 /// banks) up to 1.155 MiB for reads and 1.374 MiB for writes (the paper: 1.1 and 1.37 MiB).
 #[test]
 fn snoopy_beats_iterative_below_the_papers_crossover() {
-    use rtgpu_testbench::dram::bound::tid;
+    use rtgpu_testbench::tb::dram::bound::tid;
     let part = Part::DDR4_3200AA_X16;
     for (write, lo, hi) in [(false, 1.15, 1.16), (true, 1.37, 1.38)] {
         let iterative = tiid(&part, write, 1024, 1 << 26);

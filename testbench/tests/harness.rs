@@ -1,9 +1,9 @@
 //! The cycle harness: clock domains on one ps timeline, VCD recording, .gtkw files.
 
-use rtgpu_testbench::clock::Period;
-use rtgpu_testbench::harness::{CycleStart, Harness, HarnessError};
+use rtgpu_testbench::sim::clock::Period;
+use rtgpu_testbench::sim::harness::{CycleStart, Harness, HarnessError};
+use rtgpu_testbench::sim::waves::VcdOptions;
 use rtgpu_testbench::tb::{self, TbOptions};
-use rtgpu_testbench::waves::VcdOptions;
 use rust_hdl::prelude::*;
 use std::collections::HashMap;
 use std::io::BufReader;

@@ -1,6 +1,6 @@
 //! The IDU dispatcher RTL on the thesis' Fig. 4.3 and on the always-ready pattern.
 
-use rtgpu_testbench::idu::rtl::{In, RtlDispatcher};
+use rtgpu_testbench::tb::idu::rtl::{In, RtlDispatcher};
 
 /// Thesis clusters 1, 2, 4 = indices 0, 1, 3; index 2 (thesis cluster 3) power-gated.
 fn fig43() -> RtlDispatcher<4> {
@@ -140,7 +140,7 @@ fn stall_and_stock_dispatcher() {
 
 use proptest::prelude::*;
 use rtgpu_hw::idu::model::{IduSystem, SystemConfig, SystemRun, MAX_K, TYPES};
-use rtgpu_testbench::idu::system::{run_rtl, DEPTHS};
+use rtgpu_testbench::tb::idu::system::{run_rtl, DEPTHS};
 
 /// Two SP clusters, the stock dispatcher (spec §2.7.4 item 3, Fig. 1.5).
 fn fig15(disp: u64, c1: u64, c2: u64) -> SystemConfig {
@@ -253,8 +253,8 @@ proptest! {
 /// synthesis, like every testbench's block (the multi-clock top has no single-clock replay).
 #[test]
 fn the_idu_top_lints_and_synthesizes() {
-    use rtgpu_testbench::cosim;
-    use rtgpu_testbench::idu::system::IduRtl;
+    use rtgpu_testbench::sim::cosim;
+    use rtgpu_testbench::tb::idu::system::IduRtl;
     let verilog = cosim::verilog_of(&mut IduRtl::<4>::default()).unwrap();
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("idu-top");
     let lint = cosim::lint(&dir, &verilog, &[]).unwrap_or_else(|e| panic!("{e}"));
@@ -274,7 +274,7 @@ fn the_drivers_program_runs_on_the_rtl() {
     use rtgpu_firmware::aging::{
         program, AgingState, Calibration, CoreStress, PlanConfig, PvMap, PvParams, Workload,
     };
-    use rtgpu_testbench::idu::system::run_program;
+    use rtgpu_testbench::tb::idu::system::run_program;
     let pv = PvMap::generate(PvParams::default(), 11).unwrap();
     let cal = Calibration::default();
     let mut state = AgingState::fresh(pv.cores.len());

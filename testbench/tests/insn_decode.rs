@@ -11,8 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use rtgpu_firmware::isa::{decode, Format, Instruction, Op, Operand, Sig, Slot};
 use rtgpu_hw::isa::insn_model::{decode_fields, InsnDecodeIn, InsnDecodeModel, InsnFields};
 use rtgpu_hw::isa::InsnDecode;
-use rtgpu_testbench::clock::Period;
-use rtgpu_testbench::harness::Harness;
+use rtgpu_testbench::sim::clock::Period;
+use rtgpu_testbench::sim::harness::Harness;
 use rtgpu_testbench::tb::insn::{apply, biased_word, read_outputs};
 
 /// A first word: a representable instruction, a format-biased word, or anything.

@@ -7,10 +7,10 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rtgpu_testbench::ldst::system::{
+use rtgpu_testbench::tb::ldst::system::{
     estimate_traffic, run_models, Geometry, Mode, SysConfig, SysRun,
 };
-use rtgpu_testbench::ldst::traffic::{RandomTraffic, Traffic, WarpInsn, LANES};
+use rtgpu_testbench::tb::ldst::traffic::{RandomTraffic, Traffic, WarpInsn, LANES};
 use rtgpu_wcet::reorder::analyzer::analyze;
 use rtgpu_wcet::reorder::kernels::BUILTIN;
 use rtgpu_wcet::reorder::ptx::Kernel;
@@ -277,7 +277,7 @@ fn the_reorder_example_testbench_passes() {
 /// 5 seeds): mean cycles of default / reorder / pure RR, pinned.
 #[test]
 fn the_readme_load_use_table() {
-    use rtgpu_testbench::ldst::compare::{compare, CompareArgs, Workload};
+    use rtgpu_testbench::tb::ldst::compare::{compare, CompareArgs, Workload};
     let mut rows = Vec::new();
     for load_use in [0, 2, 4] {
         let args = CompareArgs {

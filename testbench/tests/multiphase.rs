@@ -4,7 +4,7 @@
 //! C7 golden examples).
 
 use proptest::prelude::*;
-use rtgpu_testbench::sm::{simulate, Policy, PolicyScheduler, Scheduler, SmRun};
+use rtgpu_testbench::oracle::sm::{simulate, Policy, PolicyScheduler, Scheduler, SmRun};
 use rtgpu_testbench::tb::sched::{fig3_block, RtlScheduler};
 use rtgpu_wcet::multiphase::{build_profile, gub, gub_sections, PhaseKind};
 use rtgpu_wcet::trace::{Block, DynInst, HwDesc};

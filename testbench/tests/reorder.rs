@@ -11,7 +11,7 @@ use rtgpu_hw::reorder::model::{
     config_writes, entry, error, request, state, ReorderIn, ReorderModel, ReorderOut, WarpConfig,
 };
 use rtgpu_hw::reorder::testkit::{self, acc, idle, put, wcet_order, Acc, Rng, Warp};
-use rtgpu_testbench::reorder::rtl::RtlReorder;
+use rtgpu_testbench::tb::reorder::rtl::RtlReorder;
 
 // ---------------------------------------------------------------- lockstep
 
@@ -653,7 +653,7 @@ fn random_stimulus_reaches_every_state() {
 /// settles: no zero-delay loop through the channels' search results).
 #[test]
 fn icarus_replays_a_random_run() {
-    use rtgpu_testbench::cosim::{self, SimOutcome};
+    use rtgpu_testbench::sim::cosim::{self, SimOutcome};
     let mut u = Lockstep::<4, 4, 8>::new();
     u.rtl.record_ports().unwrap();
     let (seen, released) = chaos_on(&mut u, 11, 3000);
@@ -674,7 +674,7 @@ fn icarus_replays_a_random_run() {
 
 /// Verilator lint (clean, no waivers) and Yosys synthesis; returns the cell count.
 fn lint_and_synth<B: rust_hdl::core::prelude::Block>(name: &str, mut uut: B) -> u64 {
-    use rtgpu_testbench::cosim;
+    use rtgpu_testbench::sim::cosim;
     let verilog = cosim::verilog_of(&mut uut).unwrap();
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let lint = cosim::lint(&dir, &verilog, &[]).unwrap_or_else(|e| panic!("{e}"));

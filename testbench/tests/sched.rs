@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use rtgpu_hw::sched::model::{Policy, PolicyScheduler};
 use rtgpu_hw::sched::WarpScheduler;
-use rtgpu_testbench::clock::Period;
-use rtgpu_testbench::harness::Harness;
+use rtgpu_testbench::sim::clock::Period;
+use rtgpu_testbench::sim::harness::Harness;
 use rust_hdl::prelude::*;
 
 /// One cycle of stimulus.

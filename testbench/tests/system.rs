@@ -10,7 +10,7 @@ use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::memsys::DramPart;
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_testbench::cu::system::{run_case, SysCase, SysOutcome};
-use rtgpu_testbench::ddr4::Cmd;
+use rtgpu_testbench::oracle::ddr4::Cmd;
 use std::path::PathBuf;
 
 const KERNELS: [&str; 6] = [

@@ -3,7 +3,7 @@
 //! dumping"); a `.gtkw` grouping them by SIMD.
 
 use super::sys_probe::SysProbe;
-use crate::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};
+use crate::sim::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};
 use rtgpu_hw::cu::{ComputeUnit, Group, Status, CLASSES};
 use rtgpu_hw::pws::State;
 use std::io;

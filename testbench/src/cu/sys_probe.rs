@@ -2,7 +2,7 @@
 //! miss queue and the two clock-domain crossings, the DRAM command bus in its own clock
 //! (sampled at every DRAM cycle, 625 ps at 3200), and per SIMD/SpSIMD the IDU's dispatches.
 
-use crate::waves::{named, Format, Gtkw};
+use crate::sim::waves::{named, Format, Gtkw};
 use rtgpu_hw::cu::ComputeUnit;
 use rtgpu_hw::dram::model::DramOut;
 use rtgpu_hw::dram::Command;
@@ -153,13 +153,13 @@ impl SysProbe {
                     .filter(|v| v.0 == scope)
                     .map(|v| (format!("cu.mem.{scope}.{}", v.1), Some(core_format(v.1))))
                     .collect();
-                save = save.group(scope, &crate::waves::as_refs(&traces));
+                save = save.group(scope, &crate::sim::waves::as_refs(&traces));
             }
             let dram: Vec<(String, Option<Format>)> = DRAM_VARS
                 .iter()
                 .map(|v| (format!("cu.dram.{}", v.0), Some(dram_format(v.0))))
                 .collect();
-            save = save.group("dram command bus", &crate::waves::as_refs(&dram));
+            save = save.group("dram command bus", &crate::sim::waves::as_refs(&dram));
         }
         if !self.units.is_empty() {
             let idu: Vec<(String, Option<Format>)> = self
@@ -167,7 +167,7 @@ impl SysProbe {
                 .iter()
                 .map(|&(g, u)| (format!("cu.idu.g{g}.{}", unit_name(u)), Some(Format::Dec)))
                 .collect();
-            save = save.group("idu (cluster + 1)", &crate::waves::as_refs(&idu));
+            save = save.group("idu (cluster + 1)", &crate::sim::waves::as_refs(&idu));
         }
         save
     }

@@ -3,8 +3,8 @@
 //! L1 estimator's miss count. The system tests and `rtgpu sweep` run these.
 
 use super::run::{idu_launch, status_name};
-use crate::ddr4::{CheckStats, Violation};
-use crate::dram::run::{checker, trace_cmd};
+use crate::oracle::ddr4::{CheckStats, Violation};
+use crate::tb::dram::run::{checker, trace_cmd};
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc, PerfCounters};
 use rtgpu_firmware::interp::{self, InterpConfig};

@@ -117,8 +117,8 @@ impl Blocks for RtlBlocks {
                 "reorder",
                 Reorder::<40, 10, 16>::default(),
                 |u| &mut u.clock,
-                crate::reorder::rtl::apply,
-                crate::reorder::rtl::read,
+                crate::tb::reorder::rtl::apply,
+                crate::tb::reorder::rtl::read,
             )?,
             (w, d, t) => {
                 let what = format!("W = {w} slots, D = {d}, T = {t}");
@@ -179,7 +179,7 @@ pub fn l1_rtl(sets: usize, ways: usize) -> Result<Rtl<L1Cache<32, 4>, CacheIn, C
             L1Cache::<32, 4>::default(),
             |u| &mut u.clock,
             l1_apply,
-            crate::cache::rtl::read_l1,
+            crate::tb::cache::rtl::read_l1,
         ),
         (s, w) => Err(no_shape("l1", format!("{s} sets × {w} ways"), "32 × 4")),
     }
@@ -242,7 +242,7 @@ fn pws_apply<const L: usize, const U: usize, const C: usize>(
 }
 
 fn l1_apply<const S: usize, const W: usize>(u: &mut L1Cache<S, W>, i: &CacheIn) {
-    use crate::cache::rtl::LINE_MASK;
+    use crate::tb::cache::rtl::LINE_MASK;
     u.reset.next = i.reset;
     u.req_valid.next = i.req_valid;
     u.req_line.next = u64::from(i.req_line & LINE_MASK).to_bits();
@@ -260,8 +260,8 @@ fn dram_rtl<const NB: usize>(
         "dram",
         block,
         |u| &mut u.clock,
-        crate::dram::rtl::apply,
-        crate::dram::rtl::read,
+        crate::tb::dram::rtl::apply,
+        crate::tb::dram::rtl::read,
     )?;
     rtl.reset_cycle(&DramIn {
         reset: true,

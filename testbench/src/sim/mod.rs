@@ -1,8 +1,22 @@
-//! Simulation infrastructure: the lock-step checker ([`lockstep`]), RTL blocks in the harness
-//! behind the block interface ([`rtl`]), and the system's blocks as RTL ([`blocks`]).
+//! Simulation infrastructure:
+//!
+//! - [`harness`]: drives rust-hdl blocks directly, several clock domains ([`clock`]) on a ps
+//!   timeline;
+//! - [`waves`]: VCD recording and GTKWave save files; [`signals`]: a block's signal list;
+//! - [`ports`]: per-cycle port vectors; [`cosim`]: Icarus replay, Verilator lint, Yosys;
+//! - [`lockstep`]: two implementations of a block compared port by port every cycle;
+//! - [`rtl`]: a harness block behind the block interface; [`blocks`]: the system's blocks as
+//!   RTL in lock-step; [`twin`]: one launch on the models and with RTL; [`window`]: the
+//!   waveform of a mismatch.
 
 pub mod blocks;
+pub mod clock;
+pub mod cosim;
+pub mod harness;
 pub mod lockstep;
+pub mod ports;
 pub mod rtl;
+pub mod signals;
 pub mod twin;
+pub mod waves;
 pub mod window;

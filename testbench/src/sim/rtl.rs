@@ -2,8 +2,8 @@
 //! bundle of its reference model (`apply` drives the bundle's values onto the ports, `read`
 //! reads the outputs back into the bundle).
 
-use crate::clock::Period;
-use crate::harness::Harness;
+use crate::sim::clock::Period;
+use crate::sim::harness::Harness;
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::block::{BlockFault, Clocked, FaultKind, Ports};
 use rust_hdl::core::prelude::*;
@@ -37,7 +37,7 @@ impl<B: Block + 'static, I, O: Default> Rtl<B, I, O> {
         apply: Apply<B, I>,
         read: Read<B, O>,
     ) -> Result<Self, String> {
-        let err = |e: crate::harness::HarnessError| format!("{name}: {e}");
+        let err = |e: crate::sim::harness::HarnessError| format!("{name}: {e}");
         let mut harness = Harness::new(block, name).map_err(err)?;
         let period = Period::ps(TB_PERIOD_PS)?;
         harness.add_clock("clock", period, pin).map_err(err)?;

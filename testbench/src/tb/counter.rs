@@ -2,8 +2,8 @@
 //! to prove the cosimulation flow is not specific to the decoder.
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::cosim::verilog_of;
-use crate::waves::{Format, Gtkw};
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;

@@ -3,8 +3,8 @@
 //! with the reference model every cycle.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::cosim::verilog_of;
-use crate::waves::{Format, Gtkw};
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::isa::pws_decode_model::{DecodeIn, DecodeOut, PwsDecodeModel};

@@ -2,12 +2,17 @@
 //! reference model every cycle, and can write a VCD + `.gtkw` and record port vectors for
 //! cosimulation. `rtgpu list/tb/cosim/synth` find them here by name.
 
-use crate::cosim::Waiver;
+use crate::sim::cosim::Waiver;
 
+pub mod cache;
 mod counter;
 mod decode;
+pub mod dram;
+pub mod idu;
 pub mod insn;
+pub mod ldst;
 pub mod pws;
+pub mod reorder;
 mod runner;
 pub mod sched;
 
@@ -43,13 +48,13 @@ pub fn all() -> [&'static dyn BlockTb; 17] {
         &pws::KERNELS,
         &sched::SchedTb,
         &sched::SchedExampleTb,
-        &crate::dram::tb::READ_4K,
-        &crate::dram::tb::MIXED,
-        &crate::dram::tb::X8_MIXED,
-        &crate::dram::snoop_tb::SnoopTb,
-        &crate::idu::tb::IduFig43Tb,
-        &crate::cache::tb::L1Tb,
-        &crate::ldst::tb::ReorderExampleTb,
+        &crate::tb::dram::tb::READ_4K,
+        &crate::tb::dram::tb::MIXED,
+        &crate::tb::dram::tb::X8_MIXED,
+        &crate::tb::dram::snoop_tb::SnoopTb,
+        &crate::tb::idu::tb::IduFig43Tb,
+        &crate::tb::cache::tb::L1Tb,
+        &crate::tb::ldst::tb::ReorderExampleTb,
         &DecodeTb,
         &CounterTb,
     ]

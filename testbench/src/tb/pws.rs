@@ -8,9 +8,9 @@ mod kernels;
 mod stimulus;
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::cosim::{verilog_of, Waiver};
-use crate::harness::HarnessError;
-use crate::waves::{as_refs, named, Format, Gtkw};
+use crate::sim::cosim::{verilog_of, Waiver};
+use crate::sim::harness::HarnessError;
+use crate::sim::waves::{as_refs, named, Format, Gtkw};
 pub use invariants::{Coverage, Invariants};
 use rtgpu_hw::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, SimdGroupModel};
 use rtgpu_hw::pws::{lane_mask, Cmd, ErrorCode, PwsParams, SimdGroup, State};

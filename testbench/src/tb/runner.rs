@@ -1,9 +1,9 @@
 //! The common part of every single-clock block testbench.
 
-use crate::clock::Period;
-use crate::harness::{ClockPin, Harness, HarnessError};
-use crate::ports::PortVectors;
-use crate::waves::{Gtkw, VcdOptions};
+use crate::sim::clock::Period;
+use crate::sim::harness::{ClockPin, Harness, HarnessError};
+use crate::sim::ports::PortVectors;
+use crate::sim::waves::{Gtkw, VcdOptions};
 use rust_hdl::core::block::Block;
 use std::fmt;
 use std::path::PathBuf;

@@ -5,9 +5,9 @@
 //! the SM model's behavioural scheduler, written independently from the spec.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::cosim::verilog_of;
-use crate::sm::{simulate, CycleTrace, Policy, PolicyScheduler, Scheduler};
-use crate::waves::{Format, Gtkw};
+use crate::oracle::sm::{simulate, CycleTrace, Policy, PolicyScheduler, Scheduler};
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::hdl::k;
@@ -216,18 +216,19 @@ impl BlockTb for SchedTb {
 /// The RTL scheduler as the SM issue model's [`Scheduler`]: each `grant` call is one clock
 /// cycle of the block in the harness (so the model's issue stage runs on the real RTL).
 pub struct RtlScheduler<const W: usize> {
-    harness: crate::harness::Harness<WarpScheduler<W>>,
+    harness: crate::sim::harness::Harness<WarpScheduler<W>>,
     gto: bool,
     /// A harness failure, kept for the caller (the trait's `grant` cannot return it).
-    pub error: Option<crate::harness::HarnessError>,
+    pub error: Option<crate::sim::harness::HarnessError>,
 }
 
 impl<const W: usize> RtlScheduler<W> {
     /// A fresh scheduler block under `policy`, on a 1 GHz clock.
-    pub fn new(policy: Policy) -> Result<Self, crate::harness::HarnessError> {
-        let mut harness = crate::harness::Harness::new(WarpScheduler::<W>::default(), "sched")?;
-        let period =
-            crate::clock::Period::ps(TB_PERIOD_PS).map_err(crate::harness::HarnessError::Setup)?;
+    pub fn new(policy: Policy) -> Result<Self, crate::sim::harness::HarnessError> {
+        let mut harness =
+            crate::sim::harness::Harness::new(WarpScheduler::<W>::default(), "sched")?;
+        let period = crate::sim::clock::Period::ps(TB_PERIOD_PS)
+            .map_err(crate::sim::harness::HarnessError::Setup)?;
         harness.add_clock("clock", period, |u| &mut u.clock)?;
         Ok(Self {
             harness,

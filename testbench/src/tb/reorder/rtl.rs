@@ -6,9 +6,9 @@
 //! the model does: no reset cycle is needed. The block is held by value: the paper's geometry
 //! (`Reorder<48, 10, 16>`, several megabytes of signals) needs a thread with a large stack.
 
-use crate::clock::Period;
-use crate::harness::{Harness, HarnessError};
-use crate::ports::PortVectors;
+use crate::sim::clock::Period;
+use crate::sim::harness::{Harness, HarnessError};
+use crate::sim::ports::PortVectors;
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::reorder::model::{ReorderIn, ReorderOut};
 use rtgpu_hw::reorder::Reorder;

@@ -13,7 +13,7 @@ pub mod tb_gen;
 pub mod tools;
 
 use crate::paths::with_path;
-use crate::ports::PortVectors;
+use crate::sim::ports::PortVectors;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::core::prelude::*;
 use std::path::Path;

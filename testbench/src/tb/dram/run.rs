@@ -2,7 +2,7 @@
 //! the command trace (ARCHITECTURE.md format) and checks every command with the independent
 //! DDR4 timing checker.
 
-use crate::ddr4::{self, Checker, TraceCmd};
+use crate::oracle::ddr4::{self, Checker, TraceCmd};
 use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut, Request};
 use rtgpu_hw::dram::{Command, Part};
 

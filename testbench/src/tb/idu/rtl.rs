@@ -1,7 +1,7 @@
 //! The IDU dispatcher RTL in the harness, one dispatcher cycle per [`RtlDispatcher::step`].
 
-use crate::clock::Period;
-use crate::harness::{Harness, HarnessError};
+use crate::sim::clock::Period;
+use crate::sim::harness::{Harness, HarnessError};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::idu::Dispatcher;
 use rust_hdl::core::prelude::*;

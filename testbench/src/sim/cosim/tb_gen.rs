@@ -1,7 +1,7 @@
 //! The self-checking Verilog testbench that replays recorded port vectors.
 
-use crate::ports::PortVectors;
-use crate::signals::{to_hex, Role, SignalInfo};
+use crate::sim::ports::PortVectors;
+use crate::sim::signals::{to_hex, Role, SignalInfo};
 use std::fmt::Write as _;
 
 /// A generated testbench: the Verilog text and the `$readmemh` files it loads.

@@ -1,6 +1,6 @@
 //! Per-cycle recording of a block's port vectors, the input of cosimulation.
 
-use crate::signals::{for_each_value, root_ports, Role, SignalInfo, Word};
+use crate::sim::signals::{for_each_value, root_ports, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 
 /// The ports of a block and their values, one row per clock cycle.

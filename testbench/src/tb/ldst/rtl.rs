@@ -3,8 +3,8 @@
 //! every cycle.
 
 use super::system::{Path, PathView};
-use crate::harness::Harness;
-use crate::reorder::rtl::{reorder_apply, reorder_read};
+use crate::sim::harness::Harness;
+use crate::tb::reorder::rtl::{reorder_apply, reorder_read};
 use rtgpu_hw::cache::model::{CacheOut, CoalescerOut};
 use rtgpu_hw::ldst::model::{PathIn, PathModel, PathOut};
 use rtgpu_hw::ldst::LdstPath;

@@ -4,9 +4,9 @@
 //! and resets. Every cycle: RTL == reference model.
 
 use super::rtl::{apply_l1, model_in, read_l1, L1In};
-use crate::cosim::verilog_of;
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{as_refs, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
-use crate::waves::{as_refs, Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::cache::model::CacheModel;

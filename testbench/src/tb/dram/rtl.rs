@@ -1,7 +1,7 @@
 //! The controller RTL in the harness, driven cycle by cycle through the model's port types.
 
-use crate::clock::Period;
-use crate::harness::{Harness, HarnessError};
+use crate::sim::clock::Period;
+use crate::sim::harness::{Harness, HarnessError};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::dram::model::{DramIn, DramOut};
 use rtgpu_hw::dram::{Command, DramCtrl, Part};
@@ -37,7 +37,7 @@ impl<const NB: usize> RtlDram<NB> {
     }
 
     /// Ends the run (closes the VCD).
-    pub fn finish(self) -> Result<crate::harness::Finished<DramCtrl<NB>>, HarnessError> {
+    pub fn finish(self) -> Result<crate::sim::harness::Finished<DramCtrl<NB>>, HarnessError> {
         self.harness.finish()
     }
 }

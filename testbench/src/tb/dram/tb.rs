@@ -5,9 +5,9 @@
 
 use super::rtl;
 use super::run::{checker, trace_cmd, Completion, Feeder};
-use crate::cosim::{verilog_of, Waiver};
+use crate::sim::cosim::{verilog_of, Waiver};
+use crate::sim::waves::{as_refs, named, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::waves::{as_refs, named, Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::dram::model::{DramIn, DramModel, Request};

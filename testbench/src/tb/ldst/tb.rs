@@ -10,9 +10,9 @@
 use super::rtl::Lockstep;
 use super::system::{estimate_traffic, Geometry, Mode, SysConfig, System};
 use super::traffic::{RandomTraffic, Traffic};
-use crate::cosim::{verilog_of, Waiver};
+use crate::sim::cosim::{verilog_of, Waiver};
+use crate::sim::waves::{as_refs, named, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
-use crate::waves::{as_refs, named, Format, Gtkw};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -4,9 +4,9 @@
 //! §1.6 (an entry matches when its word is one of the used words on the bus), and at the end
 //! of each read every entry has hit exactly once, on its word's lane.
 
-use crate::cosim::verilog_of;
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{Format, Gtkw};
 use crate::tb::{drive, same, BlockTb, TbError, TbOptions, TbRun};
-use crate::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut};
@@ -257,6 +257,6 @@ fn layout(n: &str) -> Gtkw {
     Gtkw::new(&format!(
         "rtgpu {n}: the snoopy-transfer CAM (hw/src/dram/snoop.rs)"
     ))
-    .group("data bus", &crate::waves::as_refs(&bus))
-    .group("entries 0-3", &crate::waves::as_refs(&entries))
+    .group("data bus", &crate::sim::waves::as_refs(&bus))
+    .group("entries 0-3", &crate::sim::waves::as_refs(&entries))
 }

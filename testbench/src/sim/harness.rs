@@ -5,7 +5,7 @@
 //! signals' `.next`, the harness moves the clocks and settles the block with rust-hdl's
 //! `simulate` (a fixed-point loop over `update_all`).
 //!
-//! Time: every clock domain follows [`crate::clock`]: cycle *k* of a domain begins with its
+//! Time: every clock domain follows [`crate::sim::clock`]: cycle *k* of a domain begins with its
 //! falling edge at k·P, where the testbench applies the cycle's inputs; the rising edge at
 //! k·P + P/2 loads the registers. At one instant, rising edges are processed (and settled)
 //! before cycle starts, so inputs computed at a cycle start see the state after every edge
@@ -14,10 +14,10 @@
 //! Recording: a VCD ([`VcdRecorder`]) and the root ports' vectors ([`PortVectors`], single
 //! clock) can be switched on; when off they cost one branch per edge.
 
-use crate::clock::{EdgeTime, Period};
-use crate::ports::PortVectors;
-use crate::signals::SignalInfo;
-use crate::waves::{VcdOptions, VcdRecorder};
+use crate::sim::clock::{EdgeTime, Period};
+use crate::sim::ports::PortVectors;
+use crate::sim::signals::SignalInfo;
+use crate::sim::waves::{VcdOptions, VcdRecorder};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
 use std::fmt;

@@ -6,7 +6,7 @@
 //! recorder pays nothing.
 
 use crate::paths::with_path;
-use crate::signals::{for_each_value, list_signals, to_u64, Role, SignalInfo, Word};
+use crate::sim::signals::{for_each_value, list_signals, to_u64, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};

@@ -101,7 +101,7 @@ pub fn request(
 
 /// The one-line summary of a single-request run.
 pub fn summary(part: &Part, r: &Run) -> String {
-    use crate::ddr4::Cmd;
+    use crate::oracle::ddr4::Cmd;
     let lid = r.completions[0].lid;
     let cas = r.count(Cmd::Rd) + r.count(Cmd::Rda) + r.count(Cmd::Wr) + r.count(Cmd::Wra);
     let util = 100.0 * (cas as f64 * f64::from(part.bl)) / f64::from(lid.max(1));

@@ -4,9 +4,9 @@
 //! model; the Fig. 4.3 dispatches and counters are checked against the thesis.
 
 use super::rtl::{apply, read, In, Out};
-use crate::cosim::verilog_of;
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{as_refs, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
-use crate::waves::{as_refs, Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::idu::model::{DispIn, DispatcherModel};

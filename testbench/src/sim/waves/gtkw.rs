@@ -3,7 +3,7 @@
 //! The file names its dump file relative to itself (both live in `waveforms/`), so a committed
 //! `.gtkw` opens the freshly generated VCD from any checkout: `gtkwave waveforms/NAME.gtkw`.
 
-use crate::signals::SignalInfo;
+use crate::sim::signals::SignalInfo;
 use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
@@ -294,7 +294,7 @@ pub fn as_refs(v: &[(String, Option<Format>)]) -> Vec<(&str, Option<Format>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signals::Role;
+    use crate::sim::signals::Role;
 
     fn sig(name: &str, width: usize) -> SignalInfo {
         SignalInfo {

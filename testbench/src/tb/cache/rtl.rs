@@ -2,8 +2,8 @@
 //! [`RtlCoalescer`] (one `Coalescer` cycle per [`RtlCoalescer::step`]). Both do the reset
 //! cycle the contract asks for in `new`.
 
-use crate::clock::Period;
-use crate::harness::{Harness, HarnessError};
+use crate::sim::clock::Period;
+use crate::sim::harness::{Harness, HarnessError};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::cache::model::{CacheIn, CacheOut, CoalescerOut};
 use rtgpu_hw::cache::{Coalescer, L1Cache};

@@ -5,7 +5,7 @@
 
 use super::recorder::enter_scope;
 use crate::paths::with_path;
-use crate::signals::{Role, SignalInfo};
+use crate::sim::signals::{Role, SignalInfo};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};

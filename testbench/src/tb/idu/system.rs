@@ -6,9 +6,9 @@
 //! time 0 with their rising edges on whole periods (P, 2P, ...), cluster edges before the
 //! dispatcher's at the same picosecond. Power-gated clusters get no clock.
 
-use crate::clock::Period;
-use crate::harness::{Harness, HarnessError};
-use crate::waves::VcdOptions;
+use crate::sim::clock::Period;
+use crate::sim::harness::{Harness, HarnessError};
+use crate::sim::waves::VcdOptions;
 use rtgpu_firmware::aging::IduProgram;
 use rtgpu_hw::idu::model::{Dispatch, Retire, SystemConfig, SystemRun, TYPES};
 use rtgpu_hw::idu::Idu;
@@ -249,7 +249,7 @@ fn run_kernel<const K: usize>(
     let mut seen = Vec::new();
     while next < instrs.len() || retired < instrs.len() {
         let head = instrs.get(next).copied();
-        let mut on_cycle = |u: &mut IduRtl<K>, ev: crate::harness::CycleStart| {
+        let mut on_cycle = |u: &mut IduRtl<K>, ev: crate::sim::harness::CycleStart| {
             if ev.domain == disp_domain {
                 u.in_valid.next = head.is_some();
                 let (ty, tag) = head.unwrap_or_default();
