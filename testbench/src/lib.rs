@@ -9,7 +9,7 @@
 //! - [`cu`]: runs of the whole compute unit (`rtgpu run`, sweeps, scenarios, WCET);
 //! - [`aging`]: the cycle-level step model of the aging experiment (`rtgpu aging`), the IDU
 //!   reference model running each step's instruction stream;
-//! - [`multiphase`], [`bench`], [`plot`], [`paths`]: the multi-phase analysis runs,
+//! - [`multiphase`], [`bench`](mod@bench), [`plot`], [`paths`]: the multi-phase analysis runs,
 //!   benchmarks, PNG charts, output paths.
 
 pub mod aging;

@@ -408,7 +408,7 @@ impl Op {
         }
     }
 
-    /// The VOP3 encoding of this instruction writes a carry-out SGPR pair in bits [14:8]
+    /// The VOP3 encoding of this instruction writes a carry-out SGPR pair in bits \[14:8\]
     /// (the VOP3b layout) instead of the `abs` bits.
     pub fn is_vop3b(self) -> bool {
         matches!(self.info().sig, Carry | CarryIn)

@@ -18,7 +18,7 @@
 //! ## Ports (one clock)
 //!
 //! Inputs, sampled at the rising edge:
-//! - `reset`: synchronous; every way invalid, not pending, age[w] = w; counters 0. The block
+//! - `reset`: synchronous; every way invalid, not pending, age\[w\] = w; counters 0. The block
 //!   needs one reset cycle before use (DFFs power up 0).
 //! - `req_valid`, `req_line` (25), `req_store` (1): an access. It is *taken* at the edge when
 //!   `req_valid & req_ready`.
@@ -43,11 +43,11 @@
 //!
 //! ## At the edge, for a taken access to set s
 //!
-//! - load hit on way w: LRU touch of w (ages below age[w] + 1, age[w] ← 0). `pending`
+//! - load hit on way w: LRU touch of w (ages below age\[w\] + 1, age\[w\] ← 0). `pending`
 //!   unchanged.
 //! - load miss: the victim v gets tag, valid, pending, and is touched; misses + 1.
-//! - store hit on way w (write-evict): w becomes invalid (pending cleared): ages above age[w]
-//!   − 1, age[w] ← WAYS−1. Not a miss.
+//! - store hit on way w (write-evict): w becomes invalid (pending cleared): ages above age\[w\]
+//!   − 1, age\[w\] ← WAYS−1. Not a miss.
 //! - store miss (no-write-allocate): no state change; misses + 1.
 //! - accesses + 1 in every case.
 //!

@@ -3,9 +3,9 @@
 //!
 //! # Structure
 //!
-//! - a **work-group dispatcher** ([`dispatch`]): admits a work-group when its wavefronts fit in
+//! - a **work-group dispatcher** (`dispatch`): admits a work-group when its wavefronts fit in
 //!   free SIMD slots and its LDS in a free partition; one DISPATCH per SIMD group per cycle;
-//! - N_SIMD **SIMD groups** ([`group`]): a SIMD and S SpSIMDs, N_WFC contexts each. Every
+//! - N_SIMD **SIMD groups** (`group`): a SIMD and S SpSIMDs, N_WFC contexts each. Every
 //!   context holds PC, SGPRs, VCC, SCC, M0, EXEC, waitcnt counters; each wavefront's VRF is
 //!   shared by its split halves. The group's **split/merge unit** is the PWS block's reference
 //!   model ([`crate::pws::model::SimdGroupModel`], checked cycle by cycle against the RTL
@@ -16,7 +16,7 @@
 //! - **issue**: per SIMD/SpSIMD, one instruction per cycle, chosen among its eligible contexts
 //!   by the scheduler block's policy ([`crate::sched::model::PolicyScheduler`], GTO or LRR;
 //!   GTO's "oldest" is the wavefront dispatched first, split halves inheriting its age);
-//! - **execution**: SALU ([`salu`]), VALU ([`valu`], integer and fp32, behavioural) over the
+//! - **execution**: SALU (`salu`), VALU (`valu`, integer and fp32, behavioural) over the
 //!   effective mask EXEC & SpM (§3.3), branches (`s_cbranch_execz/execnz` test EXEC & SpM,
 //!   `vccz/vccnz` test VCC & SpM), `s_waitcnt`, `s_barrier` (all live contexts of the
 //!   work-group), LDS, SMEM and FLAT through a fixed-latency memory port ([`memory`]) with one

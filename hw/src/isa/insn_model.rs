@@ -73,9 +73,9 @@ pub struct InsnFields {
     /// No format matches, the opcode is outside the subset, a VOP3 source is 255, or a `split`
     /// names an operand that is not a mask source.
     pub illegal: bool,
-    /// One of the [`format`] constants.
+    /// One of the [`format`](mod@format) constants.
     pub format: u8,
-    /// One of the [`unit`] constants.
+    /// One of the [`unit`](mod@unit) constants.
     pub unit: u8,
     /// The raw opcode field of the format.
     pub opcode: u16,

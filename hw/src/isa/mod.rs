@@ -9,7 +9,7 @@
 //!
 //! Encodings (bit 31 on the left):
 //! - `split ssrc0, ssrc1` = `0xBF7F0000 | ssrc1 << 8 | ssrc0` (SOPC layout, OP = 0x7F);
-//! - `merge`              = `0xBFFF0000` (SOPP layout, OP = 0x7F; bits [15:0] are ignored).
+//! - `merge`              = `0xBFFF0000` (SOPP layout, OP = 0x7F; bits \[15:0\] are ignored).
 
 pub mod rtl;
 pub use rtl::formats;

@@ -33,17 +33,17 @@ pub struct DecodeIn {
 pub struct DecodeOut {
     /// The stage holds a word.
     pub out_valid: bool,
-    /// Bits [31:23] are the SOPC encoding `0b101111110`.
+    /// Bits \[31:23\] are the SOPC encoding `0b101111110`.
     pub is_sopc: bool,
-    /// Bits [31:23] are the SOPP encoding `0b101111111`.
+    /// Bits \[31:23\] are the SOPP encoding `0b101111111`.
     pub is_sopp: bool,
-    /// The word is `split` (bits [31:16] = `0xBF7F`).
+    /// The word is `split` (bits \[31:16\] = `0xBF7F`).
     pub is_split: bool,
-    /// The word is `merge` (bits [31:16] = `0xBFFF`; bits [15:0] ignored).
+    /// The word is `merge` (bits \[31:16\] = `0xBFFF`; bits \[15:0\] ignored).
     pub is_merge: bool,
-    /// Bits [7:0] of the word (SSRC0), whatever the instruction.
+    /// Bits \[7:0\] of the word (SSRC0), whatever the instruction.
     pub ssrc0: u8,
-    /// Bits [15:8] of the word (SSRC1), whatever the instruction.
+    /// Bits \[15:8\] of the word (SSRC1), whatever the instruction.
     pub ssrc1: u8,
     /// The word is a `split` with an operand that is not a legal mask source.
     pub illegal: bool,

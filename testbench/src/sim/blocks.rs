@@ -65,7 +65,7 @@ impl Blocks for RtlBlocks {
             InsnDecode::default(),
             |u| &mut u.clock,
             decode_apply,
-            |u| crate::tb::insn::read_outputs(u),
+            crate::tb::insn::read_outputs,
         )?;
         Ok(pair("decode", InsnDecodeModel::new(), rtl))
     }
@@ -230,7 +230,7 @@ fn pws_rtl<const L: usize, const U: usize, const C: usize>(
         SimdGroup::<L, U, C>::default(),
         |u| &mut u.clock,
         pws_apply,
-        |u| crate::tb::pws::read_outputs(u),
+        crate::tb::pws::read_outputs,
     )
 }
 

@@ -42,7 +42,7 @@ pub enum Kind {
     Fig5,
     /// Random commands (PWS and DWS), resets between segments.
     Random,
-    /// The command streams of the compute unit running kernels ([`kernels`]).
+    /// The command streams of the compute unit running kernels (`kernels`).
     Kernels,
 }
 

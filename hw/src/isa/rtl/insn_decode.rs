@@ -40,7 +40,7 @@ pub struct InsnDecode {
     pub opcode: Signal<Out, Bits<10>>,
     /// Destination field: sdst, vdst, SMEM sdata, FLAT/DS vdst.
     pub dst: Signal<Out, Bits<8>>,
-    /// VOP3b carry-out SGPR (bits [14:8]).
+    /// VOP3b carry-out SGPR (bits \[14:8\]).
     pub sdst: Signal<Out, Bits<7>>,
     /// Source 0: ssrc0, src0, SMEM sbase (pair index), FLAT/DS addr.
     pub src0: Signal<Out, Bits<9>>,

@@ -12,9 +12,9 @@ use rust_hdl::prelude::*;
 /// 0b0111110 VOPC; else `[31]` = 0 VOP2.
 #[derive(LogicBlock)]
 pub struct InsnFormat {
-    /// Bits [31:8] of the first instruction word (bits [7:0] never hold an opcode).
+    /// Bits \[31:8\] of the first instruction word (bits \[7:0\] never hold an opcode).
     pub word: Signal<In, Bits<24>>,
-    /// Format code ([`format`]), `NONE` for an unknown prefix.
+    /// Format code ([`format`](mod@format)), `NONE` for an unknown prefix.
     pub format: Signal<Out, Bits<4>>,
     /// The opcode field of that format, zero-extended (0 for `NONE`).
     pub opcode: Signal<Out, Bits<10>>,

@@ -41,9 +41,9 @@ pub struct OpcodeCheck {
     pub opcode: Signal<In, Bits<10>>,
     /// The opcode is in the subset.
     pub legal: Signal<Out, Bit>,
-    /// Functional unit code ([`unit`]) of the format/opcode; meaningful only when `legal`.
+    /// Functional unit code ([`unit`](mod@unit)) of the format/opcode; meaningful only when `legal`.
     pub unit: Signal<Out, Bits<4>>,
-    /// A VOP3 opcode with the carry-out layout (VOP3b: sdst in bits [14:8]).
+    /// A VOP3 opcode with the carry-out layout (VOP3b: sdst in bits \[14:8\]).
     pub vop3b: Signal<Out, Bit>,
     m_sop2: Constant<Bits<64>>,
     m_sopk: Constant<Bits<64>>,

@@ -12,7 +12,7 @@ use rust_hdl::prelude::*;
 ///
 /// `illegal` is raised only for a `split` whose `ssrc0` or `ssrc1` cannot be a mask source
 /// ([`MaskSourceCheck`]); other words of the SOPC/SOPP spaces are left to the full GCN3
-/// decoder. `merge` ignores bits [15:0] (spec/000-pws.md §3.1).
+/// decoder. `merge` ignores bits \[15:0\] (spec/000-pws.md §3.1).
 #[derive(LogicBlock)]
 pub struct PwsDecode {
     /// Core clock; the stage register loads on its rising edge.
@@ -25,17 +25,17 @@ pub struct PwsDecode {
     pub valid: Signal<In, Bit>,
     /// The stage holds a decoded instruction.
     pub out_valid: Signal<Out, Bit>,
-    /// The word is in the SOPC format (bits [31:23] = 0b101111110).
+    /// The word is in the SOPC format (bits \[31:23\] = 0b101111110).
     pub is_sopc: Signal<Out, Bit>,
-    /// The word is in the SOPP format (bits [31:23] = 0b101111111).
+    /// The word is in the SOPP format (bits \[31:23\] = 0b101111111).
     pub is_sopp: Signal<Out, Bit>,
-    /// The word is `split` (bits [31:16] = 0xBF7F).
+    /// The word is `split` (bits \[31:16\] = 0xBF7F).
     pub is_split: Signal<Out, Bit>,
-    /// The word is `merge` (bits [31:16] = 0xBFFF).
+    /// The word is `merge` (bits \[31:16\] = 0xBFFF).
     pub is_merge: Signal<Out, Bit>,
-    /// Scalar source 0 (bits [7:0]): the mask bits of lanes 0..H-1 for `split`.
+    /// Scalar source 0 (bits \[7:0\]): the mask bits of lanes 0..H-1 for `split`.
     pub ssrc0: Signal<Out, Bits<8>>,
-    /// Scalar source 1 (bits [15:8]): the mask bits of lanes H..2H-1 for `split`.
+    /// Scalar source 1 (bits \[15:8\]): the mask bits of lanes H..2H-1 for `split`.
     pub ssrc1: Signal<Out, Bits<8>>,
     /// A `split` whose `ssrc0` or `ssrc1` is not a legal mask source (e.g. the literal 255).
     pub illegal: Signal<Out, Bit>,

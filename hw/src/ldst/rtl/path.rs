@@ -38,7 +38,7 @@ pub struct LdstPath<
     pub trace_slot: Signal<In, Bits<6>>,
     /// Index of the trace write.
     pub trace_index: Signal<In, Bits<8>>,
-    /// The trace entry: `pc_idx` [7:0], `epoch` [15:8], `k` [31:16].
+    /// The trace entry: `pc_idx` \[7:0\], `epoch` \[15:8\], `k` \[31:16\].
     pub trace_entry: Signal<In, Bits<32>>,
     /// Map a slot (block launch).
     pub map_we: Signal<In, Bit>,

@@ -2,7 +2,7 @@
 //! pure round-robin) issues the warps' ld/st instructions → the reordering unit (or bypass) →
 //! the coalescer → the L1 data cache → a memory with a fixed latency plus random jitter.
 //!
-//! The units are anything that implements [`Clocked`]: the reference models here, the RTL in
+//! The units are anything that implements `Clocked`: the reference models here, the RTL in
 //! the harness for the testbenches. One cycle, in dependency order:
 //! 1. the coalescer's outputs (registers only) present its current line to the L1;
 //! 2. the L1 steps with that access and at most one due fill;
