@@ -1,4 +1,4 @@
-//! The instruction decode stage (hw/src/isa/insn_decode.rs): RTL == reference model every
+//! The instruction decode stage (hw/src/isa/rtl/insn_decode.rs): RTL == reference model every
 //! cycle on random stimulus, and the reference model agrees with the firmware decoder (which
 //! the LLVM oracle test checks against llvm-mc) on every representable instruction.
 

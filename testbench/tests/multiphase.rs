@@ -1,5 +1,5 @@
 //! The multi-phase analysis (wcet/src/multiphase.rs) against the SM issue model
-//! (testbench/src/sm/), each written without the other, and the RTL warp scheduler inside the
+//! (testbench/src/oracle/sm/), each written without the other, and the RTL warp scheduler inside the
 //! SM model (spec/001-multiphase.md §9.3: C1 single-warp exactness, C2 safety, C6 anomalies,
 //! C7 golden examples).
 

@@ -17,11 +17,11 @@
 //! is granted. It is work-conserving: `grant_valid = (eligible != 0)`.
 //!
 //! The reference model is [`model::PolicyScheduler`], the behavioural scheduler the SM issue
-//! model (`testbench/src/sm/`) and the compute unit use, written from the spec without this
+//! model (`testbench/src/oracle/sm/`) and the compute unit use, written from the spec without this
 //! RTL: its `grant_by_age` (and the `age` field of [`model::SchedIn`]) is this block with its
 //! `age` input, `grant` is the block with `age[w] = w`.
 
+pub mod rtl;
 pub mod model;
-mod warp_scheduler;
 
-pub use warp_scheduler::WarpScheduler;
+pub use rtl::warp_scheduler::WarpScheduler;

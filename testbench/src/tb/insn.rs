@@ -1,4 +1,4 @@
-//! Testbench of the instruction decode stage (`hw/src/isa/insn_decode.rs`): a directed kernel
+//! Testbench of the instruction decode stage (`hw/src/isa/rtl/insn_decode.rs`): a directed kernel
 //! assembled by the firmware assembler plus illegal words, then random words biased toward
 //! every format; the RTL is compared with the reference model every cycle.
 

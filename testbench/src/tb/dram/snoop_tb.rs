@@ -1,4 +1,4 @@
-//! `snoop`: the CAM of snoopy indexed transfers (hw/src/dram/snoop.rs) on the data bus of
+//! `snoop`: the CAM of snoopy indexed transfers (hw/src/dram/rtl/snoop.rs) on the data bus of
 //! real transfers: the reference model of the controller streams index buffers as tile
 //! requests, 16 work-items snoop their words. Every cycle: RTL == a reference written from
 //! §1.6 (an entry matches when its word is one of the used words on the bus), and at the end

@@ -1,0 +1,3 @@
+//! The synthesizable warp scheduler.
+
+pub mod warp_scheduler;
