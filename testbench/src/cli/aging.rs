@@ -1,6 +1,7 @@
 //! `rtgpu aging`: the lifetime aging experiment of spec/004-lee.md §2.8–2.9 (policies Orig,
 //! Even and the IDU over PV maps), with the cycle-level or the saturated step model.
 
+use crate::common::{print_json_or, Fail};
 use clap::ValueEnum;
 use rtgpu_firmware::aging::{
     run_experiment_with, ExperimentConfig, OrigMap, SaturatedModel, StepModel,
@@ -26,27 +27,36 @@ pub enum OrigMapArg {
     Alg3,
 }
 
-/// The command's arguments.
+/// The arguments of `rtgpu aging`.
+#[derive(clap::Args)]
 pub struct AgingArgs {
-    /// Lifetime in years.
-    pub years: f64,
-    /// PV maps.
-    pub maps: usize,
-    /// Seed of the first map.
-    pub seed: u64,
-    /// Re-planning steps per year.
-    pub steps_per_year: u32,
-    /// Step model.
-    pub model: ModelArg,
-    /// Orig's clusters.
-    pub orig_map: OrigMapArg,
-    /// Print the whole report as JSON.
-    pub json: bool,
+    /// Lifetime in years (> 0).
+    #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
+    years: f64,
+    /// Process-variation maps (>= 1).
+    #[arg(long, default_value_t = 50)]
+    maps: usize,
+    /// Seed of the first map (map m uses seed + m).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Re-planning steps per year (>= 1).
+    #[arg(long, default_value_t = 12)]
+    steps_per_year: u32,
+    /// Step model: the IDU reference model cycle by cycle, or the analytic saturated
+    /// (cluster-bound) model.
+    #[arg(long, value_enum, default_value_t = ModelArg::Cycle)]
+    model: ModelArg,
+    /// Orig's clusters: the stock fixed map or Algorithm 3's.
+    #[arg(long, value_enum, default_value_t = OrigMapArg::Fixed)]
+    orig_map: OrigMapArg,
+    /// Print the whole report (every map) as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
-/// Runs the experiment and prints the table (or JSON). Errors: `(2, message)` for bad
-/// arguments, `(1, message)` for a failed run.
-pub fn aging(a: &AgingArgs) -> Result<(), (u8, String)> {
+/// Runs the experiment and prints the table (or JSON). Exit code 2 for bad arguments, 1 for a
+/// failed run.
+pub fn run(a: &AgingArgs) -> Result<(), Fail> {
     let cfg = ExperimentConfig {
         years: a.years,
         maps: a.maps,
@@ -58,18 +68,12 @@ pub fn aging(a: &AgingArgs) -> Result<(), (u8, String)> {
         },
         ..ExperimentConfig::default()
     };
-    cfg.validate().map_err(|e| (2, e.to_string()))?;
+    cfg.validate().map_err(|e| Fail(2, e.to_string()))?;
     let cycle = CycleModel::default();
     let model: &dyn StepModel = match a.model {
         ModelArg::Cycle => &cycle,
         ModelArg::Saturated => &SaturatedModel,
     };
-    let report = run_experiment_with(&cfg, model).map_err(|e| (1, e.to_string()))?;
-    if a.json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| (1, e.to_string()))?;
-        println!("{text}");
-    } else {
-        print!("{}", report.table());
-    }
-    Ok(())
+    let report = run_experiment_with(&cfg, model)?;
+    print_json_or(a.json, &report, |r| r.table())
 }

@@ -1,0 +1,88 @@
+//! `rtgpu cosim`: a block's testbench vectors replayed against its Verilog under Icarus, the
+//! Verilog linted with Verilator and synthesized with Yosys.
+
+use crate::common::{find, options, Fail, Stimulus};
+use rtgpu_testbench::paths;
+use rtgpu_testbench::sim::cosim::{self, LintReport, SimOutcome, Waiver};
+use rtgpu_testbench::tb::TbOptions;
+use std::path::{Path, PathBuf};
+
+/// The arguments of `rtgpu cosim`.
+#[derive(clap::Args)]
+pub struct CosimArgs {
+    /// Block name (see `rtgpu list`).
+    name: String,
+    /// Cycles and seed.
+    #[command(flatten)]
+    stim: Stimulus,
+    /// Working directory (default: target/cosim/NAME).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+/// Runs the testbench recording its ports, then the three tools; prints each tool's verdict.
+/// Exit code 1 on an Icarus mismatch or a lint finding (after the report).
+pub fn run(a: &CosimArgs) -> Result<(), Fail> {
+    let name = &a.name;
+    let t = find(name)?;
+    let dir = a.dir.clone().unwrap_or_else(|| paths::cosim_dir(name));
+    let run = t.run(&TbOptions {
+        record_ports: true,
+        ..options(&a.stim)
+    })?;
+    let vectors = run
+        .vectors
+        .ok_or_else(|| Fail(1, "no vectors recorded".into()))?;
+    let verilog = t.verilog()?;
+    println!("{name}: Rust run: {}", run.summary);
+    let outcome = cosim::replay(&dir, &verilog, &vectors)?;
+    let lint = cosim::lint(&dir, &verilog, t.lint_waivers())?;
+    print_waivers(t.lint_waivers());
+    let synth = cosim::synth(&dir, &verilog)?;
+    let icarus_ok = print_icarus(&outcome, &dir);
+    let lint_ok = print_lint(&lint);
+    println!("yosys synth: {} cells", synth.cells);
+    println!("files: {}", dir.display());
+    if !(icarus_ok && lint_ok) {
+        return Err(Fail(1, format!("cosimulation of `{name}` failed")));
+    }
+    Ok(())
+}
+
+/// Prints the block's Verilator waivers, one a line.
+fn print_waivers(waivers: &[Waiver]) {
+    for w in waivers {
+        println!("verilator waiver: {} on `{}`: {}", w.rule, w.signal, w.why);
+    }
+}
+
+/// Prints Icarus's verdict (the waveform of a mismatch is in `dir`); whether it matched.
+fn print_icarus(outcome: &SimOutcome, dir: &Path) -> bool {
+    match outcome {
+        SimOutcome::Ok(line) => println!("icarus: {line}"),
+        SimOutcome::Mismatch {
+            cycle,
+            signal,
+            expected,
+            got,
+        } => {
+            println!("icarus: MISMATCH at cycle {cycle}: {signal} expected {expected}, got {got}");
+            println!("        waves: {}", dir.join("cosim.vcd").display());
+        }
+    }
+    matches!(outcome, SimOutcome::Ok(_))
+}
+
+/// Prints Verilator's verdict and findings; whether the lint was clean.
+fn print_lint(lint: &LintReport) -> bool {
+    if lint.clean {
+        println!("verilator --lint-only -Wall: clean");
+    } else {
+        println!(
+            "verilator --lint-only -Wall: {} findings",
+            lint.findings.len()
+        );
+        lint.findings.iter().for_each(|f| println!("  {f}"));
+    }
+    lint.clean
+}

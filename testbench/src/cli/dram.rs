@@ -1,0 +1,138 @@
+//! `rtgpu dram`: the Sim-D DRAM controller (hw/src/dram/): one request's LID and command
+//! trace, LID sweeps over all word alignments, per-size tables against the paper's Eq. 15.
+
+use crate::common::{print_json_or, Fail};
+use clap::Subcommand;
+use rtgpu_hw::dram::Part;
+use rtgpu_testbench::tb::dram::cli::{self, CliError};
+use std::path::PathBuf;
+
+/// The arguments of `rtgpu dram`: a subcommand.
+#[derive(clap::Args)]
+pub struct DramArgs {
+    /// The subcommand.
+    #[command(subcommand)]
+    cmd: DramCmd,
+}
+
+/// The subcommands of `rtgpu dram`.
+#[derive(Subcommand)]
+enum DramCmd {
+    /// One tile request from an idle controller; prints
+    /// `lid=<cycles> cmds=<n> acts=<n> cas=<n> util=<percent>` (LID in DRAM cycles from the
+    /// trigger to the earliest next request; util = CAS · 4 cycles / LID).
+    Request(RequestArgs),
+    /// LID of a contiguous request over all 4096 word alignments of a bank-pair span; prints
+    /// `min=<> max=<> bound=<>` (bound: Eq. 15 for the worst burst count + front-end).
+    Sweep(SweepArgs),
+    /// The sweep for every size from 1 to --max-bursts bursts: min, max, bound and gap.
+    Table(TableArgs),
+}
+
+/// The arguments of `rtgpu dram request`.
+#[derive(clap::Args)]
+struct RequestArgs {
+    /// DDR4 part: ddr4-3200aa-x16, ddr4-3200aa-x8, ddr4-1866m-x16.
+    #[arg(long, default_value = "ddr4-3200aa-x16")]
+    part: String,
+    /// read or write.
+    #[arg(long, default_value = "read")]
+    dir: String,
+    /// First word address (32-bit words).
+    #[arg(long, default_value_t = 0)]
+    addr: u64,
+    /// Words per row.
+    #[arg(long)]
+    words: u64,
+    /// Words from one row's start to the next (default: --words).
+    #[arg(long)]
+    period: Option<u64>,
+    /// Rows.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Write the command trace (`cycle CMD rank bg bank row col`) here.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Run the RTL too and write this VCD (and a .gtkw beside it).
+    #[arg(long)]
+    vcd: Option<PathBuf>,
+}
+
+/// The part and direction of `rtgpu dram sweep` and `table`.
+#[derive(clap::Args)]
+struct Target {
+    /// DDR4 part.
+    #[arg(long, default_value = "ddr4-3200aa-x16")]
+    part: String,
+    /// read or write.
+    #[arg(long, default_value = "read")]
+    dir: String,
+}
+
+/// The arguments of `rtgpu dram sweep`.
+#[derive(clap::Args)]
+struct SweepArgs {
+    /// Part and direction.
+    #[command(flatten)]
+    target: Target,
+    /// Words per request.
+    #[arg(long)]
+    words: u64,
+}
+
+/// The arguments of `rtgpu dram table`.
+#[derive(clap::Args)]
+struct TableArgs {
+    /// Part and direction.
+    #[command(flatten)]
+    target: Target,
+    /// Largest size in bursts.
+    #[arg(long, default_value_t = 128)]
+    max_bursts: u32,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the subcommand.
+pub fn run(a: &DramArgs) -> Result<(), Fail> {
+    match &a.cmd {
+        DramCmd::Request(r) => request(r),
+        DramCmd::Sweep(s) => sweep(s),
+        DramCmd::Table(t) => table(t),
+    }
+}
+
+/// The failure of a [`CliError`], its exit code kept.
+fn coded(e: CliError) -> Fail {
+    Fail(e.0, e.1)
+}
+
+/// The `--part` and whether `--dir` is a write (exit code 2 if either is unknown).
+fn part_dir(part: &str, dir: &str) -> Result<(Part, bool), Fail> {
+    let part = cli::part(part).map_err(coded)?;
+    Ok((part, cli::direction(dir).map_err(coded)?))
+}
+
+/// `request`: runs the tile request and prints its summary line.
+fn request(r: &RequestArgs) -> Result<(), Fail> {
+    let (part, write) = part_dir(&r.part, &r.dir)?;
+    let req = cli::tile(write, r.addr, r.words, r.period, r.count).map_err(coded)?;
+    let line = cli::request(&part, &req, r.trace.as_deref(), r.vcd.as_deref()).map_err(coded)?;
+    println!("{line}");
+    Ok(())
+}
+
+/// `sweep`: prints the LID range over all alignments and the bound.
+fn sweep(s: &SweepArgs) -> Result<(), Fail> {
+    let (part, write) = part_dir(&s.target.part, &s.target.dir)?;
+    println!("{}", cli::sweep_line(&part, write, s.words).map_err(coded)?);
+    Ok(())
+}
+
+/// `table`: prints the sweep of every size as a table or JSON.
+fn table(t: &TableArgs) -> Result<(), Fail> {
+    let (part, write) = part_dir(&t.target.part, &t.target.dir)?;
+    let rows = cli::table_rows(&part, write, t.max_bursts).map_err(coded)?;
+    print_json_or(t.json, &rows, |rows| cli::render(rows))
+}

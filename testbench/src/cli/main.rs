@@ -1,0 +1,140 @@
+//! `rtgpu`: run block testbenches, cosimulate, synthesize and benchmark rtgpu's hardware;
+//! assemble and disassemble kernels.
+//!
+//! Exit codes: 0 success; 1 a check failed (RTL/model mismatch, cosimulation mismatch, lint
+//! findings, a tool failure); 2 bad usage (unknown block, bad arguments).
+//!
+//! One module per command, each with its arguments and its `run`; [`common`] holds what
+//! several share.
+
+mod aging;
+mod asm;
+mod bench;
+mod common;
+mod cosim;
+mod disasm;
+mod dram;
+mod list;
+mod multiphase;
+mod reorder;
+mod reproduce;
+mod run;
+mod scenario;
+mod sweep;
+mod synth;
+mod tb;
+mod wcet;
+
+use clap::{Parser, Subcommand};
+use common::Fail;
+use std::process::ExitCode;
+
+/// The command line: one subcommand.
+#[derive(Parser)]
+#[command(
+    name = "rtgpu",
+    version,
+    about = "rtgpu: a cycle-accurate RTL model of a predictable GPU"
+)]
+struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// The commands; each variant's doc comment is its help.
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a kernel on the compute unit through the driver (the main job): assemble it, lay out
+    /// its arguments, launch, run; print cycles, instructions, stalls, splits/merges, per-WF
+    /// finish cycles and the status. Exit 0 when the kernel finished, 1 when the GPU stopped
+    /// with an error or the timeout passed (the report still prints), 2 on bad input.
+    Run(run::RunArgs),
+    /// Run the system scenarios (all, or those named): each writes waveforms/NAME.vcd and
+    /// the .gtkw that groups core, reorder, cache, DRAM command bus and IDU.
+    Scenario(scenario::ScenarioArgs),
+    /// Run a kernel set over a configuration grid (mode × S × scheduler × reorder × IDU × DRAM
+    /// part) in parallel, each launch beside its oracles (reference interpreter, DDR4 checker,
+    /// L1 estimator with reordering on); writes one CSV row per run and prints a summary
+    /// table. Exit 0 when every run finished (or ended in the expected split_overflow of a PWS
+    /// S below the kernel's @min-s), is exact, DDR4-clean and matches the L1 prediction; 1
+    /// otherwise; 2 on bad input.
+    Sweep(sweep::SweepArgs),
+    /// The PWS WCET analysis (spec/000-pws.md §5–§6): compile the kernel's split points
+    /// (SELECT under S, split/merge/s_waitcnt/execz placement), measure every block in
+    /// isolation on the model, and print the analytical kernel WCET for the mode; with
+    /// `--run`, also the simulated time. Exit 0; 1 when the analysis fails or (`--run`) the
+    /// launch fails or takes longer than the bound; 2 on bad input.
+    Wcet(wcet::WcetArgs),
+    /// Reproduce a paper's results on the model: `pws` prints Table 3's shape (no-split, DWS,
+    /// PWS, observed and analytical, S = 1, 3, 7, synthetic kernel at full divergence) and
+    /// the average-case speedup of PWS S = 1 on the kernel set, and draws both (PNG).
+    Reproduce(reproduce::ReproduceArgs),
+    /// List the blocks and their testbenches.
+    List(list::ListArgs),
+    /// Run a block testbench (RTL vs reference model every cycle); writes waveforms/NAME.vcd
+    /// and waveforms/NAME.gtkw.
+    Tb(tb::TbArgs),
+    /// Cosimulate a block: replay the testbench's vectors against its Verilog under Icarus,
+    /// lint it with Verilator and synthesize it with Yosys.
+    Cosim(cosim::CosimArgs),
+    /// Synthesize a block with Yosys and print its cell count.
+    Synth(synth::SynthArgs),
+    /// Assemble a GCN3 (gfx8) + split/merge source; prints `ADDR: WORD(S)  TEXT` per
+    /// instruction.
+    Asm(asm::AsmArgs),
+    /// Disassemble a code image (little-endian dwords); the output reassembles to the same bits.
+    Disasm(disasm::DisasmArgs),
+    /// Multi-phase WCET experiments (spec/001-multiphase.md): `sgemm` prints the GUB's
+    /// overestimation of the simulated block time for the toy SGEMM (paper's Table 4); `fig3`
+    /// runs the paper's Fig. 3 block on the RTL scheduler and prints its event log and bound;
+    /// `hw-default` prints the default opcode class table (spec §5.2) as JSON, to edit and pass
+    /// to `sgemm --hw`.
+    Multiphase(multiphase::MultiphaseArgs),
+    /// The Sim-D DRAM controller (hw/src/dram/): one request's LID and command trace, LID
+    /// sweeps over all word alignments, per-size tables against the paper's Eq. 15.
+    Dram(dram::DramArgs),
+    /// The load/store reordering work (spec/003-reorder.md).
+    Reorder(reorder::ReorderArgs),
+    /// The aging experiment (spec/004-lee.md §2.8–2.9): over PV maps and years, the stock
+    /// dispatcher (orig), Algorithm 3 with every limit 1 (even) and Algorithms 3 + 4 in the IDU
+    /// (idu); prints per policy the aging spread, relative sigma, GPU relative delay, success
+    /// rate and time cost against orig.
+    Aging(aging::AgingArgs),
+    /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
+    Bench(bench::BenchArgs),
+}
+
+/// Parses the command line, runs the command and turns a [`Fail`] into its message on stderr
+/// and its exit code.
+fn main() -> ExitCode {
+    match dispatch(Cli::parse().cmd) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(code, msg)) => {
+            eprintln!("rtgpu: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Runs one command.
+fn dispatch(cmd: Cmd) -> Result<(), Fail> {
+    match cmd {
+        Cmd::Run(a) => run::run(&a),
+        Cmd::Scenario(a) => scenario::run(&a),
+        Cmd::Sweep(a) => sweep::run(&a),
+        Cmd::Wcet(a) => wcet::run(&a),
+        Cmd::Reproduce(a) => reproduce::run(&a),
+        Cmd::List(a) => list::run(&a),
+        Cmd::Tb(a) => tb::run(&a),
+        Cmd::Cosim(a) => cosim::run(&a),
+        Cmd::Synth(a) => synth::run(&a),
+        Cmd::Asm(a) => asm::run(&a),
+        Cmd::Disasm(a) => disasm::run(&a),
+        Cmd::Multiphase(a) => multiphase::run(&a),
+        Cmd::Dram(a) => dram::run(&a),
+        Cmd::Reorder(a) => reorder::run(&a),
+        Cmd::Aging(a) => aging::run(&a),
+        Cmd::Bench(a) => bench::run(&a),
+    }
+}
