@@ -21,7 +21,7 @@
 //! RTL: its `grant_by_age` (and the `age` field of [`model::SchedIn`]) is this block with its
 //! `age` input, `grant` is the block with `age[w] = w`.
 
-pub mod rtl;
 pub mod model;
+pub mod rtl;
 
 pub use rtl::warp_scheduler::WarpScheduler;
