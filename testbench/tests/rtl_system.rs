@@ -124,7 +124,7 @@ fn the_rtl_scheduler_follows_wavefront_ages_when_slots_refill() {
 }
 
 /// Every kernel × {no-split, DWS S=1/3, PWS S=1/3} × {fixed, fixed + IDU, hierarchy,
-/// hierarchy + reordering + IDU}.
+/// hierarchy + reordering + IDU} (150 launches: the error kernels have no reordering trace).
 #[test]
 #[ignore = "long: the whole matrix of kernels, modes and memories with --rtl all"]
 fn rtl_all_on_the_whole_matrix() {
@@ -142,7 +142,10 @@ fn rtl_all_on_the_whole_matrix() {
     let cases: Vec<Launch> = kernels
         .iter()
         .flat_map(|k| [NOSPLIT, DWS1, DWS3, PWS1, PWS3].map(|m| (k, m)))
-        .flat_map(|(k, m)| mems.map(|mem| launch(k, m, mem)))
+        .flat_map(|(k, m)| mems.map(|mem| (k, m, mem)))
+        // The driver cannot build the reordering trace of a kernel with an illegal word.
+        .filter(|(k, _, mem)| !(k.starts_with("errors/") && matches!(mem, Mem::ReorderIdu)))
+        .map(|(k, m, mem)| launch(k, m, mem))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let skipped = std::sync::Mutex::new(Vec::new());
