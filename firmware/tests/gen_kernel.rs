@@ -30,10 +30,11 @@ fn check(seed: u64, opts: &GenOptions) -> Outcome {
     assert!(meta.min_s >= 1);
     let image = Image::build(&meta.args, meta.dims, seed);
     let mut mem = image.mem.clone();
-    let mut diverged = false;
+    let (mut diverged, mut stored) = (false, false);
     let mut observe = |e: &MemEvent| {
         if let MemEvent::Flat(a) = e {
             diverged |= a.exec != 0 && a.exec != u64::MAX;
+            stored |= a.store && a.exec != 0;
         }
     };
     run_observed(
@@ -47,10 +48,9 @@ fn check(seed: u64, opts: &GenOptions) -> Outcome {
         &mut observe,
     )
     .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{src}"));
-    assert!(
-        image.buffer(&mem, 1).iter().any(|&w| w != 0),
-        "seed {seed}: nothing stored"
-    );
+    // A store ran with lanes active (the values may all be 0: seed 18166906830784113205 at
+    // depth 2 stores only zeros, which a check of the buffer's contents took for no store).
+    assert!(stored, "seed {seed}: no store ran");
     let splits = program
         .items
         .iter()
