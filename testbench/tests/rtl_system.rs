@@ -360,6 +360,29 @@ mod cli {
         assert_eq!(counters(&rtl)[0], serde_json::json!(["cycles", 288]));
     }
 
+    /// With --vcd, each RTL block writes its own signals beside the system's waveform.
+    #[test]
+    fn rtl_blocks_write_their_own_waveforms_beside_the_systems() {
+        let dir = tempfile::tempdir().unwrap();
+        let vcd = dir.path().join("fig2.vcd");
+        let k = "../firmware/kernels/fig2_divergent.s";
+        let v = vcd.to_str().unwrap();
+        let (code, _, err) = rtgpu(&["run", k, "--rtl", "pws,decode", "--vcd", v]);
+        assert_eq!(code, 0, "{err}");
+        assert!(vcd.exists());
+        let pws = std::fs::read_to_string(dir.path().join("fig2.rtl/pws_g0.vcd")).unwrap();
+        assert!(
+            pws.contains("$scope module pws_g0 $end"),
+            "{}",
+            &pws[..400.min(pws.len())]
+        );
+        assert!(
+            pws.contains(" cmd_mask "),
+            "the split/merge unit's ports are recorded"
+        );
+        assert!(dir.path().join("fig2.rtl/decode.vcd").exists());
+    }
+
     #[test]
     fn bad_block_lists_and_shapes_without_rtl_are_clear_errors() {
         let k = "../firmware/kernels/fig2_divergent.s";

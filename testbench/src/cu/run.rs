@@ -70,7 +70,8 @@ pub struct RunOpts {
     pub idu_seed: u64,
     /// Run these blocks as RTL, each in lock-step with its reference model: `all`, or names
     /// among decode,sched,pws,reorder,l1,dram,idu. A mismatch stops the run (exit 1) and
-    /// writes the window before it to rtl-mismatch.vcd (beside --vcd if given).
+    /// writes the window before it to rtl-mismatch.vcd (beside --vcd if given). With --vcd,
+    /// every RTL block also writes its own signals to FILE.rtl/<instance>.vcd.
     #[arg(long, value_parser = parse_rtl)]
     pub rtl: Option<RtlList>,
 }
@@ -297,8 +298,12 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let image = Image::build(&args, dims, o.launch.seed);
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     if let Some(RtlList(kinds)) = &o.rtl {
-        gpu.cu_mut()
-            .set_blocks(std::sync::Arc::new(RtlBlocks::new(kinds)));
+        let blocks = RtlBlocks::new(kinds);
+        let blocks = match &o.vcd {
+            Some(v) => blocks.with_vcd_dir(v.with_extension("rtl")),
+            None => blocks,
+        };
+        gpu.cu_mut().set_blocks(std::sync::Arc::new(blocks));
     }
     let idu = idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?;
     let probe = match &o.vcd {

@@ -27,6 +27,8 @@ use rust_hdl::core::prelude::*;
 #[derive(Clone, Debug, Default)]
 pub struct RtlBlocks {
     kinds: Vec<BlockKind>,
+    /// Each RTL block records its own signals in a VCD here.
+    vcd_dir: Option<std::path::PathBuf>,
 }
 
 impl RtlBlocks {
@@ -34,6 +36,24 @@ impl RtlBlocks {
     pub fn new(kinds: &[BlockKind]) -> Self {
         RtlBlocks {
             kinds: kinds.to_vec(),
+            vcd_dir: None,
+        }
+    }
+
+    /// Every RTL block also writes its own waveform, `dir/<instance>.vcd`.
+    pub fn with_vcd_dir(mut self, dir: std::path::PathBuf) -> Self {
+        self.vcd_dir = Some(dir);
+        self
+    }
+
+    /// `rtl`, recording its waveform when asked.
+    fn traced<B: Block + 'static, I, O: Default>(
+        &self,
+        rtl: Rtl<B, I, O>,
+    ) -> Result<Rtl<B, I, O>, String> {
+        match &self.vcd_dir {
+            Some(dir) => rtl.record_in(dir),
+            None => Ok(rtl),
         }
     }
 
@@ -67,7 +87,7 @@ impl Blocks for RtlBlocks {
             decode_apply,
             crate::tb::insn::read_outputs,
         )?;
-        Ok(pair("decode", InsnDecodeModel::new(), rtl))
+        Ok(pair("decode", InsnDecodeModel::new(), self.traced(rtl)?))
     }
 
     fn sched(&self, name: &str, warps: usize) -> Result<DynBlock<SchedIn, SchedOut>, String> {
@@ -78,7 +98,7 @@ impl Blocks for RtlBlocks {
         macro_rules! sched {
             ($($w:literal)*) => {
                 match warps {
-                    $($w => pair(name, model, sched_rtl::<$w>(name)?),)*
+                    $($w => pair(name, model, self.traced(sched_rtl::<$w>(name)?)?),)*
                     w => return Err(no_shape("sched", format!("{w} warps"), "4, 8, 10 or 16")),
                 }
             };
@@ -92,9 +112,9 @@ impl Blocks for RtlBlocks {
         }
         let model = SimdGroupModel::new(cfg);
         Ok(match (cfg.lanes, cfg.units, cfg.n_wfc) {
-            (64, 2, 10) => pair(name, model, pws_rtl::<64, 2, 20>(name)?),
-            (64, 3, 10) => pair(name, model, pws_rtl::<64, 3, 30>(name)?),
-            (64, 4, 10) => pair(name, model, pws_rtl::<64, 4, 40>(name)?),
+            (64, 2, 10) => pair(name, model, self.traced(pws_rtl::<64, 2, 20>(name)?)?),
+            (64, 3, 10) => pair(name, model, self.traced(pws_rtl::<64, 3, 30>(name)?)?),
+            (64, 4, 10) => pair(name, model, self.traced(pws_rtl::<64, 4, 40>(name)?)?),
             (l, u, n) => {
                 let what = format!("{l} lanes, {u} units, {n} contexts per unit");
                 return Err(no_shape("pws", what, "64 lanes, S = 1..=3, N_WFC = 10"));
@@ -125,7 +145,7 @@ impl Blocks for RtlBlocks {
                 return Err(no_shape("reorder", what, "W = 40, D = 10, T = 16"));
             }
         };
-        Ok(pair("reorder", model, rtl))
+        Ok(pair("reorder", model, self.traced(rtl)?))
     }
 
     fn l1(&self, sets: usize, ways: usize) -> Result<DynBlock<CacheIn, CacheOut>, String> {
@@ -134,7 +154,7 @@ impl Blocks for RtlBlocks {
         }
         let model = CacheModel::new(sets, ways)?;
         let rtl = l1_rtl(sets, ways)?;
-        Ok(pair("l1", model, rtl))
+        Ok(pair("l1", model, self.traced(rtl)?))
     }
 
     fn dram(&self, part: Part, refresh_phase: u16) -> Result<DynBlock<DramIn, DramOut>, String> {
@@ -143,8 +163,16 @@ impl Blocks for RtlBlocks {
         }
         let model = DramModel::new(part, refresh_phase);
         Ok(match part.banks {
-            8 => pair("dram", model, dram_rtl::<8>(part, refresh_phase)?),
-            16 => pair("dram", model, dram_rtl::<16>(part, refresh_phase)?),
+            8 => pair(
+                "dram",
+                model,
+                self.traced(dram_rtl::<8>(part, refresh_phase)?)?,
+            ),
+            16 => pair(
+                "dram",
+                model,
+                self.traced(dram_rtl::<16>(part, refresh_phase)?)?,
+            ),
             n => return Err(no_shape("dram", format!("{n} banks"), "8 or 16 banks")),
         })
     }
@@ -163,7 +191,7 @@ impl Blocks for RtlBlocks {
             idu_apply,
             idu_read,
         )?;
-        Ok(pair(name, DispatcherModel::new(k), rtl))
+        Ok(pair(name, DispatcherModel::new(k), self.traced(rtl)?))
     }
 
     fn checked(&self) -> bool {

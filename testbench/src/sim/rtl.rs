@@ -38,7 +38,7 @@ impl<B: Block + 'static, I, O: Default> Rtl<B, I, O> {
         read: Read<B, O>,
     ) -> Result<Self, String> {
         let err = |e: crate::sim::harness::HarnessError| format!("{name}: {e}");
-        let mut harness = Harness::new(block, name).map_err(err)?;
+        let mut harness = Harness::new(block, &scope_name(name)).map_err(err)?;
         let period = Period::ps(TB_PERIOD_PS)?;
         harness.add_clock("clock", period, pin).map_err(err)?;
         Ok(Rtl {
@@ -59,6 +59,19 @@ impl<B: Block + 'static, I, O: Default> Rtl<B, I, O> {
             .get_mut()
             .cycle(|u| apply(u, input), |_| ())
             .map_err(|e| format!("{}: {e}", self.name))?;
+        Ok(self)
+    }
+
+    /// Records the block's own signals from now on, in `dir/<name>.vcd` (the block's scopes;
+    /// 1 ps time unit on the harness clock, one period per [`Clocked::cycle`]).
+    pub fn record_in(mut self, dir: &std::path::Path) -> Result<Self, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let path = dir.join(format!("{}.vcd", scope_name(&self.name)));
+        let opts = crate::sim::waves::VcdOptions::default();
+        self.harness
+            .get_mut()
+            .record_vcd(&path, &opts)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(self)
     }
 
@@ -114,4 +127,13 @@ where
             })),
         }
     }
+}
+
+/// A block instance's name as a VCD scope and file name (`pws[g0]` → `pws_g0`).
+fn scope_name(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    s.trim_end_matches('_').to_string()
 }
