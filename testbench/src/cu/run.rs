@@ -71,7 +71,7 @@ pub struct RunOpts {
     /// Run these blocks as RTL, each in lock-step with its reference model: `all`, or names
     /// among decode,sched,pws,reorder,l1,dram,idu. A mismatch stops the run (exit 1) and
     /// writes the window before it to rtl-mismatch.vcd (beside --vcd if given). With --vcd,
-    /// every RTL block also writes its own signals to FILE.rtl/<instance>.vcd.
+    /// every RTL block also writes its own signals to FILE.rtl/INSTANCE.vcd.
     #[arg(long, value_parser = parse_rtl)]
     pub rtl: Option<RtlList>,
 }
