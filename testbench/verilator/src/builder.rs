@@ -1,0 +1,394 @@
+//! Verilate, compile and link a design into a shared library, cached by content.
+
+use crate::{gen, Design, Layout};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The programs a build runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tools {
+    /// `verilator`.
+    pub verilator: PathBuf,
+    /// GNU `make` (runs the generated `Vvtop.mk`).
+    pub make: PathBuf,
+    /// The C++ compiler and linker.
+    pub cxx: PathBuf,
+}
+
+impl Default for Tools {
+    fn default() -> Self {
+        Tools {
+            verilator: "verilator".into(),
+            make: "make".into(),
+            cxx: "g++".into(),
+        }
+    }
+}
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Built models live in `cache_dir/NAME-HASH/`.
+    pub cache_dir: PathBuf,
+    /// Build with `--trace` (the model can write a VCD).
+    pub trace: bool,
+    /// The programs to run.
+    pub tools: Tools,
+}
+
+/// A built (or cached) model, ready to instantiate with [`crate::Model::new`].
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The design's name.
+    pub name: String,
+    /// The build directory (`librtv.so`, the generated sources, the logs).
+    pub dir: PathBuf,
+    /// Where the ports sit in the buses.
+    pub layout: Layout,
+    /// Built with `--trace`.
+    pub trace: bool,
+    /// The model was found in the cache: no tool ran.
+    pub cached: bool,
+    pub(crate) lib: Arc<libloading::Library>,
+}
+
+/// Why a build failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// A tool is not installed.
+    ToolMissing {
+        /// Which.
+        tool: String,
+    },
+    /// Verilator rejected the design.
+    Verilate {
+        /// The design's name.
+        design: String,
+        /// Verilator's first error message.
+        message: String,
+        /// The full log.
+        log: PathBuf,
+    },
+    /// Compiling or linking the model failed.
+    Compile {
+        /// The design's name.
+        design: String,
+        /// The step (`make`, `link`).
+        step: &'static str,
+        /// The first error line of the compiler.
+        message: String,
+        /// The full log.
+        log: PathBuf,
+    },
+    /// The design is not one the engine can take (no ports, a zero-width port).
+    Design(String),
+    /// A file could not be written or read.
+    Io(std::io::Error),
+    /// The built library could not be loaded.
+    Load(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ToolMissing { tool } => {
+                write!(f, "`{tool}` was not found: run scripts/setup to install it")
+            }
+            Self::Verilate {
+                design,
+                message,
+                log,
+            } => write!(
+                f,
+                "{design}: Verilator rejected the Verilog: {message} (log: {})",
+                log.display()
+            ),
+            Self::Compile {
+                design,
+                step,
+                message,
+                log,
+            } => write!(
+                f,
+                "{design}: building the Verilated model failed ({step}): {message} (log: {})",
+                log.display()
+            ),
+            Self::Design(m) => write!(f, "{m}"),
+            Self::Io(e) => write!(f, "{e}"),
+            Self::Load(m) => write!(f, "loading the Verilated model failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<std::io::Error> for BuildError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+/// Flags of the engine build. `UNOPTFLAT` is waived here only (rust-hdl emits one
+/// `always @(*)` per block); `rtgpu cosim` lints with every warning on. Every variable starts
+/// at 0, as in rust-hdl.
+const VERILATOR_FLAGS: &[&str] = &[
+    "--cc",
+    "-O3",
+    "--x-assign",
+    "0",
+    "--x-initial",
+    "0",
+    "-Wno-UNOPTFLAT",
+    "--timescale",
+    "1ps/1ps",
+    "--top-module",
+    "vtop",
+    "--prefix",
+    "Vvtop",
+];
+
+/// Compiler optimisation of the model, the runtime and the shim (verilated.mk's defaults are
+/// `-Os`).
+const MAKE_VARS: &[&str] = &[
+    "OPT_FAST=-O2",
+    "OPT_SLOW=-O1",
+    "OPT_GLOBAL=-O2",
+    "USER_CPPFLAGS=-fPIC -DVL_USER_STOP -DVL_USER_FINISH -DVL_USER_FATAL",
+];
+
+/// Builds `design` (or finds it in the cache) and loads it.
+pub fn build(design: &Design, opts: &BuildOptions) -> Result<Built, BuildError> {
+    if design.ports.iter().any(|p| p.width == 0) || design.ports.is_empty() {
+        return Err(BuildError::Design(format!(
+            "{}: a design needs ports, each at least 1 bit wide",
+            design.name
+        )));
+    }
+    let layout = Layout::of(&design.ports);
+    let dir = opts
+        .cache_dir
+        .join(format!("{}-{}", file_name(&design.name), key(design, opts)));
+    let lib_path = dir.join("librtv.so");
+    let cached = lib_path.is_file();
+    if !cached {
+        compile(design, &layout, opts, &dir)?;
+    }
+    Ok(Built {
+        name: design.name.clone(),
+        lib: load(&lib_path)?,
+        dir,
+        layout,
+        trace: opts.trace,
+        cached,
+    })
+}
+
+/// Loads a library once per process.
+fn load(path: &Path) -> Result<Arc<libloading::Library>, BuildError> {
+    static LOADED: OnceLock<Mutex<HashMap<PathBuf, Arc<libloading::Library>>>> = OnceLock::new();
+    let mut map = LOADED.get_or_init(Default::default).lock().unwrap();
+    if let Some(lib) = map.get(path) {
+        return Ok(lib.clone());
+    }
+    // SAFETY: the library is one this crate built from its own shim; loading runs only the
+    // C++ static initialisers of Verilator's runtime.
+    let lib = unsafe { libloading::Library::new(path) }
+        .map_err(|e| BuildError::Load(format!("{}: {e}", path.display())))?;
+    let lib = Arc::new(lib);
+    map.insert(path.to_path_buf(), lib.clone());
+    Ok(lib)
+}
+
+/// The cache key: the Verilog, the ports, the flags and the tools' identity.
+fn key(design: &Design, opts: &BuildOptions) -> String {
+    let mut h = Sha256::new();
+    h.update(design.verilog.as_bytes());
+    for p in &design.ports {
+        h.update(format!("{}:{}:{:?};", p.name, p.width, p.dir).as_bytes());
+    }
+    h.update(VERILATOR_FLAGS.join(" ").as_bytes());
+    h.update(MAKE_VARS.join(" ").as_bytes());
+    h.update(gen::shim(&Layout::of(&design.ports), opts.trace).as_bytes());
+    h.update([u8::from(opts.trace)]);
+    let d = h.finalize();
+    d.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+fn file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Builds into a fresh directory beside `dir` and renames it into place, so concurrent
+/// builds of one design (parallel tests, two processes) never see a half-built model.
+fn compile(
+    design: &Design,
+    layout: &Layout,
+    opts: &BuildOptions,
+    dir: &Path,
+) -> Result<(), BuildError> {
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = dir.with_extension(format!("tmp{}-{nonce}", std::process::id()));
+    std::fs::create_dir_all(tmp.join("obj"))?;
+    std::fs::write(tmp.join("top.v"), &design.verilog)?;
+    std::fs::write(tmp.join("vtop.v"), gen::wrapper(design, layout))?;
+    std::fs::write(tmp.join("shim.cpp"), gen::shim(layout, opts.trace))?;
+    let result = verilate(design, opts, &tmp)
+        .and_then(|()| make(design, opts, &tmp))
+        .and_then(|()| link(design, opts, &tmp));
+    if let Err(e) = result {
+        // Keep the failed build for inspection (the logs are named in the error).
+        let failed = dir.with_extension("failed");
+        let _ = std::fs::remove_dir_all(&failed);
+        let _ = std::fs::rename(&tmp, &failed);
+        return Err(relocate(e, &tmp, &failed));
+    }
+    match std::fs::rename(&tmp, dir) {
+        Ok(()) => Ok(()),
+        // Another build finished first: use its model.
+        Err(_) if dir.join("librtv.so").is_file() => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(e) => Err(BuildError::Io(e)),
+    }
+}
+
+/// The error's log path after the build directory moved from `from` to `to`.
+fn relocate(e: BuildError, from: &Path, to: &Path) -> BuildError {
+    let moved = |log: PathBuf| {
+        log.strip_prefix(from)
+            .map(|rel| to.join(rel))
+            .unwrap_or(log)
+    };
+    match e {
+        BuildError::Verilate {
+            design,
+            message,
+            log,
+        } => BuildError::Verilate {
+            design,
+            message,
+            log: moved(log),
+        },
+        BuildError::Compile {
+            design,
+            step,
+            message,
+            log,
+        } => BuildError::Compile {
+            design,
+            step,
+            message,
+            log: moved(log),
+        },
+        e => e,
+    }
+}
+
+/// Runs `cmd` in `dir`, its output in `dir/LOG`. `Ok(false)`: it ran and failed.
+fn run_logged(cmd: &mut Command, tool: &Path, log: &Path) -> Result<bool, BuildError> {
+    let out = cmd.output().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => BuildError::ToolMissing {
+            tool: tool.display().to_string(),
+        },
+        _ => BuildError::Io(e),
+    })?;
+    let mut text = out.stdout;
+    text.extend_from_slice(&out.stderr);
+    std::fs::write(log, &text)?;
+    Ok(out.status.success())
+}
+
+/// The first line of `log` that looks like an error.
+fn first_error(log: &Path, marker: &str) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .find(|l| l.contains(marker))
+        .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("(no output)")
+        .trim()
+        .to_string()
+}
+
+fn verilate(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildError> {
+    let log = dir.join("verilator.log");
+    let mut cmd = Command::new(&opts.tools.verilator);
+    cmd.current_dir(dir).args(VERILATOR_FLAGS);
+    if opts.trace {
+        cmd.arg("--trace");
+    }
+    cmd.args(["-Mdir", "obj", "vtop.v", "top.v", "shim.cpp"]);
+    if run_logged(&mut cmd, &opts.tools.verilator, &log)? {
+        return Ok(());
+    }
+    Err(BuildError::Verilate {
+        design: design.name.clone(),
+        message: first_error(&log, "%Error"),
+        log,
+    })
+}
+
+fn make(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildError> {
+    let log = dir.join("make.log");
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cmd = Command::new(&opts.tools.make);
+    cmd.current_dir(dir.join("obj"))
+        .args(["-f", "Vvtop.mk", &format!("-j{jobs}")])
+        .arg(format!("CXX={}", opts.tools.cxx.display()))
+        .args(MAKE_VARS)
+        .args([
+            "Vvtop__ALL.a",
+            "verilated.o",
+            "verilated_threads.o",
+            "shim.o",
+        ]);
+    if opts.trace {
+        cmd.arg("verilated_vcd_c.o");
+    }
+    if run_logged(&mut cmd, &opts.tools.make, &log)? {
+        return Ok(());
+    }
+    Err(BuildError::Compile {
+        design: design.name.clone(),
+        step: "make",
+        message: first_error(&log, "error"),
+        log,
+    })
+}
+
+fn link(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildError> {
+    let log = dir.join("link.log");
+    let mut objs = vec![
+        "shim.o",
+        "Vvtop__ALL.a",
+        "verilated.o",
+        "verilated_threads.o",
+    ];
+    if opts.trace {
+        objs.push("verilated_vcd_c.o");
+    }
+    let mut cmd = Command::new(&opts.tools.cxx);
+    cmd.current_dir(dir.join("obj"))
+        .args(["-shared", "-o", "../librtv.so"])
+        .args(&objs)
+        // Each model keeps its own copy of Verilator's runtime: bind it inside the library.
+        .args(["-Wl,-Bsymbolic", "-pthread", "-latomic"]);
+    if run_logged(&mut cmd, &opts.tools.cxx, &log)? {
+        return Ok(());
+    }
+    Err(BuildError::Compile {
+        design: design.name.clone(),
+        step: "link",
+        message: first_error(&log, "error"),
+        log,
+    })
+}

@@ -1,0 +1,213 @@
+//! One instance of a built model, driven through the shim.
+
+use crate::{Built, Layout};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+type NewFn = unsafe extern "C" fn(*const c_char) -> *mut c_void;
+type EvalFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64, u64, c_int) -> c_int;
+type PtrFn = unsafe extern "C" fn(*mut c_void);
+type MessageFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
+type BenchFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64) -> u64;
+
+/// The model stopped: a `$stop`, `$finish` or fatal error, with Verilator's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelError {
+    /// The design's name.
+    pub design: String,
+    /// What the model reported (`$stop at top.v:12`).
+    pub message: String,
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: the Verilated model stopped: {}",
+            self.design, self.message
+        )
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// A waveform request: the VCD file and the time window dumped (inclusive, in the caller's
+/// time unit, ps for rtgpu).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The VCD written.
+    pub path: PathBuf,
+    /// First time dumped.
+    pub from: u64,
+    /// Last time dumped.
+    pub to: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Fns {
+    eval: EvalFn,
+    free: PtrFn,
+    flush: PtrFn,
+    message: MessageFn,
+    bench: BenchFn,
+}
+
+/// An instance of a Verilated model: write the packed inputs, set the clock levels,
+/// [`Model::eval`], read the packed outputs.
+pub struct Model {
+    name: String,
+    sim: *mut c_void,
+    fns: Fns,
+    layout: Layout,
+    input: Vec<u64>,
+    output: Vec<u64>,
+    clocks: u64,
+    window: Option<(u64, u64)>,
+    stopped: Option<ModelError>,
+    _lib: Arc<libloading::Library>,
+}
+
+// SAFETY: an instance is used by one thread at a time (`&mut self` on every call that touches
+// it); Verilator's context is re-selected for the calling thread on every call.
+unsafe impl Send for Model {}
+
+fn symbol<T: Copy>(lib: &libloading::Library, name: &[u8]) -> Result<T, String> {
+    // SAFETY: the shim defines these symbols with exactly the signatures above.
+    unsafe { lib.get::<T>(name) }
+        .map(|s| *s)
+        .map_err(|e| e.to_string())
+}
+
+impl Model {
+    /// A new instance of `built` (every register at 0), writing a VCD when `trace` is given
+    /// (the model must have been built with tracing).
+    pub fn new(built: &Built, trace: Option<Trace>) -> Result<Model, String> {
+        if trace.is_some() && !built.trace {
+            return Err(format!(
+                "{}: a waveform needs a model built with tracing",
+                built.name
+            ));
+        }
+        let lib = &built.lib;
+        let fns = Fns {
+            eval: symbol(lib, b"rtv_eval\0")?,
+            free: symbol(lib, b"rtv_free\0")?,
+            flush: symbol(lib, b"rtv_flush\0")?,
+            message: symbol(lib, b"rtv_message\0")?,
+            bench: symbol(lib, b"rtv_bench\0")?,
+        };
+        let new: NewFn = symbol(lib, b"rtv_new\0")?;
+        let path = match &trace {
+            Some(t) => Some(
+                CString::new(t.path.to_string_lossy().as_bytes())
+                    .map_err(|_| format!("{}: a NUL in the path", t.path.display()))?,
+            ),
+            None => None,
+        };
+        if let Some(t) = &trace {
+            if let Some(d) = t.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+            }
+        }
+        // SAFETY: `rtv_new` takes a NUL-terminated path or null.
+        let sim = unsafe { new(path.as_ref().map_or(std::ptr::null(), |p| p.as_ptr())) };
+        let l = built.layout.clone();
+        Ok(Model {
+            name: built.name.clone(),
+            sim,
+            fns,
+            input: vec![0; l.in_words().max(1)],
+            output: vec![0; l.out_words().max(1)],
+            layout: l,
+            clocks: 0,
+            window: trace.map(|t| (t.from, t.to)),
+            stopped: None,
+            _lib: built.lib.clone(),
+        })
+    }
+
+    /// Where the ports sit in the buses.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The packed inputs, applied at the next [`Model::eval`].
+    pub fn inputs_mut(&mut self) -> &mut [u64] {
+        &mut self.input
+    }
+
+    /// The packed outputs of the last [`Model::eval`].
+    pub fn outputs(&self) -> &[u64] {
+        &self.output
+    }
+
+    /// Sets clock input `i` (its index among the clocks) high or low for the next eval.
+    pub fn set_clock(&mut self, i: usize, high: bool) {
+        self.clocks = self.clocks & !(1 << i) | u64::from(high) << i;
+    }
+
+    /// Applies the inputs and clock levels, evaluates, reads the outputs; the waveform (if
+    /// any) gets a sample at `time` when it lies in the window.
+    pub fn eval(&mut self, time: u64) -> Result<(), ModelError> {
+        if let Some(e) = &self.stopped {
+            return Err(e.clone());
+        }
+        let dump = self.window.is_some_and(|(a, b)| (a..=b).contains(&time));
+        // SAFETY: `input`/`output` hold the bus widths in 64-bit words (at least one each).
+        let rc = unsafe {
+            (self.fns.eval)(
+                self.sim,
+                self.input.as_ptr(),
+                self.clocks,
+                self.output.as_mut_ptr(),
+                time,
+                c_int::from(dump),
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        // SAFETY: the message is a NUL-terminated string owned by the instance.
+        let msg = unsafe { CStr::from_ptr((self.fns.message)(self.sim)) };
+        let e = ModelError {
+            design: self.name.clone(),
+            message: msg.to_string_lossy().into_owned(),
+        };
+        self.stopped = Some(e.clone());
+        Err(e)
+    }
+
+    /// Writes the buffered waveform to its file.
+    pub fn flush(&mut self) {
+        // SAFETY: a live instance.
+        unsafe { (self.fns.flush)(self.sim) }
+    }
+
+    /// The benchmark's pure C++ driver on this instance: `stim` holds one row of packed
+    /// inputs per cycle; clock 0 low, eval, read, high, eval — in a C++ loop. Returns the
+    /// nanoseconds spent and the fold of every output word (see [`fold`]).
+    pub fn bench_native(&mut self, stim: &[u64]) -> (u64, u64) {
+        let words = self.layout.in_words().max(1);
+        let cycles = (stim.len() / words) as u64;
+        let mut sum = 0;
+        // SAFETY: `stim` holds `cycles` rows of `words` words.
+        let ns = unsafe { (self.fns.bench)(self.sim, stim.as_ptr(), cycles, &mut sum) };
+        (ns, sum)
+    }
+}
+
+/// The fold the benchmark applies to every output word of every cycle, in both drivers.
+pub fn fold(acc: u64, words: &[u64], out_words: usize) -> u64 {
+    words[..out_words]
+        .iter()
+        .fold(acc, |a, &w| a.wrapping_mul(1_099_511_628_211) ^ w)
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        // SAFETY: a live instance, freed once.
+        unsafe { (self.fns.free)(self.sim) }
+    }
+}

@@ -1,0 +1,138 @@
+//! The engine on small hand-written designs: values through the buses, clocks, the cache,
+//! and every failure as an error value.
+
+use rtgpu_verilator::{build, BuildError, BuildOptions, Design, Dir, Model, Port, Tools, Trace};
+use std::path::Path;
+
+fn port(name: &str, width: usize, dir: Dir) -> Port {
+    Port {
+        name: name.into(),
+        width,
+        dir,
+    }
+}
+
+/// An accumulator with a 70-bit output (a word-array port), a `$stop` on a magic input and
+/// a `$`-named port as rust-hdl emits them.
+fn accumulator() -> Design {
+    let verilog = r#"
+module top(clock, reset, add$0, stop, sum, wide, odd);
+    input wire clock;
+    input wire reset;
+    input wire [15:0] add$0;
+    input wire stop;
+    output reg [31:0] sum;
+    output wire [69:0] wide;
+    output wire odd;
+    assign wide = {6'b101010, 32'hdeadbeef, sum};
+    assign odd = sum[0];
+    always @(posedge clock) begin
+        if (reset) sum <= 32'd0; else sum <= sum + {16'd0, add$0};
+        if (stop) $stop;
+    end
+endmodule
+"#;
+    Design {
+        name: "accumulator".into(),
+        verilog: verilog.into(),
+        ports: vec![
+            port("clock", 1, Dir::Clock),
+            port("reset", 1, Dir::In),
+            port("add$0", 16, Dir::In),
+            port("stop", 1, Dir::In),
+            port("sum", 32, Dir::Out),
+            port("wide", 70, Dir::Out),
+            port("odd", 1, Dir::Out),
+        ],
+    }
+}
+
+fn opts(dir: &Path, trace: bool) -> BuildOptions {
+    BuildOptions {
+        cache_dir: dir.to_path_buf(),
+        trace,
+        tools: Tools::default(),
+    }
+}
+
+/// One cycle: inputs with the clock low, eval, then the rising edge.
+fn cycle(m: &mut Model, t: u64, add: u64, stop: bool) -> Result<(), rtgpu_verilator::ModelError> {
+    let l = m.layout().clone();
+    rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[1], 1, 0);
+    rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[2], 16, add);
+    rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[3], 1, u64::from(stop));
+    m.set_clock(0, false);
+    m.eval(2 * t)?;
+    m.set_clock(0, true);
+    m.eval(2 * t + 1)
+}
+
+#[test]
+fn a_model_counts_reads_wide_ports_caches_and_stops_with_a_message() {
+    let cache = tempfile::tempdir().unwrap();
+    let built = build(&accumulator(), &opts(cache.path(), true)).unwrap();
+    assert!(!built.cached);
+    let vcd = cache.path().join("acc.vcd");
+    let trace = Trace {
+        path: vcd.clone(),
+        from: 0,
+        to: u64::MAX,
+    };
+    let mut m = Model::new(&built, Some(trace)).unwrap();
+    let l = m.layout().clone();
+    let mut expect = 0u64;
+    for t in 0..100 {
+        cycle(&mut m, t, t * 7 + 1, false).unwrap();
+        expect += t * 7 + 1;
+        m.set_clock(0, false);
+        m.eval(2 * t + 2).unwrap();
+        let out = m.outputs();
+        assert_eq!(rtgpu_verilator::get_u64(out, l.offsets[4], 32), expect);
+        assert_eq!(
+            rtgpu_verilator::get_u64(out, l.offsets[5] + 32, 32),
+            0xdead_beef
+        );
+        assert_eq!(
+            rtgpu_verilator::get_u64(out, l.offsets[5] + 64, 6),
+            0b10_1010
+        );
+        assert_eq!(rtgpu_verilator::get_u64(out, l.offsets[6], 1), expect & 1);
+    }
+    // `$stop` ends the run with a message, and the model stays stopped.
+    let e = cycle(&mut m, 100, 0, true).unwrap_err();
+    assert!(e.message.contains("$stop"), "{e}");
+    assert!(cycle(&mut m, 101, 0, false).is_err());
+    drop(m);
+    assert!(std::fs::read_to_string(&vcd).unwrap().contains("sum"));
+
+    // The second build starts no tool: with tools that do not exist it still succeeds.
+    let missing = BuildOptions {
+        tools: Tools {
+            verilator: "/nonexistent/verilator".into(),
+            make: "/nonexistent/make".into(),
+            cxx: "/nonexistent/g++".into(),
+        },
+        ..opts(cache.path(), true)
+    };
+    let again = build(&accumulator(), &missing).unwrap();
+    assert!(again.cached);
+    // A new design with those tools: a clear error naming the tool and the fix.
+    let mut other = accumulator();
+    other.verilog.push_str("// another design\n");
+    let e = build(&other, &missing).unwrap_err();
+    assert!(matches!(e, BuildError::ToolMissing { .. }), "{e}");
+    assert!(e.to_string().contains("run scripts/setup"), "{e}");
+}
+
+#[test]
+fn verilog_that_does_not_verilate_names_the_design_and_the_first_message() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut bad = accumulator();
+    bad.name = "broken".into();
+    bad.verilog = bad.verilog.replace("sum + {16'd0, add$0}", "sum + nosuch");
+    let e = build(&bad, &opts(cache.path(), false)).unwrap_err();
+    let text = e.to_string();
+    assert!(matches!(e, BuildError::Verilate { .. }), "{text}");
+    assert!(text.starts_with("broken:"), "{text}");
+    assert!(text.contains("%Error") && text.contains("nosuch"), "{text}");
+}
