@@ -1,6 +1,6 @@
 //! `rtgpu tb`: a block testbench, RTL against the reference model every cycle.
 
-use crate::common::{find, options, Fail, Stimulus};
+use crate::common::{find, options, EngineArgs, Fail, Stimulus};
 use rtgpu_testbench::paths;
 use rtgpu_testbench::tb::TbOptions;
 use std::path::PathBuf;
@@ -19,6 +19,9 @@ pub struct TbArgs {
     /// Do not write a waveform.
     #[arg(long)]
     no_vcd: bool,
+    /// The RTL engine.
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// Runs the testbench, prints its summary and the waveform files it wrote.
@@ -26,6 +29,8 @@ pub fn run(a: &TbArgs) -> Result<(), Fail> {
     let t = find(&a.name)?;
     let opts = TbOptions {
         waves_dir: (!a.no_vcd).then(|| a.out.clone().unwrap_or_else(paths::waveforms_dir)),
+        engine: a.engine.engine,
+        vcd_window: a.engine.window_ps(),
         ..options(&a.stim)
     };
     let run = t.run(&opts)?;

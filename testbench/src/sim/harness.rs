@@ -17,6 +17,7 @@
 use crate::sim::clock::{EdgeTime, Period};
 use crate::sim::ports::PortVectors;
 use crate::sim::signals::SignalInfo;
+use crate::sim::vl::{Engine, VlEngine, VlOptions, VlPorts};
 use crate::sim::waves::{VcdOptions, VcdRecorder};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
@@ -53,6 +54,8 @@ pub enum HarnessError {
     Setup(String),
     /// Writing a waveform failed.
     Io(std::io::Error),
+    /// The Verilator engine failed (a build error, a `$stop` in the model).
+    Engine(String),
 }
 
 impl fmt::Display for HarnessError {
@@ -70,6 +73,7 @@ impl fmt::Display for HarnessError {
             ),
             Self::Setup(msg) => write!(f, "{msg}"),
             Self::Io(e) => write!(f, "waveform output failed: {e}"),
+            Self::Engine(msg) => write!(f, "{msg}"),
         }
     }
 }
@@ -111,9 +115,17 @@ pub struct Finished<B> {
     pub vectors: Option<PortVectors>,
 }
 
+/// The Verilator engine of a harness, with its settle function for the block type.
+struct Verilated<B> {
+    engine: VlEngine,
+    settle: fn(&mut VlEngine, &mut B, u64) -> Result<(), String>,
+    vcd: Option<PathBuf>,
+}
+
 /// A block under simulation.
 pub struct Harness<B: Block> {
     uut: B,
+    vl: Option<Verilated<B>>,
     root: String,
     domains: Vec<Domain<B>>,
     vcd: Option<VcdRecorder>,
@@ -131,6 +143,7 @@ impl<B: Block> Harness<B> {
         }
         Ok(Self {
             uut,
+            vl: None,
             root: root.to_string(),
             domains: Vec::new(),
             vcd: None,
@@ -138,6 +151,40 @@ impl<B: Block> Harness<B> {
             now_ps: 0,
             sequential_edges: false,
         })
+    }
+
+    /// Takes `uut` evaluated by `engine`: rust-hdl's settling loop ([`Harness::new`]) or its
+    /// Verilated Verilog ([`VlEngine`], `opts` for its waveform). Testbenches drive and read the
+    /// block the same way with either.
+    pub fn with_engine(
+        mut uut: B,
+        root: &str,
+        engine: Engine,
+        opts: &VlOptions,
+    ) -> Result<Self, HarnessError>
+    where
+        B: VlPorts,
+    {
+        if engine == Engine::Harness {
+            return Self::new(uut, root);
+        }
+        let engine = VlEngine::new(&mut uut, root, opts).map_err(HarnessError::Engine)?;
+        let mut h = Self {
+            uut,
+            vl: Some(Verilated {
+                engine,
+                settle: |e, u, ps| e.settle(u, ps),
+                vcd: None,
+            }),
+            root: root.to_string(),
+            domains: Vec::new(),
+            vcd: None,
+            vectors: None,
+            now_ps: 0,
+            sequential_edges: false,
+        };
+        h.settle()?;
+        Ok(h)
     }
 
     /// Adds a clock domain driving the clock input `pin`; returns its index. At most
@@ -206,6 +253,13 @@ impl<B: Block> Harness<B> {
 
     /// Starts writing a VCD to `path`.
     pub fn record_vcd(&mut self, path: &Path, opts: &VcdOptions) -> Result<(), HarnessError> {
+        if let Some(vl) = &mut self.vl {
+            vl.engine
+                .record_vcd(path)
+                .map_err(HarnessError::Engine)?;
+            vl.vcd = Some(path.to_path_buf());
+            return Ok(());
+        }
         let mut rec = VcdRecorder::create(path, &self.uut, &self.root, opts)?;
         rec.sample(self.now_ps, &self.uut)?;
         self.vcd = Some(rec);
@@ -357,8 +411,15 @@ impl<B: Block> Harness<B> {
     }
 
     /// Ends the run: closes the VCD and hands back the block and the recordings.
-    pub fn finish(self) -> Result<Finished<B>, HarnessError> {
+    pub fn finish(mut self) -> Result<Finished<B>, HarnessError> {
+        // Dropping the engine closes its waveform.
+        let vl_vcd = self.vl.take().and_then(|v| v.vcd);
         let vcd = match self.vcd {
+            None if vl_vcd.is_some() => {
+                let path = vl_vcd.unwrap_or_default();
+                let signals = crate::sim::vl::vcd_signals(&path)?;
+                Some((path, signals))
+            }
             Some(rec) => {
                 let signals = rec.signals().to_vec();
                 Some((rec.finish(self.now_ps)?, signals))
@@ -385,6 +446,10 @@ impl<B: Block> Harness<B> {
     }
 
     fn settle(&mut self) -> Result<(), HarnessError> {
+        if let Some(vl) = &mut self.vl {
+            return (vl.settle)(&mut vl.engine, &mut self.uut, self.now_ps)
+                .map_err(HarnessError::Engine);
+        }
         if simulate(&mut self.uut, SETTLE_LIMIT) {
             Ok(())
         } else {

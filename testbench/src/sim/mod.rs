@@ -7,7 +7,8 @@
 //! - [`lockstep`]: two implementations of a block compared port by port every cycle;
 //! - [`rtl`]: a harness block behind the block interface; [`blocks`]: the system's blocks as
 //!   RTL in lock-step; [`twin`]: one launch on the models and with RTL; [`window`]: the
-//!   waveform of a mismatch.
+//!   waveform of a mismatch;
+//! - [`vl`]: the Verilator engine (a block's Verilog Verilated and evaluated in the harness).
 
 pub mod blocks;
 pub mod clock;
@@ -18,5 +19,6 @@ pub mod ports;
 pub mod rtl;
 pub mod signals;
 pub mod twin;
+pub mod vl;
 pub mod waves;
 pub mod window;

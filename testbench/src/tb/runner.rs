@@ -4,7 +4,7 @@ use crate::sim::clock::Period;
 use crate::sim::harness::{ClockPin, Harness, HarnessError};
 use crate::sim::ports::PortVectors;
 use crate::sim::waves::{Gtkw, VcdOptions};
-use rust_hdl::core::block::Block;
+use crate::sim::vl::{Engine, VlOptions, VlPorts};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -19,6 +19,10 @@ pub struct TbOptions {
     pub seed: u64,
     /// Number of cycles (testbenches with a fixed directed part run at least that).
     pub cycles: u64,
+    /// The engine evaluating the RTL.
+    pub engine: Engine,
+    /// The Verilator waveform's time window, ps (inclusive; the harness records everything).
+    pub vcd_window: (u64, u64),
 }
 
 impl Default for TbOptions {
@@ -28,6 +32,8 @@ impl Default for TbOptions {
             record_ports: false,
             seed: 1,
             cycles: 1000,
+            engine: Engine::Harness,
+            vcd_window: (0, u64::MAX),
         }
     }
 }
@@ -105,7 +111,7 @@ pub const TB_PERIOD_PS: u64 = 1000;
 /// Runs `uut` (VCD scope `name`) on a 1 GHz clock for `cycles` cycles, calling `per_cycle`
 /// with the harness and the cycle number; `per_cycle` may return a label to mark that cycle in
 /// the waveform. Writes the VCD and the `.gtkw` laid out by `layout` when asked.
-pub fn drive<B: Block + 'static>(
+pub fn drive<B: VlPorts + 'static>(
     uut: B,
     name: &str,
     clock: ClockPin<B>,
@@ -114,7 +120,11 @@ pub fn drive<B: Block + 'static>(
     mut per_cycle: impl FnMut(&mut Harness<B>, u64) -> Result<Option<String>, TbError>,
     layout: impl FnOnce() -> Gtkw,
 ) -> Result<TbRun, TbError> {
-    let mut h = Harness::new(uut, name)?;
+    let vl = VlOptions {
+        trace: opts.waves_dir.is_some(),
+        window: opts.vcd_window,
+    };
+    let mut h = Harness::with_engine(uut, name, opts.engine, &vl)?;
     let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
     h.add_clock("clock", period, clock)?;
     let vcd_path = opts

@@ -137,21 +137,29 @@ static void rtv_dump_pending(RtvSim* s) {
     s->pending = false;
 }
 
-RTV_API void* rtv_new(const char* vcd_path) {
+RTV_API void* rtv_new() {
     RtvSim* s = new RtvSim;
     Verilated::threadContextp(&s->ctx);
 #if RTV_TRACE
-    if (vcd_path) s->ctx.traceEverOn(true);
+    s->ctx.traceEverOn(true);
 #endif
     s->top = new Vvtop(&s->ctx, "TOP");
-#if RTV_TRACE
-    if (vcd_path) {
-        s->vcd = new VerilatedVcdC;
-        s->top->trace(s->vcd, 99);
-        s->vcd->open(vcd_path);
-    }
-#endif
     return s;
+}
+
+// Starts a VCD at `path` (models built with tracing; returns 0 otherwise).
+RTV_API int rtv_trace(void* p, const char* path) {
+#if RTV_TRACE
+    RtvSim* s = static_cast<RtvSim*>(p);
+    if (s->vcd) { rtv_dump_pending(s); s->vcd->close(); delete s->vcd; }
+    s->vcd = new VerilatedVcdC;
+    s->top->trace(s->vcd, 99);
+    s->vcd->open(path);
+    return 1;
+#else
+    (void)p; (void)path;
+    return 0;
+#endif
 }
 
 static inline void rtv_apply(RtvSim* s, const uint64_t* in, uint64_t clocks) {

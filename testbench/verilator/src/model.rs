@@ -6,7 +6,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-type NewFn = unsafe extern "C" fn(*const c_char) -> *mut c_void;
+type NewFn = unsafe extern "C" fn() -> *mut c_void;
+type TraceFn = unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int;
 type EvalFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64, u64, c_int) -> c_int;
 type PtrFn = unsafe extern "C" fn(*mut c_void);
 type MessageFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
@@ -52,6 +53,7 @@ struct Fns {
     flush: PtrFn,
     message: MessageFn,
     bench: BenchFn,
+    trace: TraceFn,
 }
 
 /// An instance of a Verilated model: write the packed inputs, set the clock levels,
@@ -66,6 +68,7 @@ pub struct Model {
     clocks: u64,
     window: Option<(u64, u64)>,
     stopped: Option<ModelError>,
+    traced: bool,
     _lib: Arc<libloading::Library>,
 }
 
@@ -84,12 +87,6 @@ impl Model {
     /// A new instance of `built` (every register at 0), writing a VCD when `trace` is given
     /// (the model must have been built with tracing).
     pub fn new(built: &Built, trace: Option<Trace>) -> Result<Model, String> {
-        if trace.is_some() && !built.trace {
-            return Err(format!(
-                "{}: a waveform needs a model built with tracing",
-                built.name
-            ));
-        }
         let lib = &built.lib;
         let fns = Fns {
             eval: symbol(lib, b"rtv_eval\0")?,
@@ -97,24 +94,13 @@ impl Model {
             flush: symbol(lib, b"rtv_flush\0")?,
             message: symbol(lib, b"rtv_message\0")?,
             bench: symbol(lib, b"rtv_bench\0")?,
+            trace: symbol(lib, b"rtv_trace\0")?,
         };
         let new: NewFn = symbol(lib, b"rtv_new\0")?;
-        let path = match &trace {
-            Some(t) => Some(
-                CString::new(t.path.to_string_lossy().as_bytes())
-                    .map_err(|_| format!("{}: a NUL in the path", t.path.display()))?,
-            ),
-            None => None,
-        };
-        if let Some(t) = &trace {
-            if let Some(d) = t.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
-            }
-        }
-        // SAFETY: `rtv_new` takes a NUL-terminated path or null.
-        let sim = unsafe { new(path.as_ref().map_or(std::ptr::null(), |p| p.as_ptr())) };
+        // SAFETY: `rtv_new` takes no arguments and returns a fresh instance.
+        let sim = unsafe { new() };
         let l = built.layout.clone();
-        Ok(Model {
+        Model {
             name: built.name.clone(),
             sim,
             fns,
@@ -122,10 +108,38 @@ impl Model {
             output: vec![0; l.out_words().max(1)],
             layout: l,
             clocks: 0,
-            window: trace.map(|t| (t.from, t.to)),
+            window: None,
             stopped: None,
+            traced: built.trace,
             _lib: built.lib.clone(),
-        })
+        }
+        .with_trace(trace)
+    }
+
+    fn with_trace(mut self, trace: Option<Trace>) -> Result<Model, String> {
+        match trace {
+            Some(t) => self.trace_to(&t).map(|()| self),
+            None => Ok(self),
+        }
+    }
+
+    /// Starts writing a VCD (the model must be built with tracing); the state so far is kept.
+    pub fn trace_to(&mut self, t: &Trace) -> Result<(), String> {
+        if !self.traced {
+            return Err(format!(
+                "{}: a waveform needs a model built with tracing",
+                self.name
+            ));
+        }
+        if let Some(d) = t.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+        let path = CString::new(t.path.to_string_lossy().as_bytes())
+            .map_err(|_| format!("{}: a NUL in the path", t.path.display()))?;
+        // SAFETY: a live instance and a NUL-terminated path.
+        unsafe { (self.fns.trace)(self.sim, path.as_ptr()) };
+        self.window = Some((t.from, t.to));
+        Ok(())
     }
 
     /// Where the ports sit in the buses.
@@ -141,6 +155,17 @@ impl Model {
     /// The packed outputs of the last [`Model::eval`].
     pub fn outputs(&self) -> &[u64] {
         &self.output
+    }
+
+    /// The packed outputs, writable (a caller packing its own values; the next
+    /// [`Model::eval`] overwrites them).
+    pub fn outputs_mut(&mut self) -> &mut [u64] {
+        &mut self.output
+    }
+
+    /// Sets every clock input at once (bit i = clock i).
+    pub fn set_clocks(&mut self, mask: u64) {
+        self.clocks = mask;
     }
 
     /// Sets clock input `i` (its index among the clocks) high or low for the next eval.

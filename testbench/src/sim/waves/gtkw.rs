@@ -229,11 +229,30 @@ fn trace_name(sig: &SignalInfo) -> String {
     if sig.width > 1 && sig.variants.is_none() {
         name += &format!("[{}:0]", sig.width - 1);
     }
-    if sig.scope.len() > 1 {
-        let alias: Vec<&str> = sig.scope[1..].iter().map(String::as_str).collect();
+    let depth = root_depth(sig);
+    if sig.scope.len() > depth {
+        let alias: Vec<&str> = sig.scope[depth..].iter().map(String::as_str).collect();
         name = format!("+{{{}/{}}} {name}", alias.join("/"), sig.name);
     }
     name
+}
+
+/// Scopes above the block: 1 (the harness's root scope) or 3 (Verilator's `TOP.vtop.dut`).
+fn root_depth(sig: &SignalInfo) -> usize {
+    let vl: Vec<&str> = crate::sim::vl::VL_ROOT.split('.').collect();
+    if sig.scope.len() >= vl.len() && sig.scope.iter().zip(&vl).all(|(a, b)| a == b) {
+        vl.len()
+    } else {
+        1
+    }
+}
+
+/// A path below the block's root with rust-hdl's `$` separators as dots: the harness names
+/// `ctxs$0.eff` and Verilator `ctxs$0$eff` the same signal.
+fn below_root(parts: &[String], name: &str) -> String {
+    let mut all: Vec<&str> = parts.iter().map(String::as_str).collect();
+    all.push(name);
+    all.join(".").replace('$', ".")
 }
 
 fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
@@ -245,8 +264,16 @@ fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
     t.format.unwrap_or(default).flags()
 }
 
+/// The signal at `path` (a harness path, `root.scope.name`): the same path, or in a Verilator
+/// waveform the same signal below `TOP.vtop.dut`.
 fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo> {
-    signals.iter().find(|s| s.path() == path).ok_or_else(|| {
+    let rest = path.split_once('.').map_or("", |(_, r)| r).replace('$', ".");
+    let same = |s: &&SignalInfo| {
+        let d = root_depth(s);
+        d > 1 && d <= s.scope.len() && below_root(&s.scope[d..], &s.name) == rest
+    };
+    let exact = signals.iter().find(|s| s.path() == path);
+    exact.or_else(|| signals.iter().find(same)).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("the .gtkw names `{path}`, which the VCD does not record"),

@@ -1,0 +1,95 @@
+//! The port lists of every block the engine runs (each checked against its Verilog when a
+//! model is built).
+
+use crate::tb::sched::SchedProbe;
+use crate::tb::Counter32;
+use rtgpu_hw::cache::{Coalescer, L1Cache};
+use rtgpu_hw::dram::snoop::Snoop;
+use rtgpu_hw::dram::DramCtrl;
+use rtgpu_hw::idu::{Dispatcher, Idu};
+use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+use rtgpu_hw::ldst::LdstPath;
+use rtgpu_hw::pws::SimdGroup;
+use rtgpu_hw::reorder::Reorder;
+use rtgpu_hw::sched::WarpScheduler;
+
+crate::vl_ports!([] Counter32 { clock, enable, count });
+
+crate::vl_ports!([] InsnDecode {
+    clock, reset, valid, word0, word1, out_valid, illegal, format, unit, opcode, dst, sdst,
+    src0, src1, src2, imm, literal, words, abs, neg, clamp, omod, glc, slc, gds, imm_offset,
+});
+
+crate::vl_ports!([] PwsDecode {
+    clock, reset, insn, valid, out_valid, is_sopc, is_sopp, is_split, is_merge, ssrc0, ssrc1,
+    illegal,
+});
+
+crate::vl_ports!([const L: usize, const U: usize, const C: usize] SimdGroup<L, U, C> {
+    clock, reset, dws, watchdog, cmd, cmd_unit, cmd_slot, cmd_mask, cmd_pc, exec, state, spm,
+    eff, parent_valid, parent, sp, top, copy_valid, copy_from, copy_to, split_denied, error,
+    error_ctx,
+});
+
+crate::vl_ports!([const W: usize] WarpScheduler<W> {
+    clock, reset, gto, eligible, age, grant_valid, grant, last, last_valid,
+});
+
+crate::vl_ports!([const W: usize, const F: usize] SchedProbe<W, F> {
+    clock, reset, gto, eligible, fu_busy, grant_valid, grant, last, last_valid, unit_busy,
+});
+
+crate::vl_ports!([const NB: usize] DramCtrl<NB> {
+    clock, reset, req_valid, req_write, req_indexed, req_addr, req_words, req_period,
+    req_count, req_tag, idx_valid, idx_addr, req_ready, idx_ready, cmd, cmd_bg, cmd_bank,
+    cmd_row, cmd_col, dq_valid, dq_write, dq_bg, dq_bank, dq_row, dq_col, dq_beat, dq_mask,
+    done, done_error, done_tag, done_lid, ref_owed, ref_overflow,
+});
+
+crate::vl_ports!([const N: usize] Snoop<N> {
+    clock, reset, clear, load, load_entry, load_addr, dq_valid, dq_base, dq_mask, match_now,
+    hit, hit_word, wmask,
+});
+
+crate::vl_ports!([const K: usize] Dispatcher<K> {
+    clock, reset, cfg_we, cfg_type, cfg_cluster, cfg_working, cfg_limit, launch, stop, enable,
+    in_valid, in_type, in_tag, ready, elig, all_full, sel, dispatch, stall, out_tag, active,
+    cnt_sp, cnt_sfu, cnt_ldst, limit_sp, limit_sfu, limit_ldst, working_sp, working_sfu,
+    working_ldst,
+});
+
+crate::vl_ports!([const K: usize, const A: usize, const B: usize, const C: usize] Idu<K, A, B, C> {
+    dclock, clk_sp, clk_sfu, clk_ldst, reset, cfg_we, cfg_type, cfg_cluster, cfg_working,
+    cfg_limit, launch, stop, enable, in_valid, in_type, in_tag, ii_sp, ii_sfu, ii_ldst, elig,
+    all_full, sel, dispatch, stall, active, cnt_sp, cnt_sfu, cnt_ldst, limit_sp, limit_sfu,
+    limit_ldst, retire_sp, retire_sfu, retire_ldst, rtag_sp, rtag_sfu, rtag_ldst, busy_sp,
+    busy_sfu, busy_ldst,
+});
+
+crate::vl_ports!([const S: usize, const W: usize] L1Cache<S, W> {
+    clock, reset, req_valid, req_line, req_store, mem_fill, mem_fill_line, req_ready, hit, way,
+    victim, victim_valid, victim_line, mem_req_valid, mem_req_line, mem_req_store, accesses,
+    misses,
+});
+
+crate::vl_ports!([] Coalescer {
+    clock, reset, load, addr, mask, advance, busy, line_valid, line, last,
+});
+
+crate::vl_ports!([const W: usize, const D: usize, const T: usize] Reorder<W, D, T> {
+    clock, reset, rule, parallel, bypass, trace_we, trace_slot, trace_index, trace_entry,
+    map_we, map_slot, map_block, map_warp, map_wave, map_len, start, req_valid, req_slot,
+    req_seq, req_pc_idx, req_store, req_tag, rel_ready, watchdog, free, req_ready, rel_valid,
+    rel_slot, rel_tag, rel_store, rel_pc_idx, state, target, expect_seq, count, error,
+});
+
+crate::vl_ports!([const W: usize, const D: usize, const T: usize, const S: usize, const A: usize]
+    LdstPath<W, D, T, S, A> {
+    clock, reset, rule, parallel, bypass, trace_we, trace_slot, trace_index, trace_entry,
+    map_we, map_slot, map_block, map_warp, map_wave, map_len, start, req_valid, req_slot,
+    req_seq, req_pc_idx, req_store, req_tag, watchdog, rel_addr, rel_mask, mem_fill,
+    mem_fill_line, free, req_ready, rel_valid, rel_slot, rel_tag, rel_store, rel_pc_idx, state,
+    target, expect_seq, count, error, coal_busy, line_valid, line, line_last, l1_store,
+    l1_ready, hit, way, victim, victim_valid, victim_line, mem_req_valid, mem_req_line,
+    mem_req_store, accesses, misses,
+});

@@ -1,0 +1,207 @@
+//! The Verilator engine for rust-hdl blocks: the block's emitted Verilog, Verilated
+//! ([`rtgpu_verilator`]) and evaluated in place of rust-hdl's settling loop.
+//!
+//! The harness keeps the Rust block as a *shadow*: testbenches write its inputs and read its
+//! outputs exactly as with rust-hdl; at every settle the engine packs the inputs and clock
+//! levels ([`VlPorts`]), evaluates the Verilated model once, and writes its outputs back. Only
+//! the root ports are mirrored: a testbench that reads an internal signal sees its reset value.
+//!
+//! Models are built once and cached under `target/verilator/`, keyed by a hash of the
+//! Verilog and the flags. A waveform is the model's own VCD (`--trace`), the block under the
+//! scope `TOP.vtop.dut`; [`VL_ROOT`] maps the harness's signal paths onto it.
+
+mod blocks;
+mod ports;
+
+pub use ports::{Bus, PortField, VlPorts};
+
+use crate::sim::cosim::verilog_of;
+use crate::paths::with_path;
+use crate::sim::harness::HarnessError;
+use crate::sim::signals::{root_ports, Role, SignalInfo};
+use rtgpu_verilator::{build, BuildOptions, Design, Model, Trace};
+use std::path::{Path, PathBuf};
+
+/// The scope of the block in a Verilator waveform (the harness names it after the block).
+pub const VL_ROOT: &str = "TOP.vtop.dut";
+
+/// Which engine evaluates a block's RTL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// rust-hdl's own evaluation in the cycle harness (no tools needed).
+    #[default]
+    Harness,
+    /// The emitted Verilog, Verilated and loaded into the process.
+    Verilator,
+}
+
+/// What the Verilator engine records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VlOptions {
+    /// Build the model with tracing (needed for a waveform).
+    pub trace: bool,
+    /// The waveform's time window, ps (inclusive).
+    pub window: (u64, u64),
+}
+
+impl Default for VlOptions {
+    fn default() -> Self {
+        VlOptions {
+            trace: false,
+            window: (0, u64::MAX),
+        }
+    }
+}
+
+/// Where built models are cached.
+pub fn cache_dir() -> PathBuf {
+    crate::paths::repo_root().join("target").join("verilator")
+}
+
+/// A Verilated block behind its Rust shadow.
+pub struct VlEngine {
+    model: Model,
+    offsets: Vec<usize>,
+    built: rtgpu_verilator::Built,
+    window: (u64, u64),
+}
+
+impl VlEngine {
+    /// Verilates `uut` (its name `name` for messages and the cache), checking that its
+    /// [`VlPorts`] list matches the emitted Verilog's ports.
+    pub fn new<B: VlPorts>(uut: &mut B, name: &str, opts: &VlOptions) -> Result<Self, String> {
+        let verilog = verilog_of(uut).map_err(|e| format!("{name}: {e}"))?;
+        let ports = uut.ports();
+        check_ports(uut, name, &ports)?;
+        let design = Design {
+            name: name.to_string(),
+            verilog,
+            ports,
+        };
+        let built = build(
+            &design,
+            &BuildOptions {
+                cache_dir: cache_dir(),
+                trace: opts.trace,
+                tools: Default::default(),
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        let model = Model::new(&built, None)?;
+        Ok(VlEngine {
+            offsets: built.layout.offsets.clone(),
+            model,
+            built,
+            window: opts.window,
+        })
+    }
+
+    /// Was the model found in the cache (no tool ran)?
+    pub fn cached(&self) -> bool {
+        self.built.cached
+    }
+
+    /// Starts the waveform in `path` (the model must be built with tracing).
+    pub fn record_vcd(&mut self, path: &Path) -> Result<(), String> {
+        let trace = Trace {
+            path: path.to_path_buf(),
+            from: self.window.0,
+            to: self.window.1,
+        };
+        self.model.trace_to(&trace)
+    }
+
+    /// One evaluation at `ps`: the shadow's inputs and clocks in, its outputs out.
+    pub fn settle<B: VlPorts>(&mut self, uut: &mut B, ps: u64) -> Result<(), String> {
+        let mut bus = Bus::new(&self.offsets, self.model.inputs_mut());
+        uut.pack_inputs(&mut bus);
+        let clocks = bus.clocks;
+        self.model.set_clocks(clocks);
+        self.model.eval(ps).map_err(|e| e.to_string())?;
+        uut.unpack_outputs(&mut Bus::new(&self.offsets, self.model.outputs_mut()));
+        Ok(())
+    }
+
+    /// Writes the buffered waveform out.
+    pub fn flush(&mut self) {
+        self.model.flush();
+    }
+
+    /// The Verilated model (to drive its buses directly, as the benchmark does).
+    pub fn model_mut(&mut self) -> &mut Model {
+        &mut self.model
+    }
+
+    /// Port offsets in the buses.
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+}
+
+/// The signals a VCD declares (its header), with their scopes as written.
+pub fn vcd_signals(path: &Path) -> Result<Vec<SignalInfo>, HarnessError> {
+    let file = std::fs::File::open(path).map_err(|e| HarnessError::Io(with_path(e, path)))?;
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(file));
+    let header = parser
+        .parse_header()
+        .map_err(|e| HarnessError::Io(with_path(e, path)))?;
+    let mut out = Vec::new();
+    collect(&header.items, &mut Vec::new(), &mut out);
+    Ok(out)
+}
+
+fn collect(items: &[vcd::ScopeItem], scope: &mut Vec<String>, out: &mut Vec<SignalInfo>) {
+    for item in items {
+        match item {
+            vcd::ScopeItem::Scope(s) => {
+                scope.push(s.identifier.clone());
+                collect(&s.items, scope, out);
+                scope.pop();
+            }
+            vcd::ScopeItem::Var(v) => out.push(SignalInfo {
+                scope: scope.clone(),
+                name: v.reference.clone(),
+                width: v.size as usize,
+                role: Role::Internal,
+                variants: None,
+                is_clock: false,
+                index: out.len(),
+            }),
+            _ => {}
+        }
+    }
+}
+
+/// The [`VlPorts`] list equals the Verilog's root ports (names and widths, as a set).
+fn check_ports<B: VlPorts>(
+    uut: &B,
+    name: &str,
+    ports: &[rtgpu_verilator::Port],
+) -> Result<(), String> {
+    let mut listed: Vec<(String, usize)> =
+        ports.iter().map(|p| (p.name.clone(), p.width)).collect();
+    let mut emitted: Vec<(String, usize)> = root_ports(uut, "top")
+        .into_iter()
+        .map(|s| (s.name, s.width))
+        .collect();
+    listed.sort();
+    emitted.sort();
+    if listed == emitted {
+        return Ok(());
+    }
+    let missing: Vec<&String> = emitted
+        .iter()
+        .filter(|p| !listed.contains(p))
+        .map(|p| &p.0)
+        .collect();
+    let extra: Vec<&String> = listed
+        .iter()
+        .filter(|p| !emitted.contains(p))
+        .map(|p| &p.0)
+        .collect();
+    Err(format!(
+        "{name}: the block's vl_ports! list does not match its Verilog ports \
+         (not listed: {missing:?}; listed but not in the Verilog: {extra:?})"
+    ))
+}
