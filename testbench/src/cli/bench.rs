@@ -1,10 +1,12 @@
 //! `rtgpu bench`: simulated cycles/s of the harness (VCD off/on), rust-hdl's Simulation and
 //! Verilator -O3.
 
-use crate::common::{print_json_or, Fail};
+use crate::common::{print_json_or, progress, Fail};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+use rtgpu_testbench::bench::engines::EngineCycles;
 use rtgpu_testbench::bench::{self, BenchRow, PwsS3};
 use rtgpu_testbench::paths;
+use rtgpu_testbench::tb;
 use rtgpu_testbench::tb::Counter32;
 use std::fmt::Write;
 use std::path::Path;
@@ -18,10 +20,16 @@ pub struct BenchArgs {
     /// Cycles for rust-hdl's threaded Simulation (slow).
     #[arg(long, default_value_t = 20_000)]
     sim_cycles: u64,
-    /// Cycles for Verilator.
-    #[arg(long, default_value_t = 50_000_000)]
+    /// Cycles of the engine table's Verilator runs (heavy blocks take a tenth).
+    #[arg(long, default_value_t = 5_000_000)]
     verilator_cycles: u64,
-    /// Skip Verilator.
+    /// Cycles of the engine table's harness runs (heavy blocks take a tenth).
+    #[arg(long, default_value_t = 200_000)]
+    harness_cycles: u64,
+    /// Only the engine table (harness, Verilator from Rust, pure C++ Verilator).
+    #[arg(long)]
+    engines_only: bool,
+    /// Skip the engine table (needs verilator and g++).
     #[arg(long)]
     no_verilator: bool,
     /// Print JSON.
@@ -33,12 +41,90 @@ pub struct BenchArgs {
 /// table's time in text.
 pub fn run(a: &BenchArgs) -> Result<(), Fail> {
     let dir = paths::repo_root().join("target").join("bench");
-    let mut rows = in_process(a.cycles, a.sim_cycles, &dir)?;
-    if !a.no_verilator {
-        rows.extend(verilator(a.verilator_cycles, &dir)?);
+    let mut rows = Vec::new();
+    if !a.engines_only {
+        rows = in_process(a.cycles, a.sim_cycles, &dir)?;
     }
-    let sweep = bench::dram_sweep()?;
-    print_json_or(a.json, &rows, |rows| text(sweep, rows))
+    let n = EngineCycles {
+        harness: a.harness_cycles,
+        verilator: a.verilator_cycles,
+    };
+    let engines = if a.no_verilator {
+        Vec::new()
+    } else {
+        engine_table(n, &dir)?
+    };
+    let sweep = (!a.engines_only).then(bench::dram_sweep).transpose()?;
+    rows.extend(engines.iter().cloned());
+    print_json_or(a.json, &rows, |rows| {
+        let old: Vec<BenchRow> = rows[..rows.len() - engines.len()].to_vec();
+        text(sweep, &old) + &engines_text(&engines)
+    })
+}
+
+/// The blocks of the engine table (testbench names) and the share of the cycles each runs
+/// (the heavy blocks a tenth).
+const ENGINE_BLOCKS: [(&str, u64); 8] = [
+    ("counter", 1),
+    ("decode", 1),
+    ("insn", 1),
+    ("pws-s3", 10),
+    ("dram-mixed", 10),
+    ("reorder-example", 10),
+    ("l1-cache", 10),
+    ("idu-fig43", 10),
+];
+
+/// Harness, Verilator from Rust and pure C++ Verilator, VCD off and on, per block.
+fn engine_table(n: EngineCycles, dir: &Path) -> Result<Vec<BenchRow>, Fail> {
+    let bar = progress(ENGINE_BLOCKS.len() as u64, "engines");
+    let mut rows = Vec::new();
+    for (name, share) in ENGINE_BLOCKS {
+        bar.set_message(name);
+        let n = EngineCycles {
+            harness: n.harness / share,
+            verilator: n.verilator / share,
+        };
+        let tb = tb::find(name)?;
+        let r = tb
+            .bench(n, dir)
+            .ok_or_else(|| Fail(1, format!("{name}: no engine benchmark")))??;
+        rows.extend(r);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(rows)
+}
+
+/// The engine table: cycles/s per engine, Verilator-from-Rust against pure C++ and against
+/// the harness.
+fn engines_text(rows: &[BenchRow]) -> String {
+    let mut s = String::from(
+        "\nengines (cycles/s; one recorded stimulus per block, every output word folded and \
+         checked equal across engines)\n",
+    );
+    let _ = writeln!(
+        s,
+        "{:<16} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8} {:>9}",
+        "block", "harness", "+vcd", "vl Rust", "+vcd", "vl C++", "+vcd", "Rust/C++", "Rust/hns"
+    );
+    for block in rows.chunks(6) {
+        let c = |i: usize| block[i].cycles_per_s;
+        let _ = writeln!(
+            s,
+            "{:<16} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>8.2} {:>8.0}x",
+            block[0].block,
+            c(0),
+            c(1),
+            c(2),
+            c(3),
+            c(4),
+            c(5),
+            c(2) / c(4),
+            c(2) / c(0)
+        );
+    }
+    s
 }
 
 /// The harness, rust-hdl Simulation, DRAM and IDU runs; VCDs go to `dir`.
@@ -61,18 +147,11 @@ fn in_process(cycles: u64, sim_cycles: u64, dir: &Path) -> Result<Vec<BenchRow>,
     ])
 }
 
-/// The Verilator runs of `n` cycles each, built under `dir`.
-fn verilator(n: u64, dir: &Path) -> Result<Vec<BenchRow>, Fail> {
-    Ok(vec![
-        bench::verilator::<Counter32>(n, &dir.join("vl_counter"))?,
-        bench::verilator::<PwsDecode>(n, &dir.join("vl_decode"))?,
-        bench::verilator::<InsnDecode>(n, &dir.join("vl_insn"))?,
-        bench::verilator::<PwsS3>(n, &dir.join("vl_pws_s3"))?,
-    ])
-}
-
 /// The text report: the DRAM LID table's `sweep` seconds, then one line per row.
-fn text(sweep: f64, rows: &[BenchRow]) -> String {
+fn text(sweep: Option<f64>, rows: &[BenchRow]) -> String {
+    let Some(sweep) = sweep else {
+        return String::new();
+    };
     let mut s = format!("dram LID table (128 sizes x 4096 alignments, all cores): {sweep:.2} s\n");
     let _ = writeln!(
         s,

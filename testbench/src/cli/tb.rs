@@ -1,7 +1,8 @@
 //! `rtgpu tb`: a block testbench, RTL against the reference model every cycle.
 
-use crate::common::{find, options, EngineArgs, Fail, Stimulus};
+use crate::common::{find, options, Fail, Stimulus};
 use rtgpu_testbench::paths;
+use rtgpu_testbench::sim::vl::EngineArgs;
 use rtgpu_testbench::tb::TbOptions;
 use std::path::PathBuf;
 

@@ -4,6 +4,7 @@
 use super::probe::CuProbe;
 use super::Recording;
 use crate::sim::blocks::RtlBlocks;
+use crate::sim::vl::EngineArgs;
 use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
@@ -74,6 +75,9 @@ pub struct RunOpts {
     /// every RTL block also writes its own signals to FILE.rtl/INSTANCE.vcd.
     #[arg(long, value_parser = parse_rtl)]
     pub rtl: Option<RtlList>,
+    /// The engine of the --rtl blocks.
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 /// The blocks `--rtl` names.
@@ -298,7 +302,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let image = Image::build(&args, dims, o.launch.seed);
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     if let Some(RtlList(kinds)) = &o.rtl {
-        let blocks = RtlBlocks::new(kinds);
+        let blocks = RtlBlocks::new(kinds).with_engine(o.engine.engine, o.engine.window_ps());
         let blocks = match &o.vcd {
             Some(v) => blocks.with_vcd_dir(v.with_extension("rtl")),
             None => blocks,

@@ -5,7 +5,8 @@
 //! (those of the default configuration); another shape is a clear error naming the block.
 
 use super::lockstep::LockStep;
-use super::rtl::Rtl;
+use super::rtl::{EngineChoice, Rtl};
+use super::vl::{Engine, VlOptions, VlPorts};
 use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, Models};
 use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
 use rtgpu_hw::cache::L1Cache;
@@ -29,6 +30,10 @@ pub struct RtlBlocks {
     kinds: Vec<BlockKind>,
     /// Each RTL block records its own signals in a VCD here.
     vcd_dir: Option<std::path::PathBuf>,
+    /// The engine evaluating the RTL.
+    engine: Engine,
+    /// The Verilator waveforms' window, ps.
+    window: (u64, u64),
 }
 
 impl RtlBlocks {
@@ -37,6 +42,26 @@ impl RtlBlocks {
         RtlBlocks {
             kinds: kinds.to_vec(),
             vcd_dir: None,
+            engine: Engine::Harness,
+            window: (0, u64::MAX),
+        }
+    }
+
+    /// The RTL evaluated by `engine`; Verilator's waveforms keep `window` (ps, inclusive).
+    pub fn with_engine(mut self, engine: Engine, window: (u64, u64)) -> Self {
+        self.engine = engine;
+        self.window = window;
+        self
+    }
+
+    /// How each adapter evaluates its block.
+    fn choice(&self) -> EngineChoice {
+        EngineChoice {
+            engine: self.engine,
+            vl: VlOptions {
+                trace: self.vcd_dir.is_some(),
+                window: self.window,
+            },
         }
     }
 
@@ -47,7 +72,7 @@ impl RtlBlocks {
     }
 
     /// `rtl`, recording its waveform when asked.
-    fn traced<B: Block + 'static, I, O: Default>(
+    fn traced<B: VlPorts + 'static, I, O: Default>(
         &self,
         rtl: Rtl<B, I, O>,
     ) -> Result<Rtl<B, I, O>, String> {
@@ -84,8 +109,8 @@ impl Blocks for RtlBlocks {
             "decode",
             InsnDecode::default(),
             |u| &mut u.clock,
-            decode_apply,
-            crate::tb::insn::read_outputs,
+            (decode_apply, crate::tb::insn::read_outputs),
+            self.choice(),
         )?;
         Ok(pair("decode", InsnDecodeModel::new(), self.traced(rtl)?))
     }
@@ -98,7 +123,7 @@ impl Blocks for RtlBlocks {
         macro_rules! sched {
             ($($w:literal)*) => {
                 match warps {
-                    $($w => pair(name, model, self.traced(sched_rtl::<$w>(name)?)?),)*
+                    $($w => pair(name, model, self.traced(sched_rtl::<$w>(name, self.choice())?)?),)*
                     w => return Err(no_shape("sched", format!("{w} warps"), "4, 8, 10 or 16")),
                 }
             };
@@ -112,9 +137,21 @@ impl Blocks for RtlBlocks {
         }
         let model = SimdGroupModel::new(cfg);
         Ok(match (cfg.lanes, cfg.units, cfg.n_wfc) {
-            (64, 2, 10) => pair(name, model, self.traced(pws_rtl::<64, 2, 20>(name)?)?),
-            (64, 3, 10) => pair(name, model, self.traced(pws_rtl::<64, 3, 30>(name)?)?),
-            (64, 4, 10) => pair(name, model, self.traced(pws_rtl::<64, 4, 40>(name)?)?),
+            (64, 2, 10) => pair(
+                name,
+                model,
+                self.traced(pws_rtl::<64, 2, 20>(name, self.choice())?)?,
+            ),
+            (64, 3, 10) => pair(
+                name,
+                model,
+                self.traced(pws_rtl::<64, 3, 30>(name, self.choice())?)?,
+            ),
+            (64, 4, 10) => pair(
+                name,
+                model,
+                self.traced(pws_rtl::<64, 4, 40>(name, self.choice())?)?,
+            ),
             (l, u, n) => {
                 let what = format!("{l} lanes, {u} units, {n} contexts per unit");
                 return Err(no_shape("pws", what, "64 lanes, S = 1..=3, N_WFC = 10"));
@@ -137,8 +174,11 @@ impl Blocks for RtlBlocks {
                 "reorder",
                 Reorder::<40, 10, 16>::default(),
                 |u| &mut u.clock,
-                crate::tb::reorder::rtl::apply,
-                crate::tb::reorder::rtl::read,
+                (
+                    crate::tb::reorder::rtl::apply,
+                    crate::tb::reorder::rtl::read,
+                ),
+                self.choice(),
             )?,
             (w, d, t) => {
                 let what = format!("W = {w} slots, D = {d}, T = {t}");
@@ -153,7 +193,7 @@ impl Blocks for RtlBlocks {
             return Models.l1(sets, ways);
         }
         let model = CacheModel::new(sets, ways)?;
-        let rtl = l1_rtl(sets, ways)?;
+        let rtl = l1_rtl(sets, ways, self.choice())?;
         Ok(pair("l1", model, self.traced(rtl)?))
     }
 
@@ -166,12 +206,12 @@ impl Blocks for RtlBlocks {
             8 => pair(
                 "dram",
                 model,
-                self.traced(dram_rtl::<8>(part, refresh_phase)?)?,
+                self.traced(dram_rtl::<8>(part, refresh_phase, self.choice())?)?,
             ),
             16 => pair(
                 "dram",
                 model,
-                self.traced(dram_rtl::<16>(part, refresh_phase)?)?,
+                self.traced(dram_rtl::<16>(part, refresh_phase, self.choice())?)?,
             ),
             n => return Err(no_shape("dram", format!("{n} banks"), "8 or 16 banks")),
         })
@@ -188,8 +228,8 @@ impl Blocks for RtlBlocks {
             name,
             Dispatcher::<8>::default(),
             |u| &mut u.clock,
-            idu_apply,
-            idu_read,
+            (idu_apply, idu_read),
+            self.choice(),
         )?;
         Ok(pair(name, DispatcherModel::new(k), self.traced(rtl)?))
     }
@@ -199,15 +239,19 @@ impl Blocks for RtlBlocks {
     }
 }
 
-/// The L1 RTL of `sets` × `ways` in the harness (reset state).
-pub fn l1_rtl(sets: usize, ways: usize) -> Result<Rtl<L1Cache<32, 4>, CacheIn, CacheOut>, String> {
+/// The L1 RTL of `sets` × `ways` (reset state) on `engine`.
+pub fn l1_rtl(
+    sets: usize,
+    ways: usize,
+    engine: EngineChoice,
+) -> Result<Rtl<L1Cache<32, 4>, CacheIn, CacheOut>, String> {
     match (sets, ways) {
         (32, 4) => Rtl::new(
             "l1",
             L1Cache::<32, 4>::default(),
             |u| &mut u.clock,
-            l1_apply,
-            crate::tb::cache::rtl::read_l1,
+            (l1_apply, crate::tb::cache::rtl::read_l1),
+            engine,
         ),
         (s, w) => Err(no_shape("l1", format!("{s} sets × {w} ways"), "32 × 4")),
     }
@@ -217,16 +261,17 @@ fn decode_apply(u: &mut InsnDecode, i: &InsnDecodeIn) {
     crate::tb::insn::apply(u, *i);
 }
 
-/// The warp scheduler RTL of `W` warps in the harness.
+/// The warp scheduler RTL of `W` warps on `engine`.
 pub fn sched_rtl<const W: usize>(
     name: &str,
+    engine: EngineChoice,
 ) -> Result<Rtl<WarpScheduler<W>, SchedIn, SchedOut>, String> {
     Rtl::new(
         name,
         WarpScheduler::<W>::default(),
         |u| &mut u.clock,
-        sched_apply,
-        sched_read,
+        (sched_apply, sched_read),
+        engine,
     )
 }
 
@@ -252,13 +297,14 @@ fn sched_read<const W: usize>(u: &WarpScheduler<W>) -> SchedOut {
 
 fn pws_rtl<const L: usize, const U: usize, const C: usize>(
     name: &str,
+    engine: EngineChoice,
 ) -> Result<Rtl<SimdGroup<L, U, C>, PwsIn, GroupOut>, String> {
     Rtl::new(
         name,
         SimdGroup::<L, U, C>::default(),
         |u| &mut u.clock,
-        pws_apply,
-        crate::tb::pws::read_outputs,
+        (pws_apply, crate::tb::pws::read_outputs),
+        engine,
     )
 }
 
@@ -282,14 +328,15 @@ fn l1_apply<const S: usize, const W: usize>(u: &mut L1Cache<S, W>, i: &CacheIn) 
 fn dram_rtl<const NB: usize>(
     part: Part,
     refresh_phase: u16,
+    engine: EngineChoice,
 ) -> Result<Rtl<DramCtrl<NB>, DramIn, DramOut>, String> {
     let block = DramCtrl::<NB>::new(&part, refresh_phase);
     let rtl = Rtl::new(
         "dram",
         block,
         |u| &mut u.clock,
-        crate::tb::dram::rtl::apply,
-        crate::tb::dram::rtl::read,
+        (crate::tb::dram::rtl::apply, crate::tb::dram::rtl::read),
+        engine,
     )?;
     rtl.reset_cycle(&DramIn {
         reset: true,

@@ -254,9 +254,7 @@ impl<B: Block> Harness<B> {
     /// Starts writing a VCD to `path`.
     pub fn record_vcd(&mut self, path: &Path, opts: &VcdOptions) -> Result<(), HarnessError> {
         if let Some(vl) = &mut self.vl {
-            vl.engine
-                .record_vcd(path)
-                .map_err(HarnessError::Engine)?;
+            vl.engine.record_vcd(path).map_err(HarnessError::Engine)?;
             vl.vcd = Some(path.to_path_buf());
             return Ok(());
         }

@@ -4,6 +4,7 @@
 
 use crate::sim::clock::Period;
 use crate::sim::harness::Harness;
+use crate::sim::vl::{Engine, VlOptions, VlPorts};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::block::{BlockFault, Clocked, FaultKind, Ports};
 use rust_hdl::core::prelude::*;
@@ -28,17 +29,29 @@ pub struct Rtl<B: Block, I, O> {
     error: RefCell<Option<String>>,
 }
 
-impl<B: Block + 'static, I, O: Default> Rtl<B, I, O> {
-    /// `block` in a harness (scope `name` in waveforms), its clock at `pin`.
+/// How an adapter evaluates its block: the engine, and its waveform options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineChoice {
+    /// Which engine.
+    pub engine: Engine,
+    /// Options of the Verilator engine.
+    pub vl: VlOptions,
+}
+
+impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
+    /// `block` in a harness (scope `name` in waveforms) evaluated by `engine`, its clock at
+    /// `pin`.
     pub fn new(
         name: &str,
         block: B,
         pin: Pin<B>,
-        apply: Apply<B, I>,
-        read: Read<B, O>,
+        (apply, read): (Apply<B, I>, Read<B, O>),
+        engine: EngineChoice,
     ) -> Result<Self, String> {
         let err = |e: crate::sim::harness::HarnessError| format!("{name}: {e}");
-        let mut harness = Harness::new(block, &scope_name(name)).map_err(err)?;
+        let scope = scope_name(name);
+        let mut harness =
+            Harness::with_engine(block, &scope, engine.engine, &engine.vl).map_err(err)?;
         let period = Period::ps(TB_PERIOD_PS)?;
         harness.add_clock("clock", period, pin).map_err(err)?;
         Ok(Rtl {
@@ -88,7 +101,7 @@ impl<B: Block + 'static, I, O: Default> Rtl<B, I, O> {
 
 impl<B, I, O> Clocked for Rtl<B, I, O>
 where
-    B: Block + 'static,
+    B: VlPorts + 'static,
     I: Ports + Clone + Send,
     O: Ports + Clone + PartialEq + Default + Send,
 {

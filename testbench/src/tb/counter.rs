@@ -2,11 +2,14 @@
 //! to prove the cosimulation flow is not specific to the decoder.
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
+use std::path::Path;
 
 /// A free-running 32-bit counter with an enable.
 #[derive(LogicBlock, Default)]
@@ -36,6 +39,10 @@ impl Logic for Counter32 {
 pub struct CounterTb;
 
 impl BlockTb for CounterTb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        of_tb(self, Counter32::default, |u| &mut u.clock, n, dir)
+    }
+
     fn name(&self) -> &'static str {
         "counter"
     }

@@ -3,6 +3,8 @@
 //! with the reference model every cycle.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
@@ -10,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::isa::pws_decode_model::{DecodeIn, DecodeOut, PwsDecodeModel};
 use rtgpu_hw::isa::PwsDecode;
 use rust_hdl::core::prelude::*;
+use std::path::Path;
 
 /// The `decode` testbench.
 pub struct DecodeTb;
@@ -147,6 +150,10 @@ fn layout() -> Gtkw {
 }
 
 impl BlockTb for DecodeTb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        of_tb(self, PwsDecode::default, |u| &mut u.clock, n, dir)
+    }
+
     fn name(&self) -> &'static str {
         "decode"
     }

@@ -3,6 +3,8 @@
 //! every format; the RTL is compared with the reference model every cycle.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
@@ -11,6 +13,7 @@ use rtgpu_firmware::isa::assemble;
 use rtgpu_hw::isa::insn_model::{InsnDecodeIn, InsnDecodeModel, InsnDecodeOut, InsnFields};
 use rtgpu_hw::isa::InsnDecode;
 use rust_hdl::core::prelude::*;
+use std::path::Path;
 
 /// The `insn` testbench.
 pub struct InsnTb;
@@ -241,6 +244,10 @@ fn layout(window_cycles: u64) -> Gtkw {
 }
 
 impl BlockTb for InsnTb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        of_tb(self, InsnDecode::default, |u| &mut u.clock, n, dir)
+    }
+
     fn name(&self) -> &'static str {
         "insn"
     }

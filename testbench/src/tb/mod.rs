@@ -2,7 +2,10 @@
 //! reference model every cycle, and can write a VCD + `.gtkw` and record port vectors for
 //! cosimulation. `rtgpu list/tb/cosim/synth` find them here by name.
 
+use crate::bench::engines::EngineCycles;
+use crate::bench::BenchRow;
 use crate::sim::cosim::Waiver;
+use std::path::Path;
 
 pub mod cache;
 mod counter;
@@ -31,6 +34,10 @@ pub trait BlockTb: Sync {
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError>;
     /// The block's Verilog (module `top`).
     fn verilog(&self) -> Result<String, String>;
+    /// The engine benchmark on this testbench's own stimulus (`None`: not benchmarked).
+    fn bench(&self, _n: EngineCycles, _dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        None
+    }
     /// Lint findings this configuration of the block expects (none by default).
     fn lint_waivers(&self) -> &'static [Waiver] {
         &[]

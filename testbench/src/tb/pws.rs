@@ -8,6 +8,8 @@ mod kernels;
 mod stimulus;
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::harness::HarnessError;
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
@@ -15,6 +17,7 @@ pub use invariants::{Coverage, Invariants};
 use rtgpu_hw::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, SimdGroupModel};
 use rtgpu_hw::pws::{lane_mask, Cmd, ErrorCode, PwsParams, SimdGroup, State};
 use rust_hdl::core::prelude::*;
+use std::path::Path;
 pub use stimulus::{
     command, family, fig5_expected, Fig5Stim, RandomStim, Script, Stimulus, FIG5_CYCLES,
 };
@@ -145,7 +148,25 @@ fn verilog_of_shape<const L: usize, const U: usize, const C: usize>(
     verilog_of(&mut SimdGroup::<L, U, C>::new(tb.config.params))
 }
 
+fn bench_shape<const L: usize, const U: usize, const C: usize>(
+    tb: &PwsTb,
+    n: EngineCycles,
+    dir: &Path,
+) -> Option<Result<Vec<BenchRow>, String>> {
+    of_tb(
+        tb,
+        || SimdGroup::<L, U, C>::new(tb.config.params),
+        |u| &mut u.clock,
+        n,
+        dir,
+    )
+}
+
 impl BlockTb for PwsTb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        by_shape!(self.config, bench_shape(self, n, dir)).unwrap_or_else(|e| Some(Err(e)))
+    }
+
     fn name(&self) -> &'static str {
         self.name
     }

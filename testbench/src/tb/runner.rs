@@ -3,8 +3,8 @@
 use crate::sim::clock::Period;
 use crate::sim::harness::{ClockPin, Harness, HarnessError};
 use crate::sim::ports::PortVectors;
-use crate::sim::waves::{Gtkw, VcdOptions};
 use crate::sim::vl::{Engine, VlOptions, VlPorts};
+use crate::sim::waves::{Gtkw, VcdOptions};
 use std::fmt;
 use std::path::PathBuf;
 

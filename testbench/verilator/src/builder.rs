@@ -32,7 +32,8 @@ impl Default for Tools {
 /// How to build.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
-    /// Built models live in `cache_dir/NAME-HASH/`.
+    /// Built models live in `cache_dir/HASH/` (`NAME` inside says which design it was built
+    /// for first).
     pub cache_dir: PathBuf,
     /// Build with `--trace` (the model can write a VCD).
     pub trace: bool,
@@ -169,9 +170,8 @@ pub fn build(design: &Design, opts: &BuildOptions) -> Result<Built, BuildError> 
         )));
     }
     let layout = Layout::of(&design.ports);
-    let dir = opts
-        .cache_dir
-        .join(format!("{}-{}", file_name(&design.name), key(design, opts)));
+    // Keyed by content only: instances of one block under different names share a model.
+    let dir = opts.cache_dir.join(key(design, opts));
     let lib_path = dir.join("librtv.so");
     let cached = lib_path.is_file();
     if !cached {
@@ -218,12 +218,6 @@ fn key(design: &Design, opts: &BuildOptions) -> String {
     d.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
-fn file_name(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect()
-}
-
 /// Builds into a fresh directory beside `dir` and renames it into place, so concurrent
 /// builds of one design (parallel tests, two processes) never see a half-built model.
 fn compile(
@@ -238,6 +232,7 @@ fn compile(
         .unwrap_or(0);
     let tmp = dir.with_extension(format!("tmp{}-{nonce}", std::process::id()));
     std::fs::create_dir_all(tmp.join("obj"))?;
+    std::fs::write(tmp.join("NAME"), format!("{}\n", design.name))?;
     std::fs::write(tmp.join("top.v"), &design.verilog)?;
     std::fs::write(tmp.join("vtop.v"), gen::wrapper(design, layout))?;
     std::fs::write(tmp.join("shim.cpp"), gen::shim(layout, opts.trace))?;

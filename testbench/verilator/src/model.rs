@@ -11,7 +11,7 @@ type TraceFn = unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int;
 type EvalFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64, u64, c_int) -> c_int;
 type PtrFn = unsafe extern "C" fn(*mut c_void);
 type MessageFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
-type BenchFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64) -> u64;
+type BenchFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, u64, *mut u64) -> u64;
 
 /// The model stopped: a `$stop`, `$finish` or fatal error, with Verilator's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,22 +210,24 @@ impl Model {
         unsafe { (self.fns.flush)(self.sim) }
     }
 
-    /// The benchmark's pure C++ driver on this instance: `stim` holds one row of packed
-    /// inputs per cycle; clock 0 low, eval, read, high, eval — in a C++ loop. Returns the
-    /// nanoseconds spent and the fold of every output word (see [`fold`]).
-    pub fn bench_native(&mut self, stim: &[u64]) -> (u64, u64) {
+    /// The benchmark's pure C++ driver on this instance: `cycles` cycles over `stim`, rows of
+    /// packed inputs (repeated when it has fewer rows than cycles); clock 0 low at 1000·c,
+    /// eval, read, high at 1000·c + 500, eval — in a C++ loop, dumping the waveform if one is
+    /// open. Returns the nanoseconds spent and the [`fold`] of every output word.
+    pub fn bench_native(&mut self, stim: &[u64], cycles: u64) -> (u64, u64) {
         let words = self.layout.in_words().max(1);
-        let cycles = (stim.len() / words) as u64;
+        let rows = (stim.len() / words) as u64;
+        assert!(rows > 0, "a benchmark needs at least one stimulus row");
         let mut sum = 0;
-        // SAFETY: `stim` holds `cycles` rows of `words` words.
-        let ns = unsafe { (self.fns.bench)(self.sim, stim.as_ptr(), cycles, &mut sum) };
+        // SAFETY: `stim` holds `rows` rows of `words` words.
+        let ns = unsafe { (self.fns.bench)(self.sim, stim.as_ptr(), rows, cycles, &mut sum) };
         (ns, sum)
     }
 }
 
-/// The fold the benchmark applies to every output word of every cycle, in both drivers.
-pub fn fold(acc: u64, words: &[u64], out_words: usize) -> u64 {
-    words[..out_words]
+/// The fold the benchmark applies to the output words of every cycle, in every driver.
+pub fn fold(acc: u64, words: &[u64]) -> u64 {
+    words
         .iter()
         .fold(acc, |a, &w| a.wrapping_mul(1_099_511_628_211) ^ w)
 }

@@ -10,13 +10,15 @@
 //! Verilog and the flags. A waveform is the model's own VCD (`--trace`), the block under the
 //! scope `TOP.vtop.dut`; [`VL_ROOT`] maps the harness's signal paths onto it.
 
+mod args;
 mod blocks;
 mod ports;
 
+pub use args::EngineArgs;
 pub use ports::{Bus, PortField, VlPorts};
 
-use crate::sim::cosim::verilog_of;
 use crate::paths::with_path;
+use crate::sim::cosim::verilog_of;
 use crate::sim::harness::HarnessError;
 use crate::sim::signals::{root_ports, Role, SignalInfo};
 use rtgpu_verilator::{build, BuildOptions, Design, Model, Trace};
@@ -131,6 +133,11 @@ impl VlEngine {
     /// The Verilated model (to drive its buses directly, as the benchmark does).
     pub fn model_mut(&mut self) -> &mut Model {
         &mut self.model
+    }
+
+    /// A new instance of the same model, from reset (every register at 0).
+    pub fn fresh_model(&self) -> Result<Model, String> {
+        Model::new(&self.built, None)
     }
 
     /// Port offsets in the buses.

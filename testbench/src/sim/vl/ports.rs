@@ -22,7 +22,7 @@ pub trait VlPorts: Block {
     /// Writes the inputs from `bus` (a recorded stimulus row) into the input signals.
     fn unpack_inputs(&mut self, bus: &mut Bus);
     /// Packs the outputs' current values into `bus`.
-    fn pack_outputs(&mut self, bus: &mut Bus);
+    fn pack_outputs(&self, bus: &mut Bus);
 }
 
 /// One pass over a block's ports: the bus words, the per-port offsets ([`rtgpu_verilator::Layout`])
@@ -68,7 +68,7 @@ pub trait PortField {
     /// Input: take its value; others skip.
     fn unpack_in(&mut self, bus: &mut Bus);
     /// Output: pack its value; others skip.
-    fn pack_out(&mut self, bus: &mut Bus);
+    fn pack_out(&self, bus: &mut Bus);
 }
 
 /// Values of at most 64 bits, or wider ones bit by bit.
@@ -127,7 +127,7 @@ impl<T: Word> PortField for Signal<In, T> {
         let at = bus.take();
         self.next = T::from_word(bus.words, at);
     }
-    fn pack_out(&mut self, bus: &mut Bus) {
+    fn pack_out(&self, bus: &mut Bus) {
         bus.skip();
     }
 }
@@ -151,7 +151,7 @@ impl<T: Word> PortField for Signal<Out, T> {
     fn unpack_in(&mut self, bus: &mut Bus) {
         bus.skip();
     }
-    fn pack_out(&mut self, bus: &mut Bus) {
+    fn pack_out(&self, bus: &mut Bus) {
         let at = bus.take();
         self.val().to_word(bus.words, at);
     }
@@ -176,7 +176,7 @@ impl PortField for Signal<In, Clock> {
     fn unpack_in(&mut self, bus: &mut Bus) {
         bus.skip();
     }
-    fn pack_out(&mut self, bus: &mut Bus) {
+    fn pack_out(&self, bus: &mut Bus) {
         bus.skip();
     }
 }
@@ -196,8 +196,8 @@ impl<T: PortField, const K: usize> PortField for [T; K] {
     fn unpack_in(&mut self, bus: &mut Bus) {
         self.iter_mut().for_each(|f| f.unpack_in(bus));
     }
-    fn pack_out(&mut self, bus: &mut Bus) {
-        self.iter_mut().for_each(|f| f.pack_out(bus));
+    fn pack_out(&self, bus: &mut Bus) {
+        self.iter().for_each(|f| f.pack_out(bus));
     }
 }
 
@@ -223,8 +223,8 @@ macro_rules! vl_ports {
             fn unpack_inputs(&mut self, bus: &mut $crate::sim::vl::Bus) {
                 $( $crate::sim::vl::PortField::unpack_in(&mut self.$f, bus); )*
             }
-            fn pack_outputs(&mut self, bus: &mut $crate::sim::vl::Bus) {
-                $( $crate::sim::vl::PortField::pack_out(&mut self.$f, bus); )*
+            fn pack_outputs(&self, bus: &mut $crate::sim::vl::Bus) {
+                $( $crate::sim::vl::PortField::pack_out(&self.$f, bus); )*
             }
         }
     };

@@ -267,7 +267,10 @@ fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
 /// The signal at `path` (a harness path, `root.scope.name`): the same path, or in a Verilator
 /// waveform the same signal below `TOP.vtop.dut`.
 fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo> {
-    let rest = path.split_once('.').map_or("", |(_, r)| r).replace('$', ".");
+    let rest = path
+        .split_once('.')
+        .map_or("", |(_, r)| r)
+        .replace('$', ".");
     let same = |s: &&SignalInfo| {
         let d = root_depth(s);
         d > 1 && d <= s.scope.len() && below_root(&s.scope[d..], &s.name) == rest

@@ -4,6 +4,8 @@
 //! and resets. Every cycle: RTL == reference model.
 
 use super::rtl::{apply_l1, model_in, read_l1, L1In};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{as_refs, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
@@ -12,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::cache::model::CacheModel;
 use rtgpu_hw::cache::L1Cache;
 use std::collections::VecDeque;
+use std::path::Path;
 
 /// Sets and ways of the testbench's cache (the paper's 16 kB configuration).
 const SETS: usize = 32;
@@ -94,6 +97,16 @@ impl Stim {
 }
 
 impl BlockTb for L1Tb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        of_tb(
+            self,
+            L1Cache::<SETS, WAYS>::default,
+            |u| &mut u.clock,
+            n,
+            dir,
+        )
+    }
+
     fn name(&self) -> &'static str {
         "l1-cache"
     }

@@ -5,6 +5,8 @@
 
 use super::rtl;
 use super::run::{checker, trace_cmd, Completion, Feeder};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
@@ -12,6 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::dram::model::{DramIn, DramModel, Request};
 use rtgpu_hw::dram::{Command, DramCtrl, Part};
+use std::path::Path;
 
 /// What a DRAM testbench runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +148,20 @@ fn mixed(seed: u64, cycles: u64) -> Vec<Request> {
 }
 
 impl BlockTb for DramTb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        let phase = phase(&self.part, self.kind);
+        match self.part.banks {
+            8 => of_tb(
+                self,
+                || DramCtrl::<8>::new(&self.part, phase),
+                |u| &mut u.clock,
+                n,
+                dir,
+            ),
+            _ => None,
+        }
+    }
+
     fn name(&self) -> &'static str {
         self.name
     }

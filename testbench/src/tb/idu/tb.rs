@@ -4,6 +4,8 @@
 //! model; the Fig. 4.3 dispatches and counters are checked against the thesis.
 
 use super::rtl::{apply, read, In, Out};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{as_refs, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
@@ -11,6 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::idu::model::{DispIn, DispatcherModel};
 use rtgpu_hw::idu::Dispatcher;
+use std::path::Path;
 
 /// Clusters per type in the testbench (the thesis' Fig. 4.3 has four).
 pub const K: usize = 4;
@@ -189,6 +192,10 @@ fn compare(k: u64, got: &Out, inp: &In, model: &mut DispatcherModel) -> Result<(
 }
 
 impl BlockTb for IduFig43Tb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        of_tb(self, Dispatcher::<K>::default, |u| &mut u.clock, n, dir)
+    }
+
     fn name(&self) -> &'static str {
         "idu-fig43"
     }

@@ -10,6 +10,8 @@
 use super::rtl::Lockstep;
 use super::system::{estimate_traffic, Geometry, Mode, SysConfig, System};
 use super::traffic::{RandomTraffic, Traffic};
+use crate::bench::engines::{of_tb, EngineCycles};
+use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
@@ -21,6 +23,7 @@ use rtgpu_hw::ldst::LdstPath;
 use rtgpu_wcet::reorder::analyzer::analyze;
 use rtgpu_wcet::reorder::kernels::BUILTIN;
 use rtgpu_wcet::reorder::ptx::Kernel;
+use std::path::Path;
 
 /// Slots, entries per channel, trace entries.
 const W: usize = 4;
@@ -145,6 +148,10 @@ impl Episode {
 }
 
 impl BlockTb for ReorderExampleTb {
+    fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
+        of_tb(self, Block::default, |u| &mut u.clock, n, dir)
+    }
+
     fn name(&self) -> &'static str {
         "reorder-example"
     }

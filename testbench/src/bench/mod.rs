@@ -1,11 +1,11 @@
 //! `rtgpu bench`: simulated cycles per second of the same blocks under the direct harness
-//! (VCD off and on), rust-hdl's threaded `Simulation`, and Verilator -O3 on the emitted Verilog.
-//!
-//! Every engine applies the same per-cycle stimulus (a formula of the cycle number, written
-//! once in Rust and once in C++) and reads an output each cycle, so none can skip work.
+//! (VCD off and on) and rust-hdl's threaded `Simulation` (a formula of the cycle number as
+//! stimulus, an output read every cycle), the DRAM and IDU models against their RTL, and
+//! [`engines`]: harness, Verilator from Rust and pure C++ Verilator on recorded stimuli.
+
+pub mod engines;
 
 use crate::sim::clock::Period;
-use crate::sim::cosim::{self, tools, verilog_of};
 use crate::sim::harness::{Harness, HarnessError};
 use crate::sim::waves::VcdOptions;
 use crate::tb::Counter32;
@@ -13,24 +13,19 @@ use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_hw::pws::SimdGroup;
 use rust_hdl::core::prelude::*;
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
 /// A block the benchmark can drive.
 pub trait BenchBlock: Block + Default + Send + 'static {
     /// Name in the report.
     const NAME: &'static str;
-    /// C++ statements that set the inputs of Verilator model `t` for cycle `k`.
-    const CPP_DRIVE: &'static str;
-    /// A C++ expression reading outputs of `t` (summed so nothing is optimised away).
-    const CPP_OBSERVE: &'static str;
     /// The clock input.
     fn clock_pin(&mut self) -> &mut Signal<In, Clock>;
     /// The clock input's level.
     fn clock_high(&self) -> bool;
-    /// Sets the inputs for cycle `k` (the same formula as `CPP_DRIVE`).
+    /// Sets the inputs for cycle `k`.
     fn drive(&mut self, k: u64);
-    /// Reads outputs (the same as `CPP_OBSERVE`).
+    /// Reads outputs.
     fn observe(&self) -> u64;
 }
 
@@ -48,8 +43,6 @@ macro_rules! clock_is_field_clock {
 
 impl BenchBlock for Counter32 {
     const NAME: &'static str = "counter32";
-    const CPP_DRIVE: &'static str = "t->enable = 1;";
-    const CPP_OBSERVE: &'static str = "t->count";
     clock_is_field_clock!();
     fn drive(&mut self, _k: u64) {
         self.enable.next = true;
@@ -61,8 +54,6 @@ impl BenchBlock for Counter32 {
 
 impl BenchBlock for InsnDecode {
     const NAME: &'static str = "insn";
-    const CPP_DRIVE: &'static str = "t->reset = 0; t->word0 = (uint32_t)(k * 2654435769ull); t->word1 = (uint32_t)k; t->valid = (k & 7) != 0;";
-    const CPP_OBSERVE: &'static str = "t->illegal + t->format + t->src0 + t->imm";
     clock_is_field_clock!();
     fn drive(&mut self, k: u64) {
         self.reset.next = false;
@@ -80,8 +71,6 @@ impl BenchBlock for InsnDecode {
 
 impl BenchBlock for PwsDecode {
     const NAME: &'static str = "decode";
-    const CPP_DRIVE: &'static str = "t->reset = 0; t->insn = (uint32_t)(k * 2654435769ull) ^ 0xBF7F0000u; t->valid = (k & 7) != 0;";
-    const CPP_OBSERVE: &'static str = "t->is_split + t->illegal + t->ssrc0";
     clock_is_field_clock!();
     fn drive(&mut self, k: u64) {
         self.reset.next = false;
@@ -119,8 +108,6 @@ fn pws_command(k: u64) -> (u64, u64, u64, u64) {
 
 impl BenchBlock for PwsS3 {
     const NAME: &'static str = "pws-s3";
-    const CPP_DRIVE: &'static str = "unsigned long long ph = k & 15; t->reset = 0; t->dws = 0; t->watchdog = 0; t->cmd = ph == 0 ? 1 : ph == 1 ? 2 : (ph == 6 || ph == 7) ? 3 : ph == 12 ? 4 : 0; t->cmd_unit = ph == 6; t->cmd_slot = (k >> 4) % 6; t->cmd_mask = k * 0x9E3779B97F4A7C15ull; t->cmd_pc = 0x40;";
-    const CPP_OBSERVE: &'static str = "t->copy_valid + t->copy_to + t->error";
     clock_is_field_clock!();
     fn drive(&mut self, k: u64) {
         let (cmd, unit, slot, mask) = pws_command(k);
@@ -219,88 +206,6 @@ pub fn rust_hdl_sim<B: BenchBlock>(cycles: u64) -> Result<BenchRow, String> {
         cycles,
         start.elapsed().as_secs_f64(),
     ))
-}
-
-/// Verilator -O3 on the emitted Verilog, built in `dir`.
-pub fn verilator<B: BenchBlock>(cycles: u64, dir: &Path) -> Result<BenchRow, String> {
-    let verilog = verilog_of(&mut B::default())?;
-    cosim::put(dir, "top.v", &verilog).map_err(|e| e.to_string())?;
-    cosim::put(dir, "main.cpp", &cpp_main::<B>()).map_err(|e| e.to_string())?;
-    let exe = tools::find("verilator").map_err(|e| e.to_string())?;
-    let build = Command::new(exe)
-        .args([
-            "--cc",
-            "top.v",
-            "--exe",
-            "main.cpp",
-            "--build",
-            "-O3",
-            "--top-module",
-            "top",
-        ])
-        .args([
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
-            "-CFLAGS",
-            "-O3",
-            "-Mdir",
-            "obj",
-        ])
-        .current_dir(dir)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !build.status.success() {
-        return Err(format!(
-            "verilator build failed:\n{}",
-            String::from_utf8_lossy(&build.stderr)
-        ));
-    }
-    let out = Command::new(dir.join("obj").join("Vtop"))
-        .arg(cycles.to_string())
-        .output()
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let secs: f64 = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("unexpected output of the Verilator run: {text}"))?;
-    Ok(row(B::NAME, "verilator -O3", cycles, secs))
-}
-
-fn cpp_main<B: BenchBlock>() -> String {
-    format!(
-        r#"#include "Vtop.h"
-#include "verilated.h"
-#include <chrono>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-int main(int argc, char** argv) {{
-    const unsigned long long n = strtoull(argv[1], 0, 10);
-    Vtop* t = new Vtop;
-    t->clock = 0;
-    t->eval();
-    unsigned long long sink = 0;
-    auto t0 = std::chrono::steady_clock::now();
-    for (unsigned long long k = 0; k < n; ++k) {{
-        t->clock = 0;
-        {drive}
-        t->eval();
-        sink += {observe};
-        t->clock = 1;
-        t->eval();
-    }}
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("%llu %.9f %llu\n", n, s, sink);
-    delete t;
-    return 0;
-}}
-"#,
-        drive = B::CPP_DRIVE,
-        observe = B::CPP_OBSERVE
-    )
 }
 
 /// The DRAM controller on a looping mixed request stream (spec/002-simd.md): the RTL in the

@@ -1,0 +1,236 @@
+//! The engine benchmark: one block, one recorded stimulus (its testbench's inputs, repeated),
+//! run by the harness, by the Verilated model driven from Rust one call per edge, and by the
+//! same model in a pure C++ loop — VCD off and on. Every run folds every output word of every
+//! cycle; the folds must agree, so no engine can skip work or compute something else.
+
+use super::{row, BenchRow};
+use crate::sim::clock::Period;
+use crate::sim::harness::{ClockPin, Harness};
+use crate::sim::ports::PortVectors;
+use crate::sim::signals::Role;
+use crate::sim::vl::{Bus, VlEngine, VlOptions, VlPorts};
+use crate::sim::waves::VcdOptions;
+use crate::tb::{BlockTb, TbOptions};
+use rtgpu_verilator::{fold, put_bits, Layout, Model, Trace};
+use std::path::Path;
+use std::time::Instant;
+
+/// Cycles per engine (the harness is slow; Verilator needs many cycles to time).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineCycles {
+    /// Harness cycles, VCD off (the VCD-on runs take a quarter).
+    pub harness: u64,
+    /// Verilator cycles, VCD off (the VCD-on runs take an eighth).
+    pub verilator: u64,
+}
+
+/// A block's stimulus as packed input rows.
+struct Stimulus {
+    offsets: Vec<usize>,
+    layout: Layout,
+    rows: Vec<u64>,
+}
+
+impl Stimulus {
+    /// The input columns of `vectors`, packed as `uut`'s ports are.
+    fn of<B: VlPorts>(uut: &B, vectors: &PortVectors) -> Result<Self, String> {
+        let ports = uut.ports();
+        let layout = Layout::of(&ports);
+        let words = layout.in_words().max(1);
+        let mut rows = vec![0u64; words * vectors.rows.len()];
+        for (col, info) in vectors.columns(Role::Input) {
+            let i = ports
+                .iter()
+                .position(|p| p.name == info.name)
+                .ok_or_else(|| format!("input `{}` is not in the port list", info.name))?;
+            for (r, values) in vectors.rows.iter().enumerate() {
+                let v = values[col].as_raw_slice();
+                put_bits(&mut rows[r * words..], layout.offsets[i], info.width, v);
+            }
+        }
+        if vectors.rows.is_empty() {
+            return Err("the testbench recorded no cycles".into());
+        }
+        Ok(Stimulus {
+            offsets: layout.offsets.clone(),
+            layout,
+            rows,
+        })
+    }
+
+    fn row(&self, cycle: u64) -> &[u64] {
+        let w = self.layout.in_words().max(1);
+        let r = (cycle as usize) % (self.rows.len() / w);
+        &self.rows[r * w..(r + 1) * w]
+    }
+}
+
+/// [`engines`] on the inputs testbench `tb` records in its default run.
+pub fn of_tb<B: VlPorts + 'static>(
+    tb: &dyn BlockTb,
+    make: impl Fn() -> B,
+    clock: ClockPin<B>,
+    n: EngineCycles,
+    dir: &Path,
+) -> Option<Result<Vec<BenchRow>, String>> {
+    let opts = TbOptions {
+        record_ports: true,
+        ..TbOptions::default()
+    };
+    let run = match tb.run(&opts) {
+        Ok(run) => run,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let vectors = run.vectors?;
+    Some(engines(tb.name(), make, clock, &vectors, n, dir))
+}
+
+/// Every engine row of block `name` (`make` builds it, `clock` is its clock input) on the
+/// inputs `vectors` recorded by its testbench; waveforms go to `dir`.
+pub fn engines<B: VlPorts + 'static>(
+    name: &'static str,
+    make: impl Fn() -> B,
+    clock: ClockPin<B>,
+    vectors: &PortVectors,
+    n: EngineCycles,
+    dir: &Path,
+) -> Result<Vec<BenchRow>, String> {
+    let stim = Stimulus::of(&make(), vectors)?;
+    let (h, h_fold) = harness(name, &make, clock, &stim, n.harness, None)?;
+    let vcd = dir.join(format!("{name}-harness.vcd"));
+    let (hv, _) = harness(name, &make, clock, &stim, n.harness / 4, Some(&vcd))?;
+    let plain = VlEngine::new(&mut make(), name, &VlOptions::default())?;
+    let (rust, folds) = from_rust(name, &mut plain.fresh_model()?, &stim, n, None)?;
+    let (cpp, cpp_fold) = native(name, &mut plain.fresh_model()?, &stim, n.verilator, None);
+    let traced = VlEngine::new(&mut make(), name, &traced_opts())?;
+    let short = EngineCycles {
+        verilator: n.verilator / 8,
+        ..n
+    };
+    let vcd = dir.join(format!("{name}-verilator.vcd"));
+    let (rust_vcd, _) = from_rust(name, &mut traced.fresh_model()?, &stim, short, Some(&vcd))?;
+    let vcd = dir.join(format!("{name}-cpp.vcd"));
+    let mut m = traced.fresh_model()?;
+    let (cpp_vcd, _) = native(name, &mut m, &stim, short.verilator, Some(&vcd));
+    // Harness and Verilator agree on the first cycles; Rust and C++ drive the model alike.
+    if folds.0 != h_fold || folds.1 != cpp_fold {
+        return Err(format!(
+            "{name}: the engines' outputs differ (harness {h_fold:#x} vs Verilator {:#x} over \
+             {} cycles; Rust {:#x} vs C++ {cpp_fold:#x})",
+            folds.0, n.harness, folds.1
+        ));
+    }
+    Ok(vec![h, hv, rust, rust_vcd, cpp, cpp_vcd])
+}
+
+fn traced_opts() -> VlOptions {
+    VlOptions {
+        trace: true,
+        ..VlOptions::default()
+    }
+}
+
+/// The harness: inputs from the stimulus row, outputs packed and folded, every cycle.
+fn harness<B: VlPorts + 'static>(
+    name: &'static str,
+    make: &impl Fn() -> B,
+    clock: ClockPin<B>,
+    stim: &Stimulus,
+    cycles: u64,
+    vcd: Option<&Path>,
+) -> Result<(BenchRow, u64), String> {
+    let err = |e: crate::sim::harness::HarnessError| format!("{name}: {e}");
+    let mut h = Harness::new(make(), name).map_err(err)?;
+    h.add_clock("clock", Period::ps(1000)?, clock)
+        .map_err(err)?;
+    if let Some(p) = vcd {
+        h.record_vcd(p, &VcdOptions::default()).map_err(err)?;
+    }
+    let mut out = vec![0u64; stim.layout.out_words()];
+    let mut input_row = vec![0u64; stim.layout.in_words().max(1)];
+    let (mut acc, start) = (0u64, Instant::now());
+    for k in 0..cycles {
+        input_row.copy_from_slice(stim.row(k));
+        let input = |u: &mut B| u.unpack_inputs(&mut Bus::new(&stim.offsets, &mut input_row));
+        let output = |u: &B| {
+            u.pack_outputs(&mut Bus::new(&stim.offsets, &mut out));
+            fold(acc, &out)
+        };
+        acc = h.cycle(input, output).map_err(err)?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    h.finish().map_err(err)?;
+    let engine = if vcd.is_some() {
+        "harness+vcd"
+    } else {
+        "harness"
+    };
+    Ok((row(name, engine, cycles, secs), acc))
+}
+
+/// Verilator driven from Rust: one call per edge. Returns the row and the folds after
+/// `n.harness` and `n.verilator` cycles.
+fn from_rust(
+    name: &'static str,
+    m: &mut Model,
+    stim: &Stimulus,
+    n: EngineCycles,
+    vcd: Option<&Path>,
+) -> Result<(BenchRow, (u64, u64)), String> {
+    if let Some(p) = vcd {
+        m.trace_to(&Trace {
+            path: p.to_path_buf(),
+            from: 0,
+            to: u64::MAX,
+        })?;
+    }
+    let out_words = stim.layout.out_words();
+    let (mut acc, mut at_harness, start) = (0u64, 0u64, Instant::now());
+    for k in 0..n.verilator {
+        if k == n.harness {
+            at_harness = acc;
+        }
+        m.inputs_mut().copy_from_slice(stim.row(k));
+        m.set_clocks(0);
+        m.eval(1000 * k).map_err(|e| e.to_string())?;
+        acc = fold(acc, &m.outputs()[..out_words]);
+        m.set_clocks(1);
+        m.eval(1000 * k + 500).map_err(|e| e.to_string())?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if n.harness >= n.verilator {
+        at_harness = acc;
+    }
+    let engine = if vcd.is_some() {
+        "verilator, Rust+vcd"
+    } else {
+        "verilator, Rust"
+    };
+    Ok((row(name, engine, n.verilator, secs), (at_harness, acc)))
+}
+
+/// The same model in a C++ loop over the same rows.
+fn native(
+    name: &'static str,
+    m: &mut Model,
+    stim: &Stimulus,
+    cycles: u64,
+    vcd: Option<&Path>,
+) -> (BenchRow, u64) {
+    if let Some(p) = vcd {
+        let t = Trace {
+            path: p.to_path_buf(),
+            from: 0,
+            to: u64::MAX,
+        };
+        // A traced model always accepts a waveform.
+        let _ = m.trace_to(&t);
+    }
+    let (ns, acc) = m.bench_native(&stim.rows, cycles);
+    let engine = if vcd.is_some() {
+        "verilator, C+++vcd"
+    } else {
+        "verilator, C++"
+    };
+    (row(name, engine, cycles, ns as f64 * 1e-9), acc)
+}
