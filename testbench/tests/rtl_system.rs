@@ -5,13 +5,15 @@
 
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::launch::Dims;
-use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, FaultKind};
+use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, FaultKind, Models};
 use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_testbench::sim::blocks::RtlBlocks;
 use rtgpu_testbench::sim::lockstep::LockStep;
+use rtgpu_testbench::sim::rtl::EngineChoice;
 use rtgpu_testbench::sim::twin::{on_rtl_stack, Launch};
+use rtgpu_testbench::sim::vl::Engine;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -205,7 +207,8 @@ impl<U: Clocked<In = CacheIn, Out = CacheOut>> Clocked for WrongHit<U> {
 }
 
 /// Every block as RTL, but the L1 RTL's `hit` is corrupted from cycle 200.
-struct Mutant(RtlBlocks);
+/// The given blocks as RTL, plus an L1 on `engine` whose hit output is wrong from cycle 200.
+struct Mutant(RtlBlocks, EngineChoice);
 
 impl Blocks for Mutant {
     fn decode(
@@ -243,7 +246,7 @@ impl Blocks for Mutant {
         self.0.reorder(w, d, t)
     }
     fn l1(&self, sets: usize, ways: usize) -> Result<DynBlock<CacheIn, CacheOut>, String> {
-        let rtl = rtgpu_testbench::sim::blocks::l1_rtl(sets, ways)?;
+        let rtl = rtgpu_testbench::sim::blocks::l1_rtl(sets, ways, self.1)?;
         let wrong = WrongHit {
             inner: rtl,
             from: 200,
@@ -275,10 +278,15 @@ impl Blocks for Mutant {
     }
 }
 
-#[test]
-fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
+/// A run with a mutant L1 on `engine` stops at the mutation, naming block, cycle and port.
+fn mutant_is_caught(kinds: &[BlockKind], engine: Engine) {
     let l = launch("vector_add.s", NOSPLIT, Mem::Hierarchy);
-    let ran = on_rtl_stack(|| l.run(Arc::new(Mutant(RtlBlocks::new(&BlockKind::ALL))))).unwrap();
+    let choice = EngineChoice {
+        engine,
+        ..EngineChoice::default()
+    };
+    let blocks = Arc::new(Mutant(RtlBlocks::new(kinds), choice));
+    let ran = on_rtl_stack(|| l.run(blocks)).unwrap();
     assert_eq!(ran.status, "rtl_block");
     let f = ran.fault.expect("a fault");
     assert_eq!((f.block.as_str(), f.cycle), ("l1", 200), "{f}");
@@ -293,6 +301,29 @@ fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
     assert_eq!(port, "hit");
     assert_eq!(expected ^ got, 1);
     assert!(f.window.len() > 1 && f.window.last().unwrap().cycle == 200);
+}
+
+#[test]
+fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
+    mutant_is_caught(&BlockKind::ALL, Engine::Harness);
+}
+
+/// The lock-step checks run unchanged on Verilated blocks: the memory hierarchy's L1 and DRAM
+/// controller as Verilator models give the behavioural run's counters, and a wrong output is
+/// caught at its cycle.
+#[test]
+fn verilated_memory_blocks_run_in_lock_step_and_a_mutant_is_caught() {
+    let l = launch("vector_add.s", NOSPLIT, Mem::Hierarchy);
+    let model = on_rtl_stack(|| l.run(Arc::new(Models))).unwrap();
+    let kinds = [BlockKind::L1, BlockKind::Dram];
+    let vl = RtlBlocks::new(&kinds).with_engine(Engine::Verilator, (0, u64::MAX));
+    let rtl = on_rtl_stack(|| l.run(Arc::new(vl))).unwrap();
+    assert_eq!(rtl.status, "done", "{:?}", rtl.fault);
+    assert_eq!(
+        (&rtl.counters, &rtl.buffers),
+        (&model.counters, &model.buffers)
+    );
+    mutant_is_caught(&[], Engine::Verilator);
 }
 
 mod sched_ages {
@@ -313,7 +344,7 @@ mod sched_ages {
                 1..200,
             ),
         ) {
-            let rtl = sched_rtl::<10>("sched").unwrap();
+            let rtl = sched_rtl::<10>("sched", Default::default()).unwrap();
             let mut ls = LockStep::new("sched", PolicyScheduler::new(Policy::Gto, 10), rtl);
             for (elig, ages, gto, r) in cycles {
                 let mut i = SchedIn {
@@ -358,6 +389,15 @@ mod cli {
         assert_eq!(code, 0, "{err}");
         assert_eq!(counters(&model), counters(&rtl));
         assert_eq!(counters(&rtl)[0], serde_json::json!(["cycles", 288]));
+        // The same with every block Verilated.
+        let on_vl = [
+            &args[..],
+            &["--rtl", "all", "--engine", "verilator", "--json"],
+        ]
+        .concat();
+        let (code, vl, err) = rtgpu(&on_vl);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(counters(&model), counters(&vl));
     }
 
     /// With --vcd, each RTL block writes its own signals beside the system's waveform.

@@ -332,49 +332,77 @@ fn verilate(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), Buil
     })
 }
 
+/// Verilator's runtime objects a model links (they depend on the flags, not on the design).
+fn runtime_objs(trace: bool) -> &'static [&'static str] {
+    if trace {
+        &["verilated.o", "verilated_threads.o", "verilated_vcd_c.o"]
+    } else {
+        &["verilated.o", "verilated_threads.o"]
+    }
+}
+
+/// Where the runtime objects of the first build are kept for the next ones
+/// (`cache_dir/runtime-HASH/`, keyed by the flags).
+fn runtime_dir(opts: &BuildOptions) -> PathBuf {
+    let mut h = Sha256::new();
+    h.update(VERILATOR_FLAGS.join(" ").as_bytes());
+    h.update(MAKE_VARS.join(" ").as_bytes());
+    h.update([u8::from(opts.trace)]);
+    let d = h.finalize();
+    let hex: String = d.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    opts.cache_dir.join(format!("runtime-{hex}"))
+}
+
 fn make(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildError> {
     let log = dir.join("make.log");
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let runtime = runtime_dir(opts);
+    let objs = runtime_objs(opts.trace);
+    let have_runtime = objs.iter().all(|o| runtime.join(o).is_file());
     let mut cmd = Command::new(&opts.tools.make);
     cmd.current_dir(dir.join("obj"))
         .args(["-f", "Vvtop.mk", &format!("-j{jobs}")])
         .arg(format!("CXX={}", opts.tools.cxx.display()))
         .args(MAKE_VARS)
-        .args([
-            "Vvtop__ALL.a",
-            "verilated.o",
-            "verilated_threads.o",
-            "shim.o",
-        ]);
-    if opts.trace {
-        cmd.arg("verilated_vcd_c.o");
+        .args(["Vvtop__ALL.a", "shim.o"]);
+    if !have_runtime {
+        cmd.args(objs);
     }
-    if run_logged(&mut cmd, &opts.tools.make, &log)? {
-        return Ok(());
+    if !run_logged(&mut cmd, &opts.tools.make, &log)? {
+        return Err(BuildError::Compile {
+            design: design.name.clone(),
+            step: "make",
+            message: first_error(&log, "error"),
+            log,
+        });
     }
-    Err(BuildError::Compile {
-        design: design.name.clone(),
-        step: "make",
-        message: first_error(&log, "error"),
-        log,
-    })
+    if !have_runtime {
+        keep_runtime(&dir.join("obj"), &runtime, objs)?;
+    }
+    Ok(())
+}
+
+/// Copies the runtime objects built in `obj` to `runtime` (renamed into place as a whole).
+fn keep_runtime(obj: &Path, runtime: &Path, objs: &[&str]) -> Result<(), BuildError> {
+    let tmp = runtime.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    for o in objs {
+        std::fs::copy(obj.join(o), tmp.join(o))?;
+    }
+    if std::fs::rename(&tmp, runtime).is_err() {
+        // Another build kept its copy first.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(())
 }
 
 fn link(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildError> {
     let log = dir.join("link.log");
-    let mut objs = vec![
-        "shim.o",
-        "Vvtop__ALL.a",
-        "verilated.o",
-        "verilated_threads.o",
-    ];
-    if opts.trace {
-        objs.push("verilated_vcd_c.o");
-    }
+    let runtime = runtime_dir(opts);
     let mut cmd = Command::new(&opts.tools.cxx);
     cmd.current_dir(dir.join("obj"))
-        .args(["-shared", "-o", "../librtv.so"])
-        .args(&objs)
+        .args(["-shared", "-o", "../librtv.so", "shim.o", "Vvtop__ALL.a"])
+        .args(runtime_objs(opts.trace).iter().map(|o| runtime.join(o)))
         // Each model keeps its own copy of Verilator's runtime: bind it inside the library.
         .args(["-Wl,-Bsymbolic", "-pthread", "-latomic"]);
     if run_logged(&mut cmd, &opts.tools.cxx, &log)? {
