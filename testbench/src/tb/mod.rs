@@ -38,6 +38,11 @@ pub trait BlockTb: Sync {
     fn bench(&self, _n: EngineCycles, _dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
         None
     }
+    /// The testbench whose Yosys run also synthesizes this block (the same RTL, at most a
+    /// reset constant apart), so CI synthesizes it once; `None`: synthesized here.
+    fn synthesized_by(&self) -> Option<&'static str> {
+        None
+    }
     /// Lint findings this configuration of the block expects (none by default).
     fn lint_waivers(&self) -> &'static [Waiver] {
         &[]

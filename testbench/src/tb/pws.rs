@@ -163,6 +163,11 @@ fn bench_shape<const L: usize, const U: usize, const C: usize>(
 }
 
 impl BlockTb for PwsTb {
+    fn synthesized_by(&self) -> Option<&'static str> {
+        // The kernels' command streams drive the very unit of `pws-s3`.
+        (self.kind == Kind::Kernels).then_some(S3.name)
+    }
+
     fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
         by_shape!(self.config, bench_shape(self, n, dir)).unwrap_or_else(|e| Some(Err(e)))
     }

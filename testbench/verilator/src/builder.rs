@@ -212,7 +212,7 @@ fn key(design: &Design, opts: &BuildOptions) -> String {
     }
     h.update(VERILATOR_FLAGS.join(" ").as_bytes());
     h.update(MAKE_VARS.join(" ").as_bytes());
-    h.update(gen::shim(&Layout::of(&design.ports), opts.trace).as_bytes());
+    h.update(gen::shim(design, &Layout::of(&design.ports), opts.trace).as_bytes());
     h.update([u8::from(opts.trace)]);
     let d = h.finalize();
     d.iter().take(8).map(|b| format!("{b:02x}")).collect()
@@ -235,7 +235,7 @@ fn compile(
     std::fs::write(tmp.join("NAME"), format!("{}\n", design.name))?;
     std::fs::write(tmp.join("top.v"), &design.verilog)?;
     std::fs::write(tmp.join("vtop.v"), gen::wrapper(design, layout))?;
-    std::fs::write(tmp.join("shim.cpp"), gen::shim(layout, opts.trace))?;
+    std::fs::write(tmp.join("shim.cpp"), gen::shim(design, layout, opts.trace))?;
     let result = verilate(design, opts, &tmp)
         .and_then(|()| make(design, opts, &tmp))
         .and_then(|()| link(design, opts, &tmp));
