@@ -62,3 +62,29 @@ fn a_second_build_of_a_block_comes_from_the_cache() {
     drop(first);
     assert!(second.cached(), "the second build reuses the model");
 }
+
+/// A Verilator waveform keeps the window asked for, and the testbench's `.gtkw` view names
+/// signals that are in it.
+#[test]
+fn a_verilator_waveform_keeps_its_window_and_its_gtkw_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TbOptions {
+        engine: Engine::Verilator,
+        waves_dir: Some(dir.path().to_path_buf()),
+        vcd_window: (100_000, 199_999),
+        ..TbOptions::default()
+    };
+    let run = tb::find("counter").unwrap().run(&opts).unwrap();
+    let vcd = std::fs::read_to_string(run.vcd.unwrap()).unwrap();
+    let times: Vec<u64> = vcd
+        .lines()
+        .filter_map(|l| l.strip_prefix('#')?.parse().ok())
+        .collect();
+    assert!(!times.is_empty());
+    assert!(
+        times.iter().all(|t| (100_000..=199_999).contains(t)),
+        "{times:?}"
+    );
+    let gtkw = std::fs::read_to_string(run.gtkw.unwrap()).unwrap();
+    assert!(gtkw.contains("TOP.vtop.dut.count"), "{gtkw}");
+}

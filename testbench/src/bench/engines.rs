@@ -63,6 +63,13 @@ impl Stimulus {
         let r = (cycle as usize) % (self.rows.len() / w);
         &self.rows[r * w..(r + 1) * w]
     }
+
+    /// The rows in cycle order, repeated (no division per cycle, as in the C++ loop).
+    fn cycle_rows(&self) -> impl Iterator<Item = &[u64]> {
+        self.rows
+            .chunks_exact(self.layout.in_words().max(1))
+            .cycle()
+    }
 }
 
 /// [`engines`] on the inputs testbench `tb` records in its default run.
@@ -186,11 +193,11 @@ fn from_rust(
     }
     let out_words = stim.layout.out_words();
     let (mut acc, mut at_harness, start) = (0u64, 0u64, Instant::now());
-    for k in 0..n.verilator {
+    for (k, row) in (0..n.verilator).zip(stim.cycle_rows()) {
         if k == n.harness {
             at_harness = acc;
         }
-        m.inputs_mut().copy_from_slice(stim.row(k));
+        m.inputs_mut().copy_from_slice(row);
         m.set_clocks(0);
         m.eval(1000 * k).map_err(|e| e.to_string())?;
         acc = fold(acc, &m.outputs()[..out_words]);

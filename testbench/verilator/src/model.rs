@@ -148,11 +148,13 @@ impl Model {
     }
 
     /// The packed inputs, applied at the next [`Model::eval`].
+    #[inline]
     pub fn inputs_mut(&mut self) -> &mut [u64] {
         &mut self.input
     }
 
     /// The packed outputs of the last [`Model::eval`].
+    #[inline]
     pub fn outputs(&self) -> &[u64] {
         &self.output
     }
@@ -164,6 +166,7 @@ impl Model {
     }
 
     /// Sets every clock input at once (bit i = clock i).
+    #[inline]
     pub fn set_clocks(&mut self, mask: u64) {
         self.clocks = mask;
     }
@@ -175,6 +178,7 @@ impl Model {
 
     /// Applies the inputs and clock levels, evaluates, reads the outputs; the waveform (if
     /// any) gets a sample at `time` when it lies in the window.
+    #[inline]
     pub fn eval(&mut self, time: u64) -> Result<(), ModelError> {
         if let Some(e) = &self.stopped {
             return Err(e.clone());
