@@ -303,11 +303,14 @@ fn run_logged(cmd: &mut Command, tool: &Path, log: &Path) -> Result<bool, BuildE
     Ok(out.status.success())
 }
 
-/// The first line of `log` that looks like an error.
-fn first_error(log: &Path, marker: &str) -> String {
+/// The first line of `log` that looks like an error (Verilator's closing "Exiting due to N
+/// warning(s)" names none: the warning before it is the message).
+fn first_error(log: &Path, markers: &[&str]) -> String {
     let text = std::fs::read_to_string(log).unwrap_or_default();
+    let is_error =
+        |l: &&str| markers.iter().any(|m| l.contains(m)) && !l.contains("Exiting due to");
     text.lines()
-        .find(|l| l.contains(marker))
+        .find(is_error)
         .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
         .unwrap_or("(no output)")
         .trim()
@@ -327,7 +330,7 @@ fn verilate(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), Buil
     }
     Err(BuildError::Verilate {
         design: design.name.clone(),
-        message: first_error(&log, "%Error"),
+        message: first_error(&log, &["%Error", "%Warning"]),
         log,
     })
 }
@@ -372,7 +375,7 @@ fn make(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildErr
         return Err(BuildError::Compile {
             design: design.name.clone(),
             step: "make",
-            message: first_error(&log, "error"),
+            message: first_error(&log, &["error"]),
             log,
         });
     }
@@ -411,7 +414,7 @@ fn link(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildErr
     Err(BuildError::Compile {
         design: design.name.clone(),
         step: "link",
-        message: first_error(&log, "error"),
+        message: first_error(&log, &["error"]),
         log,
     })
 }
