@@ -3,13 +3,11 @@
 //! same model in a pure C++ loop — VCD off and on. Every run folds every output word of every
 //! cycle; the folds must agree, so no engine can skip work or compute something else.
 
-use super::{row, BenchRow};
-use crate::sim::clock::Period;
-use crate::sim::harness::{ClockPin, Harness};
+use super::{row, timed_harness, BenchRow};
+use crate::sim::harness::{ClockPin, HarnessError};
 use crate::sim::ports::PortVectors;
 use crate::sim::signals::Role;
 use crate::sim::vl::{Bus, VlEngine, VlOptions, VlPorts};
-use crate::sim::waves::VcdOptions;
 use crate::tb::{BlockTb, TbOptions};
 use rtgpu_verilator::{fold, put_bits, Layout, Model, Trace};
 use std::path::Path;
@@ -26,7 +24,6 @@ pub struct EngineCycles {
 
 /// A block's stimulus as packed input rows.
 struct Stimulus {
-    offsets: Vec<usize>,
     layout: Layout,
     rows: Vec<u64>,
 }
@@ -51,17 +48,7 @@ impl Stimulus {
         if vectors.rows.is_empty() {
             return Err("the testbench recorded no cycles".into());
         }
-        Ok(Stimulus {
-            offsets: layout.offsets.clone(),
-            layout,
-            rows,
-        })
-    }
-
-    fn row(&self, cycle: u64) -> &[u64] {
-        let w = self.layout.in_words().max(1);
-        let r = (cycle as usize) % (self.rows.len() / w);
-        &self.rows[r * w..(r + 1) * w]
+        Ok(Stimulus { layout, rows })
     }
 
     /// The rows in cycle order, repeated (no division per cycle, as in the C++ loop).
@@ -146,33 +133,25 @@ fn harness<B: VlPorts + 'static>(
     cycles: u64,
     vcd: Option<&Path>,
 ) -> Result<(BenchRow, u64), String> {
-    let err = |e: crate::sim::harness::HarnessError| format!("{name}: {e}");
-    let mut h = Harness::new(make(), name).map_err(err)?;
-    h.add_clock("clock", Period::ps(1000)?, clock)
-        .map_err(err)?;
-    if let Some(p) = vcd {
-        h.record_vcd(p, &VcdOptions::default()).map_err(err)?;
-    }
+    let offsets = &stim.layout.offsets;
     let mut out = vec![0u64; stim.layout.out_words()];
     let mut input_row = vec![0u64; stim.layout.in_words().max(1)];
-    let (mut acc, start) = (0u64, Instant::now());
-    for k in 0..cycles {
-        input_row.copy_from_slice(stim.row(k));
-        let input = |u: &mut B| u.unpack_inputs(&mut Bus::new(&stim.offsets, &mut input_row));
+    let (mut acc, mut rows) = (0u64, stim.cycle_rows());
+    let timed = timed_harness(make(), name, clock, cycles, vcd, |h, _| {
+        let next = rows
+            .next()
+            .ok_or(HarnessError::Setup("no stimulus".into()))?;
+        input_row.copy_from_slice(next);
+        let input = |u: &mut B| u.unpack_inputs(&mut Bus::new(offsets, &mut input_row));
         let output = |u: &B| {
-            u.pack_outputs(&mut Bus::new(&stim.offsets, &mut out));
+            u.pack_outputs(&mut Bus::new(offsets, &mut out));
             fold(acc, &out)
         };
-        acc = h.cycle(input, output).map_err(err)?;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    h.finish().map_err(err)?;
-    let engine = if vcd.is_some() {
-        "harness+vcd"
-    } else {
-        "harness"
-    };
-    Ok((row(name, engine, cycles, secs), acc))
+        acc = h.cycle(input, output)?;
+        Ok(())
+    })
+    .map_err(|e| format!("{name}: {e}"))?;
+    Ok((timed, acc))
 }
 
 /// Verilator driven from Rust: one call per edge. Returns the row and the folds after

@@ -6,7 +6,7 @@
 pub mod engines;
 
 use crate::sim::clock::Period;
-use crate::sim::harness::{Harness, HarnessError};
+use crate::sim::harness::{ClockPin, Harness, HarnessError};
 use crate::sim::waves::VcdOptions;
 use crate::tb::Counter32;
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
@@ -154,26 +154,44 @@ fn row(block: &'static str, engine: &'static str, cycles: u64, seconds: f64) -> 
 
 /// The direct harness, VCD off (`vcd = None`) or on.
 pub fn harness<B: BenchBlock>(cycles: u64, vcd: Option<&Path>) -> Result<BenchRow, HarnessError> {
-    let mut h = Harness::new(B::default(), B::NAME)?;
+    let mut sink = 0u64;
+    let row = timed_harness(B::default(), B::NAME, B::clock_pin, cycles, vcd, |h, k| {
+        sink = sink.wrapping_add(h.cycle(|u| u.drive(k), B::observe)?);
+        Ok(())
+    })?;
+    std::hint::black_box(sink);
+    Ok(row)
+}
+
+/// `cycles` cycles of `uut` (`name`) in the harness on a 1 GHz clock at `clock`, `each(h, k)`
+/// running cycle `k`, recording a VCD when asked; the row's engine is `harness` or
+/// `harness+vcd` (the time leaves out closing the VCD).
+pub(crate) fn timed_harness<B: Block + 'static>(
+    uut: B,
+    name: &'static str,
+    clock: ClockPin<B>,
+    cycles: u64,
+    vcd: Option<&Path>,
+    mut each: impl FnMut(&mut Harness<B>, u64) -> Result<(), HarnessError>,
+) -> Result<BenchRow, HarnessError> {
+    let mut h = Harness::new(uut, name)?;
     let period = Period::mhz(1000).map_err(HarnessError::Setup)?;
-    h.add_clock("clock", period, B::clock_pin)?;
+    h.add_clock("clock", period, clock)?;
     if let Some(p) = vcd {
         h.record_vcd(p, &VcdOptions::default())?;
     }
     let start = Instant::now();
-    let mut sink = 0u64;
     for k in 0..cycles {
-        sink = sink.wrapping_add(h.cycle(|u| u.drive(k), B::observe)?);
+        each(&mut h, k)?;
     }
     let secs = start.elapsed().as_secs_f64();
-    std::hint::black_box(sink);
     h.finish()?;
     let engine = if vcd.is_some() {
         "harness+vcd"
     } else {
         "harness"
     };
-    Ok(row(B::NAME, engine, cycles, secs))
+    Ok(row(name, engine, cycles, secs))
 }
 
 /// rust-hdl's threaded `Simulation` (one testbench thread, one clock).

@@ -42,6 +42,12 @@ pub fn wrapper(design: &Design, l: &Layout) -> String {
     )
 }
 
+/// The 32-bit words of a `w`-bit port at bus bit `at` (Verilator's `VlWide` layout):
+/// (word, its bus bit, its width).
+fn words32(at: usize, w: usize) -> impl Iterator<Item = (usize, usize, usize)> {
+    (0..w.div_ceil(32)).map(move |j| (j, at + 32 * j, (w - 32 * j).min(32)))
+}
+
 /// C++ statements moving each port between the buses and the model: `rtv_apply` sets the
 /// clocks and inputs, `rtv_read` packs the outputs.
 fn copies(design: &Design, l: &Layout) -> (String, String) {
@@ -57,26 +63,17 @@ fn copies(design: &Design, l: &Layout) -> (String, String) {
                 let _ = writeln!(apply, "    s->top->{name} = rtv_get(in, {at}, {w});");
             }
             Dir::In => {
-                for j in 0..w.div_ceil(32) {
-                    let n = (w - 32 * j).min(32);
-                    let _ = writeln!(
-                        apply,
-                        "    s->top->{name}[{j}] = (uint32_t)rtv_get(in, {}, {n});",
-                        at + 32 * j
-                    );
+                for (j, bit, n) in words32(at, w) {
+                    let get = format!("(uint32_t)rtv_get(in, {bit}, {n})");
+                    let _ = writeln!(apply, "    s->top->{name}[{j}] = {get};");
                 }
             }
             Dir::Out if w <= 64 => {
                 let _ = writeln!(read, "    rtv_put(out, {at}, {w}, s->top->{name});");
             }
             Dir::Out => {
-                for j in 0..w.div_ceil(32) {
-                    let n = (w - 32 * j).min(32);
-                    let _ = writeln!(
-                        read,
-                        "    rtv_put(out, {}, {n}, s->top->{name}[{j}]);",
-                        at + 32 * j
-                    );
+                for (j, bit, n) in words32(at, w) {
+                    let _ = writeln!(read, "    rtv_put(out, {bit}, {n}, s->top->{name}[{j}]);");
                 }
             }
         }

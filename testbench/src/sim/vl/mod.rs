@@ -64,7 +64,6 @@ pub fn cache_dir() -> PathBuf {
 /// A Verilated block behind its Rust shadow.
 pub struct VlEngine {
     model: Model,
-    offsets: Vec<usize>,
     built: rtgpu_verilator::Built,
     window: (u64, u64),
 }
@@ -92,7 +91,6 @@ impl VlEngine {
         .map_err(|e| e.to_string())?;
         let model = Model::new(&built, None)?;
         Ok(VlEngine {
-            offsets: built.layout.offsets.clone(),
             model,
             built,
             window: opts.window,
@@ -116,12 +114,13 @@ impl VlEngine {
 
     /// One evaluation at `ps`: the shadow's inputs and clocks in, its outputs out.
     pub fn settle<B: VlPorts>(&mut self, uut: &mut B, ps: u64) -> Result<(), String> {
-        let mut bus = Bus::new(&self.offsets, self.model.inputs_mut());
+        let offsets = &self.built.layout.offsets;
+        let mut bus = Bus::new(offsets, self.model.inputs_mut());
         uut.pack_inputs(&mut bus);
         let clocks = bus.clocks;
         self.model.set_clocks(clocks);
         self.model.eval(ps).map_err(|e| e.to_string())?;
-        uut.unpack_outputs(&mut Bus::new(&self.offsets, self.model.outputs_mut()));
+        uut.unpack_outputs(&mut Bus::new(offsets, self.model.outputs_mut()));
         Ok(())
     }
 
@@ -130,19 +129,9 @@ impl VlEngine {
         self.model.flush();
     }
 
-    /// The Verilated model (to drive its buses directly, as the benchmark does).
-    pub fn model_mut(&mut self) -> &mut Model {
-        &mut self.model
-    }
-
     /// A new instance of the same model, from reset (every register at 0).
     pub fn fresh_model(&self) -> Result<Model, String> {
         Model::new(&self.built, None)
-    }
-
-    /// Port offsets in the buses.
-    pub fn offsets(&self) -> &[usize] {
-        &self.offsets
     }
 }
 
