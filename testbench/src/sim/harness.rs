@@ -136,25 +136,21 @@ pub struct Harness<B: Block> {
 
 impl<B: Block> Harness<B> {
     /// Takes `uut`, connects it and settles its initial state. `root` names its VCD scope.
-    pub fn new(uut: B, root: &str) -> Result<Self, HarnessError> {
-        Self::start(uut, root, None)
-    }
-
-    /// Connects `uut`, evaluated by rust-hdl or by `vl`, and settles its initial state.
-    fn start(mut uut: B, root: &str, vl: Option<Verilated<B>>) -> Result<Self, HarnessError> {
+    pub fn new(mut uut: B, root: &str) -> Result<Self, HarnessError> {
         uut.connect_all();
-        let mut h = Self {
+        if !simulate(&mut uut, SETTLE_LIMIT) {
+            return Err(HarnessError::NoConvergence { ps: 0 });
+        }
+        Ok(Self {
             uut,
-            vl,
+            vl: None,
             root: root.to_string(),
             domains: Vec::new(),
             vcd: None,
             vectors: None,
             now_ps: 0,
             sequential_edges: false,
-        };
-        h.settle()?;
-        Ok(h)
+        })
     }
 
     /// Takes `uut` evaluated by `engine`: rust-hdl's settling loop ([`Harness::new`]) or its
@@ -173,12 +169,22 @@ impl<B: Block> Harness<B> {
             return Self::new(uut, root);
         }
         let engine = VlEngine::new(&mut uut, root, opts).map_err(HarnessError::Engine)?;
-        let vl = Verilated {
-            engine,
-            settle: |e, u, ps| e.settle(u, ps),
+        let mut h = Self {
+            uut,
+            vl: Some(Verilated {
+                engine,
+                settle: |e, u, ps| e.settle(u, ps),
+                vcd: None,
+            }),
+            root: root.to_string(),
+            domains: Vec::new(),
             vcd: None,
+            vectors: None,
+            now_ps: 0,
+            sequential_edges: false,
         };
-        Self::start(uut, root, Some(vl))
+        h.settle()?;
+        Ok(h)
     }
 
     /// Adds a clock domain driving the clock input `pin`; returns its index. At most
