@@ -1,4 +1,4 @@
-// fig5_nested: nested split/merge as in spec/000-pws.md §3.6, Fig. 5. Per work-item i with
+// fig5_nested: nested split/merge as in the PWS paper's Fig. 5 (docs/works/pws.md#fig-5). Per work-item i with
 // x = A[i] (32-bit two's complement, wrapping), the kernel records which arms the lane took
 // as flag bits and computes a value in the innermost arms:
 //

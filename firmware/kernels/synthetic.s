@@ -1,4 +1,4 @@
-// synthetic: the synthetic divergence benchmark of spec/000-pws.md §7.2, in three parts.
+// synthetic: the synthetic divergence benchmark of Section 7 of the PWS paper, in three parts.
 // Per work-item i with local id l, a = A[i] and the scalar arguments N1, N2, D
 // (all arithmetic 32-bit two's complement, wrapping):
 //

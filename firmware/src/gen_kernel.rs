@@ -4,11 +4,11 @@
 //! [`divergent_kernel`] writes a kernel that loads `a = A[i]`, runs a random sequence of items
 //! and stores one result to `out[i]`. The items are:
 //! - straight VALU/SALU arithmetic on v7..v10 (scalar temporaries are written and read within
-//!   the item, so no scalar value crosses a merge, spec A13);
+//!   the item, so no scalar value crosses a merge, docs/assumptions.md#A13);
 //! - a load-use: `flat_load_dword` of `A[i]`, `s_waitcnt vmcnt(0)`, a use;
 //! - a uniform scalar loop with a constant trip count 1..=4 (counter s12, no ifs inside;
 //!   [`GenOptions::loops`] turns them off);
-//! - a masked if/else in the canonical layout of spec §3.10, or a one-armed if, nested up to
+//! - a masked if/else in LLVM's canonical GCN if/else lowering, or a one-armed if, nested up to
 //!   [`GenOptions::max_depth`]; nesting level d saves EXEC in `s[16+2d:17+2d]`. The condition is
 //!   a lane-id bit not tested by an enclosing if (so the lanes surely diverge) or depends on
 //!   `a` (so they most likely do). A two-armed if carries `split`/`merge` with probability
@@ -54,7 +54,7 @@ pub struct GenOptions {
     /// Probability that a two-armed if carries `split`/`merge` (clamped to [0, 1]; NaN is 0).
     pub p_split: f64,
     /// Whether uniform loops may appear (without them the kernel is loop-free, as
-    /// the `kcfg`-style analyses without opaque regions want, spec A26).
+    /// the `kcfg`-style analyses without opaque regions want, docs/assumptions.md#A26).
     pub loops: bool,
     /// Work-items in the launch (`// @grid`), clamped to 1..=[`MAX_GRID`] and rounded up to a
     /// multiple of 64.
@@ -435,7 +435,7 @@ impl Emitter {
         format!("s[{}:{}]", 16 + 2 * depth, 17 + 2 * depth)
     }
 
-    /// The canonical two-armed if/else of spec §3.10 (VCC already set).
+    /// LLVM's canonical two-armed GCN if/else (VCC already set).
     fn if_else(&mut self, split: bool, then: &[Item], els: &[Item], depth: usize) {
         let (l, s) = (self.label(), Self::save(depth));
         if split {

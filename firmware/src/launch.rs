@@ -276,7 +276,7 @@ pub struct KernelMeta {
     /// Default arguments.
     pub args: Vec<Arg>,
     /// The least S with which the kernel's `split`s fit under PWS (deeper nesting overflows,
-    /// spec A9).
+    /// docs/assumptions.md#A9).
     pub min_s: u32,
 }
 

@@ -85,7 +85,7 @@ fn bad_sizes_are_refused() {
 }
 
 /// One wavefront of fig2_divergent has two split/merge pairs on its critical path, so with
-/// constant split and merge costs (spec §3.7) its finish cycle moves by exactly
+/// constant split and merge costs (E_SPLIT, E_MERGE) its finish cycle moves by exactly
 /// 2·ΔE_SPLIT + 2·ΔE_MERGE.
 #[test]
 fn split_and_merge_cost_constant_cycles() {

@@ -1,4 +1,4 @@
-//! The PWS pass (spec/000-pws.md §5.1, §3.10): the structure of every kernel in
+//! The PWS pass (the compiler flow of the PWS paper's Fig. 6 on GCN's masked-if lowering): the structure of every kernel in
 //! `firmware/kernels/`, the split/merge layout `compile` produces in each mode, that the
 //! compiled code leaves the same buffers in the reference interpreter, and the errors.
 
@@ -211,7 +211,8 @@ fn loop_kernels_are_opaque() {
     assert_eq!(ks.opaque_branches().len(), 5);
 }
 
-/// The layout of the kept splits in a compiled kernel (§3.10, A11, A14–A16).
+/// The layout of the kept splits in a compiled kernel (assumptions A11, A14–A16 of
+/// docs/assumptions.md).
 fn check_layout(what: &str, c: &Compiled) {
     let ks = &c.structure;
     check_owners(what, ks);
@@ -250,7 +251,7 @@ fn check_layout(what: &str, c: &Compiled) {
                 "{what}: arm {r:?} does not end in s_waitcnt 0"
             );
         }
-        // Every if inside the split's arms has its skips too (A16).
+        // Every if inside the split's arms has its skips too (docs/assumptions.md#A16).
         for g in ks.ifs().iter().filter(|g| g.and > f.and && g.join < f.join) {
             assert!(g.then_skip.is_some(), "{what}");
             assert_eq!(g.else_head.is_some(), g.else_skip.is_some(), "{what}");
@@ -426,7 +427,7 @@ fn missing_skips_are_inserted() {
         .ifs()
         .iter()
         .all(|f| f.then_skip.is_none() && f.else_skip.is_none()));
-    // A17: the one-armed if's else successor is its reconvergence block.
+    // docs/assumptions.md#A17: the one-armed if's else successor is its reconvergence block.
     let inner = &ks.ifs()[1];
     let Some(Owner::Block(r)) = ks.owner_of(ks.insns()[inner.join].pc) else {
         panic!()

@@ -1,13 +1,13 @@
 //! rtgpu-wcet: the timing analyses (worst-case bounds) of the source works
-//! (ARCHITECTURE.md, "Layout").
+//! (docs/architecture.md).
 //!
 //! - [`trace`]: the analysis input shared with the simulators (hardware description: units and
 //!   the opcode class table; per-warp instruction paths without timing).
-//! - [`pws`]: Predictable Warp Splitting (spec/000-pws.md): C_BSB, SELECT, PRUNE and the
+//! - [`pws`]: Predictable Warp Splitting (the PWS paper, docs/works/pws.md): C_BSB, SELECT, PRUNE and the
 //!   wavefront WCET.
 //! - [`multiphase`]: the multi-phase warp profile and the block bound GUB
-//!   (spec/001-multiphase.md).
-//! - [`reorder`]: warp-based load/store reordering (spec/003-reorder.md): the PTX kernel
+//!   (the multi-phase paper, docs/works/multiphase.md).
+//! - [`reorder`]: warp-based load/store reordering (the reordering paper, docs/works/reorder.md): the PTX kernel
 //!   analyzer, the Reordering Unit's release order (R0/R1), the LRU miss-count estimator that the
 //!   RTL's L1D counts are checked against, and the paper's WCET equations.
 

@@ -207,7 +207,7 @@ impl Instruction {
         self.check_mods()
     }
 
-    /// `split` operands must be mask sources (spec/000-pws.md §3.1, A2).
+    /// `split` operands must be mask sources (docs/assumptions.md#A2).
     fn check_split(&self) -> Result<(), Invalid> {
         if self.op != Op::Split {
             return Ok(());

@@ -1,6 +1,6 @@
 //! rtgpu's instruction set: a GCN3 (gfx8) subset, bit-exact with LLVM's AMDGPU assembler
 //! (`llvm-mc -arch=amdgcn -mcpu=fiji`), plus the PWS instructions `split` (SOPC, `0xBF7F`) and
-//! `merge` (`0xBFFF0000`) of spec/000-pws.md §3.1.
+//! `merge` (`0xBFFF0000`), encoded as docs/assumptions.md#A2 fixes.
 //!
 //! - [`Op`] and [`OPS`]: the opcode table (format, opcode, operand signature, modifiers);
 //! - [`Instruction`]: the typed instruction, [`Instruction::encode`], [`decode`];

@@ -1,6 +1,6 @@
 //! The opcode table: every instruction of rtgpu's GCN3 subset, its format, opcode number and
 //! operand signature. Opcode numbers are gfx8's (checked against `llvm-mc -mcpu=fiji` by the
-//! LLVM oracle test); `split`/`merge` are rtgpu's PWS instructions (ARCHITECTURE.md).
+//! LLVM oracle test); `split`/`merge` are rtgpu's PWS instructions (docs/assumptions.md#A2).
 
 /// The encoding formats of the subset (gfx8 layouts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,7 +61,7 @@ pub enum Sig {
     SetPc,
     /// `ssrc0, ssrc1`.
     Sopc,
-    /// `split ssrc0, ssrc1`: SOPC, both operands must be mask sources (spec/000-pws.md A2).
+    /// `split ssrc0, ssrc1`: SOPC, both operands must be mask sources (docs/assumptions.md#A2).
     Split,
     /// No operand (`s_endpgm`, `s_barrier`, `merge`).
     SoppNone,

@@ -1,5 +1,6 @@
-//! What the region of a kept split must not hold: an `s_barrier` (spec §9 A22), a scalar
-//! value that is live after the join (A13), or a scalar value the then-arm passes to the
+//! What the region of a kept split must not hold: an `s_barrier` (assumption A22,
+//! docs/assumptions.md#A22), a scalar value that is live after the join (A13,
+//! docs/assumptions.md#A13: the merge keeps the parent's scalar registers), or a scalar value the then-arm passes to the
 //! else-arm (after a split the halves have separate scalar registers, so the else half would
 //! read the value from before the if, where the serialised run reads the then-arm's).
 //!

@@ -53,20 +53,23 @@ pub enum PassError {
         /// What is wrong.
         reason: &'static str,
     },
-    /// A `split` at `pc` inside a loop or another opaque region (spec §9 A26).
+    /// A `split` at `pc` inside a loop or another opaque region (A26,
+    /// docs/assumptions.md#A26: the analysis needs unrolled, loop-free code).
     SplitInLoop {
         /// The `split`.
         pc: u32,
     },
     /// An `s_barrier` at `pc` inside the region of a kept split (then-arm, else-head or
-    /// else-arm, opaque loops included): the halves would wait for each other (spec §9 A22).
+    /// else-arm, opaque loops included): the halves would wait for each other (A22,
+    /// docs/assumptions.md#A22).
     BarrierInSplit {
         /// The `s_barrier`.
         pc: u32,
     },
     /// Scalar register `reg`, written at `write_pc` inside the region of the kept split of
     /// the if at `pc`, is read at `read_pc` after the join before being written again: the
-    /// merge keeps the parent's SRF, so the value may be lost (spec §9 A13).
+    /// merge keeps the parent's SRF, so the value may be lost (A13,
+    /// docs/assumptions.md#A13).
     ScalarLiveOut {
         /// The if's `s_and_saveexec_b64`.
         pc: u32,
@@ -142,10 +145,10 @@ impl fmt::Display for PassError {
             Self::EarlyExit { pc } => write!(f, "{pc:#06x}: s_endpgm before the end of the code"),
             Self::Unstructured { pc, reason } => write!(f, "{pc:#06x}: unstructured: {reason}"),
             Self::SplitInLoop { pc } => {
-                write!(f, "{pc:#06x}: split inside a loop or opaque region (A26)")
+                write!(f, "{pc:#06x}: split inside a loop or opaque region (A26, see docs/assumptions.md)")
             }
             Self::BarrierInSplit { pc } => {
-                write!(f, "{pc:#06x}: s_barrier inside a kept split region (A22)")
+                write!(f, "{pc:#06x}: s_barrier inside a kept split region (A22, see docs/assumptions.md)")
             }
             Self::ScalarLiveOut {
                 pc,
@@ -155,7 +158,7 @@ impl fmt::Display for PassError {
             } => write!(
                 f,
                 "{pc:#06x}: {reg} written at {write_pc:#06x} inside the kept split is read \
-                 at {read_pc:#06x} after the merge (A13)"
+                 at {read_pc:#06x} after the merge (A13, see docs/assumptions.md)"
             ),
             Self::ScalarAcrossArms {
                 pc,
@@ -166,7 +169,7 @@ impl fmt::Display for PassError {
                 f,
                 "{pc:#06x}: {reg} written at {write_pc:#06x} in the then-arm of the kept split \
                  is read at {read_pc:#06x} in its else path (split halves do not share scalar \
-                 registers, A13)"
+                 registers, A13, see docs/assumptions.md)"
             ),
             Self::Cfg(e) => write!(f, "C_conv rejected: {e}"),
             Self::CostLength { what, got, want } => {

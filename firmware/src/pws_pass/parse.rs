@@ -1,5 +1,5 @@
 //! Decoding and the recursive-descent parse of a kernel into plain stretches and masked ifs
-//! (spec/000-pws.md §3.10; the rules are in [`super::Kstruct`]).
+//! (GCN's masked-if lowering; the rules are in [`super::Kstruct`]).
 
 use super::error::PassError;
 use super::pat;

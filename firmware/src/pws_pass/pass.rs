@@ -22,7 +22,8 @@ pub enum PassMode {
     Pws,
 }
 
-/// Which ifs are the split points P (spec §5.1 step 2: the programmer marks them).
+/// Which ifs are the split points P (step 2 of the PWS paper's compiler flow, Fig. 6: the
+/// programmer marks them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Marks {
     /// The ifs the kernel marks with a `split`.
@@ -63,17 +64,17 @@ pub struct PassReport {
     pub sb: Vec<u32>,
     /// PWS: the ifs of P that SELECT rejected (if pcs).
     pub rejected: Vec<u32>,
-    /// PWS: swfCount, the SWF contexts SELECT allocated (A24); 0 in the other modes.
+    /// PWS: swfCount, the SWF contexts SELECT allocated (docs/assumptions.md#A24); 0 in the other modes.
     pub swf_count: usize,
     /// |SB|, the number of kept split points.
     pub n_sb: usize,
-    /// Number of `s_cbranch_execz` skips inserted (A16).
+    /// Number of `s_cbranch_execz` skips inserted (docs/assumptions.md#A16).
     pub inserted_execz: usize,
-    /// Number of `s_waitcnt 0` inserted (A11).
+    /// Number of `s_waitcnt 0` inserted (docs/assumptions.md#A11).
     pub inserted_waitcnt: usize,
     /// Number of `merge`s inserted (one per kept split).
     pub inserted_merge: usize,
-    /// Warnings, e.g. a split on a one-armed if (A17).
+    /// Warnings, e.g. a split on a one-armed if (docs/assumptions.md#A17).
     pub warnings: Vec<String>,
 }
 
@@ -158,7 +159,8 @@ fn extra_marks(ks: &Kstruct, marks: Marks) -> BTreeSet<usize> {
     }
 }
 
-/// P: the marked ifs, plus those [`Marks`] adds; warns about marked one-armed ifs (A17).
+/// P: the marked ifs, plus those [`Marks`] adds; warns about marked one-armed ifs
+/// (docs/assumptions.md#A17).
 fn split_points(ks: &Kstruct, opts: &PassOptions, report: &mut PassReport) -> Vec<usize> {
     let mut p = Vec::new();
     let extra = extra_marks(ks, opts.marks);
@@ -166,7 +168,7 @@ fn split_points(ks: &Kstruct, opts: &PassOptions, report: &mut PassReport) -> Ve
         let marked = f.split.is_some();
         if marked && f.one_armed() {
             report.warnings.push(format!(
-                "{:#06x}: split on a one-armed if costs e_s + e_m for no WCET gain (A17)",
+                "{:#06x}: split on a one-armed if costs e_s + e_m for no WCET gain (A17, see docs/assumptions.md)",
                 pc(ks, f.and)
             ));
         }
@@ -299,7 +301,7 @@ fn place_split(
     Ok(())
 }
 
-/// The execz skips over both arms (A16), where missing.
+/// The execz skips over both arms (docs/assumptions.md#A16), where missing.
 fn add_skips(f: &IfInfo, ed: &mut Edits, report: &mut PassReport) {
     if f.then_skip.is_none() {
         let head_last = f.xor.unwrap_or(f.and);

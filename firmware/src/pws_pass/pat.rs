@@ -1,4 +1,4 @@
-//! Instruction patterns of the masked-if lowering (spec/000-pws.md §3.10) and the PWS
+//! Instruction patterns of the masked-if lowering (LLVM's GCN if/else lowering) and the PWS
 //! instructions.
 
 use crate::isa::{Instruction, Op, Operand, Sig};

@@ -1,5 +1,5 @@
-//! The scalar registers an instruction reads and writes, for the A13 check (spec/000-pws.md §9
-//! A13: at a merge the parent keeps its own SRF, so no scalar value computed inside a split
+//! The scalar registers an instruction reads and writes, for the A13 check
+//! (docs/assumptions.md#A13: at a merge the parent keeps its own SRF, so no scalar value computed inside a split
 //! region may be live after the join).
 //!
 //! The model, per [`Instruction`]:

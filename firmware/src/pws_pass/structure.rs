@@ -20,7 +20,7 @@ pub struct Insn {
     pub target: Option<usize>,
 }
 
-/// One masked if (spec §3.10). Fields holding `usize` are indices into [`Kstruct::insns`].
+/// One masked if (LLVM's GCN if/else lowering). Fields holding `usize` are indices into [`Kstruct::insns`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IfInfo {
     /// Its divergent C_conv block.
@@ -135,7 +135,7 @@ pub enum Owner {
 
 /// The structure of a kernel, parsed from its code words (entry pc 0).
 ///
-/// - A **masked if** is LLVM's GCN lowering (§3.10) with any even SGPR pair sX as save
+/// - A **masked if** is LLVM's GCN lowering with any even SGPR pair sX as save
 ///   register: two-armed `s_and_saveexec_b64 sX, cond; s_xor_b64 sX, exec, sX;
 ///   [s_cbranch_execz ELSE]; then; ELSE: s_or_saveexec_b64 sX, sX; s_xor_b64 exec, sX, exec;
 ///   [s_cbranch_execz JOIN]; else; JOIN: s_or_b64 exec, exec, sX`, or one-armed without the
@@ -151,7 +151,7 @@ pub enum Owner {
 /// C_conv ([`Kstruct::conv`], costs 0): blocks are numbered in address order; every maximal
 /// plain stretch is a [`Block::plain`], every if a [`Block::divergent`] whose then/else
 /// successors are its arms' first blocks, or the reconvergence block for an empty arm or a
-/// one-armed if's missing else (A17; `to_bsb` swaps an empty then-arm). The block after an if
+/// one-armed if's missing else (docs/assumptions.md#A17; `to_bsb` swaps an empty then-arm). The block after an if
 /// (holding the join) always exists. An if with both arms empty gets an empty plain block
 /// (owning no instruction) as its then-arm, since C_conv cannot name the same successor twice.
 #[derive(Clone, Debug, PartialEq, Eq)]

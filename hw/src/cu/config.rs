@@ -11,13 +11,14 @@ use serde::{Deserialize, Serialize};
 pub enum Mode {
     /// No splitting: `split` and `merge` are 1-cycle no-ops, the arms serialize.
     NoSplit,
-    /// Dynamic wavefront splitting (spec §9 A21): at a `split` whose lanes diverge, the
+    /// Dynamic wavefront splitting (the DWS baseline of docs/assumptions.md#A21): at a `split` whose lanes diverge, the
     /// wavefront splits into a free context of the *same* SIMD (time-shared with every other
     /// wavefront) if one is free and the wavefront has fewer than S live splits; otherwise it
     /// serializes.
     Dws,
     /// Predictable wavefront splitting: every `split` takes a context of a dedicated SpSIMD
-    /// (spec §3.4); none free is the fatal `split_overflow` (A9).
+    /// (Section 4.1 of the PWS paper); none free is the fatal `split_overflow`
+    /// (docs/assumptions.md#A9).
     Pws,
 }
 
@@ -44,9 +45,9 @@ impl Mode {
     }
 }
 
-/// Cycle costs of the compute unit. Defaults: gem5's GCN3 model where it has one (spec §2.3:
-/// issue period 4, pipeline length 4), the spec's E_SPLIT/E_MERGE (§3.7), and fixed memory
-/// latencies (A30) until the memory hierarchy replaces them.
+/// Cycle costs of the compute unit. Defaults: gem5's GCN3 model where it has one (issue
+/// period 4, pipeline length 4), E_SPLIT = 4 and E_MERGE = 2 (our choice, docs/assumptions.md#A10),
+/// and fixed memory latencies (docs/assumptions.md#A30) until the memory hierarchy replaces them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Latencies {

@@ -71,11 +71,11 @@ impl Counters {
 pub enum CuError {
     /// A word outside the instruction subset, or an operand the instruction may not use.
     IllegalInstruction = 1,
-    /// PWS `split` with no free SpSIMD context (spec A9).
+    /// PWS `split` with no free SpSIMD context (docs/assumptions.md#A9).
     SplitOverflow = 2,
     /// A wavefront waited at `merge` longer than the watchdog (mismatched merges).
     MergeWatchdog = 3,
-    /// `s_endpgm` by a wavefront with live splits (spec A23).
+    /// `s_endpgm` by a wavefront with live splits (docs/assumptions.md#A23).
     EndLiveSplits = 4,
     /// The launch registers describe a launch the compute unit cannot run.
     BadLaunch = 5,
@@ -85,7 +85,7 @@ pub enum CuError {
     LdsFault = 7,
     /// The PC left instruction memory.
     PcOutOfRange = 8,
-    /// `split` or `merge` with memory operations outstanding (spec A11).
+    /// `split` or `merge` with memory operations outstanding (docs/assumptions.md#A11).
     SplitPendingMemory = 9,
     /// The split/merge unit reported a protocol error (empty/busy context, bad command).
     PwsProtocol = 10,

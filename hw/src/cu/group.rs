@@ -35,7 +35,7 @@ pub struct Ctx {
     /// The work-group (index into the compute unit's resident work-groups).
     pub wg: usize,
     /// The wavefront's age: its dispatch order in the launch (split halves inherit it); GTO
-    /// prefers the oldest (spec §3.8).
+    /// prefers the oldest (oldest-first, docs/assumptions.md#A18).
     pub age: u64,
     /// Which wavefront occupies the context (unique per dispatch and split), so that a store
     /// still in flight when its wavefront ended does not count against the next occupant.
@@ -202,7 +202,7 @@ impl Group {
         self.out.ctx[k].spm
     }
 
-    /// The effective mask of context k: EXEC & SpM (spec §3.3).
+    /// The effective mask of context k: EXEC & SpM (docs/assumptions.md#A12).
     pub fn eff(&self, k: usize) -> u64 {
         self.ctx[k].r.exec & self.out.ctx[k].spm
     }

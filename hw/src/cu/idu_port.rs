@@ -1,5 +1,5 @@
-//! The instruction distribution unit between a SIMD/SpSIMD's issue and its VALU (spec/004 §2.7;
-//! issue 10): the unit's VALU is K lane clusters, each in its own clock domain (period from
+//! The instruction distribution unit between a SIMD/SpSIMD's issue and its VALU (the
+//! thesis' Section 4.3.2, docs/works/thesis.md): the unit's VALU is K lane clusters, each in its own clock domain (period from
 //! the launch registers, programmed by the driver from the host algorithms), each with a
 //! one-entry input latch and a pipeline of `depth` stages with initiation interval `ii`
 //! (cluster cycles). The dispatcher is the IDU block's reference model

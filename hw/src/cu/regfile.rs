@@ -151,7 +151,7 @@ fn inline_int(code: u16) -> i64 {
 }
 
 /// The vector register file of one wavefront: 256 VGPRs × 64 lanes, shared by every context
-/// the wavefront splits into (spec §3.2).
+/// the wavefront splits into (docs/assumptions.md#A4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vrf(Vec<u32>);
 

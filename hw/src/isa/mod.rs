@@ -1,5 +1,5 @@
 //! Instruction set hardware: the decode stage of rtgpu's GCN3 (gfx8) subset plus the PWS
-//! `split`/`merge` pair (ARCHITECTURE.md "Instruction set", spec/000-pws.md §3.1).
+//! `split`/`merge` pair (docs/architecture.md; encodings in docs/assumptions.md#A2).
 //!
 //! - [`InsnDecode`]: the compute unit's decode stage (format, opcode, functional unit, operand
 //!   fields, literal, length, modifiers, legality), built from [`InsnFormat`],

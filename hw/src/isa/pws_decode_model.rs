@@ -1,4 +1,5 @@
-//! Reference model of the PWS decode stage, written from spec/000-pws.md §3.1 and §9 (A2) only.
+//! Reference model of the PWS decode stage, written from the encoding of
+//! docs/assumptions.md#A2 only.
 //!
 //! The stage is one register deep: a word presented with `valid` at a rising edge is decoded on
 //! the outputs during the following cycle. An empty stage (power-up, after `reset`, or after an
@@ -49,7 +50,7 @@ pub struct DecodeOut {
     pub illegal: bool,
 }
 
-/// Is this SSRC code a legal split mask source (spec §3.1, §9 A2)?
+/// Is this SSRC code a legal split mask source (docs/assumptions.md#A2)?
 ///
 /// Legal: SGPR0–101, VCC_LO/HI (106/107), EXEC_LO/HI (126/127) and the inline integer
 /// constants 128–208. Everything else is rejected, including M0 (124) and literal (255).

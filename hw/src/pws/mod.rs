@@ -1,4 +1,5 @@
-//! PWS: the split/merge unit of one SIMD group (spec/000-pws.md §3, paper §4.1).
+//! PWS: the split/merge unit of one SIMD group (Section 4.1 of the PWS paper,
+//! docs/works/pws.md).
 //!
 //! A SIMD group is one SIMD unit (SpSIMDID 0) and its S split SIMD units (SpSIMDIDs 1..=S),
 //! each holding N_WFC contexts. [`SimdGroup`] keeps, for every context, the split mask (SpM),
@@ -14,7 +15,7 @@
 //! | name | meaning | range |
 //! |---|---|---|
 //! | `LANES` (N_WIWF) | lanes per wavefront, width of SpM and EXEC | 4..=64 |
-//! | `half` (H) | half width of the split mask: lane l < H takes bit l of SSRC0, lane l ≥ H bit l−H of SSRC1 (§3.1); 32 for GCN, 2 in the paper's toy examples | 1..=32 |
+//! | `half` (H) | half width of the split mask: lane l < H takes bit l of SSRC0, lane l ≥ H bit l−H of SSRC1; 32 for GCN, 2 in the paper's toy examples | 1..=32 |
 //! | `UNITS` | S + 1 (the SIMD and its S SpSIMDs) | 2..=8 |
 //! | `CTXS` | UNITS × N_WFC, the number of contexts | N_WFC in 1..=16 |
 //! | `e_split` (E_SPLIT) | cycles from a `split` command to the first cycle both contexts are READY | 1..=15, default 4 |
@@ -37,10 +38,10 @@
 //!
 //! Contexts that can be relatives form a *family*; inside it each has a *relative id* (what
 //! `parent` and the child stack hold):
-//! - PWS (`dws = 0`, spec §3.2): the family is a slot (the same context ID on every unit); the
+//! - PWS (`dws = 0`, docs/assumptions.md#A3): the family is a slot (the same context ID on every unit); the
 //!   relative id is the unit's SpSIMDID. A WF's original context is on unit 0, so its `root`
 //!   is 0.
-//! - DWS (`dws = 1`, spec §8 / §9 A21): the family is a unit (all its slots); the relative id is
+//! - DWS (`dws = 1`, docs/assumptions.md#A21): the family is a unit (all its slots); the relative id is
 //!   the slot. Splits take a free context on the *same* unit.
 //!
 //! `dws` must stay constant between resets (tests never change it otherwise).
@@ -97,7 +98,7 @@
 //! root = X's relative id, live 0, timer 0.
 //!
 //! **SPLIT** (X READY): the free context Y is the one with the lowest index k in X's family
-//! that is EMPTY or DONE (its wavefront ended; spec A21: "a free WF context") with parent
+//! that is EMPTY or DONE (its wavefront ended; A21's "a free WF context") with parent
 //! invalid and, in PWS, not on unit 0. In DWS, the split is refused
 //! (`split_denied` in t+1, nothing else changes) when there is no free context, when
 //! `sp(X) = S`, or when `live` of X's root context (the family member whose relative id is
@@ -109,7 +110,7 @@
 //! - X and Y: state SPLITTING, timer E_SPLIT − 1 (or READY at once when E_SPLIT = 1);
 //! - `copy_valid` = 1, `copy_from` = k_X, `copy_to` = k_Y in t+1.
 //!
-//! A uniform mask (M & spm = 0 or = spm) still splits (A8).
+//! A uniform mask (M & spm = 0 or = spm) still splits (docs/assumptions.md#A8).
 //!
 //! **MERGE** (X READY): X's partner P is the family member whose relative id is `top(X)` when
 //! `sp(X) > 0`, else `parent(X)` when valid; with neither, the merge is a NOP (nothing changes).
@@ -213,11 +214,11 @@ pub enum Cmd {
 pub enum ErrorCode {
     /// No error.
     None = 0,
-    /// PWS `split` with no free context (`split_overflow`, spec A9).
+    /// PWS `split` with no free context (`split_overflow`, docs/assumptions.md#A9).
     SplitOverflow = 1,
     /// A context waited in MERGE_WAIT for `watchdog` cycles (mismatched merges).
     MergeWatchdog = 2,
-    /// End-of-program from a context with children or a parent (spec A23).
+    /// End-of-program from a context with children or a parent (docs/assumptions.md#A23).
     EndLiveSplits = 3,
     /// `split`/`merge`/end from an EMPTY or DONE context.
     EmptyContext = 4,
@@ -274,7 +275,7 @@ pub struct PwsParams {
 }
 
 impl Default for PwsParams {
-    /// GCN's H = 32 and the spec's defaults E_SPLIT = 4, E_MERGE = 2 (§3.7).
+    /// GCN's H = 32 and our defaults E_SPLIT = 4, E_MERGE = 2 (docs/assumptions.md#A10).
     fn default() -> Self {
         Self {
             half: 32,

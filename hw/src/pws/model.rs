@@ -1,5 +1,6 @@
 //! Reference model of the PWS split/merge unit of one SIMD group, written from the contract in
-//! [`super`] (the module documentation of `pws/mod.rs`) and spec/000-pws.md §3 and §9 A21 only.
+//! [`super`] (the module documentation of `pws/mod.rs`) and the PWS paper's
+//! Section 4.1 with docs/assumptions.md#A21 only.
 //!
 //! It is cycle-accurate: [`SimdGroupModel::outputs`] gives what the block drives during the
 //! current cycle, [`SimdGroupModel::clock`] is the rising edge that ends it. Every edge computes
@@ -858,7 +859,7 @@ mod tests {
         SimdGroupModel::new(config(65, 32, 2, 1));
     }
 
-    /// Spec §3.6, Fig. 5: nested split and two merges, with E_SPLIT = 4 and E_MERGE = 2.
+    /// The PWS paper's Fig. 5 (docs/works/pws.md#fig-5): nested split and two merges, with E_SPLIT = 4 and E_MERGE = 2.
     #[test]
     fn fig5() {
         let mut b = Bench::new(toy(3));
@@ -953,7 +954,7 @@ mod tests {
         assert_eq!((o.error, o.split_denied, o.copy_valid), (0, false, false));
     }
 
-    /// Spec §3.6, Fig. 3b: s0 = "11", s1 = "00" → SWF1 0x3, SWF2 0xC; merge → 0xF.
+    /// The PWS paper's Fig. 3b (docs/works/pws.md#fig-3): s0 = "11", s1 = "00" → SWF1 0x3, SWF2 0xC; merge → 0xF.
     #[test]
     fn fig3b() {
         let mut b = Bench::new(toy(2));
@@ -1046,7 +1047,7 @@ mod tests {
         assert_eq!((o.ctx[1].spm, o.ctx[1].eff), (0xC, 0x4));
     }
 
-    /// A uniform mask still splits (A8).
+    /// A uniform mask still splits (docs/assumptions.md#A8).
     #[test]
     fn uniform_masks_split() {
         let mut b = Bench::new(toy(3));
@@ -1570,7 +1571,7 @@ mod tests {
         b.step(dispatch(0, 0, 0xF));
         b.step(dispatch(0, 1, 0xF));
         b.step(end(0, 1));
-        // A DONE context with no parent is free (A21: "a free WF context on the same SIMD").
+        // A DONE context with no parent is free (docs/assumptions.md#A21: "a free WF context on the same SIMD").
         let o = b.step(split(0, 0, 0b11, 0));
         assert_eq!((o.copy_valid, o.copy_from, o.copy_to), (true, 0, 2));
         assert_eq!(

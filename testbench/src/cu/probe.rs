@@ -1,6 +1,6 @@
 //! The compute unit's waveform: per SIMD/SpSIMD the issuing context, PC, instruction word and
-//! class; per context its state, PC, EXEC, SpM and effective mask (spec §10 "VCD signals worth
-//! dumping"); a `.gtkw` grouping them by SIMD.
+//! class; per context its state, PC, EXEC, SpM and effective mask (the signals
+//! that show splitting at work); a `.gtkw` grouping them by SIMD.
 
 use super::sys_probe::SysProbe;
 use crate::sim::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};

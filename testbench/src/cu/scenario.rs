@@ -1,4 +1,4 @@
-//! The system scenarios (issue 10): `rtgpu run` launches whose waveform shows one mechanism of
+//! The system scenarios: `rtgpu run` launches whose waveform shows one mechanism of
 //! the full system each, written to `waveforms/NAME.vcd` with a `.gtkw` beside it (the `.gtkw`
 //! files are committed; `rtgpu scenario` rewrites them).
 

@@ -1,4 +1,4 @@
-//! The system part of the compute unit's waveform (issue 10): the reordering unit, the L1, the
+//! The system part of the compute unit's waveform: the reordering unit, the L1, the
 //! miss queue and the two clock-domain crossings, the DRAM command bus in its own clock
 //! (sampled at every DRAM cycle, 625 ps at 3200), and per SIMD/SpSIMD the IDU's dispatches.
 

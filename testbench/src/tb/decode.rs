@@ -1,5 +1,5 @@
-//! Testbench of the split/merge decode stage (`hw/src/isa/`): a directed sequence from the
-//! spec's examples, then random words biased toward the SOPC/SOPP spaces; the RTL is compared
+//! Testbench of the split/merge decode stage (`hw/src/isa/`): a directed sequence of
+//! encoding examples (docs/assumptions.md#A2), then random words biased toward the SOPC/SOPP spaces; the RTL is compared
 //! with the reference model every cycle.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
@@ -17,7 +17,7 @@ use std::path::Path;
 /// The `decode` testbench.
 pub struct DecodeTb;
 
-/// The directed part: (reset, insn, valid), from spec/000-pws.md §3.1.
+/// The directed part: (reset, insn, valid), from the encodings of docs/assumptions.md#A2.
 const DIRECTED: [(bool, u32, bool); 14] = [
     (false, 0x0000_0000, false), // idle
     (false, 0xBF7F_6B6A, true),  // split vcc_lo, vcc_hi
@@ -47,7 +47,7 @@ pub fn stimulus(k: u64, rng: &mut ChaCha8Rng) -> DecodeIn {
     }
 }
 
-/// Operand codes at the edges of the legal mask-source ranges (spec/000-pws.md A2).
+/// Operand codes at the edges of the legal mask-source ranges (docs/assumptions.md#A2).
 pub const EDGE_CODES: [u32; 15] = [
     0, 101, 102, 105, 106, 107, 108, 124, 125, 126, 127, 128, 208, 209, 255,
 ];
@@ -159,7 +159,7 @@ impl BlockTb for DecodeTb {
     }
 
     fn description(&self) -> &'static str {
-        "split/merge decode stage (hw/src/isa): spec examples + biased random words, RTL == model every cycle"
+        "split/merge decode stage (hw/src/isa): directed examples + biased random words, RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {

@@ -1,7 +1,7 @@
 //! Testbenches of the PWS split/merge unit (`hw/src/pws/`): the paper's Fig. 5 as a golden
 //! sequence (`pws-fig5`), and random command streams in PWS and DWS mode at 64 lanes for
 //! S = 1, 3, 7 (`pws-s1`, `pws-s3`, `pws-s7`). Every cycle: RTL == reference model, and the
-//! invariants of spec/000-pws.md §3 on the RTL's outputs.
+//! split/merge invariants (Section 4.1 of the PWS paper) on the RTL's outputs.
 
 mod invariants;
 mod kernels;

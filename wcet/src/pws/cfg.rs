@@ -1,6 +1,6 @@
 //! Control-flow graphs over basic blocks: the conventional CFG C_conv ([`Cfg`]), its immediate
-//! post-dominators, and the branch-serialization form C_BSB ([`BsbCfg`], spec/000-pws.md §5.2,
-//! §5.3).
+//! post-dominators, and the branch-serialization form C_BSB ([`BsbCfg`], the PWS paper's
+//! Fig. 7 and the node conventions of its Fig. 8, docs/works/pws.md#fig-7).
 //!
 //! Conventions:
 //! - Blocks are numbered `0..n`; a [`Block`]'s `succs` name successors by index.
@@ -8,9 +8,10 @@
 //!   fall-through, laid out first) and `succs[1]` = else-arm entry. Either may be the
 //!   reconvergence point (an empty arm).
 //! - The graph has one entry and one exit (the only block without successors). Loops are
-//!   rejected: the analysis requires unrolled, loop-free CFGs (§5.1 assumptions, §9 A26).
+//!   rejected: the analysis requires unrolled, loop-free CFGs (the PWS paper unrolls all
+//!   loops, docs/assumptions.md#A26).
 //! - [`BsbCfg`] renumbers its blocks in code-layout order, a topological order in which, for every
-//!   divergent branch `v`, `v < then-arm < BSB(v) < else-arm < Reconv(v)` (§5.3). For the Fig. 8
+//!   divergent branch `v`, `v < then-arm < BSB(v) < else-arm < Reconv(v)`. For the Fig. 8
 //!   example the C_BSB ids are the paper's node numbers minus one.
 
 use std::collections::BTreeSet;
@@ -98,7 +99,7 @@ pub enum CfgError {
         /// The block.
         block: BlockId,
     },
-    /// The graph has a cycle through this block; loops must be unrolled (§5.1, §9 A26).
+    /// The graph has a cycle through this block; loops must be unrolled (docs/assumptions.md#A26).
     Cycle {
         /// A block on the cycle (the target of a back edge).
         block: BlockId,
@@ -111,7 +112,7 @@ pub enum CfgError {
         n_succs: usize,
     },
     /// A divergent branch's arms are not single-entry regions that are disjoint and end at the
-    /// branch's post-dominator (goto-like flow; the compiler rejects it, §5.1).
+    /// branch's post-dominator (goto-like flow; the PWS paper's compiler rejects it).
     Unstructured {
         /// The divergent branch (C_conv id).
         branch: BlockId,
@@ -264,10 +265,10 @@ impl Cfg {
         self.blocks.iter().map(|b| b.succs.clone()).collect()
     }
 
-    /// Builds C_BSB (§5.2): for every divergent branch `u` with reconvergence point `r`
+    /// Builds C_BSB (the PWS paper's Fig. 7): for every divergent branch `u` with reconvergence point `r`
     /// (its immediate post-dominator), a BSB node `b` of WCET `bsb_wcet(u)` is inserted; the
     /// then-arm's edges into `r` go to `b`, `u`'s skip edge goes to `b` (`u → {then, b}`), and
-    /// `b → {else, r}` (`b → {r}` when the else-arm is empty, §9 A17). Both arms thus execute
+    /// `b → {else, r}` (`b → {r}` when the else-arm is empty, docs/assumptions.md#A17). Both arms thus execute
     /// one after the other, and either may be skipped.
     ///
     /// Choices: a branch whose *then*-arm is empty has its arms swapped (the compiler inverts the
@@ -377,7 +378,7 @@ fn conv_id(origin: &[Origin], x: BlockId) -> BlockId {
     }
 }
 
-/// The role of a C_BSB block (§5.3).
+/// The role of a C_BSB block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Role {
     /// A plain block (possibly a uniform, non-divergent branch).
@@ -398,7 +399,8 @@ pub enum Role {
     },
 }
 
-/// A C_BSB: a [`Cfg`] in code-layout order whose divergent branches carry BSB nodes (§5.2).
+/// A C_BSB: a [`Cfg`] in code-layout order whose divergent branches carry BSB nodes (the PWS paper's
+/// Fig. 7).
 /// Build it with [`Cfg::to_bsb`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BsbCfg {
@@ -414,7 +416,8 @@ impl BsbCfg {
         &self.cfg
     }
 
-    /// Number of blocks, |V|. The id `len()` is the virtual exit |V|+1 of §5.4.
+    /// Number of blocks, |V|. The id `len()` is the virtual exit |V|+1 of PRUNE (the
+    /// PWS paper's Algorithm 2).
     pub fn len(&self) -> usize {
         self.cfg.len()
     }
@@ -471,7 +474,7 @@ impl BsbCfg {
         }
     }
 
-    /// SuccBB(u) (§5.3): the first then-arm node of a branch, the first else-arm node of a BSB
+    /// SuccBB(u): the first then-arm node of a branch, the first else-arm node of a BSB
     /// (Reconv when the else-arm is empty), the first successor of a plain block; `len()` (the
     /// virtual exit) for the exit.
     pub fn succ_bb(&self, u: BlockId) -> BlockId {
@@ -487,8 +490,8 @@ impl BsbCfg {
         &self.cfg.blocks[u].succs
     }
 
-    /// PARENT(u) (Definition 4.1, Eq. 1, §5.3): the innermost (largest) `v` in B ∪ L with
-    /// `v < u < Reconv(v)`, or `None` (the spec's 0). Then-arm nodes get their branch, else-arm
+    /// PARENT(u) (the PWS paper's Definition 4.1, Eq. 1): the innermost (largest) `v` in B ∪ L with
+    /// `v < u < Reconv(v)`, or `None` (the paper's 0). Then-arm nodes get their branch, else-arm
     /// nodes their branch's BSB.
     pub fn parent(&self, u: BlockId) -> Option<BlockId> {
         (0..u.min(self.len()))

@@ -1,10 +1,10 @@
-//! Kernel-level WCET (spec/000-pws.md §3.9, §6.3): re-provisioning (Eq. 2 with the §9 A24
-//! correction), G_parallel (Eq. 4), DS (Eq. 5) and E_kernel for no splitting, DWS (Eq. 8) and
+//! Kernel-level WCET (Section 5 of the PWS paper): re-provisioning (Eq. 2 with the
+//! correction of docs/assumptions.md#A24), G_parallel (Eq. 4), DS (Eq. 5) and E_kernel for no splitting, DWS (Eq. 8) and
 //! PWS (Eq. 6).
 //!
 //! The bound generalises the paper's equations with three caller-supplied quantities:
 //! - `resident` (R): the work-groups the modelled CU really holds at once (≤ G_parallel; the
-//!   paper's Eq. 4 counts work-items globally, §9 A20). DS = ⌈G / R⌉.
+//!   paper's Eq. 4 counts work-items globally, docs/assumptions.md#A20). DS = ⌈G / R⌉.
 //! - `dispatch_spread`: extra cycles until the last work-group of a round is dispatched;
 //!   d_eff = d + dispatch_spread.
 //! - `k`: the most wavefronts that time-share one SIMD/SpSIMD. On a work-conserving
@@ -17,7 +17,7 @@
 //! ```
 //! use rtgpu_wcet::pws::kernel::{n_simd_total, g_parallel, ds};
 //!
-//! assert_eq!(n_simd_total(4, 3, 1), 8); // §3.9's example
+//! assert_eq!(n_simd_total(4, 3, 1), 8); // the PWS paper's example for Eq. 2
 //! assert_eq!(g_parallel(1, 1, 4, 64, 128), 2); // Fig. 9's shape
 //! assert_eq!(ds(3, 2), Some(2));
 //! ```
@@ -32,7 +32,8 @@ use super::{analyze_pws, no_split_e_wf, PwsError, PwsWcet};
 /// Work-items per wavefront on GCN (N_WIWF).
 pub const GCN_WAVEFRONT_LANES: u32 = 64;
 
-/// The units per CU after re-provisioning idle SpSIMDs (§3.9, Eq. 2 with §9 A24).
+/// The units per CU after re-provisioning idle SpSIMDs (Eq. 2 with
+/// docs/assumptions.md#A24).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reprovision {
     /// N_SIMD_total: the original SIMDs plus the re-provisioned ones.
@@ -41,7 +42,7 @@ pub struct Reprovision {
     pub spsimds_per_simd: u32,
 }
 
-/// Eq. 2 with swfCount in place of |SB| (§9 A24):
+/// Eq. 2 with swfCount in place of |SB| (docs/assumptions.md#A24):
 /// `N_unused = max(0, S − swfCount)`,
 /// `N_SIMD_total = N_SIMD + ⌊N_unused·N_SIMD / (swfCount + 1)⌋`; each SIMD keeps swfCount
 /// SpSIMDs. Saturates at `u32::MAX`.
@@ -60,7 +61,7 @@ pub fn n_simd_total(n_simd: u32, s: u32, swf_count: u32) -> u32 {
     reprovision(n_simd, s, swf_count).n_simd_total
 }
 
-/// Eq. 4 with floor (§9 A20):
+/// Eq. 4 with floor (docs/assumptions.md#A20):
 /// `G_parallel = ⌊N_CU·N_SIMD_total·N_WFC·N_WIWF / N_WIWG⌋`.
 /// Returns 0 when `wg` is 0 (no work-group size, nothing to dispatch); saturates at `u32::MAX`.
 pub fn g_parallel(n_cu: u32, n_simd_total: u32, n_wfc: u32, lanes_per_wf: u32, wg: u32) -> u32 {
@@ -84,7 +85,8 @@ pub fn reduction(a: f64, b: f64) -> f64 {
     1.0 - a / b
 }
 
-/// The launch and timing inputs of a kernel bound (§6.1, plus the generalisations of the
+/// The launch and timing inputs of a kernel bound (the inputs Section 5 of the PWS paper
+/// lists, plus the generalisations of the
 /// module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelInputs {
@@ -331,9 +333,9 @@ impl KernelBound {
     /// DWS with the split costs already in the graph: `ipet_charged` is IPET(C) with e_s+e_m
     /// added to every split branch, and E_round = d_eff + k·(S+1)·E_WF^DWS. Use this when a
     /// wavefront may split more than S times along a path: a model that splits at every
-    /// divergent marked branch while fewer than S splits are live does (spec A3: S counts
-    /// concurrent splits), and Eq. 8's S·(e_s+e_m) then undercounts; charging each branch, as
-    /// A26 does for loops, bounds every path.
+    /// divergent marked branch while fewer than S splits are live does (docs/assumptions.md#A3:
+    /// S counts concurrent splits), and Eq. 8's S·(e_s+e_m) then undercounts; charging each branch, as
+    /// docs/assumptions.md#A26 does for loops, bounds every path.
     pub fn dws_charged(inp: &KernelInputs, s: u32, ipet_charged: u64) -> Result<Self, KernelError> {
         let serial = u64::from(s) + 1;
         bound(inp, Mode::Dws, s, ipet_charged, 0, serial)

@@ -1,7 +1,7 @@
-//! Predictable Warp Splitting (PWS): the compiler analysis of spec/000-pws.md §5 and the
-//! wavefront WCET of §6.2, on the branch-serialization CFG C_BSB.
+//! Predictable Warp Splitting (PWS): the compiler analysis of Section 4.2 of the PWS
+//! paper and the wavefront WCET of its Section 5 (Eq. 3), on the branch-serialization CFG C_BSB.
 //!
-//! The flow (§5.1): build C_BSB from a loop-free C_conv ([`cfg::Cfg::to_bsb`]), run
+//! The flow (the PWS paper's Fig. 6): build C_BSB from a loop-free C_conv ([`cfg::Cfg::to_bsb`]), run
 //! [`select::select`] (Algorithm 1) on the marked branches P with S SWF contexts, run
 //! [`prune::prune`] (Algorithm 2) on SB, take IPET of C_out (on a DAG, the longest path,
 //! [`longest_path`]) and `E_WF = IPET(C_out) + |SB|·(e_s + e_m)` (Eq. 3, [`e_wf`]).
@@ -28,11 +28,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`kernel`] holds the kernel-level equations: re-provisioning (Eq. 2 with swfCount, §9 A24),
+//! [`kernel`] holds the kernel-level equations: re-provisioning (Eq. 2 with swfCount,
+//! docs/assumptions.md#A24),
 //! G_parallel (Eq. 4), DS (Eq. 5) and E_kernel for no splitting, DWS (Eq. 8) and PWS (Eq. 6).
 //!
-//! TODO (issue 11, later pieces): "Insert merge" (§5.1 step 3) and the GCN split/merge
-//! placement (A14, A15); loops kept in the CFG (A26).
+//! Not here: "Insert merge" (step 3 of the PWS paper's Fig. 6) and the GCN split/merge
+//! placement (docs/assumptions.md#A14, docs/assumptions.md#A15) are in the firmware's PWS
+//! pass; loops kept in the CFG (docs/assumptions.md#A26) are not supported.
 
 pub mod cfg;
 pub mod kernel;

@@ -1,4 +1,5 @@
-//! Algorithm 2, PRUNE (spec/000-pws.md §5.4, reconstructed; paper §4.2): for every split point,
+//! Algorithm 2, PRUNE (the PWS paper's Section 4.2, reconstructed
+//! from a damaged text, docs/works/pws.md#alg-2): for every split point,
 //! keep only the longer arm (the worst-case SWF) by removing the edge into the shorter one.
 
 use std::collections::BTreeSet;
@@ -13,17 +14,17 @@ pub struct Pruned {
     /// E_r, the removed edges `(from, to)`, in the order PRUNE removed them (reverse topological).
     pub removed: Vec<(BlockId, BlockId)>,
     /// F after the pass, indexed `0..=|V|` (`F[|V|]` is the virtual exit, 0). `F[entry]` equals
-    /// IPET(C_out) on a loop-free C_BSB (§5.4 notes).
+    /// IPET(C_out) on a loop-free C_BSB (a self-check).
     pub f: Vec<u64>,
     /// C_out's successor lists: C_BSB's with E_r removed.
     pub succs: Vec<Vec<BlockId>>,
-    /// Split branches with an empty else-arm whose else edge (into Reconv) was kept (§9 A17).
+    /// Split branches with an empty else-arm whose else edge (into Reconv) was kept (docs/assumptions.md#A17).
     pub one_armed: Vec<BlockId>,
 }
 
 /// PRUNE(C_BSB, SB) → C_out.
 ///
-/// Literal clean form of §5.4, Algorithm 2, over `u` in reverse topological order (descending
+/// Clean form of the PWS paper's Algorithm 2, over `u` in reverse topological order (descending
 /// id); `F[|V|+1] = 0` is `f[len()]` (step 6):
 /// - step 8–9, `u ∈ B`: `F[SuccBB(u)] := F[SuccBB(u)] − F[BSB(u)] + F[Reconv(u)]` (the then-arm
 ///   entry now holds then + rest; note (a));
@@ -35,10 +36,10 @@ pub struct Pruned {
 /// - step 20, plain `u`: `F[u] := F[SuccBB(u)] + e_bb^u`;
 /// - step 22, BSB `u`: `F[u] := F[SuccBB(u)]` (its cost is charged at its branch).
 ///
-/// Choices (spec silent):
+/// Choices (the paper is silent):
 /// - step 20 for a plain block with several successors (a uniform branch) takes the maximum F
 ///   over its successors, which is the longest path and keeps note (a)'s additivity;
-/// - §9 A17: when the else-arm is empty (`SuccBB(BSB(u)) = Reconv(u)`), step 15 would remove the
+/// - docs/assumptions.md#A17: when the else-arm is empty (`SuccBB(BSB(u)) = Reconv(u)`), step 15 would remove the
 ///   edge into Reconv and cut every path; the edge is kept (recorded in [`Pruned::one_armed`]).
 ///   Step 13 cannot fire then, as `F[then] ≥ F[Reconv] = F[BSB]`.
 /// - Branches in `sb` that are not branch nodes are ignored.

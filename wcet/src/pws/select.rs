@@ -1,4 +1,5 @@
-//! Algorithm 1, SELECT (spec/000-pws.md §5.4, paper §4.2): choose the split points SB among the
+//! Algorithm 1, SELECT (the PWS paper's Section 4.2,
+//! docs/works/pws.md#alg-1): choose the split points SB among the
 //! programmer-marked branches P under the budget of S SWF contexts, with sibling reuse.
 
 use std::collections::BTreeSet;
@@ -14,16 +15,17 @@ pub struct Selection {
     pub sb: BTreeSet<BlockId>,
     /// Marked branches not selected for lack of a context (Fig. 8: node 13 with S = 2).
     pub rejected: Vec<BlockId>,
-    /// Marked ids that are not divergent branch nodes; §5.1 step 2 removes such splits.
+    /// Marked ids that are not divergent branch nodes; step 2 of the PWS paper's
+    /// compiler flow (Fig. 6) removes such splits.
     pub ignored: Vec<BlockId>,
-    /// swfCount, the number of distinct SWF contexts allocated (§9 A24: use it, not |SB|, in
+    /// swfCount, the number of distinct SWF contexts allocated (docs/assumptions.md#A24: use it, not |SB|, in
     /// Eq. 2).
     pub swf_count: usize,
 }
 
 /// SELECT(C_BSB, S) over the marked set `marked` (P).
 ///
-/// Literal clean form of §5.4, Algorithm 1:
+/// Clean form of the PWS paper's Algorithm 1:
 /// - `swfCount := 0`, `SB := ∅`;
 /// - for `u` in P in topological order (C_BSB ids are the code-layout topological order, so
 ///   ascending id):
@@ -32,8 +34,9 @@ pub struct Selection {
 ///   - else if `swfCount < S`, add `u` and increment `swfCount`;
 ///   - else reject `u`.
 ///
-/// Choices (spec silent): duplicate marks count once; marks on ids that are not divergent branch
-/// nodes (including out-of-range ids) are dropped into [`Selection::ignored`] (§5.1 step 2);
+/// Choices (the paper is silent): duplicate marks count once; marks on ids that are not divergent branch
+/// nodes (including out-of-range ids) are dropped into [`Selection::ignored`] (step 2 of
+/// Fig. 6);
 /// "PARENT = 0" (no enclosing arm) is `None`, and two top-level branches are siblings.
 /// PARENT is evaluated literally (`v < u < Reconv(v)`), O(|V|) per marked node.
 pub fn select(c: &BsbCfg, marked: &[BlockId], s: usize) -> Selection {

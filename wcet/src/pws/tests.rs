@@ -1,4 +1,4 @@
-//! Tests: the paper's Fig. 8 / Table 2 example (spec/000-pws.md §5.5, §5.6, §6.4), hand-made
+//! Tests: the PWS paper's Fig. 8 / Table 2 example (docs/works/pws.md#table-2), hand-made
 //! graphs, malformed graphs, and a property test on random nested if/else DAGs.
 
 use std::collections::BTreeSet;
@@ -10,7 +10,8 @@ use super::*;
 
 /// Fig. 8 node numbers of the C_conv blocks (the BSBs 4, 9, 12, 15 are inserted by `to_bsb`).
 const FIG8_CONV: [usize; 14] = [1, 2, 3, 5, 6, 7, 8, 10, 11, 13, 14, 16, 17, 18];
-/// §5.6's invented e_bb, indexed by Fig. 8 node number (index 0 unused).
+/// Invented e_bb (the paper does not give them; these reproduce Table 2's no-split
+/// column and its PWS rows for S = 1 and S = 2), indexed by Fig. 8 node number (index 0 unused).
 const FIG8_E: [u64; 19] = [0, 2, 2, 3, 1, 6, 10, 2, 5, 1, 4, 10, 1, 2, 3, 1, 2, 2, 2];
 
 /// C_BSB id of Fig. 8 node `k` (layout order = the paper's numbering, minus one).
@@ -18,7 +19,7 @@ pub(crate) fn n(k: usize) -> usize {
     k - 1
 }
 
-/// The Fig. 8 graph, built as a C_conv (roles of §5.5's table) and converted to C_BSB.
+/// The Fig. 8 graph, built as a C_conv (node roles read from the paper's text) and converted to C_BSB.
 pub(crate) fn fig8() -> BsbCfg {
     let c = |k: usize| FIG8_CONV.iter().position(|&x| x == k).unwrap();
     let blk =
@@ -64,7 +65,7 @@ fn edges(v: &[(usize, usize)]) -> BTreeSet<(usize, usize)> {
 fn pws_fig8_structure() {
     let c = fig8();
     assert_eq!(c.len(), 18);
-    // §5.3 / §5.5 roles, in Fig. 8 numbers.
+    // Node roles, in Fig. 8 numbers.
     for (br, bsb, rc) in [(1, 12, 18), (2, 4, 6), (7, 9, 11), (13, 15, 17)] {
         assert_eq!(c.bsb(n(br)), Some(n(bsb)));
         assert_eq!(c.reconv(n(br)), Some(n(rc)));
@@ -77,7 +78,7 @@ fn pws_fig8_structure() {
     assert_eq!(c.parent(n(7)), Some(n(1)));
     assert_eq!(c.parent(n(13)), Some(n(12)));
     assert_eq!(c.parent(n(1)), None);
-    // IPET(C) = Σ e_bb = 59 (§5.6).
+    // IPET(C) = Σ e_bb = 59.
     assert_eq!(no_split_e_wf(&c).unwrap(), 59);
 }
 
@@ -85,14 +86,15 @@ fn pws_fig8_structure() {
 fn pws_fig8_s2_select_prune() {
     let c = fig8();
     let r = analyze_pws(&c, &fig8_p(), 2, 1, 1).unwrap();
-    // §5.5: SB = {1, 2, 7}; 13 rejected; 2 contexts (7 reuses 2's).
+    // The paper's text: SB = {1, 2, 7}; 13 rejected; 2 contexts (7 reuses 2's).
     assert_eq!(r.selection.sb, [1, 2, 7].map(n).into());
     assert_eq!(r.selection.rejected, vec![n(13)]);
     assert_eq!(r.selection.swf_count, 2);
-    // E_r: 2→3 (F[3] < F[5]) plus two more, three in all (§5.5); §5.6: 9→10, 12→13.
+    // E_r: 2→3 (F[3] < F[5]) plus two more, three in all (the paper's text); with
+    // these e_bb the other two are 9→10 and 12→13.
     assert_eq!(r.pruned.removed.len(), 3);
     assert_eq!(edges(&r.pruned.removed), [(2, 3), (9, 10), (12, 13)].into());
-    // §5.6's F table for S = 2.
+    // The F table for S = 2 with these e_bb.
     let f: Vec<u64> = vec![
         42, 39, 43, 46, 46, 40, 30, 27, 26, 26, 22, 12, 12, 7, 6, 6, 4, 2, 0,
     ];
@@ -124,7 +126,7 @@ fn pws_fig8_table2() {
     assert_eq!((100 * (60 - 52) + 30) / 60, 13);
     assert_eq!((100 * (60 - 49) + 30) / 60, 18);
     // S = 3: SB = {1, 2, 7, 13}, IPET 42, E_WF 50, E_kernel 51. Table 2 says 47, which no e_bb
-    // assignment reproduces together with the other rows (spec §5.6, §9 A27): asserted as
+    // assignment reproduces together with the other rows (docs/assumptions.md#A27): asserted as
     // computed, not as published.
     let r3 = analyze_pws(&c, &fig8_p(), 3, 1, 1).unwrap();
     assert_eq!(r3.selection.sb, [1, 2, 7, 13].map(n).into());
@@ -165,7 +167,7 @@ fn pws_single_if_else() {
     let r = analyze_pws(&c, &[0], 1, 1, 1).unwrap();
     assert_eq!(r.pruned.removed, vec![(0, 1)]);
     assert_eq!(r.ipet, 12);
-    // Tie (4, 4): the else edge is dropped (§5.4 note).
+    // Tie (4, 4): the else edge is dropped (Algorithm 2's tie rule).
     let r = analyze_pws(&if_else(4, 4), &[0], 1, 0, 0).unwrap();
     assert_eq!(r.pruned.removed, vec![(2, 3)]);
     // S = 0: nothing selected, E_WF = no-split.
@@ -254,7 +256,7 @@ fn pws_sibling_reuse_and_ignored_marks() {
 
 #[test]
 fn pws_one_armed_if() {
-    // 0 (e=2) → {1 (e=5), 2}; 1 → 2 (e=1): the else-arm is empty (§9 A17).
+    // 0 (e=2) → {1 (e=5), 2}; 1 → 2 (e=1): the else-arm is empty (docs/assumptions.md#A17).
     let conv = Cfg::new(
         vec![
             Block::divergent(2, 1, 2),
@@ -326,7 +328,7 @@ fn pws_malformed() {
         Cfg::new(vec![p(1, &[1]), p(1, &[0])], 0, 1),
         Err(CfgError::ExitHasSuccessors { exit: 1 })
     );
-    // A loop (spec §5.1 / A26: unroll first).
+    // A loop (docs/assumptions.md#A26: unroll first).
     assert_eq!(
         Cfg::new(vec![p(1, &[1]), p(1, &[0, 2]), p(1, &[])], 0, 2),
         Err(CfgError::Cycle { block: 0 })
@@ -495,7 +497,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// On random nested if/else DAGs with e_s = e_m = 0, E_WF^PWS ≤ E_WF^no-split for every S,
-    /// and PRUNE's F[entry] equals the longest path of C_out (§5.4 self-check).
+    /// and PRUNE's F[entry] equals the longest path of C_out (a self-check of Algorithm 2).
     #[test]
     fn pws_never_worse_than_no_split(p in prog(), s in 0usize..4, order in any::<bool>()) {
         let mut b = Builder { blocks: vec![], bsb: vec![], marked: vec![] };

@@ -1,4 +1,4 @@
-//! Which scalar operand codes may name a `split` mask source (spec/000-pws.md §3.1, A2).
+//! Which scalar operand codes may name a `split` mask source (docs/assumptions.md#A2).
 
 use rust_hdl::prelude::*;
 

@@ -12,7 +12,7 @@ use rust_hdl::prelude::*;
 ///
 /// `illegal` is raised only for a `split` whose `ssrc0` or `ssrc1` cannot be a mask source
 /// ([`MaskSourceCheck`]); other words of the SOPC/SOPP spaces are left to the full GCN3
-/// decoder. `merge` ignores bits \[15:0\] (spec/000-pws.md §3.1).
+/// decoder. `merge` ignores bits \[15:0\] (docs/assumptions.md#A2).
 #[derive(LogicBlock)]
 pub struct PwsDecode {
     /// Core clock; the stage register loads on its rising edge.

@@ -1,4 +1,5 @@
-//! Per-block WCETs measured on the model in isolation (spec/000-pws.md §6.1 item 3, §7.3):
+//! Per-block WCETs measured on the model in isolation (the e_bb
+//! inputs of Section 5 of the PWS paper, measured as its Section 7 describes):
 //! run the launch with one wavefront per SIMD and one resident work-group, fixed memory
 //! latencies and no splitting, record every issue, and charge each instruction the cycles
 //! from its issue to its wavefront's next issue (the last one: to the wavefront's end).
@@ -25,7 +26,7 @@ pub struct OwnerCost {
     /// The most cycles one visit took.
     pub cycles: u64,
     /// The most memory instructions (global, scalar, LDS) one visit issued; each may wait up
-    /// to (units − 1) cycles for its shared pipe in a full run (A30: round-robin over units).
+    /// to (units − 1) cycles for its shared pipe in a full run (docs/assumptions.md#A30: round-robin over units).
     pub mem: u64,
     /// Some wavefront ran it.
     pub reached: bool,

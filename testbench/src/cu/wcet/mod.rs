@@ -1,8 +1,8 @@
 //! `rtgpu wcet KERNEL.s`: the PWS compiler pass, the per-block WCETs measured on the model in
-//! isolation, and the analytical kernel WCET of spec/000-pws.md §6 for no-split, DWS and PWS,
+//! isolation, and the analytical kernel WCET of Section 5 of the PWS paper for no-split, DWS and PWS,
 //! with, on `--run`, the simulated time of the same launch beside it.
 //!
-//! The flow (spec §5.1, §6, §7.3):
+//! The flow (the PWS paper's Fig. 6, Sections 5 and 7):
 //! 1. [`rtgpu_firmware::pws_pass::compile`]: P (the marked ifs, or every two-armed if with
 //!    `--mark`), SELECT under S for PWS, the split/merge/`s_waitcnt 0`/execz placement;
 //! 2. [`measure`]: the compiled kernel in isolation (one wavefront per SIMD, one resident
@@ -16,7 +16,7 @@
 //! What the model adds to the paper's equations, each a safe bound of a cost the paper's
 //! idealised machine does not have (all zero in the paper's setting of one wavefront per unit):
 //! - a block's cost grows by (units − 1) cycles per memory instruction: the global and LDS
-//!   pipes are shared round-robin by every SIMD/SpSIMD (A30);
+//!   pipes are shared round-robin by every SIMD/SpSIMD (docs/assumptions.md#A30);
 //! - `k`, the most wavefronts that time-share one unit: E_round = d + k·E_WF (k = 1 is Eq. 6);
 //! - split, merge and the end of a wavefront wait for their SIMD group's one command port
 //!   (DISPATCH, SPLIT, MERGE, END) at most once per context of the group;
@@ -90,7 +90,7 @@ pub struct WcetOpts {
     /// the paper's synthetic benchmark, "as many split points as there are SpSIMD units").
     #[arg(long, default_value = "source", value_parser = ["source", "all", "shallowest"])]
     pub mark: String,
-    /// PWS: re-provision the idle SpSIMDs as SIMDs (Eq. 2 with swfCount, spec A24) and run on
+    /// PWS: re-provision the idle SpSIMDs as SIMDs (Eq. 2 with swfCount, docs/assumptions.md#A24) and run on
     /// N_SIMD_total SIMDs with swfCount SpSIMDs each.
     #[arg(long)]
     pub reprovision: bool,
@@ -318,7 +318,7 @@ impl WcetCase {
 /// "not reached"); loop trip counts and branch outcomes are those of this input.
 pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
     case.check().map_err(WcetError::Input)?;
-    // A kernel the pass cannot compile as asked (its structure, A13, A22) is bad input.
+    // A kernel the pass cannot compile as asked (its structure, assumptions A13, A22) is bad input.
     let compiled =
         compile(&case.code, &case.pass_options()).map_err(|e| WcetError::Input(e.to_string()))?;
     let shape = RunShape::of(case, &compiled)?;
@@ -357,7 +357,7 @@ fn owner_index(o: Owner, n: usize) -> usize {
 }
 
 /// The launch the bound is for: the case's, or its re-provisioned form (Eq. 2 with
-/// swfCount, A24): N_SIMD_total SIMDs with swfCount SpSIMDs each, and without any SpSIMD (a
+/// swfCount, docs/assumptions.md#A24): N_SIMD_total SIMDs with swfCount SpSIMDs each, and without any SpSIMD (a
 /// no-split launch) when the kernel keeps no split.
 #[derive(Clone, Copy, Debug)]
 struct RunShape {
@@ -412,7 +412,7 @@ impl RunShape {
 }
 
 /// Per owner (blocks, then BSBs): the measured cycles plus what a full launch may add to a
-/// visit: (units − 1) cycles per memory instruction (the shared pipes, A30), and the VALU
+/// visit: (units − 1) cycles per memory instruction (the shared pipes, docs/assumptions.md#A30), and the VALU
 /// occupancy a previous block may leave behind (`issue_period` − `valu`, when positive: the
 /// unit stays busy after its wavefront may issue again).
 fn owner_costs(m: &Measurement, cfg: &CuConfig, units: u64) -> Vec<u64> {
