@@ -36,7 +36,7 @@ fn plan_of(cfg: &ExperimentConfig, seed: u64, p: Distribution) -> (PvMap, Plan, 
     (pv, plan, w)
 }
 
-/// The thesis' trend (spec §2.9) on 4 maps over a year:
+/// The thesis' trend (Section 4.4.2) on 4 maps over a year:
 /// - the IDU narrows the SP and SFU spread below Orig's and Even's on average, and its GPU
 ///   relative delay is below Orig's on every map (success 4/4) and below Even's on average;
 /// - its time cost against Orig is small. Measured here: mean 2.7 %, max 3.5 % (50 maps over
@@ -79,7 +79,7 @@ fn aging_cycle_model_trend() {
     }
 }
 
-/// The IDU holds to the ratio (spec §2.7.4 #4): after `n` dispatches of a type, cluster `k`
+/// The IDU holds to the ratio: after `n` dispatches of a type, cluster `k`
 /// has `n · limit_k / S` of them within `S`; Even's limits of 1 give equal shares within one
 /// instruction. Stalls make the kernel longer, never shorter, than Orig's stock dispatcher.
 #[test]

@@ -20,7 +20,7 @@ fn fig43() -> RtlDispatcher<4> {
     d
 }
 
-/// Spec §2.7.2: the ready pattern per dispatch slot gives clusters 1,2,2,1,4,2,1,4,4,1,2 and
+/// The thesis' Fig. 4.3: the ready pattern per dispatch slot gives clusters 1,2,2,1,4,2,1,4,4,1,2 and
 /// the counter columns of Fig. 4.3 (row 10: 4/3/3 all at limit; row 11: 0/1/0).
 #[test]
 fn fig_4_3_golden_trace() {
@@ -69,7 +69,7 @@ fn fig_4_3_golden_trace() {
     }
 }
 
-/// Spec §2.7.4 item 2: always ready, limits 4/3/3 → 1,1,1,1,2,2,2,4,4,4 repeating.
+/// Always ready, limits 4/3/3 → 1,1,1,1,2,2,2,4,4,4 repeating.
 #[test]
 fn always_ready_repeats_the_ratio() {
     let mut d = fig43();
@@ -142,7 +142,7 @@ use proptest::prelude::*;
 use rtgpu_hw::idu::model::{IduSystem, SystemConfig, SystemRun, MAX_K, TYPES};
 use rtgpu_testbench::tb::idu::system::{run_rtl, DEPTHS};
 
-/// Two SP clusters, the stock dispatcher (spec §2.7.4 item 3, Fig. 1.5).
+/// Two SP clusters, the stock dispatcher (the thesis' Fig. 1.5).
 fn fig15(disp: u64, c1: u64, c2: u64) -> SystemConfig {
     let mut cfg = SystemConfig::uniform(2, disp);
     cfg.depth = DEPTHS;

@@ -1,6 +1,6 @@
-//! The host side of the compute unit's IDU (issue 10): the VALU lane clusters of a chip,
+//! The host side of the compute unit's IDU: the VALU lane clusters of a chip,
 //! programmed for a launch by the thesis' host flow (Algorithm 3 cluster formation,
-//! Algorithm 4 distribution ratio, spec/004 §2.5–§2.7) on a fresh chip of the default
+//! Algorithm 4 distribution ratio, the thesis' Section 4.3) on a fresh chip of the default
 //! experiment's process-variation map.
 
 use super::experiment::{policy_plan, step_workload, Distribution, ExperimentConfig};

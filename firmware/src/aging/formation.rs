@@ -1,4 +1,5 @@
-//! Algorithm 3, aging-aware cluster formation ("WarpFormation"), spec/004-lee.md §2.5,
+//! Algorithm 3, aging-aware cluster formation ("WarpFormation") of the thesis'
+//! Section 4.3.1 (docs/works/thesis.md#alg-3),
 //! for one component type.
 //!
 //! 1. Sort the cores by their current critical-path delay, descending (most aged first;
@@ -7,13 +8,13 @@
 //! 2. Sort the clusters by their aging key, the largest delay of their members, ascending
 //!    (healthiest first; equal keys: the cluster formed later first). That order is the
 //!    IDU's cluster numbering. The first `p_t` clusters work, the rest (the most aged) are
-//!    power-gated (spec §5 #9); `p_t = None` keeps every cluster (R_K unknown).
+//!    power-gated (our reading of the sort direction, which the thesis leaves open); `p_t = None` keeps every cluster (R_K unknown).
 //! 3. A working cluster runs at the frequency of its slowest member, `1 / max delay`
 //!    (cluster-level guardbanding), capped at `f_cap`; its clock period is that frequency's
 //!    period rounded up to whole picoseconds (rounding up keeps the clock within the
 //!    guardband).
 //!
-//! Process variation is not looked at here: it is already in the delays (thesis §4.3).
+//! Process variation is not looked at here: it is already in the delays (thesis Section 4.3).
 
 use super::{check_positive, AgingError};
 use serde::{Deserialize, Serialize};
@@ -92,7 +93,7 @@ pub fn form_clusters(
 }
 
 /// The stock GPU's clusters of one type, the "fixed lane→cluster map" of the thesis' Orig
-/// baseline (spec §2.8): cluster `k` holds cores `k·L .. (k+1)·L − 1` in physical order
+/// baseline (thesis Section 4.4.1): cluster `k` holds cores `k·L .. (k+1)·L − 1` in physical order
 /// (`L = lanes_per_cluster`), every cluster works (the stock GPU gates nothing) and runs at
 /// its slowest member's frequency, capped at `f_cap_hz` (cluster-level guardbanding, as in
 /// [`form_clusters`] step 3). Same input checks as [`form_clusters`] with `needed = None`.

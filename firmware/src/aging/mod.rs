@@ -1,8 +1,8 @@
 //! The host side of the aging- and process-variation-aware instruction distribution of
-//! spec/004-lee.md §2 (thesis Chapter 4): what the device driver computes before every kernel
+//! the thesis' Chapter 4 (docs/works/thesis.md): what the device driver computes before every kernel
 //! launch and writes into the instruction distribution unit (IDU, `hw/src/idu/`).
 //!
-//! The flow of Fig. 4.1 (spec §2.4), one call of [`program`] (or [`plan`] for the details):
+//! The flow of the thesis' Fig. 4.1, one call of [`program`] (or [`plan`] for the details):
 //! 1. read every core's critical-path delay (the delay monitors): here derived from the
 //!    process-variation map ([`variation::PvMap`]) and the aging state ([`model::AgingState`]);
 //! 2. per component type, form warp-wide clusters of similarly aged cores, power-gate the
@@ -17,7 +17,8 @@
 //!
 //! Cluster numbering: the IDU's cluster `k` of a type is the `k`-th cluster in Algorithm 3's
 //! power-gating order, healthiest first, so the working clusters are `0..p_t` and the gated
-//! ones follow. The physical cores behind each cluster (the `lane_map` of spec §2.5) are in
+//! ones follow. The physical cores behind each cluster (the `lane_map` configuration table, our addition: the thesis
+//! does not describe the lane↔core crossbar) are in
 //! [`Plan::formation`].
 //!
 //! [`stock_plan`] is the same reading for the stock GPU (the thesis' "Orig" baseline): the
@@ -60,11 +61,11 @@ pub const MAX_CLUSTERS: usize = 8;
 /// Largest counter limit (`CNT_W` = 8 bits).
 pub const LIMIT_MAX: u32 = 255;
 
-/// Default ratio period S: the sum of the limits of one type (spec §2.6, §5 #1).
+/// Default ratio period S: the sum of the limits of one type (our choice; the
+/// thesis' Fig. 4.3 uses 10).
 pub const DEFAULT_PERIOD: u32 = 64;
 
-/// Default frequency cap: the core clock of Table 4.1, 876 MHz (cluster clocks ≤ 876 MHz,
-/// spec §2.7.3).
+/// Default frequency cap: the core clock of Table 4.1, 876 MHz (cluster clocks ≤ 876 MHz).
 pub const NOMINAL_CLOCK_HZ: f64 = 876e6;
 
 /// A component type: the IDU's instruction types.
@@ -108,7 +109,7 @@ impl fmt::Display for CoreType {
 pub struct TypeGeometry {
     /// Physical cores (lanes) of this type.
     pub cores: usize,
-    /// Cores per cluster (`N_warp` of Algorithm 3; per type, spec §2.5 \[R\]).
+    /// Cores per cluster (`N_warp` of Algorithm 3; per type, our choice).
     pub lanes_per_cluster: usize,
     /// Busy cluster cycles per warp instruction (the initiation interval: SP 1, SFU 4,
     /// LD/ST 1), which turns an instruction count into stress time.
@@ -132,8 +133,8 @@ pub struct SmGeometry {
 
 impl Default for SmGeometry {
     /// Tegra K1's SM (Table 4.1): 192 SP lanes in 6 clusters of 32; 32 SFU lanes in 4
-    /// clusters of 8 (\[R\], spec §2.5 / §5 #8), 4 cycles per warp instruction; 32 LD/ST units
-    /// in one warp-wide cluster (not distributed, spec §2.7.3).
+    /// clusters of 8 (our choice: the thesis does not say how SFUs cluster), 4 cycles per warp instruction; 32 LD/ST units
+    /// in one warp-wide cluster (not distributed).
     fn default() -> Self {
         SmGeometry {
             types: [
@@ -303,7 +304,7 @@ pub(crate) fn invalid(what: &str, value: f64, expected: &'static str) -> AgingEr
 }
 
 /// The configuration of one instruction type in the IDU: what the driver writes into its
-/// registers (`working[t][k]`, `limit[t][k]`, `period_ps[t][k]`, spec §2.7.3), one entry per
+/// registers (`working[t][k]`, `limit[t][k]`, `period_ps[t][k]`), one entry per
 /// cluster of the type, in IDU cluster order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -394,8 +395,8 @@ impl IduProgram {
     }
 }
 
-/// What the kernel to be launched needs, from its design-time profile (spec §2.5 `R_K`,
-/// §2.6 `N_inst`, §5 #13).
+/// What the kernel to be launched needs, from its design-time profile (`R_K` of
+/// Algorithm 3, `N_inst` of Algorithm 4; per-kernel warp-instruction counts per type).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
@@ -403,7 +404,7 @@ pub struct Workload {
     /// planning horizon (the kernel's count times its launches in the horizon).
     pub warp_insts: [u64; TYPES],
     /// Clusters of each type the kernel needs (`p_t`); `None` = every cluster (R_K unknown,
-    /// spec §2.5 \[R\]).
+    /// our choice).
     pub clusters_needed: [Option<usize>; TYPES],
     /// Wall time in seconds over which the instructions run (an aging epoch, e.g. a month);
     /// the duty cycle of a cluster is its busy time over this horizon.
@@ -500,7 +501,7 @@ pub fn plan(
 }
 
 /// The stock GPU's configuration for one kernel launch, the thesis' "Orig" baseline
-/// (spec §2.8: fixed lane→cluster map, `idu_enable` = 0): per type the fixed map of
+/// (thesis Section 4.4.1; here a fixed lane→cluster map, `idu_enable` = 0): per type the fixed map of
 /// [`fixed_clusters`] (cluster `k` = cores `k·L ..`, nothing gated, each cluster at its
 /// slowest member's clock, capped at `config.f_cap_hz`), no Algorithm 4 (`ratios` all
 /// `None`) and limit 1 for every cluster, which the stock dispatcher ignores.

@@ -1,7 +1,7 @@
-//! The aging model of spec/004-lee.md §2.2 (thesis Section 4.1, the ExtraTime framework):
+//! The aging model of the thesis' Section 4.1 (the ExtraTime framework):
 //! NBTI (Eq. 4.1–4.4), HCI (Eq. 4.5–4.7) and the relative delay change (Eq. 4.8), per core.
 //!
-//! Choices (spec §2.2 \[R\] and §5 #14–16, plus the ones the spec leaves open):
+//! Choices (the thesis gives the equations but no constants):
 //! - Eq. 4.1's integral over the effective duty cycle is one term with `δ_e = 1` (each core's
 //!   own duty cycle `δ_B`); the `≤` is taken as `=`.
 //! - `V_th` in `u(V_dd)` (Eq. 4.2, 4.6) is the core's fresh threshold `V_th(t0)` from the PV
@@ -22,7 +22,7 @@
 //!   instruction than a stressed one; Algorithm 4 has to invert the model, not extrapolate
 //!   it linearly (see `predict`).
 //! - Every constant is in [`Calibration`]; the numbers are placeholders (the thesis gives
-//!   none), the prefactors `A_N` and `A_H` calibrated to the spec's targets.
+//!   none), the prefactors `A_N` and `A_H` calibrated to the targets below.
 
 use super::variation::PvMap;
 use super::{check_finite, check_non_negative, check_positive, check_unit, invalid, AgingError};
@@ -37,55 +37,55 @@ pub const BOLTZMANN_EV: f64 = 8.617_333_262e-5;
 /// The constants of the aging model.
 ///
 /// **Calibration placeholders, not from the thesis.** The thesis names the constants of
-/// Eq. 4.1–4.8 but gives no values. These are spec/004-lee.md §2.2's recommendations
-/// (reaction–diffusion model family, operating point) and this crate's choices where the
-/// spec gives none, each marked below. `a_n` and `a_h` are calibrated
+/// Eq. 4.1–4.8 but gives no values. These are our choices: the usual
+/// reaction–diffusion model values (marked "Default") and, marked "Ours", values with no
+/// usual default. `a_n` and `a_h` are calibrated
 /// ([`Calibration::calibrated`]) so that a core at 100 % duty cycle and activity, 85 °C and
 /// 876 MHz is about 10 % slower after 3 years, with HCI 15 % of the total ΔV_th.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Calibration {
-    /// Supply voltage V_dd (V). Spec: 1.0 V.
+    /// Supply voltage V_dd (V). Default: 1.0 V.
     pub v_dd: f64,
     /// NBTI prefactor A_N (Eq. 4.1), calibrated.
     pub a_n: f64,
-    /// NBTI voltage constant E_0 (V, Eq. 4.2). Spec: 0.335 V/nm × t_ox / 2 ≈ 0.20 V.
+    /// NBTI voltage constant E_0 (V, Eq. 4.2). Default: 0.335 V/nm × t_ox / 2 ≈ 0.20 V.
     pub e_0: f64,
-    /// Activation energy E_a (eV, Eq. 4.3). Spec: 0.49 eV.
+    /// Activation energy E_a (eV, Eq. 4.3). Default: 0.49 eV.
     pub e_a: f64,
-    /// Time exponent n (Eq. 4.1, 4.4). Spec: 1/6.
+    /// Time exponent n (Eq. 4.1, 4.4). Default: 1/6.
     pub n: f64,
-    /// ξ1 (nm, Eq. 4.4) = 2 · 0.9 · t_e, t_e = 1.2 nm. Spec: 2.16 nm.
+    /// ξ1 (nm, Eq. 4.4) = 2 · 0.9 · t_e, t_e = 1.2 nm. Default: 2.16 nm.
     pub xi1: f64,
-    /// ξ2 (nm, Eq. 4.4) = 2 · t_ox, t_ox = 1.2 nm. Spec: 2.4 nm.
+    /// ξ2 (nm, Eq. 4.4) = 2 · t_ox, t_ox = 1.2 nm. Default: 2.4 nm.
     pub xi2: f64,
-    /// ξ3 (Eq. 4.4). Spec: 0.5.
+    /// ξ3 (Eq. 4.4). Default: 0.5.
     pub xi3: f64,
-    /// ξ4 (nm²/s, Eq. 4.3) = 1/T0, T0 = 1e-8 s/nm². Spec: 1e8.
+    /// ξ4 (nm²/s, Eq. 4.3) = 1/T0, T0 = 1e-8 s/nm². Default: 1e8.
     pub xi4: f64,
     /// Sampling period t_m (s, Eq. 4.1, 4.4), the length of one stress/recovery cycle.
-    /// Not in the spec: 1 ms (about one kernel launch; small enough that β > 0 at t = 0 up
+    /// Ours: 1 ms (about one kernel launch; small enough that β > 0 at t = 0 up
     /// to about 415 K).
     pub t_m: f64,
     /// HCI prefactor A_H (Eq. 4.5), calibrated.
     pub a_h: f64,
-    /// HCI voltage constant E_1 (V, Eq. 4.6). Not in the spec: 0.8 V.
+    /// HCI voltage constant E_1 (V, Eq. 4.6). Ours: 0.8 V.
     pub e_1: f64,
-    /// HCI activation energy (eV, Eq. 4.7; the thesis reuses the symbol E_a). Not in the
-    /// spec: the same 0.49 eV.
+    /// HCI activation energy (eV, Eq. 4.7; the thesis reuses the symbol E_a). Ours:
+    /// the same 0.49 eV.
     pub e_a_hci: f64,
-    /// Average switching activity α_avg,B of the gates of a block (Eq. 4.5). Not in the
-    /// spec: 0.2 (a constant per block; absorbed by A_H's calibration).
+    /// Average switching activity α_avg,B of the gates of a block (Eq. 4.5). Ours:
+    /// 0.2 (a constant per block; absorbed by A_H's calibration).
     pub alpha_avg: f64,
-    /// Delay exponent r (Eq. 4.8). Spec: −1.3 (negative: delay grows with ΔV_th).
+    /// Delay exponent r (Eq. 4.8). Default: −1.3 (negative: delay grows with ΔV_th).
     pub r: f64,
-    /// Weight of NBTI's Δ_rel d in the core's delay (rise). Spec: ½.
+    /// Weight of NBTI's Δ_rel d in the core's delay (rise). Default: ½.
     pub w_nbti: f64,
-    /// Weight of HCI's Δ_rel d in the core's delay (fall). Spec: ½.
+    /// Weight of HCI's Δ_rel d in the core's delay (fall). Default: ½.
     pub w_hci: f64,
-    /// Ambient temperature (K) of the thermal model T = T_amb + rise · duty. Spec: 318 K.
+    /// Ambient temperature (K) of the thermal model T = T_amb + rise · duty. Default: 318 K.
     pub t_amb_k: f64,
-    /// Temperature rise at full load (K). Spec: about 20 K.
+    /// Temperature rise at full load (K). Default: about 20 K.
     pub full_load_rise_k: f64,
 }
 
@@ -98,16 +98,16 @@ pub const CALIBRATION_POINT: CoreStress = CoreStress {
     temp_k: 358.15,
 };
 
-/// Fresh threshold voltage of the calibration point (V). Spec: 0.3 V.
+/// Fresh threshold voltage of the calibration point (V). Default: 0.3 V.
 pub const CALIBRATION_V_TH0: f64 = 0.3;
 
 /// Stress time of the calibration point: 3 years (s).
 pub const CALIBRATION_TIME_S: f64 = 3.0 * SECONDS_PER_YEAR;
 
-/// Target relative delay increase at the calibration point. Spec: about +10 %.
+/// Target relative delay increase at the calibration point. Default: about +10 %.
 pub const CALIBRATION_TARGET: f64 = 0.10;
 
-/// Target share of HCI in the total ΔV_th at the calibration point. Spec: 10–20 %.
+/// Target share of HCI in the total ΔV_th at the calibration point. Default: 10–20 %.
 pub const CALIBRATION_HCI_SHARE: f64 = 0.15;
 
 impl Default for Calibration {
@@ -260,7 +260,7 @@ impl Calibration {
         Ok(())
     }
 
-    /// Temperature of a core at duty cycle `duty` (spec §5 #20: T = T_amb + R_th·P with the
+    /// Temperature of a core at duty cycle `duty` (our thermal model: T = T_amb + R_th·P with the
     /// power proportional to the duty cycle).
     pub fn temperature(&self, duty: f64) -> f64 {
         self.t_amb_k + self.full_load_rise_k * duty

@@ -1,10 +1,10 @@
 //! The nonlinear aging prediction Algorithm 4 runs on in the host flow: `GetStatus`,
-//! `GetAging` and `GetInstNum` of spec/004-lee.md §2.6 computed with the NBTI/HCI model of
+//! `GetAging` and `GetInstNum` of the thesis' Algorithm 4 computed with the NBTI/HCI model of
 //! [`super::model`] (Eq. 4.1–4.8) for the working clusters of one type.
 //!
 //! - A cluster's aging is the relative increase of its critical delay: its slowest member's
 //!   delay now over its slowest member's fresh delay, minus 1 (the slowest member sets the
-//!   cluster clock, spec §2.5 \[R\]).
+//!   cluster clock, our choice).
 //! - Running `n` warp instructions on cluster `j` over the planning horizon `H` keeps each of
 //!   its cores busy for `n · cycles_per_inst / f_j` seconds ([`cluster_stress`]): duty cycle
 //!   and activity `δ = min(1, n · cpi / (f_j · H))`, clock `f_j`, temperature

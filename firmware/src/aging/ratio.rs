@@ -1,5 +1,6 @@
 //! Algorithm 4, the PV-aware instruction distribution ratio ("GetInstDistRatio"),
-//! spec/004-lee.md §2.6, for the working clusters of one type.
+//! of the thesis' Section 4.3.1 (docs/works/thesis.md#alg-4), for the working clusters of one
+//! type.
 //!
 //! Algorithm 4 runs on an [`AgingPredictor`], which supplies the thesis' three model calls:
 //! - `GetStatus(C_j)` ([`AgingPredictor::status`]): `a_j`, the cluster's current aging
@@ -9,8 +10,8 @@
 //! - `GetInstNum(ST_j, PV, C_j)` ([`AgingPredictor::inst_num`]): the instructions after which
 //!   the cluster reaches a target aging, the inverse of `GetAging`.
 //!
-//! [`LinearPredictor`] is the spec's linearised model (§5 #11): `GetAging = a_j + s_j · n`,
-//! `GetInstNum = max(ST_j, 0) / s_j` (the worked example of §2.6). The host flow uses the
+//! [`LinearPredictor`] is a linearised model (our reading of the functions the thesis leaves
+//! undefined): `GetAging = a_j + s_j · n`, `GetInstNum = max(ST_j, 0) / s_j`. The host flow uses the
 //! nonlinear NBTI/HCI model ([`super::predict::ClusterPredictor`]), which inverts the model
 //! instead of extrapolating a slope: with Eq. 4.1–4.8 the aging per instruction differs by
 //! orders of magnitude between a cluster's stressed and never-stressed cores, so a slope
@@ -19,8 +20,8 @@
 //! `GenerateRatio` ([`generate_ratio`]) scales the instruction counts to integer limits that
 //! sum to the ratio period S, each in `1..=255`, by largest remainder.
 //!
-//! Policies ([`RatioPolicy`]): the thesis' average target (default), the spec's optional
-//! water-filling, and an even split.
+//! Policies ([`RatioPolicy`]): the thesis' average target (default), an optional
+//! water-filling (ours), and an even split.
 
 use super::{check_finite, check_non_negative, check_positive, AgingError, LIMIT_MAX};
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,7 @@ pub enum RatioPolicy {
     /// `R_j = GetInstNum(AvgAge − a_j)` (`ratio_policy = avg_target`).
     #[default]
     AvgTarget,
-    /// Water-filling (spec §2.6 \[R\]): the level `L` at which `Σ_j GetInstNum(L − a_j) = N`
+    /// Water-filling (our option): the level `L` at which `Σ_j GetInstNum(L − a_j) = N`
     /// (clusters already above `L` get 0), `R_j = GetInstNum(L − a_j)`: the model's exact
     /// equaliser (`ratio_policy = waterfill`). Linear model: `L = (N + Σ a_j/s_j) / Σ 1/s_j`.
     WaterFill,
@@ -91,7 +92,7 @@ pub trait AgingPredictor {
     }
 }
 
-/// The spec's linearised model (§5 #11): `GetAging(C_j, n) = a_j + s_j · n`, with `s_j` the
+/// A linearised model (our reading of what the thesis leaves undefined): `GetAging(C_j, n) = a_j + s_j · n`, with `s_j` the
 /// predicted aging per instruction of cluster `j` (its PV-dependent stress sensitivity).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -197,8 +198,8 @@ impl Ratio {
     }
 }
 
-/// max − min of a list (0 for an empty one): the spread of cluster aging of spec §2.6's
-/// worked example.
+/// max − min of a list (0 for an empty one): the spread of cluster aging of the worked
+/// example in the tests.
 pub fn spread(v: &[f64]) -> f64 {
     let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let min = v.iter().copied().fold(f64::INFINITY, f64::min);

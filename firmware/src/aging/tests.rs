@@ -1,5 +1,5 @@
 //! Tests of the host-side aging algorithms. Expected values are worked by hand from
-//! spec/004-lee.md (the worked examples of §2.6) or from the equations, and written next to
+//! the thesis' equations and algorithms (docs/works/thesis.md), and written next to
 //! each assertion.
 
 use super::model::{
@@ -18,10 +18,10 @@ fn assert_close(a: f64, b: f64, tol: f64, what: &str) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Algorithm 4 (spec §2.6)
+// Algorithm 4 (thesis Section 4.3.1)
 // ---------------------------------------------------------------------------------------
 
-/// The worked example of spec §2.6: a = [2.0, 1.0, 1.5, 0.5] %, s = [1.0, 1.2, 0.8, 1.5] %
+/// A worked example (our numbers, four working clusters as in the thesis' Fig. 4.2): a = [2.0, 1.0, 1.5, 0.5] %, s = [1.0, 1.2, 0.8, 1.5] %
 /// per M instructions, N = 4 M, S = 16.
 /// - even split 1 M each: [3.0, 2.2, 2.3, 2.0], spread 1.0, AvgAge = 9.5 / 4 = 2.375;
 /// - ST = [0.375, 1.375, 0.875, 1.875]; R = ST / s = [0.375, 1.14583, 1.09375, 1.25]
@@ -205,7 +205,7 @@ fn aging_alg4_bad_inputs_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Algorithm 3 (spec §2.5)
+// Algorithm 3 (thesis Section 4.3.1)
 // ---------------------------------------------------------------------------------------
 
 /// A hand-made example: 8 cores, 2 lanes per cluster, the kernel needs 3 clusters.
@@ -338,7 +338,7 @@ fn aging_alg3_bad_inputs_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Process-variation maps (spec §2.3)
+// Process-variation maps (thesis Section 4.2)
 // ---------------------------------------------------------------------------------------
 
 #[test]
@@ -446,7 +446,7 @@ fn aging_pv_without_variation_is_nominal() {
         assert_close(c.v_th0, 0.3, 1e-15, "V_th0");
         assert_close(m.leakage_rel(i, 350.0).unwrap(), 1.0, 1e-15, "leakage");
     }
-    // Leakage falls as θ (V_th) rises: the spec's sign fix of Eq. 4.11.
+    // Leakage falls as θ (V_th) rises: our sign fix of Eq. 4.11.
     let m = PvMap::generate(PvParams::default(), 1).unwrap();
     let (slow, fast) = {
         let mut idx: Vec<usize> = (0..m.cores.len()).collect();
@@ -493,7 +493,7 @@ fn aging_pv_bad_params_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The aging model (spec §2.2)
+// The aging model (thesis Section 4.1)
 // ---------------------------------------------------------------------------------------
 
 #[test]

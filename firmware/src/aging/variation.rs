@@ -1,12 +1,12 @@
-//! The seeded process-variation (PV) map generator of spec/004-lee.md §2.3 (thesis
-//! Section 4.2, Eq. 4.9–4.11).
+//! The seeded process-variation (PV) map generator of the thesis'
+//! Section 4.2 (Eq. 4.9–4.11).
 //!
 //! - The SM's surface is an `N_chip × N_chip` grid; the process parameter θ of cell (i, j) is
 //!   Gaussian(μ_p, σ_p) with the spatial correlation ρ = exp(−α_ρ · distance) of Eq. 4.9
 //!   (distance in cells). The correlated field is `μ_p + σ_p · L·z`, with `L` the Cholesky
 //!   factor of the correlation matrix (computed once per [`PvGenerator`]) and `z` standard
 //!   normal draws from a ChaCha8 generator seeded with the map's seed (Box–Muller).
-//! - Floorplan (\[R\], the thesis takes it from GPGPU-Sim/GPUWattch areas): the grid is cut into
+//! - Floorplan (our choice; the thesis takes it from GPGPU-Sim/GPUWattch areas): the grid is cut into
 //!   `core_tile × core_tile` tiles; the cores take tiles row-major, SP cores first, then SFU,
 //!   then LD/ST (default: 32 × 32 cells, 2 × 2 per core, 16 × 16 tiles for 192 + 32 + 32
 //!   cores). A core's critical path is its tile.
@@ -16,10 +16,10 @@
 //!   largest θ (the one that sets f_i), so slow cores also have less overdrive (and, through
 //!   u(V_dd) of Eq. 4.2, age less per stress); [`PvParams::vth_theta_slope`] scales or
 //!   removes that coupling.
-//! - Leakage (Eq. 4.11 with the spec's sign fix, §5 #18): relative to nominal,
+//! - Leakage (Eq. 4.11 with the sign fixed so that leakage falls as V_th rises): relative to nominal,
 //!   `mean over the tile of exp(−(θ/μ_p − 1) · V_th0 / (m · V_T))`, V_T = kT/q, m = 1.5.
 //!
-//! Defaults (\[R\], spec §5 #17, #19): N_chip = 32, μ_p = 1, σ_p = 0.10, α_ρ = 2/N_chip.
+//! Defaults (ours; the thesis gives none): N_chip = 32, μ_p = 1, σ_p = 0.10, α_ρ = 2/N_chip.
 
 use super::{check_non_negative, check_positive, AgingError, CoreType, SmGeometry};
 use rand::{Rng, SeedableRng};
@@ -332,7 +332,7 @@ impl PvMap {
     }
 
     /// Leakage power of core `core` (SM-wide number) relative to a core with θ = μ_p
-    /// everywhere, at temperature `temp_k` (Eq. 4.11 with the spec's sign fix):
+    /// everywhere, at temperature `temp_k` (Eq. 4.11, sign fixed):
     /// the mean over its tile of `exp(−(θ/μ_p − 1) · V_th0 / (m · kT/q))`.
     pub fn leakage_rel(&self, core: usize, temp_k: f64) -> Result<f64, AgingError> {
         check_positive("temperature (K)", temp_k)?;

@@ -1,5 +1,5 @@
-//! The aging-aware instruction distribution unit (IDU) of spec/004-lee.md §2.7 (thesis
-//! Chapter 4, Algorithm 5, Fig. 4.3): per instruction type and working cluster an 8-bit
+//! The aging-aware instruction distribution unit (IDU) of the thesis' Section 4.3.2
+//! (Algorithm 5, Fig. 4.3, docs/works/thesis.md#alg-5): per instruction type and working cluster an 8-bit
 //! counter, an 8-bit limit and a working bit; each instruction goes to the lowest-index
 //! cluster that is working, ready and under its limit; when every working cluster of the type
 //! is at its limit the counters reset lazily with the next dispatch; without an eligible

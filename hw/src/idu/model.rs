@@ -1,5 +1,5 @@
 //! Reference model of the IDU, written from the contract in [`super`] (the module
-//! documentation of `idu/mod.rs`) and spec/004-lee.md §2.7 only.
+//! documentation of `idu/mod.rs`) and the thesis' Section 4.3.2 only.
 //!
 //! Two parts:
 //! - [`DispatcherModel`]: the dispatcher, cycle-accurate on its own clock.
@@ -256,7 +256,7 @@ pub struct SystemConfig {
 }
 
 impl SystemConfig {
-    /// `k` clusters per type, every clock at `period_ps`, depths 4/20/4 (spec §2.7.3), ii
+    /// `k` clusters per type, every clock at `period_ps`, depths 4/20/4 (our choice), ii
     /// 1/4/1, nothing working, limits 0, IDU enabled, no trace.
     pub fn uniform(k: usize, period_ps: u64) -> Self {
         SystemConfig {
@@ -766,7 +766,7 @@ mod tests {
     #[test]
     fn idu_fig43_golden() {
         let mut d = fig43();
-        // Spec §2.7.2, ready (C1, C2, C4) per slot; the gated index 2 is forced ready too
+        // The thesis' Fig. 4.3, ready (C1, C2, C4) per slot; the gated index 2 is forced ready too
         // (it must never be chosen).
         let c1 = [1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0];
         let c2 = [1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1];
@@ -1170,7 +1170,7 @@ mod tests {
 
     #[test]
     fn idu_fig15_asynchronous() {
-        // disp 1000, C1 3500, C2 1500 (spec §2.7.4 item 3):
+        // disp 1000, C1 3500, C2 1500 (the stock dispatcher of the thesis' Fig. 1.5):
         //  1000: both latches empty -> A -> C1.
         //  2000: C1 latch full (its first edge is 3500) -> B -> C2.
         //  3000: C2 edge first (B enters), then C -> C2.
@@ -1270,7 +1270,8 @@ mod tests {
         assert_eq!(r.disp_cycles, 0);
     }
 
-    /// Checks the ratio bound of spec §2.7.4 item 4 for `counts` after `n` dispatches.
+    /// Checks the ratio bound (cluster `k` gets `n · limit_k / S` of `n` dispatches, within
+    /// `S`) for `counts` after `n` dispatches.
     fn check_ratio(counts: &[u64], limits: &[u8], n: u64) -> Result<(), TestCaseError> {
         let s: u64 = limits.iter().map(|&l| u64::from(l)).sum();
         for (c, &l) in counts.iter().zip(limits) {

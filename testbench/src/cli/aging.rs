@@ -1,4 +1,4 @@
-//! `rtgpu aging`: the lifetime aging experiment of spec/004-lee.md §2.8–2.9 (policies Orig,
+//! `rtgpu aging`: the lifetime aging experiment of the thesis' Section 4.4 (policies Orig,
 //! Even and the IDU over PV maps), with the cycle-level or the saturated step model.
 
 use crate::common::{print_json_or, Fail};
@@ -21,7 +21,7 @@ pub enum ModelArg {
 /// The Orig baseline's clusters of `--orig-map`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OrigMapArg {
-    /// The stock GPU's fixed lane→cluster map, nothing gated (spec §2.8).
+    /// The stock GPU's fixed lane→cluster map, nothing gated (the thesis' "Orig").
     Fixed,
     /// Algorithm 3's clusters with the stock dispatcher.
     Alg3,

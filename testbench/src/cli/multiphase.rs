@@ -1,4 +1,4 @@
-//! `rtgpu multiphase`: the multi-phase WCET experiments (spec/001-multiphase.md): the SGEMM
+//! `rtgpu multiphase`: the multi-phase WCET experiments (the multi-phase paper): the SGEMM
 //! toy's GUB overestimation, the paper's Fig. 3 block, the default opcode class table.
 
 use crate::common::{file_fail, print_json_or, Fail};
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The sweep of `rtgpu multiphase sgemm` without `--mem-lat`.
 const DEFAULT_MEM_LATENCIES: [u32; 7] = [5, 10, 25, 50, 100, 200, 400];
 
-/// The memory latency of `rtgpu multiphase hw-default` without `--mem-lat` (§5.1: "realistic").
+/// The memory latency of `rtgpu multiphase hw-default` without `--mem-lat` (Section 4.1 of the multi-phase paper: "realistic").
 const DEFAULT_HW_MEM_LATENCY: u32 = 200;
 
 /// The arguments of `rtgpu multiphase`.

@@ -1,4 +1,4 @@
-//! `rtgpu reorder`: the load/store reordering work (spec/003-reorder.md).
+//! `rtgpu reorder`: the load/store reordering work (the reordering paper).
 
 use crate::common::{print_json_or, Fail};
 use clap::Subcommand;

@@ -1,16 +1,16 @@
-//! The lifetime experiment behind `rtgpu aging --years Y --maps M --seed S` (spec/004-lee.md
-//! §2.8–2.9, thesis Section 4.4): does the IDU's distribution ratio narrow the aging spread
+//! The lifetime experiment behind `rtgpu aging --years Y --maps M --seed S` (the
+//! thesis' Section 4.4): does the IDU's distribution ratio narrow the aging spread
 //! of the clusters, and what does it cost in execution time, against the stock GPU?
 //!
 //! For each of `maps` process-variation maps (seeds `S, S+1, …`) the SM runs a steady
-//! workload for `years`, re-planned at every step (monthly by default, spec §2.9 \[R\]). At
+//! workload for `years`, re-planned at every step (monthly by default, our choice). At
 //! each step and for each policy the host configures the SM from the present aging state, a
 //! [`StepModel`] runs the step's instructions and reports the kernel time and each working
 //! cluster's share of each type's instructions, and the aging model advances every core by the
 //! step: a working cluster that executed `share · N` warp instructions of `cpi` cycles each at
 //! clock `f` is busy `share · N · cpi / f` seconds of the step
 //! ([`super::predict::cluster_stress`]); other cores idle. Three policies see the same maps
-//! and the same instructions (spec §2.8):
+//! and the same instructions (thesis Section 4.4.1):
 //! - [`Distribution::Orig`]: the stock GPU, the thesis' baseline. The stock dispatcher
 //!   (`enable` = 0: first available working cluster, work-conserving) on the fixed
 //!   lane→cluster map with nothing gated ([`super::stock_plan`], [`OrigMap::Fixed`], the
@@ -24,9 +24,9 @@
 //! - **spread** of a type: max − min over its working clusters of the cluster aging (the
 //!   relative increase of the cluster's critical delay, as Algorithm 4 sees it);
 //! - **relative σ** of a type: σ/μ of the relative delay increase Δd of the type's cores in
-//!   working clusters (thesis Fig. 4.8, spec §2.9 \[R\]);
+//!   working clusters (thesis Fig. 4.8; our exact definition);
 //! - **GPU relative delay**: the largest d(t)/d(t0) over the cores of working clusters
-//!   (spec §2.9 \[R\], Fig. 4.6), and the mean, over the distributed types (more than one
+//!   (thesis Fig. 4.6; our exact definition), and the mean, over the distributed types (more than one
 //!   cluster: SP and SFU; LD/ST's single cluster runs every LD/ST instruction under every
 //!   policy, and with it in the maximum the LD/ST cores set the same delay for every policy);
 //! - **kernel time**: the step model's times summed over the steps.
@@ -77,7 +77,7 @@ pub const MAX_STEPS: usize = 1200;
 /// per dispatcher cycle, so the kernel keeps the SM busy about 90 % of the time.
 pub const DEFAULT_LOAD: [f64; TYPES] = [0.10, 0.10, 0.20];
 
-/// The policies the experiment compares (spec §2.8).
+/// The policies the experiment compares (thesis Section 4.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Distribution {
     /// The stock GPU: first-available dispatcher (`enable` = 0), see [`OrigMap`].
@@ -105,7 +105,7 @@ impl Distribution {
 /// The clusters of the Orig baseline.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OrigMap {
-    /// The stock GPU's fixed lane→cluster map, nothing gated (spec §2.8's "Orig" row;
+    /// The stock GPU's fixed lane→cluster map, nothing gated (the thesis' "Orig";
     /// [`super::stock_plan`]).
     #[default]
     Fixed,
@@ -134,7 +134,7 @@ pub struct ExperimentConfig {
     pub maps: usize,
     /// Seed of the first map; map `m` uses `seed + m` (wrapping).
     pub seed: u64,
-    /// Re-planning steps per year (≥ 1). Default 12 (monthly, spec §2.9 \[R\]). The run has
+    /// Re-planning steps per year (≥ 1). Default 12 (monthly, our choice). The run has
     /// `round(years · steps_per_year)` steps (at least 1) of equal length.
     pub steps_per_year: u32,
     /// Per type, the share (in [0, 1]) of its working clusters' capacity at the median core

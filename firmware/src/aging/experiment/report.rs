@@ -78,7 +78,7 @@ pub struct PolicySummary {
     /// Mean over the maps of the mean relative delay of the working cores.
     pub mean_rel_delay_mean: f64,
     /// Mean over the maps of the aging improvement `1 − delay / delay_Orig` (GPU relative
-    /// delays; spec §2.9 \[R\]).
+    /// delays; our definition).
     pub improvement_mean: f64,
     /// Largest aging improvement over the maps.
     pub improvement_max: f64,

@@ -15,7 +15,7 @@ use rtgpu_hw::idu::Idu;
 use rust_hdl::core::prelude::*;
 use std::path::Path;
 
-/// Pipeline depths of the RTL system (SP, SFU, LD/ST; spec §2.7.3).
+/// Pipeline depths of the RTL system (SP, SFU, LD/ST; our choice).
 pub const DEPTHS: [usize; TYPES] = [4, 20, 4];
 
 /// The RTL system for `K` clusters per type.

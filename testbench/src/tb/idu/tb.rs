@@ -1,5 +1,5 @@
 //! `idu-fig43`: the IDU dispatcher on the thesis' Fig. 4.3 (clusters 1, 2, 4 with limits
-//! 4 : 3 : 3, cluster 3 power-gated, the ready pattern of spec §2.7.2), then random
+//! 4 : 3 : 3, cluster 3 power-gated, the ready pattern of that figure), then random
 //! configurations, types, ready patterns, launches and stops. Every cycle: RTL == reference
 //! model; the Fig. 4.3 dispatches and counters are checked against the thesis.
 
