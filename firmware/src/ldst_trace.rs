@@ -1,5 +1,5 @@
-//! The compiler side of the warp-based load/store reordering (spec/003-reorder.md §3.1
-//! Algorithms 1–3, §4.3) for rtgpu's GCN3 kernels.
+//! The compiler side of the warp-based load/store reordering (the
+//! reordering paper's Algorithms 1–3 and its miss-rate estimate) for rtgpu's GCN3 kernels.
 //!
 //! [`analyze`] runs a launch on the reference interpreter ([`crate::interp::run_observed`])
 //! and records, per wavefront, its global memory instances (FLAT loads and stores; SMEM and
@@ -234,9 +234,8 @@ pub fn analyze(
 }
 
 /// The static L1 estimate of a launch whose work-groups run in rounds of `resident_wgs`
-/// consecutive work-groups with the reordering unit on: the R1 release order (epoch-major,
-/// spec §3.4) replayed through a cold LRU L1 of `sets` × `ways` 128-byte lines whose stores
-/// evict on a hit and allocate nothing on a miss (§4.3). Its `misses` is the count the
+/// consecutive work-groups with the reordering unit on: the R1 release order (epoch-major) replayed through a cold LRU L1 of `sets` × `ways` 128-byte lines whose stores
+/// evict on a hit and allocate nothing on a miss. Its `misses` is the count the
 /// hardware L1 must reproduce.
 pub fn predict_l1(
     a: &Analysis,

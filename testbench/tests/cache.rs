@@ -1,5 +1,5 @@
 //! The L1 data cache and coalescer RTL (contract: `rtgpu_hw::cache`) on directed sequences:
-//! the paper's example (spec/003 §7 item 1), order sensitivity (item 2), stalls on a pending
+//! the reordering paper's example, order sensitivity, stalls on a pending
 //! victim, hits on pending lines, write-evict; the coalescer's ascending distinct lines. Then
 //! Verilator lint and Yosys synthesis of each block.
 
@@ -98,7 +98,7 @@ fn run<const S: usize, const W: usize>(seq: &[(u32, bool)], latency: u64) -> Run
     r
 }
 
-/// Spec/003 §7 item 1: release order CH2, CH3 (loads of lines 0..3), CH0, CH1 (stores of lines
+/// The reordering paper's example (Fig. 7): release order CH2, CH3 (loads of lines 0..3), CH0, CH1 (stores of lines
 /// 16..19) on a cold 32 × 4 cache: 16 accesses, 12 misses, whatever the memory latency. The
 /// second warp's loads hit (pending lines count); stores never allocate.
 #[test]
@@ -127,7 +127,7 @@ fn paper_example_16_accesses_12_misses() {
     }
 }
 
-/// Spec/003 §7 item 2 on 1 set × 2 ways: A, B, A, C misses 3 times, A, B, C, A 4 times,
+/// Order sensitivity on 1 set × 2 ways: A, B, A, C misses 3 times, A, B, C, A 4 times,
 /// whatever the latency (the C of A, B, C, A stalls until A's fill when the latency is long).
 #[test]
 fn order_sensitivity_on_one_set_of_two_ways() {

@@ -34,7 +34,7 @@ fn print(part: &Part, write: bool, rows: &[Sweep]) {
     );
 }
 
-/// Spec §2.6 / §6 #3: over all 4096 word alignments, the worst LID of a b-burst request never
+/// Over all 4096 word alignments, the worst LID of a b-burst request never
 /// exceeds Eq. 15 for its worst burst count plus the front-end, and reaches it (the authors
 /// derived Eq. 15 from exhaustive simulation of their arbiter). Both 3200AA parts, both
 /// directions, every size from 1 to 128 bursts (4 KiB = 64, 8 KiB = 128).
@@ -157,7 +157,7 @@ fn four_kib_read_testbench() {
 }
 
 /// Fig. 3 on the RTL: a 5 × 3 tile with period 7 from word 2 is two bursts whose data-bus
-/// masks are words {2–6, 9–13} and {0–4} (spec §1.5.1).
+/// masks are words {2–6, 9–13} and {0–4} (Section 3.2.1 of the Sim-D paper).
 #[test]
 fn fig3_tile_on_the_rtl() {
     let part = Part::DDR4_3200AA_X16;
@@ -317,7 +317,7 @@ fn mixed_stream_exercises_every_command() {
     assert!(r.completions.iter().any(|c| c.error));
 }
 
-/// §1.6 / §2.8: streaming a whole index buffer (snoopy, a tile request: Eq. 15 on its
+/// Sim-D's Section 3.2.3: streaming a whole index buffer (snoopy, a tile request: Eq. 15 on its
 /// bursts plus one) beats iterating over 1024 indexes into a large buffer (Eq. 16, rows >
 /// banks) up to 1.155 MiB for reads and 1.374 MiB for writes (the paper: 1.1 and 1.37 MiB).
 #[test]

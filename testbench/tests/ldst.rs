@@ -1,6 +1,6 @@
 //! The LD/ST path on the reference models (warps → reordering unit → coalescer → L1 →
 //! memory): the paper's example, order sensitivity, the credit gate, the loop + barrier
-//! kernel, and the exactness property of spec §5.3: with reordering the L1 sees exactly the
+//! kernel, and the exactness property: with reordering the L1 sees exactly the
 //! estimator's sequence (so the miss counts are equal) whatever the timing; without, the miss
 //! count moves with the memory latency's jitter.
 
@@ -78,7 +78,7 @@ fn paper_example_12_misses_of_16_in_the_fig7_order() {
     assert_eq!(rr.misses, 12);
 }
 
-/// Spec §7 #2: W0 loads A twice, W1 loads B then C, on one set of two ways.
+/// Order sensitivity: W0 loads A twice, W1 loads B then C, on one set of two ways.
 fn order_sensitive() -> Traffic {
     let (a, b, c) = (0, 1, 2);
     Traffic {
@@ -221,7 +221,7 @@ fn geometry() -> impl Strategy<Value = Geometry> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// Spec §5.3 #1: with reordering, the L1 sees the estimator's line sequence, hit for hit,
+    /// With reordering, the L1 sees the estimator's line sequence, hit for hit,
     /// for random traffic, warp counts, slot maps, latencies, jitter and cache geometries.
     #[test]
     fn with_reordering_the_l1_sees_exactly_the_estimate(

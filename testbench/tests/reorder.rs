@@ -80,7 +80,7 @@ fn releases(inputs: &[ReorderIn], outs: &[ReorderOut]) -> Vec<(u8, u8)> {
 // ---------------------------------------------------------------- directed
 
 /// Table 1's mapping: B0W0 → slot 2, B0W1 → 3, B1W0 → 0, B1W1 → 1; block 0 loads pc_idx 0,
-/// block 1 stores pc_idx 1 (spec/003 §3.2).
+/// block 1 stores pc_idx 1 (the reordering paper's worked example).
 fn paper_warps() -> Vec<Warp> {
     let w = |slot, block, warp, a| Warp {
         slot,

@@ -5,7 +5,7 @@ use crate::interp::InterpConfig;
 use crate::launch::{Image, BUFFER_ALIGN};
 use crate::ldst_trace::{analyze, plan};
 
-/// Reordering on: analyses the launch (the kernel analyzer of spec/003 §3.1 on the reference
+/// Reordering on: analyses the launch (the reordering paper's kernel analyzer on the reference
 /// interpreter), writes the trace table after the image, and returns its address.
 fn write_trace_table<B: Bus>(
     drv: &mut Driver<B>,

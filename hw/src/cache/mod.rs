@@ -1,4 +1,5 @@
-//! The L1 data cache of spec/003-reorder.md §2.6, §4.3 and the per-warp coalescer of §2.7.
+//! The L1 data cache of the reordering paper (Table 2, Section III-F) and the per-warp
+//! coalescer of its Algorithm 3.
 //!
 //! This text is the contract of the RTL ([`L1Cache`], [`Coalescer`]) and of the reference
 //! models (`model`), cycle for cycle. The miss count of a release sequence must equal the
@@ -28,10 +29,11 @@
 //!
 //! Outputs, combinational from the registers and the inputs:
 //! - `req_ready` = !reset & !(the access is a load miss & its set has no invalid way & the LRU
-//!   way (age WAYS−1) is pending). (Spec §4.3 condition 3: stall rather than evict a line whose
-//!   fill is outstanding; a store never stalls.)
+//!   way (age WAYS−1) is pending). (Stall rather than evict a line whose fill is outstanding, so
+//!   that the LRU state follows the release order exactly and the miss-rate estimate equals
+//!   the simulation; a store never stalls.)
 //! - `hit` = some valid way of the set has tag == `req_line` (pending ways count: a hit on a
-//!   line being filled is a hit, spec §4.3 condition 2); `way` = that way, else the victim.
+//!   line being filled is a hit, as the miss-rate estimate counts it); `way` = that way, else the victim.
 //! - `victim` (log2 WAYS bits) = the lowest-numbered invalid way of the set, else the way of
 //!   age WAYS−1; `victim_valid` = that way is valid (a line is evicted), `victim_line` its tag
 //!   register (tags are never cleared, by reset or invalidation: 0 from power-up).

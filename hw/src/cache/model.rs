@@ -1,6 +1,6 @@
 //! Reference models of the L1 data cache and of the coalescer, written from the contract in
-//! [`super`] (the module documentation of `cache/mod.rs`) and spec/003-reorder.md §2.6, §2.7,
-//! §4.3 and §6 only.
+//! [`super`] (the module documentation of `cache/mod.rs`) and the reordering paper's Table 2,
+//! Algorithm 3 and Section III-F only.
 //!
 //! Both are cycle-accurate: `outputs` is what the block drives during the current cycle
 //! (combinational from the registers and the cycle's inputs), `step` returns the same outputs

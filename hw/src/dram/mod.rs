@@ -1,7 +1,7 @@
-//! The Sim-D real-time DRAM controller (spec/002-simd.md §1.5–§1.6, §2; paper §3.2): a
+//! The Sim-D real-time DRAM controller (Section 3.2 of the Sim-D paper, docs/works/simd.md): a
 //! front-end that turns one whole-tile request into 64-byte bursts, a command generator with
 //! a shadow open-row table, per-bank command FIFOs, the six-rule command arbiter with every
-//! DDR4 timing of §2.3, refresh between requests, and a DQ scheduler. One 64-bit channel, one
+//! DDR4 timing of the Ramulator DDR4 rule set, refresh between requests, and a DQ scheduler. One 64-bit channel, one
 //! rank; the block runs in the DRAM command clock domain (625 ps at 3200).
 //!
 //! The reference model is [`model::DramModel`]; this text is the contract both follow, cycle
@@ -28,10 +28,11 @@
 //! # Parameters
 //!
 //! - `NB`: banks (8 or 16); must equal `part.banks`.
-//! - `part` ([`Part`]): every timing of §1.4 in command cycles; constants in the Verilog.
+//! - `part` ([`Part`]): every timing of Sim-D's Table 1 (plus Ramulator values)
+//!   in command cycles; constants in the Verilog.
 //! - `refresh_phase`: the refresh interval counter's value after reset (0 ≤ phase < tREFI).
 //!
-//! # Address mapping (§1.5.2)
+//! # Address mapping
 //!
 //! Requests address 32-bit words; byte address `a = 4 · word` (32 bits, wrapping). A burst
 //! is 64 bytes = 16 words; burst index `k = word >> 4`. With `p` = [`Part::pair_bits`]
@@ -48,12 +49,13 @@
 //! A request is presented on the `req_*` inputs with `req_valid`; it is *accepted* in a cycle
 //! t_a in which `req_valid && req_ready`. Two kinds (`req_indexed`):
 //!
-//! **Tile** (`req_indexed = 0`; also the snoopy indexed transfer of §1.6, which is a tile over
+//! **Tile** (`req_indexed = 0`; also the snoopy indexed transfer of Section 3.2.3 of the Sim-D
+//! paper, which is a tile over
 //! the index buffer for the controller): `req_addr` A (start word, 30 bits), `req_words` W
 //! (words per row, 30 bits), `req_period` P (words from one row's start to the next, 30 bits),
 //! `req_count` C (rows, 16 bits). Row r covers words `[A + r·P, A + r·P + W)`.
 //!
-//! **Iterative indexed** (`req_indexed = 1`, §1.5.1, Eq. 16): `req_count` C indexes (word
+//! **Iterative indexed** (`req_indexed = 1`, Section 3.2.1 of the Sim-D paper, Eq. 16): `req_count` C indexes (word
 //! addresses) follow on the `idx_*` port; `req_words`, `req_period` are ignored (but must be
 //! non-zero, see below).
 //!
@@ -134,7 +136,7 @@
 //! progress (between `done` and the next acceptance), every FIFO is empty, every bank is
 //! closed, and REF is legal.
 //!
-//! # Timing (§2.3), as "earliest legal cycle" bounds
+//! # Timing, as "earliest legal cycle" bounds
 //!
 //! A command X issued in cycle t makes a later command Y legal from t + d:
 //!
@@ -153,8 +155,8 @@
 //! | PRE b | ACT (same bank), REF | RP |
 //! | REF | ACT, REF | RFC |
 //!
-//! (t_ACT(b) + RAS is the PRE bound that ACT b left; the RDA/WRA rows are the spec's
-//! recommended internal-precharge rule.) Within a request every CAS has the request's
+//! (t_ACT(b) + RAS is the PRE bound that ACT b left; the RDA/WRA rows are our
+//! internal-precharge rule: the paper never mentions auto-precharge.) Within a request every CAS has the request's
 //! direction; between requests the completion rule below keeps WTR and RD→WR apart, so the
 //! arbiter does not track them (the testbench's checker does).
 //!
@@ -170,14 +172,14 @@
 //!
 //! `req_ready = (no request in progress || done) && ref_owed == 0`.
 //!
-//! # Refresh (§1.5.5)
+//! # Refresh
 //!
 //! The interval counter starts at `refresh_phase`; each cycle it counts up, and in a cycle in
 //! which it holds tREFI − 1 it returns to 0 and `ref_owed` increments at the edge (a REF in
 //! the same cycle decrements it: +1 − 1). `ref_owed` saturates at 8; a ninth owed refresh sets
-//! the sticky `ref_overflow` output (a request longer than 8·(tREFI − tRFC), §1.5.5).
+//! the sticky `ref_overflow` output (a request longer than 8·(tREFI − tRFC)).
 //!
-//! # DQ scheduler (§1.5.4)
+//! # DQ scheduler
 //!
 //! A CAS issued in t reserves the data bus from t + CL (read) or t + CWL − 2 (write: the
 //! SRAM read leads by 2 cycles) for BL = 4 cycles: in beat i (i = 0..3) of the reservation,
@@ -208,7 +210,7 @@ pub type DramCtrl8 = DramCtrl<8>;
 /// The controller for the 16-bank DDR4-3200AA x8.
 pub type DramCtrl16 = DramCtrl<16>;
 
-/// Command codes on `cmd` (and names in traces, ARCHITECTURE.md).
+/// Command codes on `cmd` (and names in command traces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Command {
     /// No command (0).

@@ -1,6 +1,6 @@
 //! Reference model of the Sim-D DRAM controller, written from the contract in [`super`] (the
-//! module documentation of `dram/mod.rs`) and [`Part`] only; spec/002-simd.md §1.4, §1.5,
-//! §2.1–§2.3, §2.6 and §6 were read as background.
+//! module documentation of `dram/mod.rs`) and [`Part`] only; the Sim-D paper (Table 1, Section
+//! 3.2, Eq. 15 and 16) was read as background.
 //!
 //! It is cycle-accurate and a Moore machine: [`DramModel::outputs`] gives what the block
 //! drives during the current cycle (a function of the registered state only),
@@ -1623,7 +1623,7 @@ mod tests {
 
     #[test]
     fn eq15_table_values() {
-        // The §2.6 table, to make sure the helper is Eq. 15 as printed.
+        // Eq. 15 evaluated by hand for DDR4-3200AA, to make sure the helper is Eq. 15 as printed.
         let want = [
             (1, 74, 88),
             (2, 83, 97),

@@ -1,5 +1,5 @@
-//! DDR4 parts: organisation and timing in DRAM command-clock cycles (spec/002-simd.md §1.4,
-//! Table 1 of the paper plus the Ramulator values for what the paper omits).
+//! DDR4 parts: organisation and timing in DRAM command-clock cycles (Sim-D's
+//! Table 1, docs/works/simd.md#table-1, plus the Ramulator values for what the paper omits).
 //!
 //! These are data, shared by the controller RTL ([`super::DramCtrl`]) and its reference model
 //! ([`super::model`]). The testbench's DDR4 timing checker deliberately carries its own copy.

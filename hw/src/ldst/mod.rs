@@ -1,4 +1,4 @@
-//! The global memory path of spec/003 §2.2 below the LD/ST unit: the reordering unit →
+//! The global memory path of the reordering paper's Fig. 5 below the LD/ST unit: the reordering unit →
 //! the coalescer → the L1 data cache, as one block (`path`: [`LdstPath`]) and as the
 //! composition of the three reference models (`model`: [`model::PathModel`]).
 //!

@@ -1,5 +1,6 @@
 //! Per-wavefront coalescing: the lanes of one FLAT instruction become the 128-byte lines it
-//! touches (spec/003 §2.7 with 64-lane wavefronts), ascending, each with the dword span it
+//! touches (the reordering paper's Algorithm 3 with 64-lane
+//! wavefronts), ascending, each with the dword span it
 //! touches in the line (a store writes that span to DRAM).
 
 use crate::cache::model::LINE_SHIFT;

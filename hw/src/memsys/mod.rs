@@ -1,4 +1,4 @@
-//! The compute unit's global memory hierarchy (issue 10): per-wavefront coalescing
+//! The compute unit's global memory hierarchy: per-wavefront coalescing
 //! ([`coalesce`]) → the LD/ST unit's access buffer → the **reordering unit** (or its bypass
 //! with an LD/ST queue) → a line sequencer → the **L1 data cache** → a miss queue → a
 //! **clock-domain crossing** ([`cdc`]) → the **Sim-D DRAM controller** ([`dram_side`]) in the
@@ -38,8 +38,8 @@
 //!
 //! # Reordering on
 //!
-//! The unit releases in the order of its release configuration (spec/003 §3.4, rule R1,
-//! epoch-major). Its configuration is written round by round ([`MemSystem::configure`]): a
+//! The unit releases in the order of its release configuration (rule R1,
+//! epoch-major, our generalisation of the reordering paper's rule). Its configuration is written round by round ([`MemSystem::configure`]): a
 //! reset cycle, one cycle per trace entry, one per map, then `start`. Until `start`,
 //! [`MemSystem::accepts`] is false. A request carries its wavefront's slot, the instance's
 //! sequence number and `pc_idx` from the trace ([`plan::ReorderPlan::seq_of`]).

@@ -1,4 +1,5 @@
-//! The release configuration of the reordering unit for a launch (spec/003 §3.4, §3.7): per
+//! The release configuration of the reordering unit for a launch (rule R1's
+//! traces): per
 //! wavefront, its global ld/st instances in program order, as the kernel analyzer found them.
 //!
 //! # The trace table in data memory

@@ -1,7 +1,10 @@
-//! The warp-based load/store reordering unit of spec/003-reorder.md §2.2–§2.5, §3.3–§3.7: the
+//! The warp-based load/store reordering unit (Section III-E of the reordering paper,
+//! docs/works/reorder.md): the
 //! distributing unit, one channel per warp slot, and the reordering unit that releases the
 //! warps' global memory instructions to the L1 in the static order of the release
-//! configuration (rule R0 of the paper or the generalised R1, spec §3.4).
+//! configuration (rule R0 of the paper or our generalisation R1, which
+//! orders each warp's trace heads by `(wave, epoch, k, pc_idx, block, warp)` and so handles
+//! loops and barriers).
 //!
 //! This text is the contract of the RTL and of the reference model (`model`), cycle for
 //! cycle. The release order must equal `rtgpu_wcet::reorder::release_order` for the same
@@ -18,21 +21,21 @@
 //! - `reset`: synchronous; every channel empty, every slot unmapped, state IDLE, no error.
 //! - Configuration (only while IDLE; ignored otherwise):
 //!   - `rule` (2 bits): bit 0 = use `epoch`, bit 1 = use `k` in the key (R0 = 0, R1 = 3, R1
-//!     without epoch-major = 2; spec §3.4);
+//!     without epoch-major = 2);
 //!   - `parallel` (1): channel search compares every entry in one cycle (else one entry per
-//!     cycle, from the head, wrapping — spec §3.5 `sequential`);
+//!     cycle, from the head, wrapping: the paper's "search pointer");
 //!   - `bypass` (1): reordering off — requests go straight to the release port (below);
 //!   - `trace_we`, `trace_slot` (6), `trace_index` (log2 T), `trace_entry` (32: `pc_idx`
-//!     \[7:0\], `epoch` \[15:8\], `k` \[31:16\], spec §3.7): one entry of a slot's trace;
+//!     \[7:0\], `epoch` \[15:8\], `k` \[31:16\]): one entry of a slot's trace;
 //!   - `map_we`, `map_slot` (6), `map_block` (8), `map_warp` (5), `map_wave` (8), `map_len`
 //!     (log2 T + 1): the slot now runs static warp (block, warp) of wave `wave` with `len`
 //!     trace entries; its head ← 0 and its expected sequence number ← 0 (block launch,
-//!     spec Table 1).
+//!     the reordering paper's Table 1).
 //! - `start` (1): IDLE → SELECT (the kernel's blocks are launched and mapped).
 //! - Requests from the LD/ST unit: `req_valid`, `req_slot` (6, runtime warp slot),
-//!   `req_seq` (8, the warp's global ld/st sequence number, spec §3.4), `req_pc_idx` (8),
+//!   `req_seq` (8, the warp's global ld/st sequence number), `req_pc_idx` (8),
 //!   `req_store` (1), `req_tag` (8, the instruction's place in the LD/ST unit's access
-//!   buffer, which keeps the lane addresses; spec §3.7 storage note). Taken at the edge when
+//!   buffer, which keeps the lane addresses, so the channel entry stays small). Taken at the edge when
 //!   `req_valid & req_ready`.
 //! - `rel_ready` (1): the downstream (coalescer → L1) takes the released instruction at this
 //!   edge.
@@ -40,7 +43,8 @@
 //!
 //! Outputs (combinational from the registers and the inputs):
 //! - `free` (W bits): channel w has a free entry: the warp scheduler may issue a global
-//!   ld/st of warp w only then (credit gate, spec §3.4).
+//!   ld/st of warp w only then (credit gate: a full channel would otherwise
+//!   deadlock the LD/ST unit).
 //! - `req_ready` = `free[req_slot]` (in bypass: `rel_ready`).
 //! - `rel_valid`, `rel_slot`, `rel_tag`, `rel_store`, `rel_pc_idx`: the instruction being
 //!   released (state ISSUE; in bypass the request itself).
@@ -96,7 +100,8 @@
 //!
 //! # Structure
 //!
-//! The RTL, [`Reorder`]`<W, D, T>`, one block per file as the spec's block diagram names them:
+//! The RTL, [`Reorder`]`<W, D, T>`, one block per file as the paper's block diagram (its
+//! Fig. 5) names them:
 //! `channel.rs` ([`channel::Channel`]: one channel, a compacting FIFO of D entries with the
 //! sequence-number search), `distributor.rs` ([`distributor::Distributor`]: routes a taken
 //! request to its slot's channel, `req_ready`, error 3), `slot_config.rs`

@@ -1,5 +1,5 @@
 //! Reference model of the reordering unit, written from the contract in [`super`] (the module
-//! documentation of `reorder/mod.rs`) and spec/003-reorder.md §2.2–§2.5, §3.3–§3.7 only.
+//! documentation of `reorder/mod.rs`) and Section III-E of the reordering paper only.
 //!
 //! [`ReorderModel::outputs`] is what the unit drives during the current cycle (combinational
 //! from the registers and the cycle's inputs); [`ReorderModel::step`] returns the same outputs
@@ -678,7 +678,8 @@ impl ReorderModel {
     }
 }
 
-/// The 32-bit trace entry of (`pc_idx`, `epoch`, `k`) (spec §3.7).
+/// The 32-bit trace entry of (`pc_idx`, `epoch`, `k`) (`pc_idx` bits 7:0,
+/// `epoch` 15:8, `k` 31:16).
 pub fn entry(pc_idx: u8, epoch: u8, k: u16) -> u32 {
     u32::from(pc_idx) | (u32::from(epoch) << 8) | (u32::from(k) << 16)
 }

@@ -226,7 +226,7 @@ pub fn rust_hdl_sim<B: BenchBlock>(cycles: u64) -> Result<BenchRow, String> {
     ))
 }
 
-/// The DRAM controller on a looping mixed request stream (spec/002-simd.md): the RTL in the
+/// The DRAM controller on a looping mixed request stream (Sim-D): the RTL in the
 /// harness, or the reference model. DRAM command cycles per second.
 pub fn dram(cycles: u64, rtl: bool) -> Result<BenchRow, String> {
     use crate::tb::dram::run::Feeder;

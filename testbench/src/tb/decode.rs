@@ -117,14 +117,14 @@ fn layout() -> Gtkw {
                 ("decode.clock", None),
                 ("decode.reset", None),
                 ("decode.valid", None),
-                ("decode.insn", Some(Format::Hex)),
+                ("decode.insn", Some(Format::Insn)),
             ],
         )
         .group(
             "stage register",
             &[
                 ("decode.full.q", None),
-                ("decode.word.q", Some(Format::Hex)),
+                ("decode.word.q", Some(Format::Insn)),
             ],
         )
         .group(

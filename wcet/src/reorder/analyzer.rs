@@ -1,4 +1,5 @@
-//! The kernel analyzer: Algorithms 1–3 of spec §3.1 with the R1 generalisation of §3.4.
+//! The kernel analyzer: Algorithms 1–3 of the reordering paper (its Section III-D), with
+//! traces for our generalised release rule R1 (see [`super::order`]).
 //!
 //! For every block (linear-ID order) and every warp of it (warp index order) the kernel is
 //! executed with concrete values, 32 lanes in SIMT lock-step, and every warp-level global ld/st
@@ -7,16 +8,17 @@
 //! this warp has passed), load/store, the coalesced 128-byte line numbers (ascending, deduplicated:
 //! Algorithm 3 with `Coalesce(a, b) ⟺ a >> 7 == b >> 7`) and the mask of the lanes that executed
 //! it. A ld/st that no lane executes (every lane's guard false) is still recorded, with no lines
-//! (§3.4 "zero-line instances").
+//! (a "zero-line instance", so that the configuration and the traffic never diverge).
 //!
 //! # Divergence and reconvergence
 //!
-//! Each warp runs a SIMT reconvergence stack (spec §6 #17) with **immediate post-dominator**
+//! Each warp runs a SIMT reconvergence stack (our choice: the paper's
+//! Algorithm 2 follows one path) with **immediate post-dominator**
 //! (IPDOM) reconvergence, computed on the instruction-level control-flow graph ([`ipdom`]).
 //! On a branch whose guard splits the active lanes, the current entry's PC becomes the branch's
 //! IPDOM, then the taken path and the fall-through path are pushed with that reconvergence PC,
 //! fall-through on top: the **fall-through path runs first**. For a forward branch this is the
-//! lower-PC path, so each warp's trace stays PC-ascending in structured forward code (§6 #17);
+//! lower-PC path, so each warp's trace stays PC-ascending in structured forward code;
 //! for a backward loop branch the fall-through path starts at the IPDOM (the instruction after
 //! the branch), so it is empty and the lanes that loop run first, the others wait at the loop
 //! exit. An entry is popped when its PC reaches its reconvergence PC or its mask becomes empty.
@@ -35,13 +37,13 @@ use serde::{Deserialize, Serialize};
 use super::interp::{unflatten, Effect, ExecError, Thread, ThreadCtx};
 use super::ptx::{pc_of, Kernel, Op};
 
-/// log2 of the L1D line size: line number = byte address >> 7 (128-byte lines, spec §2.6).
+/// log2 of the L1D line size: line number = byte address >> 7 (128-byte lines, the reordering paper's Table 2).
 pub const LINE_SHIFT: u32 = 7;
 
 /// Threads per warp.
 pub const WARP_SIZE: u32 = 32;
 
-/// One warp-level global ld/st instance (spec §3.4's trace descriptor).
+/// One warp-level global ld/st instance (an entry of a warp's trace for rule R1).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Access {
     /// The instruction's byte PC (8 × instruction index).
@@ -71,7 +73,7 @@ pub struct WarpTrace {
     pub accesses: Vec<Access>,
 }
 
-/// The analyzer's output (the reordering configuration of §3.4).
+/// The analyzer's output (the reordering configuration: one trace per warp).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Analysis {
     /// The PCs of the static global ld/st instructions, ascending (`LDSTPCList`).
@@ -653,7 +655,8 @@ impl Analysis {
         Ok(())
     }
 
-    /// The analyzer output in the exact format of spec §3.2 (`-num_pcs`, `-pc_addrs`, `-grid`,
+    /// The analyzer output in the exact format of the reordering paper's worked
+    /// example (`-num_pcs`, `-pc_addrs`, `-grid`,
     /// `-block`, then per block `Block [ x , y , z ]` and per warp the access bits and the
     /// `[ [ line byte bases ] , L|S ]` / `None` entries), one line each, each ending in `\n`.
     ///

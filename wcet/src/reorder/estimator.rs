@@ -1,17 +1,17 @@
-//! The miss-rate estimator (spec §4.3): a plain LRU replay of the release sequence.
+//! The miss-rate estimator (Section III-F of the reordering paper): a plain LRU replay of the release sequence.
 //!
 //! Every released instance sends its lines to the L1D in ascending order, one access each:
 //!
 //! - **load**: a miss if the line is absent; then the line is touched (hit) or filled (miss).
 //! - **store, [`WritePolicy::EvictNoAllocate`]** (default; GPGPU-Sim Fermi "global write-evict,
-//!   no write-allocate", §6 #3): a hit invalidates the line (the way becomes free); a miss is
+//!   no write-allocate"; the paper does not state the write policy): a hit invalidates the line (the way becomes free); a miss is
 //!   counted and allocates nothing.
 //! - **store, [`WritePolicy::WriteBackAllocate`]**: a miss is counted and the line is filled; a
 //!   hit touches it.
 //!
-//! Set index = line number mod `sets` (the linear index of §6 #32; `line & (sets − 1)` for a
-//! power of two). Fills are allocate-on-miss: the tag and the LRU state change at the access
-//! (§4.3 condition 1).
+//! Set index = line number mod `sets` (a linear index, not GPGPU-Sim's hash; `line & (sets − 1)` for a
+//! power of two). Fills are allocate-on-miss: the tag and the LRU state change at the access,
+//! so the LRU state follows the release order whatever the memory latency.
 //!
 //! **Victim way rule:** a fill takes the lowest-numbered invalid way of the set; when every way
 //! is valid, the least recently used way is replaced in place (its way number is kept).
@@ -47,7 +47,7 @@ pub struct CacheConfig {
 }
 
 impl CacheConfig {
-    /// 16 kB, 4-way, 32 sets × 128 B (Table 2, spec §6 #2), write-evict.
+    /// 16 kB, 4-way, 32 sets × 128 B (the reordering paper's Table 2), write-evict.
     pub fn l1_16k() -> Self {
         Self::with_ways(4)
     }
@@ -151,7 +151,8 @@ fn ratio(num: u64, den: u64) -> f64 {
 }
 
 impl Estimate {
-    /// `misses / accesses` (0 when there is no access), spec §6 #5.
+    /// `misses / accesses` (0 when there is no access), over coalesced 128-byte line
+    /// accesses, loads and stores.
     pub fn miss_rate(&self) -> f64 {
         ratio(self.misses, self.accesses)
     }

@@ -1,13 +1,13 @@
 //! A per-thread concrete interpreter for the [`ptx`](super::ptx) subset (the paper's
-//! `UpdateRegisterValue` and `GetAddr`, spec §3.1).
+//! `UpdateRegisterValue` and `GetAddr`, Algorithms 2 and 3).
 //!
-//! Values are what the analyzer can know statically (spec §2.1 assumption: addresses and branch
+//! Values are what the analyzer can know statically (the paper's assumption: addresses and branch
 //! conditions depend only on thread/block IDs, parameters and constants). A register holds
 //! `Some(bits)` (zero-extended to 64 bits) once written from known values, or `None` when its
 //! value is *data*: never written, loaded from global or shared memory, or floating point (the
 //! interpreter does no float arithmetic; `mov` copies float bit patterns exactly). Using a data
 //! value as a global address or as a guard is an error ([`ExecError::DataDependent`]): that is
-//! the paper's "statically unpredictable" case (§4.4).
+//! the paper's "statically unpredictable" case (its Section III-F).
 //!
 //! Integer semantics follow PTX: operations work on the type's width and the result is stored
 //! zero-extended; signed types compare, divide and shift right as signed; shifts by the width or
@@ -15,7 +15,7 @@
 //! product at twice the width; `cvt` sign- or zero-extends from the source type then truncates
 //! to the destination type.
 //!
-//! Global accesses are 32-bit byte addresses (spec §6 #32): an address of 2^32 or more is an
+//! Global accesses are 32-bit byte addresses (our choice): an address of 2^32 or more is an
 //! error, and so is an address that is not a multiple of the access size (PTX requires natural
 //! alignment; it also guarantees that one thread's access lies in one 128-byte line).
 

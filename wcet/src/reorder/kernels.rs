@@ -1,12 +1,12 @@
-//! The PTX kernels of spec/003 (files under `wcet/kernels/reorder/`) with their launches.
+//! The PTX kernels of the reordering work (files under `wcet/kernels/reorder/`) with their launches.
 
-/// The kernel of the paper's worked example (spec §3.2), cleaned of extraction artefacts.
+/// The kernel of the paper's worked example, cleaned of extraction artefacts.
 pub const EXAMPLE: &str = include_str!("../../kernels/reorder/example.ptx");
 
-/// Spec §7 #4: `for i < 4 { ld.global; st.shared; bar.sync }; ld.global`.
+/// Loop + barrier (a deadlock guard for rule R1): `for i < 4 { ld.global; st.shared; bar.sync }; ld.global`.
 pub const LOOP_BARRIER: &str = include_str!("../../kernels/reorder/loop_barrier.ptx");
 
-/// A kernel and the launch the spec analyses it with.
+/// A kernel and the launch it is analysed with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
     /// Name on the command line.

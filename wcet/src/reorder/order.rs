@@ -1,21 +1,23 @@
-//! The Reordering Unit's release order: a pure function of the analysis (spec §3.3, §3.4).
+//! The Reordering Unit's release order: a pure function of the analysis (rule R0
+//! of Section III-E of the reordering paper, or our generalisation R1).
 //!
 //! One SM; its blocks launch in increasing linear ID and are cut into **waves** of
-//! `resident_blocks` consecutive blocks: `wave(b) = b / resident_blocks` (§3.4 "Wave rule";
+//! `resident_blocks` consecutive blocks: `wave(b) = b / resident_blocks` (our wave rule;
 //! with one SM, block b's SM is b mod 1 = 0). The unit serves only the current wave's warps and
 //! moves to the next wave when every instance of the current one is released, so the wave is the
 //! most significant part of every key.
 //!
-//! - **R0** (§3.3, the paper's rule, loop-free kernels): the next release is the lexicographic
+//! - **R0** (the paper's rule, loop-free kernels): the next release is the lexicographic
 //!   minimum over **all** pending instances of the active blocks by [`R0Key`]
 //!   `(wave, pc, block, warp)`: lowest PC first, ties by block linear ID, then warp index
-//!   (block-major, §6 #11). R0 keeps one pending bit per (warp, PC), so it is undefined when a
+//!   (block-major, which matches the paper's Fig. 7). R0 keeps one pending bit per (warp, PC), so it is undefined when a
 //!   warp executes a PC twice (a loop): that is an error.
-//! - **R1** (§3.4): the next release is the minimum over each warp's **head** (its next
+//! - **R1** (ours): the next release is the minimum over each warp's **head** (its next
 //!   unreleased instance, so every warp's instances go in program order) by [`R1Key`]
 //!   `(wave, epoch, k, pc_idx, block, warp)`. With `epoch_major = false` the epoch field is
 //!   zeroed, giving `(wave, k, pc_idx, block, warp)`: that reproduces R0 on kernels with barriers
-//!   but no loops, and must not be used when a loop contains a barrier (§6 #14; see
+//!   but no loops, and must not be used when a loop contains a barrier (a warp at the barrier would wait for a
+//!   warp whose load is held back behind it; see
 //!   [`check_barrier_safe`]).
 //!
 //! On loop-free, barrier-free kernels whose warp traces are PC-ascending (structured forward
@@ -32,9 +34,9 @@ use super::analyzer::{Access, Analysis, MalformedAnalysis};
 /// The release rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Rule {
-    /// The paper's rule (§3.3): global PC-major over all pending instances of the wave.
+    /// The paper's rule (Section III-E): global PC-major over all pending instances of the wave.
     R0,
-    /// The generalised rule (§3.4): heads only, epoch-major (or not), iteration-major.
+    /// The generalised rule (ours): heads only, epoch-major (or not), iteration-major.
     R1 {
         /// Put the barrier epoch first in the key (required when a loop contains a barrier).
         epoch_major: bool,
@@ -314,7 +316,7 @@ pub fn in_program_order(order: &[Released]) -> bool {
     })
 }
 
-/// Checks the barrier condition of §3.4: no instance of epoch e of a block is released while a
+/// Checks the barrier condition of rule R1: no instance of epoch e of a block is released while a
 /// block-mate still has an unreleased instance of a smaller epoch (such an order can deadlock a
 /// `bar.sync`). `order` must be a permutation of `a`'s instances.
 pub fn check_barrier_safe(a: &Analysis, order: &[Released]) -> Result<(), OrderError> {

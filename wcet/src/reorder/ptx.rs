@@ -1,4 +1,4 @@
-//! A parser for the PTX subset of the paper's example (spec/003-reorder.md §3.2) and a little
+//! A parser for the PTX subset of the reordering paper's example and a little
 //! more, enough to write loops and barriers.
 //!
 //! # Accepted text
@@ -24,7 +24,7 @@
 //! # PCs
 //!
 //! Every instruction takes one slot; labels and declarations take none. The PC of the
-//! instruction with index `i` is `8 · i` ([`pc_of`]), as spec §3.2 derives: in the paper's example
+//! instruction with index `i` is `8 · i` ([`pc_of`]), as the paper's example implies: in the paper's example
 //! `ld.global` is the 9th instruction (PC 64) and `st.global` the 11th (PC 80).
 
 use std::collections::HashMap;
@@ -32,7 +32,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Bytes per PTX instruction slot: the PC of instruction `i` is `PC_STEP · i` (spec §3.2).
+/// Bytes per PTX instruction slot: the PC of instruction `i` is `PC_STEP · i`.
 pub const PC_STEP: u32 = 8;
 
 /// The PC of the instruction with index `index` (`8 · index`); `None` if it does not fit 32 bits.

@@ -1,5 +1,5 @@
-//! Cross-module tests: the paper's worked example (spec §3.2, Fig. 7, §7 #1), order sensitivity
-//! (§7 #2), the loop + barrier kernel (§7 #4), R1 ≡ R0 on random loop-free kernels (§3.4), R1 on
+//! Cross-module tests: the paper's worked example (Fig. 7, Table 1), order sensitivity, the
+//! loop + barrier kernel, R1 ≡ R0 on random loop-free kernels, R1 on
 //! random loop kernels, the SIMT analyzer against single-thread runs, and typed errors.
 
 use std::collections::BTreeSet;
@@ -16,7 +16,7 @@ use super::order::{
 use super::ptx::{Kernel, PtxError};
 use super::wcet_eq::{safe_latency, worst_per_pc, Worst};
 
-/// The analyzer output of spec §3.2, verbatim.
+/// The analyzer output of the paper's worked example, verbatim.
 const EXAMPLE_OUTPUT: &str = "\
 -num_pcs 2
 -pc_addrs [ 64 , 80 ]
@@ -522,7 +522,7 @@ fn check_against_threads(k: &Kernel, a: &Analysis, params: &[u64]) {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
-    /// §3.4: on loop-free kernels R1 without the epoch is R0; with the epoch too when there is
+    /// On loop-free kernels R1 without the epoch is R0; with the epoch too when there is
     /// no barrier.
     #[test]
     fn r1_equals_r0_on_loop_free_kernels(
@@ -548,7 +548,7 @@ proptest! {
         prop_assert_eq!(text.matches("L ]").count() + text.matches("S ]").count(), a.instance_count());
     }
 
-    /// §3.4 with loops: R1 releases each warp in program order, wave- then epoch-major, and
+    /// With loops: R1 releases each warp in program order, wave- then epoch-major, and
     /// never lets an epoch overtake a block-mate's earlier epoch.
     #[test]
     fn r1_on_loop_kernels_is_program_ordered_epoch_major_and_barrier_safe(

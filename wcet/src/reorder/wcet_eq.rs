@@ -1,6 +1,7 @@
-//! The paper's WCET estimator: Eq. (1)–(2) as reconstructed in spec §4.6 and the global-memory
-//! latency of Eq. (3)–(4) (§4.7), with the `with_hit` variant (§6 #25) and the safe per-(warp, PC)
-//! variant (§6 #26).
+//! The paper's WCET estimator: Eq. (1)–(2) (their subscripts were lost in the text we
+//! have; reconstructed in docs/works/reorder.md#eq-1) and the global-memory latency of Eq.
+//! (3)–(4) (Section IV-B), with our `with_hit` variant (Eq. (4) drops the hit latency) and our
+//! safe per-(warp, PC) variant.
 //!
 //! Eq. (1)–(2), round-robin issue at segment granularity over N warps of S segments each:
 //!
@@ -142,7 +143,7 @@ pub fn wcet(li: &[Vec<u64>], le: &[Vec<u64>]) -> Result<u64, WcetError> {
     Ok(best)
 }
 
-/// How Eq. (4) charges an L1D hit (§6 #25).
+/// How Eq. (4) charges an L1D hit (the paper's form drops the hit latency).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LatencyMode {
     /// The paper's form: `COAL_max + MR · (L_base + COAL_max · N_ConflictSM)`.
@@ -211,7 +212,8 @@ pub fn global_latency_with_hit(
     )
 }
 
-/// The safe per-instruction latency of §6 #26:
+/// The safe per-instruction latency (ours; the paper applies the kernel-average miss rate
+/// to every instruction):
 /// `L_i = COAL_i + (m_i > 0 ? L_base + m_i · N_ConflictSM : 0)`, where `m_i ≤ COAL_i` is the
 /// instruction's worst number of missing lines.
 pub fn safe_latency(
@@ -267,7 +269,8 @@ pub fn worst_per_warp_pc(
     Ok(out)
 }
 
-/// Per `pc_idx`: the worst over every warp and instance (`COAL_i`, `m_i` of §6 #26). PCs no warp
+/// Per `pc_idx`: the worst over every warp and instance (`COAL_i`, `m_i` of the safe
+/// variant). PCs no warp
 /// executes get zeros.
 pub fn worst_per_pc(
     a: &Analysis,

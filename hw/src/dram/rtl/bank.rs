@@ -5,7 +5,7 @@ use crate::dram::Part;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// FIFO depth (spec §6 #6).
+/// FIFO depth (our choice: the Sim-D paper gives none).
 pub const DEPTH: usize = 8;
 
 /// The head step of a bank: what it would issue next.

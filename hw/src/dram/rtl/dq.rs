@@ -1,4 +1,4 @@
-//! The DQ scheduler (spec §1.5.4): every CAS reserves the data bus for BL = 4 cycles, CL
+//! The DQ scheduler (Section 3.2.2 of the Sim-D paper): every CAS reserves the data bus for BL = 4 cycles, CL
 //! (read) or CWL − 2 (write, the SRAM read leads) cycles after it; in each of those cycles the
 //! scheduler names the burst and the 4 words on the bus.
 

@@ -1,4 +1,5 @@
-//! The CAM of a snoopy indexed transfer (spec/002-simd.md §1.6): each entry (one work-item)
+//! The CAM of a snoopy indexed transfer (Section 3.2.3 of the Sim-D
+//! paper): each entry (one work-item)
 //! holds the word address it wants; the controller streams the whole buffer as an ordinary
 //! tile request, and every cycle the CAM compares the 4 words on the data bus with every
 //! entry. Reads: a matching entry captures its word (`hit`, `hit_word`; the data path takes

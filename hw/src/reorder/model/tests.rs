@@ -1,5 +1,5 @@
 //! Tests of the reordering unit's reference model: the paper's Fig. 7 walk-through, the
-//! spec's testbench items §7.3 and §7.5, the three errors, bypass, the configuration port's
+//! out-of-order arrival and full-channel cases, the three errors, bypass, the configuration port's
 //! readings, and a property test against `rtgpu_wcet::reorder::release_order`.
 
 use super::super::testkit::{gen_traces, idle, put, wcet_order, Acc, Rng, Warp};
@@ -49,7 +49,7 @@ fn states(outs: &[ReorderOut]) -> Vec<(u8, u8)> {
 // ---------------------------------------------------------------- the paper's example
 
 /// Table 1's mapping: B0W0 → slot 2, B0W1 → 3, B1W0 → 0, B1W1 → 1; block 0 loads pc_idx 0,
-/// block 1 stores pc_idx 1 (spec §3.2).
+/// block 1 stores pc_idx 1 (the paper's worked example).
 fn paper_warps() -> Vec<Warp> {
     let w = |slot, block, warp, a| Warp {
         slot,
@@ -114,7 +114,7 @@ fn paper_fig7_walkthrough() {
     assert_eq!(order, [(2, 0), (3, 0), (0, 0), (1, 0)]);
 }
 
-// ---------------------------------------------------------------- spec §7.3
+// ---------------------------------------------------- out-of-order arrival
 
 /// One warp with I0 (pc_idx 0) and I1 (pc_idx 1) on slot 0.
 fn two_instructions() -> Warp {
@@ -127,7 +127,7 @@ fn two_instructions() -> Warp {
     }
 }
 
-/// Runs §7.3 with I1 presented in cycle 0 and I0 in cycle `i0_at`; returns the outputs and
+/// One warp with I0 (pc 0x10) and I1 (pc 0x20): runs it with I1 presented in cycle 0 and I0 in cycle `i0_at`; returns the outputs and
 /// the search pointer during each cycle.
 fn out_of_order(parallel: bool, i0_at: usize) -> (Vec<ReorderOut>, Vec<u8>) {
     let w = two_instructions();
@@ -159,7 +159,7 @@ fn search_cycles(outs: &[ReorderOut]) -> usize {
     outs.iter().filter(|o| o.state == state::SEARCH).count()
 }
 
-/// Spec §7.3: I1 enqueued before I0; I0 is released first. Sequential: the search pointer
+/// I1 enqueued before I0; I0 is released first. Sequential: the search pointer
 /// steps past I1 (3 SEARCH cycles in all); parallel: 2 SEARCH cycles.
 #[test]
 fn intra_warp_out_of_order_arrival() {
@@ -196,9 +196,9 @@ fn sequential_pointer_wraps_and_includes_pushes() {
     assert_eq!(released_tags(&outs), [0, 1]);
 }
 
-// ---------------------------------------------------------------- spec §7.5
+// ---------------------------------------------------------- full channel
 
-/// Spec §7.5: slot 1's warp issues 12 back-to-back stores (issued only while `free[1]`)
+/// Credit gate: slot 1's warp issues 12 back-to-back stores (issued only while `free[1]`)
 /// while the unit waits at slot 0; `free[1]` drops after D = 10, slot 0's request (cycle 20,
 /// the port is free since slot 1 is gated) still gets through, then the 12 stores follow.
 #[test]
@@ -425,7 +425,7 @@ fn new_validates_parameters() {
     assert!(ReorderModel::new(4, 4, 512).is_err());
 }
 
-/// The trace entry encoding (spec §3.7) and the configuration cycles.
+/// The trace entry encoding and the configuration cycles.
 #[test]
 fn entry_and_config_writes() {
     assert_eq!(entry(0x12, 0x34, 0x5678), 0x5678_3412);

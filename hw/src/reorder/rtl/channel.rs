@@ -1,4 +1,5 @@
-//! One channel of the reordering unit (contract: [`super`]; spec/003-reorder.md §2.3, §3.5):
+//! One channel of the reordering unit (contract: [`super`]; Section III-E of the
+//! reordering paper):
 //! the requests of one warp slot, a compacting FIFO of `D` entries {`seq` 8, `pc_idx` 8,
 //! `store` 1, `tag` 8} in arrival order, entry 0 the oldest, `count` entries valid.
 //!

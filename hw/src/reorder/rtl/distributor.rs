@@ -1,4 +1,5 @@
-//! The distributing unit (contract: [`super`]; spec/003-reorder.md §2.2, §2.3): routes the
+//! The distributing unit (contract: [`super`]; Section III-E of the
+//! reordering paper): routes the
 //! LD/ST unit's request to the channel of its runtime warp slot.
 //!
 //! Combinational. `req_ready` is the request slot's `free` bit (0 for a slot ≥ W, and during

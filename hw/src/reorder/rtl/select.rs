@@ -1,5 +1,5 @@
 //! The SELECT stage of the reordering unit (contract: [`super`], "Release order";
-//! spec/003-reorder.md §3.3, §3.4): the pending slot with the smallest key
+//! rule R0 of Section III-E of the reordering paper and our generalisation R1): the pending slot with the smallest key
 //! `(wave, epoch·rule[0], k·rule[1], pc_idx, block, warp)` of its head trace entry, compared
 //! lexicographically, most significant first.
 //!

@@ -1,5 +1,5 @@
-//! The reordering configuration of one warp slot (contract: [`super`]; spec/003-reorder.md
-//! §2.5, §3.4, §3.7): the static→runtime map of the slot (mapped, `block`, `warp`, `wave`,
+//! The reordering configuration of one warp slot (contract: [`super`]; the reordering
+//! paper's Table 1 and Section III-E): the static→runtime map of the slot (mapped, `block`, `warp`, `wave`,
 //! `len`), its trace head and sequence counter, and its row of the trace memory (`T` entries
 //! of 32 bits: `pc_idx` \[7:0\], `epoch` \[15:8\], `k` \[31:16\]).
 //!

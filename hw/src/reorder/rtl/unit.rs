@@ -1,5 +1,5 @@
-//! The reordering unit, top of the block (contract: [`super`]; spec/003-reorder.md §2.2–§2.5,
-//! §3.3–§3.7): `W` [`Channel`]s, `W` [`SlotConfig`]s (map, head, sequence counter, trace row),
+//! The reordering unit, top of the block (contract: [`super`]; Section III-E of the
+//! reordering paper): `W` [`Channel`]s, `W` [`SlotConfig`]s (map, head, sequence counter, trace row),
 //! the [`Distributor`], the [`Select`] argmin, and here the configuration registers (`rule`,
 //! `parallel`, `bypass`), the state machine IDLE/SELECT/SEARCH/ISSUE/DONE/ERROR, the search
 //! pointer, the watchdog's wait counter, the error code and the release port.

@@ -1,4 +1,4 @@
-//! The rule engine: bank state, the spec/002-simd.md §2.3 timing table, tFAW and refresh
+//! The rule engine: bank state, the DDR4 timing table (Ramulator's rule set), tFAW and refresh
 //! accounting.
 //!
 //! The checker remembers, per scope (bank, bank group, rank, channel), the most recent command
@@ -13,7 +13,7 @@ use super::part::Ddr4Part;
 use super::trace::{format_line, Cmd, TraceCmd};
 
 /// Refreshes that may be postponed (owed) at any time, and that may be pulled in (issued ahead
-/// of their due time): 8 each, as JEDEC allows (spec §1.5.5).
+/// of their due time): 8 each, as JEDEC allows.
 pub const MAX_POSTPONED: u64 = 8;
 /// See [`MAX_POSTPONED`].
 pub const MAX_PULLED_IN: u64 = 8;
@@ -394,7 +394,7 @@ impl RankState {
 /// Feed it every command in issue order with [`Checker::check`], then call
 /// [`Checker::finish`] with the last simulated cycle.
 ///
-/// Choices where the spec is silent:
+/// Choices where the Sim-D paper is silent:
 /// * PRE (or PREA) to a closed bank is legal, as JEDEC allows; it still counts as a precharge:
 ///   the next ACT to that bank and the next REF wait tRP from it, and it must itself respect
 ///   tRAS / tRTP / write recovery from the bank's last ACT / RD(A) / WR(A) (which also covers

@@ -1,19 +1,19 @@
 //! An independent DDR4 timing checker: a test oracle for the DRAM controller.
 //!
-//! It reads the command trace format of ARCHITECTURE.md (`cycle CMD rank bg bank row col`,
+//! It reads the command trace format (`cycle CMD rank bg bank row col`,
 //! [`parse_trace`], [`format_line`]) and checks every command against
 //!
 //! * the command bus: one command per cycle, cycles never decreasing;
 //! * bank state: ACT only to a closed bank, RD/WR only to the open row of an open bank,
 //!   RDA/WRA close the bank, REF only with every bank of the rank closed;
-//! * every row of the timing table of spec/002-simd.md §2.3 (plus the auto-precharge tRAS
-//!   lock-out the spec recommends, and tRFC before a PRE), including tFAW over the last four
+//! * every row of the DDR4 timing table (Ramulator's rule set, plus the
+//!   auto-precharge tRAS lock-out the controller uses, and tRFC before a PRE), including tFAW over the last four
 //!   ACTs of the rank;
-//! * refresh accounting (§1.5.5): at most 8 refreshes owed, at most 8 pulled in.
+//! * refresh accounting: at most 8 refreshes owed, at most 8 pulled in.
 //!
 //! It shares nothing with the controller in `hw/src/dram/`, not even the part tables
-//! ([`Ddr4Part`] is its own copy of spec §1.4): independence is what makes it an oracle.
-//! See [`Checker`] for the choices made where the spec is silent, and [`Rule`] for the list of
+//! ([`Ddr4Part`] is its own copy of Sim-D's Table 1): independence is what makes it an oracle.
+//! See [`Checker`] for the choices made where the Sim-D paper is silent, and [`Rule`] for the list of
 //! rule identifiers.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! The checker's own copy of the DDR4 device parameters (spec/002-simd.md §1.4, Table 1 and the
+//! The checker's own copy of the DDR4 device parameters (Sim-D's Table 1 and the
 //! extra Ramulator parameters). Deliberately not shared with the DRAM controller.
 
 /// Organisation and timing of one DDR4 device configuration, in DRAM command-clock cycles.

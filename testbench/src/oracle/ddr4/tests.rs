@@ -1102,7 +1102,7 @@ fn parts_by_name() {
     let m = Ddr4Part::by_name("ddr4-1866m-x16").unwrap();
     assert_eq!((m.cl, m.rc, m.rfc, m.refi), (13, 45, 327, 7280));
     assert!(Ddr4Part::by_name("ddr4-2400").is_none());
-    // Spec §2.1 / §2.3 derived numbers.
+    // Numbers derived from the timing table.
     assert_eq!(x16.rd_to_wr(), 12);
     assert_eq!(x16.wr_to_rd_s(), 24);
     assert_eq!(x16.wr_to_rd_l(), 32);

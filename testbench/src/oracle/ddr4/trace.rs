@@ -1,4 +1,4 @@
-//! The DRAM command trace format of ARCHITECTURE.md ("Traces and formats"): one command per
+//! The DRAM command trace format (docs/architecture.md): one command per
 //! line, `cycle CMD rank bg bank row col`, decimal, space separated.
 
 use std::fmt;

@@ -1,5 +1,5 @@
-//! `l1-cache`: the L1 data cache, 32 sets × 4 ways (16 kB), on the paper's example (spec/003
-//! §3.2: two warps load lines 0..3, two warps store lines 16..19; 16 accesses, 12 misses) with
+//! `l1-cache`: the L1 data cache, 32 sets × 4 ways (16 kB), on the reordering paper's
+//! example (two warps load lines 0..3, two warps store lines 16..19; 16 accesses, 12 misses) with
 //! a 20-cycle memory, then random loads, stores, fills (of outstanding misses and stray lines)
 //! and resets. Every cycle: RTL == reference model.
 
@@ -215,7 +215,7 @@ fn layout(n: &str) -> Gtkw {
     ]
     .map(|(s, f)| (p(s), f));
     Gtkw::new(&format!(
-        "rtgpu {n}: the L1 data cache (hw/src/cache/l1.rs), spec/003"
+        "rtgpu {n}: the L1 data cache (hw/src/cache/l1.rs), the reordering paper"
     ))
     .window(80 * crate::tb::TB_PERIOD_PS)
     .group("access", &as_refs(&req))

@@ -1,5 +1,5 @@
 //! Drives request sequences through a controller (the RTL or the reference model), collects
-//! the command trace (ARCHITECTURE.md format) and checks every command with the independent
+//! the command trace (`cycle CMD rank bg bank row col` lines) and checks every command with the independent
 //! DDR4 timing checker.
 
 use crate::oracle::ddr4::{self, Checker, TraceCmd};

@@ -1,7 +1,7 @@
 //! `snoop`: the CAM of snoopy indexed transfers (hw/src/dram/rtl/snoop.rs) on the data bus of
 //! real transfers: the reference model of the controller streams index buffers as tile
 //! requests, 16 work-items snoop their words. Every cycle: RTL == a reference written from
-//! §1.6 (an entry matches when its word is one of the used words on the bus), and at the end
+//! Section 3.2.3 of the Sim-D paper (an entry matches when its word is one of the used words on the bus), and at the end
 //! of each read every entry has hit exactly once, on its word's lane.
 
 use crate::sim::cosim::verilog_of;
@@ -46,7 +46,7 @@ pub struct SnoopOut {
     pub wmask: u8,
 }
 
-/// The reference: §1.6 read literally.
+/// The reference: Section 3.2.3 of the Sim-D paper read literally.
 #[derive(Default)]
 pub struct Reference {
     addr: [Option<u32>; ENTRIES],

@@ -1,5 +1,5 @@
-//! LID sweeps over every word alignment of a request within one 16 KiB bank-pair span (spec
-//! §2.6, §6 #3), on the reference model (cycle-equivalent to the RTL, checked by the
+//! LID sweeps over every word alignment of a request within one 16 KiB bank-pair span (the
+//! authors derived Eq. 15 and 16 the same way, by exhaustive simulation), on the reference model (cycle-equivalent to the RTL, checked by the
 //! testbenches), in parallel over the cores.
 
 use super::bound::{tid, worst_bursts, FRONT_END};

@@ -1,6 +1,6 @@
 //! `rtgpu reorder compare`: per L1 configuration, the simulated cycles and misses of the
 //! paper's three configurations (default = LRR, reorder = LRR + the unit, pure round-robin)
-//! over several jitter seeds, beside the static estimate (spec/003 §5.1, §5.3).
+//! over several jitter seeds, beside the static estimate (Section V of the reordering paper).
 
 use super::system::{estimate_traffic, run_models, Geometry, Mode, SysConfig};
 use super::traffic::{RandomTraffic, Traffic};

@@ -1,4 +1,4 @@
-//! The global memory path of one SM, cycle by cycle (spec/003 §2.2): a warp scheduler (LRR or
+//! The global memory path of one SM, cycle by cycle (the reordering paper's Fig. 5): a warp scheduler (LRR or
 //! pure round-robin) issues the warps' ld/st instructions → the reordering unit (or bypass) →
 //! the coalescer → the L1 data cache → a memory with a fixed latency plus random jitter.
 //!
@@ -71,7 +71,7 @@ impl Path for PathModel {
     }
 }
 
-/// The three configurations of the paper (spec §5.1).
+/// The three configurations of the reordering paper (its Section V-A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {

@@ -2,7 +2,7 @@
 //! 4 entries, 8 trace entries; coalescer; L1 of 4 sets × 2 ways) driven by the system's warps
 //! and memory, RTL == reference model every cycle.
 //!
-//! First the paper's example (spec/003 §7 #1: Table 1's runtime map, Fig. 7's release order,
+//! First the reordering paper's example ( Table 1's runtime map, Fig. 7's release order,
 //! 12 misses of 16), then random episodes (1–4 warps, loops, stores, empty masks, random
 //! slots, latency, jitter, search mode, load-use distance, in all three modes), each after a
 //! reset; with reordering every episode's misses must equal the static estimate.
@@ -287,7 +287,7 @@ fn layout(n: &str) -> Gtkw {
         ("mem_fill_line", dec),
     ]);
     Gtkw::new(&format!(
-        "rtgpu {n}: reordering unit -> coalescer -> L1 (hw/src/ldst/), spec/003 Fig. 7"
+        "rtgpu {n}: reordering unit -> coalescer -> L1 (hw/src/ldst/), the reordering paper's Fig. 7"
     ))
     .window(48 * crate::tb::TB_PERIOD_PS)
     .names(
