@@ -74,7 +74,7 @@ proptest! {
 }
 
 #[test]
-fn the_spec_examples_decode_one_cycle_later() {
+fn the_encoding_examples_decode_one_cycle_later() {
     let mut h = decode_harness();
     let mut p = |insn, valid| present(&mut h, word_in(insn, valid));
     assert!(

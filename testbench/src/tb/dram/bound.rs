@@ -1,4 +1,4 @@
-//! The paper's closed-form worst-case LIDs (Eq. 15 and 16, spec/002-simd.md §2.6), in DRAM
+//! Sim-D's closed-form worst-case LIDs (Eq. 15 and 16, docs/works/simd.md#eq-15), in DRAM
 //! cycles from the request's first command. Add [`FRONT_END`] for the LID from the trigger
 //! that the controller reports.
 
@@ -89,9 +89,9 @@ pub fn tiid(p: &Part, write: bool, b: u32, s: u32) -> u32 {
 mod tests {
     use super::*;
 
-    /// The table of spec §2.6 (DDR4-3200AA, 2 bank groups).
+    /// Eq. 15 evaluated by hand (DDR4-3200AA, 2 bank groups).
     #[test]
-    fn eq15_matches_the_spec_table() {
+    fn eq15_matches_the_hand_computed_table() {
         let p = Part::DDR4_3200AA_X16;
         for (b, ac_b, r, w) in [
             (1, 22, 74, 88),
@@ -109,15 +109,15 @@ mod tests {
             assert_eq!(tid(&p, false, b), r, "tID_R({b})");
             assert_eq!(tid(&p, true, b), w, "tID_W({b})");
         }
-        // 1866M: tID_R(64) = 284, tID_W(64) = 305 (spec §2.6).
+        // 1866M: tID_R(64) = 284, tID_W(64) = 305.
         let m = Part::DDR4_1866M_X16;
         assert_eq!((tid(&m, false, 64), tid(&m, true, 64)), (284, 305));
     }
 
-    /// Spec §2.6: b = 1024 iterative indexed, 3200AA: 75 776 / 90 112 cycles beyond 8 rows,
+    /// Eq. 16 by hand: b = 1024 iterative indexed, 3200AA: 75 776 / 90 112 cycles beyond 8 rows,
     /// 8240–8243 / 8272–8275 within.
     #[test]
-    fn eq16_matches_the_spec() {
+    fn eq16_matches_hand_computed_values() {
         let p = Part::DDR4_3200AA_X16;
         assert_eq!(tiid(&p, false, 1024, 1 << 20), 75_776);
         assert_eq!(tiid(&p, true, 1024, 1 << 20), 90_112);
