@@ -1,7 +1,7 @@
-//! `rtgpu multiphase sgemm`: the toy SGEMM of spec/001-multiphase.md Appendix A (naive and
+//! `rtgpu multiphase sgemm`: a toy SGEMM (one block of 32·W threads, 32-wide tiles, naive and
 //! double-buffered) on the SM issue model, against the GUB of the multi-phase analysis; the
-//! overestimation table to compare with the paper's Table 4 trends (§6.3). The toy's
-//! instructions name opcode classes of a class table by name ([`ToyClasses`]): §5.2's by default
+//! overestimation table to compare with the multi-phase paper's Table 4 trends (its Section 4.2). The toy's
+//! instructions name opcode classes of a class table by name ([`ToyClasses`]): Accel-Sim's by default
 //! ([`sgemm_hw`]), or one the user edited (`--hw FILE`).
 
 use crate::oracle::sm::{event_log, simulate, Policy, PolicyScheduler};
@@ -26,7 +26,7 @@ pub struct ToyClasses {
     pub mem: usize,
     /// `shared`: shared-memory loads and stores.
     pub shared: usize,
-    /// `alu`: the barrier (§3.3, G10).
+    /// `alu`: the barrier (one issue slot, init 1, lat 0).
     pub alu: usize,
 }
 
@@ -54,14 +54,14 @@ impl ToyClasses {
     }
 }
 
-/// The toy's default table: spec §5.2's ([`HwDesc::gpgpu_sim`]) with global memory latency
+/// The toy's default table: Accel-Sim's ([`HwDesc::gpgpu_sim`]) with global memory latency
 /// `mem_latency` (≥ 1): `int` INT (2, 2), `fp32` SP (1, 3), `mem` MEM (1, L − 1), `shared`
 /// LDST (1, 1) and the barrier's `alu` (1, 0) on INT.
 ///
-/// Appendix A says only that the barrier is "an issued ALU instruction"; its prototype keyed
+/// The barrier is "an issued ALU instruction"; an earlier version of this toy keyed
 /// costs per unit, so its ALU (1, 0) had to be a unit apart from INT (2, 2). With costs per
-/// class the barrier is where Accel-Sim issues `bar.sync` and every other `ALU_OP` (§5.2): on
-/// INT, with the same (1, 0) and one issue slot (§3.3, G10). For this toy the two placements
+/// class the barrier is where Accel-Sim issues `bar.sync` and every other `ALU_OP`: on
+/// INT, with the same (1, 0) and one issue slot. For this toy the two placements
 /// give the same simulated times and GUBs in every cell of the default table, under LRR and
 /// GTO (compared when the classes came in; the test `sgemm_barrier_on_int_as_on_its_own_unit`
 /// keeps a subset).
@@ -69,7 +69,7 @@ pub fn sgemm_hw(mem_latency: u32) -> HwDesc {
     HwDesc::gpgpu_sim(mem_latency)
 }
 
-/// `base` with its `mem` class's total latency (`init + lat`, dispatch to result: G12) set to
+/// `base` with its `mem` class's total latency (`init + lat`, dispatch to result) set to
 /// `mem_latency`.
 ///
 /// # Errors
@@ -87,7 +87,8 @@ pub fn with_mem_latency(base: &HwDesc, mem_latency: u32) -> Result<HwDesc, Strin
     Ok(hw)
 }
 
-/// The two variants of Appendix A.
+/// The two variants: naive (2 barriers per tile iteration) and double-buffered (a prologue
+/// and 1 barrier per iteration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Variant {
     /// Load a tile, store it to shared memory, barrier, 32 FMAs on it, barrier.
@@ -159,7 +160,7 @@ pub fn sgemm_path(variant: Variant, iterations: usize, c: ToyClasses) -> Vec<Dyn
     p
 }
 
-/// The block: `warps` warps, each running `warps` iterations (Appendix A), its instructions in
+/// The block: `warps` warps, each running `warps` iterations (K = 32·W), its instructions in
 /// the classes `c`.
 pub fn sgemm_block(variant: Variant, warps: usize, c: ToyClasses) -> Block {
     vec![sgemm_path(variant, warps, c); warps]

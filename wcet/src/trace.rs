@@ -1,16 +1,16 @@
 //! The analysis input shared with the simulators: a hardware description (functional units and
 //! a table of opcode classes, each with its unit, initiation and latency) and per-warp dynamic
-//! instruction paths with no timing (spec/001-multiphase.md §2.1, §4.4, §9.1 item 9, §9.6, gap
-//! G6). Nothing here knows how the paths are timed.
+//! instruction paths with no timing (the inputs of the multi-phase paper's analysis, with
+//! costs per opcode class rather than per unit). Nothing here knows how the paths are timed.
 //!
 //! # The class table
 //!
 //! An instruction names its *opcode class*; the class names the functional unit it executes on
-//! and its costs (§2.3 HF3): the instruction occupies its **unit** for the class's `init` cycles
-//! (one initiation at a time per unit, across all warps: HF5), then spends the class's `lat`
+//! and its costs (the paper's partially pipelined FUs): the instruction occupies its **unit** for the class's `init` cycles
+//! (one initiation at a time per unit, across all warps), then spends the class's `lat`
 //! cycles in a fully pipelined stage. Classes that share a unit share its initiation slot and
 //! its dispatch FIFO, with their own costs: on Accel-Sim's INT unit an int add initiates for 2
-//! cycles, a mul24 for 3 and a `mov` for 1 (§5.2). [`HwDesc::gpgpu_sim`] is §5.2's table;
+//! cycles, a mul24 for 3 and a `mov` for 1 (Accel-Sim's configs). [`HwDesc::gpgpu_sim`] is that table;
 //! [`HwDesc::from_json`] reads a table written by a user (unknown fields rejected, the table
 //! validated); [`HwDesc::from_costs`] gives one class per unit, as the paper's examples use.
 
@@ -19,10 +19,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// An opcode class (spec §2.1, G6): the functional unit its instructions execute on and their
+/// An opcode class: the functional unit its instructions execute on and their
 /// costs there. A dispatch at cycle `d` initiates on `unit` during `[d, d + init)`, then the
 /// result takes `lat` more cycles in a fully pipelined stage: a consumer may issue in cycle
-/// `d + init + lat` (§2.4).
+/// `d + init + lat`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpClass {
@@ -36,8 +36,8 @@ pub struct OpClass {
     pub lat: u32,
 }
 
-/// The hardware description: the functional units and the opcode class table (spec §9.1
-/// item 9: `opclass → (fu, init, lat)`). Instructions name a class by its index in `classes`.
+/// The hardware description: the functional units and the opcode class table (`opclass →
+/// (fu, init, lat)`), shared by the simulator and the analysis. Instructions name a class by its index in `classes`.
 ///
 /// The fields are public so that tests can build any table; [`HwDesc::validate`] (which
 /// [`HwDesc::from_json`] runs) says whether a table is well formed, and the analysis and the SM
@@ -87,7 +87,7 @@ pub enum HwError {
         /// How many units the table has.
         units: usize,
     },
-    /// A class has `init = 0` (HF3: an initiation lasts at least one cycle).
+    /// A class has `init = 0` (an initiation lasts at least one cycle).
     ZeroInit {
         /// The class's name.
         class: String,
@@ -140,7 +140,7 @@ pub mod gpgpu_sim {
         pub const SFU: usize = 3;
         /// Tensor core.
         pub const TENSOR: usize = 4;
-        /// Global memory "impostor" unit: pipelined, no contention (SA2).
+        /// Global memory "impostor" unit: pipelined, no contention (the paper's assumption).
         pub const MEM: usize = 5;
         /// Shared memory load/store unit, no bank conflicts.
         pub const LDST: usize = 6;
@@ -179,7 +179,7 @@ pub mod gpgpu_sim {
 impl HwDesc {
     /// One unit and one class per entry: unit `f` is named `fu{f}`, and class `f`, also named
     /// `fu{f}`, runs on unit `f` with costs `costs[f] = (init, lat)`. This is the per-unit
-    /// description of the paper's examples (§3.4, Appendix B).
+    /// description of the paper's examples.
     pub fn from_costs(costs: &[(u32, u32)]) -> Self {
         let name = |f: usize| format!("fu{f}");
         Self {
@@ -240,8 +240,8 @@ impl HwDesc {
         )
     }
 
-    /// The table of spec §5.2 (the ECRTS-2025 Accel-Sim configs, `init = I`, `lat = L − I`),
-    /// with global memory latency `mem_lat` (dispatch to result, G12; the `mem` class gets
+    /// Accel-Sim's latency table (the ECRTS-2025 Accel-Sim configs, `init = I`, `lat = L − I`),
+    /// with global memory latency `mem_lat` (dispatch to result; the `mem` class gets
     /// `lat = mem_lat − 1`, 0 when `mem_lat` is 0). Units and classes are in the order of
     /// [`gpgpu_sim::unit`] and [`gpgpu_sim::class`]:
     ///
@@ -407,7 +407,7 @@ impl DynInst {
         }
     }
 
-    /// A barrier issued in class `class` (§3.3, G10: `alu`, init 1, lat 0, on Accel-Sim).
+    /// A barrier issued in class `class` (`alu`, init 1, lat 0, on Accel-Sim).
     pub fn barrier(class: usize) -> Self {
         Self {
             class,

@@ -1,7 +1,7 @@
-//! Warp scheduling (spec/001-multiphase.md §2.6, §9.1).
+//! Warp scheduling (GTO and LRR, which the multi-phase paper names but does not define).
 //!
 //! [`WarpScheduler`] grants, each cycle, one warp among the eligible ones, under GTO or LRR,
-//! exactly as the spec defines them after Accel-Sim:
+//! exactly as Accel-Sim defines them (`order_lrr`, `order_by_priority`):
 //! - **LRR** (loose round-robin): the first eligible warp in the order last+1, last+2, …,
 //!   wrapping; before any issue the order starts at warp 0. Warps that are not eligible are
 //!   skipped (it never idles while a warp is eligible).
@@ -17,8 +17,8 @@
 //! is granted. It is work-conserving: `grant_valid = (eligible != 0)`.
 //!
 //! The reference model is [`model::PolicyScheduler`], the behavioural scheduler the SM issue
-//! model (`testbench/src/oracle/sm/`) and the compute unit use, written from the spec without this
-//! RTL: its `grant_by_age` (and the `age` field of [`model::SchedIn`]) is this block with its
+//! model (`testbench/src/oracle/sm/`) and the compute unit use, written from Accel-Sim's
+//! definitions without this RTL: its `grant_by_age` (and the `age` field of [`model::SchedIn`]) is this block with its
 //! `age` input, `grant` is the block with `age[w] = w`.
 
 pub mod model;

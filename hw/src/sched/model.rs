@@ -1,7 +1,8 @@
-//! The behavioural scheduler: the grant decision of spec/001-multiphase.md §2.6 (§9.1 item 3),
+//! The behavioural scheduler: the grant decision of GTO or LRR as Accel-Sim
+//! defines them (one eligible warp per cycle, work-conserving),
 //! behind a trait so that an RTL scheduler driven through a harness can replace it. The SM
 //! issue model (`rtgpu-testbench`) and the compute unit ([`crate::cu`]) use it; it was written
-//! from the spec without [`super::WarpScheduler`], which the testbench checks against it.
+//! from Accel-Sim's definitions without [`super::WarpScheduler`], which the testbench checks against it.
 
 /// The most warps an eligible mask can name.
 pub const MAX_WARPS: usize = 64;
@@ -15,7 +16,7 @@ pub trait Scheduler {
     fn grant(&mut self, eligible: u64) -> Option<usize>;
 }
 
-/// The two policies of spec §2.6 (Accel-Sim `order_lrr` / `order_by_priority`).
+/// The two policies (Accel-Sim `order_lrr` / `order_by_priority`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Loose round-robin: the priority list starts at `last_issued + 1` (slot 0 before any
@@ -43,10 +44,10 @@ impl std::fmt::Display for Policy {
     }
 }
 
-/// The behavioural GTO/LRR scheduler of spec §2.6, supervising warps `0..warps`.
+/// The behavioural GTO/LRR scheduler, supervising warps `0..warps`.
 ///
 /// Its only state is the last-issued warp, updated **only when it grants** (Accel-Sim's
-/// `m_last_supervised_issued`); it starts empty (G18): LRR then starts at slot 0 and GTO takes
+/// `m_last_supervised_issued`); it starts empty: LRR then starts at slot 0 and GTO takes
 /// the oldest eligible warp. Eligible bits at or above `warps` are ignored (they are not
 /// supervised), so a mask with only such bits gets no grant — which the simulator reports.
 #[derive(Clone, Debug, PartialEq, Eq)]

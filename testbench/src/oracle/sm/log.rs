@@ -1,4 +1,4 @@
-//! The per-instruction event log (spec §9.2, ARCHITECTURE.md "Traces and formats"), as text:
+//! The per-instruction event log (docs/architecture.md), as text:
 //! one line per instruction.
 
 use std::fmt::Write;

@@ -1,6 +1,9 @@
-//! The SM issue model of spec/001-multiphase.md: a cycle-level behavioural simulator of one SM
-//! running one block, with exactly the hardware semantics of §9.1 (SA1–SA4, HF1–HF6, §2.4's
-//! timing, §3.3's drain-release barrier). It is the reference the RTL SM and the analysis
+//! The SM issue model of the multi-phase paper (docs/works/multiphase.md): a cycle-level
+//! behavioural simulator of one SM running one block, with exactly the hardware semantics the
+//! paper's Section 2 assumes (single issue, pipelined memory without contention, no data cache,
+//! perfect fetch; in-order issue per warp, partially pipelined FUs with one initiation at a
+//! time, a work-conserving scheduler, independent FUs), the timing conventions below and a
+//! drain-release barrier. It is the reference the RTL SM and the analysis
 //! (Algorithm 1, GUB) are checked against; it knows nothing of the analysis.
 //!
 //! # The cycle, precisely
@@ -9,26 +12,26 @@
 //!
 //! 1. **Eligibility.** Warp `w` is eligible when it is not finished (it has instructions left to
 //!    issue), it is not waiting at a barrier, and no register of its next instruction's
-//!    `srcs ∪ {dst}` has a pending write (RAW and WAW, G2). A write is *pending in cycle t* when
+//!    `srcs ∪ {dst}` has a pending write (RAW and WAW: the paper checks only sources, which could lose a longer
+//!    pending write). A write is *pending in cycle t* when
 //!    its instruction has issued but is not dispatched yet, or was dispatched at `d` with
 //!    `t < d + init + lat`: the result is usable by a consumer issuing in cycle `d+init+lat`
-//!    (§2.4, §9.1 item 5). FIFOs are unbounded, so there is no "queue full" check (G4 with an
-//!    infinite depth).
+//!    (the paper's Example 1). FIFOs are unbounded, so there is no "queue full" check (the
+//!    paper does not bound the dispatch queues).
 //! 2. **Grant.** The [`Scheduler`] is called with the eligible mask, once per simulated cycle
 //!    (also when the mask is 0). It must grant iff the mask is non-zero, and only an eligible
 //!    warp; anything else is an [`SmError`]. The granted warp issues its next instruction: one
-//!    issue per cycle per SM (SA1), in program order (HF1). The instruction joins the tail of the
-//!    FIFO of its opcode class's FU (one FIFO per FU, shared by every class on it: G6). A
+//!    issue per cycle per SM, in program order. The instruction joins the tail of the
+//!    FIFO of its opcode class's FU (one FIFO per FU, shared by every class on it). A
 //!    barrier instruction (`DynInst::barrier`) is issued like any other (one issue slot, one
 //!    initiation in its own class); after issuing it the warp *waits*.
 //! 3. **Dispatch.** Every FU that is not initiating in cycle `t` (it is free when
 //!    `t ≥ d_prev + init_prev`, with the previous dispatch's class's `init`) pops its FIFO
-//!    head, so an instruction issued at `t` on an idle FU with an empty FIFO dispatches at `t`
-//!    (§2.4). A dispatch at `d` initiates during `[d, d+init)` with its own class's `init` (one
-//!    initiation at a time per FU, across all warps and classes: HF3, HF5), then spends its
+//!    head, so an instruction issued at `t` on an idle FU with an empty FIFO dispatches at `t`. A dispatch at `d` initiates during `[d, d+init)` with its own class's `init` (one
+//!    initiation at a time per FU, across all warps and classes), then spends its
 //!    class's `lat` cycles in a fully pipelined stage that never stalls; it *completes* at
-//!    `d+init+lat`. FUs are independent (HF6).
-//! 4. **Barrier release (drain-release, §3.3, G10).** The release condition *holds in cycle t*
+//!    `d+init+lat`. FUs are independent.
+//! 4. **Barrier release (drain-release; the paper leaves barrier semantics open).** The release condition *holds in cycle t*
 //!    when at least one warp waits at a barrier, every warp either waits at the barrier or is
 //!    finished (a warp that has issued all its instructions and does not wait is not counted:
 //!    "all unfinished warps have arrived"), and **nothing is in flight in cycle t**: every issued
@@ -39,7 +42,7 @@
 //!    completes ([`ReleaseTiming::SameCycle`], the default). Because the barrier instruction is
 //!    itself in flight until its completion, `R ≥` its completion, and `R` = the last
 //!    completion before the release. A block's time is then exactly the sum of its sections'
-//!    spans, which the per-section analysis (§3.3) assumes.
+//!    spans, which the per-section analysis assumes.
 //!
 //!    [`ReleaseTiming::NextCycle`] (through [`simulate_with`]) is the alternative: same `R`, but
 //!    the warps issue from `R + 1` (a registered release); each barrier then costs one cycle
@@ -47,7 +50,7 @@
 //!
 //! A warp is finished when it has issued all its instructions and (if its last one is a
 //! barrier) has been released. The **block time** is the last completion, `max(d+init+lat)` over
-//! all instructions (§2.4, G3), 0 for a block without instructions. The simulation stops at the
+//! all instructions (stores and barriers included), 0 for a block without instructions. The simulation stops at the
 //! first cycle `t` in which every warp is finished, every instruction dispatched and
 //! `t ≥` the block time; [`SmRun::cycles`] holds one [`CycleTrace`] per simulated cycle before
 //! it (so `cycles.len()` is the block time, or the block time + 1 when the block ends on a
@@ -93,7 +96,7 @@ pub struct Event {
     pub complete: u64,
 }
 
-/// What happened in one cycle (the `sm.sched`, `sm.fu*` and `sm.bar` signals of §9.2).
+/// What happened in one cycle (the `sm.sched`, `sm.fu*` and `sm.bar` signals).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CycleTrace {
     /// The cycle.
@@ -177,12 +180,12 @@ pub enum SmError {
         /// How many units the description has.
         units: usize,
     },
-    /// An opcode class with a zero initiation (HF3 needs `init ≥ 1`).
+    /// An opcode class with a zero initiation (an initiation lasts at least one cycle).
     ZeroInit {
         /// The class.
         class: usize,
     },
-    /// Some warp was eligible and the scheduler granted none (HF4).
+    /// Some warp was eligible and the scheduler granted none (the scheduler must be work-conserving).
     NotWorkConserving {
         /// The cycle.
         cycle: u64,
@@ -313,9 +316,9 @@ pub enum ReleaseTiming {
     /// barrier then costs one cycle the multi-phase analysis does not charge.
     NextCycle,
     /// From `R` itself (the default), like a register dependence on the last write (a
-    /// consumer issues in the cycle of the completion, §9.1 item 5). A barrier costs no cycle
+    /// consumer issues in the cycle of the completion). A barrier costs no cycle
     /// beyond its drain, so a block's time equals the sum of its sections' spans, which is what
-    /// the per-section analysis (§3.3) assumes.
+    /// the per-section analysis assumes.
     #[default]
     SameCycle,
 }
