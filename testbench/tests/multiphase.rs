@@ -1,7 +1,7 @@
 //! The multi-phase analysis (wcet/src/multiphase.rs) against the SM issue model
 //! (testbench/src/oracle/sm/), each written without the other, and the RTL warp scheduler inside the
-//! SM model (spec/001-multiphase.md §9.3: C1 single-warp exactness, C2 safety, C6 anomalies,
-//! C7 golden examples).
+//! SM model (single-warp exactness, safety of the bound, the scheduling anomalies and the
+//! multi-phase paper's worked examples).
 
 use proptest::prelude::*;
 use rtgpu_testbench::oracle::sm::{simulate, Policy, PolicyScheduler, Scheduler, SmRun};
@@ -64,7 +64,7 @@ fn hw2(a: (u32, u32), b: (u32, u32)) -> HwDesc {
 }
 
 #[test]
-fn appendix_b_anomalies_reproduce_and_stay_under_the_gub() {
+fn anomaly_vectors_reproduce_and_stay_under_the_gub() {
     let lrr: Block = vec![
         vec![inst(0, &[], 0), inst(1, &[0], 0)],
         vec![
@@ -144,7 +144,7 @@ fn classes_sharing_a_unit_analysis_equals_simulation() {
 }
 
 /// A random class table: 1–4 units and 1–6 opcode classes (init 1–8, lat 0–30), each on a
-/// random unit, so that classes with different costs often share a unit (G6).
+/// random unit, so that classes with different costs often share a unit.
 fn random_hw() -> impl Strategy<Value = HwDesc> {
     (1usize..=4)
         .prop_flat_map(|units| {
@@ -154,7 +154,7 @@ fn random_hw() -> impl Strategy<Value = HwDesc> {
         .prop_map(|(units, classes)| HwDesc::numbered(units, &classes))
 }
 
-/// A random block as spec §9.3 / Appendix A draws them: 2–6 warps, 1–4 units with 1–6 opcode
+/// A random block: 2–6 warps, 1–4 units with 1–6 opcode
 /// classes on them ([`random_hw`]), 1–25 instructions per warp, dependences with a random
 /// probability, 2–12 registers, and the same number (0–2) of barriers in every warp.
 fn random_block() -> impl Strategy<Value = (Block, HwDesc)> {
@@ -225,7 +225,7 @@ fn random_path(
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
-    /// C1: a warp alone: every instruction's analysed issue, dispatch, initiation end and
+    /// Single-warp exactness: a warp alone: every instruction's analysed issue, dispatch, initiation end and
     /// completion equal the simulated ones, and the phases add up to the simulated time.
     #[test]
     fn single_warp_analysis_equals_simulation((block, hw) in random_block()) {
@@ -244,7 +244,7 @@ proptest! {
         }
     }
 
-    /// C2: the simulated block time never exceeds the GUB (summed over barrier sections),
+    /// Safety: the simulated block time never exceeds the GUB (summed over barrier sections),
     /// under LRR and GTO.
     #[test]
     fn gub_is_never_below_the_simulated_time((block, hw) in random_block()) {
@@ -267,8 +267,8 @@ proptest! {
     }
 }
 
-/// The toy SGEMM of Appendix A: the GUB covers every simulated time, and the overestimation
-/// follows the paper's Table 4 trends (§6.3).
+/// The toy SGEMM: the GUB covers every simulated time, and the overestimation
+/// follows the multi-phase paper's Table 4 trends (its Section 4.2).
 #[test]
 fn sgemm_overestimation_trends() {
     use rtgpu_testbench::multiphase::{cell, sgemm_hw, Variant};
@@ -293,7 +293,7 @@ fn sgemm_overestimation_trends() {
 }
 
 /// The toy's barrier in the `alu` class on INT (Accel-Sim's placement, the default) gives the
-/// same simulated times and GUBs as on a unit of its own (Appendix A's prototype, per-unit
+/// same simulated times and GUBs as on a unit of its own (the toy's first version, per-unit
 /// costs), so the README's Table 4 numbers did not move when classes came in.
 #[test]
 fn sgemm_barrier_on_int_as_on_its_own_unit() {

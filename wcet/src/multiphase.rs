@@ -1,20 +1,21 @@
 //! The multi-phase representation of a warp's isolated execution and the block-level bound GUB
-//! (spec/001-multiphase.md; Jeanmougin, Carle, Rochange, ECRTS 2025).
+//! (the multi-phase paper: Jeanmougin, Carle, Rochange, ECRTS 2025, docs/works/multiphase.md).
 //!
-//! - [`build_profile`] runs Algorithm 1 in the spec's recommended variant (§3.2 \[R\]): the warp
+//! - [`build_profile`] runs the paper's Algorithm 1 in our safe variant (the literal
+//!   prose would let an instruction issue with pending operands): the warp
 //!   issues in order, one instruction per cycle at most, and an instruction issues only once
 //!   every pending write to its sources *and* its destination has completed (RAW + WAW, as a
 //!   scoreboard does). It then waits for its unit in FIFO order behind the warp's earlier
 //!   initiations on that unit, whatever their classes: the unit's occupancy is per unit, the
-//!   initiation and latency per opcode class (G6). The result is an alternating sequence of exec phases (some unit is initiating
+//!   initiation and latency per opcode class. The result is an alternating sequence of exec phases (some unit is initiating
 //!   an instruction of the warp) and idle phases (every instruction is waiting for results),
 //!   plus the isolated issue / dispatch / initiation end / completion cycle of every instruction.
-//! - [`gub`] is the closed form of §4.2: `WUB(w) = Tiso(w) + Etot − E(w)`, `GUB = max_w WUB(w)`.
-//! - [`sections`] and [`gub_sections`] handle barriers (§3.3): every warp's path is cut after
+//! - [`gub`] is the closed form of the paper's Section 3.2.2: `WUB(w) = Tiso(w) + Etot − E(w)`, `GUB = max_w WUB(w)`.
+//! - [`sections`] and [`gub_sections`] handle barriers: every warp's path is cut after
 //!   each barrier instruction, each section is analysed from a clean state (drain-release), and
 //!   the section bounds are summed.
 //!
-//! Timing conventions (§2.4): cycle 0 is the first cycle of the block (or section); an
+//! Timing conventions (read from the paper's Examples 1 and 3): cycle 0 is the first cycle of the block (or section); an
 //! instruction issued at `t` is dispatched at `t` if its unit is free, otherwise when the unit's
 //! earlier initiations end; the initiation occupies `[d, d + init)`; the result is usable by an
 //! instruction issuing at `d + init + lat`, which is also the instruction's completion.
@@ -49,7 +50,7 @@ pub enum AnalysisError {
         /// How many units the hardware description has.
         n_units: usize,
     },
-    /// An instruction's class has `init = 0`, which the model forbids (HF3: initiation ≥ 1).
+    /// An instruction's class has `init = 0`, which the model forbids (an initiation lasts at least one cycle).
     ZeroInit {
         /// Index of the instruction in the analysed path.
         inst: usize,
@@ -190,8 +191,9 @@ impl Profile {
     }
 }
 
-/// Algorithm 1 \[R\]'s state. Deadlines are absolute cycles rather than the spec's count-down
-/// states, which avoids decrementing every state each cycle; at any cycle `t` the spec's
+/// Algorithm 1's state (our variant). Deadlines are absolute cycles rather than the paper's
+/// count-down states, which avoids decrementing every state each cycle; at any cycle `t` the
+/// paper's
 /// `FU_state[u]` (per unit, whatever the classes queued on it) is `fu_free[u] − t`, `reg_state[r]` is `reg_ready[r] − t` and `horizon` is
 /// `horizon − t`, each floored at 0.
 struct Walker<'h> {
@@ -342,7 +344,7 @@ impl<'h> Walker<'h> {
     }
 }
 
-/// Algorithm 1, recommended variant (spec §3.2 \[R\]): the multi-phase profile of one warp's
+/// Algorithm 1, our safe variant: the multi-phase profile of one warp's
 /// `path` running alone on the SM from cycle 0, with its per-instruction isolated times.
 ///
 /// Each instruction initiates on its class's unit for the class's `init`, queued behind the
@@ -363,7 +365,7 @@ pub fn build_profile(path: &[DynInst], hw: &HwDesc) -> Result<Profile, AnalysisE
     Ok(walker.finish())
 }
 
-/// A block-level bound (spec §4.2).
+/// A block-level bound (the paper's Section 3.2.2).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Bound {
     /// `GUB = max_w WUB(w)` (0 for no warp).
@@ -413,7 +415,7 @@ fn barrier_count(block: &Block) -> Result<usize, AnalysisError> {
     }
 }
 
-/// The barrier sections of `block` (spec §3.3): section k holds, for every warp, its path from
+/// The barrier sections of `block`: section k holds, for every warp, its path from
 /// just after its (k−1)-th barrier up to and including its k-th barrier. The instructions after
 /// the last barrier form one more section, present when some warp has any (or when the block
 /// has no barrier, so there is always at least one section). `result[k][w]` is warp w's part
@@ -462,7 +464,7 @@ fn section_profiles(section: &Block, k: usize, hw: &HwDesc) -> Result<Vec<Profil
         .collect()
 }
 
-/// The bound of `block` on `hw` (spec §3.3, §4.2): split at the barriers, run Algorithm 1 on
+/// The bound of `block` on `hw` (the paper's Section 3.2.2, per barrier section): split at the barriers, run Algorithm 1 on
 /// every warp's part of every section from a clean state (drain-release), and sum the section
 /// GUBs. For a block without barriers this is the plain GUB.
 ///
@@ -489,7 +491,7 @@ mod tests {
         HwDesc::from_costs(fus)
     }
 
-    /// `(fu, srcs, dst)` as Appendix B writes instructions (class `fu` is on unit `fu` in a
+    /// `(fu, srcs, dst)` as the anomaly vectors write instructions (class `fu` is on unit `fu` in a
     /// [`HwDesc::from_costs`] table).
     fn i(class: usize, srcs: &[Reg], dst: Option<Reg>) -> DynInst {
         DynInst::new(class, srcs, dst)
@@ -587,7 +589,7 @@ mod tests {
         );
     }
 
-    /// Appendix B, LRR vector.
+    /// The LRR anomaly vector.
     fn lrr_block() -> Block {
         vec![
             vec![i(0, &[], Some(0)), i(1, &[0], Some(0))],
@@ -601,7 +603,7 @@ mod tests {
         ]
     }
 
-    /// Appendix B, GTO vector.
+    /// The GTO anomaly vector.
     fn gto_block() -> Block {
         vec![
             vec![
@@ -616,7 +618,7 @@ mod tests {
     }
 
     #[test]
-    fn appendix_b_lrr_gub() {
+    fn lrr_anomaly_gub() {
         let b3 = gub(&profiles(&lrr_block(), &hw(&[(4, 5), (1, 3)])));
         assert_eq!(
             b3,
@@ -636,7 +638,7 @@ mod tests {
     }
 
     #[test]
-    fn appendix_b_gto_gub() {
+    fn gto_anomaly_gub() {
         let b1 = gub(&profiles(&gto_block(), &hw(&[(4, 7), (1, 1)])));
         assert_eq!(
             b1,
@@ -650,7 +652,7 @@ mod tests {
     }
 
     #[test]
-    fn appendix_b_lrr_profiles() {
+    fn lrr_anomaly_profiles() {
         let ps = profiles(&lrr_block(), &hw(&[(4, 5), (1, 3)]));
         let w1 = [
             ph(Exec, 0, 4),
@@ -852,8 +854,8 @@ mod tests {
         assert!(std::error::Error::source(&e).is_some());
     }
 
-    /// A reference cycle model (spec Appendix A `simulate`, built from §2.4, §3.3 and §9.1, not
-    /// from the project's simulator). Per cycle: release the barrier if every warp waits at it
+    /// A reference cycle model (built from the paper's Section 2 assumptions, the timing
+    /// conventions above and drain-release barriers, not from the project's simulator). Per cycle: release the barrier if every warp waits at it
     /// and everything issued has completed (drain-release); issue at most one instruction, from
     /// the first eligible warp in policy order (not at a barrier, every source and the
     /// destination written), into its class's unit's FIFO; then every free unit dispatches its
@@ -1003,10 +1005,10 @@ mod tests {
         }
     }
 
-    /// Appendix B's makespans: lowering one latency by a cycle lengthens the block, and the
+    /// The anomaly vectors' makespans: lowering one latency by a cycle lengthens the block, and the
     /// GUB covers both.
     #[test]
-    fn appendix_b_anomalies_in_the_reference_model() {
+    fn anomalies_in_the_reference_model() {
         let lrr = |lat| sim::run(&lrr_block(), &hw(&[(4, 5), (1, lat)]), sim::Policy::Lrr).0;
         assert_eq!((lrr(3), lrr(2)), (30, 32));
         let gto = |lat| sim::run(&gto_block(), &hw(&[(4, 7), (1, lat)]), sim::Policy::Gto).0;
@@ -1122,7 +1124,7 @@ mod tests {
             }
         }
 
-        /// C1: the isolated times equal the reference model's for a warp alone.
+        /// Single-warp exactness: the isolated times equal the reference model's for a warp alone.
         #[test]
         fn single_warp_matches_reference((hw, block) in arb_case()) {
             let p = build_profile(&block[0], &hw).unwrap();
@@ -1131,7 +1133,7 @@ mod tests {
             prop_assert_eq!(p.t_iso(), t);
         }
 
-        /// C2: the reference model's block time stays within the GUB under LRR and GTO.
+        /// Safety: the reference model's block time stays within the GUB under LRR and GTO.
         #[test]
         fn gub_covers_reference((hw, block) in arb_case()) {
             let b = gub_sections(&block, &hw).unwrap();
@@ -1142,7 +1144,7 @@ mod tests {
             }
         }
 
-        /// C2 with barriers: the drain-release reference model stays within Σ section GUBs,
+        /// Safety with barriers: the drain-release reference model stays within Σ section GUBs,
         /// and the sections partition every warp's path.
         #[test]
         fn section_gub_covers_reference((hw, block) in arb_barrier_case()) {

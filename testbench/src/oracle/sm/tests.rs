@@ -1,4 +1,5 @@
-//! Golden vectors from spec/001-multiphase.md (§3.4, Appendix B), a hand-computed barrier case,
+//! Golden vectors: the multi-phase paper's worked examples, two scheduling-anomaly cases (a
+//! longer instruction makes the block faster or slower), a hand-computed barrier case,
 //! the scheduler checks and random invariant checks.
 
 use rand::{Rng, SeedableRng};
@@ -98,7 +99,7 @@ fn example2_two_warps_gto() {
 fn example2_two_warps_lrr() {
     let r = run(&vec![ex1_path(), ex1_path()], &ex1_hw(), Policy::Lrr);
     assert_eq!(r.block_time, 18);
-    // Hand-derived (the spec gives only the block time): the warps alternate.
+    // Hand-derived (the paper gives only the block time): the warps alternate.
     assert_eq!(times(&r, 0), [(0, 0, 8), (2, 2, 9), (4, 8, 15), (8, 8, 14)]);
     assert_eq!(
         times(&r, 1),
@@ -106,7 +107,8 @@ fn example2_two_warps_lrr() {
     );
 }
 
-/// Appendix B, LRR vector, with FU1's latency `lat1`.
+/// The LRR anomaly vector (LRR 30 cycles, 32 when FU1 is one cycle faster), with FU1's
+/// latency `lat1`.
 fn lrr_vector(lat1: u32) -> (Block, HwDesc) {
     let block = vec![
         vec![i(0, &[], 0), i(1, &[0], 0)],
@@ -116,7 +118,8 @@ fn lrr_vector(lat1: u32) -> (Block, HwDesc) {
     (block, hw(&[(4, 5), (1, lat1)]))
 }
 
-/// Appendix B, GTO vector, with FU1's latency `lat1`.
+/// The GTO anomaly vector (GTO 25 cycles, 28 when FU1 is one cycle faster), with FU1's
+/// latency `lat1`.
 fn gto_vector(lat1: u32) -> (Block, HwDesc) {
     let block = vec![
         vec![i(1, &[], 2), i(0, &[2], 2), i(1, &[2], 0), i(1, &[2], 1)],
@@ -127,7 +130,7 @@ fn gto_vector(lat1: u32) -> (Block, HwDesc) {
 }
 
 #[test]
-fn appendix_b_lrr_anomaly() {
+fn lrr_anomaly_vector() {
     let (b, h) = lrr_vector(3);
     assert_eq!(run(&b, &h, Policy::Lrr).block_time, 30);
     let (b, h) = lrr_vector(2);
@@ -135,14 +138,14 @@ fn appendix_b_lrr_anomaly() {
 }
 
 #[test]
-fn appendix_b_gto_anomaly() {
+fn gto_anomaly_vector() {
     let (b, h) = gto_vector(1);
     assert_eq!(run(&b, &h, Policy::Gto).block_time, 25);
     let (b, h) = gto_vector(0);
     assert_eq!(run(&b, &h, Policy::Gto).block_time, 28);
 }
 
-/// FU0 (2,3), FU1 (1,0) (the barrier ALU of G10).
+/// FU0 (2,3), FU1 (1,0) (the barrier's ALU: init 1, lat 0).
 /// w0: i0 FU0→r0, bar(FU1), i2 FU0 r0→r1;  w1: bar(FU1), i1 FU1→r0.
 ///
 /// GTO, by hand: c0 w0.i0 (d0, complete 5); c1 w0.bar (d1, 2), w0 waits; c2 w1.bar (d2, 3),
