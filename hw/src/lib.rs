@@ -1,6 +1,6 @@
 //! rtgpu-hw: the hardware of rtgpu.
 //!
-//! One module per block of the block diagram (ARCHITECTURE.md, "Layout"). Every synthesizable
+//! One module per block of the block diagram (docs/architecture.md). Every synthesizable
 //! block is a rust-hdl `LogicBlock` with `#[hdl_gen]` logic, documented ports, and beside it an
 //! independent reference model written from the spec (`*_model.rs`).
 

@@ -1,4 +1,4 @@
-//! The full system (issue 10): every kernel of firmware/kernels in every combination of split
+//! The full system: every kernel of firmware/kernels in every combination of split
 //! mode, scheduler, reordering and DRAM part runs on the compute unit with its real memory
 //! hierarchy and leaves exactly the reference interpreter's buffers; the independent DDR4
 //! checker sees every DRAM command with zero violations; with reordering on, the L1 miss count

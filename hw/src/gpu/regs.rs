@@ -1,5 +1,5 @@
 //! The GPU's MMIO register map: 32-bit registers at byte offsets. The firmware driver is the
-//! only thing that touches them (ARCHITECTURE.md "System and driver").
+//! only thing that touches them (docs/architecture.md).
 //!
 //! | offset | name | access | meaning |
 //! |---|---|---|---|

@@ -1,7 +1,7 @@
 //! The cycle harness: drives a rust-hdl block directly, single-threaded.
 //!
 //! rust-hdl's own `Simulation` runs testbenches in threads and is ~4000x slower
-//! (ARCHITECTURE.md, "The cycle harness"). Here the testbench owns the block: it writes input
+//! (docs/architecture.md). Here the testbench owns the block: it writes input
 //! signals' `.next`, the harness moves the clocks and settles the block with rust-hdl's
 //! `simulate` (a fixed-point loop over `update_all`).
 //!

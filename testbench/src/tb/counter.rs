@@ -1,4 +1,4 @@
-//! A 32-bit counter: the harness' speed reference (GUIDE.md measures it) and a second block
+//! A 32-bit counter: the harness' speed reference (`rtgpu bench` measures it) and a second block
 //! to prove the cosimulation flow is not specific to the decoder.
 
 use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};

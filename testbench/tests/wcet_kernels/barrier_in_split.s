@@ -1,4 +1,4 @@
-// barrier_in_split: an s_barrier in the then-arm of a marked if (spec A22): the PWS pass must
+// barrier_in_split: an s_barrier in the then-arm of a marked if (docs/assumptions.md#A22): the PWS pass must
 // reject it (a split half would wait at the barrier for its own partner and deadlock).
 // @grid 128
 // @wg 128

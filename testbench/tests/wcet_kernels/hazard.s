@@ -1,5 +1,5 @@
 // hazard: six marked ifs whose then-arms end in VALU work and whose else-arms are s_nop only
-// (review of issue 11: with issue_period > valu the VALU stays busy into the next block on
+// (a regression case: with issue_period > valu the VALU stays busy into the next block on
 // the pruned path).
 // @grid 64
 // @wg 64

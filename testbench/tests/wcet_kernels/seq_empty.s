@@ -1,4 +1,4 @@
-// seq_empty: twenty sequential marked ifs with empty arms (review of issue 11: DWS splits at
+// seq_empty: twenty sequential marked ifs with empty arms (a regression case: DWS splits at
 // every divergent marked branch while fewer than S are live, so a path may split more than S
 // times; the bound must charge each).
 // @grid 64

@@ -1,4 +1,4 @@
-// xarm: the then-arm sets the count of the else-arm's uniform loop (second review of issue 11):
+// xarm: the then-arm sets the count of the else-arm's uniform loop (a regression case):
 // split halves do not share scalar registers, so with every if marked the pass must reject it.
 // @grid 64
 // @wg 64

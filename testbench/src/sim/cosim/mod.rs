@@ -1,6 +1,6 @@
 //! Cosimulation: the Rust run's port vectors replayed against the emitted Verilog.
 //!
-//! `rtgpu cosim BLOCK` (ARCHITECTURE.md, "Cosimulation"):
+//! `rtgpu cosim BLOCK` (docs/verification.md):
 //! 1. emit the block's Verilog (module `top`);
 //! 2. generate a self-checking testbench from the recorded vectors ([`tb_gen`]) and run it
 //!    under Icarus: `TESTBENCH OK` or the first mismatch;
