@@ -471,7 +471,7 @@ fn split_on_one_armed_if_warns() {
     let code = words_of(&text);
     let c = run(&code, &opts(PassMode::Dws, 1, false));
     assert_eq!(c.report.warnings.len(), 1, "{:?}", c.report);
-    assert!(c.report.warnings[0].contains("A17"));
+    assert!(c.report.warnings[0].contains("docs/assumptions.md#A17"));
     assert_eq!(c.report.n_sb, 1);
     check_layout("one-armed split", &c);
     assert_eq!(buffers_of(&text, &c.code), buffers_of(&text, &code));
@@ -649,7 +649,7 @@ fn barrier_in_a_kept_split_is_rejected() {
     for o in [opts(PassMode::Dws, 1, false), opts(PassMode::Pws, 1, false)] {
         let err = compile(&code, &o).unwrap_err();
         assert_eq!(err, PassError::BarrierInSplit { pc: barrier }, "{o:?}");
-        assert!(err.to_string().contains("A22"), "{err}");
+        assert!(err.to_string().contains("docs/assumptions.md#A22"), "{err}");
     }
     // Without splitting the barrier is in an ordinary if: fine.
     run(&code, &opts(PassMode::NoSplit, 1, false));
@@ -677,7 +677,7 @@ fn scalar_written_in_an_arm_and_read_after_the_join_is_rejected() {
         for o in [opts(PassMode::Dws, 1, all), opts(PassMode::Pws, 1, all)] {
             let err = compile(&code, &o).unwrap_err();
             assert_eq!(err, want, "{o:?}");
-            assert!(err.to_string().contains("A13"), "{err}");
+            assert!(err.to_string().contains("docs/assumptions.md#A13"), "{err}");
         }
         run(&code, &opts(PassMode::NoSplit, 1, all));
     }
@@ -700,7 +700,7 @@ fn scalar_passed_from_the_then_arm_to_the_else_arm_is_rejected() {
     for o in [opts(PassMode::Dws, 1, false), opts(PassMode::Pws, 1, false)] {
         let err = compile(&code, &o).unwrap_err();
         assert_eq!(err, want, "{o:?}");
-        assert!(err.to_string().contains("A13"), "{err}");
+        assert!(err.to_string().contains("docs/assumptions.md#A13"), "{err}");
     }
     run(&code, &opts(PassMode::NoSplit, 1, false));
     // The else path writing the register first is fine.

@@ -2,7 +2,8 @@
 //!
 //! One module per block of the block diagram (docs/architecture.md). Every synthesizable
 //! block is a rust-hdl `LogicBlock` with `#[hdl_gen]` logic, documented ports, and beside it an
-//! independent reference model written from the spec (`*_model.rs`).
+//! independent reference model written from the block's documented contract and the source
+//! paper (`*_model.rs`).
 
 pub mod block;
 pub mod cache;

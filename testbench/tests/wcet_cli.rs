@@ -120,7 +120,7 @@ fn wcet_kernels_the_pass_rejects_are_bad_input() {
     );
     let (code, _, err) = rtgpu(&["wcet", &k, "--mode", "pws", "--run"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("A22"), "{err}");
+    assert!(err.contains("docs/assumptions.md#A22"), "{err}");
     let x = format!("{}/tests/wcet_kernels/xarm.s", env!("CARGO_MANIFEST_DIR"));
     for mode in ["pws", "dws"] {
         let (code, _, err) = rtgpu(&["wcet", &x, "--mode", mode, "--mark", "all", "--run"]);

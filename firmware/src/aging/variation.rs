@@ -149,7 +149,7 @@ pub struct CorePv {
 pub struct PvMap {
     /// The parameters it was made with.
     pub params: PvParams,
-    /// The seed (the map index; maps 0–49 in the thesis' study).
+    /// The seed (the map index; maps 0–49 in our default study).
     pub seed: u64,
     /// θ per cell, row-major, `n_chip²` values.
     pub theta: Vec<f64>,

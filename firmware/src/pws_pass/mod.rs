@@ -1,6 +1,6 @@
 //! The PWS compiler pass: steps 2–4 of the compiler flow of the PWS paper's Fig. 6
 //! (docs/works/pws.md#fig-6), on GCN's masked-if lowering, with the layout rules of
-//! assumptions A11, A14–A17, A24 and A26 (docs/assumptions.md).
+//! assumptions A11, A14–A17, A24 and A26 (docs/assumptions.md#A11 and the entries after it).
 //!
 //! - [`Kstruct`]: the structure of an assembled kernel: its masked ifs (LLVM's GCN lowering,
 //!   with or without `s_cbranch_execz` skips), plain stretches and opaque loops; its C_conv for

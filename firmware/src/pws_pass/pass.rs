@@ -168,7 +168,8 @@ fn split_points(ks: &Kstruct, opts: &PassOptions, report: &mut PassReport) -> Ve
         let marked = f.split.is_some();
         if marked && f.one_armed() {
             report.warnings.push(format!(
-                "{:#06x}: split on a one-armed if costs e_s + e_m for no WCET gain (A17, see docs/assumptions.md)",
+                "{:#06x}: split on a one-armed if costs e_s + e_m for no WCET gain \
+                 (docs/assumptions.md#A17)",
                 pc(ks, f.and)
             ));
         }

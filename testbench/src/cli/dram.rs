@@ -1,5 +1,5 @@
 //! `rtgpu dram`: the Sim-D DRAM controller (hw/src/dram/): one request's LID and command
-//! trace, LID sweeps over all word alignments, per-size tables against the paper's Eq. 15.
+//! trace, LID sweeps over all word alignments, per-size tables against Sim-D's Eq. 15.
 
 use crate::common::{print_json_or, Fail};
 use clap::Subcommand;

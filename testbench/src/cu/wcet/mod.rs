@@ -318,7 +318,8 @@ impl WcetCase {
 /// "not reached"); loop trip counts and branch outcomes are those of this input.
 pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
     case.check().map_err(WcetError::Input)?;
-    // A kernel the pass cannot compile as asked (its structure, assumptions A13, A22) is bad input.
+    // A kernel the pass cannot compile as asked (its structure,
+    // docs/assumptions.md#A13, docs/assumptions.md#A22) is bad input.
     let compiled =
         compile(&case.code, &case.pass_options()).map_err(|e| WcetError::Input(e.to_string()))?;
     let shape = RunShape::of(case, &compiled)?;
