@@ -145,10 +145,18 @@ impl fmt::Display for PassError {
             Self::EarlyExit { pc } => write!(f, "{pc:#06x}: s_endpgm before the end of the code"),
             Self::Unstructured { pc, reason } => write!(f, "{pc:#06x}: unstructured: {reason}"),
             Self::SplitInLoop { pc } => {
-                write!(f, "{pc:#06x}: split inside a loop or opaque region (A26, see docs/assumptions.md)")
+                write!(
+                    f,
+                    "{pc:#06x}: split inside a loop or opaque region (the analysis needs \
+                     loop-free code; docs/assumptions.md#A26)"
+                )
             }
             Self::BarrierInSplit { pc } => {
-                write!(f, "{pc:#06x}: s_barrier inside a kept split region (A22, see docs/assumptions.md)")
+                write!(
+                    f,
+                    "{pc:#06x}: s_barrier inside a kept split region (the halves would wait \
+                     for each other; docs/assumptions.md#A22)"
+                )
             }
             Self::ScalarLiveOut {
                 pc,
@@ -158,7 +166,8 @@ impl fmt::Display for PassError {
             } => write!(
                 f,
                 "{pc:#06x}: {reg} written at {write_pc:#06x} inside the kept split is read \
-                 at {read_pc:#06x} after the merge (A13, see docs/assumptions.md)"
+                 at {read_pc:#06x} after the merge (the merge keeps the parent's scalar registers; \
+                 docs/assumptions.md#A13)"
             ),
             Self::ScalarAcrossArms {
                 pc,
@@ -169,7 +178,7 @@ impl fmt::Display for PassError {
                 f,
                 "{pc:#06x}: {reg} written at {write_pc:#06x} in the then-arm of the kept split \
                  is read at {read_pc:#06x} in its else path (split halves do not share scalar \
-                 registers, A13, see docs/assumptions.md)"
+                 registers; docs/assumptions.md#A13)"
             ),
             Self::Cfg(e) => write!(f, "C_conv rejected: {e}"),
             Self::CostLength { what, got, want } => {
