@@ -1,6 +1,6 @@
 // fig2_divergent: the control flow of the paper's motivating example (the PWS paper's
-// Fig. 2, docs/works/pws.md#fig-2), with integer work in every basic block. Per work-item i, with x = A[i] (all
-// arithmetic is 32-bit two's complement, wrapping):
+// Fig. 2, docs/works/pws.md#fig-2), with integer work in every basic block. Per work-item i,
+// with x = A[i] (all arithmetic is 32-bit two's complement, wrapping):
 //
 //   BB1:  if (x > 25) {                       // split #1 (PWS)
 //   BB2:      t = 3x + 1

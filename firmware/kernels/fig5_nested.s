@@ -1,6 +1,6 @@
-// fig5_nested: nested split/merge as in the PWS paper's Fig. 5 (docs/works/pws.md#fig-5). Per work-item i with
-// x = A[i] (32-bit two's complement, wrapping), the kernel records which arms the lane took
-// as flag bits and computes a value in the innermost arms:
+// fig5_nested: nested split/merge as in the PWS paper's Fig. 5 (docs/works/pws.md#fig-5). Per
+// work-item i with x = A[i] (32-bit two's complement, wrapping), the kernel records which arms the
+// lane took as flag bits and computes a value in the innermost arms:
 //
 //   region (1):  f = 1
 //   if (x > 0) {                        // split #1 (outer)

@@ -234,9 +234,9 @@ pub fn analyze(
 }
 
 /// The static L1 estimate of a launch whose work-groups run in rounds of `resident_wgs`
-/// consecutive work-groups with the reordering unit on: the R1 release order (epoch-major) replayed through a cold LRU L1 of `sets` × `ways` 128-byte lines whose stores
-/// evict on a hit and allocate nothing on a miss. Its `misses` is the count the
-/// hardware L1 must reproduce.
+/// consecutive work-groups with the reordering unit on: the R1 release order (epoch-major) replayed
+/// through a cold LRU L1 of `sets` × `ways` 128-byte lines whose stores evict on a hit and allocate
+/// nothing on a miss. Its `misses` is the count the hardware L1 must reproduce.
 pub fn predict_l1(
     a: &Analysis,
     resident_wgs: usize,

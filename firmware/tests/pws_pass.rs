@@ -1,6 +1,7 @@
-//! The PWS pass (the compiler flow of the PWS paper's Fig. 6 on GCN's masked-if lowering): the structure of every kernel in
-//! `firmware/kernels/`, the split/merge layout `compile` produces in each mode, that the
-//! compiled code leaves the same buffers in the reference interpreter, and the errors.
+//! The PWS pass (the compiler flow of the PWS paper's Fig. 6 on GCN's masked-if lowering): the
+//! structure of every kernel in `firmware/kernels/`, the split/merge layout `compile` produces in
+//! each mode, that the compiled code leaves the same buffers in the reference interpreter, and the
+//! errors.
 
 use std::collections::BTreeMap;
 

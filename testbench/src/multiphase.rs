@@ -1,8 +1,8 @@
 //! `rtgpu multiphase sgemm`: a toy SGEMM (one block of 32·W threads, 32-wide tiles, naive and
 //! double-buffered) on the SM issue model, against the GUB of the multi-phase analysis; the
-//! overestimation table to compare with the multi-phase paper's Table 4 trends (its Section 4.2). The toy's
-//! instructions name opcode classes of a class table by name ([`ToyClasses`]): Accel-Sim's by default
-//! ([`sgemm_hw`]), or one the user edited (`--hw FILE`).
+//! overestimation table to compare with the multi-phase paper's Table 4 trends (its Section 4.2).
+//! The toy's instructions name opcode classes of a class table by name ([`ToyClasses`]):
+//! Accel-Sim's by default ([`sgemm_hw`]), or one the user edited (`--hw FILE`).
 
 use crate::oracle::sm::{event_log, simulate, Policy, PolicyScheduler};
 use crate::tb::sched::{fig3_block, RtlScheduler};

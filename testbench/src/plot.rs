@@ -1,6 +1,6 @@
 //! PNG bar charts for the reproduction's figures (e.g. the PWS paper's Table 3 and
-//! the speedups of its Figs. 11–12): grouped bars, one colour per series, a legend, a value axis from 0
-//! with headroom and the category names under each group.
+//! the speedups of its Figs. 11–12): grouped bars, one colour per series, a legend, a value axis
+//! from 0 with headroom and the category names under each group.
 //!
 //! Drawing uses `plotters`' bitmap backend; text is rendered with `ab_glyph` from
 //! [`FONT_PATH`] (Debian package `fonts-dejavu-core`, installed by `scripts/setup`), loaded once

@@ -98,9 +98,9 @@ fn run<const S: usize, const W: usize>(seq: &[(u32, bool)], latency: u64) -> Run
     r
 }
 
-/// The reordering paper's example (Fig. 7): release order CH2, CH3 (loads of lines 0..3), CH0, CH1 (stores of lines
-/// 16..19) on a cold 32 × 4 cache: 16 accesses, 12 misses, whatever the memory latency. The
-/// second warp's loads hit (pending lines count); stores never allocate.
+/// The reordering paper's example (Fig. 7): release order CH2, CH3 (loads of lines 0..3), CH0, CH1
+/// (stores of lines 16..19) on a cold 32 × 4 cache: 16 accesses, 12 misses, whatever the memory
+/// latency. The second warp's loads hit (pending lines count); stores never allocate.
 #[test]
 fn paper_example_16_accesses_12_misses() {
     let mut seq = Vec::new();

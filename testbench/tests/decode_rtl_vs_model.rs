@@ -115,6 +115,7 @@ fn every_split_operand_pair_is_judged_as_the_model_judges_it() {
         illegal += u32::from(got.illegal);
         model.clock(inp);
     }
-    // 187 of the 256 codes are legal mask sources (docs/assumptions.md#A2): all other pairs are illegal.
+    // 187 of the 256 codes are legal mask sources (docs/assumptions.md#A2): all other pairs are
+    // illegal.
     assert_eq!(illegal, 65536 - 187 * 187);
 }

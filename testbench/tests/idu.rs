@@ -20,8 +20,8 @@ fn fig43() -> RtlDispatcher<4> {
     d
 }
 
-/// The thesis' Fig. 4.3: the ready pattern per dispatch slot gives clusters 1,2,2,1,4,2,1,4,4,1,2 and
-/// the counter columns of Fig. 4.3 (row 10: 4/3/3 all at limit; row 11: 0/1/0).
+/// The thesis' Fig. 4.3: the ready pattern per dispatch slot gives clusters 1,2,2,1,4,2,1,4,4,1,2
+/// and the counter columns of Fig. 4.3 (row 10: 4/3/3 all at limit; row 11: 0/1/0).
 #[test]
 fn fig_4_3_golden_trace() {
     let mut d = fig43();

@@ -225,8 +225,9 @@ fn random_path(
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
-    /// Single-warp exactness: a warp alone: every instruction's analysed issue, dispatch, initiation end and
-    /// completion equal the simulated ones, and the phases add up to the simulated time.
+    /// Single-warp exactness: a warp alone: every instruction's analysed issue, dispatch,
+    /// initiation end and completion equal the simulated ones, and the phases add up to the
+    /// simulated time.
     #[test]
     fn single_warp_analysis_equals_simulation((block, hw) in random_block()) {
         let path = block[0].iter().filter(|i| !i.barrier).cloned().collect::<Vec<_>>();

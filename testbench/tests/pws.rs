@@ -317,7 +317,8 @@ fn random_streams_cover_every_error_code_dws_refusals_and_full_stacks() {
         assert_eq!(tb.kind, Kind::Random);
         let mut errors = [0u64; 8];
         let (mut merges, mut denials, mut deepest) = (0, 0, 0);
-        // Five seeds: with DONE contexts free for DWS splits (docs/assumptions.md#A21), END errors are rarer.
+        // Five seeds: with DONE contexts free for DWS splits (docs/assumptions.md#A21), END errors
+        // are rarer.
         for seed in 1..=5 {
             let opts = TbOptions {
                 seed,

@@ -149,8 +149,9 @@ join:
     s_endpgm
 ";
 
-/// What the A13 check (docs/assumptions.md#A13) guards against, seen on the compute unit: the else-arm's s20 is lost at
-/// the merge when the wavefront splits, so the pass must reject this kernel.
+/// What the A13 check (docs/assumptions.md#A13) guards against, seen on the compute unit: the
+/// else-arm's s20 is lost at the merge when the wavefront splits, so the pass must reject this
+/// kernel.
 #[test]
 fn a_scalar_live_across_the_merge_is_lost_on_the_cu() {
     let code = assemble(LIVE_OUT, "live_out").unwrap().words();

@@ -1,6 +1,6 @@
 //! The RTL warp scheduler (`hw/src/sched/rtl/warp_scheduler.rs`) against its reference model
-//! (`PolicyScheduler::grant_by_age`, written from Accel-Sim's definitions without the RTL) under random
-//! eligible masks and random GTO age ranks (ties included), both policies and resets, for
+//! (`PolicyScheduler::grant_by_age`, written from Accel-Sim's definitions without the RTL) under
+//! random eligible masks and random GTO age ranks (ties included), both policies and resets, for
 //! several warp counts: the grant, `last` and `last_valid` every cycle.
 
 use proptest::prelude::*;

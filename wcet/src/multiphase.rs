@@ -7,18 +7,21 @@
 //!   every pending write to its sources *and* its destination has completed (RAW + WAW, as a
 //!   scoreboard does). It then waits for its unit in FIFO order behind the warp's earlier
 //!   initiations on that unit, whatever their classes: the unit's occupancy is per unit, the
-//!   initiation and latency per opcode class. The result is an alternating sequence of exec phases (some unit is initiating
-//!   an instruction of the warp) and idle phases (every instruction is waiting for results),
-//!   plus the isolated issue / dispatch / initiation end / completion cycle of every instruction.
-//! - [`gub`] is the closed form of the paper's Section 3.2.2: `WUB(w) = Tiso(w) + Etot − E(w)`, `GUB = max_w WUB(w)`.
+//!   initiation and latency per opcode class. The result is an alternating sequence of exec phases
+//!   (some unit is initiating an instruction of the warp) and idle phases (every instruction is
+//!   waiting for results), plus the isolated issue / dispatch / initiation end / completion cycle
+//!   of every instruction.
+//! - [`gub`] is the closed form of the paper's Section 3.2.2: `WUB(w) = Tiso(w) + Etot − E(w)`,
+//!   `GUB = max_w WUB(w)`.
 //! - [`sections`] and [`gub_sections`] handle barriers: every warp's path is cut after
 //!   each barrier instruction, each section is analysed from a clean state (drain-release), and
 //!   the section bounds are summed.
 //!
-//! Timing conventions (read from the paper's Examples 1 and 3): cycle 0 is the first cycle of the block (or section); an
-//! instruction issued at `t` is dispatched at `t` if its unit is free, otherwise when the unit's
-//! earlier initiations end; the initiation occupies `[d, d + init)`; the result is usable by an
-//! instruction issuing at `d + init + lat`, which is also the instruction's completion.
+//! Timing conventions (read from the paper's Examples 1 and 3): cycle 0 is the first cycle of the
+//! block (or section); an instruction issued at `t` is dispatched at `t` if its unit is free,
+//! otherwise when the unit's earlier initiations end; the initiation occupies `[d, d + init)`; the
+//! result is usable by an instruction issuing at `d + init + lat`, which is also the instruction's
+//! completion.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -50,7 +53,8 @@ pub enum AnalysisError {
         /// How many units the hardware description has.
         n_units: usize,
     },
-    /// An instruction's class has `init = 0`, which the model forbids (an initiation lasts at least one cycle).
+    /// An instruction's class has `init = 0`, which the model forbids (an initiation lasts at least
+    /// one cycle).
     ZeroInit {
         /// Index of the instruction in the analysed path.
         inst: usize,
@@ -464,9 +468,9 @@ fn section_profiles(section: &Block, k: usize, hw: &HwDesc) -> Result<Vec<Profil
         .collect()
 }
 
-/// The bound of `block` on `hw` (the paper's Section 3.2.2, per barrier section): split at the barriers, run Algorithm 1 on
-/// every warp's part of every section from a clean state (drain-release), and sum the section
-/// GUBs. For a block without barriers this is the plain GUB.
+/// The bound of `block` on `hw` (the paper's Section 3.2.2, per barrier section): split at the
+/// barriers, run Algorithm 1 on every warp's part of every section from a clean state
+/// (drain-release), and sum the section GUBs. For a block without barriers this is the plain GUB.
 ///
 /// # Errors
 /// Those of [`sections`], and those of [`build_profile`] wrapped in [`AnalysisError::InWarp`].
@@ -855,11 +859,11 @@ mod tests {
     }
 
     /// A reference cycle model (built from the paper's Section 2 assumptions, the timing
-    /// conventions above and drain-release barriers, not from the project's simulator). Per cycle: release the barrier if every warp waits at it
-    /// and everything issued has completed (drain-release); issue at most one instruction, from
-    /// the first eligible warp in policy order (not at a barrier, every source and the
-    /// destination written), into its class's unit's FIFO; then every free unit dispatches its
-    /// FIFO head, which initiates for its own class's `init`.
+    /// conventions above and drain-release barriers, not from the project's simulator). Per cycle:
+    /// release the barrier if every warp waits at it and everything issued has completed
+    /// (drain-release); issue at most one instruction, from the first eligible warp in policy order
+    /// (not at a barrier, every source and the destination written), into its class's unit's FIFO;
+    /// then every free unit dispatches its FIFO head, which initiates for its own class's `init`.
     mod sim {
         use super::*;
         use std::collections::VecDeque;

@@ -6,13 +6,13 @@
 //! # The class table
 //!
 //! An instruction names its *opcode class*; the class names the functional unit it executes on
-//! and its costs (the paper's partially pipelined FUs): the instruction occupies its **unit** for the class's `init` cycles
-//! (one initiation at a time per unit, across all warps), then spends the class's `lat`
-//! cycles in a fully pipelined stage. Classes that share a unit share its initiation slot and
-//! its dispatch FIFO, with their own costs: on Accel-Sim's INT unit an int add initiates for 2
-//! cycles, a mul24 for 3 and a `mov` for 1 (Accel-Sim's configs). [`HwDesc::gpgpu_sim`] is that table;
-//! [`HwDesc::from_json`] reads a table written by a user (unknown fields rejected, the table
-//! validated); [`HwDesc::from_costs`] gives one class per unit, as the paper's examples use.
+//! and its costs (the paper's partially pipelined FUs): the instruction occupies its **unit** for
+//! the class's `init` cycles (one initiation at a time per unit, across all warps), then spends the
+//! class's `lat` cycles in a fully pipelined stage. Classes that share a unit share its initiation
+//! slot and its dispatch FIFO, with their own costs: on Accel-Sim's INT unit an int add initiates
+//! for 2 cycles, a mul24 for 3 and a `mov` for 1 (Accel-Sim's configs). [`HwDesc::gpgpu_sim`] is
+//! that table; [`HwDesc::from_json`] reads a table written by a user (unknown fields rejected, the
+//! table validated); [`HwDesc::from_costs`] gives one class per unit, as the paper's examples use.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -37,7 +37,8 @@ pub struct OpClass {
 }
 
 /// The hardware description: the functional units and the opcode class table (`opclass →
-/// (fu, init, lat)`), shared by the simulator and the analysis. Instructions name a class by its index in `classes`.
+/// (fu, init, lat)`), shared by the simulator and the analysis. Instructions name a class by its
+/// index in `classes`.
 ///
 /// The fields are public so that tests can build any table; [`HwDesc::validate`] (which
 /// [`HwDesc::from_json`] runs) says whether a table is well formed, and the analysis and the SM

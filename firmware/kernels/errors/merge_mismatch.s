@@ -1,6 +1,6 @@
 // merge_mismatch: the two halves of a split reach different `merge` instructions, so neither
-// finds its partner (the two halves rendezvous only at one and the same merge PC). Under PWS or DWS the
-// merge watchdog fires: merge_watchdog. (No-split runs it to the end: merge is a no-op.)
+// finds its partner (the two halves rendezvous only at one and the same merge PC). Under PWS or DWS
+// the merge watchdog fires: merge_watchdog. (No-split runs it to the end: merge is a no-op.)
 // @grid 64
 // @wg 64
 .text

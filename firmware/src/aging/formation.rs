@@ -8,7 +8,8 @@
 //! 2. Sort the clusters by their aging key, the largest delay of their members, ascending
 //!    (healthiest first; equal keys: the cluster formed later first). That order is the
 //!    IDU's cluster numbering. The first `p_t` clusters work, the rest (the most aged) are
-//!    power-gated (our reading of the sort direction, which the thesis leaves open); `p_t = None` keeps every cluster (R_K unknown).
+//!    power-gated (our reading of the sort direction, which the thesis leaves open); `p_t = None`
+//!    keeps every cluster (R_K unknown).
 //! 3. A working cluster runs at the frequency of its slowest member, `1 / max delay`
 //!    (cluster-level guardbanding), capped at `f_cap`; its clock period is that frequency's
 //!    period rounded up to whole picoseconds (rounding up keeps the clock within the

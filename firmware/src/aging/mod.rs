@@ -1,6 +1,6 @@
 //! The host side of the aging- and process-variation-aware instruction distribution of
-//! the thesis' Chapter 4 (docs/works/thesis.md): what the device driver computes before every kernel
-//! launch and writes into the instruction distribution unit (IDU, `hw/src/idu/`).
+//! the thesis' Chapter 4 (docs/works/thesis.md): what the device driver computes before every
+//! kernel launch and writes into the instruction distribution unit (IDU, `hw/src/idu/`).
 //!
 //! The flow of the thesis' Fig. 4.1, one call of [`program`] (or [`plan`] for the details):
 //! 1. read every core's critical-path delay (the delay monitors): here derived from the
@@ -17,8 +17,8 @@
 //!
 //! Cluster numbering: the IDU's cluster `k` of a type is the `k`-th cluster in Algorithm 3's
 //! power-gating order, healthiest first, so the working clusters are `0..p_t` and the gated
-//! ones follow. The physical cores behind each cluster (the `lane_map` configuration table, our addition: the thesis
-//! does not describe the lane↔core crossbar) are in
+//! ones follow. The physical cores behind each cluster (the `lane_map` configuration table, our
+//! addition: the thesis does not describe the lane↔core crossbar) are in
 //! [`Plan::formation`].
 //!
 //! [`stock_plan`] is the same reading for the stock GPU (the thesis' "Orig" baseline): the
@@ -133,8 +133,8 @@ pub struct SmGeometry {
 
 impl Default for SmGeometry {
     /// Tegra K1's SM (Table 4.1): 192 SP lanes in 6 clusters of 32; 32 SFU lanes in 4
-    /// clusters of 8 (our choice: the thesis does not say how SFUs cluster), 4 cycles per warp instruction; 32 LD/ST units
-    /// in one warp-wide cluster (not distributed).
+    /// clusters of 8 (our choice: the thesis does not say how SFUs cluster), 4 cycles per warp
+    /// instruction; 32 LD/ST units in one warp-wide cluster (not distributed).
     fn default() -> Self {
         SmGeometry {
             types: [
@@ -501,8 +501,8 @@ pub fn plan(
 }
 
 /// The stock GPU's configuration for one kernel launch, the thesis' "Orig" baseline
-/// (thesis Section 4.4.1; here a fixed lane→cluster map, `idu_enable` = 0): per type the fixed map of
-/// [`fixed_clusters`] (cluster `k` = cores `k·L ..`, nothing gated, each cluster at its
+/// (thesis Section 4.4.1; here a fixed lane→cluster map, `idu_enable` = 0): per type the fixed map
+/// of [`fixed_clusters`] (cluster `k` = cores `k·L ..`, nothing gated, each cluster at its
 /// slowest member's clock, capped at `config.f_cap_hz`), no Algorithm 4 (`ratios` all
 /// `None`) and limit 1 for every cluster, which the stock dispatcher ignores.
 /// `workload.clusters_needed` is not used (the stock GPU gates nothing); the other inputs

@@ -11,8 +11,8 @@
 //!   the cluster reaches a target aging, the inverse of `GetAging`.
 //!
 //! [`LinearPredictor`] is a linearised model (our reading of the functions the thesis leaves
-//! undefined): `GetAging = a_j + s_j · n`, `GetInstNum = max(ST_j, 0) / s_j`. The host flow uses the
-//! nonlinear NBTI/HCI model ([`super::predict::ClusterPredictor`]), which inverts the model
+//! undefined): `GetAging = a_j + s_j · n`, `GetInstNum = max(ST_j, 0) / s_j`. The host flow uses
+//! the nonlinear NBTI/HCI model ([`super::predict::ClusterPredictor`]), which inverts the model
 //! instead of extrapolating a slope: with Eq. 4.1–4.8 the aging per instruction differs by
 //! orders of magnitude between a cluster's stressed and never-stressed cores, so a slope
 //! measured at the even share is wrong far from it.
@@ -92,8 +92,9 @@ pub trait AgingPredictor {
     }
 }
 
-/// A linearised model (our reading of what the thesis leaves undefined): `GetAging(C_j, n) = a_j + s_j · n`, with `s_j` the
-/// predicted aging per instruction of cluster `j` (its PV-dependent stress sensitivity).
+/// A linearised model (our reading of what the thesis leaves undefined): `GetAging(C_j, n) = a_j +
+/// s_j · n`, with `s_j` the predicted aging per instruction of cluster `j` (its PV-dependent stress
+/// sensitivity).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinearPredictor {

@@ -21,8 +21,8 @@ fn assert_close(a: f64, b: f64, tol: f64, what: &str) {
 // Algorithm 4 (thesis Section 4.3.1)
 // ---------------------------------------------------------------------------------------
 
-/// A worked example (our numbers, four working clusters as in the thesis' Fig. 4.2): a = [2.0, 1.0, 1.5, 0.5] %, s = [1.0, 1.2, 0.8, 1.5] %
-/// per M instructions, N = 4 M, S = 16.
+/// A worked example (our numbers, four working clusters as in the thesis' Fig. 4.2): a = [2.0, 1.0,
+/// 1.5, 0.5] %, s = [1.0, 1.2, 0.8, 1.5] % per M instructions, N = 4 M, S = 16.
 /// - even split 1 M each: [3.0, 2.2, 2.3, 2.0], spread 1.0, AvgAge = 9.5 / 4 = 2.375;
 /// - ST = [0.375, 1.375, 0.875, 1.875]; R = ST / s = [0.375, 1.14583, 1.09375, 1.25]
 ///   (Σ 3.86458);

@@ -6,8 +6,8 @@
 //!   (distance in cells). The correlated field is `μ_p + σ_p · L·z`, with `L` the Cholesky
 //!   factor of the correlation matrix (computed once per [`PvGenerator`]) and `z` standard
 //!   normal draws from a ChaCha8 generator seeded with the map's seed (Box–Muller).
-//! - Floorplan (our choice; the thesis takes it from GPGPU-Sim/GPUWattch areas): the grid is cut into
-//!   `core_tile × core_tile` tiles; the cores take tiles row-major, SP cores first, then SFU,
+//! - Floorplan (our choice; the thesis takes it from GPGPU-Sim/GPUWattch areas): the grid is cut
+//!   into `core_tile × core_tile` tiles; the cores take tiles row-major, SP cores first, then SFU,
 //!   then LD/ST (default: 32 × 32 cells, 2 × 2 per core, 16 × 16 tiles for 192 + 32 + 32
 //!   cores). A core's critical path is its tile.
 //! - Max frequency (Eq. 4.10): `f_i = K_f · min over the tile of 1/θ`. `K_f` is chosen per
@@ -16,8 +16,8 @@
 //!   largest θ (the one that sets f_i), so slow cores also have less overdrive (and, through
 //!   u(V_dd) of Eq. 4.2, age less per stress); [`PvParams::vth_theta_slope`] scales or
 //!   removes that coupling.
-//! - Leakage (Eq. 4.11 with the sign fixed so that leakage falls as V_th rises): relative to nominal,
-//!   `mean over the tile of exp(−(θ/μ_p − 1) · V_th0 / (m · V_T))`, V_T = kT/q, m = 1.5.
+//! - Leakage (Eq. 4.11 with the sign fixed so that leakage falls as V_th rises): relative to
+//!   nominal, `mean over the tile of exp(−(θ/μ_p − 1) · V_th0 / (m · V_T))`, V_T = kT/q, m = 1.5.
 //!
 //! Defaults (ours; the thesis gives none): N_chip = 32, μ_p = 1, σ_p = 0.10, α_ρ = 2/N_chip.
 

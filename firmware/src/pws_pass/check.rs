@@ -1,8 +1,9 @@
 //! What the region of a kept split must not hold: an `s_barrier` (assumption A22,
 //! docs/assumptions.md#A22), a scalar value that is live after the join (A13,
-//! docs/assumptions.md#A13: the merge keeps the parent's scalar registers), or a scalar value the then-arm passes to the
-//! else-arm (after a split the halves have separate scalar registers, so the else half would
-//! read the value from before the if, where the serialised run reads the then-arm's).
+//! docs/assumptions.md#A13: the merge keeps the parent's scalar registers), or a scalar value the
+//! then-arm passes to the else-arm (after a split the halves have separate scalar registers, so the
+//! else half would read the value from before the if, where the serialised run reads the
+//! then-arm's).
 //!
 //! The region of an if is everything between its head and its join: the then-arm, the
 //! else-head and the else-arm, opaque loops and nested ifs included. Liveness after the join is

@@ -64,7 +64,8 @@ pub struct PassReport {
     pub sb: Vec<u32>,
     /// PWS: the ifs of P that SELECT rejected (if pcs).
     pub rejected: Vec<u32>,
-    /// PWS: swfCount, the SWF contexts SELECT allocated (docs/assumptions.md#A24); 0 in the other modes.
+    /// PWS: swfCount, the SWF contexts SELECT allocated (docs/assumptions.md#A24); 0 in the other
+    /// modes.
     pub swf_count: usize,
     /// |SB|, the number of kept split points.
     pub n_sb: usize,

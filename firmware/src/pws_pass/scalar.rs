@@ -1,6 +1,6 @@
 //! The scalar registers an instruction reads and writes, for the A13 check
-//! (docs/assumptions.md#A13: at a merge the parent keeps its own SRF, so no scalar value computed inside a split
-//! region may be live after the join).
+//! (docs/assumptions.md#A13: at a merge the parent keeps its own SRF, so no scalar value computed
+//! inside a split region may be live after the join).
 //!
 //! The model, per [`Instruction`]:
 //! - **explicit operands** by the slots of the op's signature ([`crate::isa::slots`]), with

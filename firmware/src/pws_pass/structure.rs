@@ -20,7 +20,8 @@ pub struct Insn {
     pub target: Option<usize>,
 }
 
-/// One masked if (LLVM's GCN if/else lowering). Fields holding `usize` are indices into [`Kstruct::insns`].
+/// One masked if (LLVM's GCN if/else lowering). Fields holding `usize` are indices into
+/// [`Kstruct::insns`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IfInfo {
     /// Its divergent C_conv block.
@@ -151,9 +152,10 @@ pub enum Owner {
 /// C_conv ([`Kstruct::conv`], costs 0): blocks are numbered in address order; every maximal
 /// plain stretch is a [`Block::plain`], every if a [`Block::divergent`] whose then/else
 /// successors are its arms' first blocks, or the reconvergence block for an empty arm or a
-/// one-armed if's missing else (docs/assumptions.md#A17; `to_bsb` swaps an empty then-arm). The block after an if
-/// (holding the join) always exists. An if with both arms empty gets an empty plain block
-/// (owning no instruction) as its then-arm, since C_conv cannot name the same successor twice.
+/// one-armed if's missing else (docs/assumptions.md#A17; `to_bsb` swaps an empty then-arm). The
+/// block after an if (holding the join) always exists. An if with both arms empty gets an empty
+/// plain block (owning no instruction) as its then-arm, since C_conv cannot name the same successor
+/// twice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kstruct {
     insns: Vec<Insn>,

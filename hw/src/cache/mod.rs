@@ -33,7 +33,8 @@
 //!   that the LRU state follows the release order exactly and the miss-rate estimate equals
 //!   the simulation; a store never stalls.)
 //! - `hit` = some valid way of the set has tag == `req_line` (pending ways count: a hit on a
-//!   line being filled is a hit, as the miss-rate estimate counts it); `way` = that way, else the victim.
+//!   line being filled is a hit, as the miss-rate estimate counts it); `way` = that way, else the
+//!   victim.
 //! - `victim` (log2 WAYS bits) = the lowest-numbered invalid way of the set, else the way of
 //!   age WAYS−1; `victim_valid` = that way is valid (a line is evicted), `victim_line` its tag
 //!   register (tags are never cleared, by reset or invalidation: 0 from power-up).

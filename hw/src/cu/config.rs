@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 pub enum Mode {
     /// No splitting: `split` and `merge` are 1-cycle no-ops, the arms serialize.
     NoSplit,
-    /// Dynamic wavefront splitting (the DWS baseline of docs/assumptions.md#A21): at a `split` whose lanes diverge, the
-    /// wavefront splits into a free context of the *same* SIMD (time-shared with every other
-    /// wavefront) if one is free and the wavefront has fewer than S live splits; otherwise it
-    /// serializes.
+    /// Dynamic wavefront splitting (the DWS baseline of docs/assumptions.md#A21): at a `split`
+    /// whose lanes diverge, the wavefront splits into a free context of the *same* SIMD
+    /// (time-shared with every other wavefront) if one is free and the wavefront has fewer than S
+    /// live splits; otherwise it serializes.
     Dws,
     /// Predictable wavefront splitting: every `split` takes a context of a dedicated SpSIMD
     /// (Section 4.1 of the PWS paper); none free is the fatal `split_overflow`

@@ -1,8 +1,8 @@
 //! The instruction distribution unit between a SIMD/SpSIMD's issue and its VALU (the
-//! thesis' Section 4.3.2, docs/works/thesis.md): the unit's VALU is K lane clusters, each in its own clock domain (period from
-//! the launch registers, programmed by the driver from the host algorithms), each with a
-//! one-entry input latch and a pipeline of `depth` stages with initiation interval `ii`
-//! (cluster cycles). The dispatcher is the IDU block's reference model
+//! thesis' Section 4.3.2, docs/works/thesis.md): the unit's VALU is K lane clusters, each in its
+//! own clock domain (period from the launch registers, programmed by the driver from the host
+//! algorithms), each with a one-entry input latch and a pipeline of `depth` stages with initiation
+//! interval `ii` (cluster cycles). The dispatcher is the IDU block's reference model
 //! ([`crate::idu::model::DispatcherModel`], checked against the RTL `Dispatcher` in its own
 //! tests), clocked by the core clock, all instructions of type SP (0).
 //!

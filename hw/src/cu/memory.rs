@@ -1,6 +1,7 @@
 //! The memory port of the compute unit: data memory, LDS, and the FLAT/SMEM/DS instructions.
 //! Accesses happen at issue (stores write, loads read); a load's registers are written when it
-//! completes, a fixed latency later (docs/assumptions.md#A30; the memory hierarchy is a later block).
+//! completes, a fixed latency later (docs/assumptions.md#A30; the memory hierarchy is a later
+//! block).
 
 use super::regfile::{lanes, BadOperand, Sregs, Vrf};
 use crate::isa::insn_model::{format, InsnFields};

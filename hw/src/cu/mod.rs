@@ -1,5 +1,5 @@
-//! The compute unit (Sections 2 and 4.1 of the PWS paper, docs/works/pws.md): a cycle-level model of
-//! one GCN3 compute unit with predictable wavefront splitting.
+//! The compute unit (Sections 2 and 4.1 of the PWS paper, docs/works/pws.md): a cycle-level model
+//! of one GCN3 compute unit with predictable wavefront splitting.
 //!
 //! # Structure
 //!
@@ -11,14 +11,14 @@
 //!   model ([`crate::pws::model::SimdGroupModel`], checked cycle by cycle against the RTL
 //!   `SimdGroup`): it owns SpM, parents, child stacks and the context states, takes one
 //!   command per cycle (its *port*: DISPATCH, SPLIT, MERGE, END);
-//! - **fetch and decode**: ideal fetch (docs/assumptions.md#A29) from instruction memory, decoded by the decoder
-//!   block's reference model ([`crate::isa::insn_model::decode_fields`]);
+//! - **fetch and decode**: ideal fetch (docs/assumptions.md#A29) from instruction memory, decoded
+//!   by the decoder block's reference model ([`crate::isa::insn_model::decode_fields`]);
 //! - **issue**: per SIMD/SpSIMD, one instruction per cycle, chosen among its eligible contexts
 //!   by the scheduler block's policy ([`crate::sched::model::PolicyScheduler`], GTO or LRR;
 //!   GTO's "oldest" is the wavefront dispatched first, split halves inheriting its age);
 //! - **execution**: SALU (`salu`), VALU (`valu`, integer and fp32, behavioural) over the
-//!   effective mask EXEC & SpM (docs/assumptions.md#A12), branches (`s_cbranch_execz/execnz` test EXEC & SpM,
-//!   `vccz/vccnz` test VCC & SpM), `s_waitcnt`, `s_barrier` (all live contexts of the
+//!   effective mask EXEC & SpM (docs/assumptions.md#A12), branches (`s_cbranch_execz/execnz` test
+//!   EXEC & SpM, `vccz/vccnz` test VCC & SpM), `s_waitcnt`, `s_barrier` (all live contexts of the
 //!   work-group), LDS, SMEM and FLAT through a fixed-latency memory port ([`memory`]) with one
 //!   global and one LDS pipe shared round-robin by all units (docs/assumptions.md#A30).
 //!
@@ -28,19 +28,21 @@
 //! VALU instruction (in order, no bypass); a VALU instruction occupies its unit's VALU for
 //! `issue_period` cycles; memory instructions take 1 issue cycle and complete `flat`/`smem`/
 //! `lds` cycles later (loads write their registers then). `split`: E_SPLIT cycles until both
-//! halves may issue; `merge`: waits for the partner, then E_MERGE (the two halves meet only at the same merge PC).
+//! halves may issue; `merge`: waits for the partner, then E_MERGE (the two halves meet only at the
+//! same merge PC).
 //!
 //! # Modes ([`Mode`])
 //!
 //! - no-split: `split`/`merge` are 1-cycle SALU no-ops;
-//! - DWS (docs/assumptions.md#A21): a `split` whose lanes diverge (both EXEC & SpM & M and EXEC & SpM & ¬M
-//!   non-empty) splits into a free context of the same SIMD unless the split/merge unit
+//! - DWS (docs/assumptions.md#A21): a `split` whose lanes diverge (both EXEC & SpM & M and EXEC &
+//!   SpM & ¬M non-empty) splits into a free context of the same SIMD unless the split/merge unit
 //!   refuses (no free context, S live splits); otherwise it serializes and its `merge` is a
 //!   no-op. The `split`/`merge` pair marks the branch and its reconvergence point (the
 //!   compiler side table of A21);
 //! - PWS: every `split` splits into a SpSIMD; none free is `split_overflow`
 //!   (docs/assumptions.md#A9).
-//!   `split` and `merge` need vmcnt = lgkmcnt = 0 (docs/assumptions.md#A11): `split_pending_memory` otherwise.
+//!   `split` and `merge` need vmcnt = lgkmcnt = 0 (docs/assumptions.md#A11): `split_pending_memory`
+//!   otherwise.
 
 mod config;
 pub mod counters;

@@ -2,8 +2,8 @@
 //! compute unit holds at once, [`super::resident_wgs`]). The reordering unit is configured
 //! for a round once every wavefront of it has a slot (a reset, the traces, the maps,
 //! `start`), and the next round is admitted once the whole round has ended and the hierarchy
-//! is idle. Each round is one "wave" of the reordering paper's miss-rate estimate, so the release order is that of
-//! `release_order(.., R1 epoch-major, R)`.
+//! is idle. Each round is one "wave" of the reordering paper's miss-rate estimate, so the release
+//! order is that of `release_order(.., R1 epoch-major, R)`.
 
 use crate::memsys::plan::ReorderPlan;
 use crate::reorder::model::WarpConfig;

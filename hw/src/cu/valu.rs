@@ -1,6 +1,6 @@
 //! The vector ALU: VOP1, VOP2, VOPC and VOP3 (native and `_e64` forms) over the lanes of the
-//! effective mask (EXEC & SpM, docs/assumptions.md#A12), integer and fp32, on the wavefront's [`Vrf`].
-//! A behavioural datapath: fp32 is Rust's IEEE `f32` (firmware/kernels/README.md).
+//! effective mask (EXEC & SpM, docs/assumptions.md#A12), integer and fp32, on the wavefront's
+//! [`Vrf`]. A behavioural datapath: fp32 is Rust's IEEE `f32` (firmware/kernels/README.md).
 
 use super::regfile::{code, lanes, BadOperand, Sregs, Vrf};
 use crate::isa::insn_model::{format, InsnFields};

@@ -1,8 +1,8 @@
 //! The Sim-D real-time DRAM controller (Section 3.2 of the Sim-D paper, docs/works/simd.md): a
 //! front-end that turns one whole-tile request into 64-byte bursts, a command generator with
 //! a shadow open-row table, per-bank command FIFOs, the six-rule command arbiter with every
-//! DDR4 timing of the Ramulator DDR4 rule set, refresh between requests, and a DQ scheduler. One 64-bit channel, one
-//! rank; the block runs in the DRAM command clock domain (625 ps at 3200).
+//! DDR4 timing of the Ramulator DDR4 rule set, refresh between requests, and a DQ scheduler. One
+//! 64-bit channel, one rank; the block runs in the DRAM command clock domain (625 ps at 3200).
 //!
 //! The reference model is [`model::DramModel`]; this text is the contract both follow, cycle
 //! for cycle and output for output.
@@ -55,9 +55,9 @@
 //! (words per row, 30 bits), `req_period` P (words from one row's start to the next, 30 bits),
 //! `req_count` C (rows, 16 bits). Row r covers words `[A + r·P, A + r·P + W)`.
 //!
-//! **Iterative indexed** (`req_indexed = 1`, Section 3.2.1 of the Sim-D paper, Eq. 16): `req_count` C indexes (word
-//! addresses) follow on the `idx_*` port; `req_words`, `req_period` are ignored (but must be
-//! non-zero, see below).
+//! **Iterative indexed** (`req_indexed = 1`, Section 3.2.1 of the Sim-D paper, Eq. 16): `req_count`
+//! C indexes (word addresses) follow on the `idx_*` port; `req_words`, `req_period` are ignored
+//! (but must be non-zero, see below).
 //!
 //! `req_write` is the direction (0 read, 1 write), `req_tag` (8 bits) is echoed on completion.
 //!
@@ -156,9 +156,9 @@
 //! | REF | ACT, REF | RFC |
 //!
 //! (t_ACT(b) + RAS is the PRE bound that ACT b left; the RDA/WRA rows are our
-//! internal-precharge rule: the paper never mentions auto-precharge.) Within a request every CAS has the request's
-//! direction; between requests the completion rule below keeps WTR and RD→WR apart, so the
-//! arbiter does not track them (the testbench's checker does).
+//! internal-precharge rule: the paper never mentions auto-precharge.) Within a request every CAS
+//! has the request's direction; between requests the completion rule below keeps WTR and RD→WR
+//! apart, so the arbiter does not track them (the testbench's checker does).
 //!
 //! # Completion
 //!

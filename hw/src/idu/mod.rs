@@ -1,6 +1,6 @@
 //! The aging-aware instruction distribution unit (IDU) of the thesis' Section 4.3.2
-//! (Algorithm 5, Fig. 4.3, docs/works/thesis.md#alg-5): per instruction type and working cluster an 8-bit
-//! counter, an 8-bit limit and a working bit; each instruction goes to the lowest-index
+//! (Algorithm 5, Fig. 4.3, docs/works/thesis.md#alg-5): per instruction type and working cluster an
+//! 8-bit counter, an 8-bit limit and a working bit; each instruction goes to the lowest-index
 //! cluster that is working, ready and under its limit; when every working cluster of the type
 //! is at its limit the counters reset lazily with the next dispatch; without an eligible
 //! cluster the instruction stalls (the ratio is never broken).

@@ -1,5 +1,5 @@
-//! The global memory path of the reordering paper's Fig. 5 below the LD/ST unit: the reordering unit →
-//! the coalescer → the L1 data cache, as one block (`path`: [`LdstPath`]) and as the
+//! The global memory path of the reordering paper's Fig. 5 below the LD/ST unit: the reordering
+//! unit → the coalescer → the L1 data cache, as one block (`path`: [`LdstPath`]) and as the
 //! composition of the three reference models (`model`: [`model::PathModel`]).
 //!
 //! # Contract (cycle for cycle, RTL and model)

@@ -39,10 +39,11 @@
 //! # Reordering on
 //!
 //! The unit releases in the order of its release configuration (rule R1,
-//! epoch-major, our generalisation of the reordering paper's rule). Its configuration is written round by round ([`MemSystem::configure`]): a
-//! reset cycle, one cycle per trace entry, one per map, then `start`. Until `start`,
-//! [`MemSystem::accepts`] is false. A request carries its wavefront's slot, the instance's
-//! sequence number and `pc_idx` from the trace ([`plan::ReorderPlan::seq_of`]).
+//! epoch-major, our generalisation of the reordering paper's rule). Its configuration is written
+//! round by round ([`MemSystem::configure`]): a reset cycle, one cycle per trace entry, one per
+//! map, then `start`. Until `start`, [`MemSystem::accepts`] is false. A request carries its
+//! wavefront's slot, the instance's sequence number and `pc_idx` from the trace
+//! ([`plan::ReorderPlan::seq_of`]).
 //!
 //! # Reordering off
 //!

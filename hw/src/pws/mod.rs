@@ -38,11 +38,11 @@
 //!
 //! Contexts that can be relatives form a *family*; inside it each has a *relative id* (what
 //! `parent` and the child stack hold):
-//! - PWS (`dws = 0`, docs/assumptions.md#A3): the family is a slot (the same context ID on every unit); the
-//!   relative id is the unit's SpSIMDID. A WF's original context is on unit 0, so its `root`
-//!   is 0.
-//! - DWS (`dws = 1`, docs/assumptions.md#A21): the family is a unit (all its slots); the relative id is
-//!   the slot. Splits take a free context on the *same* unit.
+//! - PWS (`dws = 0`, docs/assumptions.md#A3): the family is a slot (the same context ID on every
+//!   unit); the relative id is the unit's SpSIMDID. A WF's original context is on unit 0, so its
+//!   `root` is 0.
+//! - DWS (`dws = 1`, docs/assumptions.md#A21): the family is a unit (all its slots); the relative
+//!   id is the slot. Splits take a free context on the *same* unit.
 //!
 //! `dws` must stay constant between resets (tests never change it otherwise).
 //!

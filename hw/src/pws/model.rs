@@ -859,7 +859,8 @@ mod tests {
         SimdGroupModel::new(config(65, 32, 2, 1));
     }
 
-    /// The PWS paper's Fig. 5 (docs/works/pws.md#fig-5): nested split and two merges, with E_SPLIT = 4 and E_MERGE = 2.
+    /// The PWS paper's Fig. 5 (docs/works/pws.md#fig-5): nested split and two merges, with E_SPLIT
+    /// = 4 and E_MERGE = 2.
     #[test]
     fn fig5() {
         let mut b = Bench::new(toy(3));
@@ -954,7 +955,8 @@ mod tests {
         assert_eq!((o.error, o.split_denied, o.copy_valid), (0, false, false));
     }
 
-    /// The PWS paper's Fig. 3b (docs/works/pws.md#fig-3): s0 = "11", s1 = "00" → SWF1 0x3, SWF2 0xC; merge → 0xF.
+    /// The PWS paper's Fig. 3b (docs/works/pws.md#fig-3): s0 = "11", s1 = "00" → SWF1 0x3, SWF2
+    /// 0xC; merge → 0xF.
     #[test]
     fn fig3b() {
         let mut b = Bench::new(toy(2));
@@ -1571,7 +1573,8 @@ mod tests {
         b.step(dispatch(0, 0, 0xF));
         b.step(dispatch(0, 1, 0xF));
         b.step(end(0, 1));
-        // A DONE context with no parent is free (docs/assumptions.md#A21: "a free WF context on the same SIMD").
+        // A DONE context with no parent is free (docs/assumptions.md#A21: "a free WF context on the
+        // same SIMD").
         let o = b.step(split(0, 0, 0b11, 0));
         assert_eq!((o.copy_valid, o.copy_from, o.copy_to), (true, 0, 2));
         assert_eq!(

@@ -35,8 +35,8 @@
 //! - Requests from the LD/ST unit: `req_valid`, `req_slot` (6, runtime warp slot),
 //!   `req_seq` (8, the warp's global ld/st sequence number), `req_pc_idx` (8),
 //!   `req_store` (1), `req_tag` (8, the instruction's place in the LD/ST unit's access
-//!   buffer, which keeps the lane addresses, so the channel entry stays small). Taken at the edge when
-//!   `req_valid & req_ready`.
+//!   buffer, which keeps the lane addresses, so the channel entry stays small). Taken at the edge
+//!   when `req_valid & req_ready`.
 //! - `rel_ready` (1): the downstream (coalescer → L1) takes the released instruction at this
 //!   edge.
 //! - `watchdog` (16): most cycles SEARCH may wait (0 = no limit).

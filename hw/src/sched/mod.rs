@@ -18,8 +18,8 @@
 //!
 //! The reference model is [`model::PolicyScheduler`], the behavioural scheduler the SM issue
 //! model (`testbench/src/oracle/sm/`) and the compute unit use, written from Accel-Sim's
-//! definitions without this RTL: its `grant_by_age` (and the `age` field of [`model::SchedIn`]) is this block with its
-//! `age` input, `grant` is the block with `age[w] = w`.
+//! definitions without this RTL: its `grant_by_age` (and the `age` field of [`model::SchedIn`]) is
+//! this block with its `age` input, `grant` is the block with `age[w] = w`.
 
 pub mod model;
 pub mod rtl;

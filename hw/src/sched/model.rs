@@ -2,7 +2,8 @@
 //! defines them (one eligible warp per cycle, work-conserving),
 //! behind a trait so that an RTL scheduler driven through a harness can replace it. The SM
 //! issue model (`rtgpu-testbench`) and the compute unit ([`crate::cu`]) use it; it was written
-//! from Accel-Sim's definitions without [`super::WarpScheduler`], which the testbench checks against it.
+//! from Accel-Sim's definitions without [`super::WarpScheduler`], which the testbench checks
+//! against it.
 
 /// The most warps an eligible mask can name.
 pub const MAX_WARPS: usize = 64;

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 /// The sweep of `rtgpu multiphase sgemm` without `--mem-lat`.
 const DEFAULT_MEM_LATENCIES: [u32; 7] = [5, 10, 25, 50, 100, 200, 400];
 
-/// The memory latency of `rtgpu multiphase hw-default` without `--mem-lat` (Section 4.1 of the multi-phase paper: "realistic").
+/// The memory latency of `rtgpu multiphase hw-default` without `--mem-lat` (Section 4.1 of the
+/// multi-phase paper: "realistic").
 const DEFAULT_HW_MEM_LATENCY: u32 = 200;
 
 /// The arguments of `rtgpu multiphase`.

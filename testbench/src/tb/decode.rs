@@ -1,6 +1,6 @@
 //! Testbench of the split/merge decode stage (`hw/src/isa/`): a directed sequence of
-//! encoding examples (docs/assumptions.md#A2), then random words biased toward the SOPC/SOPP spaces; the RTL is compared
-//! with the reference model every cycle.
+//! encoding examples (docs/assumptions.md#A2), then random words biased toward the SOPC/SOPP
+//! spaces; the RTL is compared with the reference model every cycle.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::bench::engines::{of_tb, EngineCycles};

@@ -2,7 +2,8 @@
 //! and GTO age ranks through 64 warps under both policies; `sched-example` runs the paper's
 //! Fig. 3 block (two warps of the Fig. 2 kernel) on the SM issue model with this RTL as its
 //! scheduler (ages `age[w] = w`: the lowest index is the oldest). Both compare every grant with
-//! the SM model's behavioural scheduler, written independently from Accel-Sim's GTO/LRR definitions.
+//! the SM model's behavioural scheduler, written independently from Accel-Sim's GTO/LRR
+//! definitions.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::oracle::sm::{simulate, CycleTrace, Policy, PolicyScheduler, Scheduler};

@@ -1,5 +1,5 @@
-// barrier_in_split: an s_barrier in the then-arm of a marked if (docs/assumptions.md#A22): the PWS pass must
-// reject it (a split half would wait at the barrier for its own partner and deadlock).
+// barrier_in_split: an s_barrier in the then-arm of a marked if (docs/assumptions.md#A22): the PWS
+// pass must reject it (a split half would wait at the barrier for its own partner and deadlock).
 // @grid 128
 // @wg 128
 // @args int:grid zero:grid

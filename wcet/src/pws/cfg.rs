@@ -265,11 +265,11 @@ impl Cfg {
         self.blocks.iter().map(|b| b.succs.clone()).collect()
     }
 
-    /// Builds C_BSB (the PWS paper's Fig. 7): for every divergent branch `u` with reconvergence point `r`
-    /// (its immediate post-dominator), a BSB node `b` of WCET `bsb_wcet(u)` is inserted; the
-    /// then-arm's edges into `r` go to `b`, `u`'s skip edge goes to `b` (`u → {then, b}`), and
-    /// `b → {else, r}` (`b → {r}` when the else-arm is empty, docs/assumptions.md#A17). Both arms thus execute
-    /// one after the other, and either may be skipped.
+    /// Builds C_BSB (the PWS paper's Fig. 7): for every divergent branch `u` with reconvergence
+    /// point `r` (its immediate post-dominator), a BSB node `b` of WCET `bsb_wcet(u)` is inserted;
+    /// the then-arm's edges into `r` go to `b`, `u`'s skip edge goes to `b` (`u → {then, b}`), and
+    /// `b → {else, r}` (`b → {r}` when the else-arm is empty, docs/assumptions.md#A17). Both arms
+    /// thus execute one after the other, and either may be skipped.
     ///
     /// Choices: a branch whose *then*-arm is empty has its arms swapped (the compiler inverts the
     /// condition), so that only else-arms are ever empty, as A17 models one-armed `if`s. Arms
@@ -399,8 +399,8 @@ pub enum Role {
     },
 }
 
-/// A C_BSB: a [`Cfg`] in code-layout order whose divergent branches carry BSB nodes (the PWS paper's
-/// Fig. 7).
+/// A C_BSB: a [`Cfg`] in code-layout order whose divergent branches carry BSB nodes (the PWS
+/// paper's Fig. 7).
 /// Build it with [`Cfg::to_bsb`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BsbCfg {

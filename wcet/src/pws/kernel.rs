@@ -1,6 +1,6 @@
 //! Kernel-level WCET (Section 5 of the PWS paper): re-provisioning (Eq. 2 with the
-//! correction of docs/assumptions.md#A24), G_parallel (Eq. 4), DS (Eq. 5) and E_kernel for no splitting, DWS (Eq. 8) and
-//! PWS (Eq. 6).
+//! correction of docs/assumptions.md#A24), G_parallel (Eq. 4), DS (Eq. 5) and E_kernel for no
+//! splitting, DWS (Eq. 8) and PWS (Eq. 6).
 //!
 //! The bound generalises the paper's equations with three caller-supplied quantities:
 //! - `resident` (R): the work-groups the modelled CU really holds at once (≤ G_parallel; the
@@ -334,8 +334,8 @@ impl KernelBound {
     /// added to every split branch, and E_round = d_eff + k·(S+1)·E_WF^DWS. Use this when a
     /// wavefront may split more than S times along a path: a model that splits at every
     /// divergent marked branch while fewer than S splits are live does (docs/assumptions.md#A3:
-    /// S counts concurrent splits), and Eq. 8's S·(e_s+e_m) then undercounts; charging each branch, as
-    /// docs/assumptions.md#A26 does for loops, bounds every path.
+    /// S counts concurrent splits), and Eq. 8's S·(e_s+e_m) then undercounts; charging each branch,
+    /// as docs/assumptions.md#A26 does for loops, bounds every path.
     pub fn dws_charged(inp: &KernelInputs, s: u32, ipet_charged: u64) -> Result<Self, KernelError> {
         let serial = u64::from(s) + 1;
         bound(inp, Mode::Dws, s, ipet_charged, 0, serial)

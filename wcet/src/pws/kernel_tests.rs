@@ -18,7 +18,8 @@ fn pct(a: f64, b: f64) -> i64 {
 
 #[test]
 fn eq2_reprovisioning() {
-    // The PWS paper's example for Eq. 2: 4 SIMDs, S = 3, swfCount = 1 → 8 SIMDs with 1 SpSIMD each (16 units).
+    // The PWS paper's example for Eq. 2: 4 SIMDs, S = 3, swfCount = 1 → 8 SIMDs with 1 SpSIMD each
+    // (16 units).
     assert_eq!(n_simd_total(4, 3, 1), 8);
     assert_eq!(
         reprovision(4, 3, 1),
@@ -85,7 +86,8 @@ fn table2_fig8() {
     assert_eq!(w2.selection.swf_count, 2);
     // Re-provisioning with swfCount (docs/assumptions.md#A24): S = 2, swfCount = 2 → nothing idle.
     assert_eq!(n_simd_total(4, 2, w2.selection.swf_count as u32), 4);
-    // DWS by Eq. 8 (Table 2's DWS column is not reproducible, docs/assumptions.md#A27): 123 / 190 / 261.
+    // DWS by Eq. 8 (Table 2's DWS column is not reproducible, docs/assumptions.md#A27): 123 / 190
+    // / 261.
     let dws: Vec<u64> = (1..=3)
         .map(|s| dws_bound(&inp, &c, s).unwrap().e_kernel)
         .collect();

@@ -1,8 +1,8 @@
 //! Predictable Warp Splitting (PWS): the compiler analysis of Section 4.2 of the PWS
 //! paper and the wavefront WCET of its Section 5 (Eq. 3), on the branch-serialization CFG C_BSB.
 //!
-//! The flow (the PWS paper's Fig. 6): build C_BSB from a loop-free C_conv ([`cfg::Cfg::to_bsb`]), run
-//! [`select::select`] (Algorithm 1) on the marked branches P with S SWF contexts, run
+//! The flow (the PWS paper's Fig. 6): build C_BSB from a loop-free C_conv ([`cfg::Cfg::to_bsb`]),
+//! run [`select::select`] (Algorithm 1) on the marked branches P with S SWF contexts, run
 //! [`prune::prune`] (Algorithm 2) on SB, take IPET of C_out (on a DAG, the longest path,
 //! [`longest_path`]) and `E_WF = IPET(C_out) + |SB|·(e_s + e_m)` (Eq. 3, [`e_wf`]).
 //! [`analyze_pws`] runs it all; [`no_split_e_wf`] is the no-splitting E_WF (SB = ∅, C_out = C_BSB).

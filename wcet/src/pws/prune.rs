@@ -18,7 +18,8 @@ pub struct Pruned {
     pub f: Vec<u64>,
     /// C_out's successor lists: C_BSB's with E_r removed.
     pub succs: Vec<Vec<BlockId>>,
-    /// Split branches with an empty else-arm whose else edge (into Reconv) was kept (docs/assumptions.md#A17).
+    /// Split branches with an empty else-arm whose else edge (into Reconv) was kept
+    /// (docs/assumptions.md#A17).
     pub one_armed: Vec<BlockId>,
 }
 
@@ -39,9 +40,9 @@ pub struct Pruned {
 /// Choices (the paper is silent):
 /// - step 20 for a plain block with several successors (a uniform branch) takes the maximum F
 ///   over its successors, which is the longest path and keeps note (a)'s additivity;
-/// - docs/assumptions.md#A17: when the else-arm is empty (`SuccBB(BSB(u)) = Reconv(u)`), step 15 would remove the
-///   edge into Reconv and cut every path; the edge is kept (recorded in [`Pruned::one_armed`]).
-///   Step 13 cannot fire then, as `F[then] ≥ F[Reconv] = F[BSB]`.
+/// - docs/assumptions.md#A17: when the else-arm is empty (`SuccBB(BSB(u)) = Reconv(u)`), step 15
+///   would remove the edge into Reconv and cut every path; the edge is kept (recorded in
+///   [`Pruned::one_armed`]). Step 13 cannot fire then, as `F[then] ≥ F[Reconv] = F[BSB]`.
 /// - Branches in `sb` that are not branch nodes are ignored.
 /// - Steps 9 and 17 add before subtracting, so u64 arithmetic never underflows.
 pub fn prune(c: &BsbCfg, sb: &BTreeSet<BlockId>) -> Pruned {

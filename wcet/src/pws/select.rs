@@ -18,8 +18,8 @@ pub struct Selection {
     /// Marked ids that are not divergent branch nodes; step 2 of the PWS paper's
     /// compiler flow (Fig. 6) removes such splits.
     pub ignored: Vec<BlockId>,
-    /// swfCount, the number of distinct SWF contexts allocated (docs/assumptions.md#A24: use it, not |SB|, in
-    /// Eq. 2).
+    /// swfCount, the number of distinct SWF contexts allocated (docs/assumptions.md#A24: use it,
+    /// not |SB|, in Eq. 2).
     pub swf_count: usize,
 }
 
@@ -34,8 +34,8 @@ pub struct Selection {
 ///   - else if `swfCount < S`, add `u` and increment `swfCount`;
 ///   - else reject `u`.
 ///
-/// Choices (the paper is silent): duplicate marks count once; marks on ids that are not divergent branch
-/// nodes (including out-of-range ids) are dropped into [`Selection::ignored`] (step 2 of
+/// Choices (the paper is silent): duplicate marks count once; marks on ids that are not divergent
+/// branch nodes (including out-of-range ids) are dropped into [`Selection::ignored`] (step 2 of
 /// Fig. 6);
 /// "PARENT = 0" (no enclosing arm) is `None`, and two top-level branches are siblings.
 /// PARENT is evaluated literally (`v < u < Reconv(v)`), O(|V|) per marked node.

@@ -19,7 +19,8 @@ pub(crate) fn n(k: usize) -> usize {
     k - 1
 }
 
-/// The Fig. 8 graph, built as a C_conv (node roles read from the paper's text) and converted to C_BSB.
+/// The Fig. 8 graph, built as a C_conv (node roles read from the paper's text) and converted to
+/// C_BSB.
 pub(crate) fn fig8() -> BsbCfg {
     let c = |k: usize| FIG8_CONV.iter().position(|&x| x == k).unwrap();
     let blk =

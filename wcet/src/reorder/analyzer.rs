@@ -37,7 +37,8 @@ use serde::{Deserialize, Serialize};
 use super::interp::{unflatten, Effect, ExecError, Thread, ThreadCtx};
 use super::ptx::{pc_of, Kernel, Op};
 
-/// log2 of the L1D line size: line number = byte address >> 7 (128-byte lines, the reordering paper's Table 2).
+/// log2 of the L1D line size: line number = byte address >> 7 (128-byte lines, the reordering
+/// paper's Table 2).
 pub const LINE_SHIFT: u32 = 7;
 
 /// Threads per warp.

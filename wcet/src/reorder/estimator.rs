@@ -1,16 +1,17 @@
-//! The miss-rate estimator (Section III-F of the reordering paper): a plain LRU replay of the release sequence.
+//! The miss-rate estimator (Section III-F of the reordering paper): a plain LRU replay of the
+//! release sequence.
 //!
 //! Every released instance sends its lines to the L1D in ascending order, one access each:
 //!
 //! - **load**: a miss if the line is absent; then the line is touched (hit) or filled (miss).
 //! - **store, [`WritePolicy::EvictNoAllocate`]** (default; GPGPU-Sim Fermi "global write-evict,
-//!   no write-allocate"; the paper does not state the write policy): a hit invalidates the line (the way becomes free); a miss is
-//!   counted and allocates nothing.
+//!   no write-allocate"; the paper does not state the write policy): a hit invalidates the line
+//!   (the way becomes free); a miss is counted and allocates nothing.
 //! - **store, [`WritePolicy::WriteBackAllocate`]**: a miss is counted and the line is filled; a
 //!   hit touches it.
 //!
-//! Set index = line number mod `sets` (a linear index, not GPGPU-Sim's hash; `line & (sets − 1)` for a
-//! power of two). Fills are allocate-on-miss: the tag and the LRU state change at the access,
+//! Set index = line number mod `sets` (a linear index, not GPGPU-Sim's hash; `line & (sets − 1)`
+//! for a power of two). Fills are allocate-on-miss: the tag and the LRU state change at the access,
 //! so the LRU state follows the release order whatever the memory latency.
 //!
 //! **Victim way rule:** a fill takes the lowest-numbered invalid way of the set; when every way

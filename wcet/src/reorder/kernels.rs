@@ -1,9 +1,11 @@
-//! The PTX kernels of the reordering work (files under `wcet/kernels/reorder/`) with their launches.
+//! The PTX kernels of the reordering work (files under `wcet/kernels/reorder/`) with their
+//! launches.
 
 /// The kernel of the paper's worked example, cleaned of extraction artefacts.
 pub const EXAMPLE: &str = include_str!("../../kernels/reorder/example.ptx");
 
-/// Loop + barrier (a deadlock guard for rule R1): `for i < 4 { ld.global; st.shared; bar.sync }; ld.global`.
+/// Loop + barrier (a deadlock guard for rule R1): `for i < 4 { ld.global; st.shared; bar.sync };
+/// ld.global`.
 pub const LOOP_BARRIER: &str = include_str!("../../kernels/reorder/loop_barrier.ptx");
 
 /// A kernel and the launch it is analysed with.

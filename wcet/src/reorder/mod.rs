@@ -1,17 +1,18 @@
 //! Warp-based load/store reordering, the static side (the reordering paper, Huangfu and
-//! Zhang, JCSE 2017, docs/works/reorder.md): the oracle that the reordering hardware's L1D traffic and miss counts are checked
-//! against. Written from the paper only.
+//! Zhang, JCSE 2017, docs/works/reorder.md): the oracle that the reordering hardware's L1D traffic
+//! and miss counts are checked against. Written from the paper only.
 //!
 //! The pipeline:
 //!
-//! 1. [`ptx`] parses a kernel in a PTX subset (PC = 8 × instruction index, as in the paper's example);
-//!    [`interp`] executes one thread concretely.
+//! 1. [`ptx`] parses a kernel in a PTX subset (PC = 8 × instruction index, as in the paper's
+//!    example); [`interp`] executes one thread concretely.
 //! 2. [`analyzer`] runs Algorithms 1–3 (Section III-D) per warp in SIMT lock-step with IPDOM
 //!    reconvergence (fall-through path first) and emits each warp's ordered trace of global
 //!    ld/st instances with their coalesced 128-byte lines, `k`, `epoch` and active mask;
 //!    [`Analysis::paper_format`] prints the paper's analyzer output.
 //! 3. [`order`] computes the Reordering Unit's release order: R0 (the paper's PC-major rule,
-//!    Section III-E, loop-free kernels) or R1 (our generalisation: heads only, `(wave, epoch, k, pc_idx, block, warp)`).
+//!    Section III-E, loop-free kernels) or R1 (our generalisation: heads only, `(wave, epoch, k,
+//!    pc_idx, block, warp)`).
 //! 4. [`estimator`] replays the release order through an LRU L1D (Section III-F) and counts misses.
 //! 5. [`wcet_eq`] evaluates Eq. (1)–(4) (Section IV) and the safe per-instruction variant.
 //!

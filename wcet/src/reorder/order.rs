@@ -10,14 +10,14 @@
 //! - **R0** (the paper's rule, loop-free kernels): the next release is the lexicographic
 //!   minimum over **all** pending instances of the active blocks by [`R0Key`]
 //!   `(wave, pc, block, warp)`: lowest PC first, ties by block linear ID, then warp index
-//!   (block-major, which matches the paper's Fig. 7). R0 keeps one pending bit per (warp, PC), so it is undefined when a
-//!   warp executes a PC twice (a loop): that is an error.
+//!   (block-major, which matches the paper's Fig. 7). R0 keeps one pending bit per (warp, PC), so
+//!   it is undefined when a warp executes a PC twice (a loop): that is an error.
 //! - **R1** (ours): the next release is the minimum over each warp's **head** (its next
 //!   unreleased instance, so every warp's instances go in program order) by [`R1Key`]
 //!   `(wave, epoch, k, pc_idx, block, warp)`. With `epoch_major = false` the epoch field is
 //!   zeroed, giving `(wave, k, pc_idx, block, warp)`: that reproduces R0 on kernels with barriers
-//!   but no loops, and must not be used when a loop contains a barrier (a warp at the barrier would wait for a
-//!   warp whose load is held back behind it; see
+//!   but no loops, and must not be used when a loop contains a barrier (a warp at the barrier would
+//!   wait for a warp whose load is held back behind it; see
 //!   [`check_barrier_safe`]).
 //!
 //! On loop-free, barrier-free kernels whose warp traces are PC-ascending (structured forward

@@ -24,8 +24,8 @@
 //! # PCs
 //!
 //! Every instruction takes one slot; labels and declarations take none. The PC of the
-//! instruction with index `i` is `8 · i` ([`pc_of`]), as the paper's example implies: in the paper's example
-//! `ld.global` is the 9th instruction (PC 64) and `st.global` the 11th (PC 80).
+//! instruction with index `i` is `8 · i` ([`pc_of`]), as the paper's example implies: in the
+//! paper's example `ld.global` is the 9th instruction (PC 64) and `st.global` the 11th (PC 80).
 
 use std::collections::HashMap;
 use std::fmt;

@@ -26,8 +26,8 @@
 //! - **relative σ** of a type: σ/μ of the relative delay increase Δd of the type's cores in
 //!   working clusters (thesis Fig. 4.8; our exact definition);
 //! - **GPU relative delay**: the largest d(t)/d(t0) over the cores of working clusters
-//!   (thesis Fig. 4.6; our exact definition), and the mean, over the distributed types (more than one
-//!   cluster: SP and SFU; LD/ST's single cluster runs every LD/ST instruction under every
+//!   (thesis Fig. 4.6; our exact definition), and the mean, over the distributed types (more than
+//!   one cluster: SP and SFU; LD/ST's single cluster runs every LD/ST instruction under every
 //!   policy, and with it in the maximum the LD/ST cores set the same delay for every policy);
 //! - **kernel time**: the step model's times summed over the steps.
 //!

@@ -1,6 +1,6 @@
-//! The command generator (Section 3.2.2 of the Sim-D paper): address mapping, the shadow open-row table, the
-//! LINEAR (tile) and ALAP (indexed) precharge policies; it turns the offered burst into a
-//! compound entry for its bank's FIFO plus the stand-alone PREs that close other banks.
+//! The command generator (Section 3.2.2 of the Sim-D paper): address mapping, the shadow open-row
+//! table, the LINEAR (tile) and ALAP (indexed) precharge policies; it turns the offered burst into
+//! a compound entry for its bank's FIFO plus the stand-alone PREs that close other banks.
 
 use super::frontend::BURST_BITS;
 use crate::dram::Part;

@@ -1,6 +1,6 @@
-//! The DQ scheduler (Section 3.2.2 of the Sim-D paper): every CAS reserves the data bus for BL = 4 cycles, CL
-//! (read) or CWL − 2 (write, the SRAM read leads) cycles after it; in each of those cycles the
-//! scheduler names the burst and the 4 words on the bus.
+//! The DQ scheduler (Section 3.2.2 of the Sim-D paper): every CAS reserves the data bus for BL = 4
+//! cycles, CL (read) or CWL − 2 (write, the SRAM read leads) cycles after it; in each of those
+//! cycles the scheduler names the burst and the 4 words on the bus.
 
 use crate::dram::Part;
 use crate::hdl::k;

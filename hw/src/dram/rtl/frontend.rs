@@ -1,6 +1,6 @@
-//! The front-end (Section 3.2.1 of the Sim-D paper): the stride sequencer of tile requests (one segment per
-//! cycle, segments of one burst merged) and the index iterator of indexed requests (one burst
-//! per index). It offers one burst at a time to the command generator.
+//! The front-end (Section 3.2.1 of the Sim-D paper): the stride sequencer of tile requests (one
+//! segment per cycle, segments of one burst merged) and the index iterator of indexed requests (one
+//! burst per index). It offers one burst at a time to the command generator.
 
 use crate::hdl::k;
 use rust_hdl::prelude::*;

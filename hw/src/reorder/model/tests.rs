@@ -127,8 +127,8 @@ fn two_instructions() -> Warp {
     }
 }
 
-/// One warp with I0 (pc 0x10) and I1 (pc 0x20): runs it with I1 presented in cycle 0 and I0 in cycle `i0_at`; returns the outputs and
-/// the search pointer during each cycle.
+/// One warp with I0 (pc 0x10) and I1 (pc 0x20): runs it with I1 presented in cycle 0 and I0 in
+/// cycle `i0_at`; returns the outputs and the search pointer during each cycle.
 fn out_of_order(parallel: bool, i0_at: usize) -> (Vec<ReorderOut>, Vec<u8>) {
     let w = two_instructions();
     let mut m = configured(1, 10, 2, std::slice::from_ref(&w));

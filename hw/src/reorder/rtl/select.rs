@@ -1,7 +1,7 @@
 //! The SELECT stage of the reordering unit (contract: [`super`], "Release order";
-//! rule R0 of Section III-E of the reordering paper and our generalisation R1): the pending slot with the smallest key
-//! `(wave, epoch·rule[0], k·rule[1], pc_idx, block, warp)` of its head trace entry, compared
-//! lexicographically, most significant first.
+//! rule R0 of Section III-E of the reordering paper and our generalisation R1): the pending slot
+//! with the smallest key `(wave, epoch·rule[0], k·rule[1], pc_idx, block, warp)` of its head trace
+//! entry, compared lexicographically, most significant first.
 //!
 //! Combinational: a linear chain over the slots (element `c` = the best of slots 0..c, with
 //! its key, slot number, sequence counter and `pc_idx`; the last slot's step gives the

@@ -1,7 +1,7 @@
 //! The reordering configuration of one warp slot (contract: [`super`]; the reordering
-//! paper's Table 1 and Section III-E): the static→runtime map of the slot (mapped, `block`, `warp`, `wave`,
-//! `len`), its trace head and sequence counter, and its row of the trace memory (`T` entries
-//! of 32 bits: `pc_idx` \[7:0\], `epoch` \[15:8\], `k` \[31:16\]).
+//! paper's Table 1 and Section III-E): the static→runtime map of the slot (mapped, `block`, `warp`,
+//! `wave`, `len`), its trace head and sequence counter, and its row of the trace memory (`T`
+//! entries of 32 bits: `pc_idx` \[7:0\], `epoch` \[15:8\], `k` \[31:16\]).
 //!
 //! The head entry is read combinationally from the row (a mux chain over the `T` entries on
 //! `head`), so the unit's SELECT sees every slot's head in the cycle after a release, as the

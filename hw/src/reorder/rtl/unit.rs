@@ -1,6 +1,6 @@
 //! The reordering unit, top of the block (contract: [`super`]; Section III-E of the
-//! reordering paper): `W` [`Channel`]s, `W` [`SlotConfig`]s (map, head, sequence counter, trace row),
-//! the [`Distributor`], the [`Select`] argmin, and here the configuration registers (`rule`,
+//! reordering paper): `W` [`Channel`]s, `W` [`SlotConfig`]s (map, head, sequence counter, trace
+//! row), the [`Distributor`], the [`Select`] argmin, and here the configuration registers (`rule`,
 //! `parallel`, `bypass`), the state machine IDLE/SELECT/SEARCH/ISSUE/DONE/ERROR, the search
 //! pointer, the watchdog's wait counter, the error code and the release port.
 //!

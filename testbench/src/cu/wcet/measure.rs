@@ -26,7 +26,8 @@ pub struct OwnerCost {
     /// The most cycles one visit took.
     pub cycles: u64,
     /// The most memory instructions (global, scalar, LDS) one visit issued; each may wait up
-    /// to (units − 1) cycles for its shared pipe in a full run (docs/assumptions.md#A30: round-robin over units).
+    /// to (units − 1) cycles for its shared pipe in a full run (docs/assumptions.md#A30:
+    /// round-robin over units).
     pub mem: u64,
     /// Some wavefront ran it.
     pub reached: bool,

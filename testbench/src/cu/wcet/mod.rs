@@ -1,6 +1,6 @@
 //! `rtgpu wcet KERNEL.s`: the PWS compiler pass, the per-block WCETs measured on the model in
-//! isolation, and the analytical kernel WCET of Section 5 of the PWS paper for no-split, DWS and PWS,
-//! with, on `--run`, the simulated time of the same launch beside it.
+//! isolation, and the analytical kernel WCET of Section 5 of the PWS paper for no-split, DWS and
+//! PWS, with, on `--run`, the simulated time of the same launch beside it.
 //!
 //! The flow (the PWS paper's Fig. 6, Sections 5 and 7):
 //! 1. [`rtgpu_firmware::pws_pass::compile`]: P (the marked ifs, or every two-armed if with
@@ -90,8 +90,8 @@ pub struct WcetOpts {
     /// the paper's synthetic benchmark, "as many split points as there are SpSIMD units").
     #[arg(long, default_value = "source", value_parser = ["source", "all", "shallowest"])]
     pub mark: String,
-    /// PWS: re-provision the idle SpSIMDs as SIMDs (Eq. 2 with swfCount, docs/assumptions.md#A24) and run on
-    /// N_SIMD_total SIMDs with swfCount SpSIMDs each.
+    /// PWS: re-provision the idle SpSIMDs as SIMDs (Eq. 2 with swfCount, docs/assumptions.md#A24)
+    /// and run on N_SIMD_total SIMDs with swfCount SpSIMDs each.
     #[arg(long)]
     pub reprovision: bool,
     /// Also simulate the launch and print the observed time beside the bound (exit 1 if it is
@@ -358,8 +358,8 @@ fn owner_index(o: Owner, n: usize) -> usize {
 }
 
 /// The launch the bound is for: the case's, or its re-provisioned form (Eq. 2 with
-/// swfCount, docs/assumptions.md#A24): N_SIMD_total SIMDs with swfCount SpSIMDs each, and without any SpSIMD (a
-/// no-split launch) when the kernel keeps no split.
+/// swfCount, docs/assumptions.md#A24): N_SIMD_total SIMDs with swfCount SpSIMDs each, and without
+/// any SpSIMD (a no-split launch) when the kernel keeps no split.
 #[derive(Clone, Copy, Debug)]
 struct RunShape {
     mode: Mode,
@@ -413,9 +413,9 @@ impl RunShape {
 }
 
 /// Per owner (blocks, then BSBs): the measured cycles plus what a full launch may add to a
-/// visit: (units − 1) cycles per memory instruction (the shared pipes, docs/assumptions.md#A30), and the VALU
-/// occupancy a previous block may leave behind (`issue_period` − `valu`, when positive: the
-/// unit stays busy after its wavefront may issue again).
+/// visit: (units − 1) cycles per memory instruction (the shared pipes, docs/assumptions.md#A30),
+/// and the VALU occupancy a previous block may leave behind (`issue_period` − `valu`, when
+/// positive: the unit stays busy after its wavefront may issue again).
 fn owner_costs(m: &Measurement, cfg: &CuConfig, units: u64) -> Vec<u64> {
     let carry = u64::from(cfg.lat.issue_period.saturating_sub(cfg.lat.valu));
     m.owners

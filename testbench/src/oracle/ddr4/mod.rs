@@ -7,14 +7,14 @@
 //! * bank state: ACT only to a closed bank, RD/WR only to the open row of an open bank,
 //!   RDA/WRA close the bank, REF only with every bank of the rank closed;
 //! * every row of the DDR4 timing table (Ramulator's rule set, plus the
-//!   auto-precharge tRAS lock-out the controller uses, and tRFC before a PRE), including tFAW over the last four
-//!   ACTs of the rank;
+//!   auto-precharge tRAS lock-out the controller uses, and tRFC before a PRE), including tFAW over
+//!   the last four ACTs of the rank;
 //! * refresh accounting: at most 8 refreshes owed, at most 8 pulled in.
 //!
 //! It shares nothing with the controller in `hw/src/dram/`, not even the part tables
 //! ([`Ddr4Part`] is its own copy of Sim-D's Table 1): independence is what makes it an oracle.
-//! See [`Checker`] for the choices made where the Sim-D paper is silent, and [`Rule`] for the list of
-//! rule identifiers.
+//! See [`Checker`] for the choices made where the Sim-D paper is silent, and [`Rule`] for the list
+//! of rule identifiers.
 //!
 //! ```text
 //! let cmds = parse_trace(&text)?;

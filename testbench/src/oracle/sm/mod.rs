@@ -12,8 +12,8 @@
 //!
 //! 1. **Eligibility.** Warp `w` is eligible when it is not finished (it has instructions left to
 //!    issue), it is not waiting at a barrier, and no register of its next instruction's
-//!    `srcs ∪ {dst}` has a pending write (RAW and WAW: the paper checks only sources, which could lose a longer
-//!    pending write). A write is *pending in cycle t* when
+//!    `srcs ∪ {dst}` has a pending write (RAW and WAW: the paper checks only sources, which could
+//!    lose a longer pending write). A write is *pending in cycle t* when
 //!    its instruction has issued but is not dispatched yet, or was dispatched at `d` with
 //!    `t < d + init + lat`: the result is usable by a consumer issuing in cycle `d+init+lat`
 //!    (the paper's Example 1). FIFOs are unbounded, so there is no "queue full" check (the
@@ -27,21 +27,21 @@
 //!    initiation in its own class); after issuing it the warp *waits*.
 //! 3. **Dispatch.** Every FU that is not initiating in cycle `t` (it is free when
 //!    `t ≥ d_prev + init_prev`, with the previous dispatch's class's `init`) pops its FIFO
-//!    head, so an instruction issued at `t` on an idle FU with an empty FIFO dispatches at `t`. A dispatch at `d` initiates during `[d, d+init)` with its own class's `init` (one
-//!    initiation at a time per FU, across all warps and classes), then spends its
-//!    class's `lat` cycles in a fully pipelined stage that never stalls; it *completes* at
-//!    `d+init+lat`. FUs are independent.
-//! 4. **Barrier release (drain-release; the paper leaves barrier semantics open).** The release condition *holds in cycle t*
-//!    when at least one warp waits at a barrier, every warp either waits at the barrier or is
-//!    finished (a warp that has issued all its instructions and does not wait is not counted:
-//!    "all unfinished warps have arrived"), and **nothing is in flight in cycle t**: every issued
-//!    instruction, of any warp, barrier included, is dispatched and has `complete ≤ t` — the same
-//!    "pending in cycle t" as the scoreboard's. The first cycle `R` in which it holds is the
-//!    *release cycle*, recorded in [`SmRun::barrier_releases`]; the waiting warps stop waiting
-//!    and **may issue in cycle `R` itself**, as a consumer issues in the cycle its operand
-//!    completes ([`ReleaseTiming::SameCycle`], the default). Because the barrier instruction is
-//!    itself in flight until its completion, `R ≥` its completion, and `R` = the last
-//!    completion before the release. A block's time is then exactly the sum of its sections'
+//!    head, so an instruction issued at `t` on an idle FU with an empty FIFO dispatches at `t`. A
+//!    dispatch at `d` initiates during `[d, d+init)` with its own class's `init` (one initiation at
+//!    a time per FU, across all warps and classes), then spends its class's `lat` cycles in a fully
+//!    pipelined stage that never stalls; it *completes* at `d+init+lat`. FUs are independent.
+//! 4. **Barrier release (drain-release; the paper leaves barrier semantics open).** The release
+//!    condition *holds in cycle t* when at least one warp waits at a barrier, every warp either
+//!    waits at the barrier or is finished (a warp that has issued all its instructions and does not
+//!    wait is not counted: "all unfinished warps have arrived"), and **nothing is in flight in
+//!    cycle t**: every issued instruction, of any warp, barrier included, is dispatched and has
+//!    `complete ≤ t` — the same "pending in cycle t" as the scoreboard's. The first cycle `R` in
+//!    which it holds is the *release cycle*, recorded in [`SmRun::barrier_releases`]; the waiting
+//!    warps stop waiting and **may issue in cycle `R` itself**, as a consumer issues in the cycle
+//!    its operand completes ([`ReleaseTiming::SameCycle`], the default). Because the barrier
+//!    instruction is itself in flight until its completion, `R ≥` its completion, and `R` = the
+//!    last completion before the release. A block's time is then exactly the sum of its sections'
 //!    spans, which the per-section analysis assumes.
 //!
 //!    [`ReleaseTiming::NextCycle`] (through [`simulate_with`]) is the alternative: same `R`, but
@@ -50,11 +50,11 @@
 //!
 //! A warp is finished when it has issued all its instructions and (if its last one is a
 //! barrier) has been released. The **block time** is the last completion, `max(d+init+lat)` over
-//! all instructions (stores and barriers included), 0 for a block without instructions. The simulation stops at the
-//! first cycle `t` in which every warp is finished, every instruction dispatched and
-//! `t ≥` the block time; [`SmRun::cycles`] holds one [`CycleTrace`] per simulated cycle before
-//! it (so `cycles.len()` is the block time, or the block time + 1 when the block ends on a
-//! barrier whose release cycle is the block time).
+//! all instructions (stores and barriers included), 0 for a block without instructions. The
+//! simulation stops at the first cycle `t` in which every warp is finished, every instruction
+//! dispatched and `t ≥` the block time; [`SmRun::cycles`] holds one [`CycleTrace`] per simulated
+//! cycle before it (so `cycles.len()` is the block time, or the block time + 1 when the block ends
+//! on a barrier whose release cycle is the block time).
 //!
 //! Under these rules a mismatched barrier count cannot deadlock (a warp that finishes without
 //! arriving is not waited for), and every run of a work-conserving scheduler ends within
@@ -185,7 +185,8 @@ pub enum SmError {
         /// The class.
         class: usize,
     },
-    /// Some warp was eligible and the scheduler granted none (the scheduler must be work-conserving).
+    /// Some warp was eligible and the scheduler granted none (the scheduler must be
+    /// work-conserving).
     NotWorkConserving {
         /// The cycle.
         cycle: u64,

@@ -5,8 +5,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 pub use rtgpu_hw::sched::model::{Policy, PolicyScheduler, Scheduler, MAX_WARPS};
 
-/// A random work-conserving scheduler (a third policy besides GTO and LRR, for stress tests): a uniformly chosen
-/// eligible warp each cycle, reproducible from its seed.
+/// A random work-conserving scheduler (a third policy besides GTO and LRR, for stress tests): a
+/// uniformly chosen eligible warp each cycle, reproducible from its seed.
 #[derive(Clone, Debug)]
 pub struct RandomScheduler {
     rng: ChaCha8Rng,

@@ -1,6 +1,6 @@
 //! Drives request sequences through a controller (the RTL or the reference model), collects
-//! the command trace (`cycle CMD rank bg bank row col` lines) and checks every command with the independent
-//! DDR4 timing checker.
+//! the command trace (`cycle CMD rank bg bank row col` lines) and checks every command with the
+//! independent DDR4 timing checker.
 
 use crate::oracle::ddr4::{self, Checker, TraceCmd};
 use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut, Request};

@@ -1,8 +1,8 @@
 //! `snoop`: the CAM of snoopy indexed transfers (hw/src/dram/rtl/snoop.rs) on the data bus of
 //! real transfers: the reference model of the controller streams index buffers as tile
 //! requests, 16 work-items snoop their words. Every cycle: RTL == a reference written from
-//! Section 3.2.3 of the Sim-D paper (an entry matches when its word is one of the used words on the bus), and at the end
-//! of each read every entry has hit exactly once, on its word's lane.
+//! Section 3.2.3 of the Sim-D paper (an entry matches when its word is one of the used words on the
+//! bus), and at the end of each read every entry has hit exactly once, on its word's lane.
 
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{Format, Gtkw};

@@ -1,6 +1,6 @@
 //! LID sweeps over every word alignment of a request within one 16 KiB bank-pair span (the
-//! authors derived Eq. 15 and 16 the same way, by exhaustive simulation), on the reference model (cycle-equivalent to the RTL, checked by the
-//! testbenches), in parallel over the cores.
+//! authors derived Eq. 15 and 16 the same way, by exhaustive simulation), on the reference model
+//! (cycle-equivalent to the RTL, checked by the testbenches), in parallel over the cores.
 
 use super::bound::{tid, worst_bursts, FRONT_END};
 use super::run::run;

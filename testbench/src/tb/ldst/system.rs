@@ -1,6 +1,7 @@
-//! The global memory path of one SM, cycle by cycle (the reordering paper's Fig. 5): a warp scheduler (LRR or
-//! pure round-robin) issues the warps' ld/st instructions → the reordering unit (or bypass) →
-//! the coalescer → the L1 data cache → a memory with a fixed latency plus random jitter.
+//! The global memory path of one SM, cycle by cycle (the reordering paper's Fig. 5): a warp
+//! scheduler (LRR or pure round-robin) issues the warps' ld/st instructions → the reordering unit
+//! (or bypass) → the coalescer → the L1 data cache → a memory with a fixed latency plus random
+//! jitter.
 //!
 //! The units are anything that implements `Clocked`: the reference models here, the RTL in
 //! the harness for the testbenches. One cycle, in dependency order:

@@ -1,5 +1,6 @@
 //! Invariants of the split/merge unit, checked on the RTL's outputs every cycle
-//! (the split and merge procedures of Section 4.1 of the PWS paper), and coverage counts of what a run exercised.
+//! (the split and merge procedures of Section 4.1 of the PWS paper), and coverage counts of what a
+//! run exercised.
 
 use super::stimulus::family;
 use rtgpu_hw::pws::model::{GroupIn, GroupOut, ModelConfig, SimdGroupModel};

@@ -52,7 +52,8 @@ const OUTER: u32 = 0x60;
 /// Cycles of the Fig. 5 sequence.
 pub const FIG5_CYCLES: u64 = 28;
 
-/// The Fig. 5 sequence of the PWS paper (docs/works/pws.md#fig-5): SWF1 = unit 0, SWF2 = unit 1, SWF3 = unit 2.
+/// The Fig. 5 sequence of the PWS paper (docs/works/pws.md#fig-5): SWF1 = unit 0, SWF2 = unit 1,
+/// SWF3 = unit 2.
 fn fig5_command(k: u64) -> GroupIn {
     match k {
         0 => GroupIn {
