@@ -9,9 +9,11 @@
 //! name and their own numbering instead ("the PWS paper's Eq. 2"), and design choices by their
 //! entry in docs/assumptions.md.
 //!
-//! Second, every `docs/assumptions.md#A<n>` that any tracked file cites must be an anchor
-//! (`<a id="A<n>"></a>`) of docs/assumptions.md; while that file does not exist yet the check
-//! says so and passes.
+//! Second, every assumption a tracked file cites (docs/assumptions.md, then `#A` and its
+//! number) must be an anchor of docs/assumptions.md (`<a id="A13"></a>` for A13); while that
+//! file does not exist yet the check says so and passes. Third, every page of docs/ that a
+//! tracked file names by its path (docs/ then the page) exists, and so does the `#anchor`
+//! after it (an `id` or a heading there).
 //!
 //! The marks are spelled here in pieces, so this file passes its own check, and the scanner is
 //! tested on planted text first, so a check that cannot fail would be noticed.
@@ -192,6 +194,69 @@ fn assumption_anchors(md: &str) -> BTreeSet<u32> {
     anchors
 }
 
+/// The pages of docs/ that `text` names, with the anchor after `#` if any: `(line number from
+/// 1, page path such as `docs/works/pws.md`, anchor or empty)`.
+fn cited_doc_pages(text: &str) -> Vec<(usize, String, String)> {
+    let path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-' | '.');
+    let anchor_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-');
+    let mut cites = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices("docs/") {
+            let inside_name = line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if inside_name {
+                continue;
+            }
+            let path: String = line[at..].chars().take_while(|&c| path_char(c)).collect();
+            let Some(end) = path.find(".md") else {
+                continue;
+            };
+            let page = path[..end + 3].to_string();
+            let rest = &line[at + page.len()..];
+            let anchor = match rest.strip_prefix('#') {
+                Some(a) => a.chars().take_while(|&c| anchor_char(c)).collect(),
+                None => String::new(),
+            };
+            cites.push((n + 1, page, anchor));
+        }
+    }
+    cites
+}
+
+/// The anchors of a Markdown page: every `id="..."` (or `id='...'`) and the GitHub slug of
+/// every heading (lower case, blanks to `-`, only letters, digits, `-` and `_` kept).
+fn page_anchors(md: &str) -> BTreeSet<String> {
+    let mut anchors = BTreeSet::new();
+    for quote in ['"', '\''] {
+        let prefix = format!("id={quote}");
+        for (at, _) in md.match_indices(&prefix) {
+            let rest = &md[at + prefix.len()..];
+            if let Some(end) = rest.find(quote) {
+                anchors.insert(rest[..end].to_string());
+            }
+        }
+    }
+    for line in md.lines() {
+        let heading = line.trim_start_matches('#');
+        if heading.len() < line.len() && heading.starts_with(' ') {
+            let slug: String = heading
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter_map(|c| match c {
+                    ' ' => Some('-'),
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                    _ => None,
+                })
+                .collect();
+            anchors.insert(slug);
+        }
+    }
+    anchors
+}
+
 #[test]
 fn the_scanner_catches_planted_references() {
     let planted = [
@@ -285,6 +350,63 @@ fn every_cited_assumption_is_an_anchor_of_docs_assumptions() {
         "{} of {cited} citation(s) of docs/assumptions.md name no anchor there (it has {:?}):\n{}",
         missing.len(),
         anchors,
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_page_parsers_read_planted_text() {
+    // Spelled with `D` so that this file cites no page that does not exist.
+    const D: &str = "docs/";
+    let text = format!(
+        "see {D}works/pws.md#eq-2 and ../../{D}assumptions.md#A9, {D}cli.md\n\
+         and my{D}x.md, {D}blocks/BLOCK.md#ports."
+    );
+    let cites = cited_doc_pages(&text);
+    let want = [
+        (1, "docs/works/pws.md", "eq-2"),
+        (1, "docs/assumptions.md", "A9"),
+        (1, "docs/cli.md", ""),
+        (2, &*format!("{D}blocks/BLOCK.md"), "ports"),
+    ];
+    let got: Vec<(usize, &str, &str)> = cites
+        .iter()
+        .map(|(n, p, a)| (*n, p.as_str(), a.as_str()))
+        .collect();
+    assert_eq!(got, want);
+    let md = "# The PWS paper\n<a id=\"eq-2\"></a>\n## Ports and `timing`\n";
+    let anchors = page_anchors(md);
+    for a in ["the-pws-paper", "eq-2", "ports-and-timing"] {
+        assert!(anchors.contains(a), "{a}: {anchors:?}");
+    }
+}
+
+#[test]
+fn every_cited_docs_page_and_anchor_exists() {
+    let root = root();
+    let mut pages: std::collections::BTreeMap<String, Option<BTreeSet<String>>> =
+        Default::default();
+    let mut missing = Vec::new();
+    for (path, text) in tracked_texts(&root) {
+        for (line, page, anchor) in cited_doc_pages(&text) {
+            let anchors = pages.entry(page.clone()).or_insert_with(|| {
+                fs::read_to_string(root.join(&page))
+                    .ok()
+                    .map(|md| page_anchors(&md))
+            });
+            match anchors {
+                None => missing.push(format!("{path}:{line}: {page} does not exist")),
+                Some(a) if !anchor.is_empty() && !a.contains(&anchor) => {
+                    missing.push(format!("{path}:{line}: {page} has no anchor #{anchor}"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} citation(s) of docs/ name a page or anchor that does not exist:\n{}",
+        missing.len(),
         missing.join("\n")
     );
 }
