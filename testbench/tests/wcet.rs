@@ -1,4 +1,4 @@
-//! The PWS WCET analysis against the simulator (issue 11): the analytical bound holds for
+//! The PWS WCET analysis against the simulator: the analytical bound holds for
 //! every kernel, mode, S, input and random divergent kernel; Table 3's shape on the model.
 
 use proptest::prelude::*;

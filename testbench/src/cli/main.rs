@@ -60,15 +60,16 @@ enum Cmd {
     /// S below the kernel's @min-s), is exact, DDR4-clean and matches the L1 prediction; 1
     /// otherwise; 2 on bad input.
     Sweep(sweep::SweepArgs),
-    /// The PWS WCET analysis (spec/000-pws.md §5–§6): compile the kernel's split points
-    /// (SELECT under S, split/merge/s_waitcnt/execz placement), measure every block in
+    /// The PWS WCET analysis (Sections 4.2 and 5 of the PWS paper): compile the kernel's split
+    /// points (SELECT under S, split/merge/s_waitcnt/execz placement), measure every block in
     /// isolation on the model, and print the analytical kernel WCET for the mode; with
     /// `--run`, also the simulated time. Exit 0; 1 when the analysis fails or (`--run`) the
     /// launch fails or takes longer than the bound; 2 on bad input.
     Wcet(wcet::WcetArgs),
-    /// Reproduce a paper's results on the model: `pws` prints Table 3's shape (no-split, DWS,
-    /// PWS, observed and analytical, S = 1, 3, 7, synthetic kernel at full divergence) and
-    /// the average-case speedup of PWS S = 1 on the kernel set, and draws both (PNG).
+    /// Reproduce a paper's results on the model: `pws` prints the PWS paper's Table 3 shape
+    /// (no-split, DWS, PWS, observed and analytical, S = 1, 3, 7, synthetic kernel at full
+    /// divergence) and the average-case speedup of PWS S = 1 on the kernel set, and draws both
+    /// (PNG).
     Reproduce(reproduce::ReproduceArgs),
     /// List the blocks and their testbenches.
     List(list::ListArgs),
@@ -85,18 +86,18 @@ enum Cmd {
     Asm(asm::AsmArgs),
     /// Disassemble a code image (little-endian dwords); the output reassembles to the same bits.
     Disasm(disasm::DisasmArgs),
-    /// Multi-phase WCET experiments (spec/001-multiphase.md): `sgemm` prints the GUB's
+    /// Multi-phase WCET experiments (the multi-phase paper): `sgemm` prints the GUB's
     /// overestimation of the simulated block time for the toy SGEMM (paper's Table 4); `fig3`
     /// runs the paper's Fig. 3 block on the RTL scheduler and prints its event log and bound;
-    /// `hw-default` prints the default opcode class table (spec §5.2) as JSON, to edit and pass
-    /// to `sgemm --hw`.
+    /// `hw-default` prints the default opcode class table (Accel-Sim's latencies) as JSON, to edit
+    /// and pass to `sgemm --hw`.
     Multiphase(multiphase::MultiphaseArgs),
     /// The Sim-D DRAM controller (hw/src/dram/): one request's LID and command trace, LID
-    /// sweeps over all word alignments, per-size tables against the paper's Eq. 15.
+    /// sweeps over all word alignments, per-size tables against Sim-D's Eq. 15.
     Dram(dram::DramArgs),
-    /// The load/store reordering work (spec/003-reorder.md).
+    /// The load/store reordering work (the reordering paper).
     Reorder(reorder::ReorderArgs),
-    /// The aging experiment (spec/004-lee.md §2.8–2.9): over PV maps and years, the stock
+    /// The aging experiment (the thesis' Section 4.4): over PV maps and years, the stock
     /// dispatcher (orig), Algorithm 3 with every limit 1 (even) and Algorithms 3 + 4 in the IDU
     /// (idu); prints per policy the aging spread, relative sigma, GPU relative delay, success
     /// rate and time cost against orig.

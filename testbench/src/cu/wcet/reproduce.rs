@@ -1,5 +1,5 @@
 //! `rtgpu reproduce pws`: the paper's Table 3 shape and Fig. 11's average-case speedup on the
-//! model (spec/000-pws.md §7.4, §7.6), as a table, JSON and a PNG.
+//! model (docs/works/pws.md#table-3, docs/works/pws.md#fig-11), as a table, JSON and a PNG.
 //!
 //! - **Table 3**: the synthetic kernel (firmware/kernels/synthetic.s) at full divergence
 //!   (D = 3: eight paths per wavefront), no non-divergent loop (N1 = 0), the S shallowest
@@ -53,7 +53,7 @@ pub struct PaperRow {
     pub reduction: u32,
 }
 
-/// The paper's Table 3 (spec §7.4).
+/// The PWS paper's Table 3 (docs/works/pws.md#table-3).
 pub const PAPER_TABLE3: [PaperRow; 3] = [
     PaperRow {
         s: 1,
