@@ -178,9 +178,9 @@ fn pws_single_if_else() {
     assert_eq!(r.e_wf, 15);
 }
 
-/// Nested ifs (C_conv ids): A0 (e=1) → {B1, F5}; B1 (e=2) → {C2 (e=6), D3 (e=1)} → E4 (e=1);
-/// E4 → G6; F5 (e=4) → G6 (e=1). BSB e=1.
-/// C_BSB layout: A0, B1, C2, bsbB3, D4, E5, bsbA6, F7, G8.
+/// Nested ifs (C_conv ids, each block named by a letter): a0 (e=1) → {b1, f5}; b1 (e=2) →
+/// {c2 (e=6), d3 (e=1)} → e4 (e=1); e4 → g6; f5 (e=4) → g6 (e=1). BSB e=1.
+/// C_BSB layout: a0, b1, c2, bsb_b3, d4, e5, bsb_a6, f7, g8.
 fn nested() -> BsbCfg {
     let conv = Cfg::new(
         vec![
