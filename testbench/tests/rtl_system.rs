@@ -388,7 +388,7 @@ mod cli {
         let (code, rtl, err) = rtgpu(&[&args[..], &["--rtl", "all", "--json"]].concat());
         assert_eq!(code, 0, "{err}");
         assert_eq!(counters(&model), counters(&rtl));
-        assert_eq!(counters(&rtl)[0], serde_json::json!(["cycles", 288]));
+        assert_eq!(counters(&rtl)["cycles"], 288);
         // The same with every block Verilated.
         let on_vl = [
             &args[..],

@@ -19,14 +19,9 @@ fn run_json(name: &str, extra: &[&str]) -> (i32, serde_json::Value, String) {
 }
 
 fn counter(v: &serde_json::Value, name: &str) -> u64 {
-    v["counters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c[0] == name)
-        .unwrap_or_else(|| panic!("no counter {name}"))[1]
+    v["counters"][name]
         .as_u64()
-        .unwrap()
+        .unwrap_or_else(|| panic!("no counter {name}"))
 }
 
 #[test]
@@ -49,7 +44,7 @@ fn divergent_kernel_runs_its_arms_in_parallel_under_pws() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|w| w[1].as_u64().unwrap())
+            .map(|w| w["finish"].as_u64().unwrap())
             .collect()
     };
     for (a, b) in finish(&pws).iter().zip(finish(&nosplit)) {
@@ -183,7 +178,10 @@ fn run_drives_the_full_system_from_the_command_line() {
     let (code, v, err) = run_json("vector_add.s", &["--reorder", "--idu", "idu"]);
     assert_eq!(code, 0, "{err}");
     let c = |n: &str| counter(&v, n);
-    assert_eq!(v["reorder"], true);
+    assert_eq!(v["memory"]["reorder"], true);
+    assert_eq!(v["memory"]["model"], "hierarchy");
+    assert_eq!(v["memory"]["dram_part"], "ddr4-3200aa-x16");
+    assert_eq!(v["idu"]["policy"], "idu");
     assert!(c("l1_misses") > 0 && c("dram_reads") > 0 && c("dram_cycles") > c("cycles"));
     let idu: u64 = (0..8).map(|k| c(&format!("idu_cluster{k}"))).sum();
     assert_eq!(idu, c("insts_valu"));
@@ -194,4 +192,120 @@ fn run_drives_the_full_system_from_the_command_line() {
         err.contains("--reorder needs the memory hierarchy"),
         "{err}"
     );
+}
+
+/// `--dump DIR` writes every buffer argument: vector_add's c holds a + b, dword for dword,
+/// in both the raw and the hex file, and buffers.json lists the three buffers.
+#[test]
+fn dump_writes_every_buffer_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("out");
+    let k = kernel("vector_add.s");
+    let (code, out, err) = rtgpu(&["run", &k, "--dump", d.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("buffers written to"), "{out}");
+    let words = |k: usize| -> Vec<u32> {
+        std::fs::read(d.join(format!("arg{k}.bin")))
+            .unwrap()
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let (a, b, c) = (words(0), words(1), words(2));
+    assert_eq!((a.len(), b.len(), c.len()), (256, 256, 256));
+    assert!(a.iter().any(|&w| w != 0) && b.iter().any(|&w| w != 0));
+    for i in 0..256 {
+        let sum = f32::from_bits(a[i]) + f32::from_bits(b[i]);
+        assert_eq!(c[i], sum.to_bits(), "c[{i}]");
+    }
+    let hex = std::fs::read_to_string(d.join("arg2.hex")).unwrap();
+    let parsed: Vec<u32> = hex
+        .lines()
+        .map(|l| u32::from_str_radix(l, 16).unwrap())
+        .collect();
+    assert_eq!(parsed, c);
+    let list: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("buffers.json")).unwrap()).unwrap();
+    let inits: Vec<&str> = (0..3).map(|i| list[i]["init"].as_str().unwrap()).collect();
+    assert_eq!(inits, ["float", "float", "zero"]);
+    assert_eq!(list[2]["arg"], 2);
+    assert_eq!(list[2]["dwords"], 256);
+}
+
+/// The human report shows the counters that measure something in the run's configuration:
+/// no L1/DRAM counters with the fixed memory, no reordering counters with it off, no IDU
+/// counters without the IDU; the JSON keeps every counter.
+#[test]
+fn text_report_shows_only_the_counters_that_apply() {
+    let k = kernel("vector_add.s");
+    let text = |extra: &[&str]| {
+        let (code, out, err) = rtgpu(&[&["run", k.as_str()], extra].concat());
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let has = |out: &str, name: &str| out.lines().any(|l| l.trim_start().starts_with(name));
+    let fixed = text(&["--memory", "fixed"]);
+    assert!(has(&fixed, "cycles") && has(&fixed, "splits"), "{fixed}");
+    for name in ["l1_hits", "dram_reads", "reorder_held", "idu_cluster0"] {
+        assert!(!has(&fixed, name), "{name} with the fixed memory:\n{fixed}");
+    }
+    let hier = text(&["--memory", "hierarchy"]);
+    assert!(has(&hier, "l1_hits") && has(&hier, "dram_reads"), "{hier}");
+    assert!(!has(&hier, "reorder_held"), "{hier}");
+    let all = text(&["--reorder", "--idu", "idu"]);
+    assert!(
+        has(&all, "reorder_held") && has(&all, "idu_cluster0"),
+        "{all}"
+    );
+    let (_, v, _) = run_json("vector_add.s", &["--memory", "fixed"]);
+    assert!(
+        v["counters"]["l1_hits"].is_u64(),
+        "JSON keeps every counter"
+    );
+    assert_eq!(v["memory"]["model"], "fixed");
+    assert!(v["memory"]["fixed_latency"].is_u64());
+}
+
+/// `rtgpu config --defaults` prints every field as TOML that reads back as the defaults;
+/// the example configuration in docs/ names every field, at its default; a file with an
+/// unknown field is bad input (exit 2) that names it.
+#[test]
+fn config_prints_the_full_configuration() {
+    let (code, out, err) = rtgpu(&["config", "--defaults"]);
+    assert_eq!(code, 0, "{err}");
+    let defaults: toml::Value = toml::from_str(&out).unwrap();
+    let back: rtgpu_hw::cu::CuConfig = toml::from_str(&out).unwrap();
+    assert_eq!(back, rtgpu_hw::cu::CuConfig::default());
+    let example = format!("{}/../docs/config.example.toml", env!("CARGO_MANIFEST_DIR"));
+    let (code, full, err) = rtgpu(&["config", &example]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&example).unwrap();
+    let written: toml::Value = toml::from_str(&text).unwrap();
+    assert_eq!(
+        keys(&written),
+        keys(&defaults),
+        "the example names every field"
+    );
+    assert_eq!(full, out, "the example is at the defaults");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "n_simd = 4\nn_simds = 2\n").unwrap();
+    let (code, _, err) = rtgpu(&["config", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("n_simds"), "{err}");
+    let (code, _, _) = rtgpu(&["config"]);
+    assert_eq!(code, 2, "neither a file nor --defaults");
+}
+
+/// Every key path of a TOML value (`memory.l1_sets`, …), sorted.
+fn keys(v: &toml::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let toml::Value::Table(t) = v {
+        for (k, v) in t {
+            out.push(k.clone());
+            out.extend(keys(v).into_iter().map(|s| format!("{k}.{s}")));
+        }
+    }
+    out.sort();
+    out
 }

@@ -195,13 +195,42 @@ impl LaunchDesc {
     }
 }
 
-/// The performance counters after a launch.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+/// The performance counters after a launch. In JSON: `counters` is an object from name to
+/// value (in register order) and `wf` a list of `{"start": …, "finish": …}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PerfCounters {
     /// By name ([`regs::COUNTER_NAMES`]), in register order.
     pub counters: Vec<(String, u64)>,
     /// Per wavefront: (start cycle, finish cycle).
     pub wf: Vec<(u64, u64)>,
+}
+
+impl serde::Serialize for PerfCounters {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        /// The counters as one object, in register order.
+        struct ByName<'a>(&'a [(String, u64)]);
+        impl serde::Serialize for ByName<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|(n, v)| (n, v)))
+            }
+        }
+        /// One wavefront's start and finish cycles.
+        #[derive(serde::Serialize)]
+        struct Span {
+            start: u64,
+            finish: u64,
+        }
+        let wf: Vec<Span> = self
+            .wf
+            .iter()
+            .map(|&(start, finish)| Span { start, finish })
+            .collect();
+        let mut st = s.serialize_struct("PerfCounters", 2)?;
+        st.serialize_field("counters", &ByName(&self.counters))?;
+        st.serialize_field("wf", &wf)?;
+        st.end()
+    }
 }
 
 impl PerfCounters {

@@ -11,6 +11,7 @@ mod aging;
 mod asm;
 mod bench;
 mod common;
+mod config;
 mod cosim;
 mod disasm;
 mod dram;
@@ -50,6 +51,9 @@ enum Cmd {
     /// finish cycles and the status. Exit 0 when the kernel finished, 1 when the GPU stopped
     /// with an error or the timeout passed (the report still prints), 2 on bad input.
     Run(run::RunArgs),
+    /// Print the compute unit configuration in full: the defaults (`--defaults`), or a
+    /// configuration file checked and completed with them. Exit 2 on an invalid file.
+    Config(config::ConfigArgs),
     /// Run the system scenarios (all, or those named): each writes waveforms/NAME.vcd and
     /// the .gtkw that groups core, reorder, cache, DRAM command bus and IDU.
     Scenario(scenario::ScenarioArgs),
@@ -122,6 +126,7 @@ fn main() -> ExitCode {
 fn dispatch(cmd: Cmd) -> Result<(), Fail> {
     match cmd {
         Cmd::Run(a) => run::run(&a),
+        Cmd::Config(a) => config::run(&a),
         Cmd::Scenario(a) => scenario::run(&a),
         Cmd::Sweep(a) => sweep::run(&a),
         Cmd::Wcet(a) => wcet::run(&a),

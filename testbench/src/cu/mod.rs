@@ -1,6 +1,7 @@
 //! The compute unit from the command line: `rtgpu run` ([`run`]) and its waveform
 //! ([`probe`]); `rtgpu sweep` ([`sweep`]) over a configuration grid.
 
+mod dump;
 pub mod probe;
 pub(crate) mod run;
 pub mod scenario;
@@ -9,7 +10,7 @@ mod sys_probe;
 pub mod system;
 pub mod wcet;
 
-pub use run::{idu_launch, parse_idu, run, LaunchOpts, RunOpts, RunReport};
+pub use run::{idu_launch, load_config, parse_idu, run, LaunchOpts, RunOpts, RunReport};
 
 use probe::CuProbe;
 use rtgpu_firmware::driver::Bus;

@@ -42,6 +42,11 @@ pub struct RunOpts {
     /// Launch sizes, arguments and seed.
     #[command(flatten)]
     pub launch: LaunchOpts,
+    /// Write every buffer argument's final contents into this directory (`argK.bin`
+    /// little-endian, `argK.hex` one dword per line, `buffers.json` listing them; K is the
+    /// argument's position). Nothing is written when the launch fails.
+    #[arg(long, value_name = "DIR")]
+    pub dump: Option<PathBuf>,
     /// Write the compute unit's waveform here, and a .gtkw beside it.
     #[arg(long)]
     pub vcd: Option<PathBuf>,
@@ -202,6 +207,28 @@ pub struct Speed {
     pub cycles_per_second: f64,
 }
 
+/// How global memory was timed in a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct MemorySettings {
+    /// `hierarchy` or `fixed`.
+    pub model: &'static str,
+    /// The reordering unit was on.
+    pub reorder: bool,
+    /// The DRAM part behind the controller (with the hierarchy).
+    pub dram_part: Option<&'static str>,
+    /// The fixed latency of a global access in cycles (with `fixed`).
+    pub fixed_latency: Option<u32>,
+}
+
+/// The IDU settings of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct IduSettings {
+    /// `off`, `orig`, `even` or `idu`.
+    pub policy: String,
+    /// The process-variation map the host flow planned for (when on).
+    pub seed: Option<u64>,
+}
+
 /// What the run measured (the `--json` output).
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
@@ -213,10 +240,14 @@ pub struct RunReport {
     pub s: u32,
     /// Issue policy name.
     pub sched: &'static str,
-    /// The reordering unit was on.
-    pub reorder: bool,
+    /// How global memory was timed.
+    pub memory: MemorySettings,
+    /// The VALU's instruction distribution.
+    pub idu: IduSettings,
     /// The blocks run as RTL in lock-step with their models (`--rtl`).
     pub rtl: Vec<&'static str>,
+    /// `--dump`: the directory the buffers were written to.
+    pub dump: Option<String>,
     /// `--rtl`: the waveform of the first mismatch's window, if one was written.
     pub mismatch_vcd: Option<String>,
     /// Dimensions.
@@ -248,11 +279,14 @@ impl RunReport {
         if let Some(e) = &self.error {
             out += &format!("error: {e}\n");
         }
-        for (name, v) in &self.perf.counters {
+        for (name, v) in self.perf.counters.iter().filter(|(n, _)| self.applies(n)) {
             out += &format!("{name:>18} {v}\n");
         }
         let finish: Vec<String> = self.perf.wf.iter().map(|(_, f)| f.to_string()).collect();
         out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
+        if let Some(d) = &self.dump {
+            out += &format!("buffers written to {d}/ (listed in buffers.json)\n");
+        }
         if let Some(s) = self.speed {
             out += &format!(
                 "speed: {:.0} cycles/s ({:.3} s)\n",
@@ -260,6 +294,21 @@ impl RunReport {
             );
         }
         out
+    }
+
+    /// Whether counter `name` measures something in this run's configuration: the memory
+    /// hierarchy's counters only with the hierarchy, the reordering unit's only with it on,
+    /// the IDU's only with the IDU.
+    pub fn applies(&self, name: &str) -> bool {
+        if name.starts_with("reorder_") {
+            self.memory.reorder
+        } else if name.starts_with("l1_") || name.starts_with("dram_") {
+            self.memory.model == "hierarchy"
+        } else if name.starts_with("idu_") {
+            self.idu.policy != "off"
+        } else {
+            true
+        }
     }
 }
 
@@ -341,7 +390,15 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         p.finish(&vcd.with_extension("gtkw"), &title)
             .map_err(|e| (1, e.to_string()))?;
     }
-    let mut r = report(o, name, dims, outcome.result, outcome.counters);
+    let dumped = match (&o.dump, outcome.result.is_ok()) {
+        (Some(dir), true) => {
+            super::dump::write(dir, &args, &image.buffers, &outcome.buffers).map_err(bad)?;
+            Some(dir.display().to_string())
+        }
+        _ => None,
+    };
+    let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
+    r.dump = dumped;
     if let Some(f) = gpu.cu().block_fault() {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
@@ -369,6 +426,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
 
 fn report(
     o: &RunOpts,
+    cfg: &CuConfig,
     kernel: String,
     dims: Dims,
     result: Result<(), DriverError>,
@@ -381,13 +439,26 @@ fn report(
         mode: o.mode.name(),
         s: o.s,
         sched: o.sched.name(),
-        reorder: o.reorder,
+        memory: MemorySettings {
+            model: if cfg.memory.hierarchy { "hierarchy" } else { "fixed" },
+            reorder: o.reorder,
+            dram_part: cfg
+                .memory
+                .hierarchy
+                .then(|| cfg.memory.dram_part.part().name),
+            fixed_latency: (!cfg.memory.hierarchy).then_some(cfg.lat.flat),
+        },
+        idu: IduSettings {
+            policy: o.idu.clone(),
+            seed: (o.idu != "off").then_some(o.idu_seed),
+        },
         rtl: o
             .rtl
             .iter()
             .flat_map(|l| l.0.iter().map(|k| k.name()))
             .collect(),
         mismatch_vcd: None,
+        dump: None,
         dims,
         status,
         error,
