@@ -13,10 +13,10 @@ use rtgpu_firmware::launch::{Image, KernelMeta};
 use rtgpu_firmware::pws_pass::{compile, Marks, PassError, PassMode, PassOptions};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
-use std::path::Path;
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_testbench::cu::sweep::kernels_in;
 use rtgpu_testbench::cu::system::load_kernel;
+use std::path::Path;
 
 /// Cycles a launch may take.
 const TIMEOUT: u64 = 5_000_000;
@@ -86,7 +86,12 @@ fn check(what: &str, code: &[u32], meta: &KernelMeta) -> usize {
 #[test]
 fn every_kernel_compiled_runs_on_the_cu_as_interpreted() {
     let mut runs = 0;
-    for path in kernels_in(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../firmware/kernels"))).unwrap() {
+    for path in kernels_in(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../firmware/kernels"
+    )))
+    .unwrap()
+    {
         let (code, meta) = load_kernel(&path).unwrap();
         runs += check(&path.display().to_string(), &code, &meta);
     }

@@ -377,7 +377,7 @@ mod cli {
     fn rtl_all_gives_the_behavioural_counters() {
         let args = [
             "run",
-            "../firmware/kernels/fig2_divergent.s",
+            "firmware/kernels/fig2_divergent.s",
             "--mode",
             "pws",
             "--s",
@@ -405,7 +405,7 @@ mod cli {
     fn rtl_blocks_write_their_own_waveforms_beside_the_systems() {
         let dir = tempfile::tempdir().unwrap();
         let vcd = dir.path().join("fig2.vcd");
-        let k = "../firmware/kernels/fig2_divergent.s";
+        let k = "firmware/kernels/fig2_divergent.s";
         let v = vcd.to_str().unwrap();
         let (code, _, err) = rtgpu(&["run", k, "--rtl", "pws,decode", "--vcd", v]);
         assert_eq!(code, 0, "{err}");
@@ -425,7 +425,7 @@ mod cli {
 
     #[test]
     fn bad_block_lists_and_shapes_without_rtl_are_clear_errors() {
-        let k = "../firmware/kernels/fig2_divergent.s";
+        let k = "firmware/kernels/fig2_divergent.s";
         let (code, _, err) = rtgpu(&["run", k, "--rtl", "pws,alu"]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("unknown block `alu`"), "{err}");

@@ -8,11 +8,16 @@ use rtgpu_firmware::launch::{Arg, Dims, KernelMeta};
 use rtgpu_firmware::pws_pass::Marks;
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::sched::model::Policy;
-use rtgpu_testbench::cu::sweep::default_kernels;
+use rtgpu_testbench::cu::sweep::kernels_in;
 use rtgpu_testbench::cu::system::load_kernel;
 use rtgpu_testbench::cu::wcet::reproduce::table3;
 use rtgpu_testbench::cu::wcet::{analyze, observe, Analysis, WcetCase};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The repository's kernels (tests run in testbench/).
+fn kernel_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware/kernels")
+}
 
 fn case(code: Vec<u32>, meta: &KernelMeta, dims: Dims, mode: Mode, s: u32) -> WcetCase {
     WcetCase {
@@ -56,7 +61,7 @@ const MODES: [(Mode, u32); 6] = [
 
 #[test]
 fn wcet_bound_holds_for_every_kernel_mode_and_grid() {
-    for path in default_kernels().unwrap() {
+    for path in kernels_in(&kernel_dir()).unwrap() {
         let (code, meta) = load_kernel(&path).unwrap();
         for scale in [1, 12] {
             let dims = Dims {
@@ -88,7 +93,7 @@ fn wcet_bound_holds_with_every_if_marked_and_with_reprovisioning() {
         };
         check(&c, &format!("synthetic mark-all {mode:?} S={s}"));
     }
-    for path in default_kernels().unwrap() {
+    for path in kernels_in(&kernel_dir()).unwrap() {
         let (code, meta) = load_kernel(&path).unwrap();
         let mut c = case(code, &meta, meta.dims, Mode::Pws, 1);
         c.cfg.n_simd = 2;
@@ -105,7 +110,7 @@ fn wcet_bound_holds_with_every_if_marked_and_with_reprovisioning() {
 /// time is within its bound (Table 3's shape).
 #[test]
 fn wcet_table3_shape() {
-    let rows = table3(8).unwrap();
+    let rows = table3(&kernel_dir(), 8).unwrap();
     assert_eq!(rows.iter().map(|r| r.s).collect::<Vec<_>>(), [1, 3, 7]);
     assert_eq!(rows.iter().map(|r| r.sb).collect::<Vec<_>>(), [1, 3, 7]);
     for r in &rows {
@@ -219,7 +224,7 @@ proptest! {
         n in 0u32..5,
         d in 0u32..4,
     ) {
-        let kernels = default_kernels().unwrap();
+        let kernels = kernels_in(&kernel_dir()).unwrap();
         let path = &kernels[k % kernels.len()];
         let (code, meta) = load_kernel(path).unwrap();
         let (mode, s) = MODES[m];

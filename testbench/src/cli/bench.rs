@@ -40,7 +40,7 @@ pub struct BenchArgs {
 /// Runs every benchmark (files under target/bench) and prints the rows, after the DRAM LID
 /// table's time in text.
 pub fn run(a: &BenchArgs) -> Result<(), Fail> {
-    let dir = paths::repo_root().join("target").join("bench");
+    let dir = paths::target_dir().join("bench");
     let mut rows = Vec::new();
     if !a.engines_only {
         rows = in_process(a.cycles, a.sim_cycles, &dir)?;

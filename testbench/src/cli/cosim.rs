@@ -15,7 +15,7 @@ pub struct CosimArgs {
     /// Cycles and seed.
     #[command(flatten)]
     stim: Stimulus,
-    /// Working directory (default: target/cosim/NAME).
+    /// Working directory (default: target/cosim/NAME under the current directory).
     #[arg(long)]
     dir: Option<PathBuf>,
 }

@@ -1,8 +1,11 @@
 //! `rtgpu`: run block testbenches, cosimulate, synthesize and benchmark rtgpu's hardware;
 //! assemble and disassemble kernels.
 //!
-//! Exit codes: 0 success; 1 a check failed (RTL/model mismatch, cosimulation mismatch, lint
-//! findings, a tool failure); 2 bad usage (unknown block, bad arguments).
+//! Exit codes, the same for every command: 0 success; 1 the simulated run or a check failed
+//! (a GPU error status, a timeout, an RTL/model or cosimulation mismatch, lint findings, a
+//! tool failure); 2 bad input (usage, an unreadable file, a parse error, a value out of range:
+//! the message names the limit). A closed standard output (`rtgpu asm K.s | head -1`) ends the
+//! program quietly, as SIGPIPE ends any Unix tool (the shell shows 141).
 //!
 //! One module per command, each with its arguments and its `run`; [`common`] holds what
 //! several share.
@@ -35,7 +38,10 @@ use std::process::ExitCode;
 #[command(
     name = "rtgpu",
     version,
-    about = "rtgpu: a cycle-accurate RTL model of a predictable GPU"
+    about = "rtgpu: a cycle-accurate RTL model of a predictable GPU",
+    after_help = "Exit codes: 0 success; 1 the simulated run or a check failed (GPU error \
+                  status, timeout, mismatch); 2 bad input (usage, file, parse error, value out \
+                  of range)."
 )]
 struct Cli {
     /// The command to run.
@@ -54,8 +60,10 @@ enum Cmd {
     /// Print the compute unit configuration in full: the defaults (`--defaults`), or a
     /// configuration file checked and completed with them. Exit 2 on an invalid file.
     Config(config::ConfigArgs),
-    /// Run the system scenarios (all, or those named): each writes waveforms/NAME.vcd and
-    /// the .gtkw that groups core, reorder, cache, DRAM command bus and IDU.
+    /// Run the system scenarios (all, or those named) on the kernels in firmware/kernels/
+    /// under the current directory: each writes waveforms/NAME.vcd (under the current
+    /// directory, or --out DIR) and the .gtkw that groups core, reorder, cache, DRAM command
+    /// bus and IDU.
     Scenario(scenario::ScenarioArgs),
     /// Run a kernel set over a configuration grid (mode × S × scheduler × reorder × IDU × DRAM
     /// part) in parallel, each launch beside its oracles (reference interpreter, DDR4 checker,
@@ -78,7 +86,7 @@ enum Cmd {
     /// List the blocks and their testbenches.
     List(list::ListArgs),
     /// Run a block testbench (RTL vs reference model every cycle); writes waveforms/NAME.vcd
-    /// and waveforms/NAME.gtkw.
+    /// and waveforms/NAME.gtkw under the current directory (or --out DIR).
     Tb(tb::TbArgs),
     /// Cosimulate a block: replay the testbench's vectors against its Verilog under Icarus,
     /// lint it with Verilator and synthesize it with Yosys.
@@ -113,13 +121,28 @@ enum Cmd {
 /// Parses the command line, runs the command and turns a [`Fail`] into its message on stderr
 /// and its exit code.
 fn main() -> ExitCode {
-    match dispatch(Cli::parse().cmd) {
+    default_sigpipe();
+    match dispatch(Cli::parse_from(args()).cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(code, msg)) => {
             eprintln!("rtgpu: {msg}");
             ExitCode::from(code)
         }
     }
+}
+
+/// The command line. GTKWave runs a process filter with everything after the program's path
+/// as one argument (`disasm --gtkwave-filter`): a lone argument with spaces is split at them.
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let [_, one] = &args[..] {
+        if let Some(words) = one.to_str().filter(|s| s.contains(' ')) {
+            let split: Vec<std::ffi::OsString> = words.split_whitespace().map(Into::into).collect();
+            args.truncate(1);
+            args.extend(split);
+        }
+    }
+    args
 }
 
 /// Runs one command.
@@ -142,5 +165,16 @@ fn dispatch(cmd: Cmd) -> Result<(), Fail> {
         Cmd::Reorder(a) => reorder::run(&a),
         Cmd::Aging(a) => aging::run(&a),
         Cmd::Bench(a) => bench::run(&a),
+    }
+}
+
+/// Gives SIGPIPE back its default action (Rust's runtime ignores it, so a write to a closed
+/// pipe returns an error that `println!` turns into a panic): writing to a closed standard
+/// output then ends the process quietly, whichever command and print path wrote.
+fn default_sigpipe() {
+    // SAFETY: `signal` with SIG_DFL only changes the signal's disposition; it runs first thing
+    // in `main`, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

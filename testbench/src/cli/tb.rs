@@ -1,7 +1,6 @@
 //! `rtgpu tb`: a block testbench, RTL against the reference model every cycle.
 
 use crate::common::{find, options, Fail, Stimulus};
-use rtgpu_testbench::paths;
 use rtgpu_testbench::sim::vl::EngineArgs;
 use rtgpu_testbench::tb::TbOptions;
 use std::path::PathBuf;
@@ -14,12 +13,15 @@ pub struct TbArgs {
     /// Cycles and seed.
     #[command(flatten)]
     stim: Stimulus,
-    /// Directory for the VCD and .gtkw (default: the repository's waveforms/).
-    #[arg(long)]
-    out: Option<PathBuf>,
+    /// Directory for the VCD and .gtkw files (as `rtgpu scenario --out`).
+    #[arg(long, value_name = "DIR", default_value = "waveforms")]
+    out: PathBuf,
     /// Do not write a waveform.
     #[arg(long)]
     no_vcd: bool,
+    /// Write the waveform as FST (NAME.fst, converted by gtkwave's vcd2fst) instead of VCD.
+    #[arg(long, conflicts_with = "no_vcd")]
+    fst: bool,
     /// The RTL engine.
     #[command(flatten)]
     engine: EngineArgs,
@@ -29,9 +31,10 @@ pub struct TbArgs {
 pub fn run(a: &TbArgs) -> Result<(), Fail> {
     let t = find(&a.name)?;
     let opts = TbOptions {
-        waves_dir: (!a.no_vcd).then(|| a.out.clone().unwrap_or_else(paths::waveforms_dir)),
+        waves_dir: (!a.no_vcd).then(|| a.out.clone()),
         engine: a.engine.engine,
         vcd_window: a.engine.window_ps(),
+        fst: a.fst,
         ..options(&a.stim)
     };
     let run = t.run(&opts)?;

@@ -1,18 +1,23 @@
-//! The compute unit's waveform: per SIMD/SpSIMD the issuing context, PC, instruction word and
-//! class; per context its state, PC, EXEC, SpM and effective mask (the signals
+//! The compute unit's waveform: per SIMD/SpSIMD the issuing context and class of each issue
+//! and the PC and instruction word of the last one (shown as assembly); per context its state, PC, EXEC, SpM and effective mask (the signals
 //! that show splitting at work); a `.gtkw` grouping them by SIMD.
 
 use super::sys_probe::SysProbe;
-use crate::sim::waves::{as_refs, named, Format, Gtkw, ProbeRecorder};
+use crate::sim::waves::{as_refs, is_fst, named, vcd_to_fst, Format, Gtkw, ProbeRecorder};
 use rtgpu_hw::cu::{ComputeUnit, Group, Status, CLASSES};
 use rtgpu_hw::pws::State;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Picoseconds per core cycle (1 GHz).
 pub const CYCLE_PS: u64 = 1000;
 
-/// Per unit: issue_ctx, pc, insn, class. Per context: state, pc, exec, spm, eff.
+/// The `insn` value before a unit's first issue: out of its 32 bits, written as x (word 0 is
+/// an instruction).
+const NO_WORD: u64 = u64::MAX;
+
+/// Per unit: issue_ctx (slot + 1 in the cycle it issues, else 0), pc and insn (of the last
+/// issue, held until the next), class (in the cycle it issues, else 0). Per context: state, pc, exec, spm, eff.
 const UNIT_VARS: [(&str, usize); 4] = [("issue_ctx", 5), ("pc", 32), ("insn", 32), ("class", 4)];
 const CTX_VARS: [(&str, usize); 5] = [
     ("state", 3),
@@ -38,6 +43,9 @@ pub struct CuProbe {
     /// (group, unit, slot) of every context, in variable order.
     ctxs: Vec<(usize, usize, usize)>,
     units: Vec<(usize, usize)>,
+    /// Per unit: the PC and word of its last issue (held between issues, so that GTKWave
+    /// has room to print the instruction).
+    held: Vec<(u64, u64)>,
     /// Contexts that ever held a wavefront (the `.gtkw` shows only those).
     used: Vec<bool>,
     values: Vec<u64>,
@@ -50,11 +58,16 @@ pub struct CuProbe {
     sys: SysProbe,
     /// The values of the last sample.
     prev: Vec<u64>,
+    /// The waveform asked for (VCD, or FST converted from the VCD being written).
+    dump: PathBuf,
+    /// The recorded window, ps (`--vcd-window`).
+    window: (u64, u64),
 }
 
 impl CuProbe {
     /// Opens `vcd` for a compute unit with `groups` SIMD groups of `units` units and `n_wfc`
-    /// contexts each, with the memory hierarchy's variables (`mem`) and the IDU's (`idu`).
+    /// contexts each, with the memory hierarchy's variables (`mem`) and the IDU's (`idu`). A
+    /// `.fst` name writes a VCD beside it (`NAME.fst.vcd`) and converts it at the end.
     pub fn create(
         vcd: &Path,
         (groups, units, n_wfc): (usize, usize, usize),
@@ -87,18 +100,33 @@ impl CuProbe {
         }
         let (sys, sys_vars) = SysProbe::new(vars.len(), &unit_list, mem, idu);
         vars.extend(sys_vars);
+        let dump = vcd.to_path_buf();
+        let vcd = match is_fst(vcd) {
+            true => PathBuf::from(format!("{}.vcd", vcd.display())),
+            false => dump.clone(),
+        };
         Ok(Self {
+            dump,
+            window: (0, u64::MAX),
             sys,
             prev: Vec::new(),
-            rec: ProbeRecorder::create(vcd, &vars)?,
+            rec: ProbeRecorder::create(&vcd, &vars)?,
             used: vec![false; ctxs.len()],
             values: Vec::with_capacity(vars.len()),
             before: Vec::with_capacity(ctxs.len() * CTX_VARS.len()),
             events: Vec::new(),
+            held: vec![(0, NO_WORD); unit_list.len()],
             units: unit_list,
             ctxs,
             cycles: 0,
         })
+    }
+
+    /// Records only cycles `from..=to` (ps; `--vcd-window`); the `.gtkw` opens on them.
+    pub fn with_window(mut self, window: (u64, u64)) -> Self {
+        self.rec = self.rec.with_window(window);
+        self.window = window;
+        self
     }
 
     /// Samples cycle `cycle`: the context values [`CuProbe::capture`]d before the step, and
@@ -118,16 +146,21 @@ impl CuProbe {
             Status::Done => 2,
             Status::Error(_) => 3,
         });
-        for &(g, u) in &self.units {
+        for (i, &(g, u)) in self.units.iter().enumerate() {
             let issued = cu
                 .groups()
                 .get(g)
                 .and_then(|grp| grp.units.get(u))
                 .and_then(|x| x.issued);
-            let (slot, pc, word, class) =
-                issued.map_or((0, 0, 0, 0), |(s, p, w, c)| (s as u64 + 1, p, w, c));
-            self.values
-                .extend([slot, u64::from(pc), u64::from(word), u64::from(class)]);
+            let (slot, class) = match issued {
+                Some((s, p, w, c)) => {
+                    self.held[i] = (u64::from(p), u64::from(w));
+                    (s as u64 + 1, u64::from(c))
+                }
+                None => (0, 0),
+            };
+            let (pc, word) = self.held[i];
+            self.values.extend([slot, pc, word, class]);
         }
         self.values.extend_from_slice(before);
         for (i, used) in self.used.iter_mut().enumerate() {
@@ -192,21 +225,22 @@ impl CuProbe {
     }
 
     /// Notes group 0's split copies and merge rendezvous (a context entering MERGING) of the
-    /// current cycle.
+    /// current cycle; the markers' labels are short (`split simd.c1>sp1.c1`, `merge sp1.c1`)
+    /// so that close ones stay legible.
     fn note_events(&mut self, cycle: u64, g: &Group) {
         let name = |k: usize| {
             let u = k % g.n_units();
             let unit = if u == 0 {
                 "simd".to_string()
             } else {
-                format!("spsimd{u}")
+                format!("sp{u}")
             };
-            format!("g0.{unit}.ctx{}", k / g.n_units() + 1)
+            format!("{unit}.c{}", k / g.n_units() + 1)
         };
         if g.out.copy_valid {
             let (from, to) = (usize::from(g.out.copy_from), usize::from(g.out.copy_to));
             self.events
-                .push((cycle, format!("split {} -> {}", name(from), name(to))));
+                .push((cycle, format!("split {}>{}", name(from), name(to))));
         }
         let n = g.n_units() * g.wfs.len();
         for k in 0..n {
@@ -216,7 +250,7 @@ impl CuProbe {
                 .get(self.ctx_index(0, k, g) * CTX_VARS.len())
                 .copied();
             if state == State::Merging as u64 && before != Some(state) {
-                self.events.push((cycle, format!("merge into {}", name(k))));
+                self.events.push((cycle, format!("merge {}", name(k))));
             }
         }
     }
@@ -247,7 +281,7 @@ impl CuProbe {
             let mut traces: Vec<(String, Option<Format>)> = vec![
                 (format!("{p}.issue_ctx"), Some(Format::Dec)),
                 (format!("{p}.pc"), Some(Format::Hex)),
-                (format!("{p}.insn"), Some(Format::Hex)),
+                (format!("{p}.insn"), Some(Format::Insn)),
                 (format!("{p}.class"), Some(Format::Named("class"))),
             ];
             for (i, &(cg, cu_, s)) in self.ctxs.iter().enumerate() {
@@ -257,16 +291,21 @@ impl CuProbe {
                 let c = format!("{p}.ctx{}", s + 1);
                 traces.push((format!("{c}.state"), Some(Format::Named("state"))));
                 traces.push((format!("{c}.pc"), Some(Format::Hex)));
-                traces.push((format!("{c}.exec"), Some(Format::Hex)));
-                traces.push((format!("{c}.spm"), Some(Format::Hex)));
-                traces.push((format!("{c}.eff"), Some(Format::Hex)));
+                traces.push((format!("{c}.exec"), Some(Format::Mask)));
+                traces.push((format!("{c}.spm"), Some(Format::Mask)));
+                traces.push((format!("{c}.eff"), Some(Format::Mask)));
             }
             save = save.group(&p, &as_refs(&traces));
         }
         let end = self.cycles * CYCLE_PS;
         let signals = self.rec.signals().to_vec();
         let vcd = self.rec.finish(end)?;
-        save.write(gtkw, &vcd, &signals, end)
+        if vcd != self.dump {
+            vcd_to_fst(&vcd, &self.dump)?;
+            std::fs::remove_file(&vcd)?;
+        }
+        save.within(self.window)
+            .write(gtkw, &self.dump, &signals, end)
     }
 }
 

@@ -8,7 +8,7 @@ use crate::sim::vl::EngineArgs;
 use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
-use rtgpu_firmware::isa::assemble;
+use rtgpu_firmware::isa::{assemble, Program};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
 use rtgpu_hw::block::BlockKind;
 use rtgpu_hw::cu::IduLaunch;
@@ -34,7 +34,7 @@ pub struct RunOpts {
     #[arg(long, default_value = "pws", value_parser = parse_mode)]
     pub mode: Mode,
     /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=7))]
     pub s: u32,
     /// Issue policy of every SIMD/SpSIMD: gto or lrr.
     #[arg(long, default_value = "gto", value_parser = parse_policy)]
@@ -47,7 +47,8 @@ pub struct RunOpts {
     /// argument's position). Nothing is written when the launch fails.
     #[arg(long, value_name = "DIR")]
     pub dump: Option<PathBuf>,
-    /// Write the compute unit's waveform here, and a .gtkw beside it.
+    /// Write the compute unit's waveform here (FST if the name ends in .fst, through
+    /// `vcd2fst`), and a .gtkw beside it.
     #[arg(long)]
     pub vcd: Option<PathBuf>,
     /// Give up after this many cycles.
@@ -312,17 +313,91 @@ impl RunReport {
     }
 }
 
+/// The largest input file (kernel source, configuration, PTX) the commands read: 64 MiB.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads an input file, refusing one larger than [`MAX_INPUT_BYTES`] before it is all in
+/// memory (`/dev/zero` included). The message starts with the path.
+pub fn read_input_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let fail = |e: String| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(fail(format!(
+            "larger than {} MiB, the most an input file may be",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Reads a text input file as [`read_input_bytes`] does; it must be UTF-8.
+pub fn read_input(path: &Path) -> Result<String, String> {
+    let bytes = read_input_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Parses a compute unit configuration (TOML if `toml`, else JSON; unknown fields rejected)
+/// and checks its ranges.
+pub fn parse_config(text: &str, toml: bool) -> Result<CuConfig, String> {
+    let cfg: CuConfig = if toml {
+        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?
+    } else {
+        serde_json::from_str(text).map_err(|e| e.to_string())?
+    };
+    cfg.check()?;
+    Ok(cfg)
+}
+
 /// Reads a compute unit configuration: TOML if the file name ends in `.toml`, else JSON.
 pub fn load_config(path: &Path) -> Result<CuConfig, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let cfg: CuConfig = if path.extension().is_some_and(|e| e == "toml") {
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
-    } else {
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
-    };
-    cfg.check()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(cfg)
+    let text = read_input(path)?;
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    parse_config(&text, toml).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Assembles a kernel source and reads its header: the program must be a kernel (it has an
+/// `s_endpgm`). `name` names the file in messages.
+pub fn assemble_kernel(src: &str, name: &str) -> Result<(Program, KernelMeta), String> {
+    let prog = assemble(src, name).map_err(|e| e.to_string())?;
+    prog.check_kernel(name).map_err(|e| e.to_string())?;
+    let meta = KernelMeta::parse(src).map_err(|e| format!("{name}: {e}"))?;
+    Ok((prog, meta))
+}
+
+/// Checks a launch against the configuration before anything is allocated or run: the
+/// sizes, the wavefront slots a work-group needs, its LDS, and that its buffers fit the data
+/// memory. Every message names the limit.
+pub fn check_launch(cfg: &CuConfig, dims: Dims, lds: u32, args: &[Arg]) -> Result<(), String> {
+    dims.check().map_err(|e| e.0)?;
+    let waves = dims.waves_per_group() as usize;
+    let slots = cfg.n_simd * cfg.n_wfc;
+    if waves > slots {
+        return Err(format!(
+            "a work-group of {} work-items needs {waves} wavefront slots; the compute unit has \
+             {slots} (n_simd × n_wfc in the configuration)",
+            dims.wg
+        ));
+    }
+    if lds > cfg.lds_bytes || !lds.is_multiple_of(4) {
+        return Err(format!(
+            "the kernel's @lds {lds} bytes per work-group must be a multiple of 4 and at most \
+             the compute unit's lds_bytes = {}",
+            cfg.lds_bytes
+        ));
+    }
+    Image::check(args, dims, cfg.mem_bytes).map_err(|e| e.0)?;
+    Ok(())
 }
 
 /// Runs the kernel. `Err((2, message))` for bad input (source, arguments, configuration,
@@ -337,9 +412,8 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
 fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let bad = |m: String| (2u8, m);
     let name = o.kernel.display().to_string();
-    let src = std::fs::read_to_string(&o.kernel).map_err(|e| bad(format!("{name}: {e}")))?;
-    let prog = assemble(&src, &name).map_err(|e| bad(e.to_string()))?;
-    let meta = KernelMeta::parse(&src).map_err(|e| bad(format!("{name}: {e}")))?;
+    let src = read_input(&o.kernel).map_err(bad)?;
+    let (prog, meta) = assemble_kernel(&src, &name).map_err(bad)?;
     let cfg = o
         .apply(match &o.config {
             Some(p) => load_config(p).map_err(bad)?,
@@ -348,6 +422,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         .map_err(bad)?;
     cfg.check().map_err(bad)?;
     let (dims, args) = o.launch.resolve(&meta).map_err(bad)?;
+    check_launch(&cfg, dims, meta.lds, &args).map_err(bad)?;
     let image = Image::build(&args, dims, o.launch.seed);
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     if let Some(RtlList(kinds)) = &o.rtl {
@@ -367,7 +442,8 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
                 cfg.memory.hierarchy,
                 idu.is_some(),
             )
-            .map_err(|e| bad(e.to_string()))?,
+            .map_err(|e| bad(e.to_string()))?
+            .with_window(o.engine.window_ps()),
         ),
         None => None,
     };
@@ -440,7 +516,11 @@ fn report(
         s: o.s,
         sched: o.sched.name(),
         memory: MemorySettings {
-            model: if cfg.memory.hierarchy { "hierarchy" } else { "fixed" },
+            model: if cfg.memory.hierarchy {
+                "hierarchy"
+            } else {
+                "fixed"
+            },
             reorder: o.reorder,
             dram_part: cfg
                 .memory

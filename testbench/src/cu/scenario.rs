@@ -61,9 +61,9 @@ struct Args {
     opts: RunOpts,
 }
 
-/// Runs scenario `name` from the repository root `root`, writing `dir/NAME.vcd` and its
-/// `.gtkw`.
-pub fn run_scenario(root: &Path, name: &str, dir: &Path) -> Result<RunReport, (u8, String)> {
+/// Runs scenario `name` on the kernels in `kernels` (the repository's `firmware/kernels`),
+/// writing `dir/NAME.vcd` and its `.gtkw`.
+pub fn run_scenario(kernels: &Path, name: &str, dir: &Path) -> Result<RunReport, (u8, String)> {
     let (_, _, args) = SCENARIOS
         .iter()
         .find(|s| s.0 == name)
@@ -75,6 +75,11 @@ pub fn run_scenario(root: &Path, name: &str, dir: &Path) -> Result<RunReport, (u
     ]))
     .map_err(|e| (2, e.to_string()))?;
     let mut opts = parsed.opts;
-    opts.kernel = root.join(&opts.kernel);
+    let file = opts
+        .kernel
+        .file_name()
+        .map(Path::new)
+        .unwrap_or(&opts.kernel);
+    opts.kernel = kernels.join(file);
     run(&opts)
 }

@@ -2,7 +2,7 @@
 //! IDU × DRAM part), every point a [`run_case`] with its oracles, in parallel over the cores;
 //! a progress bar on stderr, one CSV row per run and a summary table on stdout.
 
-use super::run::{load_config, parse_idu, parse_mode, parse_policy};
+use super::run::{check_launch, load_config, parse_idu, parse_mode, parse_policy};
 use super::system::{load_kernel, run_case, SysCase, SysOutcome};
 use crate::paths;
 use rtgpu_firmware::aging::experiment::Distribution;
@@ -17,9 +17,13 @@ use std::path::{Path, PathBuf};
 /// The arguments of `rtgpu sweep`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SweepOpts {
-    /// Kernel sources (default: every .s directly in firmware/kernels, sorted). Each runs with
+    /// Kernel sources (default: every .s directly in --kernel-dir, sorted). Each runs with
     /// its own @grid/@wg unless --grid/--wg are given.
     pub kernels: Vec<PathBuf>,
+    /// Where the default kernel set is read (default: firmware/kernels under the current
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub kernel_dir: Option<PathBuf>,
     /// Split modes, comma-separated: nosplit, dws, pws. nosplit ignores S (it runs once, as
     /// S=1).
     #[arg(long, value_delimiter = ',', default_value = "nosplit,dws,pws", value_parser = parse_mode)]
@@ -240,10 +244,10 @@ impl Run {
     }
 }
 
-/// The default kernel set: every `.s` directly in firmware/kernels, sorted.
-pub fn default_kernels() -> Result<Vec<PathBuf>, String> {
-    let dir = paths::repo_root().join("firmware").join("kernels");
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// A kernel set: every `.s` directly in `dir` (the repository's is `firmware/kernels`),
+/// sorted.
+pub fn kernels_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut v: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "s"))
@@ -334,6 +338,7 @@ fn kernel_points(o: &SweepOpts, path: &Path, cfg: CuConfig) -> Result<Vec<Point>
         wg: o.wg.unwrap_or(meta.dims.wg),
     };
     check_dims(&name, dims)?;
+    check_launch(&cfg, dims, meta.lds, &meta.args).map_err(|e| format!("{name}: {e}"))?;
     let point = |st: Setting| {
         let mut cfg = cfg;
         cfg.memory.dram_part = st.part;
@@ -372,7 +377,7 @@ pub fn plan(o: &SweepOpts) -> Result<Vec<Point>, String> {
         return Err(format!("{name}: no values"));
     }
     let kernels = match o.kernels.is_empty() {
-        true => default_kernels()?,
+        true => kernels_in(&paths::kernel_dir(o.kernel_dir.as_deref()).map_err(|e| e.1)?)?,
         false => o.kernels.clone(),
     };
     if kernels.is_empty() {

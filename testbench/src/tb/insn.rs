@@ -6,7 +6,7 @@ use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
-use crate::sim::waves::{Format, Gtkw};
+use crate::sim::waves::{named, Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_firmware::isa::assemble;
@@ -177,33 +177,50 @@ fn marker(out: &InsnDecodeOut) -> Option<String> {
     }
 }
 
+/// The decoder's format codes by value (`rtgpu_hw::isa::formats::format`).
+const FORMAT_NAMES: [&str; 13] = [
+    "NONE", "SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "FLAT",
+    "DS",
+];
+
+/// The decoder's unit codes by value (`rtgpu_hw::isa::formats::unit`).
+const UNIT_NAMES: [&str; 10] = [
+    "NONE", "SALU", "VALU", "VMEM", "SMEM", "LDS", "BRANCH", "PWS", "SYNC", "PROGRAM",
+];
+
 fn layout(window_cycles: u64) -> Gtkw {
     let p = |s: &'static str| (s, None);
     let hex = |s: &'static str| (s, Some(Format::Hex));
     let dec = |s: &'static str| (s, Some(Format::Dec));
     Gtkw::new("rtgpu insn: the instruction decode stage (hw/src/isa/insn_decode.rs)")
         .window(window_cycles * TB_PERIOD_PS)
+        .names("format", &named(&FORMAT_NAMES))
+        .names("unit", &named(&UNIT_NAMES))
         .group(
             "fetch (inputs)",
             &[
                 p("insn.clock"),
                 p("insn.reset"),
                 p("insn.valid"),
-                hex("insn.word0"),
+                ("insn.word0", Some(Format::Insn)),
                 hex("insn.word1"),
             ],
         )
         .group(
             "stage register",
-            &[p("insn.full.q"), hex("insn.w0.q"), hex("insn.w1.q")],
+            &[
+                p("insn.full.q"),
+                ("insn.w0.q", Some(Format::Insn)),
+                hex("insn.w1.q"),
+            ],
         )
         .group(
-            "decoded (codes: rustdoc of InsnDecode)",
+            "decoded",
             &[
                 p("insn.out_valid"),
                 p("insn.illegal"),
-                dec("insn.format"),
-                dec("insn.unit"),
+                ("insn.format", Some(Format::Named("format"))),
+                ("insn.unit", Some(Format::Named("unit"))),
                 hex("insn.opcode"),
                 dec("insn.words"),
             ],

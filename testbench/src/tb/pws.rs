@@ -385,7 +385,8 @@ fn layout(tb: &PwsTb) -> Gtkw {
         ("cmd", Some(Format::Named("cmd"))),
         ("cmd_unit", Some(Format::Dec)),
         ("cmd_slot", Some(Format::Dec)),
-        ("cmd_mask", Some(Format::Hex)),
+        // The toy configuration's command mask is two 32-bit operands, not one bit a lane.
+        ("cmd_mask", Some(lane_or_hex(tb.config.lanes))),
         ("cmd_pc", Some(Format::Hex)),
     ]
     .map(|(s, f)| (p(s), f));
@@ -423,11 +424,20 @@ fn layout(tb: &PwsTb) -> Gtkw {
     g.group("split/merge events", &as_refs(&events))
 }
 
+/// A command mask with one bit a lane (64 lanes) is drawn as a mask, else in hexadecimal.
+fn lane_or_hex(lanes: usize) -> Format {
+    if lanes == 64 {
+        Format::Mask
+    } else {
+        Format::Hex
+    }
+}
+
 fn context_traces(n: &str, k: usize) -> Vec<(String, Option<Format>)> {
     [
         ("state", Some(Format::Named("state"))),
-        ("spm", Some(Format::Hex)),
-        ("eff", Some(Format::Hex)),
+        ("spm", Some(Format::Mask)),
+        ("eff", Some(Format::Mask)),
         ("parent_valid", None),
         ("parent", Some(Format::Dec)),
         ("sp", Some(Format::Dec)),

@@ -21,8 +21,11 @@ pub struct TbOptions {
     pub cycles: u64,
     /// The engine evaluating the RTL.
     pub engine: Engine,
-    /// The Verilator waveform's time window, ps (inclusive; the harness records everything).
+    /// The waveform's time window, ps (inclusive), on either engine; the `.gtkw` opens on it.
     pub vcd_window: (u64, u64),
+    /// Write the waveform as FST (`NAME.fst`, converted from the VCD by `vcd2fst`) instead of
+    /// VCD.
+    pub fst: bool,
 }
 
 impl Default for TbOptions {
@@ -34,6 +37,7 @@ impl Default for TbOptions {
             cycles: 1000,
             engine: Engine::Harness,
             vcd_window: (0, u64::MAX),
+            fst: false,
         }
     }
 }
@@ -43,7 +47,7 @@ impl Default for TbOptions {
 pub struct TbRun {
     /// Cycles simulated.
     pub cycles: u64,
-    /// The VCD written.
+    /// The waveform written (VCD, or FST with [`TbOptions::fst`]).
     pub vcd: Option<PathBuf>,
     /// The `.gtkw` written.
     pub gtkw: Option<PathBuf>,
@@ -132,7 +136,14 @@ pub fn drive<B: VlPorts + 'static>(
         .as_ref()
         .map(|d| d.join(format!("{name}.vcd")));
     if let Some(p) = &vcd_path {
-        h.record_vcd(p, &VcdOptions::default())?;
+        let window = (opts.vcd_window != (0, u64::MAX)).then_some(opts.vcd_window);
+        h.record_vcd(
+            p,
+            &VcdOptions {
+                scope: None,
+                window,
+            },
+        )?;
     }
     if opts.record_ports {
         h.record_ports()?;
@@ -161,7 +172,12 @@ pub fn drive<B: VlPorts + 'static>(
         let gtkw = dir.join(format!("{name}.gtkw"));
         let view = markers
             .iter()
-            .fold(layout(), |g, (ps, label)| g.marker(*ps, label));
+            .fold(layout(), |g, (ps, label)| g.marker(*ps, label))
+            .within(opts.vcd_window);
+        let vcd = match opts.fst {
+            true => crate::sim::waves::to_fst(&vcd)?,
+            false => vcd,
+        };
         view.write(&gtkw, &vcd, &signals, done.end_ps)?;
         run.vcd = Some(vcd);
         run.gtkw = Some(gtkw);

@@ -12,7 +12,7 @@
 //!   constant, as Fig. 11), re-provisioned by Eq. 2 when the kernel does not split.
 
 use super::{analyze, observe, Analysis, Observed, WcetCase};
-use crate::cu::sweep::default_kernels;
+use crate::cu::sweep::kernels_in;
 use crate::cu::system::load_kernel;
 use crate::plot::{bar_charts_png, BarChart, Series};
 use rtgpu_firmware::launch::{Arg, Dims};
@@ -31,6 +31,10 @@ pub struct ReproduceOpts {
     /// Where to write the plot (`pws.png`).
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
+    /// The kernels: synthetic.s for Table 3, every .s for the speedups (default:
+    /// firmware/kernels under the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub kernel_dir: Option<PathBuf>,
     /// Leaf loop iterations of the synthetic kernel (N2): the divergent work per path.
     #[arg(long, default_value_t = 16)]
     pub n2: u32,
@@ -136,12 +140,8 @@ fn reduction(a: u64, b: u64) -> f64 {
     1.0 - a as f64 / b.max(1) as f64
 }
 
-fn kernels_dir() -> PathBuf {
-    crate::paths::repo_root().join("firmware").join("kernels")
-}
-
-fn synthetic_case(n2: u32, mode: Mode, s: u32) -> Result<WcetCase, String> {
-    let (code, meta) = load_kernel(&kernels_dir().join("synthetic.s"))?;
+fn synthetic_case(kernels: &Path, n2: u32, mode: Mode, s: u32) -> Result<WcetCase, String> {
+    let (code, meta) = load_kernel(&kernels.join("synthetic.s"))?;
     let args = ["int:grid", "zero:grid", "0", &n2.to_string(), "3"]
         .iter()
         .map(|a| Arg::parse(a).map_err(|e| e.0))
@@ -185,14 +185,14 @@ fn cell(case: &WcetCase) -> Result<(Cell, usize), String> {
     Ok((cell, a.pass.kept))
 }
 
-/// Table 3 on the model.
-pub fn table3(n2: u32) -> Result<Vec<Row>, String> {
-    let (nosplit, _) = cell(&synthetic_case(n2, Mode::NoSplit, 1)?)?;
+/// Table 3 on the model (`kernels`: the repository's kernel directory).
+pub fn table3(kernels: &Path, n2: u32) -> Result<Vec<Row>, String> {
+    let (nosplit, _) = cell(&synthetic_case(kernels, n2, Mode::NoSplit, 1)?)?;
     [1, 3, 7]
         .into_iter()
         .map(|s| {
-            let (dws, _) = cell(&synthetic_case(n2, Mode::Dws, s)?)?;
-            let (pws, sb) = cell(&synthetic_case(n2, Mode::Pws, s)?)?;
+            let (dws, _) = cell(&synthetic_case(kernels, n2, Mode::Dws, s)?)?;
+            let (pws, sb) = cell(&synthetic_case(kernels, n2, Mode::Pws, s)?)?;
             Ok(Row {
                 s,
                 cells: [nosplit, dws, pws],
@@ -246,10 +246,10 @@ fn speedup_of(path: &Path, scale: u32) -> Result<Speedup, String> {
     })
 }
 
-/// Runs the whole reproduction and draws it into `out/pws.png`.
-pub fn run(n2: u32, scale: u32, out: &Path) -> Result<Reproduction, String> {
-    let table3 = table3(n2)?;
-    let speedups = default_kernels()?
+/// Runs the whole reproduction on the kernels in `kernels` and draws it into `out/pws.png`.
+pub fn run(kernels: &Path, n2: u32, scale: u32, out: &Path) -> Result<Reproduction, String> {
+    let table3 = table3(kernels, n2)?;
+    let speedups = kernels_in(kernels)?
         .iter()
         .map(|k| speedup_of(k, scale))
         .collect::<Result<Vec<_>, _>>()?;
@@ -378,7 +378,8 @@ pub fn reproduce(o: &ReproduceOpts) -> Result<(), (u8, String)> {
     if o.n2 == 0 || o.scale == 0 {
         return Err((2, "--n2 and --scale must be at least 1".into()));
     }
-    let r = run(o.n2, o.scale, &o.out).map_err(|m| (1, m))?;
+    let kernels = crate::paths::kernel_dir(o.kernel_dir.as_deref())?;
+    let r = run(&kernels, o.n2, o.scale, &o.out).map_err(|m| (1, m))?;
     if o.json {
         let j = serde_json::to_string_pretty(&r).map_err(|e| (1, e.to_string()))?;
         println!("{j}");

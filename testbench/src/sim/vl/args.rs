@@ -9,8 +9,8 @@ pub struct EngineArgs {
     /// once, cached under target/verilator/).
     #[arg(long, value_enum, default_value_t = Engine::Harness)]
     pub engine: Engine,
-    /// With --engine verilator: record only cycles FROM..=TO of each RTL block's waveform
-    /// (the files stay small on long runs).
+    /// Record only cycles FROM..=TO of the waveforms (either engine, and `rtgpu run --vcd`);
+    /// the .gtkw opens on them. The files stay small on long runs.
     #[arg(long, value_name = "FROM:TO", value_parser = parse_window)]
     pub vcd_window: Option<(u64, u64)>,
 }

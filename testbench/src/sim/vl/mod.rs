@@ -56,9 +56,9 @@ impl Default for VlOptions {
     }
 }
 
-/// Where built models are cached.
+/// Where built models are cached: `target/verilator/` (see [`crate::paths::target_dir`]).
 pub fn cache_dir() -> PathBuf {
-    crate::paths::repo_root().join("target").join("verilator")
+    crate::paths::target_dir().join("verilator")
 }
 
 /// A Verilated block behind its Rust shadow.

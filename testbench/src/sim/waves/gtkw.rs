@@ -1,12 +1,16 @@
-//! GTKWave save files: which signals to show, grouped, formatted, with markers.
+//! GTKWave save files: which signals to show, grouped, formatted, with named markers, opening
+//! on a readable window.
 //!
 //! The file names its dump file relative to itself (both live in `waveforms/`), so a committed
 //! `.gtkw` opens the freshly generated VCD from any checkout: `gtkwave waveforms/NAME.gtkw`.
+//! Instruction words are shown as assembly through a GTKWave process filter, the running
+//! `rtgpu`'s `disasm --gtkwave-filter` ([`insn_filter_command`]); masks are drawn with lane 0
+//! on the left, as the documentation writes them (`1101`: lanes 0, 1 and 3).
 
 use crate::sim::signals::SignalInfo;
 use std::fmt::Write as _;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How GTKWave shows a trace's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,11 +26,17 @@ pub enum Format {
     /// Named values (states, commands, error codes): the table registered with
     /// [`Gtkw::names`] under this name, through a GTKWave translate filter file.
     Named(&'static str),
+    /// An instruction word, shown as its assembly through the process filter
+    /// [`insn_filter_command`] (hexadecimal when GTKWave cannot run it).
+    Insn,
+    /// A lane mask: bit i is lane i, drawn with lane 0 on the left (GTKWave's reversed bit
+    /// order) in hexadecimal, or in binary up to 8 lanes; the trace's name says so.
+    Mask,
 }
 
 impl Format {
-    /// GTKWave trace flags: the format bit | right-justify (0x20).
-    fn flags(self) -> u32 {
+    /// GTKWave trace flags of a `width`-bit trace: the format bit | right-justify (0x20).
+    fn flags(self, width: usize) -> u32 {
         0x20 | match self {
             Format::Hex => 0x2,
             Format::Dec => 0x4,
@@ -34,11 +44,63 @@ impl Format {
             Format::Signed => 0x400,
             // Decimal, translated through a filter file (TR_FTRANSLATED).
             Format::Named(_) => 0x2004,
+            // Hexadecimal, translated through a filter process (TR_PTRANSLATED).
+            Format::Insn => 0x4002,
+            // Reversed bit order (TR_REVERSE): lane 0 first.
+            Format::Mask if width <= 8 => 0x88,
+            Format::Mask => 0x82,
         }
     }
 }
 
-/// A labelled point in time (GTKWave named markers A, B, ...; the labels go in comments).
+/// GTKWave's comment trace (TR_BLANK).
+const COMMENT: u32 = 0x200;
+
+/// Cycles a wave pane shows readably (about 17 pixels a cycle, room for a mnemonic): a
+/// longer run opens on this many cycles where its markers are densest.
+pub const READABLE_CYCLES: u64 = 60;
+
+/// The command line of the process filter that shows instruction words as assembly: the
+/// running `rtgpu` (or, from a test or another program of the workspace, the `rtgpu` built
+/// beside it; else `rtgpu` from the PATH) with `disasm --gtkwave-filter`. GTKWave passes the
+/// words after the program's path as one argument, which `rtgpu` splits.
+pub fn insn_filter_command() -> String {
+    format!("{} disasm --gtkwave-filter", rtgpu_exe().display())
+}
+
+/// The `rtgpu` program: this one, or the one built beside this program.
+fn rtgpu_exe() -> PathBuf {
+    let name = format!("rtgpu{}", std::env::consts::EXE_SUFFIX);
+    let Ok(exe) = std::env::current_exe() else {
+        return PathBuf::from(name);
+    };
+    if exe.file_name().is_some_and(|f| f == name.as_str()) {
+        return exe;
+    }
+    // Test binaries live in target/PROFILE/deps/, rtgpu in target/PROFILE/.
+    let dirs = exe.ancestors().skip(1).take(2);
+    dirs.map(|d| d.join(&name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+/// `text` (a `.gtkw`) with the path of the instruction filter's program replaced by `rtgpu`:
+/// two save files written by different builds compare equal.
+pub fn portable(text: &str) -> String {
+    text.lines()
+        .map(
+            |l| match l.strip_prefix("^>").and_then(|r| r.split_once(' ')) {
+                Some((n, rest)) => {
+                    let args = rest.split_once(' ').map_or("", |(_, a)| a);
+                    format!("^>{n} rtgpu {args}\n")
+                }
+                None => format!("{l}\n"),
+            },
+        )
+        .collect()
+}
+
+/// A labelled point in time (GTKWave named markers A, B, ..., each with its label).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Marker {
     /// Time in ps.
@@ -59,7 +121,10 @@ pub struct Gtkw {
     title: String,
     groups: Vec<(String, Vec<Trace>)>,
     markers: Vec<Marker>,
-    window_ps: Option<u64>,
+    /// The window shown on opening: (start, length), ps.
+    window_ps: Option<(u64, u64)>,
+    /// One clock cycle, ps (for the default window).
+    cycle_ps: u64,
     /// Value-name tables: (table name, (value, name) pairs).
     tables: Vec<(String, Vec<(u64, String)>)>,
 }
@@ -75,6 +140,7 @@ impl Gtkw {
     pub fn new(title: &str) -> Self {
         Self {
             title: title.to_string(),
+            cycle_ps: 1000,
             ..Self::default()
         }
     }
@@ -101,9 +167,38 @@ impl Gtkw {
         self
     }
 
-    /// Shows the first `ps` picoseconds when GTKWave opens (default: the whole run).
+    /// Shows the first `ps` picoseconds when GTKWave opens (default: the whole run if it is
+    /// at most [`READABLE_CYCLES`] long, else that many cycles around the markers: the window
+    /// holding the most of them).
     pub fn window(mut self, ps: u64) -> Self {
-        self.window_ps = Some(ps);
+        self.window_ps = Some((0, ps));
+        self
+    }
+
+    /// Shows `len` picoseconds from `from` when GTKWave opens.
+    pub fn window_at(mut self, from: u64, len: u64) -> Self {
+        self.window_ps = Some((from, len));
+        self
+    }
+
+    /// Shows the window of cycles `from..=to` (`--vcd-window`), unless a window inside it was
+    /// set; `(0, u64::MAX)` changes nothing.
+    pub fn within(self, (from, to): (u64, u64)) -> Self {
+        if (from, to) == (0, u64::MAX) {
+            return self;
+        }
+        match self.window_ps {
+            Some((a, len)) if a >= from && a.saturating_add(len) <= to => self,
+            _ => {
+                let len = (to - from).min(READABLE_CYCLES * self.cycle_ps);
+                self.window_at(from, len)
+            }
+        }
+    }
+
+    /// The clock cycle, ps (default 1000): the unit of the default window.
+    pub fn cycle(mut self, ps: u64) -> Self {
+        self.cycle_ps = ps.max(1);
         self
     }
 
@@ -142,30 +237,77 @@ impl Gtkw {
                 m.label
             );
         }
+        let (start, shown) = self.shown(end_ps);
         // GTKWave opens a dump file it cannot find from the working directory by its path
         // relative to [savefile]; with both relative, the pair works from any checkout.
         let _ = writeln!(out, "[dumpfile] \"{}\"", relative_to(vcd_path, gtkw_path));
         let _ = writeln!(out, "[savefile] \"{}\"", file_name(gtkw_path));
-        let _ = writeln!(out, "[timestart] 0");
+        let _ = writeln!(out, "[timestart] {start}");
         let _ = writeln!(out, "[size] 1400 700");
         let _ = writeln!(out, "[pos] -1 -1");
-        let _ = writeln!(out, "{}", self.zoom_line(end_ps));
+        let _ = writeln!(out, "{}", self.zoom_line(shown));
+        for (i, m) in self.markers.iter().take(MAX_MARKERS).enumerate() {
+            let label: String = m.label.chars().filter(|c| *c != '\n').collect();
+            let _ = writeln!(out, "[markername] {}{label}", marker_letter(i));
+        }
         let _ = writeln!(out, "[sst_expanded] 0");
-        let _ = writeln!(out, "[signals_width] 260");
+        let _ = writeln!(out, "[signals_width] 300");
+        let filter = insn_filter_command();
         for (name, traces) in &self.groups {
             let _ = writeln!(out, "@{GROUP_BEGIN:x}\n-{name}");
+            if traces.iter().any(|t| t.format == Some(Format::Mask)) {
+                let _ = writeln!(out, "@{COMMENT:x}\n-masks: lane 0 on the left");
+            }
             for t in traces {
                 let sig = find(signals, &t.path)?;
                 let _ = writeln!(out, "@{:x}", trace_flags(t, sig));
-                if let Some(Format::Named(table)) = t.format {
-                    let index = self.table_index(table)?;
-                    let _ = writeln!(out, "^{} {}", index + 1, filter_file(gtkw_path, table));
+                match t.format {
+                    Some(Format::Named(table)) => {
+                        let index = self.table_index(table)?;
+                        let _ = writeln!(out, "^{} {}", index + 1, filter_file(gtkw_path, table));
+                    }
+                    Some(Format::Insn) => {
+                        let _ = writeln!(out, "^>1 {filter}");
+                    }
+                    _ => {}
                 }
-                let _ = writeln!(out, "{}", trace_name(sig));
+                let _ = writeln!(out, "{}", trace_name(sig, t.format));
             }
             let _ = writeln!(out, "@{GROUP_END:x}\n-{name}");
         }
         Ok(out)
+    }
+
+    /// The window GTKWave opens on: (start, length) in ps.
+    fn shown(&self, end_ps: u64) -> (u64, u64) {
+        let end = end_ps.max(1);
+        if let Some((from, len)) = self.window_ps {
+            let from = from.min(end - 1);
+            return (from, len.clamp(1, end - from));
+        }
+        let readable = READABLE_CYCLES * self.cycle_ps;
+        if end <= readable {
+            return (0, end);
+        }
+        // A long run: the readable window holding the most markers (of those GTKWave names),
+        // from a few cycles before the first of them.
+        let mut times: Vec<u64> = self
+            .markers
+            .iter()
+            .take(MAX_MARKERS)
+            .map(|m| m.ps)
+            .collect();
+        times.sort_unstable();
+        let span = readable - 20 * self.cycle_ps;
+        let in_span = |t: u64| times.iter().filter(|&&u| u >= t && u - t <= span).count();
+        let first = times
+            .iter()
+            .copied()
+            .max_by_key(|&t| (in_span(t), std::cmp::Reverse(t)))
+            .unwrap_or(0);
+        let from = first.saturating_sub(10 * self.cycle_ps);
+        let from = from - from % self.cycle_ps;
+        (from.min(end - 1), readable.min(end - from.min(end - 1)))
     }
 
     /// Writes the save file (see [`Gtkw::render`]).
@@ -200,11 +342,11 @@ impl Gtkw {
             })
     }
 
-    /// `*zoom primary a b ... z`: the zoom that fits the window into the wave pane, named
+    /// `*zoom primary a b ... z`: the zoom that fits `shown` ps into the wave pane, named
     /// markers at their times. Measured on GTKWave 3.3.118 (1400-pixel window, 1 ps
     /// timescale): a zoom of z shows 2^-z / 200 ps per pixel, and the pane is ~1050 pixels.
-    fn zoom_line(&self, end_ps: u64) -> String {
-        let shown = self.window_ps.unwrap_or(end_ps).clamp(1, end_ps.max(1)) as f64;
+    fn zoom_line(&self, shown: u64) -> String {
+        let shown = shown.max(1) as f64;
         let zoom = -(shown * 200.0 / 1050.0).log2().max(0.0);
         let mut line = format!("*{zoom:.6} -1");
         for i in 0..MAX_MARKERS {
@@ -223,16 +365,28 @@ fn marker_letter(i: usize) -> char {
 
 /// GTKWave's name of a signal: the dotted path, `[msb:lsb]` on vectors (not on enums, which are
 /// string variables), and below the root an alias `+{scope/name}` so `q` reads `word/q`
-/// (GTKWave shows only the last dot-separated part of a name, aliases included).
-fn trace_name(sig: &SignalInfo) -> String {
+/// (GTKWave shows only the last dot-separated part of a name, aliases included). A mask's
+/// alias says where lane 0 is.
+fn trace_name(sig: &SignalInfo, format: Option<Format>) -> String {
     let mut name = sig.path();
     if sig.width > 1 && sig.variants.is_none() {
         name += &format!("[{}:0]", sig.width - 1);
     }
     let depth = root_depth(sig);
-    if sig.scope.len() > depth {
-        let alias: Vec<&str> = sig.scope[depth..].iter().map(String::as_str).collect();
-        name = format!("+{{{}/{}}} {name}", alias.join("/"), sig.name);
+    let mut alias = match sig.scope.len() > depth {
+        true => {
+            let scopes: Vec<&str> = sig.scope[depth..].iter().map(String::as_str).collect();
+            Some(format!("{}/{}", scopes.join("/"), sig.name))
+        }
+        false => None,
+    };
+    if format == Some(Format::Mask) {
+        let base = alias.take().unwrap_or_else(|| sig.name.clone());
+        // No dots: GTKWave shows a name from its last dot on.
+        alias = Some(format!("{base}(lane0:{})", sig.width.saturating_sub(1)));
+    }
+    if let Some(a) = alias {
+        name = format!("+{{{a}}} {name}");
     }
     name
 }
@@ -261,7 +415,7 @@ fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
     } else {
         Format::Hex
     };
-    t.format.unwrap_or(default).flags()
+    t.format.unwrap_or(default).flags(sig.width)
 }
 
 /// The signal at `path` (a harness path, `root.scope.name`): the same path, or in a Verilator

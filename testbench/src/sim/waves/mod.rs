@@ -1,9 +1,15 @@
-//! Waveforms: a VCD recorder for rust-hdl blocks and a GTKWave save-file (`.gtkw`) writer.
+//! Waveforms: a VCD recorder for rust-hdl blocks, a GTKWave save-file (`.gtkw`) writer and the
+//! GTKWave filter that shows instruction words as assembly ([`filter`]).
 
+pub mod filter;
+mod fst;
 mod gtkw;
 mod probe;
 mod recorder;
 
-pub use gtkw::{as_refs, named, Format, Gtkw, Marker};
+pub use fst::{convert as vcd_to_fst, is_fst, to_fst};
+pub use gtkw::{
+    as_refs, insn_filter_command, named, portable, Format, Gtkw, Marker, READABLE_CYCLES,
+};
 pub use probe::ProbeRecorder;
 pub use recorder::{VcdOptions, VcdRecorder};

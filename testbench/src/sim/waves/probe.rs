@@ -20,6 +20,7 @@ pub struct ProbeRecorder {
     last: Vec<Option<u64>>,
     signals: Vec<SignalInfo>,
     stamped: Option<u64>,
+    window: (u64, u64),
 }
 
 impl ProbeRecorder {
@@ -58,7 +59,15 @@ impl ProbeRecorder {
             ids,
             signals,
             stamped: None,
+            window: (0, u64::MAX),
         })
+    }
+
+    /// Records only the samples from `.0` to `.1` ps (inclusive; `--vcd-window`): the first
+    /// one writes every value.
+    pub fn with_window(mut self, window: (u64, u64)) -> Self {
+        self.window = window;
+        self
     }
 
     /// The variables, as signals for a `.gtkw`.
@@ -71,8 +80,12 @@ impl ProbeRecorder {
         &self.path
     }
 
-    /// Writes the values that changed at time `ps` (`values` in declaration order).
+    /// Writes the values that changed at time `ps` (`values` in declaration order). A value
+    /// that does not fit its variable (narrower than 64 bits) is written as unknown (x).
     pub fn sample(&mut self, ps: u64, values: &[u64]) -> io::Result<()> {
+        if ps < self.window.0 || ps > self.window.1 {
+            return Ok(());
+        }
         for (i, &v) in values.iter().enumerate().take(self.ids.len()) {
             if self.last[i] == Some(v) {
                 continue;
@@ -86,10 +99,13 @@ impl ProbeRecorder {
                 let b = if v & 1 == 1 { Value::V1 } else { Value::V0 };
                 self.writer.change_scalar(self.ids[i], b)?;
             } else {
+                let x = w < 64 && v >> w != 0;
                 let bits: Vec<Value> = (0..w)
                     .rev()
                     .map(|b| {
-                        if v >> b & 1 == 1 {
+                        if x {
+                            Value::X
+                        } else if v >> b & 1 == 1 {
                             Value::V1
                         } else {
                             Value::V0
@@ -103,8 +119,9 @@ impl ProbeRecorder {
         Ok(())
     }
 
-    /// Writes a final timestamp and flushes the file.
+    /// Writes a final timestamp (at most the window's end) and flushes the file.
     pub fn finish(mut self, end_ps: u64) -> io::Result<PathBuf> {
+        let end_ps = end_ps.min(self.window.1.saturating_add(1));
         if self.stamped.is_none_or(|t| end_ps > t) {
             self.writer.timestamp(end_ps)?;
         }

@@ -19,6 +19,9 @@ pub struct VcdOptions {
     /// Record only the signals in this scope or below it (a dotted path, e.g. `decode.word`).
     /// Constants are never recorded.
     pub scope: Option<String>,
+    /// Record only the samples from `.0` to `.1` ps (inclusive; `--vcd-window`): the first
+    /// one writes every value.
+    pub window: Option<(u64, u64)>,
 }
 
 /// A VCD file being written from a block's signals (timescale 1 ps).
@@ -33,6 +36,7 @@ pub struct VcdRecorder {
     last: Vec<Option<Word>>,
     recorded: Vec<SignalInfo>,
     time: Option<u64>,
+    window: (u64, u64),
 }
 
 impl VcdRecorder {
@@ -71,6 +75,7 @@ impl VcdRecorder {
             names,
             recorded,
             time: None,
+            window: opts.window.unwrap_or((0, u64::MAX)),
         })
     }
 
@@ -86,6 +91,9 @@ impl VcdRecorder {
 
     /// Writes the changes of `uut`'s signals at time `ps` (must not go backwards).
     pub fn sample(&mut self, ps: u64, uut: &dyn Block) -> io::Result<()> {
+        if ps < self.window.0 || ps > self.window.1 {
+            return Ok(());
+        }
         let mut result = Ok(());
         let mut stamped = self.time == Some(ps);
         for_each_value(uut, |index, value| {
@@ -111,8 +119,9 @@ impl VcdRecorder {
         result
     }
 
-    /// Writes a final timestamp and flushes the file.
+    /// Writes a final timestamp (at most the window's end) and flushes the file.
     pub fn finish(mut self, end_ps: u64) -> io::Result<PathBuf> {
+        let end_ps = end_ps.min(self.window.1.saturating_add(1));
         if self.time.is_none_or(|t| end_ps > t) {
             self.writer.timestamp(end_ps)?;
         }
