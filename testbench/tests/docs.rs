@@ -360,10 +360,8 @@ fn every_relative_link_and_anchor_resolves() {
 }
 
 /// The screenshots the README and the block pages show (`docs/img/*.png`, made from the
-/// committed `.gtkw` views) exist. Ignored until the screenshots are committed under
-/// `docs/img/`: run it with `--ignored`.
+/// committed `.gtkw` views) exist.
 #[test]
-#[ignore = "the waveform screenshots are not in docs/img/ yet"]
 fn every_picture_exists() {
     let missing: Vec<String> = repository_broken_links()
         .into_iter()
