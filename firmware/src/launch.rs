@@ -149,10 +149,14 @@ impl Arg {
             "iota" => Init::Iota,
             "u32" | "i32" => return parse_int(value).map(Arg::Scalar).ok_or_else(bad),
             "f32" => {
-                return value
-                    .parse::<f32>()
-                    .map(|f| Arg::Scalar(f.to_bits()))
-                    .map_err(|_| bad())
+                return match value.parse::<f32>() {
+                    Ok(f) if f.is_finite() => Ok(Arg::Scalar(f.to_bits())),
+                    Ok(_) => Err(LaunchError(format!(
+                        "bad kernel argument `{text}`: f32:V must be a finite single-precision \
+                         number (at most about 3.4e38)"
+                    ))),
+                    Err(_) => Err(bad()),
+                }
             }
             _ => return Err(bad()),
         };
@@ -198,9 +202,44 @@ pub struct Image {
 }
 
 impl Image {
+    /// The bytes of data memory the launch's image takes (from address 0 to the end of the
+    /// last buffer), checked before anything is allocated: `Err` when the argument segment
+    /// outgrows its place below [`BUFFER_BASE`] or the image is larger than `mem_bytes` (the
+    /// configuration's data memory). Call it before [`Image::build`].
+    pub fn check(args: &[Arg], dims: Dims, mem_bytes: u64) -> Result<u64, LaunchError> {
+        let mut segment = 0u64;
+        let mut next = BUFFER_BASE;
+        for arg in args {
+            match *arg {
+                Arg::Scalar(_) => segment += 1,
+                Arg::Buffer { dwords, .. } => {
+                    segment = segment.next_multiple_of(2) + 2;
+                    next =
+                        (next + 4 * u64::from(dwords.resolve(dims))).next_multiple_of(BUFFER_ALIGN);
+                }
+            }
+        }
+        let room = (BUFFER_BASE - KERNARG_ADDR) / 4;
+        if segment > room {
+            return err(format!(
+                "the kernel arguments take {segment} dwords; the argument segment holds {room} \
+                 (scalars take 1, buffers 2)"
+            ));
+        }
+        if next > mem_bytes {
+            return err(format!(
+                "the launch's buffers need {next} bytes of data memory (up to the end of the last \
+                 buffer) but the configuration has mem_bytes = {mem_bytes}: use a smaller grid \
+                 or buffers, or raise mem_bytes with --config"
+            ));
+        }
+        Ok(next)
+    }
+
     /// Lays out the arguments: the argument segment at [`KERNARG_ADDR`] (buffers as 8-byte,
     /// 8-aligned addresses, scalars as 4 bytes), the buffers from [`BUFFER_BASE`], each
-    /// [`BUFFER_ALIGN`]-aligned, filled from `seed`.
+    /// [`BUFFER_ALIGN`]-aligned, filled from `seed`. It allocates the whole image: check its
+    /// size with [`Image::check`] first.
     pub fn build(args: &[Arg], dims: Dims, seed: u64) -> Image {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut segment: Vec<u32> = Vec::new();
@@ -355,6 +394,26 @@ mod tests {
         assert_eq!(img.buffer(&img.mem, 0), &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
         assert_eq!(img.buffers[1].addr, 0x1_0100);
         assert!(Arg::parse("buf:x").is_err());
+        assert!(Arg::parse("f32:1e99").is_err());
+    }
+
+    #[test]
+    fn image_size_is_checked_before_allocation() {
+        let dims = Dims { grid: 10, wg: 10 };
+        let args = [Arg::parse("iota:grid").unwrap()];
+        assert_eq!(Image::check(&args, dims, 1 << 20), Ok(0x1_0100));
+        let huge = Dims {
+            grid: u32::MAX,
+            wg: 1,
+        };
+        let e = Image::check(&[Arg::parse("zero:grid").unwrap(); 4], huge, 1 << 24);
+        assert!(e.unwrap_err().0.contains("mem_bytes = 16777216"));
+        let scalars = vec![Arg::Scalar(1); 15361];
+        assert!(Image::check(&scalars, dims, 1 << 24)
+            .unwrap_err()
+            .0
+            .contains("segment"));
+        assert!(Image::check(&scalars[1..], dims, 1 << 24).is_ok());
     }
 
     #[test]

@@ -121,10 +121,8 @@ fn hint(e: CuError, info: u32) -> String {
                 "reordering needs the memory hierarchy (memory.hierarchy = true)",
                 "the reordering trace table is unreadable or does not match the launch",
             ];
-            format!(
-                ": {}",
-                what.get(info as usize - 1).unwrap_or(&"unknown check")
-            )
+            let check = (info as usize).checked_sub(1).and_then(|i| what.get(i));
+            format!(": {}", check.unwrap_or(&"unknown check"))
         }
         CuError::SplitOverflow => {
             ": split with no free SpSIMD context (nested deeper than S)".into()
@@ -140,7 +138,26 @@ fn hint(e: CuError, info: u32) -> String {
                 format!(": reordering unit error {c} (1 wrong pc_idx, 2 watchdog, 3 unmapped slot)")
             }
         },
-        _ => String::new(),
+        CuError::EndLiveSplits => {
+            ": s_endpgm while the wavefront still had live splits (a split without its merge)"
+                .into()
+        }
+        CuError::PcOutOfRange => {
+            format!(": the PC {info:#x} left instruction memory (a kernel without s_endpgm?)")
+        }
+        CuError::SplitPendingMemory => {
+            format!(": split or merge with {info} memory operations outstanding (s_waitcnt first)")
+        }
+        CuError::PwsProtocol => {
+            ": the split/merge unit reported a protocol error (empty or busy context, bad \
+             command)"
+                .into()
+        }
+        CuError::RtlBlock => {
+            ": a block run as RTL disagreed with its reference model, or its RTL could not be \
+             built for this configuration"
+                .into()
+        }
     }
 }
 

@@ -84,7 +84,12 @@ pub fn decode(words: &[u32]) -> Result<(Instruction, usize), DecodeError> {
     } else {
         let op = Op::from_native(format, raw);
         (
-            op.ok_or_else(|| fail(format!("{format:?} opcode {raw:#x} is not in the subset")))?,
+            op.ok_or_else(|| {
+                fail(format!(
+                    "{} opcode {raw:#x} is not in the subset",
+                    format.name()
+                ))
+            })?,
             false,
         )
     };

@@ -214,7 +214,11 @@ impl Instruction {
         }
         for src in self.src.iter().flatten() {
             if !is_mask_source(*src) {
-                return invalid(format!("{src:?} cannot be a split mask source (SGPR, vcc_lo/hi, exec_lo/hi or an inline integer)"));
+                return invalid(format!(
+                    "{} cannot be a split mask source (use an SGPR, vcc_lo/hi, exec_lo/hi or \
+                     an inline integer -16..=64)",
+                    src.describe()
+                ));
             }
         }
         Ok(())
@@ -371,7 +375,10 @@ pub fn scalar_reg(op: Operand, w: u8) -> Result<(), Invalid> {
         {
             Ok(())
         }
-        other => invalid(format!("{other:?} is not a {w}-dword scalar register")),
+        other => invalid(format!(
+            "{} is not a {w}-dword scalar register",
+            other.describe()
+        )),
     }
 }
 
@@ -392,7 +399,13 @@ fn scalar_src(op: Operand, w: u8) -> Result<(), Invalid> {
 fn vgpr(op: Operand, w: u8) -> Result<(), Invalid> {
     match op {
         Operand::Vgpr(n) if n as u16 + w as u16 <= 256 => Ok(()),
-        other => invalid(format!("{other:?} is not a {w}-dword VGPR range")),
+        Operand::Vgpr(n) => invalid(format!(
+            "v{n} + {w} dwords is past v255 (VGPRs are v0..v255)"
+        )),
+        other => invalid(format!(
+            "{} is not a {w}-dword VGPR range",
+            other.describe()
+        )),
     }
 }
 

@@ -36,6 +36,24 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's name as the GCN3 manual writes it (`SOP2`, `VOP3`, `DS`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Sop2 => "SOP2",
+            Format::Sopk => "SOPK",
+            Format::Sop1 => "SOP1",
+            Format::Sopc => "SOPC",
+            Format::Sopp => "SOPP",
+            Format::Smem => "SMEM",
+            Format::Vop1 => "VOP1",
+            Format::Vop2 => "VOP2",
+            Format::Vopc => "VOPC",
+            Format::Vop3 => "VOP3",
+            Format::Flat => "FLAT",
+            Format::Ds => "DS",
+        }
+    }
+
     /// The format is 64 bits long (a second dword always follows the first).
     pub fn is_64bit(self) -> bool {
         matches!(

@@ -217,6 +217,20 @@ impl Operand {
     pub fn show(self, dwords: u8) -> Shown {
         Shown(self, dwords)
     }
+
+    /// The operand as an error message names it: its assembly text and what kind of operand
+    /// it is (`the literal 0x12345678`, `the VGPR v3`).
+    pub fn describe(self) -> String {
+        let text = self.show(1).to_string();
+        match self {
+            Operand::Sgpr(_) => format!("the SGPR {text}"),
+            Operand::Vgpr(_) => format!("the VGPR {text}"),
+            Operand::Special(c) if c >= 128 => format!("the special source {text}"),
+            Operand::Special(_) => format!("the special register {text}"),
+            Operand::Int(_) | Operand::Float(_) => format!("the inline constant {text}"),
+            Operand::Literal(_) => format!("the literal {text}"),
+        }
+    }
 }
 
 /// An operand with its width, ready for printing in LLVM's syntax.

@@ -95,11 +95,12 @@ pub struct CuConfig {
     pub n_simd: usize,
     /// N_WFC: wavefront contexts per SIMD/SpSIMD, 1..=16. gem5: 10.
     pub n_wfc: usize,
-    /// LDS bytes of the compute unit (shared by its resident work-groups). gem5: 64 KiB.
+    /// LDS bytes of the compute unit (shared by its resident work-groups), a multiple of 4 up
+    /// to [`MAX_LDS_BYTES`]. gem5: 64 KiB.
     pub lds_bytes: u32,
-    /// Data memory bytes (a multiple of 4).
+    /// Data memory bytes (a multiple of 4), 4..=[`MAX_MEM_BYTES`]: the model allocates it.
     pub mem_bytes: u64,
-    /// Instruction memory bytes (a multiple of 4).
+    /// Instruction memory bytes (a multiple of 4), 4..=[`MAX_CODE_BYTES`].
     pub code_bytes: u32,
     /// Merge watchdog: cycles in MERGE_WAIT before `merge_watchdog`, 0 = off. Default 65,535:
     /// with reordering on, a merge partner can wait tens of thousands of cycles for its loads.
@@ -128,8 +129,16 @@ impl Default for CuConfig {
     }
 }
 
+/// The most data memory a configuration may give the model (it is allocated): 1 GiB.
+pub const MAX_MEM_BYTES: u64 = 1 << 30;
+/// The most instruction memory a configuration may give the model: 16 MiB.
+pub const MAX_CODE_BYTES: u32 = 16 << 20;
+/// The most LDS a configuration may give the compute unit: 16 MiB.
+pub const MAX_LDS_BYTES: u32 = 16 << 20;
+
 impl CuConfig {
-    /// The configuration is inside the ranges the compute unit supports.
+    /// The configuration is inside the ranges the compute unit supports; the message names
+    /// the field and its range.
     pub fn check(&self) -> Result<(), String> {
         let range = |name: &str, v: usize, lo: usize, hi: usize| {
             if (lo..=hi).contains(&v) {
@@ -161,7 +170,20 @@ impl CuConfig {
                 "config: mem_bytes, code_bytes and lds_bytes must be multiples of 4".into(),
             );
         }
-        range("mem_bytes", self.mem_bytes as usize, 4, 1 << 32)?;
+        let mem = usize::try_from(self.mem_bytes).unwrap_or(usize::MAX);
+        range("mem_bytes", mem, 4, MAX_MEM_BYTES as usize)?;
+        range(
+            "code_bytes",
+            self.code_bytes as usize,
+            4,
+            MAX_CODE_BYTES as usize,
+        )?;
+        range(
+            "lds_bytes",
+            self.lds_bytes as usize,
+            0,
+            MAX_LDS_BYTES as usize,
+        )?;
         range("idu.depth", self.idu.depth as usize, 1, 64)?;
         range("idu.ii", self.idu.ii as usize, 1, 64)?;
         if self.memory.hierarchy && self.n_simd * self.n_wfc > 64 {

@@ -55,7 +55,9 @@ mod rounds;
 mod salu;
 mod valu;
 
-pub use config::{CuConfig, Latencies, Launch, Mode};
+pub use config::{
+    CuConfig, Latencies, Launch, Mode, MAX_CODE_BYTES, MAX_LDS_BYTES, MAX_MEM_BYTES,
+};
 pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
 pub use group::{Ctx, Group};
 pub use idu_port::{IduLaunch, IduShape, ValuIdu};

@@ -27,13 +27,16 @@ pub enum OrigMapArg {
     Alg3,
 }
 
+/// The most `--maps` (each map runs the whole lifetime under every policy).
+const MAX_MAPS: usize = 10_000;
+
 /// The arguments of `rtgpu aging`.
 #[derive(clap::Args)]
 pub struct AgingArgs {
     /// Lifetime in years (> 0).
     #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
     years: f64,
-    /// Process-variation maps (>= 1).
+    /// Process-variation maps (1..=10000).
     #[arg(long, default_value_t = 50)]
     maps: usize,
     /// Seed of the first map (map m uses seed + m).
@@ -68,6 +71,12 @@ pub fn run(a: &AgingArgs) -> Result<(), Fail> {
         },
         ..ExperimentConfig::default()
     };
+    if !(1..=MAX_MAPS).contains(&a.maps) {
+        return Err(Fail(
+            2,
+            format!("--maps {} is outside 1..={MAX_MAPS}", a.maps),
+        ));
+    }
     cfg.validate().map_err(|e| Fail(2, e.to_string()))?;
     let cycle = CycleModel::default();
     let model: &dyn StepModel = match a.model {

@@ -35,10 +35,11 @@ struct CompareArgs {
     /// Kernel parameter values (default: the built-in kernel's).
     #[arg(long, value_delimiter = ',')]
     params: Option<Vec<u64>>,
-    /// Random traffic of this many warps instead of a kernel.
+    /// Random traffic of this many warps instead of a kernel (1..=--slots: each warp needs
+    /// its own channel).
     #[arg(long)]
     random: Option<usize>,
-    /// Distinct lines the random traffic addresses.
+    /// Distinct lines the random traffic addresses (1..=16777216).
     #[arg(long, default_value_t = 256)]
     lines: u32,
     /// Seed of the random traffic.
@@ -47,28 +48,30 @@ struct CompareArgs {
     /// L1 sizes in kB (16, 32, 64).
     #[arg(long, value_delimiter = ',', default_value = "16,32,64")]
     cache: Vec<u32>,
-    /// Reordering channels (warp slots).
+    /// Reordering channels (warp slots), 1..=64.
     #[arg(long, default_value_t = 48)]
     slots: usize,
-    /// Entries per channel.
+    /// Entries per channel, 1..=64.
     #[arg(long, default_value_t = 10)]
     depth: usize,
-    /// Memory latency of a miss, cycles.
+    /// Memory latency of a miss, cycles (0..=1000000).
     #[arg(long, default_value_t = 200)]
     latency: u64,
-    /// Extra latency per miss, uniform in 0..=jitter cycles.
+    /// Extra latency per miss, uniform in 0..=jitter cycles (jitter 0..=1000000).
     #[arg(long, default_value_t = 100)]
     jitter: u64,
-    /// Cycles between a warp's consecutive ld/st.
+    /// Cycles between a warp's consecutive ld/st (0..=1000000).
     #[arg(long, default_value_t = 4)]
     gap: u64,
-    /// Later ld/st a warp may issue before it needs a load's data (0: right after).
+    /// Later ld/st a warp may issue before it needs a load's data (0: right after; at most
+    /// 1024).
     #[arg(long, default_value_t = 0)]
     load_use: usize,
-    /// Without reordering: instructions the LD/ST unit queues in front of the coalescer.
+    /// Without reordering: instructions the LD/ST unit queues in front of the coalescer
+    /// (1..=1024).
     #[arg(long, default_value_t = 10)]
     queue: usize,
-    /// Jitter seeds per configuration.
+    /// Jitter seeds per configuration (1..=1000).
     #[arg(long, default_value_t = 5)]
     seeds: u64,
     /// Print the report as JSON.
@@ -83,10 +86,69 @@ pub fn run(a: &ReorderArgs) -> Result<(), Fail> {
     }
 }
 
-/// `compare`: runs the comparison and prints its report.
+/// `compare`: checks the arguments and builds the traffic (exit code 2), runs the
+/// comparison (exit code 1 if a run fails) and prints its report.
 fn run_compare(c: &CompareArgs) -> Result<(), Fail> {
-    let report = compare::compare(&comparison(c))?;
+    check(c).map_err(|m| Fail(2, m))?;
+    let args = comparison(c);
+    let traffic = compare::traffic(&args.workload).map_err(|m| Fail(2, m))?;
+    if traffic.warps.len() > c.slots {
+        return Err(Fail(
+            2,
+            format!(
+                "the workload has {} warps but the unit has --slots {} channels (one per warp, \
+                 at most 64)",
+                traffic.warps.len(),
+                c.slots
+            ),
+        ));
+    }
+    let report = compare::compare_traffic(&traffic, &args)?;
     print_json_or(c.json, &report, compare::render)
+}
+
+/// The ranges of the numeric arguments (the simulation's run time and memory grow with them).
+fn check(c: &CompareArgs) -> Result<(), String> {
+    let within = |name: &str, v: u64, lo: u64, hi: u64| {
+        if (lo..=hi).contains(&v) {
+            Ok(())
+        } else {
+            Err(format!("--{name} {v} is outside {lo}..={hi}"))
+        }
+    };
+    within("slots", c.slots as u64, 1, 64)?;
+    if let Some(w) = c.random {
+        within("random", w as u64, 1, c.slots as u64)?;
+    }
+    within("lines", c.lines.into(), 1, 1 << 24)?;
+    within("depth", c.depth as u64, 1, 64)?;
+    within("latency", c.latency, 0, 1_000_000)?;
+    within("jitter", c.jitter, 0, 1_000_000)?;
+    within("gap", c.gap, 0, 1_000_000)?;
+    within("load-use", c.load_use as u64, 0, 1024)?;
+    within("queue", c.queue as u64, 1, 1024)?;
+    within("seeds", c.seeds, 1, 1000)?;
+    if c.cache.is_empty() || c.cache.len() > 16 {
+        return Err("--cache: give 1 to 16 sizes (16, 32 or 64 kB each)".into());
+    }
+    if let Some(kb) = c.cache.iter().find(|&&kb| ![16, 32, 64].contains(&kb)) {
+        return Err(format!("--cache {kb}: the L1 comes in 16, 32 or 64 kB"));
+    }
+    for (name, dims) in [("grid", &c.grid), ("block", &c.block)] {
+        let threads = dims
+            .iter()
+            .flatten()
+            .try_fold(1u64, |n, &d| n.checked_mul(d.into()));
+        if dims.iter().flatten().any(|&d| d == 0) {
+            return Err(format!("--{name}: every dimension must be at least 1"));
+        }
+        if threads.is_none_or(|n| n > 1 << 20) {
+            return Err(format!(
+                "--{name}: at most 1048576 in all (x × y × z), the analysis walks every thread"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The comparison the arguments describe: random traffic if `--random`, else the kernel.

@@ -28,6 +28,12 @@ pub struct ScenarioArgs {
 pub fn run(a: &ScenarioArgs) -> Result<(), Fail> {
     let all: Vec<String> = SCENARIOS.iter().map(|s| s.0.to_string()).collect();
     let names = if a.names.is_empty() { &all } else { &a.names };
+    if let Some(bad) = a.names.iter().find(|n| !all.contains(n)) {
+        return Err(Fail(
+            2,
+            format!("unknown scenario `{bad}`; known: {}", all.join(", ")),
+        ));
+    }
     let kernels = paths::kernel_dir(a.kernel_dir.as_deref()).map_err(Fail::coded)?;
     names
         .iter()

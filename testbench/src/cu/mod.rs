@@ -10,7 +10,10 @@ mod sys_probe;
 pub mod system;
 pub mod wcet;
 
-pub use run::{idu_launch, load_config, parse_idu, run, LaunchOpts, RunOpts, RunReport};
+pub use run::{
+    assemble_kernel, check_launch, idu_launch, load_config, parse_config, parse_idu, read_input,
+    read_input_bytes, run, LaunchOpts, RunOpts, RunReport, MAX_INPUT_BYTES,
+};
 
 use probe::CuProbe;
 use rtgpu_firmware::driver::Bus;

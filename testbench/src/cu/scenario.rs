@@ -64,10 +64,13 @@ struct Args {
 /// Runs scenario `name` on the kernels in `kernels` (the repository's `firmware/kernels`),
 /// writing `dir/NAME.vcd` and its `.gtkw`.
 pub fn run_scenario(kernels: &Path, name: &str, dir: &Path) -> Result<RunReport, (u8, String)> {
-    let (_, _, args) = SCENARIOS
-        .iter()
-        .find(|s| s.0 == name)
-        .ok_or_else(|| (2, format!("unknown scenario `{name}`")))?;
+    let (_, _, args) = SCENARIOS.iter().find(|s| s.0 == name).ok_or_else(|| {
+        let known: Vec<&str> = SCENARIOS.iter().map(|s| s.0).collect();
+        (
+            2,
+            format!("unknown scenario `{name}`; known: {}", known.join(", ")),
+        )
+    })?;
     let vcd = dir.join(format!("{name}.vcd"));
     let parsed = Args::try_parse_from(std::iter::once("run").chain(args.iter().copied()).chain([
         "--vcd",

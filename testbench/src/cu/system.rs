@@ -2,13 +2,12 @@
 //! the independent DDR4 timing checker over every DRAM command, and (reordering on) the static
 //! L1 estimator's miss count. The system tests and `rtgpu sweep` run these.
 
-use super::run::{idu_launch, status_name};
+use super::run::{assemble_kernel, check_launch, idu_launch, read_input, status_name};
 use crate::oracle::ddr4::{CheckStats, Violation};
 use crate::tb::dram::run::{checker, trace_cmd};
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc, PerfCounters};
 use rtgpu_firmware::interp::{self, InterpConfig};
-use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
@@ -67,10 +66,8 @@ impl SysOutcome {
 
 /// The kernel's code and header.
 pub fn load_kernel(path: &Path) -> Result<(Vec<u32>, KernelMeta), String> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-    let prog = assemble(&text, &name).map_err(|e| e.to_string())?;
-    let meta = KernelMeta::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+    let text = read_input(path)?;
+    let (prog, meta) = assemble_kernel(&text, &path.display().to_string())?;
     Ok((prog.words(), meta))
 }
 
@@ -78,9 +75,10 @@ pub fn load_kernel(path: &Path) -> Result<(Vec<u32>, KernelMeta), String> {
 pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
     let (code, meta) = load_kernel(&c.kernel)?;
     let dims = c.dims.unwrap_or(meta.dims);
-    let image = Image::build(&meta.args, dims, c.seed);
     let mut cfg = c.cfg;
     cfg.memory.hierarchy = true;
+    check_launch(&cfg, dims, meta.lds, &meta.args)?;
+    let image = Image::build(&meta.args, dims, c.seed);
     let mut gpu = Gpu::new(cfg)?;
     gpu.cu_mut().record_dram = true;
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;

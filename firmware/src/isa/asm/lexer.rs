@@ -13,13 +13,15 @@ pub enum Tok {
     Punct(char),
 }
 
-/// A token and the 1-based column it starts at.
+/// A token, the 1-based column it starts at and its text as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
     /// The token.
     pub tok: Tok,
     /// 1-based column.
     pub col: usize,
+    /// The source text of the token (error messages quote it).
+    pub text: String,
 }
 
 /// Splits the code part of a line (comments already removed) into tokens.
@@ -36,19 +38,23 @@ pub fn tokenize(line: &str, first_col: usize) -> Result<Vec<Token>, (usize, Stri
             let end = scan(&chars, i, |c| {
                 c.is_ascii_alphanumeric() || "_.$".contains(c)
             });
+            let text: String = chars[i..end].iter().collect();
             out.push(Token {
-                tok: Tok::Ident(chars[i..end].iter().collect()),
+                tok: Tok::Ident(text.clone()),
                 col,
+                text,
             });
             i = end;
         } else if c.is_ascii_digit() || c == '.' {
             let (tok, end) = number(&chars, i).map_err(|m| (col, m))?;
-            out.push(Token { tok, col });
+            let text = chars[i..end].iter().collect();
+            out.push(Token { tok, col, text });
             i = end;
         } else if ",[]:|-()&".contains(c) {
             out.push(Token {
                 tok: Tok::Punct(c),
                 col,
+                text: c.to_string(),
             });
             i += 1;
         } else {
@@ -91,7 +97,10 @@ fn number(chars: &[char], i: usize) -> Result<(Tok, usize), String> {
         return Ok((Tok::Int(v), end));
     }
     match text.parse::<f64>() {
-        Ok(v) => Ok((Tok::Float(v), end)),
+        Ok(v) if v.is_finite() => Ok((Tok::Float(v), end)),
+        Ok(_) => Err(format!(
+            "number '{text}' is too large: a float constant must be finite"
+        )),
         Err(_) => Err(format!("bad number '{text}'")),
     }
 }
@@ -109,5 +118,7 @@ mod tests {
         assert_eq!(kinds[8], Tok::Int(16));
         assert_eq!(kinds[12], Tok::Float(1.5e-3));
         assert!(tokenize("s_mov_b32 s0, @", 1).is_err());
+        let e = tokenize("v_mov_b32 v0, 1e99999", 1).unwrap_err();
+        assert!(e.1.contains("finite"), "{e:?}");
     }
 }

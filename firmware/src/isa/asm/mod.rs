@@ -8,6 +8,7 @@ mod lexer;
 mod parse;
 
 use super::instruction::Instruction;
+use super::opcode::Op;
 use lexer::{tokenize, Tok, Token};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -72,6 +73,25 @@ impl Program {
     pub fn bytes(&self) -> Vec<u8> {
         self.words().iter().flat_map(|w| w.to_le_bytes()).collect()
     }
+
+    /// The program can run as a kernel: it has instructions and an `s_endpgm` (without one the
+    /// wavefronts would run past the last instruction into empty instruction memory). `file`
+    /// names the source in the error.
+    pub fn check_kernel(&self, file: &str) -> Result<(), AsmError> {
+        let msg = if self.items.is_empty() {
+            "the kernel has no instructions (a kernel ends with s_endpgm)"
+        } else if !self.items.iter().any(|l| l.insn.op == Op::SEndpgm) {
+            "the kernel has no s_endpgm: its wavefronts would run past the last instruction"
+        } else {
+            return Ok(());
+        };
+        Err(AsmError {
+            file: file.into(),
+            line: self.items.last().map_or(1, |l| l.line),
+            col: 1,
+            msg: msg.into(),
+        })
+    }
 }
 
 /// An instruction waiting for its label to be resolved.
@@ -111,7 +131,15 @@ pub fn assemble(src: &str, file: &str) -> Result<Program, AsmError> {
             addr,
             line,
         });
-        addr += size;
+        addr = addr.checked_add(size).ok_or_else(|| {
+            err(
+                line,
+                (
+                    1,
+                    "the program is larger than the 4 GiB address space".into(),
+                ),
+            )
+        })?;
     }
     let items = pending
         .into_iter()
@@ -151,6 +179,7 @@ fn take_labels<'a>(
     while let [Token {
         tok: Tok::Ident(name),
         col,
+        ..
     }, Token {
         tok: Tok::Punct(':'),
         ..

@@ -24,6 +24,7 @@ pub fn parse_instruction(tokens: &[Token], end_col: usize) -> Result<Parsed, PEr
         Some(Token {
             tok: Tok::Ident(n),
             col,
+            ..
         }) => (n.as_str(), *col),
         Some(t) => return Err((t.col, "expected a mnemonic".into())),
         None => return Err((end_col, "expected a mnemonic".into())),
@@ -46,6 +47,7 @@ pub fn parse_instruction(tokens: &[Token], end_col: usize) -> Result<Parsed, PEr
             toks: &tokens[1..],
             at: 0,
             end_col,
+            text: String::new(),
         };
         match cur.instruction(op, e64, col) {
             Ok(p) => return Ok(p),
@@ -72,8 +74,8 @@ fn split_suffix(name: &str) -> (&str, Option<bool>) {
 enum Value {
     /// A register (range): operand and width in dwords.
     Reg(Operand, u8),
-    /// An integer constant.
-    Int(i64),
+    /// An integer constant (64-bit two's complement as written, or negated).
+    Int(i128),
     /// A floating-point constant.
     Float(f64),
     /// A bare identifier that is not a register (a label).
@@ -85,6 +87,8 @@ struct Cursor<'a> {
     toks: &'a [Token],
     at: usize,
     end_col: usize,
+    /// The source text of the last value read (with its sign), for messages.
+    text: String,
 }
 
 impl Cursor<'_> {
@@ -192,15 +196,19 @@ impl Cursor<'_> {
     fn value(&mut self) -> Result<Value, PErr> {
         let col = self.col();
         let neg = self.eat('-');
+        let sign = if neg { "-" } else { "" };
+        self.text = format!("{sign}{}", self.toks.get(self.at).map_or("", |t| &t.text));
         let value = match self.peek().cloned() {
             Some(Tok::Int(v)) => {
                 self.at += 1;
                 // LLVM reads integers as 64-bit two's complement: 0xffffffff83f43940 is a
                 // sign-extended 32-bit value.
-                Value::Int(if neg {
-                    (v as i64).wrapping_neg()
-                } else {
-                    v as i64
+                Value::Int(match neg {
+                    true if v > 1 << 63 => {
+                        return Err((col, format!("{} does not fit in 64 bits", self.text)))
+                    }
+                    true => -i128::from(v),
+                    false => i128::from(v as i64),
                 })
             }
             Some(Tok::Float(v)) => {
@@ -223,20 +231,32 @@ impl Cursor<'_> {
         let (prefix, num) = split_reg(&name);
         let (first, w) = match (prefix, num) {
             ("s" | "v" | "ttmp", None) if self.peek() == Some(&Tok::Punct('[')) => self.range()?,
-            ("s" | "v", Some(n)) => (n, 1),
+            ("s" | "v" | "ttmp", Some(n)) => (n, 1),
             _ => return Ok(Value::Name(name)),
         };
+        let end = first.saturating_add(u64::from(w));
         let op = match prefix {
-            "s" if first + w as u32 <= 102 => Operand::Sgpr(first as u8),
-            "v" if first + w as u32 <= 256 => Operand::Vgpr(first as u8),
-            "ttmp" if first + w as u32 <= 12 => Operand::Special(112 + first as u8),
-            _ => return Err((col, format!("register {name}{first} out of range"))),
+            "s" if end <= 102 => Operand::Sgpr(first as u8),
+            "v" if end <= 256 => Operand::Vgpr(first as u8),
+            "ttmp" if end <= 12 => Operand::Special(112 + first as u8),
+            _ => {
+                let written = match (w, num) {
+                    (1, Some(_)) => name.clone(),
+                    _ => format!("{prefix}[{first}:{}]", end - 1),
+                };
+                let valid = match prefix {
+                    "s" => "SGPRs are s0..s101",
+                    "v" => "VGPRs are v0..v255",
+                    _ => "trap temporaries are ttmp0..ttmp11",
+                };
+                return Err((col, format!("register {written} is out of range ({valid})")));
+            }
         };
         Ok(Value::Reg(op, w))
     }
 
     /// `[a:b]` after a register prefix; returns (first, dwords).
-    fn range(&mut self) -> Result<(u32, u8), PErr> {
+    fn range(&mut self) -> Result<(u64, u8), PErr> {
         self.expect('[')?;
         let a = self.int_in(0, 255, "a register number")?;
         let b = if self.eat(':') {
@@ -246,18 +266,22 @@ impl Cursor<'_> {
         };
         self.expect(']')?;
         if b < a || b - a >= 16 {
-            return self.err(format!("bad register range [{a}:{b}]"));
+            return self.err(format!(
+                "bad register range [{a}:{b}]: the last register must follow the first, at \
+                 most 16 dwords"
+            ));
         }
-        Ok((a as u32, (b - a + 1) as u8))
+        Ok((a as u64, (b - a + 1) as u8))
     }
 
     fn int_in(&mut self, lo: i64, hi: i64, what: &str) -> Result<i64, PErr> {
         let col = self.col();
         match self.value() {
-            Ok(Value::Int(v)) if (lo..=hi).contains(&v) => Ok(v),
-            Ok(Value::Int(v)) => {
-                Err((col, format!("{v} is out of range for {what} ({lo}..={hi})")))
-            }
+            Ok(Value::Int(v)) if (i128::from(lo)..=i128::from(hi)).contains(&v) => Ok(v as i64),
+            Ok(Value::Int(_)) => Err((
+                col,
+                format!("{} is out of range for {what} ({lo}..={hi})", self.text),
+            )),
             _ => Err((col, format!("expected {what}"))),
         }
     }
@@ -291,8 +315,8 @@ impl Cursor<'_> {
             Value::Reg(_, rw) => Err(fail(format!(
                 "expected a {w}-dword operand, found {rw} dwords"
             ))),
-            Value::Int(v) => int_constant(v, w).map_err(fail),
-            Value::Float(v) => float_constant(v, w, op).map_err(fail),
+            Value::Int(v) => int_constant(v, w, &self.text).map_err(fail),
+            Value::Float(v) => float_constant(v, w, op, &self.text).map_err(fail),
             Value::Name(n) => Err(fail(format!("unknown operand '{n}'"))),
         }
     }
@@ -346,6 +370,15 @@ impl Cursor<'_> {
         match self.value()? {
             Value::Name(n) => p.label = Some((n, col)),
             Value::Int(v) if (-32768..=65535).contains(&v) => p.insn.imm = v as u32 & 0xffff,
+            Value::Int(_) => {
+                return Err((
+                    col,
+                    format!(
+                        "branch offset {} is out of range (-32768..=65535 dwords)",
+                        self.text
+                    ),
+                ))
+            }
             _ => return Err((col, "expected a label or a 16-bit dword offset".into())),
         }
         Ok(())
@@ -468,15 +501,16 @@ fn set(flag: &mut bool) -> bool {
     true
 }
 
-/// `s12` → ("s", Some(12)); `s` → ("s", None); others → (name, None).
-fn split_reg(name: &str) -> (&str, Option<u32>) {
+/// `s12` → ("s", Some(12)); `s` → ("s", None); others → (name, None). A number too large
+/// for 64 bits reads as `u64::MAX` (out of range either way).
+fn split_reg(name: &str) -> (&str, Option<u64>) {
     for prefix in ["ttmp", "s", "v"] {
         if let Some(rest) = name.strip_prefix(prefix) {
             if rest.is_empty() {
                 return (prefix, None);
             }
             if rest.bytes().all(|b| b.is_ascii_digit()) {
-                return (prefix, rest.parse().ok());
+                return (prefix, Some(rest.parse().unwrap_or(u64::MAX)));
             }
         }
     }
@@ -484,13 +518,16 @@ fn split_reg(name: &str) -> (&str, Option<u32>) {
 }
 
 /// An integer constant in a `w`-dword operand, as LLVM encodes it: an inline integer, an
-/// inline float with the same bit pattern (32-bit operands), or a 32-bit literal.
-pub(crate) fn int_constant(v: i64, w: u8) -> Result<Operand, String> {
+/// inline float with the same bit pattern (32-bit operands), or a 32-bit literal. `text` is
+/// the constant as written (for the message).
+pub(crate) fn int_constant(v: i128, w: u8, text: &str) -> Result<Operand, String> {
     if !(-(1 << 31)..(1 << 32)).contains(&v) {
-        return Err(format!("{v} does not fit in 32 bits"));
+        return Err(format!(
+            "{text} does not fit in 32 bits (constants are -2147483648..=4294967295)"
+        ));
     }
     let bits = v as u32;
-    let as_int = if w == 1 { bits as i32 as i64 } else { v };
+    let as_int = if w == 1 { bits as i32 as i128 } else { v };
     if (-16..=64).contains(&as_int) {
         return Ok(Operand::Int(as_int as i8));
     }
@@ -500,8 +537,14 @@ pub(crate) fn int_constant(v: i64, w: u8) -> Result<Operand, String> {
     }
 }
 
-/// A floating-point constant: an inline float, or the single-precision literal.
-pub(crate) fn float_constant(v: f64, w: u8, op: Op) -> Result<Operand, String> {
+/// A floating-point constant: an inline float, or the single-precision literal. `text` is
+/// the constant as written (for the message).
+pub(crate) fn float_constant(v: f64, w: u8, op: Op, text: &str) -> Result<Operand, String> {
+    if !(v as f32).is_finite() {
+        return Err(format!(
+            "{text} is outside single precision (the largest float constant is about 3.4e38)"
+        ));
+    }
     let bits = (v as f32).to_bits();
     if bits == 0 {
         return Ok(Operand::Int(0));
@@ -516,7 +559,7 @@ pub(crate) fn float_constant(v: f64, w: u8, op: Op) -> Result<Operand, String> {
         ));
     }
     if (v as f32) as f64 != v && v.abs() < f32::MIN_POSITIVE as f64 && v != 0.0 {
-        return Err(format!("{v} is not representable in single precision"));
+        return Err(format!("{text} is not representable in single precision"));
     }
     Ok(Operand::Literal(bits))
 }

@@ -277,23 +277,7 @@ impl WcetCase {
             return Err("--reprovision is for --mode pws".into());
         }
         self.cfg.check()?;
-        self.dims.check().map_err(|e| e.0)?;
-        let waves = self.dims.waves_per_group() as usize;
-        if waves > self.cfg.n_simd * self.cfg.n_wfc {
-            return Err(format!(
-                "a work-group of {} work-items needs {waves} wavefront slots; the CU has {} \
-                 (n_simd × n_wfc)",
-                self.dims.wg,
-                self.cfg.n_simd * self.cfg.n_wfc
-            ));
-        }
-        if self.lds > self.cfg.lds_bytes {
-            return Err(format!(
-                "the kernel's {} LDS bytes per work-group exceed the CU's {}",
-                self.lds, self.cfg.lds_bytes
-            ));
-        }
-        Ok(())
+        super::run::check_launch(&self.cfg, self.dims, self.lds, &self.args)
     }
 
     fn image(&self) -> Image {

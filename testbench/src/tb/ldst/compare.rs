@@ -196,14 +196,18 @@ fn ways_of(kb: u32) -> Result<usize, String> {
 
 /// Runs the comparison.
 pub fn compare(args: &CompareArgs) -> Result<CompareReport, String> {
-    let t = traffic(&args.workload)?;
+    compare_traffic(&traffic(&args.workload)?, args)
+}
+
+/// Runs the comparison on traffic already built from `args.workload` ([`traffic`]).
+pub fn compare_traffic(t: &Traffic, args: &CompareArgs) -> Result<CompareReport, String> {
     if args.seeds == 0 {
         return Err("--seeds must be at least 1".into());
     }
     let caches = args
         .caches
         .iter()
-        .map(|&kb| one_cache(&t, args, kb))
+        .map(|&kb| one_cache(t, args, kb))
         .collect::<Result<_, _>>()?;
     Ok(CompareReport {
         workload: workload_name(&args.workload),
@@ -264,6 +268,7 @@ fn one_mode(
     for seed in 0..args.seeds {
         let c = SysConfig {
             mode,
+            max_cycles: cycle_cap(t, args),
             latency: args.latency,
             jitter: args.jitter,
             gap: args.gap,
@@ -283,6 +288,22 @@ fn one_mode(
         misses: Spread::of(&misses),
         accesses,
     })
+}
+
+/// The cycles after which a run counts as hung: every lane's access of every instruction one
+/// after another, each waiting the whole latency, jitter and gap, plus a million cycles. No
+/// legitimate run takes that long, so reaching it is a failure of the model, not of the
+/// input (the input's latency, jitter and gap are bounded by the command line).
+pub fn cycle_cap(t: &Traffic, args: &CompareArgs) -> u64 {
+    let accesses = (t.instructions() as u64).saturating_mul(32) + t.warps.len() as u64;
+    let per_access = args
+        .latency
+        .saturating_add(args.jitter)
+        .saturating_add(args.gap)
+        .saturating_add(64);
+    accesses
+        .saturating_mul(per_access)
+        .saturating_add(1_000_000)
 }
 
 /// The report as a table.
@@ -315,12 +336,16 @@ pub fn render(r: &CompareReport) -> String {
                 est
             );
         }
+        let r = 100.0 * c.reorder_vs_rr_reduction;
+        let (amount, direction) = match r < 0.0 {
+            true => (r.abs(), "more"),
+            false => (r.abs(), "fewer"),
+        };
         let _ = writeln!(
             s,
-            "{:>2}kB   reorder vs pure-rr: {:.1} % fewer cycles; {:.3} of default's cycles",
-            c.kb,
-            100.0 * c.reorder_vs_rr_reduction,
-            c.reorder_vs_rr_normalised
+            "{:>2}kB   reorder vs pure-rr: {amount:.1} % {direction} cycles; {:.3} of default's \
+             cycles",
+            c.kb, c.reorder_vs_rr_normalised
         );
     }
     s
