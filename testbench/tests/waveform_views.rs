@@ -219,6 +219,34 @@ fn fst_waveforms_are_written_and_read_back() {
     assert_eq!(var_names(&back), var_names(&direct));
     assert_eq!(last_change(&back), last_change(&direct));
     assert!(last_change(&back) >= 59_000, "every cycle is there");
+    // The Verilator engine writes FST itself (--trace-fst): no VCD on the way.
+    let vl = tempfile::tempdir().unwrap();
+    let v = vl.path().to_str().unwrap();
+    let args = [
+        "tb",
+        "counter",
+        "--cycles",
+        "60",
+        "--out",
+        v,
+        "--fst",
+        "--engine",
+        "verilator",
+    ];
+    let (code, _, err) = rtgpu(&args);
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<_> = std::fs::read_dir(vl.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".vcd")), "{names:?}");
+    let back = fst2vcd(&vl.path().join("counter.fst"));
+    assert!(
+        back.contains("$scope module vtop $end") && back.contains(" count "),
+        "{back}"
+    );
+    let gtkw = std::fs::read_to_string(vl.path().join("counter.gtkw")).unwrap();
+    assert!(gtkw.contains("[dumpfile] \"counter.fst\"") && gtkw.contains("dut.count"));
     // The behavioural model: a .fst name on --vcd.
     let run_fst = dir.path().join("fig2.fst");
     let (code, _, err) = rtgpu(&[

@@ -61,6 +61,7 @@ impl RtlBlocks {
             vl: VlOptions {
                 trace: self.vcd_dir.is_some(),
                 window: self.window,
+                ..VlOptions::default()
             },
         }
     }

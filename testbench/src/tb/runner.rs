@@ -23,8 +23,8 @@ pub struct TbOptions {
     pub engine: Engine,
     /// The waveform's time window, ps (inclusive), on either engine; the `.gtkw` opens on it.
     pub vcd_window: (u64, u64),
-    /// Write the waveform as FST (`NAME.fst`, converted from the VCD by `vcd2fst`) instead of
-    /// VCD.
+    /// Write the waveform as FST (`NAME.fst`: Verilator's `--trace-fst`, or the harness's VCD
+    /// converted by `vcd2fst`) instead of VCD.
     pub fst: bool,
 }
 
@@ -124,9 +124,12 @@ pub fn drive<B: VlPorts + 'static>(
     mut per_cycle: impl FnMut(&mut Harness<B>, u64) -> Result<Option<String>, TbError>,
     layout: impl FnOnce() -> Gtkw,
 ) -> Result<TbRun, TbError> {
+    // FST: Verilator writes it itself; the harness's VCD is converted at the end.
+    let native_fst = opts.fst && opts.engine == Engine::Verilator;
     let vl = VlOptions {
         trace: opts.waves_dir.is_some(),
         window: opts.vcd_window,
+        fst: native_fst,
     };
     let mut h = Harness::with_engine(uut, name, opts.engine, &vl)?;
     let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
@@ -134,7 +137,7 @@ pub fn drive<B: VlPorts + 'static>(
     let vcd_path = opts
         .waves_dir
         .as_ref()
-        .map(|d| d.join(format!("{name}.vcd")));
+        .map(|d| d.join(format!("{name}.{}", if native_fst { "fst" } else { "vcd" })));
     if let Some(p) = &vcd_path {
         let window = (opts.vcd_window != (0, u64::MAX)).then_some(opts.vcd_window);
         h.record_vcd(
@@ -174,7 +177,7 @@ pub fn drive<B: VlPorts + 'static>(
             .iter()
             .fold(layout(), |g, (ps, label)| g.marker(*ps, label))
             .within(opts.vcd_window);
-        let vcd = match opts.fst {
+        let vcd = match opts.fst && !native_fst {
             true => crate::sim::waves::to_fst(&vcd)?,
             false => vcd,
         };

@@ -37,6 +37,9 @@ pub struct BuildOptions {
     pub cache_dir: PathBuf,
     /// Build with `--trace` (the model can write a VCD).
     pub trace: bool,
+    /// With `trace`: build with `--trace-fst` instead, the model writes FST (GTKWave's
+    /// compressed format; the runtime links zlib).
+    pub fst: bool,
     /// The programs to run.
     pub tools: Tools,
 }
@@ -212,8 +215,8 @@ fn key(design: &Design, opts: &BuildOptions) -> String {
     }
     h.update(VERILATOR_FLAGS.join(" ").as_bytes());
     h.update(MAKE_VARS.join(" ").as_bytes());
-    h.update(gen::shim(design, &Layout::of(&design.ports), opts.trace).as_bytes());
-    h.update([u8::from(opts.trace)]);
+    h.update(gen::shim(design, &Layout::of(&design.ports), trace_code(opts)).as_bytes());
+    h.update([trace_code(opts)]);
     let d = h.finalize();
     d.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
@@ -235,7 +238,10 @@ fn compile(
     std::fs::write(tmp.join("NAME"), format!("{}\n", design.name))?;
     std::fs::write(tmp.join("top.v"), &design.verilog)?;
     std::fs::write(tmp.join("vtop.v"), gen::wrapper(design, layout))?;
-    std::fs::write(tmp.join("shim.cpp"), gen::shim(design, layout, opts.trace))?;
+    std::fs::write(
+        tmp.join("shim.cpp"),
+        gen::shim(design, layout, trace_code(opts)),
+    )?;
     let result = verilate(design, opts, &tmp)
         .and_then(|()| make(design, opts, &tmp))
         .and_then(|()| link(design, opts, &tmp));
@@ -321,8 +327,14 @@ fn verilate(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), Buil
     let log = dir.join("verilator.log");
     let mut cmd = Command::new(&opts.tools.verilator);
     cmd.current_dir(dir).args(VERILATOR_FLAGS);
-    if opts.trace {
-        cmd.arg("--trace");
+    match trace_code(opts) {
+        1 => {
+            cmd.arg("--trace");
+        }
+        2 => {
+            cmd.arg("--trace-fst");
+        }
+        _ => {}
     }
     cmd.args(["-Mdir", "obj", "vtop.v", "top.v", "shim.cpp"]);
     if run_logged(&mut cmd, &opts.tools.verilator, &log)? {
@@ -335,12 +347,21 @@ fn verilate(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), Buil
     })
 }
 
+/// What the model traces: 0 nothing, 1 VCD, 2 FST.
+fn trace_code(opts: &BuildOptions) -> u8 {
+    match (opts.trace, opts.fst) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
+    }
+}
+
 /// Verilator's runtime objects a model links (they depend on the flags, not on the design).
-fn runtime_objs(trace: bool) -> &'static [&'static str] {
-    if trace {
-        &["verilated.o", "verilated_threads.o", "verilated_vcd_c.o"]
-    } else {
-        &["verilated.o", "verilated_threads.o"]
+fn runtime_objs(trace: u8) -> &'static [&'static str] {
+    match trace {
+        0 => &["verilated.o", "verilated_threads.o"],
+        1 => &["verilated.o", "verilated_threads.o", "verilated_vcd_c.o"],
+        _ => &["verilated.o", "verilated_threads.o", "verilated_fst_c.o"],
     }
 }
 
@@ -350,7 +371,7 @@ fn runtime_dir(opts: &BuildOptions) -> PathBuf {
     let mut h = Sha256::new();
     h.update(VERILATOR_FLAGS.join(" ").as_bytes());
     h.update(MAKE_VARS.join(" ").as_bytes());
-    h.update([u8::from(opts.trace)]);
+    h.update([trace_code(opts)]);
     let d = h.finalize();
     let hex: String = d.iter().take(6).map(|b| format!("{b:02x}")).collect();
     opts.cache_dir.join(format!("runtime-{hex}"))
@@ -360,7 +381,7 @@ fn make(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildErr
     let log = dir.join("make.log");
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let runtime = runtime_dir(opts);
-    let objs = runtime_objs(opts.trace);
+    let objs = runtime_objs(trace_code(opts));
     let have_runtime = objs.iter().all(|o| runtime.join(o).is_file());
     let mut cmd = Command::new(&opts.tools.make);
     cmd.current_dir(dir.join("obj"))
@@ -405,9 +426,17 @@ fn link(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildErr
     let mut cmd = Command::new(&opts.tools.cxx);
     cmd.current_dir(dir.join("obj"))
         .args(["-shared", "-o", "../librtv.so", "shim.o", "Vvtop__ALL.a"])
-        .args(runtime_objs(opts.trace).iter().map(|o| runtime.join(o)))
+        .args(
+            runtime_objs(trace_code(opts))
+                .iter()
+                .map(|o| runtime.join(o)),
+        )
         // Each model keeps its own copy of Verilator's runtime: bind it inside the library.
         .args(["-Wl,-Bsymbolic", "-pthread", "-latomic"]);
+    if trace_code(opts) == 2 {
+        // The FST writer compresses with zlib.
+        cmd.arg("-lz");
+    }
     if run_logged(&mut cmd, &opts.tools.cxx, &log)? {
         return Ok(());
     }

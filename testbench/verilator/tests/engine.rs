@@ -51,6 +51,7 @@ fn opts(dir: &Path, trace: bool) -> BuildOptions {
     BuildOptions {
         cache_dir: dir.to_path_buf(),
         trace,
+        fst: false,
         tools: Tools::default(),
     }
 }

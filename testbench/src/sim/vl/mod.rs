@@ -45,6 +45,8 @@ pub struct VlOptions {
     pub trace: bool,
     /// The waveform's time window, ps (inclusive).
     pub window: (u64, u64),
+    /// Write the waveform as FST (`--trace-fst`) instead of VCD.
+    pub fst: bool,
 }
 
 impl Default for VlOptions {
@@ -52,6 +54,7 @@ impl Default for VlOptions {
         VlOptions {
             trace: false,
             window: (0, u64::MAX),
+            fst: false,
         }
     }
 }
@@ -85,6 +88,7 @@ impl VlEngine {
             &BuildOptions {
                 cache_dir: cache_dir(),
                 trace: opts.trace,
+                fst: opts.fst,
                 tools: Default::default(),
             },
         )
@@ -135,13 +139,17 @@ impl VlEngine {
     }
 }
 
-/// The signals a VCD declares (its header), with their scopes as written.
+/// The signals a VCD or FST declares (its header), with their scopes as written.
 pub fn vcd_signals(path: &Path) -> Result<Vec<SignalInfo>, HarnessError> {
-    let file = std::fs::File::open(path).map_err(|e| HarnessError::Io(with_path(e, path)))?;
-    let mut parser = vcd::Parser::new(std::io::BufReader::new(file));
-    let header = parser
-        .parse_header()
-        .map_err(|e| HarnessError::Io(with_path(e, path)))?;
+    let io = |e| HarnessError::Io(with_path(e, path));
+    let header = match crate::sim::waves::is_fst(path) {
+        true => crate::sim::waves::fst_header(path).map_err(io)?,
+        false => {
+            let file = std::fs::File::open(path).map_err(io)?;
+            let mut parser = vcd::Parser::new(std::io::BufReader::new(file));
+            parser.parse_header().map_err(io)?
+        }
+    };
     let mut out = Vec::new();
     collect(&header.items, &mut Vec::new(), &mut out);
     Ok(out)

@@ -7,7 +7,7 @@ mod gtkw;
 mod probe;
 mod recorder;
 
-pub use fst::{convert as vcd_to_fst, is_fst, to_fst};
+pub use fst::{convert as vcd_to_fst, fst_header, is_fst, to_fst};
 pub use gtkw::{
     as_refs, insn_filter_command, named, portable, Format, Gtkw, Marker, READABLE_CYCLES,
 };
