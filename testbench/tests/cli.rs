@@ -99,12 +99,12 @@ fn asm_lists_writes_and_disasm_reassembles() {
 }
 
 #[test]
-fn asm_and_disasm_report_bad_input_with_exit_1() {
+fn asm_and_disasm_report_bad_input_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.s");
     std::fs::write(&bad, "  s_nop 0\n  split 0x1234, s1\n").unwrap();
     let (code, _, err) = rtgpu(&["asm", bad.to_str().unwrap()]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.contains("bad.s:2:3: error:") && err.contains("mask source"),
         "{err}"
@@ -112,17 +112,17 @@ fn asm_and_disasm_report_bad_input_with_exit_1() {
     let odd = dir.path().join("odd.bin");
     std::fs::write(&odd, [0u8; 6]).unwrap();
     let (code, _, err) = rtgpu(&["disasm", odd.to_str().unwrap()]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("whole number of dwords"), "{err}");
     let illegal = dir.path().join("illegal.bin");
     std::fs::write(&illegal, [0, 0, 0x80, 0xBF, 0, 0, 0, 0xE0]).unwrap();
     let (code, _, err) = rtgpu(&["disasm", illegal.to_str().unwrap()]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.contains("at 0x0004") && err.contains("0xe0000000"),
         "{err}"
     );
-    assert_eq!(rtgpu(&["asm", "/no/such/file.s"]).0, 1);
+    assert_eq!(rtgpu(&["asm", "/no/such/file.s"]).0, 2);
 }
 
 #[test]
@@ -313,7 +313,7 @@ fn aging_rejects_bad_arguments_with_exit_2() {
         (vec!["--years", "0"], "invalid years: 0 (expected", true),
         (vec!["--years", "-1"], "invalid years: -1", true),
         (vec!["--years", "NaN"], "invalid years: NaN", true),
-        (vec!["--maps", "0"], "invalid number of maps: 0", true),
+        (vec!["--maps", "0"], "--maps 0 is outside 1..=10000", true),
         (
             vec!["--steps-per-year", "0"],
             "invalid steps per year: 0",
@@ -375,10 +375,10 @@ fn reorder_compare_prints_every_mode_and_the_exact_estimate() {
 #[test]
 fn reorder_compare_rejects_bad_input_with_a_message() {
     let (code, _, err) = rtgpu(&["reorder", "compare", "--cache", "24"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("16, 32 or 64 kB"), "{err}");
     let (code, _, err) = rtgpu(&["reorder", "compare", "--kernel", "/no/such.ptx"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.contains("built-in kernels: example, loop-barrier"),
         "{err}"

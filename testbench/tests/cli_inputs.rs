@@ -140,6 +140,25 @@ fn counts_of_the_experiments_are_bounded() {
         "--maps 18446744073709551000 is outside 1..=10000",
     );
     rejects(&["scenario", "nope"], "known: system-");
+    rejects(
+        &["multiphase", "sgemm", "--mem-lat", "4294967295"],
+        "use 1 to 100000 cycles",
+    );
+    rejects(&["reproduce", "pws", "--n2", "4294967295"], "1..=1024");
+    rejects(&["reproduce", "pws", "--scale", "4294967295"], "1..=64");
+    rejects(
+        &["cosim", "counter", "--cycles", "2000000"],
+        "use at most 1000000",
+    );
+    rejects(
+        &["tb", "counter", "--cycles", "18446744073709551615"],
+        "1..=100000000",
+    );
+    rejects(
+        &["bench", "--cycles", "18446744073709551615"],
+        "--cycles 18446744073709551615 is outside 1..=1000000000",
+    );
+    rejects(&["fuzz", "--cases", "0"], "--cases 0 is outside");
 }
 
 #[test]

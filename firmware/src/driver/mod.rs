@@ -445,3 +445,23 @@ fn read<B: Bus>(bus: &mut B, a: u32) -> Result<u32, DriverError> {
     bus.read(a)
         .map_err(|error| DriverError::Bus { addr: a, error })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gpu_error_is_described() {
+        for error in CuError::ALL {
+            for info in [0, 1, 99] {
+                let e = DriverError::Hardware { error, pc: 0, info };
+                let text = e.to_string();
+                let hint = text.split_once(&format!("info {info:#x}")).map(|p| p.1);
+                assert!(
+                    hint.is_some_and(|h| h.starts_with(": ") && h.len() > 6),
+                    "{text}"
+                );
+            }
+        }
+    }
+}

@@ -40,6 +40,16 @@ pub struct BenchArgs {
 /// Runs every benchmark (files under target/bench) and prints the rows, after the DRAM LID
 /// table's time in text.
 pub fn run(a: &BenchArgs) -> Result<(), Fail> {
+    for (name, v, most) in [
+        ("cycles", a.cycles, 1_000_000_000),
+        ("sim-cycles", a.sim_cycles, 10_000_000),
+        ("verilator-cycles", a.verilator_cycles, 10_000_000_000),
+        ("harness-cycles", a.harness_cycles, 1_000_000_000),
+    ] {
+        if !(1..=most).contains(&v) {
+            return Err(Fail(2, format!("--{name} {v} is outside 1..={most}")));
+        }
+    }
     let dir = paths::target_dir().join("bench");
     let mut rows = Vec::new();
     if !a.engines_only {

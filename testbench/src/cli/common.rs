@@ -37,12 +37,20 @@ pub fn file_fail<E: Display>(code: u8, path: &Path) -> impl Fn(E) -> Fail + '_ {
 /// The random stimulus of a block testbench.
 #[derive(clap::Args, Clone)]
 pub struct Stimulus {
-    /// Cycles to simulate (a testbench's directed part may add some).
-    #[arg(long, default_value_t = 1000)]
+    /// Cycles to simulate, 1..=100000000 (a testbench's directed part may add some).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     cycles: u64,
     /// Seed of the random stimulus.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// The most cycles `rtgpu cosim` records: it keeps every cycle's port vector in memory.
+pub const MAX_COSIM_CYCLES: u64 = 1_000_000;
+
+/// The cycles of `stim` (for the range checks of the commands).
+pub fn cycles(stim: &Stimulus) -> u64 {
+    stim.cycles
 }
 
 /// The testbench options of `stim`, everything else default.

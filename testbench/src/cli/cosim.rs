@@ -1,7 +1,7 @@
 //! `rtgpu cosim`: a block's testbench vectors replayed against its Verilog under Icarus, the
 //! Verilog linted with Verilator and synthesized with Yosys.
 
-use crate::common::{find, options, Fail, Stimulus};
+use crate::common::{cycles, find, options, Fail, Stimulus, MAX_COSIM_CYCLES};
 use rtgpu_testbench::paths;
 use rtgpu_testbench::sim::cosim::{self, LintReport, SimOutcome, Waiver};
 use rtgpu_testbench::tb::TbOptions;
@@ -25,6 +25,15 @@ pub struct CosimArgs {
 pub fn run(a: &CosimArgs) -> Result<(), Fail> {
     let name = &a.name;
     let t = find(name)?;
+    if cycles(&a.stim) > MAX_COSIM_CYCLES {
+        return Err(Fail(
+            2,
+            format!(
+                "--cycles {}: cosim records every cycle's ports, use at most {MAX_COSIM_CYCLES}",
+                cycles(&a.stim)
+            ),
+        ));
+    }
     let dir = a.dir.clone().unwrap_or_else(|| paths::cosim_dir(name));
     let run = t.run(&TbOptions {
         record_ports: true,

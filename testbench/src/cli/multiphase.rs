@@ -14,6 +14,9 @@ const DEFAULT_MEM_LATENCIES: [u32; 7] = [5, 10, 25, 50, 100, 200, 400];
 /// multi-phase paper: "realistic").
 const DEFAULT_HW_MEM_LATENCY: u32 = 200;
 
+/// The longest `--mem-lat` (the simulation keeps every cycle of a memory access in flight).
+const MAX_MEM_LATENCY: u32 = 100_000;
+
 /// The arguments of `rtgpu multiphase`.
 #[derive(clap::Args)]
 pub struct MultiphaseArgs {
@@ -25,8 +28,8 @@ pub struct MultiphaseArgs {
     /// Warp counts (each warp runs as many iterations).
     #[arg(long, value_delimiter = ',', default_value = "4,8,16,32")]
     warps: Vec<usize>,
-    /// Global memory latencies, cycles (dispatch to result): sgemm sweeps them (default
-    /// 5,10,25,50,100,200,400); hw-default takes one (default 200).
+    /// Global memory latencies, cycles (dispatch to result), 1..=100000 each: sgemm sweeps
+    /// them (default 5,10,25,50,100,200,400); hw-default takes one (default 200).
     #[arg(long, value_delimiter = ',')]
     mem_lat: Option<Vec<u32>>,
     /// sgemm: the opcode class table (JSON, as `hw-default` prints it) instead of the
@@ -55,8 +58,14 @@ pub fn run(a: &MultiphaseArgs) -> Result<(), Fail> {
         .mem_lat
         .clone()
         .unwrap_or_else(|| DEFAULT_MEM_LATENCIES.to_vec());
-    if latencies.contains(&0) {
-        return Err(Fail(2, "memory latency 0: use at least 1 cycle".into()));
+    if let Some(l) = latencies
+        .iter()
+        .find(|&&l| !(1..=MAX_MEM_LATENCY).contains(&l))
+    {
+        return Err(Fail(
+            2,
+            format!("--mem-lat {l}: use 1 to {MAX_MEM_LATENCY} cycles"),
+        ));
     }
     match a.experiment.as_str() {
         "sgemm" => sgemm(a, policy, &latencies),

@@ -391,8 +391,8 @@ pub fn check_launch(cfg: &CuConfig, dims: Dims, lds: u32, args: &[Arg]) -> Resul
     }
     if lds > cfg.lds_bytes || !lds.is_multiple_of(4) {
         return Err(format!(
-            "the kernel's @lds {lds} bytes per work-group must be a multiple of 4 and at most \
-             the compute unit's lds_bytes = {}",
+            "the kernel's @lds asks for {lds} LDS bytes per work-group; it must be a multiple of 4 \
+             and at most the compute unit's lds_bytes = {}",
             cfg.lds_bytes
         ));
     }

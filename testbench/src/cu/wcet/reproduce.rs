@@ -35,11 +35,12 @@ pub struct ReproduceOpts {
     /// firmware/kernels under the current directory).
     #[arg(long, value_name = "DIR")]
     pub kernel_dir: Option<PathBuf>,
-    /// Leaf loop iterations of the synthetic kernel (N2): the divergent work per path.
-    #[arg(long, default_value_t = 16)]
+    /// Leaf loop iterations of the synthetic kernel (N2): the divergent work per path
+    /// (1..=1024).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub n2: u32,
-    /// The speedup runs use this many times each kernel's default grid.
-    #[arg(long, default_value_t = 8)]
+    /// The speedup runs use this many times each kernel's default grid (1..=64).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,
     /// Print JSON.
     #[arg(long)]
