@@ -33,6 +33,12 @@ pub trait Clocked {
     /// an RTL implementation applies the inputs and settles, behind interior mutability).
     fn outputs(&self, input: &Self::In) -> Self::Out;
 
+    /// [`Clocked::outputs`] into `out`; a block whose outputs hold buffers overrides it to
+    /// reuse them, so that the per-cycle path allocates nothing.
+    fn outputs_into(&self, input: &Self::In, out: &mut Self::Out) {
+        *out = self.outputs(input);
+    }
+
     /// Applies `input` and clocks the rising edge that ends the cycle.
     fn step(&mut self, input: &Self::In);
 
@@ -42,6 +48,11 @@ pub trait Clocked {
         let out = self.outputs(input);
         self.step(input);
         out
+    }
+
+    /// [`Clocked::cycle`] with the outputs written into `out` (its buffers reused).
+    fn cycle_into(&mut self, input: &Self::In, out: &mut Self::Out) {
+        *out = self.cycle(input);
     }
 
     /// Whether the implementation is still sound: a lock-step pair reports its first

@@ -31,7 +31,7 @@ pub struct Ctx {
     pub barrier: bool,
     /// Per executed `split` not yet merged: whether it really split (DWS may serialize; the
     /// matching `merge` is then a no-op).
-    pub splits: Vec<bool>,
+    pub splits: Splits,
     /// The work-group (index into the compute unit's resident work-groups).
     pub wg: usize,
     /// The wavefront's age: its dispatch order in the launch (split halves inherit it); GTO
@@ -40,6 +40,57 @@ pub struct Ctx {
     /// Which wavefront occupies the context (unique per dispatch and split), so that a store
     /// still in flight when its wavefront ended does not count against the next occupant.
     pub serial: u64,
+}
+
+/// A context's stack of executed, not yet merged splits: one bit each (1: it really split),
+/// at most [`Splits::DEPTH`] deep, in place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Splits {
+    bits: u64,
+    len: u8,
+}
+
+impl Splits {
+    /// Nesting depth the stack holds.
+    pub const DEPTH: usize = 64;
+
+    /// Pushes a split; false when the stack is full.
+    pub fn push(&mut self, split: bool) -> bool {
+        if usize::from(self.len) == Self::DEPTH {
+            return false;
+        }
+        self.bits = self.bits & !(1 << self.len) | u64::from(split) << self.len;
+        self.len += 1;
+        true
+    }
+
+    /// Pops the innermost split.
+    pub fn pop(&mut self) -> Option<bool> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.bits >> self.len & 1 == 1)
+    }
+
+    /// Marks the innermost split as serialized (a DWS split the unit refused).
+    pub fn serialize_top(&mut self) {
+        if let Some(top) = self.len.checked_sub(1) {
+            self.bits &= !(1 << top);
+        }
+    }
+
+    /// Empties the stack.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Splits on the stack.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// No split on the stack.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// One wavefront's per-original-slot state.
@@ -167,7 +218,7 @@ impl Group {
     /// Reads the split/merge unit's outputs for the current cycle.
     pub fn refresh(&mut self) {
         self.load_pws_in();
-        self.out = self.pws.outputs(&self.pws_in);
+        self.pws.outputs_into(&self.pws_in, &mut self.out);
     }
 
     /// The split/merge unit's inputs: the pending command and every context's EXEC.

@@ -97,6 +97,13 @@ pub enum Writeback {
 }
 
 impl Writeback {
+    /// Gives a vector load's data buffer back to the pool it came from.
+    pub fn recycle(self, spare: &mut Vec<Loaded>) {
+        if let Writeback::Vgpr { data, .. } = self {
+            spare.push(data);
+        }
+    }
+
     /// Writes the loaded registers.
     pub fn apply(&self, r: &mut Sregs, v: &mut Vrf) -> Result<(), BadOperand> {
         match self {
@@ -162,7 +169,14 @@ pub struct Port<'a> {
     pub v: &'a Vrf,
     /// The lanes that take part.
     pub eff: u64,
+    /// Spare buffers for loaded data (taken here, given back by [`Writeback::recycle`]), so
+    /// that a memory instruction allocates nothing once the pool has grown to the number of
+    /// loads in flight.
+    pub spare: &'a mut Vec<Loaded>,
 }
+
+/// The per-lane data of a vector load: (lane, dwords).
+pub type Loaded = Vec<(usize, [u32; 4])>;
 
 impl Port<'_> {
     /// Carries out a FLAT, SMEM or DS instruction.
@@ -177,7 +191,8 @@ impl Port<'_> {
     fn flat(&mut self, f: &InsnFields) -> Result<Access, Fault> {
         let n = dwords(f);
         let data = usize::from(f.src1);
-        let mut loaded = Vec::new();
+        let mut loaded = self.spare.pop().unwrap_or_default();
+        loaded.clear();
         for lane in lanes(self.eff) {
             let base = lane_address(f, self.v, lane);
             let mut d = [0u32; 4];
@@ -191,11 +206,16 @@ impl Port<'_> {
             }
             loaded.push((lane, d));
         }
-        let writeback = (f.opcode < 0x1C).then(|| Writeback::Vgpr {
-            reg: usize::from(f.dst),
-            data: loaded,
-            n,
-        });
+        let writeback = if f.opcode < 0x1C {
+            Some(Writeback::Vgpr {
+                reg: usize::from(f.dst),
+                data: loaded,
+                n,
+            })
+        } else {
+            self.spare.push(loaded);
+            None
+        };
         Ok(Access {
             counter: Counter::Vm,
             writeback,
@@ -244,7 +264,8 @@ impl Port<'_> {
             usize::from(f.src1),
             usize::from(f.src2),
         );
-        let mut loaded = Vec::new();
+        let mut loaded = self.spare.pop().unwrap_or_default();
+        loaded.clear();
         for lane in lanes(self.eff) {
             let a = self.v.get(addr, lane);
             let mut d = [0u32; 4];
@@ -276,13 +297,19 @@ impl Port<'_> {
             0x37 => 2,
             _ => 0,
         };
-        Ok(Access {
-            counter: Counter::Lgkm,
-            writeback: (n > 0).then(|| Writeback::Vgpr {
+        let writeback = if n > 0 {
+            Some(Writeback::Vgpr {
                 reg: usize::from(f.dst),
                 data: loaded,
                 n,
-            }),
+            })
+        } else {
+            self.spare.push(loaded);
+            None
+        };
+        Ok(Access {
+            counter: Counter::Lgkm,
+            writeback,
         })
     }
 }

@@ -55,11 +55,9 @@ mod rounds;
 mod salu;
 mod valu;
 
-pub use config::{
-    CuConfig, Latencies, Launch, Mode, MAX_CODE_BYTES, MAX_LDS_BYTES, MAX_MEM_BYTES,
-};
+pub use config::{CuConfig, Latencies, Launch, Mode, MAX_CODE_BYTES, MAX_LDS_BYTES, MAX_MEM_BYTES};
 pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
-pub use group::{Ctx, Group};
+pub use group::{Ctx, Group, Splits};
 pub use idu_port::{IduLaunch, IduShape, ValuIdu};
 
 use crate::block::{BlockFault, Blocks, Models};
@@ -198,6 +196,11 @@ pub struct ComputeUnit {
     blocks: Arc<dyn Blocks>,
     /// The first fault of a block checked in lock-step (the launch stopped in `rtl_block`).
     block_fault: Option<Box<BlockFault>>,
+    /// Per resident work-group, reused every cycle: (some live context waits at the barrier,
+    /// every live context waits there).
+    barrier_scratch: (Vec<bool>, Vec<bool>),
+    /// Spare buffers for the data of vector loads in flight (see [`memory::Port::spare`]).
+    spare_loads: Vec<memory::Loaded>,
 }
 
 /// One instruction issue, as [`ComputeUnit::issue_log`] records it.
@@ -244,6 +247,8 @@ impl ComputeUnit {
             issue_log: None,
             blocks: Arc::new(Models),
             block_fault: None,
+            barrier_scratch: (Vec::new(), Vec::new()),
+            spare_loads: Vec::new(),
             cfg,
         })
     }
@@ -553,7 +558,7 @@ impl ComputeUnit {
             return self.fail(CuError::MemorySystem, 0, info);
         }
         self.counters.mem = m.counters();
-        for (id, at) in m.take_done() {
+        for (id, at) in m.drain_done() {
             if let Some(mut p) = self.inflight.remove(&id) {
                 p.at = at.max(self.now + 1);
                 self.pending.push(p);
@@ -593,8 +598,10 @@ impl ComputeUnit {
             *count = count.saturating_sub(1);
             if let Some(wb) = p.writeback {
                 let wf = ctx.wf;
-                if wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf).is_err() {
-                    let pc = g.ctx[p.ctx].last_pc;
+                let applied = wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf);
+                let pc = g.ctx[p.ctx].last_pc;
+                wb.recycle(&mut self.spare_loads);
+                if applied.is_err() {
                     self.fail(CuError::IllegalInstruction, pc, 0);
                 }
             }
@@ -623,9 +630,7 @@ impl ComputeUnit {
             }
             if denied {
                 if let Some(k) = g.last_split {
-                    if let Some(top) = g.ctx[k].splits.last_mut() {
-                        *top = false;
-                    }
+                    g.ctx[k].splits.serialize_top();
                 }
                 self.counters.serialized += 1;
             }
@@ -652,8 +657,15 @@ impl ComputeUnit {
     /// Releases a work-group's barrier once every live context of it waits there.
     fn release_barriers(&mut self) {
         // Per resident work-group: some live context waits, every live context waits.
-        let mut any = vec![false; self.wgs.len()];
-        let mut every = vec![true; self.wgs.len()];
+        let waiting = |c: &group::Ctx| c.live && c.barrier;
+        if !self.groups.iter().any(|g| g.ctx.iter().any(waiting)) {
+            return;
+        }
+        let (any, every) = &mut self.barrier_scratch;
+        any.clear();
+        any.resize(self.wgs.len(), false);
+        every.clear();
+        every.resize(self.wgs.len(), true);
         for c in self
             .groups
             .iter()
@@ -779,19 +791,18 @@ impl ComputeUnit {
         } else {
             1
         };
-        let all: Vec<(usize, usize)> = (0..self.groups.len())
-            .flat_map(|g| (0..units).map(move |u| (g, u)))
-            .collect();
+        // Every (group, unit), group-major, starting one further each cycle.
+        let all = self.groups.len() * units;
         self.pipes = [false; 2];
         for g in &mut self.groups {
             for u in &mut g.units {
                 u.issued = None;
             }
         }
-        self.rotate = (self.rotate + 1) % all.len();
-        for i in 0..all.len() {
-            let (gi, u) = all[(self.rotate + i) % all.len()];
-            self.issue_unit(gi, u, &l);
+        self.rotate = (self.rotate + 1) % all;
+        for i in 0..all {
+            let n = (self.rotate + i) % all;
+            self.issue_unit(n / units, n % units, &l);
             if self.status != Status::Busy {
                 return;
             }
@@ -983,6 +994,7 @@ impl ComputeUnit {
             r: &g.ctx[k].r,
             v: &g.wfs[wf].vrf,
             eff,
+            spare: &mut self.spare_loads,
         };
         let Access { counter, writeback } = port.execute(f).map_err(|e| match e {
             memory::Fault::Memory(a) => (CuError::MemoryFault, a as u32),
@@ -1131,12 +1143,15 @@ impl ComputeUnit {
         let m = assemble_mask(value, 32, 64);
         let eff = g.eff(k);
         let divergent = eff & m != 0 && eff & !m != 0;
-        if mode == Mode::Dws && !divergent {
-            g.ctx[k].splits.push(false);
+        let split = mode != Mode::Dws || divergent;
+        if !g.ctx[k].splits.push(split) {
+            // Deeper than the compute unit's split stack.
+            return Err((CuError::SplitOverflow, k as u32));
+        }
+        if !split {
             self.counters.serialized += 1;
             return Ok(());
         }
-        g.ctx[k].splits.push(true);
         g.command(Cmd::Split, k, value, 0);
         Ok(())
     }

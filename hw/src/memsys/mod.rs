@@ -144,6 +144,8 @@ pub struct MemSystem {
     dram_clk: Clock,
     /// The reordering unit block.
     reorder: DynBlock<ReorderIn, ReorderOut>,
+    /// The reordering unit's outputs, reused every cycle.
+    reorder_out: ReorderOut,
     /// The L1 block.
     l1: DynBlock<CacheIn, CacheOut>,
     dram: DramSide,
@@ -228,6 +230,7 @@ impl MemSystem {
             core,
             dram_clk,
             reorder: blocks.reorder(slots, cfg.channel_depth, trace)?,
+            reorder_out: ReorderOut::default(),
             l1: blocks.l1(cfg.l1_sets, cfg.l1_ways)?,
             dram: DramSide::new(blocks.dram(part, cfg.refresh_phase)?),
             to_dram: CdcFifo::new(cfg.cdc_depth, stages, core, dram_clk),
@@ -373,9 +376,10 @@ impl MemSystem {
         }
     }
 
-    /// The accesses completed so far: (id, cycle from which its data may be used).
-    pub fn take_done(&mut self) -> Vec<(u64, u64)> {
-        std::mem::take(&mut self.done)
+    /// The accesses completed so far, removed: (id, cycle from which its data may be used).
+    /// The list keeps its room for the next ones.
+    pub fn drain_done(&mut self) -> std::vec::Drain<'_, (u64, u64)> {
+        self.done.drain(..)
     }
 
     /// One core cycle (`now`), ending at the core edge.
@@ -533,7 +537,21 @@ impl MemSystem {
             Some(c) => c,
             None => self.request_inputs(rel_ready),
         };
-        let o = self.reorder.cycle(&input);
+        let mut o = std::mem::take(&mut self.reorder_out);
+        self.reorder.cycle_into(&input, &mut o);
+        let r = self.reorder_result(&o, rel_ready);
+        self.reorder_out = o;
+        r?;
+        if self.reorder_on {
+            self.reorder
+                .outputs_into(&self.base(), &mut self.reorder_out);
+            self.free = self.reorder_out.free;
+        }
+        Ok(())
+    }
+
+    /// Acts on the reordering unit's outputs `o` of the cycle: errors, the release.
+    fn reorder_result(&mut self, o: &ReorderOut, rel_ready: bool) -> Result<(), MemError> {
         if o.error != 0 {
             return Err(MemError::Reorder(o.error));
         }
@@ -559,9 +577,6 @@ impl MemSystem {
                 self.tags_used -= 1;
             }
             self.seq = a.map(|a| (a, 0));
-        }
-        if self.reorder_on {
-            self.free = self.reorder.outputs(&self.base()).free;
         }
         Ok(())
     }

@@ -98,8 +98,47 @@ pub struct GroupOut {
     pub error_ctx: u8,
 }
 
+/// A child stack: at most 7 relative ids (S ≤ 7), bottom first, in place (no allocation when
+/// a context is copied every cycle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stack {
+    ids: [u8; 8],
+    len: u8,
+}
+
+impl Stack {
+    fn push(&mut self, id: u8) {
+        self.ids[usize::from(self.len)] = id;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn last(&self) -> Option<u8> {
+        self.as_slice().last().copied()
+    }
+
+    fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.ids[..usize::from(self.len)]
+    }
+}
+
 /// The registers of one context.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Context {
     state: State,
     /// SpM, LANES bits.
@@ -107,7 +146,7 @@ struct Context {
     /// The parent's relative id when the parent register is valid.
     parent: Option<u8>,
     /// The child stack, bottom first; at most S entries.
-    stack: Vec<u8>,
+    stack: Stack,
     /// Relative id of the WF's original context.
     root: u8,
     /// Contexts descending from this one (meaningful in a WF's original context).
@@ -125,7 +164,7 @@ impl Context {
             state: State::Empty,
             spm: 0,
             parent: None,
-            stack: Vec::new(),
+            stack: Stack::default(),
             root: 0,
             live: 0,
             pc: 0,
@@ -135,7 +174,7 @@ impl Context {
 
     /// The relative id of the merge partner: the stack top, else the parent, else none.
     fn partner(&self) -> Option<u8> {
-        self.stack.last().copied().or(self.parent)
+        self.stack.last().or(self.parent)
     }
 
     /// The state a split or merge enters for `cycles` cycles, and its timer: READY at once
@@ -222,36 +261,38 @@ impl SimdGroupModel {
     /// Outputs during the current cycle; `exec[k]` is context k's EXEC (len = units * n_wfc;
     /// bits >= lanes are ignored — eff is lanes bits).
     pub fn outputs(&self, exec: &[u64]) -> GroupOut {
+        let mut out = GroupOut::default();
+        self.outputs_into(exec, &mut out);
+        out
+    }
+
+    /// [`SimdGroupModel::outputs`] into `out`, reusing its buffer (the compute unit's
+    /// per-cycle path allocates nothing).
+    pub fn outputs_into(&self, exec: &[u64], out: &mut GroupOut) {
         assert_eq!(
             exec.len(),
             self.ctx.len(),
             "SimdGroupModel::outputs: exec must have one entry per context (units * n_wfc)"
         );
         let lanes = lane_mask(self.cfg.lanes);
-        let ctx = self
-            .ctx
-            .iter()
-            .zip(exec)
-            .map(|(c, &exec)| CtxOut {
-                state: c.state as u8,
-                spm: c.spm,
-                eff: exec & c.spm & lanes,
-                parent_valid: c.parent.is_some(),
-                parent: c.parent.unwrap_or(0),
-                sp: c.stack.len() as u8,
-                top: c.stack.last().copied().unwrap_or(0),
-            })
-            .collect();
+        let ctx = self.ctx.iter().zip(exec).map(|(c, &exec)| CtxOut {
+            state: c.state as u8,
+            spm: c.spm,
+            eff: exec & c.spm & lanes,
+            parent_valid: c.parent.is_some(),
+            parent: c.parent.unwrap_or(0),
+            sp: c.stack.len() as u8,
+            top: c.stack.last().unwrap_or(0),
+        });
+        out.ctx.clear();
+        out.ctx.extend(ctx);
         let (copy_from, copy_to) = self.copy.unwrap_or((0, 0));
-        GroupOut {
-            ctx,
-            copy_valid: self.copy.is_some(),
-            copy_from: copy_from as u8,
-            copy_to: copy_to as u8,
-            split_denied: self.split_denied,
-            error: self.error as u8,
-            error_ctx: self.error_ctx as u8,
-        }
+        out.copy_valid = self.copy.is_some();
+        out.copy_from = copy_from as u8;
+        out.copy_to = copy_to as u8;
+        out.split_denied = self.split_denied;
+        out.error = self.error as u8;
+        out.error_ctx = self.error_ctx as u8;
     }
 
     /// The rising edge that ends the current cycle, with that cycle's inputs.
@@ -261,116 +302,136 @@ impl SimdGroupModel {
             return;
         }
         let dws = inp.dws;
-        // Everything below reads `self` (the current state) and writes `next`.
-        let mut next = self.ctx.clone();
-        // Changes to the `live` counters of root contexts, applied last.
-        let mut live_up: Vec<u8> = vec![0; self.ctx.len()];
-        let mut live_down: Vec<u8> = vec![0; self.ctx.len()];
-
-        // Timers. The merge and the command below overwrite the contexts they touch (which
-        // are never SPLITTING or MERGING, and MERGE_WAIT only for the merging pair).
-        for (n, c) in next.iter_mut().zip(&self.ctx) {
-            match c.state {
-                State::Splitting | State::Merging => {
-                    if c.timer == 1 {
-                        n.state = State::Ready;
-                        n.timer = 0;
-                    } else {
-                        n.timer = c.timer.wrapping_sub(1) & COUNTDOWN_BITS;
-                    }
-                }
-                State::MergeWait => n.timer = c.timer.saturating_add(1),
-                State::Empty | State::Ready | State::Done => {}
-            }
-        }
-
-        // The merge of the pair found at the previous edge.
-        if let Some((a, b)) = self.rendezvous {
-            let (t, c) = if self.ctx[a].stack.last() == Some(&self.rel_id(b, dws)) {
+        // What the edge does is decided from the current state: the command's action, the
+        // watchdog and the merging pair. The updates below then run in place, in the order in
+        // which later ones overwrite earlier ones (timers, merge, command); the contexts the
+        // merge and the command touch are never counting down, and never the same.
+        let action = self.decide(inp);
+        let expired = self.lowest_expired(inp.watchdog);
+        let merge = self.rendezvous.map(|(a, b)| {
+            if self.ctx[a].stack.last() == Some(self.rel_id(b, dws)) {
                 (a, b)
             } else {
                 (b, a)
-            };
-            let target = &mut next[t];
-            target.spm = self.ctx[t].spm | self.ctx[c].spm;
-            target.stack.pop();
-            target.enter_timed(State::Merging, self.cfg.params.e_merge);
-            next[c] = Context::empty();
-            live_down[self.root_context(t, dws)] += 1;
+            }
+        });
+        self.count_down();
+        // Changes to the `live` counters of root contexts, applied last.
+        let mut live_down = None;
+        if let Some((t, c)) = merge {
+            live_down = Some(self.merge_pair(t, c, dws));
         }
+        let (mut error, live_up) = self.apply(action, dws);
+        if let Some(k) = live_up {
+            self.ctx[k].live = self.ctx[k].live.wrapping_add(1);
+        }
+        if let Some(k) = live_down {
+            self.ctx[k].live = self.ctx[k].live.wrapping_sub(1);
+        }
+        // The error register: the command's error, else the lowest expired context.
+        if error.0 == ErrorCode::None {
+            if let Some(k) = expired {
+                error = (ErrorCode::MergeWatchdog, k);
+            }
+        }
+        (self.error, self.error_ctx) = error;
+    }
 
-        // The cycle's command.
-        let action = self.decide(inp);
-        let mut rendezvous = None;
-        let mut copy = None;
-        let mut split_denied = false;
-        let mut error = (ErrorCode::None, 0);
+    /// The timers: SPLITTING/MERGING count down to READY, MERGE_WAIT counts up.
+    fn count_down(&mut self) {
+        for c in &mut self.ctx {
+            match c.state {
+                State::Splitting | State::Merging => {
+                    if c.timer == 1 {
+                        c.state = State::Ready;
+                        c.timer = 0;
+                    } else {
+                        c.timer = c.timer.wrapping_sub(1) & COUNTDOWN_BITS;
+                    }
+                }
+                State::MergeWait => c.timer = c.timer.saturating_add(1),
+                State::Empty | State::Ready | State::Done => {}
+            }
+        }
+    }
+
+    /// The merge of the pair found at the previous edge: the target `t` (whose stack top is
+    /// the child `c`) takes both masks and enters MERGING; `c` is cleared. Returns the root
+    /// context whose `live` count drops.
+    fn merge_pair(&mut self, t: usize, c: usize, dws: bool) -> usize {
+        let spm = self.ctx[t].spm | self.ctx[c].spm;
+        let target = &mut self.ctx[t];
+        target.spm = spm;
+        target.stack.pop();
+        target.enter_timed(State::Merging, self.cfg.params.e_merge);
+        self.ctx[c] = Context::empty();
+        self.root_context(t, dws)
+    }
+
+    /// The cycle's command: sets the strobes for the next cycle; returns the error it raises
+    /// and the root context whose `live` count grows (a split).
+    fn apply(&mut self, action: Action, dws: bool) -> ((ErrorCode, usize), Option<usize>) {
+        self.rendezvous = None;
+        self.copy = None;
+        self.split_denied = false;
+        let mut live_up = None;
         match action {
             Action::Nothing => {}
-            Action::Reject(code, k) => error = (code, k),
-            Action::DenySplit => split_denied = true,
+            Action::Reject(code, k) => return ((code, k), None),
+            Action::DenySplit => self.split_denied = true,
             Action::Dispatch { x, spm } => {
-                let n = &mut next[x];
+                let root = self.rel_id(x, dws);
+                let n = &mut self.ctx[x];
                 n.state = State::Ready;
                 n.spm = spm;
                 n.parent = None;
                 n.stack.clear();
-                n.root = self.rel_id(x, dws);
+                n.root = root;
                 n.live = 0;
                 n.timer = 0;
             }
             Action::Split { x, y, m } => {
-                let old = self.ctx[x].spm;
-                let (x_id, y_id) = (self.rel_id(x, dws), self.rel_id(y, dws));
-                let e_split = self.cfg.params.e_split;
-                let nx = &mut next[x];
-                nx.spm = old & m;
-                nx.stack.push(y_id);
-                nx.enter_timed(State::Splitting, e_split);
-                let ny = &mut next[y];
-                ny.spm = old & !m & lane_mask(self.cfg.lanes);
-                ny.parent = Some(x_id);
-                ny.stack.clear();
-                ny.root = self.ctx[x].root;
-                ny.enter_timed(State::Splitting, e_split);
-                live_up[self.root_context(x, dws)] += 1;
-                copy = Some((x, y));
+                live_up = Some(self.root_context(x, dws));
+                self.split(x, y, m, dws);
             }
             Action::Merge {
                 x,
                 pc,
                 rendezvous: partner,
             } => {
-                let n = &mut next[x];
+                let n = &mut self.ctx[x];
                 n.state = State::MergeWait;
                 n.pc = pc;
                 n.timer = 0;
-                rendezvous = partner.map(|p| (x, p));
+                self.rendezvous = partner.map(|p| (x, p));
             }
-            Action::End { x } => next[x].state = State::Done,
+            Action::End { x } => self.ctx[x].state = State::Done,
         }
+        ((ErrorCode::None, 0), live_up)
+    }
 
-        for (k, n) in next.iter_mut().enumerate() {
-            n.live = n.live.wrapping_add(live_up[k]).wrapping_sub(live_down[k]);
-        }
-
-        // The error register: the command's error, else the lowest expired context.
-        if error.0 == ErrorCode::None {
-            if let Some(k) = self.lowest_expired(inp.watchdog) {
-                error = (ErrorCode::MergeWatchdog, k);
-            }
-        }
-
-        self.ctx = next;
-        self.rendezvous = rendezvous;
-        self.copy = copy;
-        self.split_denied = split_denied;
-        (self.error, self.error_ctx) = error;
+    /// SPLIT of `x` into `x` (lanes of `m`) and the free context `y` (the rest).
+    fn split(&mut self, x: usize, y: usize, m: u64, dws: bool) {
+        let old = self.ctx[x].spm;
+        let root = self.ctx[x].root;
+        let (x_id, y_id) = (self.rel_id(x, dws), self.rel_id(y, dws));
+        let e_split = self.cfg.params.e_split;
+        let nx = &mut self.ctx[x];
+        nx.spm = old & m;
+        nx.stack.push(y_id);
+        nx.enter_timed(State::Splitting, e_split);
+        let ny = &mut self.ctx[y];
+        ny.spm = old & !m & lane_mask(self.cfg.lanes);
+        ny.parent = Some(x_id);
+        ny.stack.clear();
+        ny.root = root;
+        ny.enter_timed(State::Splitting, e_split);
+        self.copy = Some((x, y));
     }
 
     /// Introspection: context k's child stack, bottom first (last = top).
     pub fn stack(&self, k: usize) -> Vec<u8> {
-        self.ctx[k].stack.clone()
+        self.ctx[k].stack.as_slice().to_vec()
     }
 
     /// Introspection: context k's `root` register (relative id of its WF's original context).
@@ -478,7 +539,7 @@ impl SimdGroupModel {
     /// The free context for a split of `x`: the lowest index in x's family that is EMPTY or
     /// DONE with parent invalid and, in PWS, not on unit 0.
     fn free_context(&self, x: usize, dws: bool) -> Option<usize> {
-        self.family(x, dws).into_iter().find(|&k| {
+        self.family(x, dws).find(|&k| {
             let c = &self.ctx[k];
             matches!(c.state, State::Empty | State::Done)
                 && c.parent.is_none()
@@ -487,15 +548,16 @@ impl SimdGroupModel {
     }
 
     /// The contexts of k's family, lowest index first.
-    fn family(&self, k: usize, dws: bool) -> Vec<usize> {
+    fn family(&self, k: usize, dws: bool) -> impl Iterator<Item = usize> {
         let units = self.cfg.units;
-        if dws {
-            (0..self.cfg.n_wfc)
-                .map(|slot| slot * units + k % units)
-                .collect()
-        } else {
-            (0..units).map(|unit| k / units * units + unit).collect()
-        }
+        let n = if dws { self.cfg.n_wfc } else { units };
+        (0..n).map(move |i| {
+            if dws {
+                i * units + k % units
+            } else {
+                k / units * units + i
+            }
+        })
     }
 
     /// Context k's relative id in its family: its unit (PWS) or its slot (DWS).
@@ -597,6 +659,10 @@ impl crate::block::Clocked for SimdGroupModel {
 
     fn outputs(&self, input: &PwsIn) -> GroupOut {
         SimdGroupModel::outputs(self, &input.exec)
+    }
+
+    fn outputs_into(&self, input: &PwsIn, out: &mut GroupOut) {
+        SimdGroupModel::outputs_into(self, &input.exec, out)
     }
 
     fn step(&mut self, input: &PwsIn) {
@@ -1681,7 +1747,7 @@ mod tests {
             if c.state == State::Empty {
                 assert_eq!(*c, Context::empty(), "EMPTY context {k} not clear");
             }
-            for &child in &c.stack {
+            for &child in c.stack.as_slice() {
                 let ck = m.member(k, child, dws);
                 assert_eq!(
                     m.ctx[ck].parent,
@@ -1692,14 +1758,13 @@ mod tests {
             }
             if let Some(p) = c.parent {
                 let pk = m.member(k, p, dws);
-                assert!(m.ctx[pk].stack.contains(&m.rel_id(k, dws)));
+                assert!(m.ctx[pk].stack.as_slice().contains(&m.rel_id(k, dws)));
             } else if !matches!(c.state, State::Empty) {
                 // An original context: its live counts its descendants, whose SpMs are
                 // disjoint from each other and from its own.
                 assert_eq!(c.root, m.rel_id(k, dws));
                 let members: Vec<usize> = m
                     .family(k, dws)
-                    .into_iter()
                     .filter(|&j| m.ctx[j].parent.is_some() && m.ctx[j].root == c.root)
                     .collect();
                 assert_eq!(usize::from(c.live), members.len(), "live of {k}");

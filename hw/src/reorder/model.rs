@@ -349,7 +349,11 @@ impl ReorderModel {
             d,
             t,
             trace: vec![0; w * t],
-            regs: Self::reset_regs(w),
+            regs: Regs {
+                slots: vec![Slot::default(); w],
+                channels: (0..w).map(|_| Vec::with_capacity(d)).collect(),
+                ..Regs::default()
+            },
         })
     }
 
@@ -411,6 +415,13 @@ impl ReorderModel {
 
     /// The outputs during the current cycle, for the cycle's inputs `i`.
     pub fn outputs(&self, i: &ReorderIn) -> ReorderOut {
+        let mut out = ReorderOut::default();
+        self.outputs_into(i, &mut out);
+        out
+    }
+
+    /// [`ReorderModel::outputs`] into `out`, reusing its buffer.
+    pub fn outputs_into(&self, i: &ReorderIn, out: &mut ReorderOut) {
         let r = &self.regs;
         let free = self.free();
         let (req_ready, rel) = if r.bypass {
@@ -421,7 +432,10 @@ impl ReorderModel {
                 self.release(i.reset),
             )
         };
-        ReorderOut {
+        let mut count = std::mem::take(&mut out.count);
+        count.clear();
+        count.extend(r.channels.iter().map(|c| c.len() as u8));
+        *out = ReorderOut {
             free,
             req_ready,
             rel_valid: rel.0,
@@ -432,29 +446,39 @@ impl ReorderModel {
             state: r.state.code(),
             target: r.target,
             expect_seq: r.expect_seq,
-            count: r.channels.iter().map(|c| c.len() as u8).collect(),
+            count,
             error: r.error,
-        }
+        };
     }
 
     /// The outputs of the current cycle, then the rising edge that ends it.
     pub fn step(&mut self, i: &ReorderIn) -> ReorderOut {
-        let out = self.outputs(i);
-        if i.reset {
-            self.regs = Self::reset_regs(self.w);
-        } else {
-            self.edge(i, &out);
-        }
+        let mut out = ReorderOut::default();
+        self.step_into(i, &mut out);
         out
     }
 
-    /// The registers after reset.
-    fn reset_regs(w: usize) -> Regs {
-        Regs {
-            slots: vec![Slot::default(); w],
-            channels: vec![Vec::new(); w],
-            ..Regs::default()
+    /// [`ReorderModel::step`] with the outputs written into `out` (its buffer reused).
+    pub fn step_into(&mut self, i: &ReorderIn, out: &mut ReorderOut) {
+        self.outputs_into(i, out);
+        if i.reset {
+            self.reset();
+        } else {
+            self.edge(i, out);
         }
+    }
+
+    /// Reset: every register to its power-up value, in place (the channels keep their room).
+    fn reset(&mut self) {
+        let mut slots = std::mem::take(&mut self.regs.slots);
+        let mut channels = std::mem::take(&mut self.regs.channels);
+        slots.fill(Slot::default());
+        channels.iter_mut().for_each(Vec::clear);
+        self.regs = Regs {
+            slots,
+            channels,
+            ..Regs::default()
+        };
     }
 
     /// The `free` output.
@@ -784,6 +808,14 @@ impl crate::block::Clocked for ReorderModel {
 
     fn cycle(&mut self, input: &ReorderIn) -> ReorderOut {
         ReorderModel::step(self, input)
+    }
+
+    fn outputs_into(&self, input: &ReorderIn, out: &mut ReorderOut) {
+        ReorderModel::outputs_into(self, input, out)
+    }
+
+    fn cycle_into(&mut self, input: &ReorderIn, out: &mut ReorderOut) {
+        ReorderModel::step_into(self, input, out)
     }
 }
 
