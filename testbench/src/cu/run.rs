@@ -98,14 +98,16 @@ fn parse_rtl(s: &str) -> Result<RtlList, String> {
 /// `rtgpu wcet`).
 #[derive(Clone, Debug, clap::Args)]
 pub struct LaunchOpts {
-    /// Work-items in the launch (default: the kernel's @grid).
+    /// Work-items in the launch (default: the kernel's @grid); a positive multiple of the
+    /// work-group size, with the buffers it sizes inside the configuration's mem_bytes.
     #[arg(long)]
     pub grid: Option<u32>,
-    /// Work-items per work-group (default: the kernel's @wg).
+    /// Work-items per work-group, 1..=1024 (default: the kernel's @wg).
     #[arg(long)]
     pub wg: Option<u32>,
     /// Kernel arguments (zero:N int:N float:N iota:N u32:V i32:V f32:V or a number; N may be
-    /// grid, wg or groups), replacing the kernel's @args.
+    /// grid, wg or groups), replacing the kernel's @args. At most 15360 argument dwords
+    /// (scalars 1, buffers 2); the buffers must fit the data memory (mem_bytes).
     #[arg(long, num_args = 1.., allow_negative_numbers = true)]
     pub args: Option<Vec<String>>,
     /// Seed of the random buffer contents.
