@@ -83,6 +83,14 @@ fn error_paths_end_with_the_named_status_and_exit_1() {
         assert_eq!(v["status"], status, "{name}");
         assert!(err.contains(status), "{name}: {err}");
     }
+    // A timeout stops at the cycle asked for (the driver's last poll is cut to it).
+    let (code, v, err) = run_json("fig2_divergent.s", &["--timeout", "100"]);
+    assert_eq!(
+        (code, &v["status"]),
+        (1, &serde_json::json!("timeout")),
+        "{err}"
+    );
+    assert!(err.contains("within 100 cycles"), "{err}");
 }
 
 #[test]

@@ -395,8 +395,10 @@ impl<B: Bus> Driver<B> {
                     return Err(DriverError::Timeout { cycles: waited })
                 }
                 status::BUSY | status::IDLE => {
-                    self.bus.tick(poll);
-                    waited += poll;
+                    // The last poll stops at the timeout itself.
+                    let step = poll.min(timeout - waited);
+                    self.bus.tick(step);
+                    waited += step;
                 }
                 status::ERROR => return Err(self.hardware_error()?),
                 s => return Err(DriverError::UnknownStatus(s)),

@@ -51,8 +51,9 @@ pub struct RunOpts {
     /// `vcd2fst`), and a .gtkw beside it.
     #[arg(long)]
     pub vcd: Option<PathBuf>,
-    /// Give up after this many cycles.
-    #[arg(long, default_value_t = 100_000_000)]
+    /// Give up after this many cycles (status `timeout`, exit 1): a kernel that never ends
+    /// stops here, within seconds at the default. Raise it for launches longer than 10M cycles.
+    #[arg(long, default_value_t = 10_000_000)]
     pub timeout: u64,
     /// Also report the simulation speed (simulated cycles per wall-clock second).
     #[arg(long)]

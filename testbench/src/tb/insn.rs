@@ -192,7 +192,7 @@ fn layout(window_cycles: u64) -> Gtkw {
     let p = |s: &'static str| (s, None);
     let hex = |s: &'static str| (s, Some(Format::Hex));
     let dec = |s: &'static str| (s, Some(Format::Dec));
-    Gtkw::new("rtgpu insn: the instruction decode stage (hw/src/isa/insn_decode.rs)")
+    Gtkw::new("rtgpu insn: the instruction decode stage (hw/src/isa/rtl/insn_decode.rs)")
         .window(window_cycles * TB_PERIOD_PS)
         .names("format", &named(&FORMAT_NAMES))
         .names("unit", &named(&UNIT_NAMES))
