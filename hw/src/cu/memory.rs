@@ -179,6 +179,27 @@ pub struct Port<'a> {
 pub type Loaded = Vec<(usize, [u32; 4])>;
 
 impl Port<'_> {
+    /// An empty buffer for a load's data, from the pool.
+    fn take_buffer(&mut self) -> Loaded {
+        let mut b = self.spare.pop().unwrap_or_default();
+        b.clear();
+        b
+    }
+
+    /// The VGPR write-back of `n` dwords per lane into `f`'s destination; with `n` = 0 (a
+    /// store) none, and the buffer goes back to the pool.
+    fn writeback(&mut self, f: &InsnFields, data: Loaded, n: usize) -> Option<Writeback> {
+        if n == 0 {
+            self.spare.push(data);
+            return None;
+        }
+        Some(Writeback::Vgpr {
+            reg: usize::from(f.dst),
+            data,
+            n,
+        })
+    }
+
     /// Carries out a FLAT, SMEM or DS instruction.
     pub fn execute(&mut self, f: &InsnFields) -> Result<Access, Fault> {
         match f.format {
@@ -191,8 +212,7 @@ impl Port<'_> {
     fn flat(&mut self, f: &InsnFields) -> Result<Access, Fault> {
         let n = dwords(f);
         let data = usize::from(f.src1);
-        let mut loaded = self.spare.pop().unwrap_or_default();
-        loaded.clear();
+        let mut loaded = self.take_buffer();
         for lane in lanes(self.eff) {
             let base = lane_address(f, self.v, lane);
             let mut d = [0u32; 4];
@@ -206,16 +226,7 @@ impl Port<'_> {
             }
             loaded.push((lane, d));
         }
-        let writeback = if f.opcode < 0x1C {
-            Some(Writeback::Vgpr {
-                reg: usize::from(f.dst),
-                data: loaded,
-                n,
-            })
-        } else {
-            self.spare.push(loaded);
-            None
-        };
+        let writeback = self.writeback(f, loaded, if f.opcode < 0x1C { n } else { 0 });
         Ok(Access {
             counter: Counter::Vm,
             writeback,
@@ -264,8 +275,7 @@ impl Port<'_> {
             usize::from(f.src1),
             usize::from(f.src2),
         );
-        let mut loaded = self.spare.pop().unwrap_or_default();
-        loaded.clear();
+        let mut loaded = self.take_buffer();
         for lane in lanes(self.eff) {
             let a = self.v.get(addr, lane);
             let mut d = [0u32; 4];
@@ -297,19 +307,9 @@ impl Port<'_> {
             0x37 => 2,
             _ => 0,
         };
-        let writeback = if n > 0 {
-            Some(Writeback::Vgpr {
-                reg: usize::from(f.dst),
-                data: loaded,
-                n,
-            })
-        } else {
-            self.spare.push(loaded);
-            None
-        };
         Ok(Access {
             counter: Counter::Lgkm,
-            writeback,
+            writeback: self.writeback(f, loaded, n),
         })
     }
 }

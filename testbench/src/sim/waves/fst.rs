@@ -22,19 +22,26 @@ pub fn to_fst(vcd: &Path) -> io::Result<PathBuf> {
     Ok(fst)
 }
 
+/// The error of starting GTKWave's converter `tool`: a missing tool says how to install it.
+fn tool_error(tool: &'static str) -> impl Fn(io::Error) -> io::Error {
+    move |e| match e.kind() {
+        io::ErrorKind::NotFound => io::Error::new(
+            e.kind(),
+            format!(
+                "`{tool}` was not found (it ships with gtkwave): run scripts/setup to install it"
+            ),
+        ),
+        _ => io::Error::new(e.kind(), format!("{tool}: {e}")),
+    }
+}
+
 /// Runs `vcd2fst VCD FST`.
 pub fn convert(vcd: &Path, fst: &Path) -> io::Result<()> {
     let out = Command::new("vcd2fst")
         .arg(vcd)
         .arg(fst)
         .output()
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => io::Error::new(
-                e.kind(),
-                "`vcd2fst` was not found (it ships with gtkwave): run scripts/setup to install it",
-            ),
-            _ => io::Error::new(e.kind(), format!("vcd2fst: {e}")),
-        })?;
+        .map_err(tool_error("vcd2fst"))?;
     if !out.status.success() || !fst.is_file() {
         let err = String::from_utf8_lossy(&out.stderr);
         return Err(io::Error::other(format!(
@@ -55,13 +62,7 @@ pub fn fst_header(path: &Path) -> io::Result<vcd::Header> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => io::Error::new(
-                e.kind(),
-                "`fst2vcd` was not found (it ships with gtkwave): run scripts/setup to install it",
-            ),
-            _ => io::Error::new(e.kind(), format!("fst2vcd: {e}")),
-        })?;
+        .map_err(tool_error("fst2vcd"))?;
     let mut text = String::new();
     if let Some(out) = child.stdout.take() {
         for line in BufReader::new(out).lines() {
