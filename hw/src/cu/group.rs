@@ -258,6 +258,12 @@ impl Group {
         self.ctx[k].r.exec & self.out.ctx[k].spm
     }
 
+    /// No context is splitting, merging or waiting to merge (the unit's timers stand still).
+    pub fn at_rest(&self) -> bool {
+        (0..self.ctx.len())
+            .all(|k| matches!(self.state(k), State::Ready | State::Empty | State::Done))
+    }
+
     /// The port is free for a command this cycle.
     pub fn port_free(&self) -> bool {
         self.cmd.cmd == 0

@@ -50,6 +50,7 @@ mod dispatch;
 mod group;
 mod idu_port;
 pub mod memory;
+mod quiet;
 pub mod regfile;
 mod rounds;
 mod salu;
@@ -201,6 +202,8 @@ pub struct ComputeUnit {
     barrier_scratch: (Vec<bool>, Vec<bool>),
     /// Spare buffers for the data of vector loads in flight (see [`memory::Port::spare`]).
     spare_loads: Vec<memory::Loaded>,
+    /// Idle-cycle skipping.
+    quiet: quiet::Quiet,
 }
 
 /// One instruction issue, as [`ComputeUnit::issue_log`] records it.
@@ -249,6 +252,7 @@ impl ComputeUnit {
             block_fault: None,
             barrier_scratch: (Vec::new(), Vec::new()),
             spare_loads: Vec::new(),
+            quiet: quiet::Quiet::default(),
             cfg,
         })
     }
@@ -332,6 +336,7 @@ impl ComputeUnit {
         self.rounds = None;
         // Every launch starts from the same arbitration state (runs are reproducible).
         self.rotate = 0;
+        self.quiet.reset();
         self.launch = Some(l);
         self.start = self.now;
         if let Err(info) = self.check_launch(&l) {
@@ -517,12 +522,42 @@ impl ComputeUnit {
         }
     }
 
+    /// Idle-cycle skipping on (the default) or off; the results are the same either way
+    /// (see [`quiet`]).
+    pub fn set_skip_idle(&mut self, on: bool) {
+        self.quiet.on = on;
+        self.quiet.reset();
+    }
+
+    /// Runs `n` core clock cycles, jumping over stretches of quiet cycles where no memory
+    /// hierarchy needs stepping.
+    pub fn run(&mut self, mut n: u64) {
+        while n > 0 {
+            let k = self.quiet_jump(n);
+            if k == 0 {
+                self.step();
+                n -= 1;
+            } else {
+                n -= k;
+            }
+        }
+    }
+
     /// Runs one core clock cycle (nothing happens unless a launch is running).
     pub fn step(&mut self) {
         if self.status != Status::Busy {
             self.now += 1;
             return;
         }
+        if self
+            .quiet
+            .holds(self.now, self.pending.peek().map(|p| p.at))
+        {
+            return self.quiet_cycle();
+        }
+        let stalls = self.counters.stalls;
+        let refusals = self.mem_sys.as_ref().map_or(0, MemSystem::refusals);
+        self.quiet.active = false;
         self.retire();
         self.observe();
         self.release_barriers();
@@ -530,11 +565,21 @@ impl ComputeUnit {
         self.issue_all();
         self.memory_cycle();
         for g in &mut self.groups {
+            // (A unit that is not at rest changes its outputs as it counts.)
+            self.quiet.active |= !g.at_rest();
             g.clock();
         }
         if self.blocks.checked() {
             self.check_blocks();
         }
+        self.end_cycle();
+        let horizon = self.quiet_horizon();
+        self.quiet.close(horizon, &stalls, &self.counters.stalls);
+        self.quiet.refusals = self.mem_sys.as_ref().map_or(0, MemSystem::refusals) - refusals;
+    }
+
+    /// The end of every cycle: the cycle count and the end of the launch.
+    fn end_cycle(&mut self) {
         self.now += 1;
         if self.status == Status::Busy {
             self.counters.cycles = self.now - self.start;
@@ -542,6 +587,103 @@ impl ComputeUnit {
                 self.status = Status::Done;
             }
         }
+    }
+
+    /// A quiet cycle: only the hierarchy moves; the stalls and the rotation repeat.
+    fn quiet_cycle(&mut self) {
+        let simd = &mut self.disp.next_simd;
+        self.quiet
+            .apply(1, &mut self.counters.stalls, &mut self.rotate, simd);
+        if let Some(m) = &self.mem_sys {
+            m.add_refusals(self.quiet.refusals);
+        }
+        self.memory_cycle();
+        self.end_cycle();
+        // Next cycle in full if the hierarchy now takes a waiting context's access.
+        if let Some(m) = &self.mem_sys {
+            if self.quiet.waiting.iter().any(|&s| m.would_accept(s)) {
+                self.quiet.until = 0;
+            }
+        }
+    }
+
+    /// Without a hierarchy, up to `n` quiet cycles at once; their number.
+    fn quiet_jump(&mut self, n: u64) -> u64 {
+        let next = self.pending.peek().map(|p| p.at);
+        if self.mem_sys.is_some()
+            || self.status != Status::Busy
+            || !self.quiet.holds(self.now, next)
+        {
+            return 0;
+        }
+        let k = n
+            .min(self.quiet.until - self.now)
+            .min(next.map_or(u64::MAX, |at| at - self.now));
+        let simd = &mut self.disp.next_simd;
+        self.quiet
+            .apply(k, &mut self.counters.stalls, &mut self.rotate, simd);
+        self.now += k - 1;
+        self.end_cycle();
+        k
+    }
+
+    /// After a full cycle in which nothing happened: the first cycle that must run in full
+    /// again, or `None` if the next one must (see [`quiet`]).
+    fn quiet_horizon(&mut self) -> Option<u64> {
+        if !self.quiet.on || self.quiet.active || self.status != Status::Busy {
+            return None;
+        }
+        if self.blocks.checked() || !self.note_mem_waits() {
+            return None;
+        }
+        // (`now` is the next cycle: a time reached there already changes what it does.)
+        let mut h = self.pending.peek().map_or(u64::MAX, |p| p.at);
+        for g in &self.groups {
+            if g.trace.is_some() || !g.port_free() || !g.at_rest() {
+                return None;
+            }
+            for u in &g.units {
+                if u.idu.is_some() {
+                    return None;
+                }
+                if u.valu_free >= self.now {
+                    h = h.min(u.valu_free);
+                }
+            }
+            for c in g.ctx.iter().filter(|c| c.live && c.ready_at >= self.now) {
+                h = h.min(c.ready_at);
+            }
+        }
+        Some(h)
+    }
+
+    /// Notes the access slots of the contexts that wait for the hierarchy to take an access;
+    /// `false` if the next cycle cannot be a quiet one: the hierarchy takes one of them, or
+    /// (reordering on) an idle hierarchy may open the next round.
+    fn note_mem_waits(&mut self) -> bool {
+        self.quiet.waiting.clear();
+        let Some(m) = &self.mem_sys else {
+            return true;
+        };
+        if self.rounds.is_some() && m.idle() {
+            return false;
+        }
+        for (gi, g) in self.groups.iter().enumerate() {
+            let waits = |c: &&Ctx| {
+                c.live
+                    && !c.barrier
+                    && c.ready_at <= self.now
+                    && self
+                        .decoded
+                        .get((c.pc / 4) as usize)
+                        .is_some_and(|f| f.unit == unit::VMEM)
+            };
+            for c in g.ctx.iter().filter(waits) {
+                self.quiet.waiting.push((gi * self.cfg.n_wfc + c.wf) as u8);
+            }
+        }
+        // (The hierarchy as this cycle left it may already take one.)
+        !self.quiet.waiting.iter().any(|&s| m.would_accept(s))
     }
 
     /// The hierarchy's cycle; its completed accesses join the pending completions.
@@ -559,6 +701,7 @@ impl ComputeUnit {
         }
         self.counters.mem = m.counters();
         for (id, at) in m.drain_done() {
+            self.quiet.active = true;
             if let Some(mut p) = self.inflight.remove(&id) {
                 p.at = at.max(self.now + 1);
                 self.pending.push(p);
@@ -584,6 +727,7 @@ impl ComputeUnit {
     fn retire(&mut self) {
         while self.pending.peek().is_some_and(|p| p.at <= self.now) {
             let p = self.pending.pop().expect("peeked");
+            self.quiet.active = true;
             let g = &mut self.groups[p.group];
             let ctx = &mut g.ctx[p.ctx];
             if ctx.serial != p.serial {
@@ -618,6 +762,7 @@ impl ComputeUnit {
                 out.split_denied,
             );
             let (error, error_ctx) = (out.error, out.error_ctx);
+            self.quiet.active |= copy.is_some() || denied || error != 0;
             if let Some((from, to)) = copy {
                 let (from, to) = (usize::from(from), usize::from(to));
                 let mut y = g.ctx[from].clone();
@@ -636,6 +781,7 @@ impl ComputeUnit {
             }
             for k in 0..g.ctx.len() {
                 if g.ctx[k].live && g.out.ctx[k].state == State::Empty as u8 {
+                    self.quiet.active = true;
                     g.ctx[k].live = false;
                     self.counters.merges += 1;
                 }
@@ -678,6 +824,8 @@ impl ComputeUnit {
         if !any.contains(&true) {
             return;
         }
+        // (A release is activity; a wait without one repeats until something else happens.)
+        self.quiet.active |= any.iter().zip(every.iter()).any(|(a, e)| *a && *e);
         for g in &mut self.groups {
             for c in g
                 .ctx
@@ -697,12 +845,14 @@ impl ComputeUnit {
         };
         let placed = self.disp.next_wg >= r.end && self.disp.pending.is_empty();
         if r.configured && placed && self.wgs.iter().all(|w| !w.active) && m.idle() {
+            self.quiet.active = true;
             r.advance();
             self.disp.limit = r.end;
             return;
         }
         self.disp.limit = r.end;
         if !r.configured && placed {
+            self.quiet.active = true;
             m.configure(&r.take_config());
         }
     }
@@ -727,7 +877,9 @@ impl ComputeUnit {
                 max_resident,
                 (l.lds_per_wg / 4) as usize,
             )
-        {}
+        {
+            self.quiet.active = true;
+        }
         for step in 0..n {
             let Some(&(wi, wave)) = self.disp.pending.front() else {
                 break;
@@ -740,6 +892,7 @@ impl ComputeUnit {
                 continue;
             }
             self.disp.pending.pop_front();
+            self.quiet.active = true;
             self.start_wave(gi, slot, wi, wave, &l);
         }
         self.disp.next_simd = (self.disp.next_simd + 1) % n;
@@ -793,6 +946,7 @@ impl ComputeUnit {
         };
         // Every (group, unit), group-major, starting one further each cycle.
         let all = self.groups.len() * units;
+        (self.quiet.units, self.quiet.groups) = (all, self.groups.len());
         self.pipes = [false; 2];
         for g in &mut self.groups {
             for u in &mut g.units {
@@ -835,6 +989,7 @@ impl ComputeUnit {
             return;
         };
         let f = found[slot].expect("granted contexts are eligible");
+        self.quiet.active = true;
         let k = self.groups[gi].k(u, slot);
         let pc = self.groups[gi].ctx[k].pc;
         let word = self.code.get((pc / 4) as usize).copied().unwrap_or(0);

@@ -62,9 +62,7 @@ impl Gpu {
 
     /// Runs `n` core clock cycles.
     pub fn run(&mut self, n: u64) {
-        for _ in 0..n {
-            self.cu.step();
-        }
+        self.cu.run(n);
     }
 
     /// Runs one core clock cycle.

@@ -342,7 +342,26 @@ impl MemSystem {
 
     /// The LD/ST unit may hand an access of `slot` this cycle (counts a stall when not).
     pub fn accepts(&self, slot: u8) -> bool {
-        let ok = self.request.is_none()
+        let ok = self.would_accept(slot);
+        if !ok {
+            self.refused.set(self.refused.get() + 1);
+        }
+        ok
+    }
+
+    /// Accesses refused so far ([`MemSystem::accepts`] answering no).
+    pub fn refusals(&self) -> u64 {
+        self.refused.get()
+    }
+
+    /// Counts `n` more refusals (the compute unit's quiet cycles, which do not ask).
+    pub fn add_refusals(&self, n: u64) {
+        self.refused.set(self.refused.get() + n);
+    }
+
+    /// [`MemSystem::accepts`] without counting.
+    pub fn would_accept(&self, slot: u8) -> bool {
+        self.request.is_none()
             && self.config.is_empty()
             && self.outstanding[usize::from(slot)] < self.tags_per_slot
             && self.tags_used < self.buffer.len()
@@ -350,11 +369,7 @@ impl MemSystem {
                 self.free >> slot & 1 == 1
             } else {
                 self.queue.len() < self.cfg.channel_depth
-            };
-        if !ok {
-            self.refused.set(self.refused.get() + 1);
-        }
-        ok
+            }
     }
 
     /// Takes access `a` this cycle (after [`MemSystem::accepts`]).

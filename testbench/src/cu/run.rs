@@ -58,6 +58,10 @@ pub struct RunOpts {
     /// Also report the simulation speed (simulated cycles per wall-clock second).
     #[arg(long)]
     pub bench: bool,
+    /// Step every cycle in full: no idle-cycle skipping (the results are the same; only
+    /// slower — for comparison and benchmarks).
+    #[arg(long)]
+    pub no_skip: bool,
     /// Global memory timing: `hierarchy` (coalescing → reordering unit → L1 → CDC → Sim-D
     /// DRAM controller) or `fixed` (the `lat.flat` latency); default: the configuration's.
     #[arg(long, value_parser = ["hierarchy", "fixed"])]
@@ -428,6 +432,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     check_launch(&cfg, dims, meta.lds, &args).map_err(bad)?;
     let image = Image::build(&args, dims, o.launch.seed);
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
+    gpu.cu_mut().set_skip_idle(!o.no_skip);
     if let Some(RtlList(kinds)) = &o.rtl {
         let blocks = RtlBlocks::new(kinds).with_engine(o.engine.engine, o.engine.window_ps());
         let blocks = match &o.vcd {
