@@ -236,7 +236,7 @@ fn errors_match_the_model() {
     let o = u.step(&ReorderIn::default());
     assert_eq!((o.state, o.error, o.count), (state::IDLE, 0, vec![0, 0]));
     // 2: nothing arrives.
-    let mut u = Lockstep::<1, 4, 2>::new();
+    let mut u = Lockstep::<2, 4, 2>::new();
     configure(&mut u, std::slice::from_ref(&w));
     let mut inputs = idle(12, 3, false);
     inputs[0].start = true;
@@ -249,7 +249,7 @@ fn errors_match_the_model() {
     );
     // 3: unmapped slot 1, slot 5 ≥ W, in SEARCH and in IDLE.
     for (slot, at) in [(1, 3), (1, 0), (5, 3), (63, 1)] {
-        let mut u = Lockstep::<4, 4, 2>::new();
+        let mut u = Lockstep::<4, 4, 8>::new();
         configure(&mut u, std::slice::from_ref(&w));
         let mut inputs = idle(8, 3, false);
         inputs[0].start = true;
@@ -302,7 +302,7 @@ fn watchdog_counter_saturates() {
 #[test]
 fn bypass_then_a_launch() {
     let w = two_instructions(3);
-    let mut u = Lockstep::<4, 2, 2>::new();
+    let mut u = Lockstep::<4, 4, 8>::new();
     configure(&mut u, std::slice::from_ref(&w));
     let arrivals = [(3, 7), (0, 1), (2, 9), (3, 2), (1, 4), (2, 3)];
     let mut inputs = idle(1 + 2 * arrivals.len(), 0, false);
@@ -620,13 +620,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Random stimulus (see `chaos`), the RTL equal to the model every cycle, four geometries
-    /// (W = 1, D = 1 and T = 1 among them).
+    /// (W = 1, D = 1 and T = 1 among them). (Few geometries: each is a separately compiled
+    /// RTL design.)
     #[test]
     fn rtl_equals_model_on_random_stimulus(seed in any::<u64>()) {
         chaos::<4, 4, 8>(seed, 600);
         chaos::<6, 3, 4>(seed, 600);
-        chaos::<1, 1, 2>(seed, 300);
-        chaos::<3, 2, 1>(seed, 300);
+        chaos::<1, 1, 1>(seed, 300);
+        chaos::<2, 1, 2>(seed, 300);
     }
 }
 

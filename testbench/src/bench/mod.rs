@@ -4,6 +4,7 @@
 //! [`engines`]: harness, Verilator from Rust and pure C++ Verilator on recorded stimuli.
 
 pub mod engines;
+pub mod system;
 
 use crate::sim::clock::Period;
 use crate::sim::harness::{ClockPin, Harness, HarnessError};

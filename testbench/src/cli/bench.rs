@@ -32,6 +32,14 @@ pub struct BenchArgs {
     /// Skip the engine table (needs verilator and g++).
     #[arg(long)]
     no_verilator: bool,
+    /// Only the behavioural GPU's speed on whole launches (fig2 and vector_add, fixed memory
+    /// and the hierarchy), idle-cycle skipping off/on × VCD off/on.
+    #[arg(long)]
+    system: bool,
+    /// Work-items of the `--system` launches (kernels read from firmware/kernels under the
+    /// current directory).
+    #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u32).range(256..=4_194_304))]
+    grid: u32,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -51,6 +59,9 @@ pub fn run(a: &BenchArgs) -> Result<(), Fail> {
         }
     }
     let dir = paths::target_dir().join("bench");
+    if a.system {
+        return system(a, &dir);
+    }
     let mut rows = Vec::new();
     if !a.engines_only {
         rows = in_process(a.cycles, a.sim_cycles, &dir)?;
@@ -70,6 +81,17 @@ pub fn run(a: &BenchArgs) -> Result<(), Fail> {
         let old: Vec<BenchRow> = rows[..rows.len() - engines.len()].to_vec();
         text(sweep, &old) + &engines_text(&engines)
     })
+}
+
+/// `--system`: the launch table (its VCDs under `dir`).
+fn system(a: &BenchArgs, dir: &Path) -> Result<(), Fail> {
+    use rtgpu_testbench::bench::system;
+    std::fs::create_dir_all(dir).map_err(|e| Fail(1, format!("{}: {e}", dir.display())))?;
+    let kernels = paths::kernel_dir(None).map_err(Fail::coded)?;
+    let bar = progress(4 * system::WORKLOADS.len() as u64, "system");
+    let rows = system::table(&kernels, a.grid, dir, || bar.inc(1)).map_err(|e| Fail(1, e))?;
+    bar.finish_and_clear();
+    print_json_or(a.json, &rows, |rows| system::text(rows))
 }
 
 /// The blocks of the engine table (testbench names) and the share of the cycles each runs

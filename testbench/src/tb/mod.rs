@@ -38,8 +38,9 @@ pub trait BlockTb: Sync {
     fn bench(&self, _n: EngineCycles, _dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {
         None
     }
-    /// The testbench whose Yosys run also synthesizes this block (the same RTL, at most a
-    /// reset constant apart), so CI synthesizes it once; `None`: synthesized here.
+    /// The testbench whose Yosys run stands for this one in CI, which synthesizes every block
+    /// once: the same RTL at most a reset constant apart, or the same block at another size
+    /// (its own synthesis runs with `rtgpu synth NAME`); `None`: synthesized here.
     fn synthesized_by(&self) -> Option<&'static str> {
         None
     }

@@ -164,8 +164,9 @@ fn bench_shape<const L: usize, const U: usize, const C: usize>(
 
 impl BlockTb for PwsTb {
     fn synthesized_by(&self) -> Option<&'static str> {
-        // The kernels' command streams drive the very unit of `pws-s3`.
-        (self.kind == Kind::Kernels).then_some(S3.name)
+        // The kernels' command streams drive the very unit of `pws-s3`; S = 3 and S = 7 are
+        // the unit of `pws-s1` at other sizes.
+        (self.name != S1.name && self.kind != Kind::Fig5).then_some(S1.name)
     }
 
     fn bench(&self, n: EngineCycles, dir: &Path) -> Option<Result<Vec<BenchRow>, String>> {

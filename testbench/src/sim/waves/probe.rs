@@ -7,15 +7,17 @@ use super::recorder::enter_scope;
 use crate::paths::with_path;
 use crate::sim::signals::{Role, SignalInfo};
 use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use vcd::{IdCode, TimescaleUnit, Value};
+use vcd::{IdCode, TimescaleUnit};
 
 /// A VCD file of declared variables (timescale 1 ps), each at most 64 bits wide.
 pub struct ProbeRecorder {
     writer: vcd::Writer<BufWriter<File>>,
     path: PathBuf,
     ids: Vec<IdCode>,
+    /// The ids as written in value changes (formatted once).
+    id_text: Vec<String>,
     widths: Vec<usize>,
     last: Vec<Option<u64>>,
     signals: Vec<SignalInfo>,
@@ -55,6 +57,7 @@ impl ProbeRecorder {
             writer,
             path: path.to_path_buf(),
             widths: vars.iter().map(|v| v.2).collect(),
+            id_text: ids.iter().map(IdCode::to_string).collect(),
             last: vec![None; ids.len()],
             ids,
             signals,
@@ -94,26 +97,7 @@ impl ProbeRecorder {
                 self.writer.timestamp(ps)?;
                 self.stamped = Some(ps);
             }
-            let w = self.widths[i];
-            if w == 1 {
-                let b = if v & 1 == 1 { Value::V1 } else { Value::V0 };
-                self.writer.change_scalar(self.ids[i], b)?;
-            } else {
-                let x = w < 64 && v >> w != 0;
-                let bits: Vec<Value> = (0..w)
-                    .rev()
-                    .map(|b| {
-                        if x {
-                            Value::X
-                        } else if v >> b & 1 == 1 {
-                            Value::V1
-                        } else {
-                            Value::V0
-                        }
-                    })
-                    .collect();
-                self.writer.change_vector(self.ids[i], bits)?;
-            }
+            write_change(self.writer.writer(), v, self.widths[i], &self.id_text[i])?;
             self.last[i] = Some(v);
         }
         Ok(())
@@ -127,5 +111,67 @@ impl ProbeRecorder {
         }
         self.writer.flush()?;
         Ok(self.path)
+    }
+}
+
+/// Writes value `v` of a `w`-bit variable with id `id` as the `vcd` crate does (`1!`, or
+/// `b0101 !` with every bit; x bits if `v` does not fit), in one write without allocating.
+fn write_change(out: &mut impl Write, v: u64, w: usize, id: &str) -> io::Result<()> {
+    let mut buf = [0u8; 80];
+    let n = if w == 1 {
+        buf[0] = b'0' + (v & 1) as u8;
+        1
+    } else {
+        let x = w < 64 && v >> w != 0;
+        buf[0] = b'b';
+        for (k, c) in buf[1..=w].iter_mut().enumerate() {
+            *c = match x {
+                true => b'x',
+                false => b'0' + (v >> (w - 1 - k) & 1) as u8,
+            };
+        }
+        buf[w + 1] = b' ';
+        w + 2
+    };
+    out.write_all(&buf[..n])?;
+    out.write_all(id.as_bytes())?;
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vcd::Value;
+
+    /// The same bytes as the `vcd` crate's `change_scalar` / `change_vector`.
+    #[test]
+    fn changes_are_written_as_the_vcd_crate_writes_them() {
+        let id = IdCode::from(37u32);
+        for (v, w) in [
+            (1, 1),
+            (0, 1),
+            (5, 4),
+            (0, 3),
+            (u64::MAX, 64),
+            (9, 3),
+            (1 << 63, 64),
+        ] {
+            let mut ours = Vec::new();
+            write_change(&mut ours, v, w, &id.to_string()).unwrap();
+            let mut theirs = vcd::Writer::new(Vec::new());
+            if w == 1 {
+                let b = if v & 1 == 1 { Value::V1 } else { Value::V0 };
+                theirs.change_scalar(id, b).unwrap();
+            } else {
+                let x = w < 64 && v >> w != 0;
+                let bits = (0..w).rev().map(|b| match (x, v >> b & 1) {
+                    (true, _) => Value::X,
+                    (false, 1) => Value::V1,
+                    _ => Value::V0,
+                });
+                theirs.change_vector(id, bits).unwrap();
+            }
+            assert_eq!(ours, theirs.writer().clone(), "{v:#x} in {w} bits");
+        }
     }
 }
