@@ -401,6 +401,22 @@ mod tests {
     }
 
     #[test]
+    fn abi_registers_describe_the_launch() {
+        let mut g = gpu();
+        assert_eq!(g.launch().abi, Abi::Rtgpu { kernarg: 0 });
+        g.write(addr::KERNARG_LO, 0x1000).unwrap();
+        assert_eq!(g.launch().abi, Abi::Rtgpu { kernarg: 0x1000 });
+        g.write(addr::ABI, 1).unwrap();
+        g.write(addr::PGM_RSRC2, 0x90).unwrap();
+        g.write(addr::USER_DATA + 4, 0x800).unwrap();
+        g.write(addr::USER_DATA + 60, 7).unwrap();
+        assert_eq!(g.read(addr::USER_DATA + 60), Ok(7));
+        let mut user = [0; 16];
+        (user[1], user[15]) = (0x800, 7);
+        assert_eq!(g.launch().abi, Abi::Hsa { rsrc2: 0x90, user });
+    }
+
+    #[test]
     fn error_responses() {
         let mut g = gpu();
         assert_eq!(g.read(0x3FC), Err(BusError::Unmapped));
@@ -431,6 +447,7 @@ mod tests {
         g.write(addr::CTRL, regs::CTRL_DOORBELL).unwrap();
         assert_eq!(g.read(addr::STATUS), Ok(status::BUSY));
         assert_eq!(g.write(addr::GRID, 128), Err(BusError::Busy));
+        assert_eq!(g.write(addr::USER_DATA + 60, 1), Err(BusError::Busy));
         assert_eq!(
             g.write(addr::CTRL, regs::CTRL_DOORBELL),
             Err(BusError::Busy)

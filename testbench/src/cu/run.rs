@@ -10,7 +10,7 @@ use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
 use rtgpu_firmware::hsa::HsaKernel;
-use rtgpu_firmware::isa::{assemble, Program};
+use rtgpu_firmware::isa::{assemble, AsmError, Program};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
 use rtgpu_firmware::suite::{self, Inputs};
 use rtgpu_hw::block::BlockKind;
@@ -407,17 +407,22 @@ impl Kernel {
     pub fn load(path: &Path) -> Result<Kernel, (u8, String)> {
         let bad = |m: String| (2u8, m);
         let src = read_input(path).map_err(bad)?;
-        let (asm, name) = if crate::opencl::is_opencl(path) {
+        let (asm, name, origin) = if crate::opencl::is_opencl(path) {
             let s = crate::opencl::compile(path, &src)?;
-            let name = format!("{} (compiled from {})", s.display(), path.display());
-            (read_input(&s).map_err(bad)?, name)
+            let origin = format!(" (compiled from {})", path.display());
+            (
+                read_input(&s).map_err(bad)?,
+                s.display().to_string(),
+                origin,
+            )
         } else {
-            (src.clone(), path.display().to_string())
+            (src.clone(), path.display().to_string(), String::new())
         };
-        let prog = assemble(&asm, &name).map_err(|e| bad(e.to_string()))?;
-        prog.check_kernel(&name).map_err(|e| bad(e.to_string()))?;
+        let fail = |e: AsmError| bad(format!("{e}{origin}"));
+        let prog = assemble(&asm, &name).map_err(fail)?;
+        prog.check_kernel(&name).map_err(fail)?;
         let mut meta = KernelMeta::parse(&src).map_err(|e| bad(format!("{name}: {e}")))?;
-        let hsa = HsaKernel::of(&prog, &name).map_err(|e| bad(e.to_string()))?;
+        let hsa = HsaKernel::of(&prog, &name).map_err(fail)?;
         if let Some(h) = &hsa {
             meta.lds = meta.lds.max(h.lds.next_multiple_of(4));
         }
