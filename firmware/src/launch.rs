@@ -197,6 +197,9 @@ pub struct Image {
     pub mem: Vec<u32>,
     /// Byte address of the kernel argument segment ([`KERNARG_ADDR`]).
     pub kernarg: u64,
+    /// How the wavefronts' registers start: rtgpu's simple ABI with `kernarg`, or (compiled
+    /// kernels, [`crate::hsa`]) the HSA ABI.
+    pub abi: rtgpu_hw::cu::Abi,
     /// The buffer arguments, in argument order.
     pub buffers: Vec<Buffer>,
 }
@@ -241,20 +244,38 @@ impl Image {
     /// [`BUFFER_ALIGN`]-aligned, filled from `seed`. It allocates the whole image: check its
     /// size with [`Image::check`] first.
     pub fn build(args: &[Arg], dims: Dims, seed: u64) -> Image {
+        let mut at = 0u32;
+        let offsets: Vec<u32> = args
+            .iter()
+            .map(|a| {
+                let align = if matches!(a, Arg::Buffer { .. }) {
+                    8
+                } else {
+                    4
+                };
+                let offset = at.next_multiple_of(align);
+                at = offset + align;
+                offset
+            })
+            .collect();
+        Image::build_at(args, &offsets, dims, seed)
+    }
+
+    /// [`Image::build`] with argument `i` at byte `offsets[i]` of the segment (4-aligned; a
+    /// buffer's address takes 8 bytes, a scalar 4).
+    pub fn build_at(args: &[Arg], offsets: &[u32], dims: Dims, seed: u64) -> Image {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut segment: Vec<u32> = Vec::new();
         let mut buffers = Vec::new();
         let mut contents: Vec<(u64, Vec<u32>)> = Vec::new();
         let mut next = BUFFER_BASE;
-        for arg in args {
+        let mut segment: Vec<(u32, u32)> = Vec::new();
+        for (arg, &offset) in args.iter().zip(offsets) {
+            let k = (KERNARG_ADDR / 4) as u32 + offset / 4;
             match *arg {
-                Arg::Scalar(v) => segment.push(v),
+                Arg::Scalar(v) => segment.push((k, v)),
                 Arg::Buffer { dwords, init } => {
                     let n = dwords.resolve(dims);
-                    if segment.len() % 2 == 1 {
-                        segment.push(0);
-                    }
-                    segment.extend([next as u32, (next >> 32) as u32]);
+                    segment.extend([(k, next as u32), (k + 1, (next >> 32) as u32)]);
                     buffers.push(Buffer {
                         addr: next,
                         dwords: n,
@@ -265,8 +286,9 @@ impl Image {
             }
         }
         let mut mem = vec![0u32; (next.max(BUFFER_BASE) / 4) as usize];
-        let k = (KERNARG_ADDR / 4) as usize;
-        mem[k..k + segment.len()].copy_from_slice(&segment);
+        for (k, v) in segment {
+            mem[k as usize] = v;
+        }
         for (addr, words) in contents {
             let a = (addr / 4) as usize;
             mem[a..a + words.len()].copy_from_slice(&words);
@@ -274,6 +296,7 @@ impl Image {
         Image {
             mem,
             kernarg: KERNARG_ADDR,
+            abi: KERNARG_ADDR.into(),
             buffers,
         }
     }

@@ -24,7 +24,7 @@ use rtgpu_wcet::reorder::analyzer::{Access, Analysis, WarpTrace, LINE_SHIFT};
 use rtgpu_wcet::reorder::estimator::{estimate, CacheConfig, Estimate, WritePolicy};
 use rtgpu_wcet::reorder::order::{release_order, Rule};
 
-use crate::interp::{run_observed, FlatAccess, InterpConfig, InterpError, MemEvent};
+use crate::interp::{run_observed, Abi, FlatAccess, InterpConfig, InterpError, MemEvent};
 use crate::launch::Dims;
 use rtgpu_hw::memsys::plan::{ReorderPlan, TraceEntry};
 
@@ -211,7 +211,7 @@ pub fn analyze(
     entry_pc: u32,
     dims: Dims,
     lds_bytes: u32,
-    kernarg: u64,
+    abi: impl Into<Abi>,
     mem: &[u32],
     cfg: &InterpConfig,
 ) -> Result<Analysis, InterpError> {
@@ -225,7 +225,7 @@ pub fn analyze(
         entry_pc,
         dims,
         lds_bytes,
-        kernarg,
+        abi,
         &mut mem,
         cfg,
         &mut observe,

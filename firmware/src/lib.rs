@@ -10,13 +10,16 @@
 //! global load/store traces from the interpreter and the static L1 miss estimate; and the
 //! PWS compiler pass ([`pws_pass`]): the structure of an assembled kernel (masked ifs, loops,
 //! its C_conv and per-instruction owners for the WCET analysis) and the split/merge placement; and random
-//! structured divergent kernels for compute-unit tests ([`gen_kernel`]).
+//! structured divergent kernels for compute-unit tests ([`gen_kernel`]); compiled OpenCL C kernels:
+//! their HSA ABI ([`hsa`]) and the suite's host-side references ([`suite`]).
 
 pub mod aging;
 pub mod driver;
 pub mod gen_kernel;
+pub mod hsa;
 pub mod interp;
 pub mod isa;
 pub mod launch;
 pub mod ldst_trace;
 pub mod pws_pass;
+pub mod suite;

@@ -101,8 +101,11 @@ fn assembler_errors_carry_position_and_expectation() {
         (e.line, e.col, e.msg.as_str()),
         (1, 3, "unknown instruction 's_foo'")
     );
-    let e = assemble(".globl k\n", "k.s").unwrap_err();
-    assert!(e.msg.contains("unsupported directive"));
+    let e = assemble("  .weak k\n", "k.s").unwrap_err();
+    assert!(e.msg.contains("unsupported directive '.weak'"));
+    assert_eq!((e.line, e.col), (1, 3));
+    let e = assemble(".amdhsa_kernel k\n.end_amdhsa_kernel\n", "k.s").unwrap_err();
+    assert!(e.msg.contains("no label 'k'"), "{}", e.msg);
     let e = assemble("a:\na:\n", "k.s").unwrap_err();
     assert_eq!(e.line, 2);
     let e = assemble("  s_mov_b64 s[1:2], 0\n", "k.s").unwrap_err();

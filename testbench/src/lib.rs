@@ -17,6 +17,7 @@ pub mod bench;
 pub mod cu;
 pub mod fuzz;
 pub mod multiphase;
+pub mod opencl;
 pub mod oracle;
 pub mod paths;
 pub mod plot;

@@ -8,7 +8,7 @@ mod session;
 pub use session::{run, Outcome};
 
 use crate::launch::{Dims, LaunchError};
-use rtgpu_hw::cu::{CuError, IduLaunch, Mode};
+use rtgpu_hw::cu::{Abi, CuError, IduLaunch, Mode};
 use rtgpu_hw::gpu::regs::{self, addr, status, BusError};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
@@ -174,8 +174,9 @@ impl From<LaunchError> for DriverError {
 pub struct LaunchDesc {
     /// Entry PC.
     pub entry_pc: u32,
-    /// Kernel argument segment address.
-    pub kernarg: u64,
+    /// How the wavefronts' registers start (rtgpu's simple ABI: the kernel argument segment
+    /// address).
+    pub abi: Abi,
     /// Grid and work-group sizes.
     pub dims: Dims,
     /// LDS bytes per work-group.
@@ -195,11 +196,19 @@ pub struct LaunchDesc {
 }
 
 impl LaunchDesc {
-    /// A launch at entry pc 0 without reordering or IDU (set those fields to add them).
-    pub fn new(kernarg: u64, dims: Dims, lds: u32, mode: Mode, s: u32, policy: Policy) -> Self {
+    /// A launch at entry pc 0 without reordering or IDU (set those fields to add them); `abi`
+    /// is a kernel argument segment address for rtgpu's simple ABI, or an [`Abi`].
+    pub fn new(
+        abi: impl Into<Abi>,
+        dims: Dims,
+        lds: u32,
+        mode: Mode,
+        s: u32,
+        policy: Policy,
+    ) -> Self {
         Self {
             entry_pc: 0,
-            kernarg,
+            abi: abi.into(),
             dims,
             lds,
             mode,
@@ -360,8 +369,7 @@ impl<B: Bus> Driver<B> {
             )));
         }
         self.write(addr::ENTRY_PC, d.entry_pc)?;
-        self.write(addr::KERNARG_LO, d.kernarg as u32)?;
-        self.write(addr::KERNARG_HI, (d.kernarg >> 32) as u32)?;
+        self.write_abi(&d.abi)?;
         self.write(addr::GRID, d.dims.grid)?;
         self.write(addr::WG, d.dims.wg)?;
         self.write(addr::LDS, d.lds)?;
@@ -382,6 +390,25 @@ impl<B: Bus> Driver<B> {
         self.write(addr::TRACE_ADDR_LO, d.trace_addr as u32)?;
         self.write(addr::TRACE_ADDR_HI, (d.trace_addr >> 32) as u32)?;
         self.write(addr::CTRL, regs::CTRL_DOORBELL)
+    }
+
+    /// The ABI registers: `KERNARG` for the simple ABI, `PGM_RSRC2` and `USER_DATA` for HSA.
+    fn write_abi(&mut self, abi: &Abi) -> Result<(), DriverError> {
+        match *abi {
+            Abi::Rtgpu { kernarg } => {
+                self.write(addr::ABI, 0)?;
+                self.write(addr::KERNARG_LO, kernarg as u32)?;
+                self.write(addr::KERNARG_HI, (kernarg >> 32) as u32)
+            }
+            Abi::Hsa { rsrc2, user } => {
+                self.write(addr::ABI, 1)?;
+                self.write(addr::PGM_RSRC2, rsrc2)?;
+                for (i, &v) in (0..).zip(&user) {
+                    self.write(addr::USER_DATA + 4 * i, v)?;
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Waits until the GPU is done, polling every `poll` cycles, for at most `timeout` cycles.

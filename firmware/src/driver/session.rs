@@ -18,7 +18,7 @@ fn write_trace_table<B: Bus>(
         desc.entry_pc,
         desc.dims,
         desc.lds,
-        image.kernarg,
+        image.abi,
         &image.mem,
         &InterpConfig::default(),
     )
@@ -57,7 +57,7 @@ pub fn run<B: Bus>(
         desc.trace_addr
     };
     let desc = LaunchDesc {
-        kernarg: image.kernarg,
+        abi: image.abi,
         trace_addr,
         ..desc
     };

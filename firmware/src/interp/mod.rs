@@ -40,6 +40,8 @@ use crate::launch::Dims;
 use control::Flow;
 use mem::Memories;
 use observe::peek_flat;
+pub use rtgpu_hw::cu::Abi;
+use rtgpu_hw::cu::WavePlace;
 use step::Code;
 use wave::{Wave, EXEC, LANES, M0};
 
@@ -71,22 +73,23 @@ pub struct InterpStats {
 }
 
 /// Runs a launch: `code` is the code image in dwords (the PC is a byte address into it),
-/// execution starts at `entry_pc`; `dims` and `lds_bytes` give the work-groups; `kernarg`
-/// is the address of the kernel argument segment (passed in `s[0:1]`); `mem` is the data
+/// execution starts at `entry_pc`; `dims` and `lds_bytes` give the work-groups; `abi` says how
+/// the wavefronts' registers start ([`Abi`]: a bare kernel argument segment address is the
+/// simple ABI, which passes it in `s[0:1]`); `mem` is the data
 /// memory (dword i = bytes 4i..4i+3), which the kernel reads and writes in place.
 pub fn run(
     code: &[u32],
     entry_pc: u32,
     dims: Dims,
     lds_bytes: u32,
-    kernarg: u64,
+    abi: impl Into<Abi>,
     mem: &mut [u32],
     cfg: &InterpConfig,
 ) -> Result<InterpStats, InterpError> {
-    Launch::new(code, entry_pc, dims, lds_bytes, kernarg, cfg)?.run(mem)
+    Launch::new(code, entry_pc, dims, lds_bytes, abi.into(), cfg)?.run(mem)
 }
 
-/// [`run`] on a copy of `image`'s memory (kernel arguments at its address, entry pc 0); the
+/// [`run`] on a copy of `image`'s memory (its ABI, entry pc 0); the
 /// contents of its buffer arguments afterwards, in argument order. The oracle the tests and
 /// the system runs compare the compute unit's buffers with.
 pub fn buffers(
@@ -97,7 +100,7 @@ pub fn buffers(
     cfg: &InterpConfig,
 ) -> Result<Vec<Vec<u32>>, InterpError> {
     let mut mem = image.mem.clone();
-    run(code, 0, dims, lds_bytes, image.kernarg, &mut mem, cfg)?;
+    run(code, 0, dims, lds_bytes, image.abi, &mut mem, cfg)?;
     Ok((0..image.buffers.len())
         .map(|i| image.buffer(&mem, i).to_vec())
         .collect())
@@ -112,12 +115,12 @@ pub fn run_observed(
     entry_pc: u32,
     dims: Dims,
     lds_bytes: u32,
-    kernarg: u64,
+    abi: impl Into<Abi>,
     mem: &mut [u32],
     cfg: &InterpConfig,
     observer: &mut dyn FnMut(&MemEvent),
 ) -> Result<InterpStats, InterpError> {
-    let mut launch = Launch::new(code, entry_pc, dims, lds_bytes, kernarg, cfg)?;
+    let mut launch = Launch::new(code, entry_pc, dims, lds_bytes, abi.into(), cfg)?;
     launch.observer = Some(observer);
     launch.run(mem)
 }
@@ -136,7 +139,7 @@ struct Launch<'a, 'o> {
     entry_pc: u32,
     dims: Dims,
     lds_bytes: u32,
-    kernarg: u64,
+    abi: Abi,
     cfg: InterpConfig,
     stats: InterpStats,
     observer: Option<&'o mut dyn FnMut(&MemEvent)>,
@@ -149,7 +152,7 @@ impl<'a> Launch<'a, '_> {
         entry_pc: u32,
         dims: Dims,
         lds_bytes: u32,
-        kernarg: u64,
+        abi: Abi,
         cfg: &InterpConfig,
     ) -> Result<Self, InterpError> {
         dims.check()
@@ -164,7 +167,7 @@ impl<'a> Launch<'a, '_> {
             entry_pc,
             dims,
             lds_bytes,
-            kernarg,
+            abi,
             cfg: *cfg,
             stats: InterpStats::default(),
             observer: None,
@@ -182,10 +185,12 @@ impl<'a> Launch<'a, '_> {
     /// The initial state of wave `index` of work-group `group` (kernels/README.md).
     fn wave(&self, group: u32, index: u32) -> Wave {
         let mut w = Wave::new(u64::from(self.entry_pc));
-        w.set_pair(0, self.kernarg);
-        w.s[2] = group;
-        w.s[3] = self.dims.wg;
-        w.s[4] = index;
+        let at = WavePlace {
+            group,
+            wg: self.dims.wg,
+            wave: index,
+        };
+        self.abi.init_sgprs(at, &mut w.s);
         w.s[M0 as usize] = u32::MAX;
         w.set_pair(EXEC, self.dims.lanes(index));
         for lane in 0..LANES {

@@ -9,9 +9,9 @@ use crate::isa::{Instruction, Op, Operand};
 pub(crate) fn exec(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
     use Op::*;
     match i.op {
-        SAddU32 | SSubU32 | SAddI32 | SSubI32 | SMinI32 | SMinU32 | SMaxI32 | SMaxU32
-        | SCselectB32 | SAndB32 | SOrB32 | SXorB32 | SAndn2B32 | SOrn2B32 | SLshlB32 | SLshrB32
-        | SAshrI32 | SMulI32 | SBfeU32 => sop2_32(w, i),
+        SAddU32 | SSubU32 | SAddI32 | SSubI32 | SAddcU32 | SSubbU32 | SMinI32 | SMinU32
+        | SMaxI32 | SMaxU32 | SCselectB32 | SAndB32 | SOrB32 | SXorB32 | SAndn2B32 | SOrn2B32
+        | SLshlB32 | SLshrB32 | SAshrI32 | SMulI32 | SBfeU32 => sop2_32(w, i),
         SCselectB64 | SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64 | SLshlB64 | SLshrB64
         | SAshrI64 => sop2_64(w, i),
         SMovkI32 | SCmpkEqI32 | SCmpkLgI32 | SCmpkGtI32 | SCmpkGeI32 | SCmpkLtI32 | SCmpkLeI32
@@ -51,6 +51,14 @@ fn sop2_value(op: Op, a: u32, b: u32, scc: bool) -> (u32, Option<bool>) {
             (r, Some(c))
         }
         SSubU32 => (a.wrapping_sub(b), Some(b > a)),
+        SAddcU32 => {
+            let r = u64::from(a) + u64::from(b) + u64::from(scc);
+            (r as u32, Some(r >> 32 != 0))
+        }
+        SSubbU32 => {
+            let r = u64::from(a).wrapping_sub(u64::from(b) + u64::from(scc));
+            (r as u32, Some(r >> 32 != 0))
+        }
         SAddI32 => {
             let r = a.wrapping_add(b);
             (r, Some(add_overflow(a, b, r)))

@@ -12,6 +12,8 @@ pub(crate) fn exec(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
     match i.op.info().sig {
         Sig::ReadLane => readfirstlane(w, i),
         Sig::Vopc => compare(w, i),
+        Sig::Vopc64 => compare64(w, i),
+        Sig::MadU64 => mad_u64_u32(w, i),
         Sig::Carry | Sig::CarryIn => carry(w, i),
         Sig::Cndmask => cndmask(w, i),
         Sig::Vop3(2, ..) => lshlrev_b64(w, i),
@@ -113,17 +115,19 @@ fn integer(op: Op, a: u32, b: u32, c: u32, clamp: bool) -> Option<u32> {
         VMulLoU32 => a.wrapping_mul(b),
         VMulHiU32 => ((u64::from(a) * u64::from(b)) >> 32) as u32,
         VBfeU32 => super::salu::bfe(a, b & 31, c & 31),
+        VAlignbitB32 => ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32,
         _ => return None,
     };
     Some(r)
 }
 
-/// `v_add_u32`, `v_sub_u32`, `v_subrev_u32`, `v_addc_u32`: the carry (borrow) of each
-/// active lane goes to VCC or `sdst`; `clamp` saturates the result (unsigned).
+/// `v_add_u32`, `v_sub_u32`, `v_subrev_u32`, `v_addc_u32`, `v_subb_u32`, `v_subbrev_u32`:
+/// the carry (borrow) of each active lane goes to VCC or `sdst`; `clamp` saturates the
+/// result (unsigned).
 fn carry(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
     let d = vreg(i.dst)?;
     let s = sources(w, i, 2)?;
-    let cin = if i.op == Op::VAddcU32 {
+    let cin = if i.op.info().sig == Sig::CarryIn {
         mask_src(w, i)?
     } else {
         0
@@ -131,13 +135,16 @@ fn carry(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
     let mut out = 0u64;
     for l in lanes(w.exec()) {
         let (a, b) = (u64::from(w.lane(s[0], l)), u64::from(w.lane(s[1], l)));
+        let bit = cin >> l & 1;
         let (r, c) = match i.op {
             Op::VAddU32 => (a + b, a + b > u64::from(u32::MAX)),
             Op::VAddcU32 => {
-                let sum = a + b + (cin >> l & 1);
+                let sum = a + b + bit;
                 (sum, sum > u64::from(u32::MAX))
             }
             Op::VSubU32 => (a.wrapping_sub(b), b > a),
+            Op::VSubbU32 => (a.wrapping_sub(b + bit), b + bit > a),
+            Op::VSubbrevU32 => (b.wrapping_sub(a + bit), a + bit > b),
             _ => (b.wrapping_sub(a), a > b),
         };
         let value = match (i.mods.clamp, c, i.op) {
@@ -181,6 +188,45 @@ fn compare(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
         w.set_pair(EXEC, out);
     }
     Ok(())
+}
+
+/// `v_cmp_{eq,ne}_u64`: compares 64-bit sources (VGPR pairs or 64-bit scalars) into VCC or
+/// `sdst`.
+fn compare64(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
+    let (s0, s1) = (
+        i.src[0].ok_or(Trap::Illegal)?,
+        i.src[1].ok_or(Trap::Illegal)?,
+    );
+    let mut out = 0u64;
+    for l in lanes(w.exec()) {
+        let (a, b) = (w.lane64(s0, l)?, w.lane64(s1, l)?);
+        let bit = match i.op {
+            Op::VCmpEqU64 => a == b,
+            Op::VCmpNeU64 => a != b,
+            _ => return Err(Trap::Illegal),
+        };
+        out |= u64::from(bit) << l;
+    }
+    w.write64(mask_dst(i)?, out)
+}
+
+/// `v_mad_u64_u32 vdst[2], sdst[2], src0, src1, src2[2]`: `src0 * src1 + src2` in 64 bits
+/// (unsigned); the carry out of bit 63 of each active lane goes to `sdst`; `clamp`
+/// saturates to all ones on carry.
+fn mad_u64_u32(w: &mut Wave, i: &Instruction) -> Result<(), Trap> {
+    let d = vreg(i.dst)?;
+    let s = sources(w, i, 2)?;
+    let s2 = i.src[2].ok_or(Trap::Illegal)?;
+    let mut out = 0u64;
+    for l in lanes(w.exec()) {
+        let product = u64::from(w.lane(s[0], l)) * u64::from(w.lane(s[1], l));
+        let (r, c) = product.overflowing_add(w.lane64(s2, l)?);
+        let r = if c && i.mods.clamp { u64::MAX } else { r };
+        w.set_vgpr(d, l, r as u32);
+        w.set_vgpr(d + 1, l, (r >> 32) as u32);
+        out |= u64::from(c) << l;
+    }
+    w.write64(i.sdst.ok_or(Trap::Illegal)?, out)
 }
 
 /// An integer compare; `None` for other opcodes.

@@ -107,6 +107,9 @@ pub fn slots(op: Op, e64: bool) -> Vec<Slot> {
         (Sig::Cndmask, true) => vec![VDst(1), Src(0, 1), Src(1, 1), Src(2, 2)],
         (Sig::Vopc, false) => vec![Vcc, Src(0, 1), VReg(1, 1)],
         (Sig::Vopc, true) => vec![CarryOut, Src(0, 1), Src(1, 1)],
+        (Sig::Vopc64, false) => vec![Vcc, Src(0, 2), VReg(1, 2)],
+        (Sig::Vopc64, true) => vec![CarryOut, Src(0, 2), Src(1, 2)],
+        (Sig::MadU64, _) => vec![VDst(2), CarryOut, Src(0, 1), Src(1, 1), Src(2, 2)],
         (Sig::Vop3(d, a, b, c), _) => {
             let srcs = [a, b, c].into_iter().enumerate().filter(|(_, w)| *w > 0);
             std::iter::once(VDst(d))

@@ -15,7 +15,7 @@ mod opcode;
 mod operand;
 mod text;
 
-pub use asm::{assemble, assemble_line, AsmError, Listing, Program};
+pub use asm::{assemble, assemble_line, AsmError, KernelDescriptor, Listing, Metadata, Program};
 pub use decode::{decode, format_of, DecodeError};
 pub use instruction::{is_mask_source, slots, Instruction, Invalid, Modifiers, Slot};
 pub use opcode::{Format, ModSet, Op, OpInfo, Sig, ALL_OPS, OPS};

@@ -105,6 +105,10 @@ pub enum Sig {
     Cndmask,
     /// `vcc, src0, vsrc1` (e64: `sdst[2], src0, src1`).
     Vopc,
+    /// A 64-bit compare: `vcc, src0[2], vsrc1[2]` (e64: `sdst[2], src0[2], src1[2]`).
+    Vopc64,
+    /// `v_mad_u64_u32 vdst[2], sdst[2], src0, src1, src2[2]` (VOP3b: a carry-out pair).
+    MadU64,
     /// VOP3-only `vdst, src0, src1[, src2]` with widths (dst, src0, src1, src2; 0 = absent).
     Vop3(u8, u8, u8, u8),
     /// `vdst[w], vaddr[2]`.
@@ -220,6 +224,8 @@ opcodes! {
     SSubU32 "s_sub_u32" Sop2 0x1 Sop2(1, 1, 1), NONE;
     SAddI32 "s_add_i32" Sop2 0x2 Sop2(1, 1, 1), NONE;
     SSubI32 "s_sub_i32" Sop2 0x3 Sop2(1, 1, 1), NONE;
+    SAddcU32 "s_addc_u32" Sop2 0x4 Sop2(1, 1, 1), NONE;
+    SSubbU32 "s_subb_u32" Sop2 0x5 Sop2(1, 1, 1), NONE;
     SMinI32 "s_min_i32" Sop2 0x6 Sop2(1, 1, 1), NONE;
     SMinU32 "s_min_u32" Sop2 0x7 Sop2(1, 1, 1), NONE;
     SMaxI32 "s_max_i32" Sop2 0x8 Sop2(1, 1, 1), NONE;
@@ -305,6 +311,7 @@ opcodes! {
     VCvtI32F32 "v_cvt_i32_f32" Vop1 0x8 Vop1, FLOAT;
     VCvtU32F32 "v_cvt_u32_f32" Vop1 0x7 Vop1, FLOAT;
     VRcpF32 "v_rcp_f32" Vop1 0x22 Vop1, FLOAT;
+    VRcpIflagF32 "v_rcp_iflag_f32" Vop1 0x23 Vop1, FLOAT;
     VSqrtF32 "v_sqrt_f32" Vop1 0x27 Vop1, FLOAT;
     VNotB32 "v_not_b32" Vop1 0x2b Vop1, NONE;
     VReadfirstlaneB32 "v_readfirstlane_b32" Vop1 0x2 ReadLane, NONE;
@@ -312,8 +319,11 @@ opcodes! {
     VSubU32 "v_sub_u32" Vop2 0x1a Carry, CLAMP;
     VSubrevU32 "v_subrev_u32" Vop2 0x1b Carry, CLAMP;
     VAddcU32 "v_addc_u32" Vop2 0x1c CarryIn, CLAMP;
+    VSubbU32 "v_subb_u32" Vop2 0x1d CarryIn, CLAMP;
+    VSubbrevU32 "v_subbrev_u32" Vop2 0x1e CarryIn, CLAMP;
     VAddF32 "v_add_f32" Vop2 0x1 Vop2, FLOAT;
     VSubF32 "v_sub_f32" Vop2 0x2 Vop2, FLOAT;
+    VSubrevF32 "v_subrev_f32" Vop2 0x3 Vop2, FLOAT;
     VMulF32 "v_mul_f32" Vop2 0x5 Vop2, FLOAT;
     VMulU32U24 "v_mul_u32_u24" Vop2 0x8 Vop2, CLAMP;
     VAndB32 "v_and_b32" Vop2 0x13 Vop2, NONE;
@@ -337,6 +347,8 @@ opcodes! {
     VMulHiU32 "v_mul_hi_u32" Vop3 0x286 Vop3(1, 1, 1, 0), NONE;
     VBfeU32 "v_bfe_u32" Vop3 0x1c8 Vop3(1, 1, 1, 1), NONE;
     VLshlrevB64 "v_lshlrev_b64" Vop3 0x28f Vop3(2, 1, 2, 0), NONE;
+    VAlignbitB32 "v_alignbit_b32" Vop3 0x1ce Vop3(1, 1, 1, 1), NONE;
+    VMadU64U32 "v_mad_u64_u32" Vop3 0x1e8 MadU64, CLAMP;
     FlatLoadDword "flat_load_dword" Flat 0x14 FlatLoad(1), NONE;
     FlatLoadDwordx2 "flat_load_dwordx2" Flat 0x15 FlatLoad(2), NONE;
     FlatLoadDwordx4 "flat_load_dwordx4" Flat 0x17 FlatLoad(4), NONE;
@@ -384,6 +396,8 @@ opcodes! {
     VCmpxGtF32 "v_cmpx_gt_f32" Vopc 0x54 Vopc, COMPARE;
     VCmpGeF32 "v_cmp_ge_f32" Vopc 0x46 Vopc, COMPARE;
     VCmpxGeF32 "v_cmpx_ge_f32" Vopc 0x56 Vopc, COMPARE;
+    VCmpEqU64 "v_cmp_eq_u64" Vopc 0xea Vopc64, NONE;
+    VCmpNeU64 "v_cmp_ne_u64" Vopc 0xed Vopc64, NONE;
 }
 
 /// First VOP3 opcode of the VOP2 instructions' e64 forms.
@@ -429,7 +443,7 @@ impl Op {
     /// The VOP3 encoding of this instruction writes a carry-out SGPR pair in bits \[14:8\]
     /// (the VOP3b layout) instead of the `abs` bits.
     pub fn is_vop3b(self) -> bool {
-        matches!(self.info().sig, Carry | CarryIn)
+        matches!(self.info().sig, Carry | CarryIn | MadU64)
     }
 
     /// The opcode for a native (format, opcode) pair.

@@ -155,7 +155,7 @@ impl ScalarAccess {
     fn implicit_vcc(&mut self, insn: &Instruction) {
         let vcc = [Sreg::Special(VCC_LO), Sreg::Special(VCC_HI)];
         let (read, write) = match (insn.op.info().sig, insn.e64) {
-            (Sig::Vopc | Sig::Carry, false) => (false, true),
+            (Sig::Vopc | Sig::Vopc64 | Sig::Carry, false) => (false, true),
             (Sig::CarryIn, false) => (true, true),
             (Sig::Cndmask, false) => (true, false),
             _ => (

@@ -133,8 +133,10 @@ enum Shape {
     Addc { e64: bool },
     Cndmask { e64: bool },
     Vopc { e64: bool, mods: Mods },
+    Vopc64 { e64: bool },
     Vop3 { srcs: u32, mods: Mods },
     Lshl64,
+    MadU64,
     FlatLoad { dwords: u32 },
     FlatStore { dwords: u32 },
     DsRead,
@@ -183,9 +185,11 @@ const COND6: [&str; 6] = ["eq", "lg", "gt", "ge", "lt", "le"];
 /// SOP2, SOPK, SOP1, SOPC and SOPP forms.
 fn scalar_forms(t: &mut Vec<Form>) {
     use Width::*;
-    const SOP2_32: [&str; 19] = [
+    const SOP2_32: [&str; 21] = [
         "s_add_u32",
         "s_sub_u32",
+        "s_addc_u32",
+        "s_subb_u32",
         "s_add_i32",
         "s_sub_i32",
         "s_min_i32",
@@ -319,6 +323,7 @@ fn vector_forms(t: &mut Vec<Form>) {
         ("v_cvt_i32_f32", FLOAT),
         ("v_cvt_u32_f32", FLOAT),
         ("v_rcp_f32", FLOAT),
+        ("v_rcp_iflag_f32", FLOAT),
         ("v_sqrt_f32", FLOAT),
         ("v_not_b32", NO_MODS),
     ] {
@@ -329,6 +334,7 @@ fn vector_forms(t: &mut Vec<Form>) {
     for (op, mods) in [
         ("v_add_f32", FLOAT),
         ("v_sub_f32", FLOAT),
+        ("v_subrev_f32", FLOAT),
         ("v_mul_f32", FLOAT),
         ("v_min_f32", FLOAT),
         ("v_max_f32", FLOAT),
@@ -350,7 +356,9 @@ fn vector_forms(t: &mut Vec<Form>) {
     for op in ["v_add_u32", "v_sub_u32", "v_subrev_u32"] {
         push_e32_e64(t, op, |e64| Shape::Carry { e64 });
     }
-    push_e32_e64(t, "v_addc_u32", |e64| Shape::Addc { e64 });
+    for op in ["v_addc_u32", "v_subb_u32", "v_subbrev_u32"] {
+        push_e32_e64(t, op, |e64| Shape::Addc { e64 });
+    }
     push_e32_e64(t, "v_cndmask_b32", |e64| Shape::Cndmask { e64 });
     vopc_forms(t);
     for (op, srcs, mods) in [
@@ -360,10 +368,12 @@ fn vector_forms(t: &mut Vec<Form>) {
         ("v_mul_lo_u32", 2, NO_MODS),
         ("v_mul_hi_u32", 2, NO_MODS),
         ("v_bfe_u32", 3, NO_MODS),
+        ("v_alignbit_b32", 3, NO_MODS),
     ] {
         push(t, op, Shape::Vop3 { srcs, mods });
     }
     push(t, "v_lshlrev_b64", Shape::Lshl64);
+    push(t, "v_mad_u64_u32", Shape::MadU64);
 }
 
 /// All v_cmp/v_cmpx forms, e32 and e64.
@@ -373,6 +383,12 @@ fn vopc_forms(t: &mut Vec<Form>) {
             for ty in ["i32", "u32"] {
                 let op = leak(format!("{prefix}_{c}_{ty}"));
                 push_e32_e64(t, op, |e64| Shape::Vopc { e64, mods: NO_MODS });
+            }
+        }
+        if prefix == "v_cmp" {
+            for c in ["eq", "ne"] {
+                let op = leak(format!("{prefix}_{c}_u64"));
+                push_e32_e64(t, op, |e64| Shape::Vopc64 { e64 });
             }
         }
         for c in ["eq", "neq", "lt", "le", "gt", "ge"] {
@@ -442,6 +458,8 @@ fn render<R: Rng>(f: &Form, r: &mut R) -> String {
         Shape::Vopc { e64, mods } => vopc(r, op, e64, mods),
         Shape::Vop3 { srcs, mods } => vop3(r, op, srcs, mods),
         Shape::Lshl64 => lshl64(r, op),
+        Shape::MadU64 => mad_u64(r, op),
+        Shape::Vopc64 { e64 } => vopc64(r, op, e64),
         Shape::FlatLoad { dwords } => {
             format!(
                 "{op} {}, {}{}",
@@ -1227,6 +1245,31 @@ fn lshl64<R: Rng>(r: &mut R, op: &str) -> String {
     let s0 = vop3_src(r, &mut bus, Width::B32, false);
     let s1 = vop3_src(r, &mut bus, Width::B64, false);
     format!("{name} {}, {s0}, {s1}", vtuple(r, 2))
+}
+
+/// `v_mad_u64_u32 vdst64, sdst64, src0, src1, src2 (64-bit) [clamp]` (VOP3b).
+fn mad_u64<R: Rng>(r: &mut R, op: &str) -> String {
+    let name = vop3_name(r, op);
+    let mut bus = Bus::new(true);
+    let s0 = vop3_src(r, &mut bus, Width::B32, false);
+    let s1 = vop3_src(r, &mut bus, Width::B32, false);
+    let s2 = vop3_src(r, &mut bus, Width::B64, false);
+    let (d, co) = (vtuple(r, 2), sreg64(r));
+    format!("{name} {d}, {co}, {s0}, {s1}, {s2}{}", out_mods(r, CLAMP))
+}
+
+/// 64-bit VOPC: `op [vcc, ]src0 (64-bit), vsrc1 (VGPR pair)` (e32) or
+/// `op_e64 sdst64, src0, src1` (both 64-bit).
+fn vopc64<R: Rng>(r: &mut R, op: &str, e64: bool) -> String {
+    let mut bus = Bus::new(true);
+    let s0 = vop3_src(r, &mut bus, Width::B64, false);
+    if e64 {
+        let s1 = vop3_src(r, &mut bus, Width::B64, false);
+        format!("{op}_e64 {}, {s0}, {s1}", sreg64(r))
+    } else {
+        let vcc = if r.gen_bool(0.7) { "vcc, " } else { "" };
+        format!("{} {vcc}{s0}, {}", e32_name(r, op), vtuple(r, 2))
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -198,8 +198,9 @@ impl CuConfig {
 pub struct Launch {
     /// Byte address of the first instruction in instruction memory.
     pub entry_pc: u32,
-    /// Kernel argument segment address (into `s[0:1]`).
-    pub kernarg: u64,
+    /// How the wavefronts' registers start (the kernel argument segment address in the
+    /// simple ABI).
+    pub abi: super::Abi,
     /// Work-items in the launch.
     pub grid: u32,
     /// Work-items per work-group.

@@ -44,6 +44,7 @@
 //!   `split` and `merge` need vmcnt = lgkmcnt = 0 (docs/assumptions.md#A11): `split_pending_memory`
 //!   otherwise.
 
+pub mod abi;
 mod config;
 pub mod counters;
 mod dispatch;
@@ -56,6 +57,7 @@ mod rounds;
 mod salu;
 mod valu;
 
+pub use abi::{Abi, WavePlace};
 pub use config::{CuConfig, Latencies, Launch, Mode, MAX_CODE_BYTES, MAX_LDS_BYTES, MAX_MEM_BYTES};
 pub use counters::{Counters, CuError, Fault, Stall, CLASSES, STALLS};
 pub use group::{Ctx, Group, Splits};
@@ -922,11 +924,12 @@ impl ComputeUnit {
             wg: wi,
             ..Ctx::default()
         };
-        c.r.s[0] = l.kernarg as u32;
-        c.r.s[1] = (l.kernarg >> 32) as u32;
-        c.r.s[2] = wg_id;
-        c.r.s[3] = l.wg;
-        c.r.s[4] = wave;
+        let at = WavePlace {
+            group: wg_id,
+            wg: l.wg,
+            wave,
+        };
+        l.abi.init_sgprs(at, &mut c.r.s);
         c.r.exec = lanes;
         g.ctx[k] = c;
         g.command(Cmd::Dispatch, k, lanes, 0);

@@ -84,6 +84,14 @@ fn sop2(f: &InsnFields, r: &mut Sregs) -> Result<(), BadOperand> {
             (d, Some(c))
         }
         0x01 => (a.wrapping_sub(b), Some(b > a)),
+        0x04 => {
+            let d = u64::from(a) + u64::from(b) + u64::from(r.scc);
+            (d as u32, Some(d >> 32 != 0))
+        }
+        0x05 => {
+            let d = u64::from(a).wrapping_sub(u64::from(b) + u64::from(r.scc));
+            (d as u32, Some(d >> 32 != 0))
+        }
         0x02 => {
             let d = a.wrapping_add(b);
             (d, Some(overflow(a, b, d, false)))

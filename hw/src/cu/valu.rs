@@ -32,8 +32,8 @@ fn shape(f: &InsnFields) -> (Shape, bool) {
 /// Whether the shape's sources are fp32 (input modifiers apply).
 fn float_in(s: Shape) -> bool {
     match s {
-        Shape::Vop1(op) => matches!(op, 0x07 | 0x08 | 0x22 | 0x27),
-        Shape::Vop2(op) => matches!(op, 0x00 | 0x01 | 0x02 | 0x05 | 0x0A | 0x0B | 0x16),
+        Shape::Vop1(op) => matches!(op, 0x07 | 0x08 | 0x22 | 0x23 | 0x27),
+        Shape::Vop2(op) => matches!(op, 0x00 | 0x01 | 0x02 | 0x03 | 0x05 | 0x0A | 0x0B | 0x16),
         Shape::Vopc(op) => op < 0x80,
         Shape::Vop3(op) => matches!(op, 0x1C1 | 0x1CB),
     }
@@ -42,8 +42,8 @@ fn float_in(s: Shape) -> bool {
 /// Whether the result is fp32 (output modifiers apply).
 fn float_out(s: Shape) -> bool {
     match s {
-        Shape::Vop1(op) => matches!(op, 0x05 | 0x06 | 0x22 | 0x27),
-        Shape::Vop2(op) => matches!(op, 0x01 | 0x02 | 0x05 | 0x0A | 0x0B | 0x16),
+        Shape::Vop1(op) => matches!(op, 0x05 | 0x06 | 0x22 | 0x23 | 0x27),
+        Shape::Vop2(op) => matches!(op, 0x01 | 0x02 | 0x03 | 0x05 | 0x0A | 0x0B | 0x16),
         Shape::Vopc(_) => false,
         Shape::Vop3(op) => matches!(op, 0x1C1 | 0x1CB),
     }
@@ -121,9 +121,10 @@ pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(
             }
         },
     ];
-    // The mask input of v_cndmask_b32 / v_addc_u32: VCC, or the e64 form's third source.
+    // The mask input of v_cndmask_b32 / v_addc/subb/subbrev_u32: VCC, or the e64 form's
+    // third source.
     let mask_in = match (e64, s) {
-        (true, Shape::Vop2(0x00 | 0x1C)) => r.read64(f.src2, f.imm)?,
+        (true, Shape::Vop2(0x00 | 0x1C..=0x1E)) => r.read64(f.src2, f.imm)?,
         _ => r.vcc,
     };
     if s == Shape::Vop1(0x02) {
@@ -135,8 +136,16 @@ pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(
         };
         return r.write(u16::from(f.dst), srcs[0].get(v, lane));
     }
-    if s == Shape::Vop3(0x28F) {
-        return lshlrev_b64(f, &srcs, v, eff);
+    match s {
+        Shape::Vop3(0x28F) => return lshlrev_b64(f, &srcs, v, eff),
+        Shape::Vop3(0x1E8) => return mad_u64_u32(f, &srcs, r, v, eff),
+        Shape::Vopc(0xE0..=0xEF) => {
+            let m = lanes(eff)
+                .filter(|&lane| vopc64(f.opcode, srcs[0].get64(v, lane), srcs[1].get64(v, lane)))
+                .fold(0u64, |m, lane| m | 1 << lane);
+            return write_mask(f, s, e64, r, m);
+        }
+        _ => {}
     }
     let float = float_in(s) && e64;
     let mut mask_out = 0u64;
@@ -189,7 +198,7 @@ fn write_mask(
             }
             Ok(())
         }
-        Shape::Vop2(0x19..=0x1C) => {
+        Shape::Vop2(0x19..=0x1E) => {
             r.write64(if e64 { u16::from(f.sdst) } else { code::VCC_LO }, m)
         }
         _ => Ok(()),
@@ -204,6 +213,47 @@ fn lshlrev_b64(f: &InsnFields, srcs: &[Src; 3], v: &mut Vrf, eff: u64) -> Result
         v.set(usize::from(f.dst) + 1, lane, (d >> 32) as u32);
     }
     Ok(())
+}
+
+/// `v_mad_u64_u32 v[d:d+1], sdst, src0, src1, src2(64)`: the 64-bit `src0 * src1 + src2`,
+/// the carry out of bit 63 to `sdst` (saturated to all ones with `clamp`).
+fn mad_u64_u32(
+    f: &InsnFields,
+    srcs: &[Src; 3],
+    r: &mut Sregs,
+    v: &mut Vrf,
+    eff: u64,
+) -> Result<(), BadOperand> {
+    let mut carry = 0u64;
+    for lane in lanes(eff) {
+        let product = u64::from(srcs[0].get(v, lane)) * u64::from(srcs[1].get(v, lane));
+        let (d, c) = product.overflowing_add(srcs[2].get64(v, lane));
+        let d = if c && f.clamp { u64::MAX } else { d };
+        v.set(usize::from(f.dst), lane, d as u32);
+        v.set(usize::from(f.dst) + 1, lane, (d >> 32) as u32);
+        carry |= u64::from(c) << lane;
+    }
+    r.write64(u16::from(f.sdst), carry)
+}
+
+/// A 64-bit VOPC compare (0xE0..=0xEF): bits [2:0] as for the 32-bit ones, 0xE8 unsigned.
+fn vopc64(op: u16, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering::*;
+    let ord = if op & 0x08 == 0 {
+        (a as i64).cmp(&(b as i64))
+    } else {
+        a.cmp(&b)
+    };
+    match op & 7 {
+        0 => false,
+        1 => ord == Less,
+        2 => ord == Equal,
+        3 => ord != Greater,
+        4 => ord == Greater,
+        5 => ord != Equal,
+        6 => ord != Less,
+        _ => true,
+    }
 }
 
 fn input_mod(x: u32, abs: bool, neg: bool) -> u32 {
@@ -260,7 +310,7 @@ fn vop1(op: u16, a: u32) -> u32 {
         0x06 => (a as f32).to_bits(),
         0x07 => fl(a) as u32,
         0x08 => fl(a) as i32 as u32,
-        0x22 => (1.0 / fl(a)).to_bits(),
+        0x22 | 0x23 => (1.0 / fl(a)).to_bits(),
         0x27 => fl(a).sqrt().to_bits(),
         0x2B => !a,
         _ => a,
@@ -282,6 +332,7 @@ fn vop2(op: u16, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
         0x00 => return (if i.bit { b } else { a }, false),
         0x01 => (fl(a) + fl(b)).to_bits(),
         0x02 => (fl(a) - fl(b)).to_bits(),
+        0x03 => (fl(b) - fl(a)).to_bits(),
         0x05 => (fl(a) * fl(b)).to_bits(),
         0x08 => sat(u64::from(a & 0xFF_FFFF) * u64::from(b & 0xFF_FFFF), clamp),
         0x0A => fl(a).min(fl(b)).to_bits(),
@@ -300,9 +351,18 @@ fn vop2(op: u16, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
         0x19 => return carry(u64::from(a) + u64::from(b)),
         0x1A => return borrow(a, b),
         0x1B => return borrow(b, a),
+        0x1D => return borrow_in(a, b, i.bit, clamp),
+        0x1E => return borrow_in(b, a, i.bit, clamp),
         _ => return carry(u64::from(a) + u64::from(b) + u64::from(i.bit)),
     };
     (d, false)
+}
+
+/// `x - y - bit` with the borrow out (saturated to 0 with `clamp`).
+fn borrow_in(x: u32, y: u32, bit: bool, clamp: bool) -> (u32, bool) {
+    let d = i64::from(x) - i64::from(y) - i64::from(bit);
+    let out = if d < 0 && clamp { 0 } else { d as u32 };
+    (out, d < 0)
 }
 
 fn vop3(op: u16, a: u32, b: u32, c: u32, clamp: bool) -> u32 {
@@ -317,6 +377,7 @@ fn vop3(op: u16, a: u32, b: u32, c: u32, clamp: bool) -> u32 {
             (a >> (b & 31)) & ((1u64 << width) - 1) as u32
         }
         0x1CB => fl(a).mul_add(fl(b), fl(c)).to_bits(),
+        0x1CE => ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32,
         0x285 => a.wrapping_mul(b),
         _ => ((u64::from(a) * u64::from(b)) >> 32) as u32,
     }

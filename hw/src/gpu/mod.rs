@@ -3,7 +3,7 @@
 
 pub mod regs;
 
-use crate::cu::{ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
+use crate::cu::{Abi, ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
 use crate::sched::model::Policy;
 use regs::{addr, status, BusError};
 
@@ -21,6 +21,12 @@ struct LaunchRegs {
     trace_addr: u64,
     /// Per IDU cluster: (limit | working << 8, period ps).
     idu: [(u32, u32); 8],
+    /// `ABI`: 0 rtgpu's simple ABI, 1 HSA.
+    abi: u32,
+    /// `PGM_RSRC2` (HSA).
+    rsrc2: u32,
+    /// `USER_DATA[i]` (HSA).
+    user: [u32; 16],
 }
 
 /// The GPU: a compute unit and its register block.
@@ -116,6 +122,11 @@ impl Gpu {
             addr::MODE => self.regs.mode,
             addr::SCHED => self.regs.sched,
             addr::FEATURES => self.regs.features,
+            addr::ABI => self.regs.abi,
+            addr::PGM_RSRC2 => self.regs.rsrc2,
+            a if (addr::USER_DATA..addr::USER_DATA_END).contains(&a) && a % 4 == 0 => {
+                self.regs.user[((a - addr::USER_DATA) / 4) as usize]
+            }
             addr::TRACE_ADDR_LO => self.regs.trace_addr as u32,
             addr::TRACE_ADDR_HI => (self.regs.trace_addr >> 32) as u32,
             a if (addr::IDU_CLUSTER..addr::IDU_CLUSTER_END).contains(&a) && a % 4 == 0 => {
@@ -180,7 +191,7 @@ impl Gpu {
 
     /// An MMIO write.
     pub fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
-        let launch_reg = (addr::ENTRY_PC..addr::IDU_CLUSTER_END).contains(&a);
+        let launch_reg = (addr::ENTRY_PC..addr::USER_DATA_END).contains(&a);
         if launch_reg && self.busy() {
             return Err(BusError::Busy);
         }
@@ -216,6 +227,11 @@ impl Gpu {
             addr::MODE => self.regs.mode = v,
             addr::SCHED => self.regs.sched = v,
             addr::FEATURES => self.regs.features = v,
+            addr::ABI => self.regs.abi = v & 1,
+            addr::PGM_RSRC2 => self.regs.rsrc2 = v,
+            a if (addr::USER_DATA..addr::USER_DATA_END).contains(&a) && a % 4 == 0 => {
+                self.regs.user[((a - addr::USER_DATA) / 4) as usize] = v
+            }
             a if (addr::IDU_CLUSTER..addr::IDU_CLUSTER_END).contains(&a) && a % 4 == 0 => {
                 let r = &mut self.regs.idu[((a - addr::IDU_CLUSTER) / 8) as usize];
                 if a % 8 == 0 {
@@ -287,7 +303,14 @@ impl Gpu {
         };
         Launch {
             entry_pc: r.entry_pc,
-            kernarg: r.kernarg,
+            abi: if r.abi == 1 {
+                Abi::Hsa {
+                    rsrc2: r.rsrc2,
+                    user: r.user,
+                }
+            } else {
+                Abi::Rtgpu { kernarg: r.kernarg }
+            },
             grid: r.grid,
             wg: r.wg,
             lds_per_wg: r.lds,
@@ -376,6 +399,22 @@ mod tests {
     }
 
     #[test]
+    fn abi_registers_describe_the_launch() {
+        let mut g = gpu();
+        assert_eq!(g.launch().abi, Abi::Rtgpu { kernarg: 0 });
+        g.write(addr::KERNARG_LO, 0x1000).unwrap();
+        assert_eq!(g.launch().abi, Abi::Rtgpu { kernarg: 0x1000 });
+        g.write(addr::ABI, 1).unwrap();
+        g.write(addr::PGM_RSRC2, 0x90).unwrap();
+        g.write(addr::USER_DATA + 4, 0x800).unwrap();
+        g.write(addr::USER_DATA + 60, 7).unwrap();
+        assert_eq!(g.read(addr::USER_DATA + 60), Ok(7));
+        let mut user = [0; 16];
+        (user[1], user[15]) = (0x800, 7);
+        assert_eq!(g.launch().abi, Abi::Hsa { rsrc2: 0x90, user });
+    }
+
+    #[test]
     fn error_responses() {
         let mut g = gpu();
         assert_eq!(g.read(0x3FC), Err(BusError::Unmapped));
@@ -406,6 +445,7 @@ mod tests {
         g.write(addr::CTRL, regs::CTRL_DOORBELL).unwrap();
         assert_eq!(g.read(addr::STATUS), Ok(status::BUSY));
         assert_eq!(g.write(addr::GRID, 128), Err(BusError::Busy));
+        assert_eq!(g.write(addr::USER_DATA + 60, 1), Err(BusError::Busy));
         assert_eq!(
             g.write(addr::CTRL, regs::CTRL_DOORBELL),
             Err(BusError::Busy)

@@ -29,6 +29,9 @@
 //! | 0x060 | `FEATURES` | RW | bit 0: the reordering unit on (needs `memory.hierarchy`; the trace table at `TRACE_ADDR`) |
 //! | 0x064 | `TRACE_ADDR_LO` | RW | byte address of the reordering trace table in data memory ([`crate::memsys::plan`]), low half |
 //! | 0x068 | `TRACE_ADDR_HI` | RW | high half |
+//! | 0x06C | `ABI` | RW | bit 0: the wavefronts start with the HSA ABI from `PGM_RSRC2` and `USER_DATA` (else rtgpu's simple ABI from `KERNARG`; [`crate::cu::abi`]) |
+//! | 0x070 | `PGM_RSRC2` | RW | HSA: bit 0 scratch wave offset SGPR, bits 5:1 user SGPR count, bits 7–9 work-group id x/y/z SGPRs, bit 10 work-group info SGPR |
+//! | 0x0C0 + 4i | `USER_DATA[i]` | RW | i = 0..=15, HSA: the value of user SGPR i |
 //! | 0x080 + 8k | `IDU_CLUSTER[k]` | RW | k = 0..=7, VALU lane cluster k behind the IDU (used with `FEATURES` bit 1; bit 2 = IDU distribution, else the stock dispatcher): +0 bits 7:0 limit, bit 8 working; +4 clock period in ps (0 = no clock) |
 //! | 0x100 + 8i | `COUNTER[i]` LO/HI | R | 64-bit counters, low half at +0, high at +4: i = 0 cycles, 1 instructions, 2..=10 instructions per class (salu, valu, vmem, smem, lds, branch, pws, sync, program), 11..=16 unit-cycles without issue per reason (structural, dependency, waitcnt, barrier, split_merge, idle), 17 splits, 18 merges, 19 DWS serialized splits, 20 L1 accesses, 21 L1 hits, 22 L1 misses, 23 L1 stall cycles, 24 reordering credit stalls, 25 DRAM reads, 26 DRAM writes, 27 sum of DRAM LIDs, 28 DRAM refreshes, 29 DRAM cycles (20..=29 are 0 without the hierarchy) |
 //! | 0x200 + 8i | `COUNTER2[i]` LO/HI | R | i = 0..=7 VALU instructions dispatched to IDU cluster i, 8 cycles the reordering unit held a released instruction (the L1 side busy), 9 largest DRAM LID |
@@ -70,6 +73,10 @@ pub mod addr {
     pub const FEATURES: u32 = 0x060;
     pub const TRACE_ADDR_LO: u32 = 0x064;
     pub const TRACE_ADDR_HI: u32 = 0x068;
+    pub const ABI: u32 = 0x06C;
+    pub const PGM_RSRC2: u32 = 0x070;
+    pub const USER_DATA: u32 = 0x0C0;
+    pub const USER_DATA_END: u32 = 0x100;
     pub const IDU_CLUSTER: u32 = 0x080;
     pub const IDU_CLUSTER_END: u32 = 0x0C0;
     pub const COUNTERS: u32 = 0x100;

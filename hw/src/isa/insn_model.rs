@@ -139,11 +139,13 @@ pub struct InsnDecodeOut {
 }
 
 /// SOP2 opcodes in the subset (all SALU).
-const SOP2_OPS: [u16; 28] = [
+const SOP2_OPS: [u16; 30] = [
     0x00, // s_add_u32
     0x01, // s_sub_u32
     0x02, // s_add_i32
     0x03, // s_sub_i32
+    0x04, // s_addc_u32
+    0x05, // s_subb_u32
     0x06, // s_min_i32
     0x07, // s_min_u32
     0x08, // s_max_i32
@@ -234,7 +236,7 @@ const SMEM_OPS: [u16; 4] = [
 ];
 
 /// VOP1 opcodes in the subset.
-const VOP1_OPS: [u16; 9] = [
+const VOP1_OPS: [u16; 10] = [
     0x01, // v_mov_b32
     0x02, // v_readfirstlane_b32 (no e64 form)
     0x05, // v_cvt_f32_i32
@@ -242,6 +244,7 @@ const VOP1_OPS: [u16; 9] = [
     0x07, // v_cvt_u32_f32
     0x08, // v_cvt_i32_f32
     0x22, // v_rcp_f32
+    0x23, // v_rcp_iflag_f32
     0x27, // v_sqrt_f32
     0x2B, // v_not_b32
 ];
@@ -250,10 +253,11 @@ const VOP1_OPS: [u16; 9] = [
 const READFIRSTLANE_OP: u16 = 0x02;
 
 /// VOP2 opcodes in the subset.
-const VOP2_OPS: [u16; 22] = [
+const VOP2_OPS: [u16; 25] = [
     0x00, // v_cndmask_b32
     0x01, // v_add_f32
     0x02, // v_sub_f32
+    0x03, // v_subrev_f32
     0x05, // v_mul_f32
     0x08, // v_mul_u32_u24
     0x0A, // v_min_f32
@@ -273,16 +277,19 @@ const VOP2_OPS: [u16; 22] = [
     0x1A, // v_sub_u32 (VOP3b in e64)
     0x1B, // v_subrev_u32 (VOP3b in e64)
     0x1C, // v_addc_u32 (VOP3b in e64)
+    0x1D, // v_subb_u32 (VOP3b in e64)
+    0x1E, // v_subbrev_u32 (VOP3b in e64)
 ];
 
 /// VOPC opcodes in the subset (the VOP3 forms use the same numbers).
-const VOPC_OPS: [u16; 36] = [
+const VOPC_OPS: [u16; 38] = [
     0x41, 0x42, 0x43, 0x44, 0x46, 0x4D, // v_cmp_{lt,eq,le,gt,ge,neq}_f32
     0x51, 0x52, 0x53, 0x54, 0x56, 0x5D, // v_cmpx_{lt,eq,le,gt,ge,neq}_f32
     0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, // v_cmp_{lt,eq,le,gt,ne,ge}_i32
     0xC9, 0xCA, 0xCB, 0xCC, 0xCD, 0xCE, // v_cmp_{lt,eq,le,gt,ne,ge}_u32
     0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, // v_cmpx_{lt,eq,le,gt,ne,ge}_i32
     0xD9, 0xDA, 0xDB, 0xDC, 0xDD, 0xDE, // v_cmpx_{lt,eq,le,gt,ne,ge}_u32
+    0xEA, 0xED, // v_cmp_{eq,ne}_u64
 ];
 
 /// VOP3 opcode of VOP2 opcode 0 (VOP2 e64 forms are `0x100 + op`).
@@ -291,18 +298,22 @@ const VOP3_FROM_VOP2: u16 = 0x100;
 const VOP3_FROM_VOP1: u16 = 0x140;
 
 /// VOP3-only opcodes in the subset.
-const VOP3_ONLY_OPS: [u16; 7] = [
+const VOP3_ONLY_OPS: [u16; 9] = [
     0x1C1, // v_mad_f32
     0x1C3, // v_mad_u32_u24
     0x1C8, // v_bfe_u32
     0x1CB, // v_fma_f32
+    0x1CE, // v_alignbit_b32
+    0x1E8, // v_mad_u64_u32 (VOP3b)
     0x285, // v_mul_lo_u32
     0x286, // v_mul_hi_u32
     0x28F, // v_lshlrev_b64
 ];
 
-/// The VOP3b (carry-out SGPR) opcodes: e64 forms of v_add/sub/subrev/addc_u32.
-const VOP3B_OPS: std::ops::RangeInclusive<u16> = 0x119..=0x11C;
+/// The VOP3b (carry-out SGPR) opcodes: e64 forms of v_add/sub/subrev/addc/subb/subbrev_u32.
+const VOP3B_OPS: std::ops::RangeInclusive<u16> = 0x119..=0x11E;
+/// `v_mad_u64_u32`, the VOP3-only opcode with the VOP3b layout.
+const MAD_U64_U32: u16 = 0x1E8;
 
 /// FLAT opcodes in the subset.
 const FLAT_OPS: [u16; 6] = [
@@ -570,7 +581,7 @@ fn decode_vop3(w0: u32, w1: u32) -> Option<InsnFields> {
     if !vop3_supported(op) || srcs.contains(&LITERAL_CODE) {
         return None;
     }
-    let carry_out = VOP3B_OPS.contains(&op);
+    let carry_out = VOP3B_OPS.contains(&op) || op == MAD_U64_U32;
     Some(InsnFields {
         dst: bits(w0, 7, 0) as u8,
         sdst: if carry_out { bits(w0, 14, 8) as u8 } else { 0 },
@@ -931,6 +942,22 @@ mod tests {
         ("ds_read2_b32 v[0:1], v2 offset1:1", 0xD86E0100, 0x00000002, 2, format::DS, unit::LDS, 0x037),
         ("ds_write2_b32 v1, v2, v3 offset1:1", 0xD81C0100, 0x00030201, 2, format::DS, unit::LDS, 0x00E),
         ("ds_add_u32 v1, v2", 0xD8000000, 0x00000201, 2, format::DS, unit::LDS, 0x000),
+        ("s_addc_u32 s0, s1, s2", 0x82000201, 0x00000000, 1, format::SOP2, unit::SALU, 0x004),
+        ("s_subb_u32 s0, s1, s2", 0x82800201, 0x00000000, 1, format::SOP2, unit::SALU, 0x005),
+        ("v_rcp_iflag_f32_e32 v0, v1", 0x7E004701, 0x00000000, 1, format::VOP1, unit::VALU, 0x023),
+        ("v_subrev_f32_e32 v0, v1, v2", 0x06000501, 0x00000000, 1, format::VOP2, unit::VALU, 0x003),
+        ("v_subb_u32_e32 v0, vcc, v1, v2, vcc", 0x3A000501, 0x00000000, 1, format::VOP2, unit::VALU, 0x01D),
+        ("v_subbrev_u32_e32 v0, vcc, v1, v2, vcc", 0x3C000501, 0x00000000, 1, format::VOP2, unit::VALU, 0x01E),
+        ("v_cmp_eq_u64_e32 vcc, v[1:2], v[2:3]", 0x7DD40501, 0x00000000, 1, format::VOPC, unit::VALU, 0x0EA),
+        ("v_cmp_ne_u64_e32 vcc, v[1:2], v[2:3]", 0x7DDA0501, 0x00000000, 1, format::VOPC, unit::VALU, 0x0ED),
+        ("v_cmp_eq_u64_e64 s[0:1], v[1:2], v[2:3]", 0xD0EA0000, 0x00020501, 2, format::VOP3, unit::VALU, 0x0EA),
+        ("v_cmp_ne_u64_e64 s[0:1], v[1:2], v[2:3]", 0xD0ED0000, 0x00020501, 2, format::VOP3, unit::VALU, 0x0ED),
+        ("v_subrev_f32_e64 v0, v1, v2", 0xD1030000, 0x00020501, 2, format::VOP3, unit::VALU, 0x103),
+        ("v_subb_u32_e64 v0, s[0:1], v1, v2, s[4:5]", 0xD11D0000, 0x00120501, 2, format::VOP3, unit::VALU, 0x11D),
+        ("v_subbrev_u32_e64 v0, s[0:1], v1, v2, s[4:5]", 0xD11E0000, 0x00120501, 2, format::VOP3, unit::VALU, 0x11E),
+        ("v_rcp_iflag_f32_e64 v0, v1", 0xD1630000, 0x00000101, 2, format::VOP3, unit::VALU, 0x163),
+        ("v_alignbit_b32 v0, v1, v2, v3", 0xD1CE0000, 0x040E0501, 2, format::VOP3, unit::VALU, 0x1CE),
+        ("v_mad_u64_u32 v[0:1], s[0:1], v1, v2, v[2:3]", 0xD1E80000, 0x040A0501, 2, format::VOP3, unit::VALU, 0x1E8),
     ];
 
     /// The legal decode of a word of `format`/`unit`/`opcode`, other fields given by `f`.
@@ -978,7 +1005,7 @@ mod tests {
 
     #[test]
     fn every_llvm_mnemonic_decodes() {
-        assert_eq!(LLVM_TABLE.len(), 232);
+        assert_eq!(LLVM_TABLE.len(), 248);
         for &(text, w0, w1, words, format, unit, opcode) in LLVM_TABLE {
             let d = decode_fields(w0, w1);
             assert!(!d.illegal, "{text}");
@@ -1037,7 +1064,7 @@ mod tests {
 
     #[test]
     fn table_counts_per_format() {
-        let counts = [28, 15, 10, 12, 12, 4, 9, 22, 36, 73, 6, 5];
+        let counts = [30, 15, 10, 12, 12, 4, 10, 25, 38, 81, 6, 5];
         for (format, n) in (format::SOP2..=format::DS).zip(counts) {
             assert_eq!(table_count(format), n, "format {format}");
         }
@@ -1465,8 +1492,8 @@ mod tests {
     #[test]
     fn unsupported_opcodes_are_illegal() {
         let cases: [(&str, u32, u32); 12] = [
-            // s_addc_u32 s0, s1, s2 ; encoding: [0x01,0x02,0x00,0x82]
-            ("s_addc_u32", 0x82000201, 0),
+            // s_bfm_b32 s0, s1, s2 ; encoding: [0x01,0x02,0x00,0x91]
+            ("s_bfm_b32", 0x91000201, 0),
             // s_cmovk_i32 s0, 0x1234 ; encoding: [0x34,0x12,0x80,0xb0]
             ("s_cmovk_i32", 0xB0801234, 0),
             // s_brev_b32 s0, s1 ; encoding: [0x01,0x08,0x80,0xbe]

@@ -14,13 +14,14 @@ pub struct RunArgs {
     json: bool,
 }
 
-/// Runs the kernel and prints its report; exit code 1 when the GPU stopped with an error or
-/// the timeout passed (after the report).
+/// Runs the kernel and prints its report; exit code 1 when the GPU stopped with an error,
+/// the timeout passed or `--check` found a difference (after the report).
 pub fn run(a: &RunArgs) -> Result<(), Fail> {
     let report = cu::run(&a.opts).map_err(Fail::coded)?;
     print_json_or(a.json, &report, |r| r.text())?;
-    match &report.error {
-        None => Ok(()),
-        Some(e) => Err(Fail(1, e.clone())),
+    match (&report.error, &report.check) {
+        (Some(e), _) => Err(Fail(1, e.clone())),
+        (None, Some(c)) if c.starts_with("FAILED") => Err(Fail(1, c.clone())),
+        _ => Ok(()),
     }
 }

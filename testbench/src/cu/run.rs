@@ -1,5 +1,6 @@
-//! `rtgpu run KERNEL.s`: assemble, lay out the arguments, launch through the driver, run, and
-//! report what the compute unit measured. It checks nothing itself.
+//! `rtgpu run KERNEL.s` (or `KERNEL.cl`, compiled first, [`crate::opencl`]): assemble, lay
+//! out the arguments, launch through the driver, run, and report what the compute unit
+//! measured; with `--check`, compare the buffers with the kernel's host-side reference.
 
 use super::probe::CuProbe;
 use super::Recording;
@@ -8,8 +9,10 @@ use crate::sim::vl::EngineArgs;
 use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
-use rtgpu_firmware::isa::{assemble, Program};
+use rtgpu_firmware::hsa::HsaKernel;
+use rtgpu_firmware::isa::{assemble, AsmError, Program};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
+use rtgpu_firmware::suite::{self, Inputs};
 use rtgpu_hw::block::BlockKind;
 use rtgpu_hw::cu::IduLaunch;
 use rtgpu_hw::cu::{CuConfig, Mode};
@@ -23,8 +26,9 @@ use std::sync::Mutex;
 /// What to run (the arguments of `rtgpu run`).
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunOpts {
-    /// Kernel source (GCN3 assembly + split/merge; `// @` header lines give its default
-    /// launch, see firmware/kernels/README.md).
+    /// Kernel source: GCN3 assembly + split/merge (`.s`) or OpenCL C (`.cl`, compiled with
+    /// clang-14, cached under target/opencl/); `// @` header lines give its default launch,
+    /// see firmware/kernels/README.md.
     pub kernel: PathBuf,
     /// Compute unit configuration (TOML if it ends in .toml, else JSON; unknown fields are
     /// rejected).
@@ -47,6 +51,10 @@ pub struct RunOpts {
     /// argument's position). Nothing is written when the launch fails.
     #[arg(long, value_name = "DIR")]
     pub dump: Option<PathBuf>,
+    /// Compare the buffers with the kernel's host-side reference (the OpenCL suite's
+    /// kernels have one): print PASSED, or FAILED with the first differing element (exit 1).
+    #[arg(long)]
+    pub check: bool,
     /// Write the compute unit's waveform here (FST if the name ends in .fst, through
     /// `vcd2fst`), and a .gtkw beside it.
     #[arg(long)]
@@ -256,6 +264,8 @@ pub struct RunReport {
     pub rtl: Vec<&'static str>,
     /// `--dump`: the directory the buffers were written to.
     pub dump: Option<String>,
+    /// `--check`: `PASSED`, or `FAILED: …` with the first differing element.
+    pub check: Option<String>,
     /// `--rtl`: the waveform of the first mismatch's window, if one was written.
     pub mismatch_vcd: Option<String>,
     /// Dimensions.
@@ -294,6 +304,9 @@ impl RunReport {
         out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
         if let Some(d) = &self.dump {
             out += &format!("buffers written to {d}/ (listed in buffers.json)\n");
+        }
+        if let Some(c) = &self.check {
+            out += &format!("{c}\n");
         }
         if let Some(s) = self.speed {
             out += &format!(
@@ -382,6 +395,111 @@ pub fn assemble_kernel(src: &str, name: &str) -> Result<(Program, KernelMeta), S
     Ok((prog, meta))
 }
 
+/// A kernel ready to launch: its program, default launch and (compiled kernels) HSA
+/// interface.
+pub struct Kernel {
+    /// The assembled program.
+    pub prog: Program,
+    /// The `// @` header lines (LDS raised to what a compiled kernel declares).
+    pub meta: KernelMeta,
+    /// The HSA interface of a compiled kernel.
+    pub hsa: Option<HsaKernel>,
+}
+
+impl Kernel {
+    /// Reads, (for `.cl`) compiles and assembles the kernel at `path`.
+    pub fn load(path: &Path) -> Result<Kernel, (u8, String)> {
+        let bad = |m: String| (2u8, m);
+        let src = read_input(path).map_err(bad)?;
+        let (asm, name, origin) = if crate::opencl::is_opencl(path) {
+            let s = crate::opencl::compile(path, &src)?;
+            let origin = format!(" (compiled from {})", path.display());
+            (
+                read_input(&s).map_err(bad)?,
+                s.display().to_string(),
+                origin,
+            )
+        } else {
+            (src.clone(), path.display().to_string(), String::new())
+        };
+        let fail = |e: AsmError| bad(format!("{e}{origin}"));
+        let prog = assemble(&asm, &name).map_err(fail)?;
+        prog.check_kernel(&name).map_err(fail)?;
+        let mut meta = KernelMeta::parse(&src).map_err(|e| bad(format!("{name}: {e}")))?;
+        let hsa = HsaKernel::of(&prog, &name).map_err(fail)?;
+        if let Some(h) = &hsa {
+            meta.lds = meta.lds.max(h.lds.next_multiple_of(4));
+        }
+        Ok(Kernel { prog, meta, hsa })
+    }
+
+    /// The launch's memory image (arguments laid out by the kernel's ABI).
+    pub fn image(&self, args: &[Arg], dims: Dims, seed: u64) -> Result<Image, String> {
+        match &self.hsa {
+            Some(h) => h.image(args, dims, self.meta.lds, seed).map_err(|e| e.0),
+            None => Ok(Image::build(args, dims, seed)),
+        }
+    }
+
+    /// The kernel's name: its `__kernel` function, else the file's stem.
+    pub fn name(&self, path: &Path) -> String {
+        match &self.hsa {
+            Some(h) => h.name.clone(),
+            None => path
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+/// `--check`: `PASSED` or `FAILED: …` against the reference of kernel `name`.
+fn check_buffers(
+    name: &str,
+    dims: Dims,
+    args: &[Arg],
+    image: &Image,
+    got: &[Vec<u32>],
+) -> Result<String, String> {
+    let r = suite::reference(name).ok_or_else(|| {
+        let names: Vec<&str> = suite::REFERENCES.iter().map(|r| r.name).collect();
+        format!(
+            "--check: kernel {name} has no host-side reference (the suite's have one: {})",
+            names.join(", ")
+        )
+    })?;
+    let initial = (0..image.buffers.len())
+        .map(|i| image.buffer(&image.mem, i).to_vec())
+        .collect();
+    let inputs = Inputs::new(dims, args, initial);
+    Ok(match r.check(&inputs, got) {
+        None => "PASSED".into(),
+        Some((b, i, g, w)) => {
+            let k = buffer_arg(args, b);
+            let show = |v: u32| {
+                if r.float {
+                    format!("{}", f32::from_bits(v))
+                } else {
+                    format!("{}", v as i32)
+                }
+            };
+            format!(
+                "FAILED: arg{k}[{i}] = {} ({g:#010x}), expected {} ({w:#010x})",
+                show(g),
+                show(w)
+            )
+        }
+    })
+}
+
+/// The argument position of buffer `b` (the b-th buffer argument).
+fn buffer_arg(args: &[Arg], b: usize) -> usize {
+    args.iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a, Arg::Buffer { .. }))
+        .nth(b)
+        .map_or(b, |(k, _)| k)
+}
+
 /// Checks a launch against the configuration before anything is allocated or run: the
 /// sizes, the wavefront slots a work-group needs, its LDS, and that its buffers fit the data
 /// memory. Every message names the limit.
@@ -419,8 +537,8 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
 fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let bad = |m: String| (2u8, m);
     let name = o.kernel.display().to_string();
-    let src = read_input(&o.kernel).map_err(bad)?;
-    let (prog, meta) = assemble_kernel(&src, &name).map_err(bad)?;
+    let kernel = Kernel::load(&o.kernel)?;
+    let (prog, meta) = (&kernel.prog, &kernel.meta);
     let cfg = o
         .apply(match &o.config {
             Some(p) => load_config(p).map_err(bad)?,
@@ -428,9 +546,9 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         })
         .map_err(bad)?;
     cfg.check().map_err(bad)?;
-    let (dims, args) = o.launch.resolve(&meta).map_err(bad)?;
+    let (dims, args) = o.launch.resolve(meta).map_err(bad)?;
     check_launch(&cfg, dims, meta.lds, &args).map_err(bad)?;
-    let image = Image::build(&args, dims, o.launch.seed);
+    let image = kernel.image(&args, dims, o.launch.seed).map_err(bad)?;
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     gpu.cu_mut().set_skip_idle(!o.no_skip);
     if let Some(RtlList(kinds)) = &o.rtl {
@@ -459,7 +577,8 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let desc = LaunchDesc {
         reorder: o.reorder,
         idu,
-        ..LaunchDesc::new(image.kernarg, dims, meta.lds, o.mode, o.s, o.sched)
+        entry_pc: prog.entry_pc(),
+        ..LaunchDesc::new(image.abi, dims, meta.lds, o.mode, o.s, o.sched)
     };
     let t0 = std::time::Instant::now();
     let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
@@ -481,8 +600,16 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         }
         _ => None,
     };
+    let check = match (o.check, outcome.result.is_ok()) {
+        (true, true) => {
+            let k = kernel.name(&o.kernel);
+            Some(check_buffers(&k, dims, &args, &image, &outcome.buffers).map_err(bad)?)
+        }
+        _ => None,
+    };
     let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
     r.dump = dumped;
+    r.check = check;
     if let Some(f) = gpu.cu().block_fault() {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
@@ -547,6 +674,7 @@ fn report(
             .collect(),
         mismatch_vcd: None,
         dump: None,
+        check: None,
         dims,
         status,
         error,

@@ -1,11 +1,16 @@
 //! The assembler: `.s` text in LLVM's AMDGPU syntax (gfx8) → code image.
 //!
-//! A line holds optional labels (`name:`), then a directive (only `.text`) or an instruction;
-//! `;` and `//` start comments. Branches take a label or a signed dword offset. Errors carry
-//! `file:line:column` and what was expected.
+//! A line holds optional labels (`name:`), then a directive or an instruction; `;` and `//`
+//! start comments. Branches take a label or a signed dword offset. The directives are those
+//! clang writes around an HSA kernel ([`directive`]): its kernel descriptor and metadata
+//! are kept in the [`Program`]. Errors carry `file:line:column` and what was expected.
 
+mod directive;
 mod lexer;
 mod parse;
+
+use directive::{is_directive, Directives, Effect};
+pub use directive::{KernelDescriptor, Metadata};
 
 use super::instruction::Instruction;
 use super::opcode::Op;
@@ -58,9 +63,22 @@ pub struct Program {
     pub items: Vec<Listing>,
     /// Label → byte address.
     pub labels: BTreeMap<String, u32>,
+    /// The `.amdhsa_kernel` descriptor: the kernel is compiled code with the HSA ABI
+    /// (docs/opencl.md); `None` for rtgpu's own ABI (firmware/kernels/README.md).
+    pub kernel: Option<KernelDescriptor>,
+    /// The `.amdgpu_metadata` block (the kernel's arguments), if any.
+    pub metadata: Option<Metadata>,
 }
 
 impl Program {
+    /// The byte address execution starts at: the kernel descriptor's label, else 0.
+    pub fn entry_pc(&self) -> u32 {
+        self.kernel
+            .as_ref()
+            .and_then(|k| self.labels.get(&k.name).copied())
+            .unwrap_or(0)
+    }
+
     /// The code image as dwords.
     pub fn words(&self) -> Vec<u32> {
         self.items
@@ -112,14 +130,34 @@ pub fn assemble(src: &str, file: &str) -> Result<Program, AsmError> {
     };
     let mut labels = BTreeMap::new();
     let mut pending = Vec::new();
+    let mut dirs = Directives::default();
     let mut addr = 0u32;
     for (i, text) in src.lines().enumerate() {
         let line = i + 1;
+        if dirs.in_block() {
+            dirs.block_line(text, line).map_err(|e| err(line, e))?;
+            continue;
+        }
         let code = strip_comment(text);
+        if is_directive(code) {
+            if let Effect::Align(bytes) = dirs.directive(code, line).map_err(|e| err(line, e))? {
+                pad(&mut pending, &mut addr, bytes, line);
+            }
+            continue;
+        }
         let tokens = tokenize(code, 1).map_err(|e| err(line, e))?;
         let rest = take_labels(&tokens, addr, &mut labels).map_err(|e| err(line, e))?;
-        if rest.is_empty() || directive(rest).map_err(|e| err(line, e))? {
+        if rest.is_empty() {
             continue;
+        }
+        if !dirs.in_text {
+            return Err(err(
+                line,
+                (
+                    rest[0].col,
+                    "an instruction outside the .text section".into(),
+                ),
+            ));
         }
         let parsed =
             parse::parse_instruction(rest, code.chars().count() + 1).map_err(|e| err(line, e))?;
@@ -141,11 +179,43 @@ pub fn assemble(src: &str, file: &str) -> Result<Program, AsmError> {
             )
         })?;
     }
+    let last = src.lines().count().max(1);
+    dirs.finish().map_err(|m| err(last, (1, m)))?;
+    check_entry(&dirs, &labels).map_err(|(line, m)| err(line, (1, m)))?;
     let items = pending
         .into_iter()
         .map(|p| resolve(p, &labels).map_err(|(line, e)| err(line, e)))
         .collect::<Result<_, _>>()?;
-    Ok(Program { items, labels })
+    Ok(Program {
+        items,
+        labels,
+        kernel: dirs.kernel,
+        metadata: dirs.metadata,
+    })
+}
+
+/// Pads the code with `s_nop 0` up to a multiple of `bytes` (llvm-mc's code alignment).
+fn pad(pending: &mut Vec<Pending>, addr: &mut u32, bytes: u32, line: usize) {
+    while !addr.is_multiple_of(bytes) {
+        pending.push(Pending {
+            insn: Instruction::new(Op::SNop),
+            label: None,
+            addr: *addr,
+            line,
+        });
+        *addr += 4;
+    }
+}
+
+/// The kernel descriptor names a label of the code: its entry point.
+fn check_entry(dirs: &Directives, labels: &BTreeMap<String, u32>) -> Result<(), (usize, String)> {
+    match &dirs.kernel {
+        Some(k) if !labels.contains_key(&k.name) => Err((
+            k.line,
+            format!(".amdhsa_kernel {0}: no label '{0}' in the code", k.name),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Assembles one instruction line (no labels).
@@ -162,7 +232,8 @@ pub fn assemble_line(text: &str) -> Result<Instruction, AsmError> {
     }
 }
 
-fn strip_comment(line: &str) -> &str {
+/// The code part of a line: everything before `;` or `//`.
+pub(crate) fn strip_comment(line: &str) -> &str {
     let cut = [line.find(';'), line.find("//")]
         .into_iter()
         .flatten()
@@ -191,18 +262,6 @@ fn take_labels<'a>(
         tokens = rest;
     }
     Ok(tokens)
-}
-
-/// Handles a directive line; false if the line is not a directive.
-fn directive(tokens: &[Token]) -> Result<bool, (usize, String)> {
-    match &tokens[0].tok {
-        Tok::Ident(d) if d == ".text" && tokens.len() == 1 => Ok(true),
-        Tok::Ident(d) if d.starts_with('.') => Err((
-            tokens[0].col,
-            format!("unsupported directive '{d}' (only .text is accepted)"),
-        )),
-        _ => Ok(false),
-    }
 }
 
 /// Fills a branch's offset from its label and encodes the instruction.

@@ -177,10 +177,20 @@ impl Cursor<'_> {
         Ok(())
     }
 
-    /// The next operand is `vcc` (after a comma unless it is the first operand).
+    /// The next operand is the implicit `vcc` (after a comma unless it is the first operand).
+    /// A leading `vcc` is the implicit one only when two more operands follow it (VOPC
+    /// `vcc, src0, vsrc1`); otherwise it is `src0` itself (`v_cmp_eq_u64 vcc, v[0:1]`).
     fn vcc_next(&self, first: bool) -> bool {
         let at = if first { self.at } else { self.at + 1 };
-        let comma = first || self.peek() == Some(&Tok::Punct(','));
+        let commas = self.toks[self.at..]
+            .iter()
+            .filter(|t| t.tok == Tok::Punct(','))
+            .count();
+        let comma = if first {
+            commas >= 2
+        } else {
+            self.peek() == Some(&Tok::Punct(','))
+        };
         comma && matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Ident(v)) if v == "vcc")
     }
 
@@ -493,7 +503,7 @@ impl Cursor<'_> {
 
 /// LLVM lets the implicit `vcc` of VOPC and `v_cndmask_b32` e32 forms be left out.
 fn vcc_optional(op: Op, e64: bool) -> bool {
-    !e64 && matches!(op.info().sig, Sig::Vopc | Sig::Cndmask)
+    !e64 && matches!(op.info().sig, Sig::Vopc | Sig::Vopc64 | Sig::Cndmask)
 }
 
 fn set(flag: &mut bool) -> bool {

@@ -10,7 +10,7 @@ use rust_hdl::prelude::*;
 /// Membership is a 64-bit mask per format indexed by `opcode[5:0]` (with `opcode[9:6]`
 /// selecting the 64-opcode page); VOP3 opcodes map to the VOPC page(s) (0x000..0x0FF), the
 /// VOP2 page (0x100..0x13F, e64 forms), the VOP1 page (0x140..0x17F, e64 forms, without
-/// `v_readfirstlane_b32`), or one of the seven VOP3-only opcodes.
+/// `v_readfirstlane_b32`), or one of the nine VOP3-only opcodes (`v_mad_u64_u32` with the VOP3b layout).
 #[derive(LogicBlock)]
 pub struct OpcodeCheck {
     /// The word is in the SOP2 format (from [`crate::isa::InsnFormat`]).
@@ -76,6 +76,8 @@ pub struct OpcodeCheck {
     op_mul_lo_u32: Constant<Bits<10>>,
     op_mul_hi_u32: Constant<Bits<10>>,
     op_lshlrev_b64: Constant<Bits<10>>,
+    op_alignbit_b32: Constant<Bits<10>>,
+    op_mad_u64_u32: Constant<Bits<10>>,
     u_none: Constant<Bits<4>>,
     u_salu: Constant<Bits<4>>,
     u_valu: Constant<Bits<4>>,
@@ -108,7 +110,7 @@ impl Default for OpcodeCheck {
             unit: Default::default(),
             vop3b: Default::default(),
             // Bit i set = opcode i of the page is in the subset (gfx8 numbers, llvm-mc).
-            m_sop2: k(0x33_f03f_ffcf),
+            m_sop2: k(0x33_f03f_ffff),
             m_sopk: k(0xfffd),
             m_sop1: k(0x7_7000_0033),
             m_sopc: k(0xfff),
@@ -116,11 +118,11 @@ impl Default for OpcodeCheck {
             m_sopp_branch: k(0x3f4),
             m_sopp_sync: k(0x1400),
             m_smem: k(0x1_0007),
-            m_vop1: k(0x884_0000_01e6),
-            m_vop2: k(0x1e7f_fd27),
-            m_vop2_carry: k(0x1e00_0000),
+            m_vop1: k(0x88c_0000_01e6),
+            m_vop2: k(0x7e7f_fd2f),
+            m_vop2_carry: k(0x7e00_0000),
             m_vopc_page1: k(0x205e_205e),
-            m_vopc_page3: k(0x7e7e_7e7e),
+            m_vopc_page3: k(0x2400_7e7e_7e7e),
             m_flat: k(0xb0b0_0000),
             m_ds: k(0xc0_0000_0000_6001),
             page0: k(0),
@@ -139,6 +141,8 @@ impl Default for OpcodeCheck {
             op_mul_lo_u32: k(0x285),
             op_mul_hi_u32: k(0x286),
             op_lshlrev_b64: k(0x28f),
+            op_alignbit_b32: k(0x1ce),
+            op_mad_u64_u32: k(0x1e8),
             u_none: k(unit::NONE),
             u_salu: k(unit::SALU),
             u_valu: k(unit::VALU),
@@ -285,9 +289,14 @@ impl Logic for OpcodeCheck {
                 | (self.opcode.val() == self.op_fma_f32.val())
                 | (self.opcode.val() == self.op_mul_lo_u32.val())
                 | (self.opcode.val() == self.op_mul_hi_u32.val())
-                | (self.opcode.val() == self.op_lshlrev_b64.val()))
+                | (self.opcode.val() == self.op_lshlrev_b64.val())
+                | (self.opcode.val() == self.op_alignbit_b32.val())
+                | (self.opcode.val() == self.op_mad_u64_u32.val()))
         {
             self.legal.next = true;
+        }
+        if (self.is_vop3.val()) & (self.opcode.val() == self.op_mad_u64_u32.val()) {
+            self.vop3b.next = true;
         }
         if self.is_flat.val() {
             self.legal.next = (self.opcode.val().get_bits::<4>(6) == self.page0.val())

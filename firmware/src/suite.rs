@@ -1,0 +1,306 @@
+//! The OpenCL C suite (`firmware/suite/*.cl`): the host-side reference of every kernel, which
+//! `rtgpu run KERNEL.cl --check` compares the GPU's buffers with.
+//!
+//! A reference gets the launch's inputs (dimensions, scalar arguments, initial buffer
+//! contents) and returns the contents every buffer argument must have afterwards. Integer
+//! kernels must match exactly; float kernels within [`FLOAT_TOLERANCE`] (relative, at least
+//! that much absolute), since OpenCL C leaves the compiler room in how it rounds (fused or
+//! separate multiply-add, the order of sums).
+
+use crate::launch::{Arg, Dims};
+
+/// The relative tolerance of a float result (absolute below 1.0).
+pub const FLOAT_TOLERANCE: f32 = 1e-5;
+
+/// What a reference reads: the launch as the kernel saw it.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The launch's dimensions.
+    pub dims: Dims,
+    /// The scalar arguments, in argument order (bits as passed).
+    pub scalars: Vec<u32>,
+    /// The buffer arguments' initial contents, in argument order.
+    pub buffers: Vec<Vec<u32>>,
+}
+
+impl Inputs {
+    /// The launch's inputs: `args` with `buffers` (the buffers' initial contents).
+    pub fn new(dims: Dims, args: &[Arg], buffers: Vec<Vec<u32>>) -> Inputs {
+        let scalars = args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::Scalar(v) => Some(*v),
+                Arg::Buffer { .. } => None,
+            })
+            .collect();
+        Inputs {
+            dims,
+            scalars,
+            buffers,
+        }
+    }
+
+    /// Buffer `i` as floats.
+    fn floats(&self, i: usize) -> Vec<f32> {
+        self.buffers[i].iter().map(|&w| f32::from_bits(w)).collect()
+    }
+
+    /// Buffer `i` as signed integers.
+    fn ints(&self, i: usize) -> Vec<i32> {
+        self.buffers[i].iter().map(|&w| w as i32).collect()
+    }
+
+    /// Scalar `i` as an unsigned count.
+    fn count(&self, i: usize) -> usize {
+        self.scalars[i] as usize
+    }
+
+    /// Scalar `i` as a float.
+    fn float(&self, i: usize) -> f32 {
+        f32::from_bits(self.scalars[i])
+    }
+
+    /// The buffers, with buffer `i` replaced by `out`.
+    fn with(&self, i: usize, out: Vec<u32>) -> Vec<Vec<u32>> {
+        let mut all = self.buffers.clone();
+        all[i] = out;
+        all
+    }
+}
+
+/// A suite kernel's reference.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference {
+    /// The kernel's name (its `__kernel` function).
+    pub name: &'static str,
+    /// Its results are floats (compared within [`FLOAT_TOLERANCE`]).
+    pub float: bool,
+    /// The expected buffers after the launch.
+    pub run: fn(&Inputs) -> Vec<Vec<u32>>,
+}
+
+/// Every suite kernel's reference.
+pub const REFERENCES: &[Reference] = &[
+    Reference {
+        name: "vector_add",
+        float: true,
+        run: vector_add,
+    },
+    Reference {
+        name: "saxpy",
+        float: true,
+        run: saxpy,
+    },
+    Reference {
+        name: "reduce",
+        float: false,
+        run: reduce,
+    },
+    Reference {
+        name: "nn",
+        float: true,
+        run: nn,
+    },
+    Reference {
+        name: "pathfinder",
+        float: false,
+        run: pathfinder,
+    },
+    Reference {
+        name: "hotspot",
+        float: true,
+        run: hotspot,
+    },
+    Reference {
+        name: "sgemm",
+        float: true,
+        run: sgemm,
+    },
+    Reference {
+        name: "histogram",
+        float: false,
+        run: histogram,
+    },
+];
+
+/// The reference of kernel `name`, if it is a suite kernel.
+pub fn reference(name: &str) -> Option<&'static Reference> {
+    REFERENCES.iter().find(|r| r.name == name)
+}
+
+/// The first element where `got` differs from `want`: (buffer, index, got, want).
+pub type Difference = (usize, usize, u32, u32);
+
+impl Reference {
+    /// Compares the GPU's buffers with the reference's; `None` when they agree.
+    pub fn check(&self, inputs: &Inputs, got: &[Vec<u32>]) -> Option<Difference> {
+        let want = (self.run)(inputs);
+        for (b, (g, w)) in got.iter().zip(&want).enumerate() {
+            let bad = (0..g.len().max(w.len())).find(|&i| match (g.get(i), w.get(i)) {
+                (Some(&x), Some(&y)) => !self.same(x, y),
+                _ => true,
+            });
+            if let Some(i) = bad {
+                return Some((
+                    b,
+                    i,
+                    g.get(i).copied().unwrap_or(0),
+                    w.get(i).copied().unwrap_or(0),
+                ));
+            }
+        }
+        None
+    }
+
+    fn same(&self, got: u32, want: u32) -> bool {
+        if !self.float || got == want {
+            return got == want;
+        }
+        let (g, w) = (f32::from_bits(got), f32::from_bits(want));
+        (g - w).abs() <= FLOAT_TOLERANCE * w.abs().max(1.0)
+    }
+}
+
+fn bits(v: impl IntoIterator<Item = f32>) -> Vec<u32> {
+    v.into_iter().map(f32::to_bits).collect()
+}
+
+fn vector_add(x: &Inputs) -> Vec<Vec<u32>> {
+    let (a, b, n) = (x.floats(0), x.floats(1), x.count(0));
+    let mut c = x.floats(2);
+    for i in 0..n.min(c.len()) {
+        c[i] = a[i] + b[i];
+    }
+    x.with(2, bits(c))
+}
+
+fn saxpy(x: &Inputs) -> Vec<Vec<u32>> {
+    let (v, a, n) = (x.floats(0), x.float(0), x.count(1));
+    let mut y = x.floats(1);
+    for i in 0..n.min(y.len()) {
+        y[i] += a * v[i];
+    }
+    x.with(1, bits(y))
+}
+
+fn reduce(x: &Inputs) -> Vec<Vec<u32>> {
+    let input = x.ints(0);
+    let wg = x.dims.wg as usize;
+    let sums = input
+        .chunks(wg)
+        .take(x.dims.groups() as usize)
+        .map(|c| c.iter().fold(0i32, |s, &v| s.wrapping_add(v)) as u32);
+    let mut out = x.buffers[1].clone();
+    for (o, s) in out.iter_mut().zip(sums) {
+        *o = s;
+    }
+    x.with(1, out)
+}
+
+fn nn(x: &Inputs) -> Vec<Vec<u32>> {
+    let (lat, lng) = (x.floats(0), x.floats(1));
+    let (tlat, tlng, n) = (x.float(0), x.float(1), x.count(2));
+    let mut d = x.floats(2);
+    for i in 0..n.min(d.len()) {
+        let (dx, dy) = (lat[i] - tlat, lng[i] - tlng);
+        d[i] = (dx * dx + dy * dy).sqrt();
+    }
+    x.with(2, bits(d))
+}
+
+fn pathfinder(x: &Inputs) -> Vec<Vec<u32>> {
+    let (wall, prev, cols) = (x.ints(0), x.ints(1), x.count(0));
+    let mut next = x.buffers[2].clone();
+    for i in 0..cols.min(next.len()) {
+        let lo = i.saturating_sub(1);
+        let hi = (i + 1).min(cols - 1);
+        let best = prev[lo..=hi].iter().min().copied().unwrap_or(prev[i]);
+        next[i] = wall[i].wrapping_add(best) as u32;
+    }
+    x.with(2, next)
+}
+
+fn hotspot(x: &Inputs) -> Vec<Vec<u32>> {
+    let (t, p) = (x.floats(0), x.floats(1));
+    let (w, h) = (x.count(0), x.count(1));
+    let mut out = x.floats(2);
+    for i in 0..(w * h).min(out.len()) {
+        let (cx, cy) = (i % w, i / w);
+        let c = t[i];
+        let n = t[if cy > 0 { i - w } else { i }];
+        let s = t[if cy + 1 < h { i + w } else { i }];
+        let e = t[if cx + 1 < w { i + 1 } else { i }];
+        let west = t[if cx > 0 { i - 1 } else { i }];
+        out[i] = c + 0.125 * (n + s + e + west - 4.0 * c) + 0.5 * p[i];
+    }
+    x.with(2, bits(out))
+}
+
+fn sgemm(x: &Inputs) -> Vec<Vec<u32>> {
+    let (a, b) = (x.floats(0), x.floats(1));
+    let (n, alpha, beta) = (x.count(0), x.float(1), x.float(2));
+    let mut c = x.floats(2);
+    let items = (x.dims.grid as usize).min(c.len()).min(n * n);
+    for (i, ci) in c.iter_mut().enumerate().take(items) {
+        let (row, col) = (i / n, i % n);
+        let acc = (0..n).fold(0.0f32, |acc, k| acc + a[row * n + k] * b[k * n + col]);
+        *ci = alpha * acc + beta * *ci;
+    }
+    x.with(2, bits(c))
+}
+
+fn histogram(x: &Inputs) -> Vec<Vec<u32>> {
+    let wg = x.dims.wg as usize;
+    let mut bins = x.buffers[1].clone();
+    for (g, chunk) in x.buffers[0].chunks(wg).enumerate() {
+        for &v in chunk {
+            if let Some(b) = bins.get_mut(g * 16 + (v & 15) as usize) {
+                *b += 1;
+            }
+        }
+    }
+    x.with(1, bins)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(scalars: &[u32], buffers: &[&[u32]]) -> Inputs {
+        Inputs {
+            dims: Dims { grid: 4, wg: 2 },
+            scalars: scalars.to_vec(),
+            buffers: buffers.iter().map(|b| b.to_vec()).collect(),
+        }
+    }
+
+    #[test]
+    fn reduce_sums_each_group() {
+        let x = inputs(&[], &[&[1, 2, 3, 4], &[0, 0]]);
+        assert_eq!(reduce(&x)[1], [3, 7]);
+        let r = reference("reduce").unwrap();
+        assert_eq!(r.check(&x, &[vec![1, 2, 3, 4], vec![3, 7]]), None);
+        assert_eq!(
+            r.check(&x, &[vec![1, 2, 3, 4], vec![3, 8]]),
+            Some((1, 1, 8, 7))
+        );
+    }
+
+    #[test]
+    fn pathfinder_takes_the_least_neighbour() {
+        let x = inputs(&[4], &[&[10, 10, 10, 10], &[5, 1, 7, 3], &[0; 4]]);
+        assert_eq!(pathfinder(&x)[2], [11, 11, 11, 13]);
+    }
+
+    #[test]
+    fn float_results_compare_within_the_tolerance() {
+        let r = reference("vector_add").unwrap();
+        let one = 1.0f32.to_bits();
+        let x = inputs(&[1], &[&[one], &[one], &[0]]);
+        let near = (2.0f32 + 1e-6).to_bits();
+        assert_eq!(r.check(&x, &[vec![one], vec![one], vec![near]]), None);
+        let far = 2.001f32.to_bits();
+        assert!(r.check(&x, &[vec![one], vec![one], vec![far]]).is_some());
+        assert!(reference("nope").is_none());
+    }
+}

@@ -1,0 +1,193 @@
+//! OpenCL C kernels (docs/opencl.md), compiled with clang-14 (missing = failure: run
+//! scripts/setup):
+//! - every suite kernel (`firmware/suite/*.cl`) assembles to the same words as
+//!   `llvm-mc-14 -triple=amdgcn-amd-amdhsa -mcpu=fiji` gives for clang's output (the `.text`
+//!   section of its object file, cut out by llvm-objcopy-14);
+//! - every suite kernel leaves the buffers its host-side reference expects and the reference
+//!   interpreter leaves, on the compute unit under no-split, DWS and PWS (none diverges
+//!   around a split point);
+//! - `rtgpu run`: `--check` prints PASSED, and FAILED with exit 1 for a kernel that computes
+//!   something else under a suite kernel's name; a compile error is clang's message with exit
+//!   2; an instruction outside the subset is named with the generated file and line (exit 2).
+
+mod common;
+
+use common::rtgpu;
+use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
+use rtgpu_firmware::interp::{self, InterpConfig};
+use rtgpu_firmware::launch::Image;
+use rtgpu_firmware::suite::{self, Inputs};
+use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
+use rtgpu_testbench::cu::Kernel;
+use rtgpu_testbench::opencl;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../firmware/suite");
+
+/// The suite's kernels, sorted.
+fn suite_kernels() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(SUITE)
+        .expect("firmware/suite")
+        .map(|e| e.unwrap().path())
+        .filter(|p| opencl::is_opencl(p))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 6, "the suite has {} kernels", v.len());
+    v
+}
+
+fn load(path: &Path) -> Kernel {
+    Kernel::load(path).unwrap_or_else(|(_, e)| panic!("{e}"))
+}
+
+/// Runs an LLVM tool; a missing one fails the test with the way to install it.
+fn tool(name: &str, args: &[&str]) {
+    let out = Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name}: {e}: run scripts/setup"));
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// llvm-mc's code for an assembly file: the `.text` section of its object file.
+fn llvm_words(asm: &Path, dir: &Path) -> Vec<u32> {
+    let (obj, bin) = (dir.join("k.o"), dir.join("k.bin"));
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    tool(
+        "llvm-mc-14",
+        &[
+            "-triple=amdgcn-amd-amdhsa",
+            "-mcpu=fiji",
+            "-filetype=obj",
+            &s(asm),
+            "-o",
+            &s(&obj),
+        ],
+    );
+    tool(
+        "llvm-objcopy-14",
+        &["-O", "binary", "--only-section=.text", &s(&obj), &s(&bin)],
+    );
+    let bytes = std::fs::read(&bin).unwrap();
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn suite_kernels_assemble_to_llvm_mc_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut words = 0;
+    for path in suite_kernels() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let asm = opencl::compile(&path, &src).unwrap_or_else(|(_, e)| panic!("{e}"));
+        let ours = load(&path).prog.words();
+        let want = llvm_words(&asm, dir.path());
+        assert_eq!(ours, want, "{}", path.display());
+        words += ours.len();
+    }
+    assert!(words > 500, "{words} words compared");
+}
+
+/// The buffers the compute unit leaves in `mode`.
+fn on_cu(k: &Kernel, image: &Image, mode: Mode) -> Vec<Vec<u32>> {
+    let mut drv = Driver::new(Gpu::new(CuConfig::default()).unwrap()).unwrap();
+    let desc = LaunchDesc {
+        entry_pc: k.prog.entry_pc(),
+        ..LaunchDesc::new(image.abi, k.meta.dims, k.meta.lds, mode, 1, Policy::Gto)
+    };
+    let out = driver::run(&mut drv, &k.prog.words(), image, desc, 1_000_000).unwrap();
+    out.result.unwrap_or_else(|e| panic!("{mode:?}: {e}"));
+    out.buffers
+}
+
+#[test]
+fn suite_kernels_pass_on_the_compute_unit_in_every_mode() {
+    for path in suite_kernels() {
+        let k = load(&path);
+        let name = k.name(&path);
+        let (dims, args) = (k.meta.dims, k.meta.args.clone());
+        let image = k.image(&args, dims, 3).unwrap();
+        let mut mem = image.mem.clone();
+        let cfg = InterpConfig::default();
+        let entry = k.prog.entry_pc();
+        interp::run(
+            &k.prog.words(),
+            entry,
+            dims,
+            k.meta.lds,
+            image.abi,
+            &mut mem,
+            &cfg,
+        )
+        .unwrap_or_else(|e| panic!("{name}: interpreter: {e}"));
+        let interpreted: Vec<Vec<u32>> = (0..image.buffers.len())
+            .map(|i| image.buffer(&mem, i).to_vec())
+            .collect();
+        let initial = (0..image.buffers.len())
+            .map(|i| image.buffer(&image.mem, i).to_vec())
+            .collect();
+        let reference = suite::reference(&name).expect("every suite kernel has a reference");
+        let inputs = Inputs::new(dims, &args, initial);
+        assert_eq!(reference.check(&inputs, &interpreted), None, "{name}");
+        for mode in [Mode::NoSplit, Mode::Dws, Mode::Pws] {
+            let got = on_cu(&k, &image, mode);
+            assert!(
+                got == interpreted,
+                "{name} {mode:?}: differs from the interpreter"
+            );
+        }
+    }
+}
+
+#[test]
+fn run_check_passes_and_fails() {
+    let (code, out, err) = rtgpu(&["run", "firmware/suite/reduce.cl", "--check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PASSED"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("saxpy.cl");
+    let src = std::fs::read_to_string(Path::new(SUITE).join("saxpy.cl")).unwrap();
+    std::fs::write(&wrong, src.replace("a * x[i] + y[i]", "a * x[i] - y[i]")).unwrap();
+    let (code, out, err) = rtgpu(&["run", wrong.to_str().unwrap(), "--check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("FAILED: arg1[0] = "), "{out}");
+}
+
+#[test]
+fn compile_errors_and_unsupported_instructions_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.cl");
+    std::fs::write(
+        &bad,
+        "__kernel void k(__global int *p) { p[0] = undeclared; }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rtgpu(&["run", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("does not compile") && err.contains("use of undeclared identifier"),
+        "{err}"
+    );
+    let popc = dir.path().join("popc.cl");
+    std::fs::write(
+        &popc,
+        "__kernel void k(__global uint *p) { uint i = get_global_id(0); \
+         p[i] = __builtin_popcount(p[i]); }\n",
+    )
+    .unwrap();
+    let (code, _, err) = rtgpu(&["run", popc.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(".s:") && err.contains("unknown instruction 'v_bcnt_u32_b32"),
+        "{err}"
+    );
+}
