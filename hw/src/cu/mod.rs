@@ -52,7 +52,7 @@ mod idu_port;
 pub mod memory;
 pub mod regfile;
 mod rounds;
-mod salu;
+pub mod salu;
 mod valu;
 
 pub use config::{CuConfig, Latencies, Launch, Mode, MAX_CODE_BYTES, MAX_LDS_BYTES, MAX_MEM_BYTES};
