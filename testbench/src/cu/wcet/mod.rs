@@ -113,8 +113,8 @@ pub struct WcetOpts {
     /// the tightness (exit 1 if any input exceeds the bound or fails).
     #[arg(long, value_name = "N", requires = "run")]
     pub inputs: Option<u64>,
-    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`; the memory hierarchy
-    /// is not analysed (fixed latencies are used).
+    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`; one with the memory
+    /// hierarchy on is rejected (the bound covers fixed latencies only).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Issue policy: gto or lrr.
@@ -300,6 +300,15 @@ impl WcetCase {
         }
         if self.reprovision && self.mode != Mode::Pws {
             return Err("--reprovision is for --mode pws".into());
+        }
+        if self.cfg.memory.hierarchy {
+            // A bound that silently assumed fixed latencies would be exceeded on the
+            // hierarchy: refuse rather than mislead.
+            return Err(
+                "the configuration turns the memory hierarchy on; the bound covers \
+                        fixed memory latencies only (docs/cli.md#rtgpu-wcet)"
+                    .into(),
+            );
         }
         self.cfg.check()?;
         super::run::check_launch(&self.cfg, self.dims, self.lds, &self.args)
