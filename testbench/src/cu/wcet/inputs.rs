@@ -43,7 +43,7 @@ pub struct InputRuns {
 /// ranged scalar arguments drawn from their ranges.
 pub fn random_input(case: &WcetCase, i: u64) -> (WcetCase, Vec<(usize, i64)>) {
     let seed = case.seed.wrapping_add(i);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0f_1a9u64);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_f1a9_u64);
     let mut c = case.clone();
     c.seed = seed;
     let mut scalars = Vec::new();

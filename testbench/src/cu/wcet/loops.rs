@@ -384,7 +384,7 @@ impl Scalar<'_> {
                 continue;
             }
             let t = self.g.succs[i][0];
-            let leaves = t == l.head || t < l.head || t > l.end;
+            let leaves = t <= l.head || t > l.end;
             if !leaves {
                 i += 1;
                 continue;

@@ -406,12 +406,13 @@ pub fn static_costs(
         .ok_or_else(|| failed("an instruction of the compiled kernel has no owner"))?;
     (0..2 * n)
         .map(|o| {
-            let mut idx = (0..owner.len()).filter(|&i| owner[i] == o);
-            match (idx.next(), idx.last()) {
-                (Some(lo), hi) => c
-                    .region(lo, hi.unwrap_or(lo), &|j| owner[j] == o)
+            let lo = owner.iter().position(|&x| x == o);
+            let hi = owner.iter().rposition(|&x| x == o);
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => c
+                    .region(lo, hi, &|j| owner[j] == o)
                     .map_err(WcetError::Input),
-                (None, _) => Ok(0),
+                _ => Ok(0),
             }
         })
         .collect()
