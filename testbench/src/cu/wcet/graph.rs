@@ -171,9 +171,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(g.loops.len(), 2);
-        assert_eq!(g.loops[0], Loop { head: 1, end: 8 });
+        assert_eq!(g.loops[0], Loop { head: 1, end: 7 });
         assert_eq!(g.innermost(3), Some(1));
-        assert!(g.succs[9].is_empty());
+        assert!(g.succs[8].is_empty());
         let e = graph(
             "s_cmp_eq_u32 s1, 0\ns_cbranch_scc1 mid\ntop:\ns_nop 0\nmid:\ns_nop 0\n\
              s_branch top\ns_endpgm\n",

@@ -217,12 +217,13 @@ mod tests {
 
     #[test]
     fn a_waitcnt_pays_the_rest_of_the_load_and_a_valu_waits_for_its_unit() {
-        // flat 64: the load issues at 0, the add at 1, the wait at 5 until 64.
+        // flat 64: the load issues at 0, the add at 1; the edge into the wait pays the rest
+        // of the load (64 − 1), so the wait issues at 64.
         let c = costs(
             "flat_load_dword v1, v[2:3]\nv_add_u32 v4, vcc, v5, v6\ns_waitcnt vmcnt(0)\n\
              v_mov_b32 v7, v1\ns_endpgm\n",
         );
-        assert_eq!(c, [1, 4, 59, 4]);
+        assert_eq!(c, [1, 63, 1, 4]);
         // A waitcnt that allows one outstanding access does not wait for one.
         let c = costs("flat_load_dword v1, v[2:3]\ns_waitcnt vmcnt(1)\ns_endpgm\n");
         assert_eq!(c, [1, 1]);
