@@ -13,6 +13,10 @@
 // s_cbranch_execnz back to the top) and restores EXEC after it.
 //
 // Kernel arguments: A (dwords 0-1), out (dwords 2-3), N (dword 4).
+// Flow facts for `rtgpu wcet`: N is at most 16, and the lane loop runs at most 7 times (m ≤ 7),
+// so its branch back is taken at most 6 times; the uniform loop's bound is derived from N.
+// @range 2 0..16
+// @loop lane_loop 6
 // @grid 256
 // @wg 64
 // @args int:grid zero:grid 10

@@ -25,6 +25,10 @@
 //
 // Kernel arguments: A (dwords 0-1), out (dwords 2-3), N1 (dword 4), N2 (dword 5), D (6).
 // EXEC save registers: s[20:21] level 0, s[22:23] level 1, s[24:25] level 2.
+// Flow facts for `rtgpu wcet` (argument ranges; the loop bounds are derived from them):
+// @range 2 0..8
+// @range 3 0..8
+// @range 4 0..3
 // @grid 256
 // @wg 64
 // @args int:grid zero:grid 4 8 3

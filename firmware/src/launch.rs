@@ -376,6 +376,8 @@ impl KernelMeta {
                         .map(Arg::parse)
                         .collect::<Result<_, _>>()?
                 }
+                // Flow facts for `rtgpu wcet` (loop bounds, argument ranges): read there.
+                "loop" | "range" => {}
                 _ => return err(format!("line {}: unknown header `@{key}`", n + 1)),
             }
         }

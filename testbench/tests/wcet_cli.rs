@@ -81,10 +81,18 @@ fn wcet_shapes_the_model_cannot_run_are_bad_input() {
     // 4 SIMDs, S = 3, no split kept: Eq. 2 gives 16 SIMDs; the model has at most 8.
     let va = kernel("vector_add.s");
     let lds = kernel("lds_reduce.s");
+    let hier = dir.path().join("hier.toml");
+    std::fs::write(&hier, "[memory]\nhierarchy = true\n").unwrap();
+    let hier = hier.to_str().unwrap();
     for (args, needle) in [
         (
             vec!["wcet", va.as_str(), "--s", "3", "--reprovision"],
             "16 SIMDs",
+        ),
+        // The hierarchy is not in the bound: refused, not bounded as fixed latencies.
+        (
+            vec!["wcet", va.as_str(), "--config", hier, "--run"],
+            "memory hierarchy",
         ),
         // A work-group of 4 wavefronts on 1 SIMD × 2 contexts.
         (
@@ -155,4 +163,26 @@ fn reproduce_pws_prints_the_tables_and_draws_the_plot() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let (code, _, _) = rtgpu(&["reproduce", "fig9"]);
     assert_eq!(code, 2);
+}
+
+#[test]
+fn wcet_run_inputs_prints_the_worst_and_the_tightness() {
+    let k = kernel("loop.s");
+    let (code, out, err) = rtgpu(&["wcet", &k, "--mode", "nosplit", "--run", "--inputs", "12"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("12 random inputs: worst observed"), "{out}");
+    assert!(out.contains("0 violation(s)"), "{out}");
+    // --inputs needs --run.
+    let (code, _, _) = rtgpu(&["wcet", &k, "--inputs", "3"]);
+    assert_eq!(code, 2);
+    // A loop without a bound is bad input naming it.
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(&k)
+        .unwrap()
+        .replace("// @loop lane_loop 6", "");
+    let f = dir.path().join("loop.s");
+    std::fs::write(&f, src).unwrap();
+    let (code, _, err) = rtgpu(&["wcet", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`lane_loop`"), "{err}");
 }

@@ -54,7 +54,7 @@ pub mod memory;
 mod quiet;
 pub mod regfile;
 mod rounds;
-mod salu;
+pub mod salu;
 mod valu;
 
 pub use abi::{Abi, WavePlace};

@@ -1,6 +1,6 @@
 //! `rtgpu wcet`: the PWS WCET analysis of a kernel, and with `--run` its simulated time.
 
-use crate::common::{print_json_or, Fail};
+use crate::common::{print_json_or, progress, Fail};
 use rtgpu_testbench::cu::wcet::{self, WcetOpts};
 
 /// The arguments of `rtgpu wcet` (they live with the analysis).
@@ -9,8 +9,23 @@ pub type WcetArgs = WcetOpts;
 /// Analyses the kernel and prints the report; exit code 1 when the simulated launch (`--run`)
 /// did not finish or took longer than the analytical WCET.
 pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
-    let report = wcet::wcet(opts).map_err(Fail::coded)?;
+    let bar = progress(opts.inputs.unwrap_or(0), "inputs");
+    if opts.inputs.is_none() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let report = wcet::wcet(opts, &|| bar.inc(1)).map_err(Fail::coded)?;
+    bar.finish_and_clear();
     print_json_or(opts.json, &report, |r| r.text())?;
+    if let Some(r) = report.inputs.as_ref().filter(|r| !r.violations.is_empty()) {
+        return Err(Fail(
+            1,
+            format!(
+                "{} of {} inputs exceed the bound",
+                r.violations.len(),
+                r.inputs
+            ),
+        ));
+    }
     match &report.observed {
         Some(o) if o.status != "done" => Err(Fail(1, format!("the launch ended in {}", o.status))),
         Some(o) if !o.within => Err(Fail(

@@ -43,6 +43,10 @@ pub struct Measurement {
     /// Launch overhead outside every wavefront: from the launch to the first dispatch plus
     /// from the last wavefront's end to the end of the launch.
     pub overhead: u64,
+    /// From the launch to the first dispatch (the same for every input).
+    pub first_dispatch: u64,
+    /// From the last wavefront's end to the end of the launch (its last accesses).
+    pub tail: u64,
     /// Cycles of the isolated run.
     pub cycles: u64,
 }
@@ -140,7 +144,9 @@ pub fn attribute(
     }
     let first_dispatch = wf.iter().map(|w| w.0).min().unwrap_or(0);
     let last_end = wf.iter().map(|w| w.1).max().unwrap_or(0);
-    m.overhead = first_dispatch + cycles.saturating_sub(last_end);
+    m.first_dispatch = first_dispatch;
+    m.tail = cycles.saturating_sub(last_end);
+    m.overhead = first_dispatch + m.tail;
     Ok(m)
 }
 

@@ -23,15 +23,24 @@
 //! - the dispatcher sends one wavefront per SIMD group per cycle: d grows by the cycles it
 //!   takes to send a round.
 
+pub mod graph;
+pub mod inputs;
+pub mod loops;
 pub mod measure;
+pub mod paths;
 pub mod reproduce;
+pub mod timing;
 
 use super::run::{parse_mode, parse_policy, status_name, LaunchOpts};
-use super::system::load_kernel;
-use measure::{attribute, is_memory, isolated_run, Measurement, OwnerCost};
+use graph::Graph;
+use loops::{Facts, Known, Scalar};
+use measure::{attribute, is_memory, isolated_run, isolation_config, Measurement, OwnerCost};
+use paths::Costed;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
-use rtgpu_firmware::pws_pass::{compile, listing, Compiled, Marks, Owner, PassMode, PassOptions};
+use rtgpu_firmware::pws_pass::{
+    compile, listing, Compiled, Marks, Owner, PassMode, PassOptions, ScalarAccess,
+};
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
@@ -39,6 +48,7 @@ use rtgpu_wcet::pws::kernel::{self as keq, KernelBound, KernelInputs};
 use rtgpu_wcet::pws::{analyze_pws, no_split_e_wf};
 use serde::Serialize;
 use std::path::PathBuf;
+use timing::Rules;
 
 /// Why an analysis could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,8 +108,13 @@ pub struct WcetOpts {
     /// larger, or if the launch fails).
     #[arg(long)]
     pub run: bool,
-    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`; the memory hierarchy
-    /// is not analysed (fixed latencies are used).
+    /// With `--run`: also simulate N random inputs (random buffers, every `// @range`d scalar
+    /// argument drawn from its range) against the same bound; print the worst observed and
+    /// the tightness (exit 1 if any input exceeds the bound or fails).
+    #[arg(long, value_name = "N", requires = "run")]
+    pub inputs: Option<u64>,
+    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`; one with the memory
+    /// hierarchy on is rejected (the bound covers fixed latencies only).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Issue policy: gto or lrr.
@@ -147,6 +162,8 @@ pub struct WcetCase {
     pub policy: Policy,
     /// Cycle limit of each simulation.
     pub timeout: u64,
+    /// Loop bounds and argument ranges from the source (`// @loop`, `// @range`).
+    pub facts: Facts,
 }
 
 /// A block's measured cost.
@@ -158,10 +175,14 @@ pub struct BlockCost {
     pub kind: &'static str,
     /// Byte address of its first instruction.
     pub pc: u32,
-    /// Measured cycles and memory instructions of one visit.
+    /// Cycles and memory instructions of the longest visit in the isolated run on the
+    /// launch's own input (for comparison; the bound does not use them).
     #[serde(flatten)]
     pub cost: OwnerCost,
-    /// The cost used in the analysis: cycles + memory instructions × (units − 1).
+    /// The input-independent cost of one visit from the timing rules (loops at their bounds,
+    /// shared pipes included), used in the analysis.
+    pub static_cycles: u64,
+    /// The cost used in the analysis: the static cost plus the VALU carry-over.
     pub e_bb: u64,
 }
 
@@ -233,6 +254,9 @@ pub struct WcetReport {
     pub analysis: Analysis,
     /// `--run`: the simulation.
     pub observed: Option<Observed>,
+    /// `--run --inputs N`: the random inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<inputs::InputRuns>,
     /// `--listing`: the compiled kernel.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listing: Option<String>,
@@ -241,7 +265,7 @@ pub struct WcetReport {
 impl WcetCase {
     /// The case `rtgpu wcet` describes. `Err` for bad input.
     pub fn from_opts(o: &WcetOpts) -> Result<(WcetCase, KernelMeta), String> {
-        let (code, meta) = load_kernel(&o.kernel)?;
+        let (code, meta, facts) = load_with_facts(&o.kernel)?;
         let cfg = match &o.config {
             Some(p) => super::run::load_config(p)?,
             None => CuConfig::default(),
@@ -264,6 +288,7 @@ impl WcetCase {
             reprovision: o.reprovision,
             policy: o.sched,
             timeout: o.timeout,
+            facts,
         };
         case.check()?;
         Ok((case, meta))
@@ -275,6 +300,15 @@ impl WcetCase {
         }
         if self.reprovision && self.mode != Mode::Pws {
             return Err("--reprovision is for --mode pws".into());
+        }
+        if self.cfg.memory.hierarchy {
+            // A bound that silently assumed fixed latencies would be exceeded on the
+            // hierarchy: refuse rather than mislead.
+            return Err(
+                "the configuration turns the memory hierarchy on; the bound covers \
+                        fixed memory latencies only (docs/cli.md#rtgpu-wcet)"
+                    .into(),
+            );
         }
         self.cfg.check()?;
         super::run::check_launch(&self.cfg, self.dims, self.lds, &self.args)
@@ -297,9 +331,10 @@ impl WcetCase {
     }
 }
 
-/// Compiles, measures and bounds the case. The bound holds for the case's input: a block
-/// that no wavefront reaches in the measurement run is charged nothing (the report marks it
-/// "not reached"); loop trip counts and branch outcomes are those of this input.
+/// Compiles and bounds the case for every input: every block and BSB gets its cost from the
+/// timing rules ([`static_costs`], loops at their bounds), whether or not the launch's own
+/// input reaches it. The isolated run on the launch's input gives d, the launch overhead and
+/// the measured costs the report shows beside the static ones.
 pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
     case.check().map_err(WcetError::Input)?;
     // A kernel the pass cannot compile as asked (its structure,
@@ -308,6 +343,7 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
         compile(&case.code, &case.pass_options()).map_err(|e| WcetError::Input(e.to_string()))?;
     let shape = RunShape::of(case, &compiled)?;
     let image = case.image();
+    let stat = static_costs(case, &compiled, shape, &image)?;
     let run = isolated_run(
         &compiled.code,
         &image,
@@ -331,7 +367,99 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
         |pc| is_memory(code, pc),
     )
     .map_err(WcetError::Analysis)?;
-    bound(case, compiled, &m, shape).map_err(failed)
+    bound(case, compiled, &m, &stat, shape).map_err(failed)
+}
+
+/// Per owner (C_conv blocks, then BSBs): the most cycles one visit can take on any input,
+/// from the compute unit's timing rules ([`timing`]) along the longest path through the
+/// owner's instructions ([`paths`]), every loop at its bound ([`loops`]). Memory instructions
+/// include the wait for their shared pipe (units − 1, docs/assumptions.md#A30). `Err`
+/// ([`WcetError::Input`]) for a loop without a bound or control flow the analysis cannot
+/// follow, naming it.
+pub fn static_costs(
+    case: &WcetCase,
+    compiled: &Compiled,
+    run: RunShape,
+    image: &Image,
+) -> Result<Vec<u64>, WcetError> {
+    let g = Graph::new(&compiled.code).map_err(WcetError::Input)?;
+    let bounds = loop_bounds(case, &g, compiled, image)?;
+    let iso = isolation_config(&case.cfg, case.dims.waves_per_group()).n_simd as u64;
+    let rules = Rules {
+        lat: case.cfg.lat,
+        pipe_wait: run.units().max(iso) - 1,
+    };
+    let states = rules.states(&g);
+    let cost = |i: usize, j: usize| rules.edge(&g.nodes[i], states[i], &g.nodes[j]);
+    let c = Costed {
+        g: &g,
+        cost: &cost,
+        bounds: &bounds,
+    };
+    let st = &compiled.structure;
+    let n = st.n_blocks();
+    let owner: Vec<usize> = g
+        .nodes
+        .iter()
+        .map(|x| st.owner_of(x.pc).map(|o| owner_index(o, n)))
+        .collect::<Option<_>>()
+        .ok_or_else(|| failed("an instruction of the compiled kernel has no owner"))?;
+    (0..2 * n)
+        .map(|o| {
+            let lo = owner.iter().position(|&x| x == o);
+            let hi = owner.iter().rposition(|&x| x == o);
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => c
+                    .region(lo, hi, &|j| owner[j] == o)
+                    .map_err(WcetError::Input),
+                _ => Ok(0),
+            }
+        })
+        .collect()
+}
+
+/// Per loop of `g`: the most times its back edges are taken, derived or annotated.
+fn loop_bounds(
+    case: &WcetCase,
+    g: &Graph,
+    compiled: &Compiled,
+    image: &Image,
+) -> Result<Vec<u64>, WcetError> {
+    let insns = compiled.structure.insns();
+    let aligned =
+        insns.len() == g.nodes.len() && insns.iter().zip(&g.nodes).all(|(a, b)| a.pc == b.pc);
+    if !aligned {
+        return Err(failed("the decoders disagree on the compiled kernel"));
+    }
+    let sc = Scalar {
+        g,
+        acc: insns.iter().map(|i| ScalarAccess::of(&i.insn)).collect(),
+    };
+    let known = Known::of(&case.args, case.dims, &case.facts.ranges, &image.mem);
+    let f = &case.facts;
+    g.loops
+        .iter()
+        .enumerate()
+        .map(|(k, l)| match sc.derive(*l, &known) {
+            Ok(b) => Ok(b),
+            Err(why) => f.loops.get(k).and_then(|s| s.bound).ok_or_else(|| {
+                let name = f.name(k, g.nodes[l.head].pc);
+                WcetError::Input(format!(
+                    "loop {name} is unbounded for the analysis: {why}; give its bound with \
+                     `// @loop LABEL N` (docs/cli.md#loop-bounds)"
+                ))
+            }),
+        })
+        .collect()
+}
+
+/// Assembles a kernel file: its code, header and flow facts.
+pub fn load_with_facts(path: &std::path::Path) -> Result<(Vec<u32>, KernelMeta, Facts), String> {
+    let text = super::run::read_input(path)?;
+    let name = path.display().to_string();
+    let (prog, meta) = super::run::assemble_kernel(&text, &name)?;
+    let facts = Facts::parse(&text, &prog, &meta.args).map_err(|e| format!("{name}: {e}"))?;
+    Ok((prog.words(), meta, facts))
 }
 
 fn owner_index(o: Owner, n: usize) -> usize {
@@ -345,7 +473,7 @@ fn owner_index(o: Owner, n: usize) -> usize {
 /// swfCount, docs/assumptions.md#A24): N_SIMD_total SIMDs with swfCount SpSIMDs each, and without
 /// any SpSIMD (a no-split launch) when the kernel keeps no split.
 #[derive(Clone, Copy, Debug)]
-struct RunShape {
+pub struct RunShape {
     mode: Mode,
     n_simd: usize,
     s: u32,
@@ -396,29 +524,21 @@ impl RunShape {
     }
 }
 
-/// Per owner (blocks, then BSBs): the measured cycles plus what a full launch may add to a
-/// visit: (units − 1) cycles per memory instruction (the shared pipes, docs/assumptions.md#A30),
-/// and the VALU occupancy a previous block may leave behind (`issue_period` − `valu`, when
-/// positive: the unit stays busy after its wavefront may issue again).
-fn owner_costs(m: &Measurement, cfg: &CuConfig, units: u64) -> Vec<u64> {
-    let carry = u64::from(cfg.lat.issue_period.saturating_sub(cfg.lat.valu));
-    m.owners
-        .iter()
-        .map(|o| o.cycles + o.mem * (units - 1) + carry * u64::from(o.reached))
-        .collect()
-}
-
 fn bound(
     case: &WcetCase,
     compiled: Compiled,
     m: &Measurement,
+    stat: &[u64],
     run: RunShape,
 ) -> Result<Analysis, String> {
     let mut cfg = case.cfg;
     cfg.n_simd = run.n_simd;
     let st = &compiled.structure;
     let n = st.n_blocks();
-    let costs = owner_costs(m, &cfg, run.units());
+    // The VALU occupancy a previous block may leave behind on another unit's pruned path
+    // (`issue_period` − `valu`, when positive).
+    let carry = u64::from(cfg.lat.issue_period.saturating_sub(cfg.lat.valu));
+    let costs: Vec<u64> = stat.iter().map(|c| c + carry).collect();
     let (mut block, bsb) = (costs[..n].to_vec(), costs[n..].to_vec());
     let shape = Shape::new(case, &cfg, run);
     let e_s = u64::from(cfg.lat.e_split) + shape.port_wait;
@@ -457,7 +577,8 @@ fn bound(
         }
     };
     let bound = bound.map_err(|e| e.to_string())?;
-    let blocks = block_costs(&compiled, m, &block, &bsb);
+    let blocks = block_costs(&compiled, m, stat, (&block, &bsb));
+    let overhead = m.first_dispatch + m.tail.max(tail_bound(&cfg));
     Ok(Analysis {
         mode: case.mode.name(),
         s: case.s,
@@ -467,10 +588,10 @@ fn bound(
         pass: summary(&compiled),
         blocks,
         ipet,
-        wcet: bound.e_kernel + m.overhead,
+        wcet: bound.e_kernel + overhead,
         bound,
         measured_d: m.d,
-        overhead: m.overhead,
+        overhead,
         compiled,
     })
 }
@@ -515,7 +636,20 @@ fn summary(c: &Compiled) -> PassSummary {
     }
 }
 
-fn block_costs(c: &Compiled, m: &Measurement, block: &[u64], bsb: &[u64]) -> Vec<BlockCost> {
+/// The most cycles from the last wavefront's end to the end of the launch on any input: its
+/// last accesses complete at most the longest memory latency later, and the launch ends the
+/// cycle after.
+fn tail_bound(cfg: &CuConfig) -> u64 {
+    let l = &cfg.lat;
+    u64::from(l.flat.max(l.smem).max(l.lds)) + 2
+}
+
+fn block_costs(
+    c: &Compiled,
+    m: &Measurement,
+    stat: &[u64],
+    (block, bsb): (&[u64], &[u64]),
+) -> Vec<BlockCost> {
     let st = &c.structure;
     let n = st.n_blocks();
     let first_pc = |i: usize| {
@@ -542,6 +676,7 @@ fn block_costs(c: &Compiled, m: &Measurement, block: &[u64], bsb: &[u64]) -> Vec
                 kind,
                 pc,
                 cost: m.owners[i],
+                static_cycles: stat[i],
                 e_bb,
             })
         })
@@ -573,14 +708,18 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
     })
 }
 
-/// `rtgpu wcet`. `Err((2, message))` for bad input, `Err((1, message))` when the analysis
-/// itself fails (the measurement run, an unsupported kernel shape).
-pub fn wcet(o: &WcetOpts) -> Result<WcetReport, (u8, String)> {
+/// `rtgpu wcet`; `tick` after each random input. `Err((2, message))` for bad input,
+/// `Err((1, message))` when the analysis itself fails (the measurement run).
+pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
     let (case, _) = WcetCase::from_opts(o).map_err(|m| (2, m))?;
     let analysis = analyze(&case).map_err(|e| (e.code(), e.to_string()))?;
     let observed = match o.run {
         true => Some(observe(&case, &analysis).map_err(|m| (1, m))?),
         false => None,
+    };
+    let inputs = match o.inputs {
+        Some(n) => Some(inputs::run_inputs(&case, &analysis, n, tick).map_err(|m| (1, m))?),
+        None => None,
     };
     let listing = match o.listing {
         true => Some(listing(&analysis.compiled)),
@@ -591,6 +730,7 @@ pub fn wcet(o: &WcetOpts) -> Result<WcetReport, (u8, String)> {
         dims: case.dims,
         analysis,
         observed,
+        inputs,
         listing,
     })
 }
@@ -611,21 +751,15 @@ impl WcetReport {
         for w in &a.pass.warnings {
             t += &format!("warning: {w}\n");
         }
-        t += "block  kind          pc  cycles  mem  e_bb\n";
+        t += "block  kind          pc  static  e_bb  measured (this input)\n";
         for c in &a.blocks {
+            let measured = match c.cost.reached {
+                true => c.cost.cycles.to_string(),
+                false => "not reached".into(),
+            };
             t += &format!(
-                "{:<6} {:<9} {:#6x} {:>7} {:>4} {:>5}{}\n",
-                c.name,
-                c.kind,
-                c.pc,
-                c.cost.cycles,
-                c.cost.mem,
-                c.e_bb,
-                if c.cost.reached {
-                    ""
-                } else {
-                    "  (not reached)"
-                }
+                "{:<6} {:<9} {:#6x} {:>7} {:>5}  {measured}\n",
+                c.name, c.kind, c.pc, c.static_cycles, c.e_bb,
             );
         }
         t += &format!(
@@ -643,6 +777,9 @@ impl WcetReport {
                 o.status,
                 if o.within { "within" } else { "ABOVE" }
             );
+        }
+        if let Some(r) = &self.inputs {
+            t += &r.text(a.wcet);
         }
         if let Some(l) = &self.listing {
             t += "\n";

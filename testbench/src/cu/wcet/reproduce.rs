@@ -11,9 +11,9 @@
 //!   N_SIMD SIMDs against PWS with S = 1 on N_SIMD/2 SIMDs (the total SIMD count held
 //!   constant, as Fig. 11), re-provisioned by Eq. 2 when the kernel does not split.
 
-use super::{analyze, observe, Analysis, Observed, WcetCase};
+use super::loops::Facts;
+use super::{analyze, load_with_facts, observe, Analysis, Observed, WcetCase};
 use crate::cu::sweep::kernels_in;
-use crate::cu::system::load_kernel;
 use crate::plot::{bar_charts_png, BarChart, Series};
 use rtgpu_firmware::launch::{Arg, Dims};
 use rtgpu_firmware::pws_pass::Marks;
@@ -142,7 +142,7 @@ fn reduction(a: u64, b: u64) -> f64 {
 }
 
 fn synthetic_case(kernels: &Path, n2: u32, mode: Mode, s: u32) -> Result<WcetCase, String> {
-    let (code, meta) = load_kernel(&kernels.join("synthetic.s"))?;
+    let (code, meta, facts) = load_with_facts(&kernels.join("synthetic.s"))?;
     let args = ["int:grid", "zero:grid", "0", &n2.to_string(), "3"]
         .iter()
         .map(|a| Arg::parse(a).map_err(|e| e.0))
@@ -164,6 +164,11 @@ fn synthetic_case(kernels: &Path, n2: u32, mode: Mode, s: u32) -> Result<WcetCas
         reprovision: false,
         policy: Policy::Gto,
         timeout: 100_000_000,
+        // The table is for these argument values: they are the shape, not ranges.
+        facts: Facts {
+            ranges: Vec::new(),
+            ..facts
+        },
     })
 }
 
@@ -206,7 +211,7 @@ pub fn table3(kernels: &Path, n2: u32) -> Result<Vec<Row>, String> {
 }
 
 fn speedup_of(path: &Path, scale: u32) -> Result<Speedup, String> {
-    let (code, meta) = load_kernel(path)?;
+    let (code, meta, facts) = load_with_facts(path)?;
     let dims = Dims {
         grid: meta.dims.grid * scale,
         wg: meta.dims.wg,
@@ -225,6 +230,7 @@ fn speedup_of(path: &Path, scale: u32) -> Result<Speedup, String> {
         reprovision,
         policy: Policy::Gto,
         timeout: 100_000_000,
+        facts: facts.clone(),
     };
     // The analysis also gives the launch's shape (the re-provisioned SIMDs).
     let run = |c: &WcetCase| -> Result<(u64, usize), String> {
