@@ -51,7 +51,7 @@ mod dispatch;
 mod group;
 mod idu_port;
 pub mod memory;
-mod quiet;
+pub mod quiet;
 pub mod regfile;
 mod rounds;
 pub mod salu;
