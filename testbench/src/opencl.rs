@@ -69,9 +69,18 @@ pub fn compile(path: &Path, src: &str) -> Result<PathBuf, (u8, String)> {
     }
     let io = |e: std::io::Error, p: &Path| (1u8, with_path(e, p).to_string());
     std::fs::create_dir_all(&dir).map_err(|e| io(e, &dir))?;
-    let header = dir.join(format!("rtgpu-{}.h", &key[..16]));
+    // The header and the output under names of this compilation alone: two threads or
+    // processes compiling the same kernel at once must not remove each other's files.
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let unique = format!(
+        "{}-{}-{}",
+        &key[..16],
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let header = dir.join(format!("rtgpu-{unique}.h"));
     std::fs::write(&header, HEADER).map_err(|e| io(e, &header))?;
-    let tmp = out.with_extension("s.tmp");
+    let tmp = dir.join(format!("{stem}-{unique}.s.tmp"));
     let result = Command::new(CLANG)
         .args(FLAGS)
         .arg("-include")
