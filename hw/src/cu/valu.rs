@@ -238,12 +238,17 @@ fn mad_u64_u32(
 
 /// A 64-bit VOPC compare (0xE0..=0xEF): bits [2:0] as for the 32-bit ones, 0xE8 unsigned.
 fn vopc64(op: u16, a: u64, b: u64) -> bool {
-    use std::cmp::Ordering::*;
     let ord = if op & 0x08 == 0 {
         (a as i64).cmp(&(b as i64))
     } else {
         a.cmp(&b)
     };
+    int_holds(op, ord)
+}
+
+/// Whether integer compare `op` (bits [2:0] F, LT, EQ, LE, GT, NE, GE, T) holds for `ord`.
+fn int_holds(op: u16, ord: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
     match op & 7 {
         0 => false,
         1 => ord == Less,
@@ -393,16 +398,7 @@ fn vopc(op: u16, a: u32, b: u32) -> bool {
         } else {
             a.cmp(&b)
         };
-        return match op & 7 {
-            0 => false,
-            1 => ord == Less,
-            2 => ord == Equal,
-            3 => ord != Greater,
-            4 => ord == Greater,
-            5 => ord != Equal,
-            6 => ord != Less,
-            _ => true,
-        };
+        return int_holds(op, ord);
     }
     let ord = fl(a).partial_cmp(&fl(b));
     let (lt, eq, gt) = (ord == Some(Less), ord == Some(Equal), ord == Some(Greater));
