@@ -7,7 +7,7 @@
 //! a dictionary of mnemonics, registers, huge and negative numbers, non-finite floats and
 //! non-ASCII text), one line of them mutated the same way, and raw bytes. A run is
 //! deterministic for its seed. `rtgpu fuzz --cases N` runs the targets in parallel;
-//! `testbench/tests/fuzz.rs` runs a short count of each in the test suite.
+//! `testbench/tests/integration/fuzz.rs` runs a short count of each in the test suite.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};

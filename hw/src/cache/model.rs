@@ -66,6 +66,53 @@ pub struct CacheIn {
     pub mem_fill_line: u32,
 }
 
+impl CacheIn {
+    /// A cycle that resets the cache and does nothing else.
+    pub const RESET: CacheIn = CacheIn {
+        reset: true,
+        req_valid: false,
+        req_line: 0,
+        req_store: false,
+        mem_fill: false,
+        mem_fill_line: 0,
+    };
+
+    /// A cycle that presents an access of `line` (a store when `store`) and nothing else.
+    pub fn access(line: u32, store: bool) -> Self {
+        Self::default().with_req(Some((line, store)))
+    }
+
+    /// A cycle that brings the fill of `line` and nothing else.
+    pub fn fill(line: u32) -> Self {
+        Self::default().with_fill(Some(line))
+    }
+
+    /// This cycle with the access `req` (line, store) presented, or none.
+    pub fn with_req(self, req: Option<(u32, bool)>) -> Self {
+        let (line, store) = req.unwrap_or_default();
+        Self {
+            req_valid: req.is_some(),
+            req_line: line,
+            req_store: store,
+            ..self
+        }
+    }
+
+    /// This cycle with the fill of `line`, or none.
+    pub fn with_fill(self, line: Option<u32>) -> Self {
+        Self {
+            mem_fill: line.is_some(),
+            mem_fill_line: line.unwrap_or_default(),
+            ..self
+        }
+    }
+
+    /// The presented access as (line, store).
+    pub fn req(&self) -> Option<(u32, bool)> {
+        self.req_valid.then_some((self.req_line, self.req_store))
+    }
+}
+
 /// Outputs of one cache cycle (combinational from the registers and the inputs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheOut {
@@ -363,6 +410,26 @@ pub struct CoalescerIn {
     pub mask: u32,
     /// The consumer takes the current line at the edge.
     pub next: bool,
+}
+
+impl CoalescerIn {
+    /// A cycle that presents an instruction: each lane's byte address and the active lanes.
+    pub fn load(addr: [u32; LANES], mask: u32) -> Self {
+        Self {
+            load: true,
+            addr,
+            mask,
+            ..Self::default()
+        }
+    }
+
+    /// A cycle in which the consumer takes the current line and nothing is presented.
+    pub fn take() -> Self {
+        Self {
+            next: true,
+            ..Self::default()
+        }
+    }
 }
 
 /// Outputs of one coalescer cycle (combinational from the registers and the inputs).

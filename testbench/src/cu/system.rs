@@ -10,17 +10,20 @@ use rtgpu_firmware::driver::{self, Driver, LaunchDesc, PerfCounters};
 use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
+use rtgpu_hw::block::Blocks;
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One launch of the system.
 #[derive(Clone, Debug)]
 pub struct SysCase {
     /// Kernel source.
     pub kernel: PathBuf,
-    /// The compute unit (its `memory.hierarchy` is forced on).
+    /// The compute unit and its memory ([`run_case`] turns `memory.hierarchy` on: its DDR4
+    /// oracle needs the DRAM).
     pub cfg: CuConfig,
     /// Split mode and S.
     pub mode: Mode,
@@ -71,24 +74,79 @@ pub fn load_kernel(path: &Path) -> Result<(Vec<u32>, KernelMeta), String> {
     Ok((prog.words(), meta))
 }
 
-/// Runs the case and its oracles. `Err` for bad input (kernel, configuration).
+/// A launch done: the driver's outcome, the GPU after it, and what the launch was given.
+pub struct Launched {
+    /// Status, counters and buffers.
+    pub out: driver::Outcome,
+    /// The GPU afterwards (its memory hierarchy, DRAM trace, lock-step fault).
+    pub gpu: Gpu,
+    /// The kernel's code.
+    pub code: Vec<u32>,
+    /// The kernel's header.
+    pub meta: KernelMeta,
+    /// The memory image the launch started from.
+    pub image: Image,
+    /// The launch's dimensions.
+    pub dims: Dims,
+}
+
+impl SysCase {
+    /// Runs the launch alone, without oracles. `blocks` chooses each block's implementation
+    /// (`None`: the reference models); `record_dram` keeps every DRAM command for a checker.
+    pub fn launch(
+        &self,
+        blocks: Option<Arc<dyn Blocks>>,
+        record_dram: bool,
+    ) -> Result<Launched, String> {
+        let (code, meta) = load_kernel(&self.kernel)?;
+        let dims = self.dims.unwrap_or(meta.dims);
+        check_launch(&self.cfg, dims, meta.lds, &meta.args)?;
+        let image = Image::build(&meta.args, dims, self.seed);
+        let mut gpu = Gpu::new(self.cfg)?;
+        gpu.cu_mut().record_dram = record_dram;
+        if let Some(b) = blocks {
+            gpu.cu_mut().set_blocks(b);
+        }
+        let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
+        let desc = LaunchDesc {
+            reorder: self.reorder,
+            idu: idu_launch(self.idu, 1)?,
+            ..LaunchDesc::new(
+                image.kernarg,
+                dims,
+                meta.lds,
+                self.mode,
+                self.s,
+                self.policy,
+            )
+        };
+        let out =
+            driver::run(&mut drv, &code, &image, desc, self.timeout).map_err(|e| e.to_string())?;
+        Ok(Launched {
+            out,
+            gpu: drv.into_bus(),
+            code,
+            meta,
+            image,
+            dims,
+        })
+    }
+}
+
+/// Runs the case (with the memory hierarchy) and its oracles. `Err` for bad input (kernel,
+/// configuration).
 pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
-    let (code, meta) = load_kernel(&c.kernel)?;
-    let dims = c.dims.unwrap_or(meta.dims);
-    let mut cfg = c.cfg;
-    cfg.memory.hierarchy = true;
-    check_launch(&cfg, dims, meta.lds, &meta.args)?;
-    let image = Image::build(&meta.args, dims, c.seed);
-    let mut gpu = Gpu::new(cfg)?;
-    gpu.cu_mut().record_dram = true;
-    let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-    let desc = LaunchDesc {
-        reorder: c.reorder,
-        idu: idu_launch(c.idu, 1)?,
-        ..LaunchDesc::new(image.kernarg, dims, meta.lds, c.mode, c.s, c.policy)
-    };
-    let out = driver::run(&mut drv, &code, &image, desc, c.timeout).map_err(|e| e.to_string())?;
-    let gpu = drv.into_bus();
+    let mut c = c.clone();
+    c.cfg.memory.hierarchy = true;
+    let Launched {
+        out,
+        gpu,
+        code,
+        meta,
+        image,
+        dims,
+    } = c.launch(None, true)?;
+    let cfg = c.cfg;
     let ddr4 = check_dram(&gpu, &cfg)?;
     let exact = match out.result {
         Ok(()) => Some(

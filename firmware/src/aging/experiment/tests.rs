@@ -1,5 +1,5 @@
 //! Tests of the experiment with the analytic [`SaturatedModel`] and with stub step models
-//! (the cycle-level model's tests are in `testbench/tests/aging.rs`).
+//! (the cycle-level model's tests are in `testbench/tests/integration/aging.rs`).
 
 use super::super::{CoreStress, PvGenerator};
 use super::*;

@@ -5,20 +5,9 @@
 use crate::sim::clock::Period;
 use crate::sim::harness::{Harness, HarnessError};
 use crate::tb::TB_PERIOD_PS;
-use rtgpu_hw::cache::model::{CacheIn, CacheOut, CoalescerOut};
+use rtgpu_hw::cache::model::{CacheIn, CacheOut, CoalescerIn, CoalescerOut};
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rust_hdl::core::prelude::*;
-
-/// The inputs of one L1 cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct L1In {
-    /// Synchronous reset.
-    pub reset: bool,
-    /// The presented access: (line, store).
-    pub req: Option<(u32, bool)>,
-    /// A fill from memory: its line.
-    pub fill: Option<u32>,
-}
 
 /// `L1Cache<SETS, WAYS>` in a harness.
 pub struct RtlL1<const SETS: usize, const WAYS: usize> {
@@ -32,28 +21,24 @@ impl<const SETS: usize, const WAYS: usize> RtlL1<SETS, WAYS> {
         let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
         harness.add_clock("clock", period, |u| &mut u.clock)?;
         let mut c = Self { harness };
-        c.step(&L1In {
-            reset: true,
-            ..L1In::default()
-        })?;
+        c.step(&CacheIn::RESET)?;
         Ok(c)
     }
 
     /// One cycle: apply `inp`, read the outputs, clock the edge.
-    pub fn step(&mut self, inp: &L1In) -> Result<CacheOut, HarnessError> {
+    pub fn step(&mut self, inp: &CacheIn) -> Result<CacheOut, HarnessError> {
         self.harness.cycle(|u| apply_l1(u, inp), read_l1)
     }
 }
 
-/// Drives the L1's inputs.
-pub fn apply_l1<const SETS: usize, const WAYS: usize>(u: &mut L1Cache<SETS, WAYS>, inp: &L1In) {
-    u.reset.next = inp.reset;
-    let (line, store) = inp.req.unwrap_or_default();
-    u.req_valid.next = inp.req.is_some();
-    u.req_line.next = u64::from(line & LINE_MASK).to_bits();
-    u.req_store.next = store;
-    u.mem_fill.next = inp.fill.is_some();
-    u.mem_fill_line.next = u64::from(inp.fill.unwrap_or_default() & LINE_MASK).to_bits();
+/// Drives the L1's inputs (line numbers cut to their 25 bits, as the model does).
+pub fn apply_l1<const SETS: usize, const WAYS: usize>(u: &mut L1Cache<SETS, WAYS>, i: &CacheIn) {
+    u.reset.next = i.reset;
+    u.req_valid.next = i.req_valid;
+    u.req_line.next = u64::from(i.req_line & LINE_MASK).to_bits();
+    u.req_store.next = i.req_store;
+    u.mem_fill.next = i.mem_fill;
+    u.mem_fill_line.next = u64::from(i.mem_fill_line & LINE_MASK).to_bits();
 }
 
 /// Line numbers are 25 bits.
@@ -76,30 +61,6 @@ pub fn read_l1<const SETS: usize, const WAYS: usize>(u: &L1Cache<SETS, WAYS>) ->
     }
 }
 
-/// The reference model's inputs for the wrapper's (absent request: line 0, load).
-pub fn model_in(inp: &L1In) -> CacheIn {
-    let (line, store) = inp.req.unwrap_or_default();
-    CacheIn {
-        reset: inp.reset,
-        req_valid: inp.req.is_some(),
-        req_line: line & LINE_MASK,
-        req_store: store,
-        mem_fill: inp.fill.is_some(),
-        mem_fill_line: inp.fill.unwrap_or_default() & LINE_MASK,
-    }
-}
-
-/// The inputs of one coalescer cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CoalIn {
-    /// Synchronous reset.
-    pub reset: bool,
-    /// An instruction presented: the lanes' byte addresses and the active mask.
-    pub load: Option<([u32; 32], u32)>,
-    /// The consumer takes the current line.
-    pub next: bool,
-}
-
 /// `Coalescer` in a harness.
 pub struct RtlCoalescer {
     harness: Harness<Coalescer>,
@@ -112,29 +73,28 @@ impl RtlCoalescer {
         let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
         harness.add_clock("clock", period, |u| &mut u.clock)?;
         let mut c = Self { harness };
-        c.step(&CoalIn {
+        c.step(&CoalescerIn {
             reset: true,
-            ..CoalIn::default()
+            ..CoalescerIn::default()
         })?;
         Ok(c)
     }
 
     /// One cycle: apply `inp`, read the outputs, clock the edge.
-    pub fn step(&mut self, inp: &CoalIn) -> Result<CoalescerOut, HarnessError> {
+    pub fn step(&mut self, inp: &CoalescerIn) -> Result<CoalescerOut, HarnessError> {
         self.harness.cycle(|u| apply_coal(u, inp), read_coal)
     }
 }
 
 /// Drives the coalescer's inputs.
-pub fn apply_coal(u: &mut Coalescer, inp: &CoalIn) {
-    u.reset.next = inp.reset;
-    let (addr, mask) = inp.load.unwrap_or_default();
-    u.load.next = inp.load.is_some();
-    for (port, a) in u.addr.iter_mut().zip(addr) {
+pub fn apply_coal(u: &mut Coalescer, i: &CoalescerIn) {
+    u.reset.next = i.reset;
+    u.load.next = i.load;
+    for (port, a) in u.addr.iter_mut().zip(i.addr) {
         port.next = u64::from(a).to_bits();
     }
-    u.mask.next = u64::from(mask).to_bits();
-    u.advance.next = inp.next;
+    u.mask.next = u64::from(i.mask).to_bits();
+    u.advance.next = i.next;
 }
 
 /// Reads the coalescer's outputs.

@@ -3,7 +3,7 @@
 //! a 20-cycle memory, then random loads, stores, fills (of outstanding misses and stray lines)
 //! and resets. Every cycle: RTL == reference model.
 
-use super::rtl::{apply_l1, model_in, read_l1, L1In};
+use super::rtl::{apply_l1, read_l1};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
@@ -11,7 +11,7 @@ use crate::sim::waves::{as_refs, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_hw::cache::model::CacheModel;
+use rtgpu_hw::cache::model::{CacheIn, CacheModel};
 use rtgpu_hw::cache::L1Cache;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -43,28 +43,23 @@ struct Stim {
 }
 
 impl Stim {
-    fn input(&mut self, k: u64) -> L1In {
+    fn input(&mut self, k: u64) -> CacheIn {
         if k == 0 {
-            return L1In {
-                reset: true,
-                ..L1In::default()
-            };
+            return CacheIn::RESET;
         }
         if !self.paper.is_empty() || !self.fills.is_empty() {
             let fill = match self.fills.front() {
                 Some(&(at, line)) if at <= k => self.fills.pop_front().map(|_| line),
                 _ => None,
             };
-            return L1In {
-                req: self.paper.front().copied(),
-                fill,
-                ..L1In::default()
-            };
+            return CacheIn::default()
+                .with_req(self.paper.front().copied())
+                .with_fill(fill);
         }
         self.random()
     }
 
-    fn random(&mut self) -> L1In {
+    fn random(&mut self) -> CacheIn {
         let r = &mut self.rng;
         let req = r
             .gen_bool(0.7)
@@ -77,16 +72,15 @@ impl Stim {
             1 => Some(r.gen_range(0..160u32) * 3),
             _ => None,
         };
-        L1In {
+        CacheIn {
             reset: r.gen_range(0..400) == 0,
-            req,
-            fill,
+            ..CacheIn::default().with_req(req).with_fill(fill)
         }
     }
 
     /// Bookkeeping after the cycle: the paper's access taken, misses to fill.
-    fn observe(&mut self, k: u64, inp: &L1In, ready: bool, miss_line: Option<u32>) {
-        if inp.req.is_some() && ready && !self.paper.is_empty() {
+    fn observe(&mut self, k: u64, inp: &CacheIn, ready: bool, miss_line: Option<u32>) {
+        if inp.req_valid && ready && !self.paper.is_empty() {
             self.paper.pop_front();
         }
         if let Some(line) = miss_line {
@@ -134,11 +128,11 @@ impl BlockTb for L1Tb {
             |h, k| {
                 let inp = stim.input(k);
                 let got = h.cycle(|u| apply_l1(u, &inp), read_l1)?;
-                let want = model.step(&model_in(&inp));
+                let want = model.step(&inp);
                 if got != want {
                     return Err(mismatch(k, format!("{inp:?}: RTL {got:?}, model {want:?}")));
                 }
-                let load_miss = got.mem_req_valid && !got.mem_req_store && inp.req.is_some();
+                let load_miss = got.mem_req_valid && !got.mem_req_store && inp.req_valid;
                 stim.observe(
                     k,
                     &inp,

@@ -1,22 +1,12 @@
-//! Drives request sequences through a controller (the RTL or the reference model), collects
-//! the command trace (`cycle CMD rank bg bank row col` lines) and checks every command with the
-//! independent DDR4 timing checker.
+//! Drives request sequences through a controller (any implementation of the block interface:
+//! the reference model, or its RTL in lock-step), collects the command trace (`cycle CMD rank bg
+//! bank row col` lines) and checks every command with the independent
+//! DDR4 timing checker.
 
 use crate::oracle::ddr4::{self, Checker, TraceCmd};
-use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut, Request};
+use rtgpu_hw::block::Clocked;
+use rtgpu_hw::dram::model::{DramIn, DramOut, Request};
 use rtgpu_hw::dram::{Command, Part};
-
-/// Something that runs one DRAM cycle per call: the RTL or the model.
-pub trait Controller {
-    /// Applies `inp` for one cycle and returns the cycle's outputs.
-    fn cycle(&mut self, inp: &DramIn) -> Result<DramOut, String>;
-}
-
-impl Controller for DramModel {
-    fn cycle(&mut self, inp: &DramIn) -> Result<DramOut, String> {
-        Ok(self.step(inp))
-    }
-}
 
 /// One completed request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,7 +155,7 @@ impl<'a> Feeder<'a> {
 /// `limit` cycles). Every command goes through the DDR4 checker of `part` (with the
 /// controller's refresh phase); a violation or a hang is an error naming the cycle.
 pub fn run(
-    ctrl: &mut dyn Controller,
+    ctrl: &mut dyn Clocked<In = DramIn, Out = DramOut>,
     part: &Part,
     refresh_phase: u16,
     reqs: &[Request],
@@ -178,7 +168,8 @@ pub fn run(
     let mut end = None;
     for t in 0..limit {
         let inp = feeder.input();
-        let o = ctrl.cycle(&inp)?;
+        let o = ctrl.cycle(&inp);
+        ctrl.check().map_err(|f| f.to_string())?;
         if let Some(tc) = trace_cmd(t, &o) {
             checker
                 .check(&tc)

@@ -3,7 +3,7 @@
 //! configurations, types, ready patterns, launches and stops. Every cycle: RTL == reference
 //! model; the Fig. 4.3 dispatches and counters are checked against the thesis.
 
-use super::rtl::{apply, read, In, Out};
+use super::rtl::{apply, config, present, read};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
@@ -11,7 +11,7 @@ use crate::sim::waves::{as_refs, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_hw::idu::model::{DispIn, DispatcherModel};
+use rtgpu_hw::idu::model::{DispIn, DispOut, DispatcherModel};
 use rtgpu_hw::idu::Dispatcher;
 use std::path::Path;
 
@@ -41,38 +41,34 @@ const FIG43: [(u8, [u8; 3]); 11] = [
 
 /// The directed part: configuration, launch, the 11 slots of Fig. 4.3 (a dispatch cycle
 /// then an idle cycle that shows the counters), stop.
-pub fn fig43_script() -> Vec<In> {
-    let mut s = vec![In {
+pub fn fig43_script() -> Vec<DispIn> {
+    let mut s = vec![DispIn {
         reset: true,
-        ..In::default()
+        ..DispIn::default()
     }];
     for (k, w, l) in [(0, true, 4), (1, true, 3), (2, false, 0), (3, true, 3)] {
-        s.push(In {
-            cfg: Some((0, k, w, l)),
-            ..In::default()
-        });
+        s.push(config(0, k, w, l));
     }
-    s.push(In {
+    s.push(DispIn {
         launch: true,
-        ..In::default()
+        ..DispIn::default()
     });
     let c1 = [1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0];
     let c2 = [1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1];
     for slot in 0..11 {
-        s.push(In {
+        s.push(present(
+            0,
+            slot as u8 + 1,
+            c1[slot] | c2[slot] << 1 | 1 << 3,
+        ));
+        s.push(DispIn {
             enable: true,
-            instr: Some((0, slot as u8 + 1)),
-            ready: c1[slot] | c2[slot] << 1 | 1 << 3,
-            ..In::default()
-        });
-        s.push(In {
-            enable: true,
-            ..In::default()
+            ..DispIn::default()
         });
     }
-    s.push(In {
+    s.push(DispIn {
         stop: true,
-        ..In::default()
+        ..DispIn::default()
     });
     s
 }
@@ -81,12 +77,12 @@ pub fn fig43_script() -> Vec<In> {
 /// (type, cluster), a launch, a run of instructions (all four types, random ready patterns,
 /// enable mostly on, stray configuration writes and launches that must be ignored or restart
 /// the counters), a stop.
-fn episode(rng: &mut ChaCha8Rng) -> Vec<In> {
+fn episode(rng: &mut ChaCha8Rng) -> Vec<DispIn> {
     let mut s = Vec::new();
     if rng.gen_bool(0.2) {
-        s.push(In {
+        s.push(DispIn {
             reset: true,
-            ..In::default()
+            ..DispIn::default()
         });
     }
     for t in 0..3 {
@@ -96,42 +92,43 @@ fn episode(rng: &mut ChaCha8Rng) -> Vec<In> {
             } else {
                 rng.gen_range(0..6)
             };
-            s.push(In {
-                cfg: Some((t, c, rng.gen_bool(0.75), limit)),
-                ..In::default()
-            });
+            s.push(config(t, c, rng.gen_bool(0.75), limit));
         }
     }
-    s.push(In {
+    s.push(DispIn {
         launch: true,
-        ..In::default()
+        ..DispIn::default()
     });
     for _ in 0..rng.gen_range(20..80) {
         s.push(running(rng));
     }
-    s.push(In {
+    s.push(DispIn {
         stop: true,
-        ..In::default()
+        ..DispIn::default()
     });
     s
 }
 
 /// A cycle of a running kernel.
-fn running(rng: &mut ChaCha8Rng) -> In {
-    let mut i = In {
+fn running(rng: &mut ChaCha8Rng) -> DispIn {
+    let mut i = DispIn {
         enable: rng.gen_bool(0.9),
         ready: rng.gen::<u8>() | rng.gen::<u8>(),
-        ..In::default()
+        ..DispIn::default()
     };
     match rng.gen_range(0..60) {
         0 => i.launch = true,
         1 => {
-            i.cfg = Some((
-                rng.gen_range(0..4),
-                rng.gen_range(0..8),
-                rng.gen(),
-                rng.gen(),
-            ))
+            i = DispIn {
+                enable: i.enable,
+                ready: i.ready,
+                ..config(
+                    rng.gen_range(0..4),
+                    rng.gen_range(0..8),
+                    rng.gen(),
+                    rng.gen(),
+                )
+            }
         }
         _ => {}
     }
@@ -141,29 +138,9 @@ fn running(rng: &mut ChaCha8Rng) -> In {
         } else {
             rng.gen_range(0..3)
         };
-        i.instr = Some((ty, rng.gen()));
+        (i.in_valid, i.in_type, i.in_tag) = (true, ty, rng.gen());
     }
     i
-}
-
-fn model_in(i: &In) -> DispIn {
-    let (cfg_type, cfg_cluster, cfg_working, cfg_limit) = i.cfg.unwrap_or_default();
-    let (in_type, in_tag) = i.instr.unwrap_or_default();
-    DispIn {
-        reset: i.reset,
-        cfg_we: i.cfg.is_some(),
-        cfg_type,
-        cfg_cluster,
-        cfg_working,
-        cfg_limit,
-        launch: i.launch,
-        stop: i.stop,
-        enable: i.enable,
-        in_valid: i.instr.is_some(),
-        in_type,
-        in_tag,
-        ready: i.ready,
-    }
 }
 
 fn mismatch(cycle: u64, detail: String) -> TbError {
@@ -175,16 +152,13 @@ fn mismatch(cycle: u64, detail: String) -> TbError {
 }
 
 /// The RTL's outputs against the model's.
-fn compare(k: u64, got: &Out, inp: &In, model: &mut DispatcherModel) -> Result<(), TbError> {
-    let want = model.step(&model_in(inp));
-    let want = Out {
-        elig: want.elig,
-        all_full: want.all_full,
-        sel: want.sel,
-        dispatch: want.dispatch,
-        stall: want.stall,
-        cnt: want.cnt,
-    };
+fn compare(
+    k: u64,
+    got: &DispOut,
+    inp: &DispIn,
+    model: &mut DispatcherModel,
+) -> Result<(), TbError> {
+    let want = model.step(inp);
     if *got != want {
         return Err(mismatch(k, format!("RTL {got:?}, model {want:?}")));
     }
@@ -211,7 +185,7 @@ impl BlockTb for IduFig43Tb {
         let mut model = DispatcherModel::new(K);
         let mut row = 0usize;
         let mut dispatches = 0u64;
-        let mut pending: Vec<In> = Vec::new();
+        let mut pending: Vec<DispIn> = Vec::new();
         let mut run = drive(
             Dispatcher::<K>::default(),
             self.name(),
@@ -231,13 +205,13 @@ impl BlockTb for IduFig43Tb {
                 let got = h.cycle(|u| apply(u, &inp), read)?;
                 compare(k, &got, &inp, &mut model)?;
                 dispatches += u64::from(got.dispatch);
-                if (k as usize) < fig.len() && inp.instr.is_some() {
+                if (k as usize) < fig.len() && inp.in_valid {
                     return fig43_row(k, row, &got).map(|label| {
                         row += 1;
                         Some(label)
                     });
                 }
-                if (k as usize) < fig.len() && row > 0 && inp.instr.is_none() && inp.enable {
+                if (k as usize) < fig.len() && row > 0 && !inp.in_valid && inp.enable {
                     let want = FIG43[row - 1].1;
                     let cnt = [got.cnt[0], got.cnt[1], got.cnt[3]];
                     if cnt != want {
@@ -263,7 +237,7 @@ impl BlockTb for IduFig43Tb {
 }
 
 /// Checks a Fig. 4.3 dispatch slot; returns its marker.
-fn fig43_row(k: u64, row: usize, got: &Out) -> Result<String, TbError> {
+fn fig43_row(k: u64, row: usize, got: &DispOut) -> Result<String, TbError> {
     let (cluster, _) = FIG43[row];
     let seen = THESIS[got.sel as usize];
     if !got.dispatch || seen != cluster {

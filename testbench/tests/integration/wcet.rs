@@ -146,7 +146,7 @@ fn wcet_table3_shape() {
 
 fn regression(name: &str) -> Kernel {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/wcet_kernels")
+        .join("tests/integration/wcet_kernels")
         .join(name);
     load_kernel(&path).unwrap()
 }
@@ -259,7 +259,8 @@ proptest! {
 
 /// Every kernel of firmware/kernels and the regression kernels, with their flow facts.
 fn all_kernels() -> Vec<(String, Kernel)> {
-    let regress = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wcet_kernels/guarded_heavy.s");
+    let regress = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/integration/wcet_kernels/guarded_heavy.s");
     kernels_in(&kernel_dir())
         .unwrap()
         .into_iter()
@@ -404,7 +405,7 @@ fn wcet_bound_computed_once_holds_for_random_inputs() {
 }
 
 /// Safety over inputs, long: 1,000 random inputs per kernel and configuration
-/// (`cargo test --release -p rtgpu-testbench --test wcet -- --ignored --nocapture`).
+/// (`cargo test --release -p rtgpu-testbench --test integration wcet:: -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn wcet_inputs_long() {

@@ -10,7 +10,7 @@
 //!   something else under a suite kernel's name; a compile error is clang's message with exit
 //!   2; an instruction outside the subset is named with the generated file and line (exit 2).
 
-mod common;
+use crate::common;
 
 use common::rtgpu;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc};

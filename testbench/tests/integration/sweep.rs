@@ -2,7 +2,7 @@
 //! clean, the estimator's misses column-wise), the summary's totals line, the expected
 //! split_overflow of a PWS S below @min-s, and bad input with exit code 2.
 
-mod common;
+use crate::common;
 use common::rtgpu;
 use std::collections::HashMap;
 

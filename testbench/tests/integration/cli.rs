@@ -1,6 +1,6 @@
 //! The `rtgpu` program as a user runs it: exit codes, errors, machine-readable output.
 
-mod common;
+use crate::common;
 use common::rtgpu;
 
 #[test]

@@ -1,20 +1,17 @@
 //! The IDU dispatcher RTL on the thesis' Fig. 4.3 and on the always-ready pattern.
 
-use rtgpu_testbench::tb::idu::rtl::{In, RtlDispatcher};
+use rtgpu_hw::idu::model::DispIn;
+use rtgpu_testbench::tb::idu::rtl::{config, present, RtlDispatcher};
 
 /// Thesis clusters 1, 2, 4 = indices 0, 1, 3; index 2 (thesis cluster 3) power-gated.
 fn fig43() -> RtlDispatcher<4> {
     let mut d = RtlDispatcher::<4>::new().unwrap();
     for (k, w, l) in [(0, true, 4), (1, true, 3), (2, false, 0), (3, true, 3)] {
-        d.step(&In {
-            cfg: Some((0, k, w, l)),
-            ..In::default()
-        })
-        .unwrap();
+        d.step(&config(0, k, w, l)).unwrap();
     }
-    d.step(&In {
+    d.step(&DispIn {
         launch: true,
-        ..In::default()
+        ..DispIn::default()
     })
     .unwrap();
     d
@@ -44,14 +41,7 @@ fn fig_4_3_golden_trace() {
     let thesis = [1u8, 2, 3, 4];
     for slot in 0..11 {
         let ready = c1[slot] | c2[slot] << 1 | 1 << 3;
-        let o = d
-            .step(&In {
-                enable: true,
-                instr: Some((0, slot as u8)),
-                ready,
-                ..In::default()
-            })
-            .unwrap();
+        let o = d.step(&present(0, slot as u8, ready)).unwrap();
         assert!(o.dispatch, "slot {}", slot + 1);
         assert_eq!(
             thesis[o.sel as usize],
@@ -59,7 +49,7 @@ fn fig_4_3_golden_trace() {
             "slot {}",
             slot + 1
         );
-        let after = d.step(&In::default()).unwrap();
+        let after = d.step(&DispIn::default()).unwrap();
         assert_eq!(
             (after.cnt[0], after.cnt[1], after.cnt[3]),
             want_cnt[slot],
@@ -75,14 +65,7 @@ fn always_ready_repeats_the_ratio() {
     let mut d = fig43();
     let mut seq = Vec::new();
     for i in 0..30 {
-        let o = d
-            .step(&In {
-                enable: true,
-                instr: Some((0, i)),
-                ready: 0b1011,
-                ..In::default()
-            })
-            .unwrap();
+        let o = d.step(&present(0, i, 0b1011)).unwrap();
         assert!(o.dispatch);
         seq.push([1, 2, 3, 4][o.sel as usize]);
     }
@@ -95,44 +78,22 @@ fn always_ready_repeats_the_ratio() {
 fn stall_and_stock_dispatcher() {
     let mut d = fig43();
     for i in 0..4 {
-        d.step(&In {
-            enable: true,
-            instr: Some((0, i)),
-            ready: 0b0001,
-            ..In::default()
-        })
-        .unwrap();
+        d.step(&present(0, i, 0b0001)).unwrap();
     }
     // C1 at its limit, only C1 ready: stall.
-    let o = d
-        .step(&In {
-            enable: true,
-            instr: Some((0, 9)),
-            ready: 0b0001,
-            ..In::default()
-        })
-        .unwrap();
+    let o = d.step(&present(0, 9, 0b0001)).unwrap();
     assert!(o.stall && !o.dispatch);
     // Stock dispatcher: C1 takes it, counters unchanged.
     let o = d
-        .step(&In {
+        .step(&DispIn {
             enable: false,
-            instr: Some((0, 9)),
-            ready: 0b0001,
-            ..In::default()
+            ..present(0, 9, 0b0001)
         })
         .unwrap();
     assert!(o.dispatch && o.sel == 0);
-    assert_eq!(d.step(&In::default()).unwrap().cnt[0], 4);
+    assert_eq!(d.step(&DispIn::default()).unwrap().cnt[0], 4);
     // Type 3 never dispatches.
-    let o = d
-        .step(&In {
-            enable: true,
-            instr: Some((3, 1)),
-            ready: 0xFF,
-            ..In::default()
-        })
-        .unwrap();
+    let o = d.step(&present(3, 1, 0xFF)).unwrap();
     assert!(o.stall);
 }
 

@@ -2,7 +2,7 @@
 //! cycle on random stimulus, and the reference model agrees with the firmware decoder (which
 //! the LLVM oracle test checks against llvm-mc) on every representable instruction.
 
-#[path = "../../firmware/tests/support/random_insn.rs"]
+#[path = "../../../firmware/tests/support/random_insn.rs"]
 mod random_insn;
 
 use proptest::prelude::*;

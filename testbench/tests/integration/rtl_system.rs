@@ -9,10 +9,11 @@ use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, FaultKind, Models};
 use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::sched::model::Policy;
+use rtgpu_testbench::cu::system::SysCase;
 use rtgpu_testbench::sim::blocks::RtlBlocks;
 use rtgpu_testbench::sim::lockstep::LockStep;
 use rtgpu_testbench::sim::rtl::EngineChoice;
-use rtgpu_testbench::sim::twin::{on_rtl_stack, Launch};
+use rtgpu_testbench::sim::twin::{self, on_rtl_stack};
 use rtgpu_testbench::sim::vl::Engine;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,10 +27,10 @@ enum Mem {
     ReorderIdu,
 }
 
-fn launch(kernel: &str, (mode, s): (Mode, u32), mem: Mem) -> Launch {
+fn launch(kernel: &str, (mode, s): (Mode, u32), mem: Mem) -> SysCase {
     let mut cfg = CuConfig::default();
     cfg.memory.hierarchy = matches!(mem, Mem::Hierarchy | Mem::ReorderIdu);
-    Launch {
+    SysCase {
         kernel: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../firmware/kernels")
             .join(kernel),
@@ -40,12 +41,13 @@ fn launch(kernel: &str, (mode, s): (Mode, u32), mem: Mem) -> Launch {
         reorder: matches!(mem, Mem::ReorderIdu),
         idu: matches!(mem, Mem::FixedIdu | Mem::ReorderIdu).then_some(Distribution::Idu),
         dims: None,
+        seed: 1,
         timeout: 2_000_000,
     }
 }
 
 /// The launch with every block as RTL equals the behavioural launch.
-fn assert_twin(l: &Launch) {
+fn assert_twin(l: &SysCase) {
     assert!(
         twin(l).is_ok_and(|same| same),
         "{}: no RTL instance",
@@ -53,7 +55,7 @@ fn assert_twin(l: &Launch) {
     );
 }
 
-fn what(l: &Launch) -> String {
+fn what(l: &SysCase) -> String {
     format!(
         "{} {:?} S={} reorder={}",
         l.kernel.display(),
@@ -65,11 +67,9 @@ fn what(l: &Launch) -> String {
 
 /// Runs `l` on the models and with every block as RTL; `Ok(false)`: a block has no RTL
 /// instance of the launch's shape (the run stopped before its first cycle, saying so).
-fn twin(l: &Launch) -> Result<bool, String> {
+fn twin(l: &SysCase) -> Result<bool, String> {
     let what = what(l);
-    let (model, rtl) = l
-        .twin(&BlockKind::ALL)
-        .map_err(|e| format!("{what}: {e}"))?;
+    let (model, rtl) = twin::twin(l, &BlockKind::ALL).map_err(|e| format!("{what}: {e}"))?;
     if let Some(f) = &rtl.fault {
         if f.to_string().contains("no RTL instance") && rtl.counters.get("cycles") == 0 {
             return Ok(false);
@@ -116,7 +116,7 @@ fn the_rtl_scheduler_follows_wavefront_ages_when_slots_refill() {
         grid: 4096,
         wg: 256,
     });
-    let (model, rtl) = l.twin(&[BlockKind::Sched]).unwrap();
+    let (model, rtl) = twin::twin(&l, &[BlockKind::Sched]).unwrap();
     assert!(
         rtl.fault.is_none(),
         "{:?}",
@@ -141,7 +141,7 @@ fn rtl_all_on_the_whole_matrix() {
         "errors/merge_mismatch.s",
     ];
     let mems = [Mem::Fixed, Mem::FixedIdu, Mem::Hierarchy, Mem::ReorderIdu];
-    let cases: Vec<Launch> = kernels
+    let cases: Vec<SysCase> = kernels
         .iter()
         .flat_map(|k| [NOSPLIT, DWS1, DWS3, PWS1, PWS3].map(|m| (k, m)))
         .flat_map(|(k, m)| mems.map(|mem| (k, m, mem)))
@@ -286,7 +286,7 @@ fn mutant_is_caught(kinds: &[BlockKind], engine: Engine) {
         ..EngineChoice::default()
     };
     let blocks = Arc::new(Mutant(RtlBlocks::new(kinds), choice));
-    let ran = on_rtl_stack(|| l.run(blocks)).unwrap();
+    let ran = on_rtl_stack(|| twin::run(&l, blocks)).unwrap();
     assert_eq!(ran.status, "rtl_block");
     let f = ran.fault.expect("a fault");
     assert_eq!((f.block.as_str(), f.cycle), ("l1", 200), "{f}");
@@ -314,10 +314,10 @@ fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
 #[test]
 fn verilated_memory_blocks_run_in_lock_step_and_a_mutant_is_caught() {
     let l = launch("vector_add.s", NOSPLIT, Mem::Hierarchy);
-    let model = on_rtl_stack(|| l.run(Arc::new(Models))).unwrap();
+    let model = on_rtl_stack(|| twin::run(&l, Arc::new(Models))).unwrap();
     let kinds = [BlockKind::L1, BlockKind::Dram];
     let vl = RtlBlocks::new(&kinds).with_engine(Engine::Verilator, (0, u64::MAX));
-    let rtl = on_rtl_stack(|| l.run(Arc::new(vl))).unwrap();
+    let rtl = on_rtl_stack(|| twin::run(&l, Arc::new(vl))).unwrap();
     assert_eq!(rtl.status, "done", "{:?}", rtl.fault);
     assert_eq!(
         (&rtl.counters, &rtl.buffers),
@@ -361,7 +361,7 @@ mod sched_ages {
     }
 }
 
-mod common;
+use crate::common;
 
 mod cli {
     use super::common::rtgpu;

@@ -2,7 +2,7 @@
 //! alignment, RTL == model on random request streams (with the independent DDR4 checker on
 //! every command), Fig. 3's bursts on the RTL, refresh between requests, and the CLI.
 
-mod common;
+use crate::common;
 use common::rtgpu;
 
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! `rtgpu run`, the main job, as a user runs it: the divergent kernel under every mode, the
 //! counters in JSON, the waveform, and every error path with its named status and exit code.
 
-mod common;
+use crate::common;
 use common::rtgpu;
 
 fn kernel(name: &str) -> String {

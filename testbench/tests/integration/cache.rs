@@ -3,32 +3,23 @@
 //! victim, hits on pending lines, write-evict; the coalescer's ascending distinct lines. Then
 //! Verilator lint and Yosys synthesis of each block.
 
-use rtgpu_hw::cache::model::{CacheIn, CacheModel};
-use rtgpu_testbench::tb::cache::rtl::{model_in, CoalIn, L1In, RtlCoalescer, RtlL1};
+use rtgpu_hw::cache::model::{CacheIn, CacheModel, CoalescerIn};
+use rtgpu_testbench::tb::cache::rtl::{RtlCoalescer, RtlL1};
 use std::collections::VecDeque;
 
 const LD: bool = false;
 const ST: bool = true;
 
-fn load(line: u32) -> L1In {
-    L1In {
-        req: Some((line, LD)),
-        ..L1In::default()
-    }
+fn load(line: u32) -> CacheIn {
+    CacheIn::access(line, LD)
 }
 
-fn store(line: u32) -> L1In {
-    L1In {
-        req: Some((line, ST)),
-        ..L1In::default()
-    }
+fn store(line: u32) -> CacheIn {
+    CacheIn::access(line, ST)
 }
 
-fn fill(line: u32) -> L1In {
-    L1In {
-        fill: Some(line),
-        ..L1In::default()
-    }
+fn fill(line: u32) -> CacheIn {
+    CacheIn::fill(line)
 }
 
 /// What a run of a sequence of accesses did.
@@ -70,11 +61,7 @@ fn run<const S: usize, const W: usize>(seq: &[(u32, bool)], latency: u64) -> Run
         };
         let req = seq.get(next).copied();
         let o = c
-            .step(&L1In {
-                reset: false,
-                req,
-                fill,
-            })
+            .step(&CacheIn::default().with_req(req).with_fill(fill))
             .unwrap();
         if req.is_some() {
             if o.req_ready {
@@ -92,7 +79,7 @@ fn run<const S: usize, const W: usize>(seq: &[(u32, bool)], latency: u64) -> Run
         }
         now += 1;
     }
-    let o = c.step(&L1In::default()).unwrap();
+    let o = c.step(&CacheIn::default()).unwrap();
     r.accesses = o.accesses;
     r.misses = o.misses;
     r
@@ -158,13 +145,7 @@ fn stall_on_a_pending_victim_until_its_fill() {
         assert_eq!((o.victim, o.victim_valid, o.victim_line), (0, true, a));
     }
     // B's fill leaves A pending.
-    let o = l1
-        .step(&L1In {
-            req: Some((c, LD)),
-            fill: Some(b),
-            ..L1In::default()
-        })
-        .unwrap();
+    let o = l1.step(&load(c).with_fill(Some(b))).unwrap();
     assert!(!o.req_ready);
     // A load of a line in another set is not held up.
     let o = l1.step(&load(1)).unwrap();
@@ -174,13 +155,7 @@ fn stall_on_a_pending_victim_until_its_fill() {
     assert!(o.req_ready && !o.hit && o.mem_req_valid && o.mem_req_store);
     // A's fill: the stall is decided on the registered pending bits, so C still waits in the
     // fill's cycle and goes in the next one, evicting A from way 0.
-    let o = l1
-        .step(&L1In {
-            req: Some((c, LD)),
-            fill: Some(a),
-            ..L1In::default()
-        })
-        .unwrap();
+    let o = l1.step(&load(c).with_fill(Some(a))).unwrap();
     assert!(!o.req_ready);
     let o = l1.step(&load(c)).unwrap();
     assert!(o.req_ready && !o.hit && o.mem_req_valid && !o.mem_req_store);
@@ -189,7 +164,7 @@ fn stall_on_a_pending_victim_until_its_fill() {
     let o = l1.step(&load(a)).unwrap();
     assert!(o.req_ready && !o.hit);
     assert_eq!((o.way, o.victim_line), (1, b));
-    let o = l1.step(&L1In::default()).unwrap();
+    let o = l1.step(&CacheIn::default()).unwrap();
     assert_eq!((o.accesses, o.misses), (6, 6));
 }
 
@@ -208,15 +183,9 @@ fn a_hit_on_a_pending_line() {
     l1.step(&load(11)).unwrap();
     assert!(!l1.step(&load(15)).unwrap().req_ready);
     // A hit and a fill of the same line in one cycle.
-    let o = l1
-        .step(&L1In {
-            req: Some((7, LD)),
-            fill: Some(7),
-            ..L1In::default()
-        })
-        .unwrap();
+    let o = l1.step(&load(7).with_fill(Some(7))).unwrap();
     assert!(o.req_ready && o.hit);
-    let o = l1.step(&L1In::default()).unwrap();
+    let o = l1.step(&CacheIn::default()).unwrap();
     assert_eq!((o.accesses, o.misses), (5, 2));
 }
 
@@ -240,7 +209,7 @@ fn store_hit_invalidates_and_store_miss_does_not_allocate() {
     let o = l1.step(&load(9)).unwrap();
     assert!(!o.hit, "a store miss must not allocate");
     assert_eq!(o.way, 1);
-    let o = l1.step(&L1In::default()).unwrap();
+    let o = l1.step(&CacheIn::default()).unwrap();
     assert_eq!((o.accesses, o.misses), (6, 4));
 }
 
@@ -266,12 +235,7 @@ fn lru_order_on_four_ways() {
     let o = l1.step(&load(6)).unwrap();
     assert_eq!((o.way, o.victim_valid), (3, false));
     // Reset empties the cache and clears the counters.
-    let o = l1
-        .step(&L1In {
-            reset: true,
-            ..L1In::default()
-        })
-        .unwrap();
+    let o = l1.step(&CacheIn::RESET).unwrap();
     assert!(!o.req_ready);
     let o = l1.step(&load(0)).unwrap();
     assert!(!o.hit && o.req_ready);
@@ -282,12 +246,7 @@ fn lru_order_on_four_ways() {
 fn drain(c: &mut RtlCoalescer) -> Vec<(u32, bool)> {
     let mut out = Vec::new();
     loop {
-        let o = c
-            .step(&CoalIn {
-                next: true,
-                ..CoalIn::default()
-            })
-            .unwrap();
+        let o = c.step(&CoalescerIn::take()).unwrap();
         if !o.busy {
             assert!(!o.line_valid && !o.last);
             return out;
@@ -311,46 +270,30 @@ fn coalescer_emits_ascending_distinct_lines() {
     }
     // Lanes 4, 12, 20 (line 0x1FFFFFF) and every lane ≥ 24 inactive: lines 0, 3, 7, 9 remain.
     let mask = 0x00EF_EFEF;
-    let o = c
-        .step(&CoalIn {
-            load: Some((addr, mask)),
-            ..CoalIn::default()
-        })
-        .unwrap();
+    let o = c.step(&CoalescerIn::load(addr, mask)).unwrap();
     assert!(!o.busy);
     // Not taken yet: the same line stays.
     for _ in 0..2 {
-        let o = c.step(&CoalIn::default()).unwrap();
+        let o = c.step(&CoalescerIn::default()).unwrap();
         assert!(o.busy && o.line_valid);
         assert_eq!((o.line, o.last), (0, false));
     }
     // A load while busy is ignored.
-    c.step(&CoalIn {
-        load: Some(([0; 32], 1)),
-        ..CoalIn::default()
-    })
-    .unwrap();
+    c.step(&CoalescerIn::load([0; 32], 1)).unwrap();
     assert_eq!(
         drain(&mut c),
         [(0, false), (3, false), (7, false), (9, true)]
     );
     // Every lane on one line, the largest: one line, last at once.
-    c.step(&CoalIn {
-        load: Some(([u32::MAX; 32], u32::MAX)),
-        ..CoalIn::default()
-    })
-    .unwrap();
+    c.step(&CoalescerIn::load([u32::MAX; 32], u32::MAX))
+        .unwrap();
     assert_eq!(drain(&mut c), [(0x1FF_FFFF, true)]);
     // 32 distinct lines in descending lane order come out ascending.
     let mut addr = [0u32; 32];
     for (i, a) in addr.iter_mut().enumerate() {
         *a = (1000 - 3 * i as u32) << 7;
     }
-    c.step(&CoalIn {
-        load: Some((addr, u32::MAX)),
-        ..CoalIn::default()
-    })
-    .unwrap();
+    c.step(&CoalescerIn::load(addr, u32::MAX)).unwrap();
     let got = drain(&mut c);
     let want: Vec<_> = (0..32)
         .rev()
@@ -358,12 +301,8 @@ fn coalescer_emits_ascending_distinct_lines() {
         .collect();
     assert_eq!(got, want);
     // An empty mask loads nothing.
-    c.step(&CoalIn {
-        load: Some((addr, 0)),
-        ..CoalIn::default()
-    })
-    .unwrap();
-    assert!(!c.step(&CoalIn::default()).unwrap().busy);
+    c.step(&CoalescerIn::load(addr, 0)).unwrap();
+    assert!(!c.step(&CoalescerIn::default()).unwrap().busy);
 }
 
 /// Verilator lint (clean) and Yosys synthesis (cell count printed) of the cache blocks.
@@ -422,12 +361,11 @@ fn random_run<const S: usize, const W: usize>(seed: u64, cycles: usize, lines: u
             1 => Some(next(lines) * 3),
             _ => None,
         };
-        let inp = L1In {
+        let inp = CacheIn {
             reset: next(500) == 0,
-            req,
-            fill,
+            ..CacheIn::default().with_req(req).with_fill(fill)
         };
-        let want = model.step(&model_in(&inp));
+        let want = model.step(&inp);
         let got = rtl.step(&inp).unwrap();
         assert_eq!(got, want, "cycle {cycle} seed {seed} {inp:?}");
         if got.mem_req_valid && !got.mem_req_store {
@@ -488,19 +426,14 @@ fn coalescer_rtl_equals_the_reference_model_every_cycle() {
             1 => u32::MAX,
             _ => next(1 << 32) as u32,
         };
-        let inp = CoalIn {
+        let inp = CoalescerIn {
             reset: next(400) == 0,
-            load: (next(3) == 0).then_some((addr, mask)),
+            load: next(3) == 0,
+            addr,
+            mask,
             next: next(4) != 0,
         };
-        let (a, m) = inp.load.unwrap_or_default();
-        let want = model.step(&CoalescerIn {
-            reset: inp.reset,
-            load: inp.load.is_some(),
-            addr: a,
-            mask: m,
-            next: inp.next,
-        });
+        let want = model.step(&inp);
         let got = rtl.step(&inp).unwrap();
         assert_eq!(got, want, "cycle {cycle}");
         lines += usize::from(got.line_valid && inp.next);

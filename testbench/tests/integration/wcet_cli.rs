@@ -1,7 +1,7 @@
 //! `rtgpu wcet` and `rtgpu reproduce pws` as a user runs them: the bound beside the simulated
 //! time in JSON, the listing, the plot, and the bad-input paths with their exit codes.
 
-mod common;
+use crate::common;
 use common::rtgpu;
 
 fn kernel(name: &str) -> String {
@@ -123,13 +123,16 @@ fn wcet_shapes_the_model_cannot_run_are_bad_input() {
 #[test]
 fn wcet_kernels_the_pass_rejects_are_bad_input() {
     let k = format!(
-        "{}/tests/wcet_kernels/barrier_in_split.s",
+        "{}/tests/integration/wcet_kernels/barrier_in_split.s",
         env!("CARGO_MANIFEST_DIR")
     );
     let (code, _, err) = rtgpu(&["wcet", &k, "--mode", "pws", "--run"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("docs/assumptions.md#A22"), "{err}");
-    let x = format!("{}/tests/wcet_kernels/xarm.s", env!("CARGO_MANIFEST_DIR"));
+    let x = format!(
+        "{}/tests/integration/wcet_kernels/xarm.s",
+        env!("CARGO_MANIFEST_DIR")
+    );
     for mode in ["pws", "dws"] {
         let (code, _, err) = rtgpu(&["wcet", &x, "--mode", mode, "--mark", "all", "--run"]);
         assert_eq!(code, 2, "{err}");

@@ -3,7 +3,7 @@
 //! write them), FST output read back by `fst2vcd`, and `--vcd-window` on the harness and the
 //! behavioural model.
 
-mod common;
+use crate::common;
 use common::rtgpu;
 use rtgpu_firmware::isa::{assemble, decode};
 use rtgpu_testbench::tb::{self, TbOptions};

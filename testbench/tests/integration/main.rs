@@ -1,0 +1,38 @@
+//! The testbench crate's integration tests, one binary: each module below is one subject
+//! (a block, the system, the CLI, the docs). One binary links the project's code once, where
+//! one binary per file linked it thirty times, which dominated the suite's build time.
+//!
+//! Run one subject with its module name as the filter, e.g.
+//! `cargo test --release -p rtgpu-testbench --test integration dram::`.
+//! (`tests/alloc_per_cycle.rs` stays a binary of its own: it installs a global allocator.)
+
+mod aging;
+mod cache;
+mod cli;
+mod cli_inputs;
+mod common;
+mod cosim;
+mod decode_rtl_vs_model;
+mod docs;
+mod dram;
+mod fuzz;
+mod harness;
+mod idu;
+mod insn_decode;
+mod ldst;
+mod multiphase;
+mod opencl;
+mod outputs_in_current_dir;
+mod pws;
+mod pws_pass_cu;
+mod reorder;
+mod rtl_system;
+mod run;
+mod sched;
+mod standalone;
+mod sweep;
+mod system;
+mod verilator;
+mod waveform_views;
+mod wcet;
+mod wcet_cli;
