@@ -15,6 +15,7 @@ pub use run::{
     read_input_bytes, run, Kernel, LaunchOpts, RunOpts, RunReport, MAX_INPUT_BYTES,
 };
 
+use crate::sim::waves::merge::SysClock;
 use probe::CuProbe;
 use rtgpu_firmware::driver::Bus;
 use rtgpu_hw::gpu::regs::BusError;
@@ -28,6 +29,8 @@ pub struct Recording {
     probe: Option<CuProbe>,
     cycle: u64,
     error: Option<io::Error>,
+    /// Set to each recorded cycle's time, for RTL blocks that record on the system's base.
+    clock: Option<SysClock>,
 }
 
 impl Recording {
@@ -38,7 +41,15 @@ impl Recording {
             probe,
             cycle: 0,
             error: None,
+            clock: None,
         }
+    }
+
+    /// Sets `clock` to each recorded cycle's time ([`probe::CYCLE_PS`] per cycle) before the
+    /// cycle runs.
+    pub fn with_clock(mut self, clock: SysClock) -> Self {
+        self.clock = Some(clock);
+        self
     }
 
     /// Ends the recording: the probe (if any) and the first write error.
@@ -62,6 +73,9 @@ impl Bus for Recording {
             return;
         };
         for _ in 0..cycles {
+            if let Some(c) = &self.clock {
+                c.set(self.cycle * probe::CYCLE_PS);
+            }
             probe.capture(self.gpu.cu());
             self.gpu.step();
             if let Err(e) = probe.sample(self.cycle, self.gpu.cu()) {

@@ -3,6 +3,8 @@
 //! that show splitting at work); a `.gtkw` grouping them by SIMD.
 
 use super::sys_probe::SysProbe;
+use crate::sim::signals::{Role, SignalInfo};
+use crate::sim::waves::merge::{merge_into, Track};
 use crate::sim::waves::{as_refs, is_fst, named, vcd_to_fst, Format, Gtkw, ProbeRecorder};
 use rtgpu_hw::cu::{ComputeUnit, Group, Status, CLASSES};
 use rtgpu_hw::pws::State;
@@ -262,8 +264,10 @@ impl CuProbe {
         (group * units + k % units) * per_unit + k / units
     }
 
-    /// Finishes the VCD and writes `gtkw` beside it.
-    pub fn finish(self, gtkw: &Path, title: &str) -> io::Result<()> {
+    /// Finishes the VCD and writes `gtkw` beside it. The RTL blocks' recordings in `rtl` are
+    /// merged into it under `rtl.<instance>` (on the system's time base), each with a group
+    /// of its ports in the `.gtkw`.
+    pub fn finish(self, gtkw: &Path, title: &str, rtl: &[Track]) -> io::Result<()> {
         let mut save = Gtkw::new(title)
             .names("state", &named(&State::ALL.map(State::name)))
             .names("class", &class_names())
@@ -298,8 +302,10 @@ impl CuProbe {
             save = save.group(&p, &as_refs(&traces));
         }
         let end = self.cycles * CYCLE_PS;
-        let signals = self.rec.signals().to_vec();
+        let mut signals = self.rec.signals().to_vec();
         let vcd = self.rec.finish(end)?;
+        let merged = merge_into(&vcd, rtl, CYCLE_PS, self.window)?;
+        save = rtl_groups(save, &merged, &mut signals);
         if vcd != self.dump {
             vcd_to_fst(&vcd, &self.dump)?;
             std::fs::remove_file(&vcd)?;
@@ -307,6 +313,50 @@ impl CuProbe {
         save.within(self.window)
             .write(gtkw, &self.dump, &signals, end)
     }
+}
+
+/// A group's traces: (signal path, format).
+type Traces = Vec<(String, Option<Format>)>;
+
+/// At most this many traces per RTL instance in the `.gtkw` (the rest are in the file).
+const RTL_TRACES: usize = 16;
+
+/// A `.gtkw` group per merged RTL instance with its first scalar and vector ports (arrays
+/// such as the split/merge unit's per-context `exec$k` stay in the file, not in the view),
+/// and every merged variable's entry in `signals`.
+fn rtl_groups(mut save: Gtkw, merged: &[(String, u32)], signals: &mut Vec<SignalInfo>) -> Gtkw {
+    let mut by_instance: Vec<(String, Traces)> = Vec::new();
+    for (path, width) in merged {
+        let mut parts = path.split('.');
+        let (Some(top), Some(inst), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        signals.push(SignalInfo {
+            scope: vec![top.to_string(), inst.to_string()],
+            name: name.to_string(),
+            width: *width as usize,
+            role: Role::Internal,
+            variants: None,
+            is_clock: false,
+            index: signals.len(),
+        });
+        let group = format!("rtl {inst}");
+        if by_instance.last().is_none_or(|(g, _)| *g != group) {
+            by_instance.push((group.clone(), Vec::new()));
+        }
+        let format = (*width > 1).then_some(Format::Hex);
+        let shown = !name.contains('$') && !matches!(name, "clock" | "reset");
+        match by_instance.last_mut() {
+            Some((_, traces)) if shown && traces.len() < RTL_TRACES => {
+                traces.push((path.clone(), format))
+            }
+            _ => {}
+        }
+    }
+    for (group, traces) in &by_instance {
+        save = save.group(group, &as_refs(traces));
+    }
+    save
 }
 
 /// The class names of the decoder's unit codes (0 = none).

@@ -6,6 +6,7 @@ use super::probe::CuProbe;
 use super::Recording;
 use crate::sim::blocks::RtlBlocks;
 use crate::sim::vl::EngineArgs;
+use crate::sim::waves::merge::Timeline;
 use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
@@ -91,7 +92,8 @@ pub struct RunOpts {
     /// Run these blocks as RTL, each in lock-step with its reference model: `all`, or names
     /// among decode,sched,pws,reorder,l1,dram,idu. A mismatch stops the run (exit 1) and
     /// writes the window before it to rtl-mismatch.vcd (beside --vcd if given). With --vcd,
-    /// every RTL block also writes its own signals to FILE.rtl/INSTANCE.vcd.
+    /// every RTL block also writes its own signals to FILE.rtl/INSTANCE.vcd, merged into FILE
+    /// under rtl.INSTANCE on the system's time base.
     #[arg(long, value_parser = parse_rtl)]
     pub rtl: Option<RtlList>,
     /// The engine of the --rtl blocks.
@@ -551,10 +553,11 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let image = kernel.image(&args, dims, o.launch.seed).map_err(bad)?;
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     gpu.cu_mut().set_skip_idle(!o.no_skip);
+    let timeline = Timeline::default();
     if let Some(RtlList(kinds)) = &o.rtl {
         let blocks = RtlBlocks::new(kinds).with_engine(o.engine.engine, o.engine.window_ps());
         let blocks = match &o.vcd {
-            Some(v) => blocks.with_vcd_dir(v.with_extension("rtl")),
+            Some(v) => blocks.with_vcd_dir(v.with_extension("rtl"), timeline.clone()),
             None => blocks,
         };
         gpu.cu_mut().set_blocks(std::sync::Arc::new(blocks));
@@ -573,7 +576,8 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         ),
         None => None,
     };
-    let mut drv = Driver::new(Recording::new(gpu, probe)).map_err(|e| (1, e.to_string()))?;
+    let recording = Recording::new(gpu, probe).with_clock(timeline.clock.clone());
+    let mut drv = Driver::new(recording).map_err(|e| (1, e.to_string()))?;
     let desc = LaunchDesc {
         reorder: o.reorder,
         idu,
@@ -588,10 +592,17 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     if let Some(e) = io_error {
         return Err((1, format!("writing the waveform: {e}")));
     }
+    let fault = gpu.cu().block_fault().cloned();
+    // The RTL blocks close their own waveforms when they are dropped, before the merge.
+    drop(gpu);
     if let (Some(p), Some(vcd)) = (probe, &o.vcd) {
         let title = format!("rtgpu run {name} --mode {} --s {}", o.mode.name(), o.s);
-        p.finish(&vcd.with_extension("gtkw"), &title)
-            .map_err(|e| (1, e.to_string()))?;
+        p.finish(
+            &vcd.with_extension("gtkw"),
+            &title,
+            &timeline.tracks.snapshot(),
+        )
+        .map_err(|e| (1, e.to_string()))?;
     }
     let dumped = match (&o.dump, outcome.result.is_ok()) {
         (Some(dir), true) => {
@@ -610,7 +621,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
     r.dump = dumped;
     r.check = check;
-    if let Some(f) = gpu.cu().block_fault() {
+    if let Some(f) = &fault {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
             None => PathBuf::from("rtl-mismatch.vcd"),

@@ -7,12 +7,13 @@
 use super::lockstep::LockStep;
 use super::rtl::{EngineChoice, Rtl};
 use super::vl::{Engine, VlOptions, VlPorts};
+use super::waves::merge::Timeline;
 use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, Models};
 use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
 use rtgpu_hw::cache::L1Cache;
 use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut};
 use rtgpu_hw::dram::{DramCtrl, Part};
-use rtgpu_hw::idu::model::{DispIn, DispOut, DispatcherModel, TYPES};
+use rtgpu_hw::idu::model::{DispIn, DispOut, DispatcherModel};
 use rtgpu_hw::idu::Dispatcher;
 use rtgpu_hw::isa::insn_model::{InsnDecodeIn, InsnDecodeModel, InsnDecodeOut};
 use rtgpu_hw::isa::InsnDecode;
@@ -28,8 +29,9 @@ use rust_hdl::core::prelude::*;
 #[derive(Clone, Debug, Default)]
 pub struct RtlBlocks {
     kinds: Vec<BlockKind>,
-    /// Each RTL block records its own signals in a VCD here.
-    vcd_dir: Option<std::path::PathBuf>,
+    /// Each RTL block records its own signals in a VCD here, noting the system's time in the
+    /// timeline's tracks.
+    vcd_dir: Option<(std::path::PathBuf, Timeline)>,
     /// The engine evaluating the RTL.
     engine: Engine,
     /// The Verilator waveforms' window, ps.
@@ -66,9 +68,10 @@ impl RtlBlocks {
         }
     }
 
-    /// Every RTL block also writes its own waveform, `dir/<instance>.vcd`.
-    pub fn with_vcd_dir(mut self, dir: std::path::PathBuf) -> Self {
-        self.vcd_dir = Some(dir);
+    /// Every RTL block also writes its own waveform, `dir/<instance>.vcd`, and notes the
+    /// system's time (from `timeline`'s clock) at each of its cycles in its track there.
+    pub fn with_vcd_dir(mut self, dir: std::path::PathBuf, timeline: Timeline) -> Self {
+        self.vcd_dir = Some((dir, timeline));
         self
     }
 
@@ -78,7 +81,7 @@ impl RtlBlocks {
         rtl: Rtl<B, I, O>,
     ) -> Result<Rtl<B, I, O>, String> {
         match &self.vcd_dir {
-            Some(dir) => rtl.record_in(dir),
+            Some((dir, timeline)) => rtl.record_in(dir, Some(timeline)),
             None => Ok(rtl),
         }
     }
@@ -229,7 +232,7 @@ impl Blocks for RtlBlocks {
             name,
             Dispatcher::<8>::default(),
             |u| &mut u.clock,
-            (idu_apply, idu_read),
+            (crate::tb::idu::rtl::apply, crate::tb::idu::rtl::read),
             self.choice(),
         )?;
         Ok(pair(name, DispatcherModel::new(k), self.traced(rtl)?))
@@ -251,7 +254,10 @@ pub fn l1_rtl(
             "l1",
             L1Cache::<32, 4>::default(),
             |u| &mut u.clock,
-            (l1_apply, crate::tb::cache::rtl::read_l1),
+            (
+                crate::tb::cache::rtl::apply_l1,
+                crate::tb::cache::rtl::read_l1,
+            ),
             engine,
         ),
         (s, w) => Err(no_shape("l1", format!("{s} sets × {w} ways"), "32 × 4")),
@@ -316,16 +322,6 @@ fn pws_apply<const L: usize, const U: usize, const C: usize>(
     crate::tb::pws::apply(u, &i.group, &i.exec);
 }
 
-fn l1_apply<const S: usize, const W: usize>(u: &mut L1Cache<S, W>, i: &CacheIn) {
-    use crate::tb::cache::rtl::LINE_MASK;
-    u.reset.next = i.reset;
-    u.req_valid.next = i.req_valid;
-    u.req_line.next = u64::from(i.req_line & LINE_MASK).to_bits();
-    u.req_store.next = i.req_store;
-    u.mem_fill.next = i.mem_fill;
-    u.mem_fill_line.next = u64::from(i.mem_fill_line & LINE_MASK).to_bits();
-}
-
 fn dram_rtl<const NB: usize>(
     part: Part,
     refresh_phase: u16,
@@ -343,53 +339,4 @@ fn dram_rtl<const NB: usize>(
         reset: true,
         ..DramIn::default()
     })
-}
-
-fn idu_apply<const K: usize>(u: &mut Dispatcher<K>, i: &DispIn) {
-    u.reset.next = i.reset;
-    u.cfg_we.next = i.cfg_we;
-    u.cfg_type.next = u64::from(i.cfg_type & 3).to_bits();
-    u.cfg_cluster.next = u64::from(i.cfg_cluster & 7).to_bits();
-    u.cfg_working.next = i.cfg_working;
-    u.cfg_limit.next = u64::from(i.cfg_limit).to_bits();
-    u.launch.next = i.launch;
-    u.stop.next = i.stop;
-    u.enable.next = i.enable;
-    u.in_valid.next = i.in_valid;
-    u.in_type.next = u64::from(i.in_type & 3).to_bits();
-    u.in_tag.next = u64::from(i.in_tag).to_bits();
-    u.ready.next = u64::from(i.ready).to_bits();
-}
-
-fn idu_read<const K: usize>(u: &Dispatcher<K>) -> DispOut {
-    let n = |b: Bits<8>| b.index() as u8;
-    let per_type = |a: &[Signal<Out, Bits<8>>; K],
-                    b: &[Signal<Out, Bits<8>>; K],
-                    c: &[Signal<Out, Bits<8>>; K]| {
-        a.iter()
-            .chain(b)
-            .chain(c)
-            .map(|s| n(s.val()))
-            .collect::<Vec<u8>>()
-    };
-    let working = u
-        .working_sp
-        .iter()
-        .chain(&u.working_sfu)
-        .chain(&u.working_ldst)
-        .enumerate()
-        .fold(0u32, |m, (i, w)| m | u32::from(w.val()) << i);
-    debug_assert_eq!(TYPES * K, 3 * K);
-    DispOut {
-        elig: n(u.elig.val()),
-        all_full: u.all_full.val(),
-        sel: u.sel.val().index() as u8,
-        dispatch: u.dispatch.val(),
-        stall: u.stall.val(),
-        out_tag: n(u.out_tag.val()),
-        cnt: per_type(&u.cnt_sp, &u.cnt_sfu, &u.cnt_ldst),
-        limit: per_type(&u.limit_sp, &u.limit_sfu, &u.limit_ldst),
-        working,
-        active: u.active.val(),
-    }
 }

@@ -5,10 +5,12 @@
 use crate::sim::clock::Period;
 use crate::sim::harness::Harness;
 use crate::sim::vl::{Engine, VlOptions, VlPorts};
+use crate::sim::waves::merge::{SysClock, Timeline, Track};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::block::{BlockFault, Clocked, FaultKind, Ports};
 use rust_hdl::core::prelude::*;
 use std::cell::RefCell;
+use std::sync::{Arc, Mutex};
 
 /// How an adapter drives a block's inputs from a bundle.
 pub type Apply<B, I> = fn(&mut B, &I);
@@ -27,6 +29,8 @@ pub struct Rtl<B: Block, I, O> {
     read: Read<B, O>,
     cycle: u64,
     error: RefCell<Option<String>>,
+    /// Recording on the system's time base: the system's clock and this block's track.
+    track: Option<(SysClock, Arc<Mutex<Track>>)>,
 }
 
 /// How an adapter evaluates its block: the engine, and its waveform options.
@@ -61,6 +65,7 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
             read,
             cycle: 0,
             error: RefCell::new(None),
+            track: None,
         })
     }
 
@@ -76,15 +81,23 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
     }
 
     /// Records the block's own signals from now on, in `dir/<name>.vcd` (the block's scopes;
-    /// 1 ps time unit on the harness clock, one period per [`Clocked::cycle`]).
-    pub fn record_in(mut self, dir: &std::path::Path) -> Result<Self, String> {
+    /// 1 ps time unit on the harness clock, one period per [`Clocked::cycle`]). With a
+    /// `timeline`, every cycle also notes the system's time in the block's track, so that the
+    /// recording can be merged into the system's waveform ([`crate::sim::waves::merge`]).
+    pub fn record_in(
+        mut self,
+        dir: &std::path::Path,
+        timeline: Option<&Timeline>,
+    ) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = dir.join(format!("{}.vcd", scope_name(&self.name)));
+        let scope = scope_name(&self.name);
+        let path = dir.join(format!("{scope}.vcd"));
         let opts = crate::sim::waves::VcdOptions::default();
         self.harness
             .get_mut()
             .record_vcd(&path, &opts)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        self.track = timeline.map(|t| (t.clock.clone(), t.tracks.open(&scope, &path)));
         Ok(self)
     }
 
@@ -123,6 +136,14 @@ where
     fn cycle(&mut self, input: &I) -> O {
         let (apply, read) = (self.apply, self.read);
         self.cycle += 1;
+        if let Some((clock, track)) = &self.track {
+            let at = (self.harness.get_mut().now_ps(), clock.now());
+            track
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .steps
+                .push(at);
+        }
         match self.harness.get_mut().cycle(|u| apply(u, input), read) {
             Ok(o) => o,
             Err(e) => self.fail(e),

@@ -1,5 +1,8 @@
 //! Shared by the integration tests that run the `rtgpu` program.
 
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::path::Path;
 use std::process::Command;
 
 /// Runs `rtgpu ARGS` in the repository's root, as a user of the checkout does (it reads
@@ -16,4 +19,45 @@ pub fn rtgpu(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into(),
         String::from_utf8_lossy(&out.stderr).into(),
     )
+}
+
+/// Reads a VCD: the changes of each `scope.name` signal as (ps, value string).
+pub fn read_vcd(path: &Path) -> HashMap<String, Vec<(u64, String)>> {
+    let mut parser = vcd::Parser::new(BufReader::new(std::fs::File::open(path).unwrap()));
+    let header = parser.parse_header().unwrap();
+    assert_eq!(header.timescale, Some((1, vcd::TimescaleUnit::PS)));
+    let mut names = HashMap::new();
+    collect_vars(&header.items, "", &mut names);
+    let mut out: HashMap<String, Vec<(u64, String)>> = HashMap::new();
+    let mut now = 0;
+    for cmd in parser {
+        let (id, value) = match cmd.unwrap() {
+            vcd::Command::Timestamp(t) => {
+                now = t;
+                continue;
+            }
+            vcd::Command::ChangeScalar(id, v) => (id, v.to_string()),
+            vcd::Command::ChangeVector(id, v) => (id, v.to_string()),
+            vcd::Command::ChangeString(id, v) => (id, v),
+            _ => continue,
+        };
+        out.entry(names[&id].clone())
+            .or_default()
+            .push((now, value));
+    }
+    out
+}
+
+fn collect_vars(items: &[vcd::ScopeItem], prefix: &str, names: &mut HashMap<vcd::IdCode, String>) {
+    for item in items {
+        match item {
+            vcd::ScopeItem::Scope(s) => {
+                collect_vars(&s.items, &format!("{prefix}{}.", s.identifier), names)
+            }
+            vcd::ScopeItem::Var(v) => {
+                names.insert(v.code, format!("{prefix}{}", v.reference));
+            }
+            _ => {}
+        }
+    }
 }

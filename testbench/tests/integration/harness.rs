@@ -1,12 +1,11 @@
 //! The cycle harness: clock domains on one ps timeline, VCD recording, .gtkw files.
 
+use crate::common::read_vcd;
 use rtgpu_testbench::sim::clock::Period;
 use rtgpu_testbench::sim::harness::{CycleStart, Harness, HarnessError};
 use rtgpu_testbench::sim::waves::{portable, VcdOptions};
 use rtgpu_testbench::tb::{self, TbOptions};
 use rust_hdl::prelude::*;
-use std::collections::HashMap;
-use std::io::BufReader;
 use std::path::Path;
 
 /// Two counters, each on its own clock.
@@ -147,47 +146,6 @@ fn a_block_that_never_settles_is_an_error_not_a_hang() {
         Err(HarnessError::NoConvergence { ps: 0 }) => {}
         Err(e) => panic!("unexpected error {e}"),
         Ok(_) => panic!("an oscillator settled"),
-    }
-}
-
-/// Reads a VCD: the changes of each `scope.name` signal as (ps, value string).
-fn read_vcd(path: &Path) -> HashMap<String, Vec<(u64, String)>> {
-    let mut parser = vcd::Parser::new(BufReader::new(std::fs::File::open(path).unwrap()));
-    let header = parser.parse_header().unwrap();
-    assert_eq!(header.timescale, Some((1, vcd::TimescaleUnit::PS)));
-    let mut names = HashMap::new();
-    collect_vars(&header.items, "", &mut names);
-    let mut out: HashMap<String, Vec<(u64, String)>> = HashMap::new();
-    let mut now = 0;
-    for cmd in parser {
-        let (id, value) = match cmd.unwrap() {
-            vcd::Command::Timestamp(t) => {
-                now = t;
-                continue;
-            }
-            vcd::Command::ChangeScalar(id, v) => (id, v.to_string()),
-            vcd::Command::ChangeVector(id, v) => (id, v.to_string()),
-            vcd::Command::ChangeString(id, v) => (id, v),
-            _ => continue,
-        };
-        out.entry(names[&id].clone())
-            .or_default()
-            .push((now, value));
-    }
-    out
-}
-
-fn collect_vars(items: &[vcd::ScopeItem], prefix: &str, names: &mut HashMap<vcd::IdCode, String>) {
-    for item in items {
-        match item {
-            vcd::ScopeItem::Scope(s) => {
-                collect_vars(&s.items, &format!("{prefix}{}.", s.identifier), names)
-            }
-            vcd::ScopeItem::Var(v) => {
-                names.insert(v.code, format!("{prefix}{}", v.reference));
-            }
-            _ => {}
-        }
     }
 }
 

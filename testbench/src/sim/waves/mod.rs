@@ -4,6 +4,7 @@
 pub mod filter;
 mod fst;
 mod gtkw;
+pub mod merge;
 mod probe;
 mod recorder;
 
