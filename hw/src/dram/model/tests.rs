@@ -1,0 +1,954 @@
+//! Unit tests of the DRAM controller model: hand-checked cycle traces, the timing rules, the
+//! arbiter's priorities, refresh, bad requests and a proptest over random tile runs.
+
+use super::*;
+use proptest::prelude::*;
+
+use super::driver::{drive, Completion};
+
+const X16: Part = Part::DDR4_3200AA_X16;
+
+/// Every cycle's outputs of a back-to-back run of `reqs`, and the per-request results.
+fn trace(part: Part, phase: u16, reqs: &[Request]) -> (Vec<DramOut>, Vec<Completion>) {
+    let mut model = DramModel::new(part, phase);
+    let mut log = Vec::new();
+    let done = drive(&mut model, reqs, 1_000_000, |t, out, _| {
+        assert_eq!(t as usize, log.len());
+        log.push(*out);
+    })
+    .expect("run finishes");
+    (log, done)
+}
+
+/// Bank index (0..nB) of a command or DQ output.
+fn bank_of(part: &Part, bg: u8, bank: u8) -> usize {
+    bank as usize * part.bank_groups as usize + bg as usize
+}
+
+/// (cycle, command, bank, row, col) of every command in `log`.
+fn commands(part: &Part, log: &[DramOut]) -> Vec<(u64, Command, usize, u32, u16)> {
+    log.iter()
+        .enumerate()
+        .filter(|(_, o)| o.cmd != Command::Nop)
+        .map(|(t, o)| {
+            (
+                t as u64,
+                o.cmd,
+                bank_of(part, o.cmd_bg, o.cmd_bank),
+                o.cmd_row,
+                o.cmd_col,
+            )
+        })
+        .collect()
+}
+
+/// The bursts moved on DQ in `log[from..=to]`: (bank, row, DDR4 column, mask, write),
+/// sorted. Panics if a reservation's beats are not 0, 1, 2, 3 in consecutive cycles.
+fn dq_bursts(
+    part: &Part,
+    log: &[DramOut],
+    from: u64,
+    to: u64,
+) -> Vec<(usize, u32, u16, u16, bool)> {
+    let mut v = Vec::new();
+    let mut cur: Option<(usize, u32, u16, u16, bool)> = None;
+    let mut expect_beat = 0u8;
+    for o in &log[from as usize..=to as usize] {
+        if !o.dq_valid {
+            assert_eq!(expect_beat, 0, "a DQ reservation was cut short");
+            continue;
+        }
+        assert_eq!(o.dq_beat, expect_beat, "DQ beats out of order");
+        let key = (bank_of(part, o.dq_bg, o.dq_bank), o.dq_row, o.dq_col);
+        if o.dq_beat == 0 {
+            cur = Some((key.0, key.1, key.2, 0, o.dq_write));
+        }
+        let c = cur.as_mut().expect("beat 0 first");
+        assert_eq!((c.0, c.1, c.2, c.4), (key.0, key.1, key.2, o.dq_write));
+        c.3 |= u16::from(o.dq_mask) << (4 * o.dq_beat);
+        expect_beat = (o.dq_beat + 1) % 4;
+        if expect_beat == 0 {
+            v.push(cur.take().unwrap());
+        }
+    }
+    v.sort();
+    v
+}
+
+/// The bursts a tile must move, from the address mapping of the contract (written out
+/// again here): (bank, row, DDR4 column, mask, write), sorted.
+fn expected_bursts(part: &Part, req: &Request) -> Vec<(usize, u32, u16, u16, bool)> {
+    let p = (part.banks as u32 / 2).trailing_zeros();
+    let mut m: std::collections::BTreeMap<u32, u16> = Default::default();
+    for r in 0..u32::from(req.count) {
+        for i in 0..req.words {
+            let word = (req.addr + r * req.period + i) & WORD_MASK;
+            *m.entry(word >> 4).or_default() |= 1 << (word & 15);
+        }
+    }
+    let mut v: Vec<_> = m
+        .into_iter()
+        .map(|(k, mask)| {
+            let a = k << 6; // byte address of the burst
+            let bank = (((a >> 14) & ((1 << p) - 1)) << 1 | ((a >> 6) & 1)) as usize;
+            let col = ((a >> 7) & 0x7f) as u16 * 8;
+            let row = a >> (14 + p);
+            (bank, row, col, mask, req.write)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// An independent DDR4 checker: the contract's timing table (plus WTR and RD→WR, which
+/// the completion rule must keep apart between requests), FAW, and bank states. Returns
+/// the first violation.
+fn check_timing(part: &Part, cmds: &[(u64, Command, usize, u32, u16)]) -> Result<(), String> {
+    use Command::*;
+    let p = part;
+    let u = |x: u16| u64::from(x);
+    let bg = |b: usize| b % p.bank_groups as usize;
+    let is_cas = |c: Command| matches!(c, Rd | Rda | Wr | Wra);
+    let is_rd = |c: Command| matches!(c, Rd | Rda);
+    let is_wr = |c: Command| matches!(c, Wr | Wra);
+    // The ACT that opened the row each command uses (for RDA/WRA), by command index.
+    let mut open: [Option<(u32, u64)>; 16] = [None; 16];
+    let mut act_of = vec![0u64; cmds.len()];
+    let mut acts = Vec::new();
+    for (j, &(t, c, b, row, _)) in cmds.iter().enumerate() {
+        match c {
+            Act => {
+                if open[b].is_some() {
+                    return Err(format!("{t}: ACT to open bank {b}"));
+                }
+                open[b] = Some((row, t));
+                acts.push(t);
+                if acts.len() >= 5 {
+                    let w = acts[acts.len() - 5];
+                    if t < w + u(p.faw) {
+                        return Err(format!("{t}: fifth ACT within FAW of {w}"));
+                    }
+                }
+            }
+            Rd | Rda | Wr | Wra => match open[b] {
+                Some((r, ta)) if r == row => {
+                    act_of[j] = ta;
+                    if matches!(c, Rda | Wra) {
+                        open[b] = None;
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "{t}: {c:?} to bank {b} row {row}, open {:?}",
+                        open[b]
+                    ))
+                }
+            },
+            Pre => {
+                if open[b].is_none() {
+                    return Err(format!("{t}: PRE to closed bank {b}"));
+                }
+                open[b] = None;
+            }
+            Ref => {
+                if open.iter().any(Option::is_some) {
+                    return Err(format!("{t}: REF with a bank open"));
+                }
+            }
+            Nop => unreachable!(),
+        }
+        // Pairwise rules against every earlier command within reach.
+        for i in (0..j).rev() {
+            let (tx, x, bx, _, _) = cmds[i];
+            if tx + 2_000 < t {
+                break;
+            }
+            let same_bank = bx == b;
+            let same_bg = bg(bx) == bg(b);
+            let mut need: u64 = 0;
+            let mut why = "";
+            let mut req = |d: u64, w: &'static str| {
+                if d > need {
+                    need = d;
+                    why = w;
+                }
+            };
+            match x {
+                Act => {
+                    if c == Act {
+                        req(u(p.rrd_s), "RRD_S");
+                        if same_bg {
+                            req(u(p.rrd_l), "RRD_L");
+                        }
+                        if same_bank {
+                            req(u(p.rc), "RC");
+                        }
+                    }
+                    if is_cas(c) && same_bank {
+                        req(u(p.rcd), "RCD");
+                    }
+                    if c == Pre && same_bank {
+                        req(u(p.ras), "RAS");
+                    }
+                    if c == Ref {
+                        req(u(p.rc), "ACT-REF RC");
+                    }
+                }
+                Rd | Rda | Wr | Wra => {
+                    if is_cas(c) {
+                        req(u(if same_bg { p.ccd_l } else { p.ccd_s }), "CCD");
+                    }
+                    if is_rd(x) && is_wr(c) {
+                        req(u(p.cl + p.bl + 2 - p.cwl), "RD-WR");
+                    }
+                    if is_wr(x) && is_rd(c) {
+                        let wtr = if same_bg { p.wtr_l } else { p.wtr_s };
+                        req(u(p.cwl + p.bl + wtr), "WTR");
+                    }
+                    let recover = if is_wr(x) {
+                        u(p.cwl + p.bl + p.wr)
+                    } else {
+                        u(p.rtp)
+                    };
+                    if matches!(x, Rd | Wr) && c == Pre && same_bank {
+                        req(recover, "RTP/WR");
+                    }
+                    if matches!(x, Rda | Wra) && ((c == Act && same_bank) || c == Ref) {
+                        let pre = (tx + recover).max(act_of[i] + u(p.ras));
+                        req(pre + u(p.rp) - tx, "auto-precharge + RP");
+                    }
+                }
+                Pre => {
+                    if (c == Act && same_bank) || c == Ref {
+                        req(u(p.rp), "RP");
+                    }
+                }
+                Ref => {
+                    if matches!(c, Act | Ref) {
+                        req(u(p.rfc), "RFC");
+                    }
+                }
+                Nop => unreachable!(),
+            }
+            if t < tx + need {
+                return Err(format!(
+                    "{t}: {c:?} bank {b} only {} after {x:?} bank {bx} at {tx} ({why} = {need})",
+                    t - tx
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every bank closed after the commands up to cycle `t` (by the checker's own count).
+fn all_closed_at(cmds: &[(u64, Command, usize, u32, u16)], t: u64) -> bool {
+    let mut open = [false; 16];
+    for &(tc, c, b, _, _) in cmds.iter().take_while(|c| c.0 <= t) {
+        let _ = tc;
+        match c {
+            Command::Act => open[b] = true,
+            Command::Pre | Command::Rda | Command::Wra => open[b] = false,
+            _ => {}
+        }
+    }
+    !open.iter().any(|&o| o)
+}
+
+// ------------------------------------------------------------------ Eq. 15 / 16 --
+
+/// Eq. 15's AC(b) (2 bank groups) or the reference's 4BG form.
+fn ac(p: &Part, b: u32) -> u32 {
+    let (rrd, rcd, l, s) = (
+        u32::from(p.rrd_s),
+        u32::from(p.rcd),
+        u32::from(p.ccd_l),
+        u32::from(p.ccd_s),
+    );
+    if p.bank_groups > 2 {
+        return rcd + (b - 1) * s;
+    }
+    match b {
+        1..=4 => (b - 1) * rrd + rcd,
+        5 | 6 => 2 * rrd + rcd + (b - 4) * l + s,
+        7 | 8 => 3 * rrd + rcd + l + s,
+        _ if b % 2 == 1 => rrd + rcd + 2 * l + (b - 4) * s,
+        _ => 2 * rrd + rcd + l + (b - 5) * s,
+    }
+}
+
+/// Eq. 15: tID_R(b), tID_W(b).
+fn tid(p: &Part, b: u32, write: bool) -> u32 {
+    let u = u32::from;
+    if write {
+        ac(p, b) + u(p.cwl) + u(p.bl) + u(p.wr) + u(p.rp)
+    } else {
+        (ac(p, b) + u(p.rtp) + u(p.rp)).max((b - 1).min(3) * u(p.rrd_s) + u(p.ras) + u(p.rp))
+    }
+}
+
+#[test]
+fn eq15_table_values() {
+    // Eq. 15 evaluated by hand for DDR4-3200AA, to make sure the helper is Eq. 15 as printed.
+    let want = [
+        (1, 74, 88),
+        (2, 83, 97),
+        (4, 101, 115),
+        (8, 101, 127),
+        (16, 126, 158),
+    ];
+    for (b, r, w) in want {
+        assert_eq!((tid(&X16, b, false), tid(&X16, b, true)), (r, w), "b = {b}");
+    }
+    assert_eq!(tid(&X16, 64, false), 318);
+    assert_eq!(tid(&X16, 65, true), 357);
+    assert_eq!(tid(&X16, 256, true), 1118);
+    assert_eq!(tid(&Part::DDR4_1866M_X16, 64, false), 284);
+    assert_eq!(tid(&Part::DDR4_1866M_X16, 64, true), 305);
+}
+
+// ------------------------------------------------------------------------- tests --
+
+#[test]
+fn fig3_tile_two_bursts() {
+    // Fig. 3: start word 2 (byte 0x8), 5 words, period 7, 3 rows: rows cover words
+    // 2..=6, 9..=13, 16..=20. Burst 0 (words 0..16): bits 2–6 = 0x007C and bits 9–13 =
+    // 0x3E00 → 0x3E7C; burst 1 (words 16..32): bits 0–4 → 0x001F.
+    let req = Request::tile(false, 2, 5, 7, 3);
+    let (log, done) = trace(X16, 0, std::slice::from_ref(&req));
+    let (t_a, t_d, out, dq) = done[0];
+    let bursts = dq_bursts(&X16, &log, t_a, t_d);
+    assert_eq!(
+        bursts,
+        vec![(0, 0, 0, 0x3E7C, false), (1, 0, 0, 0x001F, false)],
+        "two bursts, bank 0 then bank 1 (a[6]), column 0"
+    );
+    assert_eq!(bursts, expected_bursts(&X16, &req));
+    assert_eq!(dq, 8);
+    // Segments: row 0 in cycle 1 (burst 0, merged), row 1 in cycle 2 (next segment in
+    // burst 1: emits burst 0, successor burst 1 = same pair, same row → RD, ap = 0), row 2
+    // in cycle 3 (last: emits burst 1 with ap = 1; the partner bank 0 is open in the
+    // shadow table → a stand-alone PRE for bank 0).
+    // ACT b0 in 3; ACT b1 (other BG) at 3 + RRD_S = 12; RD b0 at 3 + RCD = 25;
+    // RDA b1 at 12 + RCD = 34; PRE b0 at max(3 + RAS, 25 + RTP) = 55.
+    // REF legal: max(55 + RP = 77, max(34 + RTP, 12 + RAS) + RP = 86, 12 + RC = 86) = 86
+    // → done in 84, LID 86.
+    let c = commands(&X16, &log);
+    assert_eq!(
+        c,
+        vec![
+            (3, Command::Act, 0, 0, 0),
+            (12, Command::Act, 1, 0, 0),
+            (25, Command::Rd, 0, 0, 0),
+            (34, Command::Rda, 1, 0, 0),
+            (55, Command::Pre, 0, 0, 0),
+        ]
+    );
+    assert_eq!((t_a, t_d, out.done_lid), (0, 84, 86));
+    check_timing(&X16, &c).unwrap();
+}
+
+#[test]
+fn one_burst_read() {
+    // Accepted in 0, segment processed and pushed in 1, head visible in 2: ACT in 2,
+    // RDA in 2 + RCD = 24. REF legal at max(24 + RTP, 2 + RAS) + RP = max(36, 54) + 22 =
+    // 76 (and ACT→REF: 2 + RC = 76) → done in 74, LID = 74 + 2 − 0 = 76.
+    // Eq. 15 (b = 1): max(AC(1) + RTP + RP, 0·RRD_S + RAS + RP) = max(56, 74) = 74, from
+    // the first command in 2: 2 + 74 = 76.
+    let run = run_request(X16, 0, &Request::contiguous(false, 0, 16)).unwrap();
+    let cmds: Vec<_> = run
+        .commands
+        .iter()
+        .map(|(t, o)| (*t, o.cmd, o.cmd_bg, o.cmd_bank, o.cmd_row, o.cmd_col))
+        .collect();
+    assert_eq!(
+        cmds,
+        vec![
+            (2, Command::Act, 0, 0, 0, 0),
+            (24, Command::Rda, 0, 0, 0, 0)
+        ]
+    );
+    assert_eq!((run.accepted_at, run.done_at, run.lid), (0, 74, 76));
+    assert_eq!(run.lid, 2 + tid(&X16, 1, false));
+    assert_eq!(run.dq_cycles, 4);
+    assert!(!run.error);
+    // DQ: RDA in 24 → beats in 24 + CL = 46..=49, all 16 words.
+    let (log, _) = trace(X16, 0, &[Request::contiguous(false, 0, 16)]);
+    for (t, o) in log.iter().enumerate() {
+        let beat = (t as i64) - 46;
+        if (0..4).contains(&beat) {
+            assert!(o.dq_valid && !o.dq_write && o.dq_mask == 0xf && o.dq_beat == beat as u8);
+        } else {
+            assert!(!o.dq_valid && o.dq_mask == 0 && o.dq_beat == 0, "cycle {t}");
+        }
+    }
+    assert!(log[74].done && log[74].done_tag == 0 && log[74].done_lid == 76);
+    assert!(log.iter().filter(|o| o.done).count() == 1);
+}
+
+#[test]
+fn aligned_4k_read() {
+    // 1024 words at word 0: 64 bursts, alternating banks 0 and 1 (pair 0, row 0).
+    let run = run_request(X16, 0, &Request::contiguous(false, 0, 1024)).unwrap();
+    println!("4 KiB aligned read on {}: LID {}", X16.name, run.lid);
+    for (t, o) in run.commands.iter().take(12) {
+        println!(
+            "  {t:4} {:4} bg {} bank {} row {} col {}",
+            o.cmd.name(),
+            o.cmd_bg,
+            o.cmd_bank,
+            o.cmd_row,
+            o.cmd_col
+        );
+    }
+    // Eq. 15: tID_R(64) = 318 from the first command (cycle 2 here).
+    assert_eq!(tid(&X16, 64, false), 318);
+    assert!(run.lid <= 318 + 2, "LID {}", run.lid);
+    let cas: Vec<_> = run
+        .commands
+        .iter()
+        .filter(|(_, o)| matches!(o.cmd, Command::Rd | Command::Rda))
+        .collect();
+    assert_eq!(cas.len(), 64);
+    // Only the last CAS (burst 63 → bank 1) auto-precharges; bank 0 closes with a PRE.
+    assert_eq!(cas.last().unwrap().1.cmd, Command::Rda);
+    assert_eq!(cas.last().unwrap().1.cmd_bg, 1);
+    let pres: Vec<_> = run
+        .commands
+        .iter()
+        .filter(|(_, o)| o.cmd == Command::Pre)
+        .collect();
+    assert_eq!(pres.len(), 1);
+    assert_eq!((pres[0].1.cmd_bg, pres[0].1.cmd_bank), (0, 0));
+    assert_eq!(run.dq_cycles, 256);
+}
+
+#[test]
+fn refresh_without_request() {
+    let p = X16;
+    let mut m = DramModel::new(p, p.refi - 5);
+    // The counter holds tREFI − 5 in cycle 0, tREFI − 1 in cycle 4: owed = 1 from cycle 5,
+    // where REF is legal (power-up: all bounds met) → REF in 5, owed back to 0 in 6.
+    let mut owed = Vec::new();
+    for t in 0..40u64 {
+        let o = m.step(&DramIn::default());
+        owed.push(o.ref_owed);
+        if t == 5 {
+            assert_eq!(o.cmd, Command::Ref);
+            assert!(!o.req_ready, "no acceptance while owed > 0");
+        } else {
+            assert_eq!(o.cmd, Command::Nop, "cycle {t}");
+        }
+    }
+    assert_eq!(&owed[..8], &[0, 0, 0, 0, 0, 1, 0, 0]);
+    // Next due tREFI cycles later.
+    let mut m = DramModel::new(p, p.refi - 5);
+    let mut refs = Vec::new();
+    for t in 0..(2 * u64::from(p.refi) + 10) {
+        if m.step(&DramIn::default()).cmd == Command::Ref {
+            refs.push(t);
+        }
+    }
+    assert_eq!(
+        refs,
+        vec![5, 5 + u64::from(p.refi), 5 + 2 * u64::from(p.refi)]
+    );
+}
+
+#[test]
+fn refresh_waits_for_done_and_blocks_acceptance() {
+    let p = X16;
+    // The 4 KiB read runs 0..=t_d (t_d ≈ 316); refresh falls due at the edge of cycle
+    // 99 (counter tREFI − 100 in cycle 0), so owed = 1 from 100 while the request runs.
+    let first = Request::contiguous(false, 0, 1024);
+    let second = Request::contiguous(true, 4096, 16).with_tag(2);
+    let (log, done) = trace(p, p.refi - 100, &[first, second]);
+    let (_, t_d, _, _) = done[0];
+    assert_eq!(log[99].ref_owed, 0);
+    assert!((100..=t_d as usize).all(|t| log[t].ref_owed == 1));
+    // Nothing refreshes while the request is in progress; the REF comes in t_d + 2 (REF
+    // legal from t_d + 2 by the done rule, nothing in progress from t_d + 1).
+    let refs: Vec<_> = (0..log.len())
+        .filter(|&t| log[t].cmd == Command::Ref)
+        .collect();
+    assert_eq!(refs, vec![t_d as usize + 2]);
+    // req_ready = 0 in t_d, t_d + 1, t_d + 2 (owed = 1); owed = 0 from t_d + 3, where the
+    // second request (presented since cycle 0) is accepted.
+    for t in t_d..=t_d + 2 {
+        assert!(!log[t as usize].req_ready, "cycle {t}");
+    }
+    assert_eq!(log[t_d as usize + 3].ref_owed, 0);
+    let (t_a2, _, out2, _) = done[1];
+    assert_eq!(t_a2, t_d + 3);
+    assert_eq!(out2.done_tag, 2);
+    // Its ACT waits tRFC after the REF.
+    let c = commands(&p, &log);
+    let act = c.iter().find(|x| x.0 > t_d && x.1 == Command::Act).unwrap();
+    assert_eq!(act.0, t_d + 2 + u64::from(p.rfc));
+    check_timing(&p, &c).unwrap();
+}
+
+#[test]
+fn one_burst_write() {
+    // WRA in 24 (as the read): DQ from 24 + CWL − 2 = 38 to 41. REF legal at
+    // max(24 + CWL + BL + WR, 2 + RAS) + RP = max(68, 54) + 22 = 90 → LID 90 = Eq. 15's
+    // tID_W(1) = 88, + 2.
+    let (log, done) = trace(X16, 0, &[Request::contiguous(true, 0, 16)]);
+    let c = commands(&X16, &log);
+    assert_eq!(
+        c,
+        vec![(2, Command::Act, 0, 0, 0), (24, Command::Wra, 0, 0, 0)]
+    );
+    assert_eq!((done[0].1, done[0].2.done_lid), (88, 90));
+    let dq: Vec<usize> = (0..log.len()).filter(|&t| log[t].dq_valid).collect();
+    assert_eq!(dq, vec![38, 39, 40, 41]);
+    assert!(dq.iter().all(|&t| log[t].dq_write && log[t].dq_mask == 0xf));
+}
+
+#[test]
+fn refresh_overflow() {
+    let p = X16;
+    // Due at the edges of cycles 0, tREFI, 2·tREFI, ...: a read of 30000 bursts (≥ 4
+    // cycles each, so longer than 8·tREFI = 99840 cycles) sees more than eight refreshes
+    // fall due: owed saturates at 8 and the ninth (edge of 8·tREFI) sets ref_overflow.
+    let first = Request::contiguous(false, 0, 16 * 30_000);
+    let second = Request::contiguous(false, 0, 16).with_tag(9);
+    let (log, done) = trace(p, p.refi - 1, &[first, second]);
+    let (_, t_d, _, _) = done[0];
+    assert!(t_d > 8 * u64::from(p.refi));
+    let first_overflow = log.iter().position(|o| o.ref_overflow).unwrap() as u64;
+    assert_eq!(first_overflow, 8 * u64::from(p.refi) + 1);
+    assert_eq!(log[first_overflow as usize - 1].ref_owed, 8);
+    assert!(
+        log[first_overflow as usize..]
+            .iter()
+            .all(|o| o.ref_overflow),
+        "sticky"
+    );
+    assert!(log.iter().all(|o| o.ref_owed <= 8));
+    // After done (t_d = 121228, after the dues at 0..=9·tREFI): eight REFs tRFC apart
+    // from t_d + 2; the due at 10·tREFI = 124800 falls among them, so a ninth follows;
+    // the second request is accepted when owed is back to 0, after the last REF.
+    assert!(
+        t_d < 10 * u64::from(p.refi) && t_d + 2 + 7 * u64::from(p.rfc) > 10 * u64::from(p.refi)
+    );
+    let refs: Vec<u64> = (0..log.len() as u64)
+        .filter(|&t| log[t as usize].cmd == Command::Ref)
+        .collect();
+    let want: Vec<u64> = (0..9).map(|i| t_d + 2 + i * u64::from(p.rfc)).collect();
+    assert_eq!(refs, want);
+    assert_eq!(done[1].0, want[8] + 1);
+    check_timing(&p, &commands(&p, &log)).unwrap();
+}
+
+#[test]
+fn bad_requests() {
+    for (req, why) in [
+        (Request::tile(false, 0, 0, 16, 1), "W = 0"),
+        (Request::tile(true, 0, 16, 16, 0), "C = 0"),
+        (Request::tile(false, 0, 16, 15, 2), "P < W with C > 1"),
+        (
+            Request {
+                period: 0,
+                ..Request::indexed(false, vec![1, 2])
+            },
+            "indexed, P < W with C > 1",
+        ),
+    ] {
+        let mut m = DramModel::new(X16, 0);
+        let o0 = m.step(&DramIn {
+            req_tag: 0x77,
+            ..req.inputs()
+        });
+        assert!(o0.req_ready && !o0.done, "{why}");
+        // Completes in t_a + 1 = 1 with error, LID 0, tag echoed, ready again.
+        let o1 = m.step(&DramIn::default());
+        assert!(o1.done && o1.done_error, "{why}");
+        assert_eq!((o1.done_lid, o1.done_tag), (0, 0x77), "{why}");
+        assert!(o1.req_ready, "{why}");
+        for _ in 0..300 {
+            let o = m.step(&DramIn::default());
+            assert_eq!(o.cmd, Command::Nop, "{why}");
+            assert!(!o.done && !o.dq_valid && !o.idx_ready, "{why}");
+        }
+        assert!(!m.busy());
+    }
+    // Not bad: P < W with C = 1.
+    let run = run_request(X16, 0, &Request::tile(false, 0, 16, 1, 1)).unwrap();
+    assert_eq!((run.error, run.lid), (false, 76));
+    // A bad request, then a good one accepted in t_a + 1 = 1 (its ACT in 3).
+    let runs = run_requests(
+        X16,
+        0,
+        &[
+            Request::tile(false, 0, 0, 0, 1),
+            Request::contiguous(false, 0, 16),
+        ],
+    )
+    .unwrap();
+    assert!(runs[0].error && runs[0].commands.is_empty());
+    assert_eq!((runs[0].accepted_at, runs[0].done_at), (0, 1));
+    assert_eq!(runs[1].accepted_at, 1);
+    assert_eq!(runs[1].commands[0].0, 3);
+    assert_eq!(runs[1].lid, 76);
+    assert_eq!(
+        request_lid(X16, 0, &Request::tile(false, 0, 0, 0, 1)),
+        Err(RunError::BadRequest { done_at: 1 })
+    );
+}
+
+/// The word address of (bank, row), column 0, on an 8-bank part.
+fn word_at(bank: u32, row: u32) -> u32 {
+    // k = row·2^10 | pair·2^8 | bank[0]; word = 16·k.
+    ((row << 10) | ((bank >> 1) << 8) | (bank & 1)) << 4
+}
+
+#[test]
+fn indexed_row_misses_one_bank() {
+    // 4 indexes in rows 0..4 of bank 0. Index i is taken in 1 + i (idx_ready: register
+    // empty, or emitted this cycle), emitted in 2 + i; entry 0 {ACT, RD}, entries 1..3
+    // {PRE_PRE, ACT, RD} (shadow: another row open), entry 3 with ap (last).
+    // ACT 3; RD 25; PRE max(3 + RAS, 25 + RTP) = 55; ACT max(55 + RP, 3 + RC) = 77; RD 99;
+    // PRE max(77 + 52, 99 + 12) = 129; ACT 151; RD 173; PRE 203; ACT 225; RDA 247.
+    // REF legal at max(247 + RTP, 225 + RAS) + RP = 299 (= 225 + RC) → done 297, LID 299.
+    // (Eq. 16, rows > nB form: 4·(RAS + RP) = 296 from the first command in 3.)
+    let idx: Vec<u32> = (0..4).map(|r| word_at(0, r) + 3 * r).collect();
+    let (log, done) = trace(X16, 0, &[Request::indexed(false, idx)]);
+    assert!(log[1..=4].iter().all(|o| o.idx_ready));
+    assert!(!log[0].idx_ready && !log[5].idx_ready);
+    let c: Vec<_> = commands(&X16, &log)
+        .into_iter()
+        .map(|(t, c, b, r, _)| (t, c, b, r))
+        .collect();
+    use Command::*;
+    assert_eq!(
+        c,
+        vec![
+            (3, Act, 0, 0),
+            (25, Rd, 0, 0),
+            (55, Pre, 0, 0),
+            (77, Act, 0, 1),
+            (99, Rd, 0, 1),
+            (129, Pre, 0, 0),
+            (151, Act, 0, 2),
+            (173, Rd, 0, 2),
+            (203, Pre, 0, 0),
+            (225, Act, 0, 3),
+            (247, Rda, 0, 3),
+        ]
+    );
+    let (t_a, t_d, out, _) = done[0];
+    assert_eq!((t_a, t_d, out.done_lid), (0, 297, 299));
+    // One word per burst: word 3r of each.
+    let b = dq_bursts(&X16, &log, t_a, t_d);
+    let masks: Vec<u16> = b.iter().map(|x| x.3).collect();
+    assert_eq!(masks, vec![1, 1 << 3, 1 << 6, 1 << 9]);
+}
+
+#[test]
+fn indexed_closes_every_other_bank() {
+    // Bank 0 rows 0, 1, 2 interleaved with bank 2 row 5 and bank 3 row 7: at the last
+    // burst (bank 0 row 2) banks 2 and 3 are open in the shadow table → stand-alone PREs
+    // into their FIFOs; bank 0's row misses carry pre_pre.
+    let idx = vec![
+        word_at(0, 0),
+        word_at(2, 5),
+        word_at(0, 1),
+        word_at(3, 7),
+        word_at(0, 2),
+    ];
+    let (log, done) = trace(X16, 0, &[Request::indexed(true, idx)]);
+    let (_, t_d, out, dq) = done[0];
+    let c = commands(&X16, &log);
+    check_timing(&X16, &c).unwrap();
+    use Command::*;
+    let count = |cmd: Command, b: usize| c.iter().filter(|x| x.1 == cmd && x.2 == b).count();
+    assert_eq!((count(Act, 0), count(Act, 2), count(Act, 3)), (3, 1, 1));
+    assert_eq!((count(Pre, 0), count(Pre, 2), count(Pre, 3)), (2, 1, 1));
+    assert_eq!((count(Wr, 0), count(Wra, 0)), (2, 1));
+    assert_eq!((count(Wr, 2), count(Wr, 3)), (1, 1));
+    // Every bank-0 PRE directly precedes (among bank-0 commands) a row-miss ACT.
+    let b0: Vec<_> = c.iter().filter(|x| x.2 == 0).map(|x| x.1).collect();
+    assert_eq!(b0, vec![Act, Wr, Pre, Act, Wr, Pre, Act, Wra]);
+    // The last CAS is WRA; the PREs of banks 2 and 3 come after their WRs.
+    let last_cas = c
+        .iter()
+        .rev()
+        .find(|x| matches!(x.1, Rd | Rda | Wr | Wra))
+        .unwrap();
+    assert_eq!((last_cas.1, last_cas.2), (Wra, 0));
+    assert!(all_closed_at(&c, t_d));
+    assert!(out.done && !out.done_error);
+    assert_eq!(dq, 20);
+    assert!(log[..=t_d as usize]
+        .iter()
+        .filter(|o| o.dq_valid)
+        .all(|o| o.dq_write));
+}
+
+#[test]
+fn arbiter_priorities() {
+    let p = X16;
+    let cas = |ap: bool| Entry {
+        ap,
+        ..Entry::default()
+    };
+    let act = Entry {
+        act: true,
+        ..Entry::default()
+    };
+    // Rule 5: bank 6 (distance 6) has ACT + 3 CAS to the row, bank 0 (distance 0) ACT +
+    // 1 CAS → bank 6 first.
+    let mut m = DramModel::new(p, 0);
+    m.cycle = 1000;
+    m.fifo[0].push(act);
+    m.fifo[0].push(Entry {
+        act: true,
+        ..cas(true)
+    });
+    m.fifo[6].push(act);
+    m.fifo[6].push(cas(false));
+    m.fifo[6].push(cas(false));
+    m.fifo[6].push(cas(true));
+    assert_eq!(m.act_count(0), 1);
+    assert_eq!(m.act_count(6), 4);
+    let o = m.outputs();
+    assert_eq!(
+        (o.cmd, bank_of(&p, o.cmd_bg, o.cmd_bank)),
+        (Command::Act, 6)
+    );
+    // An entry with ap stops the count: ACT(ap) + CAS → 1.
+    let mut m2 = DramModel::new(p, 0);
+    m2.fifo[2].push(Entry {
+        act: true,
+        ap: true,
+        ..Entry::default()
+    });
+    m2.fifo[2].push(cas(false));
+    assert_eq!(m2.act_count(2), 1);
+    // Equal counts → smaller rotational distance from cur_pair (4): bank 5 (1) over 3 (7).
+    let mut m = DramModel::new(p, 0);
+    m.cycle = 1000;
+    m.cur_pair = 4;
+    m.fifo[3].push(act);
+    m.fifo[5].push(act);
+    let o = m.outputs();
+    assert_eq!(
+        (o.cmd, bank_of(&p, o.cmd_bg, o.cmd_bank)),
+        (Command::Act, 5)
+    );
+    // PRE_PRE (tier 2) over ACT (tier 1) over PRE_CLOSE (tier 0); CAS over all.
+    let mut m = DramModel::new(p, 0);
+    m.cycle = 1000;
+    m.bank[1].open = Some(0);
+    m.bank[2].open = Some(0);
+    m.bank[7].open = Some(0);
+    m.fifo[0].push(act);
+    m.fifo[1].push(Entry::CLOSE);
+    m.fifo[2].push(Entry {
+        pre_pre: true,
+        act: true,
+        ..cas(false)
+    });
+    assert_eq!(m.outputs().cmd, Command::Pre);
+    assert_eq!(m.decide().issue, Some((2, Step::PrePre)));
+    m.fifo[7].push(cas(false));
+    assert_eq!(m.decide().issue, Some((7, Step::Cas)));
+    m.fifo[2] = Fifo::default();
+    m.fifo[7] = Fifo::default();
+    assert_eq!(m.decide().issue, Some((0, Step::Act)));
+    m.fifo[0] = Fifo::default();
+    assert_eq!(m.decide().issue, Some((1, Step::PreClose)));
+    // cur_pair follows the last CAS (b & !1), and only CAS.
+    let mut m = DramModel::new(p, 0);
+    m.cycle = 1000;
+    m.bank[5].open = Some(0);
+    m.fifo[5].push(cas(false));
+    assert_eq!(m.step(&DramIn::default()).cmd, Command::Rd);
+    assert_eq!(m.cur_pair(), 4);
+    m.bank[3].open = Some(0);
+    m.fifo[3].push(Entry::CLOSE);
+    m.fifo[6].push(act);
+    m.step(&DramIn::default());
+    m.step(&DramIn::default());
+    // The PRE popped bank 3's entry, the ACT opened bank 6 (its CAS waits for RCD).
+    assert_eq!((m.fifo_len(3), m.fifo_len(6), m.cur_pair()), (0, 1, 4));
+    assert_eq!((m.bank_open(3), m.bank_open(6)), (None, Some(0)));
+}
+
+#[test]
+fn tile_row_change_in_same_pair() {
+    // Two rows of 16 words, 16384 words (64 KiB) apart: burst 0 (bank 0, row 0) then burst
+    // 1024 (bank 0, row 1). The successor is in the same pair but another row → RDA, and
+    // the second burst needs an ACT to a closed bank. ACT 2, RDA 24, ACT max(2 + RC,
+    // max(24 + RTP, 2 + RAS) + RP) = 76, RDA 98; REF legal max(98 + 12, 76 + 52) + 22 =
+    // 150 → done 148, LID 150.
+    let run = run_request(X16, 0, &Request::tile(false, 0, 16, 16384, 2)).unwrap();
+    let c: Vec<_> = run
+        .commands
+        .iter()
+        .map(|(t, o)| (*t, o.cmd, o.cmd_bg, o.cmd_bank, o.cmd_row))
+        .collect();
+    use Command::*;
+    assert_eq!(
+        c,
+        vec![
+            (2, Act, 0, 0, 0),
+            (24, Rda, 0, 0, 0),
+            (76, Act, 0, 0, 1),
+            (98, Rda, 0, 0, 1)
+        ]
+    );
+    assert_eq!((run.done_at, run.lid), (148, 150));
+}
+
+#[test]
+fn reset_returns_to_power_up() {
+    let mut m = DramModel::new(X16, 123);
+    let req = Request::contiguous(true, 40, 700);
+    m.step(&req.inputs());
+    for _ in 0..60 {
+        m.step(&DramIn::default());
+    }
+    assert!(m.busy() && (0..8).any(|b| m.fifo_len(b) > 0 || m.bank_open(b).is_some()));
+    m.step(&DramIn {
+        reset: true,
+        ..req.inputs()
+    });
+    let mut fresh = DramModel::new(X16, 123);
+    fresh.cycle = m.cycle();
+    assert_eq!(m, fresh);
+}
+
+#[test]
+fn fifo_full_stalls_the_front_end() {
+    // Bursts 0, 2, 4, ... of a long read all go to banks 0/1; the FIFOs fill (8 entries)
+    // and the front-end stalls, never overflowing (Fifo::push asserts).
+    let mut m = DramModel::new(X16, 0);
+    m.step(&Request::contiguous(false, 0, 2048).inputs());
+    let mut max = 0;
+    while !m.step(&DramIn::default()).done {
+        max = max.max(m.fifo_len(0)).max(m.fifo_len(1));
+    }
+    assert_eq!(max, 8);
+}
+
+/// A contiguous request spanning exactly `bursts` bursts from word `16·k0 + off`.
+fn contiguous_case(write: bool, k0: u32, off: u32, bursts: u32, slack: u32) -> Request {
+    let lo = (16 * (bursts - 1) + 1).saturating_sub(off).max(1);
+    let hi = 16 * bursts - off;
+    let words = lo + slack % (hi - lo + 1);
+    Request::contiguous(write, (k0 << 4) | off, words)
+}
+
+/// Run `reqs` back to back and check every property the contract promises.
+fn check_run(part: Part, phase: u16, reqs: &[Request]) -> Result<(), TestCaseError> {
+    let (log, done) = trace(part, phase, reqs);
+    let c = commands(&part, &log);
+    if let Err(e) = check_timing(&part, &c) {
+        return Err(TestCaseError::fail(e));
+    }
+    for (req, &(t_a, t_d, out, dq)) in reqs.iter().zip(&done) {
+        let want = expected_bursts(&part, req);
+        let cas: Vec<_> = c
+            .iter()
+            .filter(|x| {
+                x.0 >= t_a
+                    && x.0 <= t_d
+                    && matches!(x.1, Command::Rd | Command::Rda | Command::Wr | Command::Wra)
+            })
+            .collect();
+        prop_assert_eq!(cas.len(), want.len());
+        prop_assert!(cas
+            .iter()
+            .all(|x| matches!(x.1, Command::Wr | Command::Wra) == req.write));
+        prop_assert_eq!(dq as usize, 4 * want.len());
+        prop_assert_eq!(dq_bursts(&part, &log, t_a, t_d), want);
+        prop_assert!(all_closed_at(&c, t_d), "a bank open at done");
+        prop_assert_eq!(out.done_lid as u64, t_d + 2 - t_a);
+        prop_assert!(!out.done_error);
+        // The next command of anyone comes no earlier than t_d + 2.
+        if let Some(n) = c.iter().find(|x| x.0 > t_d) {
+            prop_assert!(n.0 >= t_d + 2);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn contiguous_requests_respect_the_contract(
+        part in 0usize..3,
+        before_due in 0u16..4000,
+        reqs in prop::collection::vec(
+            (any::<bool>(), 0u32..(1 << 26), 0u32..16, 1u32..=200, any::<u32>()),
+            1..=3,
+        ),
+    ) {
+        let part = Part::ALL[part];
+        let reqs: Vec<_> = reqs
+            .into_iter()
+            .map(|(w, k0, off, b, slack)| contiguous_case(w, k0, off, b, slack))
+            .collect();
+        check_run(part, part.refi - 1 - before_due, &reqs)?;
+    }
+
+    #[test]
+    fn tiles_respect_the_contract(
+        part in 0usize..3,
+        before_due in 0u16..3000,
+        tiles in prop::collection::vec(
+            (
+                any::<bool>(),
+                0u32..(1 << 22),
+                1u32..80,
+                prop_oneof![0u32..3000, (1u32..5).prop_map(|m| m << 14)],
+                1u16..12,
+            ),
+            1..=3,
+        ),
+    ) {
+        let part = Part::ALL[part];
+        // The period is W + extra, or a multiple of 16384 words (64 KiB: the same bank in
+        // another row on 8-bank parts, another pair on 16-bank parts).
+        let reqs: Vec<_> = tiles
+            .into_iter()
+            .map(|(w, a, words, p, count)| {
+                let period = if p >= 1 << 14 { p } else { words + p };
+                Request::tile(w, a, words, period, count)
+            })
+            .collect();
+        check_run(part, part.refi - 1 - before_due, &reqs)?;
+    }
+}
+
+/// The LID table of the report: contiguous reads/writes of b bursts at word 0, the max
+/// over the 256 burst-aligned starts of a pair span, and over the starts 16s + 1 (b + 1
+/// bursts), next to Eq. 15 + 2. `cargo test --release -p rtgpu-hw lid_table -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore]
+fn lid_table() {
+    for part in Part::ALL {
+        println!("{}", part.name);
+        println!("   b dir  @0  max-aligned  Eq15(b)+2 | max-misaligned(b+1 bursts)  Eq15(b+1)+2");
+        for b in [1u32, 2, 4, 8, 16, 32, 64, 128] {
+            for write in [false, true] {
+                let lid = |addr: u32| {
+                    request_lid(part, 0, &Request::contiguous(write, addr, 16 * b)).unwrap()
+                };
+                let at0 = lid(0);
+                let aligned = (0..256).map(|s| lid(16 * s)).max().unwrap();
+                let mis = (0..256).map(|s| lid(16 * s + 1)).max().unwrap();
+                println!(
+                    "{b:4} {}  {at0:5}  {aligned:5}  {:5} | {mis:5}  {:5}",
+                    if write { "W" } else { "R" },
+                    tid(&part, b, write) + 2,
+                    tid(&part, b + 1, write) + 2
+                );
+            }
+        }
+    }
+}
