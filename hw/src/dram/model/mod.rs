@@ -37,9 +37,11 @@
 //!
 //! The model is split by role: `ports` holds the port bundles, `arbiter` the cycle's
 //! decisions (the arbiter's pick, refresh, `done`), `frontend` the front-end and the command
-//! generator, `edge` the outputs and the rising edge, `driver` the request drivers.
+//! generator, `edge` the outputs and the rising edge, `driver` the request drivers, `check` the translation of the outputs for the
+//! independent DDR4 timing checker.
 
 mod arbiter;
+mod check;
 mod driver;
 mod edge;
 mod frontend;
@@ -47,6 +49,7 @@ mod ports;
 #[cfg(test)]
 mod tests;
 
+pub use check::{checker, trace_cmd};
 pub use driver::{request_lid, run_request, run_requests, Request, RequestRun, RunError};
 pub use ports::{DramIn, DramOut};
 
