@@ -15,6 +15,7 @@ pub mod idu;
 pub mod isa;
 pub mod ldst;
 pub mod memsys;
+pub mod oracle;
 pub mod pws;
 pub mod reorder;
 pub mod sched;

@@ -117,7 +117,5 @@ pub use rtl::select;
 pub use rtl::slot_config;
 pub use rtl::unit;
 pub mod model;
-#[cfg(any(test, feature = "testkit"))]
-pub mod testkit;
 
 pub use rtl::unit::Reorder;

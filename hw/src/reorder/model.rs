@@ -819,5 +819,8 @@ impl crate::block::Clocked for ReorderModel {
     }
 }
 
+mod script;
+pub use script::{acc, idle, put, Acc, Warp};
+
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,6 @@
 
 use super::run::{assemble_kernel, check_launch, idu_launch, read_input, status_name};
 use crate::oracle::ddr4::{CheckStats, Violation};
-use crate::tb::dram::run::{checker, trace_cmd};
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc, PerfCounters};
 use rtgpu_firmware::interp::{self, InterpConfig};
@@ -12,6 +11,7 @@ use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
 use rtgpu_hw::block::Blocks;
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
+use rtgpu_hw::dram::model::{checker, trace_cmd};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 use std::path::{Path, PathBuf};

@@ -8,10 +8,11 @@
 
 use proptest::prelude::*;
 use rtgpu_hw::reorder::model::{
-    config_writes, entry, error, request, state, ReorderIn, ReorderModel, ReorderOut, WarpConfig,
+    acc, config_writes, entry, error, idle, put, request, state, Acc, ReorderIn, ReorderModel,
+    ReorderOut, Warp, WarpConfig,
 };
-use rtgpu_hw::reorder::testkit::{self, acc, idle, put, wcet_order, Acc, Rng, Warp};
 use rtgpu_testbench::tb::reorder::rtl::RtlReorder;
+use rtgpu_testbench::tb::reorder::testkit::{self, wcet_order, Rng};
 
 // ---------------------------------------------------------------- lockstep
 

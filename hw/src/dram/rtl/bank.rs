@@ -1,6 +1,8 @@
-//! One DRAM bank's command FIFO, its open/closed state and its timing bounds (bank and
-//! bank-group scope); the arbiter ([`crate::dram::DramCtrl`]) picks among the banks' head steps.
+//! One DRAM bank: its command FIFO (the sub-block [`BankFifo`]), its open/closed state and its
+//! timing bounds (bank and bank-group scope); the arbiter ([`crate::dram::DramCtrl`]) picks
+//! among the banks' head steps.
 
+use super::bank_fifo::BankFifo;
 use crate::dram::Part;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
@@ -23,7 +25,7 @@ pub enum Step {
     Cas = 4,
 }
 
-/// A bank: FIFO (shift register, entry 0 = head), open row, and the earliest-legal bounds as
+/// A bank: its FIFO (the sub-block [`BankFifo`]), open row, and the earliest-legal bounds as
 /// down-counters (value k in cycle t = legal from t + k).
 #[derive(LogicBlock)]
 pub struct Bank {
@@ -80,20 +82,8 @@ pub struct Bank {
     pub open: Signal<Out, Bit>,
     /// Cycles until an ACT (and, bank-wise, a REF) is legal.
     pub act_wait: Signal<Out, Bits<8>>,
-    e_close: [DFF<Bit>; DEPTH],
-    e_pre_pre: [DFF<Bit>; DEPTH],
-    e_act: [DFF<Bit>; DEPTH],
-    e_ap: [DFF<Bit>; DEPTH],
-    e_write: [DFF<Bit>; DEPTH],
-    e_row: [DFF<Bits<16>>; DEPTH],
-    e_col: [DFF<Bits<10>>; DEPTH],
-    e_words: [DFF<Bits<16>>; DEPTH],
-    len_r: DFF<Bits<4>>,
-    /// Bit i: entry i continues the row of entry i − 1 (compound, no pre_pre, no act, and
-    /// entry i − 1 has no auto-precharge).
-    cont: DFF<Bits<16>>,
-    /// The last pushed entry had auto-precharge.
-    tail_ap: DFF<Bit>,
+    /// The command FIFO.
+    fifo: BankFifo,
     open_r: DFF<Bit>,
     row_r: DFF<Bits<16>>,
     act_w: DFF<Bits<8>>,
@@ -109,14 +99,9 @@ pub struct Bank {
     rrd_d: Signal<Local, Bits<8>>,
     step_l: Signal<Local, Bits<3>>,
     pop: Signal<Local, Bit>,
-    target: Signal<Local, Bits<4>>,
-    cont_shift: Signal<Local, Bits<16>>,
-    new_cont: Signal<Local, Bit>,
     t_pre: Signal<Local, Bits<8>>,
     ap_pre: Signal<Local, Bits<8>>,
     ap_act: Signal<Local, Bits<8>>,
-    lowest_zero: Signal<Local, Bits<16>>,
-    slot: [Constant<Bits<4>>; DEPTH],
     // Timing constants: d − 1 for the bound "legal from t + d".
     rc1: Constant<Bits<8>>,
     rcd1: Constant<Bits<8>>,
@@ -135,14 +120,8 @@ pub struct Bank {
     s_act: Constant<Bits<3>>,
     s_cas: Constant<Bits<3>>,
     zero8: Constant<Bits<8>>,
-    one4: Constant<Bits<4>>,
-    one8: Constant<Bits<8>>,
-    zero4: Constant<Bits<4>>,
     zero16: Constant<Bits<16>>,
-    one_d: Constant<Bits<16>>,
-    zero_d: Constant<Bits<16>>,
-    zero10: Constant<Bits<10>>,
-    depth: Constant<Bits<4>>,
+    one8: Constant<Bits<8>>,
 }
 
 impl Bank {
@@ -176,17 +155,7 @@ impl Bank {
             head_words: Default::default(),
             open: Default::default(),
             act_wait: Default::default(),
-            e_close: array_init::array_init(|_| Default::default()),
-            e_pre_pre: array_init::array_init(|_| Default::default()),
-            e_act: array_init::array_init(|_| Default::default()),
-            e_ap: array_init::array_init(|_| Default::default()),
-            e_write: array_init::array_init(|_| Default::default()),
-            e_row: array_init::array_init(|_| Default::default()),
-            e_col: array_init::array_init(|_| Default::default()),
-            e_words: array_init::array_init(|_| Default::default()),
-            len_r: Default::default(),
-            cont: Default::default(),
-            tail_ap: Default::default(),
+            fifo: Default::default(),
             open_r: Default::default(),
             row_r: Default::default(),
             act_w: Default::default(),
@@ -201,14 +170,9 @@ impl Bank {
             rrd_d: Default::default(),
             step_l: Default::default(),
             pop: Default::default(),
-            target: Default::default(),
-            cont_shift: Default::default(),
-            new_cont: Default::default(),
             t_pre: Default::default(),
             ap_pre: Default::default(),
             ap_act: Default::default(),
-            lowest_zero: Default::default(),
-            slot: array_init::array_init(|i| k(i as u64)),
             rc1: k(t(part.rc) - 1),
             rcd1: k(t(part.rcd) - 1),
             ras1: k(t(part.ras) - 1),
@@ -225,14 +189,8 @@ impl Bank {
             s_act: k(Step::Act as u64),
             s_cas: k(Step::Cas as u64),
             zero8: k(0),
-            one4: k(1),
-            one8: k(1),
-            zero4: k(0),
             zero16: k(0),
-            one_d: k(1),
-            zero_d: k(0),
-            zero10: k(0),
-            depth: k(DEPTH as u64),
+            one8: k(1),
         }
     }
 }
@@ -240,38 +198,30 @@ impl Bank {
 impl Logic for Bank {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, len_r, cont, tail_ap, open_r, row_r, act_w, cas_w, pre_w, ccd_l, rrd_l
-        );
-        for i in 0..DEPTH {
-            self.e_close[i].clock.next = self.clock.val();
-            self.e_close[i].d.next = self.e_close[i].q.val();
-            self.e_pre_pre[i].clock.next = self.clock.val();
-            self.e_pre_pre[i].d.next = self.e_pre_pre[i].q.val();
-            self.e_act[i].clock.next = self.clock.val();
-            self.e_act[i].d.next = self.e_act[i].q.val();
-            self.e_ap[i].clock.next = self.clock.val();
-            self.e_ap[i].d.next = self.e_ap[i].q.val();
-            self.e_write[i].clock.next = self.clock.val();
-            self.e_write[i].d.next = self.e_write[i].q.val();
-            self.e_row[i].clock.next = self.clock.val();
-            self.e_row[i].d.next = self.e_row[i].q.val();
-            self.e_col[i].clock.next = self.clock.val();
-            self.e_col[i].d.next = self.e_col[i].q.val();
-            self.e_words[i].clock.next = self.clock.val();
-            self.e_words[i].d.next = self.e_words[i].q.val();
-        }
+        dff_setup!(self, clock, open_r, row_r, act_w, cas_w, pre_w, ccd_l, rrd_l);
+        // ---- The FIFO: pushes from the generator, pops and head updates from the issue.
+        self.fifo.clock.next = self.clock.val();
+        self.fifo.reset.next = self.reset.val();
+        self.fifo.push.next = self.push.val();
+        self.fifo.push_close.next = self.push_close.val();
+        self.fifo.push_pre_pre.next = self.push_pre_pre.val();
+        self.fifo.push_act.next = self.push_act.val();
+        self.fifo.push_ap.next = self.push_ap.val();
+        self.fifo.push_write.next = self.push_write.val();
+        self.fifo.push_row.next = self.push_row.val();
+        self.fifo.push_col.next = self.push_col.val();
+        self.fifo.push_words.next = self.push_words.val();
         // ---- The head step.
         self.step_l.next = self.s_none.val();
-        if self.len_r.q.val().any() {
+        if self.fifo.len.val().any() {
             self.step_l.next = self.s_cas.val();
-            if self.e_act[0].q.val() {
+            if self.fifo.head_act.val() {
                 self.step_l.next = self.s_act.val();
             }
-            if self.e_pre_pre[0].q.val() {
+            if self.fifo.head_pre_pre.val() {
                 self.step_l.next = self.s_prepre.val();
             }
-            if self.e_close[0].q.val() {
+            if self.fifo.head_close.val() {
                 self.step_l.next = self.s_close.val();
             }
         }
@@ -314,7 +264,7 @@ impl Logic for Bank {
         }
         // ---- Auto-precharge: the internal PRE at max(t + tCAS→PRE, the RAS bound).
         self.t_pre.next = self.rtp.val();
-        if self.e_write[0].q.val() {
+        if self.fifo.head_write.val() {
             self.t_pre.next = self.wrp.val();
         }
         self.ap_pre.next = self.t_pre.val();
@@ -324,11 +274,13 @@ impl Logic for Bank {
         self.ap_act.next = self.ap_pre.val() + self.rp1.val();
         // ---- Issue.
         self.pop.next = false;
+        self.fifo.clear_act.next = false;
+        self.fifo.clear_pre_pre.next = false;
         if self.issue.val() {
             if self.step_l.val() == self.s_act.val() {
-                self.e_act[0].d.next = false;
+                self.fifo.clear_act.next = true;
                 self.open_r.d.next = true;
-                self.row_r.d.next = self.e_row[0].q.val();
+                self.row_r.d.next = self.fifo.head_row.val();
                 if self.rc1.val() > self.act_d.val() {
                     self.act_w.d.next = self.rc1.val();
                 }
@@ -348,21 +300,21 @@ impl Logic for Bank {
                 }
             }
             if self.step_l.val() == self.s_prepre.val() {
-                self.e_pre_pre[0].d.next = false;
+                self.fifo.clear_pre_pre.next = true;
             }
             if self.step_l.val() == self.s_close.val() {
                 self.pop.next = true;
             }
             if self.step_l.val() == self.s_cas.val() {
                 self.pop.next = true;
-                if self.e_write[0].q.val() {
+                if self.fifo.head_write.val() {
                     if self.wrp1.val() > self.pre_d.val() {
                         self.pre_w.d.next = self.wrp1.val();
                     }
                 } else if self.rtp1.val() > self.pre_d.val() {
                     self.pre_w.d.next = self.rtp1.val();
                 }
-                if self.e_ap[0].q.val() {
+                if self.fifo.head_ap.val() {
                     self.open_r.d.next = false;
                     if self.ap_act.val() > self.act_d.val() {
                         self.act_w.d.next = self.ap_act.val();
@@ -376,89 +328,20 @@ impl Logic for Bank {
         if self.bg_cas.val() & (self.ccd_l1.val() > self.ccd_d.val()) {
             self.ccd_l.d.next = self.ccd_l1.val();
         }
-        // ---- FIFO: pop shifts towards the head, push writes the tail.
-        self.target.next = self.len_r.q.val();
-        self.cont_shift.next = self.cont.q.val();
-        if self.pop.val() {
-            self.target.next = self.len_r.q.val() - self.one4.val();
-            for i in 0..(DEPTH - 1) {
-                self.e_close[i].d.next = self.e_close[i + 1].q.val();
-                self.e_pre_pre[i].d.next = self.e_pre_pre[i + 1].q.val();
-                self.e_act[i].d.next = self.e_act[i + 1].q.val();
-                self.e_ap[i].d.next = self.e_ap[i + 1].q.val();
-                self.e_write[i].d.next = self.e_write[i + 1].q.val();
-                self.e_row[i].d.next = self.e_row[i + 1].q.val();
-                self.e_col[i].d.next = self.e_col[i + 1].q.val();
-                self.e_words[i].d.next = self.e_words[i + 1].q.val();
-            }
-            for i in (DEPTH - 1)..DEPTH {
-                self.e_close[i].d.next = false;
-                self.e_pre_pre[i].d.next = false;
-                self.e_act[i].d.next = false;
-                self.e_ap[i].d.next = false;
-                self.e_write[i].d.next = false;
-                self.e_row[i].d.next = self.zero16.val();
-                self.e_col[i].d.next = self.zero10.val();
-                self.e_words[i].d.next = self.zero16.val();
-            }
-            self.cont_shift.next = self.cont.q.val() >> self.one4.val();
-            self.len_r.d.next = self.len_r.q.val() - self.one4.val();
-        }
-        self.new_cont.next = !self.push_close.val()
-            & !self.push_pre_pre.val()
-            & !self.push_act.val()
-            & !self.tail_ap.q.val();
-        if self.push.val() {
-            for i in 0..DEPTH {
-                if self.target.val() == self.slot[i].val() {
-                    self.e_close[i].d.next = self.push_close.val();
-                    self.e_pre_pre[i].d.next = self.push_pre_pre.val() & !self.push_close.val();
-                    self.e_act[i].d.next = self.push_act.val() & !self.push_close.val();
-                    self.e_ap[i].d.next = self.push_ap.val() & !self.push_close.val();
-                    self.e_write[i].d.next = self.push_write.val() & !self.push_close.val();
-                    self.e_row[i].d.next = self.push_row.val();
-                    self.e_col[i].d.next = self.push_col.val();
-                    self.e_words[i].d.next = self.push_words.val();
-                }
-            }
-            if self.new_cont.val() {
-                self.cont.d.next = self.cont_shift.val() | (self.one_d.val() << self.target.val());
-            }
-            self.tail_ap.d.next = self.push_ap.val() & !self.push_close.val();
-            self.len_r.d.next = self.target.val() + self.one4.val();
-        }
-        if !self.push.val() | !self.new_cont.val() {
-            self.cont.d.next = self.cont_shift.val();
-        }
-        // ---- Rule 5's run: entries 0.. up to the first that does not continue the row.
-        self.lowest_zero.next = !(self.cont.q.val() | self.one_d.val())
-            & ((self.cont.q.val() | self.one_d.val()) + self.one_d.val());
-        self.run.next = self.lowest_zero.val() - self.one_d.val();
+        self.fifo.pop.next = self.pop.val();
         // ---- Outputs.
-        self.len.next = self.len_r.q.val();
-        self.full.next = self.len_r.q.val() == self.depth.val();
+        self.len.next = self.fifo.len.val();
+        self.full.next = self.fifo.full.val();
         self.step.next = self.step_l.val();
-        self.head_ap.next = self.e_ap[0].q.val();
-        self.head_write.next = self.e_write[0].q.val();
-        self.head_row.next = self.e_row[0].q.val();
-        self.head_col.next = self.e_col[0].q.val();
-        self.head_words.next = self.e_words[0].q.val();
+        self.run.next = self.fifo.run.val();
+        self.head_ap.next = self.fifo.head_ap.val();
+        self.head_write.next = self.fifo.head_write.val();
+        self.head_row.next = self.fifo.head_row.val();
+        self.head_col.next = self.fifo.head_col.val();
+        self.head_words.next = self.fifo.head_words.val();
         self.open.next = self.open_r.q.val();
         self.act_wait.next = self.act_w.q.val();
         if self.reset.val() {
-            for i in 0..DEPTH {
-                self.e_close[i].d.next = false;
-                self.e_pre_pre[i].d.next = false;
-                self.e_act[i].d.next = false;
-                self.e_ap[i].d.next = false;
-                self.e_write[i].d.next = false;
-                self.e_row[i].d.next = self.zero16.val();
-                self.e_col[i].d.next = self.zero10.val();
-                self.e_words[i].d.next = self.zero16.val();
-            }
-            self.len_r.d.next = self.zero4.val();
-            self.cont.d.next = self.zero_d.val();
-            self.tail_ap.d.next = false;
             self.open_r.d.next = false;
             self.row_r.d.next = self.zero16.val();
             self.act_w.d.next = self.zero8.val();

@@ -1,6 +1,7 @@
 //! The synthesizable Sim-D DRAM controller and its sub-blocks.
 
 pub mod bank;
+pub mod bank_fifo;
 pub mod cmdgen;
 pub mod ctrl;
 pub mod dq;

@@ -3,10 +3,10 @@
 //! bank row col` lines) and checks every command with the independent
 //! DDR4 timing checker.
 
-use crate::oracle::ddr4::{self, Checker, TraceCmd};
+use crate::oracle::ddr4::{self, TraceCmd};
 use rtgpu_hw::block::Clocked;
-use rtgpu_hw::dram::model::{DramIn, DramOut, Request};
-use rtgpu_hw::dram::{Command, Part};
+use rtgpu_hw::dram::model::{checker, trace_cmd, DramIn, DramOut, Request};
+use rtgpu_hw::dram::Part;
 
 /// One completed request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,29 +49,6 @@ impl Run {
             .map(|t| ddr4::format_line(t) + "\n")
             .collect()
     }
-}
-
-/// The checker's view of a command on the bus.
-pub fn trace_cmd(cycle: u64, o: &DramOut) -> Option<TraceCmd> {
-    let cmd = match o.cmd {
-        Command::Nop => return None,
-        Command::Act => ddr4::Cmd::Act,
-        Command::Pre => ddr4::Cmd::Pre,
-        Command::Rd => ddr4::Cmd::Rd,
-        Command::Rda => ddr4::Cmd::Rda,
-        Command::Wr => ddr4::Cmd::Wr,
-        Command::Wra => ddr4::Cmd::Wra,
-        Command::Ref => ddr4::Cmd::Ref,
-    };
-    Some(TraceCmd {
-        cycle,
-        cmd,
-        rank: 0,
-        bg: o.cmd_bg,
-        bank: o.cmd_bank,
-        row: o.cmd_row,
-        col: u32::from(o.cmd_col),
-    })
 }
 
 /// Feeds a request sequence to a controller cycle by cycle: each request as soon as the
@@ -192,11 +169,4 @@ pub fn run(
         feeder.completions.len() + 1,
         reqs.len()
     ))
-}
-
-/// The independent DDR4 checker for `part`, with the controller's refresh phase.
-pub fn checker(part: &Part, refresh_phase: u16) -> Result<Checker, String> {
-    let p = ddr4::Ddr4Part::by_name(part.name)
-        .ok_or_else(|| format!("the DDR4 checker does not know the part `{}`", part.name))?;
-    Ok(Checker::with_refresh(p, u64::from(refresh_phase)))
 }

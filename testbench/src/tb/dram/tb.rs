@@ -4,7 +4,7 @@
 //! RTL == reference model; every command: the independent DDR4 checker.
 
 use super::rtl;
-use super::run::{checker, trace_cmd, Completion, Feeder};
+use super::run::{Completion, Feeder};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
@@ -12,7 +12,7 @@ use crate::sim::waves::{as_refs, named, Format, Gtkw};
 use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_hw::dram::model::{DramIn, DramModel, Request};
+use rtgpu_hw::dram::model::{checker, trace_cmd, DramIn, DramModel, Request};
 use rtgpu_hw::dram::{Command, DramCtrl, Part};
 use std::path::Path;
 

@@ -1,0 +1,191 @@
+//! Issue on the compute unit: every SIMD/SpSIMD picks an eligible context (the scheduler's
+//! policy) and issues its next instruction to the unit that executes it.
+
+use super::*;
+
+impl ComputeUnit {
+    /// Every SIMD/SpSIMD picks and issues at most one instruction.
+    pub(super) fn issue_all(&mut self) {
+        let l = self.launch.expect("issue runs during a launch");
+        let units = if l.mode == Mode::Pws {
+            l.s as usize + 1
+        } else {
+            1
+        };
+        // Every (group, unit), group-major, starting one further each cycle.
+        let all = self.groups.len() * units;
+        (self.quiet.units, self.quiet.groups) = (all, self.groups.len());
+        self.pipes = [false; 2];
+        for g in &mut self.groups {
+            for u in &mut g.units {
+                u.issued = None;
+            }
+        }
+        self.rotate = (self.rotate + 1) % all;
+        for i in 0..all {
+            let n = (self.rotate + i) % all;
+            self.issue_unit(n / units, n % units, &l);
+            if self.status != Status::Busy {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn issue_unit(&mut self, gi: usize, u: usize, l: &Launch) {
+        let n_wfc = self.cfg.n_wfc;
+        let mut mask = 0u64;
+        let mut reason = Stall::Idle;
+        let mut found = [None; 16];
+        for (slot, entry) in found.iter_mut().enumerate().take(n_wfc) {
+            let k = self.groups[gi].k(u, slot);
+            match self.eligibility(gi, k, l) {
+                Elig::Yes(f) => {
+                    mask |= 1 << slot;
+                    *entry = Some(f);
+                }
+                Elig::No(r) => reason = reason.min_by_priority(r),
+                Elig::Absent => {}
+            }
+        }
+        let g = &mut self.groups[gi];
+        let mut ages = [0u64; 16];
+        for (s, a) in ages.iter_mut().enumerate().take(n_wfc) {
+            *a = g.ctx[s * g.units.len() + u].age;
+        }
+        let Some(slot) = g.grant(u, mask, |s| ages[s]) else {
+            self.counters.stalls[reason as usize] += 1;
+            return;
+        };
+        let f = found[slot].expect("granted contexts are eligible");
+        self.quiet.active = true;
+        let k = self.groups[gi].k(u, slot);
+        let pc = self.groups[gi].ctx[k].pc;
+        let word = self.code.get((pc / 4) as usize).copied().unwrap_or(0);
+        self.groups[gi].units[u].issued = Some((slot, pc, word, f.unit));
+        if let Some(log) = &mut self.issue_log {
+            let wf = self.groups[gi].ctx[k].wf;
+            log.push(IssueRecord {
+                cycle: self.now - self.start,
+                wave: self.groups[gi].wfs[wf].global as u32,
+                group: gi as u8,
+                unit: u as u8,
+                pc,
+            });
+        }
+        self.issue(gi, u, k, f, l);
+    }
+
+    /// Whether context k of group gi may issue now.
+    pub(super) fn eligibility(&self, gi: usize, k: usize, l: &Launch) -> Elig {
+        let g = &self.groups[gi];
+        let c = &g.ctx[k];
+        if !c.live {
+            return Elig::Absent;
+        }
+        match g.state(k) {
+            State::Ready => {}
+            State::Splitting | State::MergeWait | State::Merging => {
+                return Elig::No(Stall::SplitMerge)
+            }
+            State::Empty | State::Done => return Elig::Absent,
+        }
+        if c.barrier {
+            return Elig::No(Stall::Barrier);
+        }
+        if c.ready_at > self.now {
+            return Elig::No(Stall::Dependency);
+        }
+        let Some(&f) = self.decoded.get((c.pc / 4) as usize) else {
+            // Issue reports the bad PC.
+            return Elig::Yes(InsnFields::default());
+        };
+        if f.illegal {
+            return Elig::Yes(f);
+        }
+        let structural = match f.unit {
+            unit::VALU => match &g.units[k % g.n_units()].idu {
+                Some(idu) => !idu.can_dispatch(self.now),
+                None => g.units[k % g.n_units()].valu_free > self.now,
+            },
+            unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
+            unit::SMEM => self.pipes[0],
+            unit::LDS => self.pipes[1],
+            unit::PWS => l.mode != Mode::NoSplit && !g.port_free(),
+            unit::PROGRAM if f.opcode == 0x01 => !g.port_free(),
+            unit::SYNC if f.opcode == 0x0C && !waitcnt_ok(c, f.imm) => {
+                return Elig::No(Stall::Waitcnt)
+            }
+            _ => false,
+        };
+        if structural {
+            Elig::No(Stall::Structural)
+        } else {
+            Elig::Yes(f)
+        }
+    }
+
+    /// The hierarchy takes a global access of context k of group gi this cycle.
+    pub(super) fn global_port_free(&self, gi: usize, k: usize) -> bool {
+        let slot = gi * self.cfg.n_wfc + self.groups[gi].ctx[k].wf;
+        // Reordering on: nothing enters the unit before its round's configuration.
+        let configuring = self.rounds.as_ref().is_some_and(|r| !r.configured);
+        !configuring && self.mem_sys.as_ref().is_none_or(|m| m.accepts(slot as u8))
+    }
+
+    /// Issues instruction `f` of context k (unit u of group gi).
+    pub(super) fn issue(&mut self, gi: usize, u: usize, k: usize, f: InsnFields, l: &Launch) {
+        let lat = self.cfg.lat;
+        let now = self.now;
+        let pc = self.groups[gi].ctx[k].pc;
+        if (pc / 4) as usize >= self.code.len() {
+            return self.fail(CuError::PcOutOfRange, pc, pc);
+        }
+        if f.illegal {
+            return self.fail(
+                CuError::IllegalInstruction,
+                pc,
+                self.code[(pc / 4) as usize],
+            );
+        }
+        if (1..=9).contains(&f.unit) {
+            self.counters.insts[usize::from(f.unit) - 1] += 1;
+        }
+        let next = pc + 4 * u32::from(f.words);
+        {
+            let c = &mut self.groups[gi].ctx[k];
+            c.last_pc = pc;
+            c.pc = next;
+            c.ready_at = now + u64::from(lat.salu);
+        }
+        let result = match f.unit {
+            unit::SALU => self.salu(gi, k, &f, next),
+            unit::VALU => {
+                let g = &mut self.groups[gi];
+                g.units[u].valu_free = now + u64::from(lat.issue_period);
+                g.ctx[k].ready_at = now + u64::from(lat.valu);
+                if let Some((cluster, ready)) =
+                    g.units[u].idu.as_mut().and_then(|i| i.dispatch(now))
+                {
+                    g.ctx[k].ready_at = ready;
+                    self.counters.idu[cluster] += 1;
+                }
+                let eff = g.eff(k);
+                let wf = g.ctx[k].wf;
+                valu::execute(&f, &mut g.ctx[k].r, &mut g.wfs[wf].vrf, eff).map_err(|b| bad(b.0))
+            }
+            unit::VMEM | unit::SMEM | unit::LDS => self.memory(gi, k, &f),
+            unit::BRANCH => self.branch(gi, k, &f, next),
+            unit::PWS => self.split_merge(gi, k, &f, l.mode),
+            unit::SYNC => {
+                if f.opcode == 0x0A {
+                    self.groups[gi].ctx[k].barrier = true;
+                }
+                Ok(())
+            }
+            _ => self.program(gi, k, &f),
+        };
+        if let Err((error, info)) = result {
+            self.fail(error, pc, info);
+        }
+    }
+}
