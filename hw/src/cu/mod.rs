@@ -296,6 +296,12 @@ impl ComputeUnit {
         self.now
     }
 
+    /// The last cycle was a quiet one: no context, split/merge unit or issue unit changed in
+    /// it (a waveform probe need not read them again).
+    pub fn last_cycle_quiet(&self) -> bool {
+        self.quiet.last
+    }
+
     /// The SIMD groups (for probes and waveforms).
     pub fn groups(&self) -> &[Group] {
         &self.groups

@@ -44,6 +44,8 @@ pub struct Quiet {
     pub waiting: Vec<u8>,
     /// The refusals one quiet cycle adds (the waiting contexts asking).
     pub refusals: u64,
+    /// The last cycle run was a quiet one (so the contexts are as they were before it).
+    pub last: bool,
 }
 
 impl Default for Quiet {
@@ -57,6 +59,7 @@ impl Default for Quiet {
             groups: 1,
             waiting: Vec::new(),
             refusals: 0,
+            last: false,
         }
     }
 }
@@ -66,6 +69,7 @@ impl Quiet {
     pub fn reset(&mut self) {
         self.until = 0;
         self.active = false;
+        self.last = false;
     }
 
     /// Cycle `now` may run as a quiet cycle, given the earliest completion in flight.

@@ -40,6 +40,7 @@ impl ComputeUnit {
         let stalls = self.counters.stalls;
         let refusals = self.mem_sys.as_ref().map_or(0, MemSystem::refusals);
         self.quiet.active = false;
+        self.quiet.last = false;
         self.retire();
         self.observe();
         self.release_barriers();
@@ -73,6 +74,7 @@ impl ComputeUnit {
 
     /// A quiet cycle: only the hierarchy moves; the stalls and the rotation repeat.
     pub(super) fn quiet_cycle(&mut self) {
+        self.quiet.last = true;
         let simd = &mut self.disp.next_simd;
         self.quiet
             .apply(1, &mut self.counters.stalls, &mut self.rotate, simd);

@@ -203,6 +203,11 @@ impl CuProbe {
 
     /// Captures the per-context values of the current cycle (call before the step).
     pub fn capture(&mut self, cu: &ComputeUnit) {
+        // After a quiet cycle the contexts are as they were captured before it, and no split
+        // or merge happened.
+        if cu.last_cycle_quiet() && !self.before.is_empty() {
+            return;
+        }
         if let Some(g) = cu.groups().first() {
             self.note_events(cu.now(), g);
         }
