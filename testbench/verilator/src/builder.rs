@@ -422,7 +422,8 @@ fn keep_runtime(obj: &Path, runtime: &Path, objs: &[&str]) -> Result<(), BuildEr
 
 fn link(design: &Design, opts: &BuildOptions, dir: &Path) -> Result<(), BuildError> {
     let log = dir.join("link.log");
-    let runtime = runtime_dir(opts);
+    // The linker runs in `obj/`: a relative cache directory must not reach it as such.
+    let runtime = std::path::absolute(runtime_dir(opts))?;
     let mut cmd = Command::new(&opts.tools.cxx);
     cmd.current_dir(dir.join("obj"))
         .args(["-shared", "-o", "../librtv.so", "shim.o", "Vvtop__ALL.a"])
