@@ -6,9 +6,9 @@
 //! every thread it starts one, for its stack-overflow report), the handlers found before it
 //! kept. [`Model::eval`](crate::Model::eval) marks the thread as inside the evaluation of an
 //! instance (a thread-local pointer, two stores per evaluation); the shim's `rtv_eval` sets
-//! a jump target (`sigsetjmp` without the signal mask) around the model's `eval()`. On a crash
-//! the handler asks the shim's `rtv_crash` to jump back to that target; the evaluation returns
-//! the error and the instance stays dead. A crash anywhere else, or on a thread not inside an
+//! a jump target first thing (GCC's `__builtin_setjmp`: no signal mask, a few stores). On a
+//! crash the handler asks the shim's `rtv_crash` to jump back to that target; the evaluation
+//! returns the error and the instance stays dead. A crash anywhere else, or on a thread not inside an
 //! evaluation, goes to the handler that was there before (Rust's stack-overflow report), or to
 //! the default action: the process ends with the signal as it would have without this module.
 
@@ -17,8 +17,8 @@ use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 use std::sync::OnceLock;
 
-/// The shim's `rtv_crash`: jumps back into the guarded evaluation of the instance, or
-/// returns 0 when the instance is not inside one.
+/// The shim's `rtv_crash`: jumps back into the running `rtv_eval` of the instance (never
+/// returns).
 pub(crate) type CrashFn = unsafe extern "C" fn(*mut c_void, c_int) -> c_int;
 
 /// The signals a crash in compiled code raises.
@@ -66,9 +66,9 @@ extern "C" fn on_signal(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
     let (sim, crash) = INSIDE.get();
     if let (false, Some(crash)) = (sim.is_null(), crash) {
         INSIDE.set((null_mut(), None));
-        // SAFETY: `sim` is the live instance this thread is evaluating. Inside its guarded
-        // evaluation this does not return (it jumps back into `rtv_eval`, leaving only this
-        // frame, which owns nothing to drop); otherwise it returns 0.
+        // SAFETY: `sim` is the live instance whose `rtv_eval` this thread is in (its jump
+        // target set). This does not return: it jumps back into `rtv_eval`, leaving only this
+        // frame, which owns nothing to drop.
         unsafe { crash(sim, sig) };
     }
     chain(sig, info, ctx);
