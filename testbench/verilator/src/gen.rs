@@ -142,8 +142,6 @@ struct RtvSim {
     std::string message;
     bool done = false;
     bool crashed = false;  // a signal ended an evaluation: the model's state is not to be trusted
-    int signal = 0;        // that signal
-    void* jmp[5];          // the jump target of the evaluation running (__builtin_setjmp)
     uint64_t now = 0;      // time of the last evaluation
     bool pending = false;  // the state at `now` is still to be dumped
 };
@@ -215,14 +213,16 @@ static inline void rtv_read(RtvSim* s, uint64_t* out) {
 
 // A crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) in the model's code: the process's handler (the
 // Rust side installs it, and marks the thread as inside rtv_eval of this instance for the
-// duration of the call) calls rtv_crash on the faulting thread, which jumps back to the
-// target rtv_eval set first thing. The target is GCC's __builtin_setjmp (frame and stack
-// pointers and the resume address: a few stores per evaluation; sigsetjmp costs twice as
-// much); no signal mask is saved, the crash path unblocks the signal itself.
+// duration of the call) calls rtv_crash on the faulting thread, which throws: the exception
+// unwinds through the handler, the kernel's signal frame and the model's frames (everything
+// is compiled with -fnon-call-exceptions, so a faulting instruction may throw) to the catch
+// in rtv_eval. A try block costs nothing until it catches (a jump target set per evaluation,
+// __builtin_setjmp or sigsetjmp, cost 2 to 5 ns). The handler was left without sigreturn:
+// the crash path unblocks the signal itself.
+struct RtvCrash { int sig; };
 RTV_API int rtv_crash(void* p, int sig) {
-    RtvSim* s = static_cast<RtvSim*>(p);
-    s->signal = sig;
-    __builtin_longjmp(s->jmp, 1);
+    (void)p;
+    throw RtvCrash{sig};
 }
 
 static const char* rtv_signal_name(int sig) {
@@ -255,12 +255,15 @@ RTV_API int rtv_eval(void* p, const uint64_t* in, uint64_t clocks, uint64_t* out
                      uint64_t time, int dump) {
     RtvSim* s = static_cast<RtvSim*>(p);
     if (s->done) return s->crashed ? 2 : 1;
-    if (__builtin_setjmp(s->jmp)) return rtv_crashed(s, s->signal, s->now);
     if (time != s->now) rtv_dump_pending(s);
     s->now = time;
     const uint64_t stops = rtv_stops.load(std::memory_order_relaxed);
     rtv_apply(s, in, clocks);
-    s->top->eval();
+    try {
+        s->top->eval();
+    } catch (const RtvCrash& c) {
+        return rtv_crashed(s, c.sig, time);
+    }
     rtv_read(s, out);
     if (dump) s->pending = true;
     if (rtv_stops.load(std::memory_order_relaxed) != stops && !rtv_pending.empty()) {
