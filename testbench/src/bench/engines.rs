@@ -168,6 +168,7 @@ fn from_rust(
             path: p.to_path_buf(),
             from: 0,
             to: u64::MAX,
+            scopes: Vec::new(),
         })?;
     }
     let out_words = stim.layout.out_words();
@@ -208,6 +209,7 @@ fn native(
             path: p.to_path_buf(),
             from: 0,
             to: u64::MAX,
+            scopes: Vec::new(),
         };
         // A traced model always accepts a waveform.
         let _ = m.trace_to(&t);

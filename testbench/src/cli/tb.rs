@@ -1,8 +1,9 @@
 //! `rtgpu tb`: a block testbench, RTL against the reference model every cycle.
 
 use crate::common::{find, options, Fail, Stimulus};
+use rtgpu_testbench::sim::harness::HarnessError;
 use rtgpu_testbench::sim::vl::EngineArgs;
-use rtgpu_testbench::tb::TbOptions;
+use rtgpu_testbench::tb::{TbError, TbOptions};
 use std::path::PathBuf;
 
 /// The arguments of `rtgpu tb`.
@@ -30,14 +31,25 @@ pub struct TbArgs {
 /// Runs the testbench, prints its summary and the waveform files it wrote.
 pub fn run(a: &TbArgs) -> Result<(), Fail> {
     let t = find(&a.name)?;
+    if a.no_vcd && !a.engine.vcd_scope.is_empty() {
+        return Err(Fail(
+            2,
+            "--vcd-scope limits the waveform: drop --no-vcd".into(),
+        ));
+    }
     let opts = TbOptions {
         waves_dir: (!a.no_vcd).then(|| a.out.clone()),
         engine: a.engine.engine,
         vcd_window: a.engine.window_ps(),
         fst: a.fst,
+        vcd_scopes: a.engine.vcd_scope.clone(),
         ..options(&a.stim)
     };
-    let run = t.run(&opts)?;
+    let run = t.run(&opts).map_err(|e| match e {
+        // A scope that is not in the block is bad input.
+        TbError::Harness(HarnessError::Scope(m)) => Fail(2, m),
+        e => Fail::from(e),
+    })?;
     println!("{}: PASS: {}", a.name, run.summary);
     if let (Some(vcd), Some(gtkw)) = (&run.vcd, &run.gtkw) {
         println!("wrote {}\nwrote {}", vcd.display(), gtkw.display());

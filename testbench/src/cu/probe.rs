@@ -64,17 +64,23 @@ pub struct CuProbe {
     dump: PathBuf,
     /// The recorded window, ps (`--vcd-window`).
     window: (u64, u64),
+    /// The waveform is limited to scopes (`--vcd-scope`): the `.gtkw` shows what it holds.
+    scoped: bool,
+    /// The waveform's top-level scopes (`cu` and the scopes right below it).
+    top_level: Vec<String>,
 }
 
 impl CuProbe {
     /// Opens `vcd` for a compute unit with `groups` SIMD groups of `units` units and `n_wfc`
     /// contexts each, with the memory hierarchy's variables (`mem`) and the IDU's (`idu`). A
-    /// `.fst` name writes a VCD beside it (`NAME.fst.vcd`) and converts it at the end.
+    /// `.fst` name writes a VCD beside it (`NAME.fst.vcd`) and converts it at the end. With
+    /// `scopes` (dotted paths, `--vcd-scope`), only the variables in them are recorded.
     pub fn create(
         vcd: &Path,
         (groups, units, n_wfc): (usize, usize, usize),
         mem: bool,
         idu: bool,
+        scopes: &[String],
     ) -> io::Result<Self> {
         let mut vars = vec![(vec!["cu".to_string()], "status".to_string(), 2)];
         let unit_list: Vec<(usize, usize)> = (0..groups)
@@ -102,6 +108,15 @@ impl CuProbe {
         }
         let (sys, sys_vars) = SysProbe::new(vars.len(), &unit_list, mem, idu);
         vars.extend(sys_vars);
+        let mut top_level: Vec<String> = Vec::new();
+        for (scope, _, _) in &vars {
+            for depth in 1..=scope.len().min(2) {
+                let p = scope[..depth].join(".");
+                if !top_level.contains(&p) {
+                    top_level.push(p);
+                }
+            }
+        }
         let dump = vcd.to_path_buf();
         let vcd = match is_fst(vcd) {
             true => PathBuf::from(format!("{}.vcd", vcd.display())),
@@ -112,7 +127,9 @@ impl CuProbe {
             window: (0, u64::MAX),
             sys,
             prev: Vec::new(),
-            rec: ProbeRecorder::create(&vcd, &vars)?,
+            rec: ProbeRecorder::create_in(&vcd, &vars, scopes)?,
+            scoped: !scopes.is_empty(),
+            top_level,
             used: vec![false; ctxs.len()],
             values: Vec::with_capacity(vars.len()),
             before: Vec::with_capacity(ctxs.len() * CTX_VARS.len()),
@@ -122,6 +139,21 @@ impl CuProbe {
             ctxs,
             cycles: 0,
         })
+    }
+
+    /// Of `scopes`, those this waveform records something of.
+    pub fn holds(&self, scopes: &[String]) -> Vec<String> {
+        let recorded = self.rec.signals();
+        scopes
+            .iter()
+            .filter(|p| recorded.iter().any(|s| s.is_in_scope(p)))
+            .cloned()
+            .collect()
+    }
+
+    /// The waveform's top-level scopes (`cu` and the scopes right below it).
+    pub fn top_level(&self) -> &[String] {
+        &self.top_level
     }
 
     /// Records only cycles `from..=to` (ps; `--vcd-window`); the `.gtkw` opens on them.
@@ -316,6 +348,7 @@ impl CuProbe {
             std::fs::remove_file(&vcd)?;
         }
         save.within(self.window)
+            .recorded_only(self.scoped)
             .write(gtkw, &self.dump, &signals, end)
     }
 }

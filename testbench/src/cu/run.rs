@@ -551,16 +551,26 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let (dims, args) = o.launch.resolve(meta).map_err(bad)?;
     check_launch(&cfg, dims, meta.lds, &args).map_err(bad)?;
     let image = kernel.image(&args, dims, o.launch.seed).map_err(bad)?;
+    let scopes = &o.engine.vcd_scope;
+    if !scopes.is_empty() && o.vcd.is_none() {
+        return Err(bad(
+            "--vcd-scope limits the waveforms of --vcd: give --vcd FILE".into(),
+        ));
+    }
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     gpu.cu_mut().set_skip_idle(!o.no_skip);
     let timeline = Timeline::default();
+    let mut rtl_blocks = None;
     if let Some(RtlList(kinds)) = &o.rtl {
-        let blocks = RtlBlocks::new(kinds).with_engine(o.engine.engine, o.engine.window_ps());
-        let blocks = match &o.vcd {
+        let blocks = RtlBlocks::new(kinds)
+            .with_engine(o.engine.engine, o.engine.window_ps())
+            .with_vcd_scopes(scopes);
+        let blocks = std::sync::Arc::new(match &o.vcd {
             Some(v) => blocks.with_vcd_dir(v.with_extension("rtl"), timeline.clone()),
             None => blocks,
-        };
-        gpu.cu_mut().set_blocks(std::sync::Arc::new(blocks));
+        });
+        rtl_blocks = Some(blocks.clone());
+        gpu.cu_mut().set_blocks(blocks);
     }
     let idu = idu_launch(parse_idu(&o.idu).map_err(bad)?, o.idu_seed).map_err(bad)?;
     let probe = match &o.vcd {
@@ -570,12 +580,21 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
                 (cfg.n_simd, o.s as usize + 1, cfg.n_wfc),
                 cfg.memory.hierarchy,
                 idu.is_some(),
+                scopes,
             )
             .map_err(|e| bad(e.to_string()))?
             .with_window(o.engine.window_ps()),
         ),
         None => None,
     };
+    // The compute unit's waveform is known now; the RTL blocks' once they are built.
+    let (probe_found, probe_top) = probe
+        .as_ref()
+        .map(|p| (p.holds(scopes), p.top_level().to_vec()))
+        .unwrap_or_default();
+    if rtl_blocks.is_none() {
+        unknown_scope(scopes, &probe_found, &probe_top)?;
+    }
     let recording = Recording::new(gpu, probe).with_clock(timeline.clock.clone());
     let mut drv = Driver::new(recording).map_err(|e| (1, e.to_string()))?;
     let desc = LaunchDesc {
@@ -603,6 +622,12 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
             &timeline.tracks.snapshot(),
         )
         .map_err(|e| (1, e.to_string()))?;
+    }
+    if let Some(blocks) = &rtl_blocks {
+        let seen = blocks.scopes_seen();
+        let found: Vec<String> = probe_found.into_iter().chain(seen.found).collect();
+        let top: Vec<String> = probe_top.into_iter().chain(seen.top_level).collect();
+        unknown_scope(scopes, &found, &top)?;
     }
     let dumped = match (&o.dump, outcome.result.is_ok()) {
         (Some(dir), true) => {
@@ -644,6 +669,22 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         });
     }
     Ok(r)
+}
+
+/// `Err((2, ..))` naming the first of `scopes` (`--vcd-scope`) no waveform of the run holds
+/// (none is in `found`), with the waveforms' top-level scopes `top`.
+fn unknown_scope(scopes: &[String], found: &[String], top: &[String]) -> Result<(), (u8, String)> {
+    match scopes.iter().find(|s| !found.contains(s)) {
+        None => Ok(()),
+        Some(s) => Err((
+            2,
+            format!(
+                "--vcd-scope {s}: no such scope or signal in the waveforms of this run; their \
+                 top-level scopes: {}",
+                top.join(", ")
+            ),
+        )),
+    }
 }
 
 fn report(

@@ -24,6 +24,7 @@ use rtgpu_hw::reorder::Reorder;
 use rtgpu_hw::sched::model::{Policy, PolicyScheduler, SchedIn, SchedOut};
 use rtgpu_hw::sched::WarpScheduler;
 use rust_hdl::core::prelude::*;
+use std::sync::{Arc, Mutex};
 
 /// The named blocks as RTL checked against their models, the rest as models.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +37,19 @@ pub struct RtlBlocks {
     engine: Engine,
     /// The Verilator waveforms' window, ps.
     window: (u64, u64),
+    /// The waveforms keep only these scopes (`--vcd-scope`); empty: everything.
+    scopes: Vec<String>,
+    /// What the blocks built so far found of `scopes`.
+    seen: Arc<Mutex<ScopesSeen>>,
+}
+
+/// The `--vcd-scope` scopes the RTL blocks built so far hold, and their top-level scopes.
+#[derive(Clone, Debug, Default)]
+pub struct ScopesSeen {
+    /// The scopes asked for that some block's waveform holds.
+    pub found: Vec<String>,
+    /// The top-level scopes of every block's waveform (as each names them).
+    pub top_level: Vec<String>,
 }
 
 impl RtlBlocks {
@@ -46,7 +60,22 @@ impl RtlBlocks {
             vcd_dir: None,
             engine: Engine::Harness,
             window: (0, u64::MAX),
+            scopes: Vec::new(),
+            seen: Arc::default(),
         }
+    }
+
+    /// The blocks' waveforms keep only the signals in `scopes` (either engine's form, see
+    /// [`crate::sim::waves::scopes`]); a block whose waveform holds none of them writes no
+    /// file. [`RtlBlocks::scopes_seen`] says which were found.
+    pub fn with_vcd_scopes(mut self, scopes: &[String]) -> Self {
+        self.scopes = scopes.to_vec();
+        self
+    }
+
+    /// What the blocks built so far found of the scopes of [`RtlBlocks::with_vcd_scopes`].
+    pub fn scopes_seen(&self) -> ScopesSeen {
+        self.seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
     /// The RTL evaluated by `engine`; Verilator's waveforms keep `window` (ps, inclusive).
@@ -80,9 +109,27 @@ impl RtlBlocks {
         &self,
         rtl: Rtl<B, I, O>,
     ) -> Result<Rtl<B, I, O>, String> {
-        match &self.vcd_dir {
-            Some((dir, timeline)) => rtl.record_in(dir, Some(timeline)),
-            None => Ok(rtl),
+        let Some((dir, timeline)) = &self.vcd_dir else {
+            return Ok(rtl);
+        };
+        if self.scopes.is_empty() {
+            return rtl.record_in(dir, &[], Some(timeline));
+        }
+        let mut rtl = rtl;
+        let (found, top) = rtl.scopes_in(&self.scopes);
+        if let Ok(mut guard) = self.seen.lock() {
+            let seen = &mut *guard;
+            for (list, new) in [(&mut seen.found, &found), (&mut seen.top_level, &top)] {
+                for s in new {
+                    if !list.contains(s) {
+                        list.push(s.clone());
+                    }
+                }
+            }
+        }
+        match found.is_empty() {
+            true => Ok(rtl),
+            false => rtl.record_in(dir, &found, Some(timeline)),
         }
     }
 

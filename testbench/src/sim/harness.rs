@@ -16,8 +16,9 @@
 
 use crate::sim::clock::{EdgeTime, Period};
 use crate::sim::ports::PortVectors;
-use crate::sim::signals::SignalInfo;
+use crate::sim::signals::{list_signals, SignalInfo};
 use crate::sim::vl::{Engine, VlEngine, VlOptions, VlPorts};
+use crate::sim::waves::scopes::resolve;
 use crate::sim::waves::{VcdOptions, VcdRecorder};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
@@ -54,8 +55,11 @@ pub enum HarnessError {
     Setup(String),
     /// Writing a waveform failed.
     Io(std::io::Error),
-    /// The Verilator engine failed (a build error, a `$stop` in the model).
+    /// The Verilator engine failed (a build error, a `$stop` or a crash in the model).
     Engine(String),
+    /// A waveform scope asked for is not in the block (bad input: the message names the
+    /// block's top-level scopes).
+    Scope(String),
 }
 
 impl fmt::Display for HarnessError {
@@ -73,7 +77,7 @@ impl fmt::Display for HarnessError {
             ),
             Self::Setup(msg) => write!(f, "{msg}"),
             Self::Io(e) => write!(f, "waveform output failed: {e}"),
-            Self::Engine(msg) => write!(f, "{msg}"),
+            Self::Engine(msg) | Self::Scope(msg) => write!(f, "{msg}"),
         }
     }
 }
@@ -251,14 +255,30 @@ impl<B: Block> Harness<B> {
         self.domains.iter().map(|d| d.name.as_str()).collect()
     }
 
-    /// Starts writing a VCD to `path`.
+    /// Starts writing a VCD to `path`, limited to `opts.scopes` (in either engine's form,
+    /// see [`crate::sim::waves::scopes`]): a scope not in the block is
+    /// [`HarnessError::Scope`].
     pub fn record_vcd(&mut self, path: &Path, opts: &VcdOptions) -> Result<(), HarnessError> {
+        let scopes = match opts.scopes.is_empty() {
+            true => Vec::new(),
+            false => {
+                let signals = list_signals(&self.uut, &self.root);
+                resolve(&signals, &self.root, &opts.scopes, self.vl.is_some())
+                    .map_err(HarnessError::Scope)?
+            }
+        };
         if let Some(vl) = &mut self.vl {
-            vl.engine.record_vcd(path).map_err(HarnessError::Engine)?;
+            vl.engine
+                .record_vcd(path, &scopes)
+                .map_err(HarnessError::Engine)?;
             vl.vcd = Some(path.to_path_buf());
             return Ok(());
         }
-        let mut rec = VcdRecorder::create(path, &self.uut, &self.root, opts)?;
+        let opts = VcdOptions {
+            scopes,
+            ..opts.clone()
+        };
+        let mut rec = VcdRecorder::create(path, &self.uut, &self.root, &opts)?;
         rec.sample(self.now_ps, &self.uut)?;
         self.vcd = Some(rec);
         Ok(())
@@ -275,6 +295,21 @@ impl<B: Block> Harness<B> {
         let vectors = PortVectors::for_block(&self.uut, &self.root).map_err(HarnessError::Setup)?;
         self.vectors = Some(vectors);
         Ok(())
+    }
+
+    /// The block's signals as the harness names them (the root scope is the harness's name).
+    pub fn signals(&self) -> Vec<SignalInfo> {
+        list_signals(&self.uut, &self.root)
+    }
+
+    /// The name of the block's root scope.
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
+    /// Is the block evaluated by the Verilator engine (its waveform under `TOP.vtop.dut`)?
+    pub fn is_verilated(&self) -> bool {
+        self.vl.is_some()
     }
 
     /// The block (read outputs here).

@@ -6,6 +6,7 @@ use crate::sim::clock::Period;
 use crate::sim::harness::Harness;
 use crate::sim::vl::{Engine, VlOptions, VlPorts};
 use crate::sim::waves::merge::{SysClock, Timeline, Track};
+use crate::sim::waves::scopes::{resolve, top_level};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::block::{BlockFault, Clocked, FaultKind, Ports};
 use rust_hdl::core::prelude::*;
@@ -81,24 +82,42 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
     }
 
     /// Records the block's own signals from now on, in `dir/<name>.vcd` (the block's scopes;
-    /// 1 ps time unit on the harness clock, one period per [`Clocked::cycle`]). With a
+    /// 1 ps time unit on the harness clock, one period per [`Clocked::cycle`]), only those in
+    /// `scopes` if any are given (each one in the block: see [`Rtl::scopes_in`]). With a
     /// `timeline`, every cycle also notes the system's time in the block's track, so that the
     /// recording can be merged into the system's waveform ([`crate::sim::waves::merge`]).
     pub fn record_in(
         mut self,
         dir: &std::path::Path,
+        scopes: &[String],
         timeline: Option<&Timeline>,
     ) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let scope = scope_name(&self.name);
         let path = dir.join(format!("{scope}.vcd"));
-        let opts = crate::sim::waves::VcdOptions::default();
+        let opts = crate::sim::waves::VcdOptions {
+            scopes: scopes.to_vec(),
+            ..Default::default()
+        };
         self.harness
             .get_mut()
             .record_vcd(&path, &opts)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         self.track = timeline.map(|t| (t.clock.clone(), t.tracks.open(&scope, &path)));
         Ok(self)
+    }
+
+    /// Of the waveform scopes `asked` (`--vcd-scope`, either engine's form), those in this
+    /// block's waveform, and the waveform's top-level scopes (as it names them).
+    pub fn scopes_in(&mut self, asked: &[String]) -> (Vec<String>, Vec<String>) {
+        let h = self.harness.get_mut();
+        let (signals, root, vl) = (h.signals(), h.root().to_string(), h.is_verilated());
+        let found = asked
+            .iter()
+            .filter(|a| resolve(&signals, &root, std::slice::from_ref(a), vl).is_ok())
+            .cloned()
+            .collect();
+        (found, top_level(&signals, &root, vl))
     }
 
     /// The harness (to record a waveform).

@@ -26,6 +26,10 @@ pub struct TbOptions {
     /// Write the waveform as FST (`NAME.fst`: Verilator's `--trace-fst`, or the harness's VCD
     /// converted by `vcd2fst`) instead of VCD.
     pub fst: bool,
+    /// Record only the signals in these scopes (`--vcd-scope`; either engine's form, see
+    /// [`crate::sim::waves::scopes`]); empty: every signal. A scope not in the block is
+    /// [`HarnessError::Scope`].
+    pub vcd_scopes: Vec<String>,
 }
 
 impl Default for TbOptions {
@@ -38,6 +42,7 @@ impl Default for TbOptions {
             engine: Engine::Harness,
             vcd_window: (0, u64::MAX),
             fst: false,
+            vcd_scopes: Vec::new(),
         }
     }
 }
@@ -143,7 +148,7 @@ pub fn drive<B: VlPorts + 'static>(
         h.record_vcd(
             p,
             &VcdOptions {
-                scope: None,
+                scopes: opts.vcd_scopes.clone(),
                 window,
             },
         )?;
@@ -176,7 +181,8 @@ pub fn drive<B: VlPorts + 'static>(
         let view = markers
             .iter()
             .fold(layout(), |g, (ps, label)| g.marker(*ps, label))
-            .within(opts.vcd_window);
+            .within(opts.vcd_window)
+            .recorded_only(!opts.vcd_scopes.is_empty());
         let vcd = match opts.fst && !native_fst {
             true => crate::sim::waves::to_fst(&vcd)?,
             false => vcd,

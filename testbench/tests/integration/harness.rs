@@ -192,7 +192,7 @@ fn vcd_recording_can_be_limited_to_a_scope() {
     h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock)
         .unwrap();
     let scope = VcdOptions {
-        scope: Some("decode.src0_check".into()),
+        scopes: vec!["decode.src0_check".into()],
         ..VcdOptions::default()
     };
     h.record_vcd(&path, &scope).unwrap();
@@ -216,17 +216,25 @@ fn without_a_recorder_nothing_is_recorded() {
     assert!(run.vcd.is_none() && run.gtkw.is_none() && run.vectors.is_none());
 }
 
+/// `decode.is_s` is a text prefix of `decode.is_sopc`, not a scope: an error naming the
+/// block's top-level scopes.
 #[test]
 fn a_scope_is_a_path_not_a_text_prefix() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::new(rtgpu_hw::isa::PwsDecode::default(), "decode").unwrap();
     let not_a_scope = VcdOptions {
-        scope: Some("decode.is_s".into()),
+        scopes: vec!["decode.is_s".into()],
         ..VcdOptions::default()
     };
-    h.record_vcd(&dir.path().join("none.vcd"), &not_a_scope)
-        .unwrap();
-    assert!(h.finish().unwrap().vcd.unwrap().1.is_empty());
+    let e = h
+        .record_vcd(&dir.path().join("none.vcd"), &not_a_scope)
+        .unwrap_err();
+    assert!(matches!(e, HarnessError::Scope(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("decode.is_s") && text.contains("decode.src0_check"),
+        "{text}"
+    );
 }
 
 #[test]

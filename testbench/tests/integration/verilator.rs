@@ -151,3 +151,139 @@ fn two_clock_domains_run_alike_on_both_engines() {
     assert!(harness.len() > 100 && harness.iter().any(|s| s.3 > 0));
     assert_eq!(two_clock_trace(Engine::Verilator), harness);
 }
+
+/// The signal paths a waveform declares (its header, read with the `vcd` crate).
+fn declared(path: &std::path::Path) -> Vec<String> {
+    rtgpu_testbench::sim::vl::vcd_signals(path)
+        .unwrap()
+        .iter()
+        .map(|s| s.path())
+        .collect()
+}
+
+/// `--vcd-scope`: the counter's register sub-block alone, asked for in either engine's form,
+/// on both engines; the `.gtkw` keeps what was recorded.
+#[test]
+fn a_waveform_scope_keeps_only_the_signals_under_it_on_both_engines() {
+    let cases = [
+        (Engine::Harness, "counter.value", "counter.value."),
+        (Engine::Harness, "TOP.vtop.dut.value", "counter.value."),
+        (Engine::Verilator, "counter.value", "TOP.vtop.dut.value."),
+        (
+            Engine::Verilator,
+            "TOP.vtop.dut.value",
+            "TOP.vtop.dut.value.",
+        ),
+    ];
+    for (engine, scope, under) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = TbOptions {
+            engine,
+            cycles: 20,
+            waves_dir: Some(dir.path().to_path_buf()),
+            vcd_scopes: vec![scope.to_string()],
+            ..TbOptions::default()
+        };
+        let run = tb::find("counter").unwrap().run(&opts).unwrap();
+        let paths = declared(&run.vcd.unwrap());
+        assert!(!paths.is_empty(), "{engine:?} {scope}");
+        assert!(
+            paths.iter().all(|p| p.starts_with(under)),
+            "{engine:?} {scope}: {paths:?}"
+        );
+        let gtkw = std::fs::read_to_string(run.gtkw.unwrap()).unwrap();
+        assert!(!gtkw.contains("count["), "{gtkw}");
+    }
+}
+
+/// `rtgpu ARGS` run in the repository's root: exit code and stderr.
+fn rtgpu(args: &[&str]) -> (i32, String) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rtgpu"))
+        .current_dir(root)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// An unknown scope is bad input on either engine, naming the top-level scopes in the
+/// engine's form.
+#[test]
+fn an_unknown_waveform_scope_is_exit_2_naming_the_top_level_scopes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for (engine, listed) in [
+        ("harness", "counter, counter.value"),
+        (
+            "verilator",
+            "TOP, TOP.vtop, TOP.vtop.dut, TOP.vtop.dut.value",
+        ),
+    ] {
+        let args = [
+            "tb",
+            "counter",
+            "--out",
+            out,
+            "--engine",
+            engine,
+            "--vcd-scope",
+            "counter.nope",
+        ];
+        let (code, err) = rtgpu(&args);
+        assert_eq!(code, 2, "{engine}: {err}");
+        assert!(
+            err.contains("counter.nope") && err.contains(listed),
+            "{engine}: {err}"
+        );
+    }
+    let (code, err) = rtgpu(&["tb", "counter", "--no-vcd", "--vcd-scope", "x"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// `rtgpu run --vcd`: the compute unit's waveform and each RTL block's keep what is in the
+/// scopes; a scope in none of them is exit 2 naming the top-level scopes of both.
+#[test]
+fn run_waveforms_keep_their_scopes_in_the_compute_unit_and_the_verilated_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("fig2.vcd");
+    let run = |scopes: &str| {
+        rtgpu(&[
+            "run",
+            "firmware/kernels/fig2_divergent.s",
+            "--rtl",
+            "decode",
+            "--engine",
+            "verilator",
+            "--vcd",
+            vcd.to_str().unwrap(),
+            "--vcd-scope",
+            scopes,
+        ])
+    };
+    let (code, err) = run("cu.g0.simd,TOP.vtop.dut");
+    assert_eq!(code, 0, "{err}");
+    let cu = declared(&vcd);
+    assert!(
+        !cu.is_empty() && cu.iter().all(|p| p.starts_with("cu.g0.simd.")),
+        "{cu:?}"
+    );
+    let block = declared(&dir.path().join("fig2.rtl/decode.vcd"));
+    assert!(
+        !block.is_empty(),
+        "the decode stage's waveform records its signals"
+    );
+    assert!(
+        block.iter().all(|p| p.starts_with("TOP.vtop.dut.")),
+        "{block:?}"
+    );
+    let (code, err) = run("decode.nope");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("decode.nope") && err.contains("cu.g0") && err.contains("TOP.vtop.dut"),
+        "{err}"
+    );
+}

@@ -12,11 +12,14 @@
 //!    in, evaluates, copies the outputs out — one foreign call per edge.
 //!
 //! Errors are values: a design that does not Verilate names the first Verilator message, a
-//! missing tool says to run `scripts/setup`, and a `$stop`, `$finish` or fatal error in the
-//! model ends the run with its message instead of aborting the process.
+//! missing tool says to run `scripts/setup`, a `$stop`, `$finish` or fatal error in the
+//! model ends the run with its message instead of aborting the process, and so does a crash
+//! (SIGSEGV, SIGBUS, SIGFPE, SIGILL) inside the model's evaluation: the process lives on, the
+//! instance is dead (module `guard`).
 
 mod builder;
 mod gen;
+mod guard;
 mod model;
 
 pub use builder::{build, BuildError, BuildOptions, Built, Tools};

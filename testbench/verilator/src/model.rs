@@ -7,26 +7,31 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
-type TraceFn = unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int;
+type TraceFn = unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char) -> c_int;
 type EvalFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64, u64, c_int) -> c_int;
 type PtrFn = unsafe extern "C" fn(*mut c_void);
 type MessageFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
 type BenchFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, u64, *mut u64) -> u64;
 
-/// The model stopped: a `$stop`, `$finish` or fatal error, with Verilator's message.
+/// The model stopped: a `$stop`, `$finish` or fatal error, with Verilator's message; or it
+/// crashed: a signal in its evaluation, named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelError {
     /// The design's name.
     pub design: String,
-    /// What the model reported (`$stop at top.v:12`).
+    /// What the model reported (`$stop at top.v:12`), or the signal that ended its
+    /// evaluation (`SIGSEGV (invalid memory access) in its evaluation at time 1001`).
     pub message: String,
+    /// A signal ended an evaluation (the instance's state is lost).
+    pub crashed: bool,
 }
 
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.crashed { "crashed" } else { "stopped" };
         write!(
             f,
-            "{}: the Verilated model stopped: {}",
+            "{}: the Verilated model {what}: {}",
             self.design, self.message
         )
     }
@@ -34,9 +39,9 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-/// A waveform request: the VCD file and the time window dumped (inclusive, in the caller's
-/// time unit, ps for rtgpu).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A waveform request: the VCD file, the time window dumped (inclusive, in the caller's time
+/// unit, ps for rtgpu) and the scopes dumped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
     /// The VCD written.
     pub path: PathBuf,
@@ -44,6 +49,10 @@ pub struct Trace {
     pub from: u64,
     /// Last time dumped.
     pub to: u64,
+    /// Dump only the signals in these scopes or below (Verilator's dotted names, the wrapper
+    /// included: `TOP.vtop.dut.sub`; a signal's own name selects it alone); empty: every
+    /// signal. Verilator declares the others not at all (its `dumpvars` filter).
+    pub scopes: Vec<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -54,6 +63,7 @@ struct Fns {
     message: MessageFn,
     bench: BenchFn,
     trace: TraceFn,
+    crash: crate::guard::CrashFn,
 }
 
 /// An instance of a Verilated model: write the packed inputs, set the clock levels,
@@ -95,7 +105,9 @@ impl Model {
             message: symbol(lib, b"rtv_message\0")?,
             bench: symbol(lib, b"rtv_bench\0")?,
             trace: symbol(lib, b"rtv_trace\0")?,
+            crash: symbol(lib, b"rtv_crash\0")?,
         };
+        crate::guard::install();
         let new: NewFn = symbol(lib, b"rtv_new\0")?;
         // SAFETY: `rtv_new` takes no arguments and returns a fresh instance.
         let sim = unsafe { new() };
@@ -136,8 +148,15 @@ impl Model {
         }
         let path = CString::new(t.path.to_string_lossy().as_bytes())
             .map_err(|_| format!("{}: a NUL in the path", t.path.display()))?;
-        // SAFETY: a live instance and a NUL-terminated path.
-        unsafe { (self.fns.trace)(self.sim, path.as_ptr()) };
+        if let Some(bad) = t.scopes.iter().find(|s| s.contains(['\n', '\0'])) {
+            return Err(format!(
+                "{}: a line break or NUL in scope `{bad}`",
+                self.name
+            ));
+        }
+        let scopes = CString::new(t.scopes.join("\n")).unwrap_or_default();
+        // SAFETY: a live instance and NUL-terminated strings.
+        unsafe { (self.fns.trace)(self.sim, path.as_ptr(), scopes.as_ptr()) };
         self.window = Some((t.from, t.to));
         Ok(())
     }
@@ -177,24 +196,21 @@ impl Model {
     }
 
     /// Applies the inputs and clock levels, evaluates, reads the outputs; the waveform (if
-    /// any) gets a sample at `time` when it lies in the window.
+    /// any) gets a sample at `time` when it lies in the window. A `$stop`, `$finish`, fatal
+    /// error or crash (a signal such as SIGSEGV in the model's code) is an error, and every
+    /// later call returns it again.
     #[inline]
     pub fn eval(&mut self, time: u64) -> Result<(), ModelError> {
         if let Some(e) = &self.stopped {
             return Err(e.clone());
         }
         let dump = self.window.is_some_and(|(a, b)| (a..=b).contains(&time));
+        let (sim, eval) = (self.sim, self.fns.eval);
+        let (input, output) = (self.input.as_ptr(), self.output.as_mut_ptr());
         // SAFETY: `input`/`output` hold the bus widths in 64-bit words (at least one each).
-        let rc = unsafe {
-            (self.fns.eval)(
-                self.sim,
-                self.input.as_ptr(),
-                self.clocks,
-                self.output.as_mut_ptr(),
-                time,
-                c_int::from(dump),
-            )
-        };
+        let rc = crate::guard::guarded(sim, self.fns.crash, || unsafe {
+            eval(sim, input, self.clocks, output, time, c_int::from(dump))
+        });
         if rc == 0 {
             return Ok(());
         }
@@ -203,6 +219,7 @@ impl Model {
         let e = ModelError {
             design: self.name.clone(),
             message: msg.to_string_lossy().into_owned(),
+            crashed: rc == 2,
         };
         self.stopped = Some(e.clone());
         Err(e)
@@ -217,7 +234,8 @@ impl Model {
     /// The benchmark's pure C++ driver on this instance: `cycles` cycles over `stim`, rows of
     /// packed inputs (repeated when it has fewer rows than cycles); clock 0 low at 1000·c,
     /// eval, read, high at 1000·c + 500, eval — in a C++ loop, dumping the waveform if one is
-    /// open. Returns the nanoseconds spent and the [`fold`] of every output word.
+    /// open. Returns the nanoseconds spent and the [`fold`] of every output word. Unguarded,
+    /// as a plain C++ testbench runs a model: a crash here ends the process.
     pub fn bench_native(&mut self, stim: &[u64], cycles: u64) -> (u64, u64) {
         let words = self.layout.in_words().max(1);
         let rows = (stim.len() / words) as u64;

@@ -78,6 +78,7 @@ fn a_model_counts_reads_wide_ports_caches_and_stops_with_a_message() {
         path: vcd.clone(),
         from: 0,
         to: u64::MAX,
+        scopes: Vec::new(),
     };
     let mut m = Model::new(&built, Some(trace)).unwrap();
     let l = m.layout().clone();
@@ -136,4 +137,69 @@ fn verilog_that_does_not_verilate_names_the_design_and_the_first_message() {
     assert!(matches!(e, BuildError::Verilate { .. }), "{text}");
     assert!(text.starts_with("broken:"), "{text}");
     assert!(text.contains("%Error") && text.contains("nosuch"), "{text}");
+}
+
+/// A counter whose evaluation stores through a null pointer (Verilator's inline C++, `$c`)
+/// on the rising edge where `crash` is high.
+fn crasher() -> Design {
+    let verilog = r#"
+module top(clock, crash, count);
+    input wire clock;
+    input wire crash;
+    output reg [31:0] count;
+    always @(posedge clock) begin
+        count <= count + 32'd1;
+        if (crash) $c("*(volatile int*)0 = 0;");
+    end
+endmodule
+"#;
+    Design {
+        name: "crasher".into(),
+        verilog: verilog.into(),
+        ports: vec![
+            port("clock", 1, Dir::Clock),
+            port("crash", 1, Dir::In),
+            port("count", 32, Dir::Out),
+        ],
+    }
+}
+
+/// `cycles` rising edges with `crash` low, then one with `crash` as given.
+fn edges(m: &mut Model, cycles: u64, crash: bool) -> Result<u64, rtgpu_verilator::ModelError> {
+    let l = m.layout().clone();
+    for t in 0..=cycles {
+        let c = t == cycles && crash;
+        rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[1], 1, u64::from(c));
+        m.set_clock(0, false);
+        m.eval(1000 * t)?;
+        m.set_clock(0, true);
+        m.eval(1000 * t + 500)?;
+    }
+    Ok(rtgpu_verilator::get_u64(m.outputs(), l.offsets[2], 32))
+}
+
+#[test]
+fn a_crash_in_the_model_is_an_error_naming_the_signal_and_the_process_lives_on() {
+    let cache = tempfile::tempdir().unwrap();
+    let built = build(&crasher(), &opts(cache.path(), false)).unwrap();
+    let mut first = Model::new(&built, None).unwrap();
+    assert_eq!(edges(&mut first, 9, false).unwrap(), 10);
+    let e = edges(&mut first, 3, true).unwrap_err();
+    assert!(e.crashed, "{e}");
+    let text = e.to_string();
+    assert!(
+        text.starts_with("crasher: the Verilated model crashed: SIGSEGV"),
+        "{text}"
+    );
+    // The instance is dead: the same error again, without evaluating.
+    assert_eq!(first.eval(99_000).unwrap_err(), e);
+    // Other instances in the process still work, and a second crash is caught as well (the
+    // signal was unblocked after the first).
+    let mut second = Model::new(&built, None).unwrap();
+    assert_eq!(edges(&mut second, 4, false).unwrap(), 5);
+    assert!(edges(&mut second, 0, true).unwrap_err().crashed);
+    let mut third = Model::new(&built, None).unwrap();
+    assert_eq!(edges(&mut third, 6, false).unwrap(), 7);
+    drop((first, second));
+    assert_eq!(edges(&mut third, 0, false).unwrap(), 8);
 }

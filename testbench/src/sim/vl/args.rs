@@ -13,6 +13,12 @@ pub struct EngineArgs {
     /// the .gtkw opens on them. The files stay small on long runs.
     #[arg(long, value_name = "FROM:TO", value_parser = parse_window)]
     pub vcd_window: Option<(u64, u64)>,
+    /// Record only the signals in this scope of the waveforms (repeatable, or a comma list):
+    /// a dotted path as GTKWave shows it (`counter.value`, or Verilator's
+    /// `TOP.vtop.dut.value`: either form on either engine). A scope in no waveform is an error
+    /// naming the top-level scopes.
+    #[arg(long, value_name = "SCOPE", value_delimiter = ',')]
+    pub vcd_scope: Vec<String>,
 }
 
 impl EngineArgs {

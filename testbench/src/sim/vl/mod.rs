@@ -106,12 +106,14 @@ impl VlEngine {
         self.built.cached
     }
 
-    /// Starts the waveform in `path` (the model must be built with tracing).
-    pub fn record_vcd(&mut self, path: &Path) -> Result<(), String> {
+    /// Starts the waveform in `path` (the model must be built with tracing), limited to
+    /// `scopes` (Verilator's names, `TOP.vtop.dut...`; empty: every signal).
+    pub fn record_vcd(&mut self, path: &Path, scopes: &[String]) -> Result<(), String> {
         let trace = Trace {
             path: path.to_path_buf(),
             from: self.window.0,
             to: self.window.1,
+            scopes: scopes.to_vec(),
         };
         self.model.trace_to(&trace)
     }

@@ -127,6 +127,8 @@ pub struct Gtkw {
     cycle_ps: u64,
     /// Value-name tables: (table name, (value, name) pairs).
     tables: Vec<(String, Vec<(u64, String)>)>,
+    /// Leave out the traces the waveform does not record (it was limited to scopes).
+    recorded_only: bool,
 }
 
 /// Group flags: GRP_BEGIN | BLANK and GRP_END | BLANK.
@@ -143,6 +145,13 @@ impl Gtkw {
             cycle_ps: 1000,
             ..Self::default()
         }
+    }
+
+    /// Leaves out the traces (and groups) the waveform does not record, instead of failing:
+    /// the view of a waveform limited to scopes (`--vcd-scope`).
+    pub fn recorded_only(mut self, on: bool) -> Self {
+        self.recorded_only = on;
+        self
     }
 
     /// Adds a group of traces: dotted signal paths as the VCD names them (`decode.insn`), each
@@ -254,12 +263,22 @@ impl Gtkw {
         let _ = writeln!(out, "[signals_width] 300");
         let filter = insn_filter_command();
         for (name, traces) in &self.groups {
+            let mut found = Vec::new();
+            for t in traces {
+                match find(signals, &t.path) {
+                    Ok(sig) => found.push((t, sig)),
+                    Err(_) if self.recorded_only => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            if found.is_empty() && self.recorded_only {
+                continue;
+            }
             let _ = writeln!(out, "@{GROUP_BEGIN:x}\n-{name}");
-            if traces.iter().any(|t| t.format == Some(Format::Mask)) {
+            if found.iter().any(|(t, _)| t.format == Some(Format::Mask)) {
                 let _ = writeln!(out, "@{COMMENT:x}\n-masks: lane 0 on the left");
             }
-            for t in traces {
-                let sig = find(signals, &t.path)?;
+            for (t, sig) in found {
                 let _ = writeln!(out, "@{:x}", trace_flags(t, sig));
                 match t.format {
                     Some(Format::Named(table)) => {

@@ -1,5 +1,6 @@
-//! Waveforms: a VCD recorder for rust-hdl blocks, a GTKWave save-file (`.gtkw`) writer and the
-//! GTKWave filter that shows instruction words as assembly ([`filter`]).
+//! Waveforms: a VCD recorder for rust-hdl blocks, a GTKWave save-file (`.gtkw`) writer, the
+//! GTKWave filter that shows instruction words as assembly ([`filter`]) and the scopes a
+//! waveform is limited to ([`scopes`]).
 
 pub mod filter;
 mod fst;
@@ -7,6 +8,7 @@ mod gtkw;
 pub mod merge;
 mod probe;
 mod recorder;
+pub mod scopes;
 
 pub use fst::{convert as vcd_to_fst, fst_header, is_fst, to_fst};
 pub use gtkw::{

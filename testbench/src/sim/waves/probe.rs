@@ -15,8 +15,8 @@ use vcd::{IdCode, TimescaleUnit};
 pub struct ProbeRecorder {
     writer: vcd::Writer<BufWriter<File>>,
     path: PathBuf,
-    ids: Vec<IdCode>,
-    /// The ids as written in value changes (formatted once).
+    ids: Vec<Option<IdCode>>,
+    /// The ids as written in value changes (formatted once; empty: not recorded).
     id_text: Vec<String>,
     widths: Vec<usize>,
     last: Vec<Option<u64>>,
@@ -29,6 +29,17 @@ impl ProbeRecorder {
     /// Creates `path` with the variables `vars` (scope path, name, width in 1..=64), in the
     /// order [`ProbeRecorder::sample`] takes their values.
     pub fn create(path: &Path, vars: &[(Vec<String>, String, usize)]) -> io::Result<Self> {
+        Self::create_in(path, vars, &[])
+    }
+
+    /// [`ProbeRecorder::create`], declaring only the variables in `scopes` (dotted paths; a
+    /// variable's own path selects it alone; empty: every variable). The others are still
+    /// passed to [`ProbeRecorder::sample`] and left out.
+    pub fn create_in(
+        path: &Path,
+        vars: &[(Vec<String>, String, usize)],
+        scopes: &[String],
+    ) -> io::Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
         }
@@ -39,9 +50,7 @@ impl ProbeRecorder {
         let mut ids = Vec::new();
         let mut signals = Vec::new();
         for (index, (scope, name, width)) in vars.iter().enumerate() {
-            enter_scope(&mut writer, &mut open, scope)?;
-            ids.push(writer.add_wire(*width as u32, name)?);
-            signals.push(SignalInfo {
+            let sig = SignalInfo {
                 scope: scope.clone(),
                 name: name.clone(),
                 width: *width,
@@ -49,7 +58,14 @@ impl ProbeRecorder {
                 variants: None,
                 is_clock: false,
                 index,
-            });
+            };
+            if !scopes.is_empty() && !scopes.iter().any(|p| sig.is_in_scope(p)) {
+                ids.push(None);
+                continue;
+            }
+            enter_scope(&mut writer, &mut open, scope)?;
+            ids.push(Some(writer.add_wire(*width as u32, name)?));
+            signals.push(sig);
         }
         enter_scope(&mut writer, &mut open, &[])?;
         writer.enddefinitions()?;
@@ -57,7 +73,10 @@ impl ProbeRecorder {
             writer,
             path: path.to_path_buf(),
             widths: vars.iter().map(|v| v.2).collect(),
-            id_text: ids.iter().map(IdCode::to_string).collect(),
+            id_text: ids
+                .iter()
+                .map(|id| id.map_or_else(String::new, |id| id.to_string()))
+                .collect(),
             last: vec![None; ids.len()],
             ids,
             signals,
@@ -90,7 +109,7 @@ impl ProbeRecorder {
             return Ok(());
         }
         for (i, &v) in values.iter().enumerate().take(self.ids.len()) {
-            if self.last[i] == Some(v) {
+            if self.last[i] == Some(v) || self.ids[i].is_none() {
                 continue;
             }
             if self.stamped != Some(ps) {

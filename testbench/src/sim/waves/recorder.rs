@@ -2,7 +2,7 @@
 //!
 //! Like rust-hdl's `vcd_probe`, enums are written by name (VCD `string` variables, which
 //! GTKWave shows as text; port vectors keep their index, as the Verilog encodes them). Unlike
-//! it, constants are left out and recording can be limited to one scope. A harness without a
+//! it, constants are left out and recording can be limited to scopes. A harness without a
 //! recorder pays nothing.
 
 use crate::paths::with_path;
@@ -16,9 +16,11 @@ use vcd::{IdCode, TimescaleUnit, Value, VarType};
 /// What to record.
 #[derive(Clone, Debug, Default)]
 pub struct VcdOptions {
-    /// Record only the signals in this scope or below it (a dotted path, e.g. `decode.word`).
-    /// Constants are never recorded.
-    pub scope: Option<String>,
+    /// Record only the signals in these scopes or below them (dotted paths, e.g.
+    /// `decode.word`; a signal's path selects it alone); empty: every signal. Constants are
+    /// never recorded. [`crate::sim::harness::Harness::record_vcd`] checks them against the
+    /// block first ([`super::scopes::resolve`]).
+    pub scopes: Vec<String>,
     /// Record only the samples from `.0` to `.1` ps (inclusive; `--vcd-window`): the first
     /// one writes every value.
     pub window: Option<(u64, u64)>,
@@ -51,7 +53,8 @@ impl VcdRecorder {
         writer.timescale(1, TimescaleUnit::PS)?;
         let signals = list_signals(uut, root);
         let keep = |s: &SignalInfo| {
-            s.role != Role::Constant && opts.scope.as_ref().is_none_or(|p| s.is_in_scope(p))
+            s.role != Role::Constant
+                && (opts.scopes.is_empty() || opts.scopes.iter().any(|p| s.is_in_scope(p)))
         };
         let recorded: Vec<SignalInfo> = signals.iter().filter(|s| keep(s)).cloned().collect();
         let mut ids = vec![None; signals.len()];
