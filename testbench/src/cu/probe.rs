@@ -3,7 +3,7 @@
 //! that show splitting at work); a `.gtkw` grouping them by SIMD.
 
 use super::sys_probe::SysProbe;
-use crate::sim::signals::{Role, SignalInfo};
+use crate::sim::signals::SignalInfo;
 use crate::sim::waves::merge::{merge_into, Track};
 use crate::sim::waves::{as_refs, is_fst, named, vcd_to_fst, Format, Gtkw, ProbeRecorder};
 use rtgpu_hw::cu::{ComputeUnit, Group, Status, CLASSES};
@@ -362,34 +362,25 @@ const RTL_TRACES: usize = 16;
 /// A `.gtkw` group per merged RTL instance with its first scalar and vector ports (arrays
 /// such as the split/merge unit's per-context `exec$k` stay in the file, not in the view),
 /// and every merged variable's entry in `signals`.
-fn rtl_groups(mut save: Gtkw, merged: &[(String, u32)], signals: &mut Vec<SignalInfo>) -> Gtkw {
+fn rtl_groups(mut save: Gtkw, merged: &[SignalInfo], signals: &mut Vec<SignalInfo>) -> Gtkw {
     let mut by_instance: Vec<(String, Traces)> = Vec::new();
-    for (path, width) in merged {
-        let mut parts = path.split('.');
-        let (Some(top), Some(inst), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        signals.push(SignalInfo {
-            scope: vec![top.to_string(), inst.to_string()],
-            name: name.to_string(),
-            width: *width as usize,
-            role: Role::Internal,
-            variants: None,
-            is_clock: false,
-            index: signals.len(),
-        });
-        let group = format!("rtl {inst}");
+    for sig in merged {
+        let group = format!("rtl {}", sig.scope.last().map_or("", String::as_str));
         if by_instance.last().is_none_or(|(g, _)| *g != group) {
-            by_instance.push((group.clone(), Vec::new()));
+            by_instance.push((group, Vec::new()));
         }
-        let format = (*width > 1).then_some(Format::Hex);
-        let shown = !name.contains('$') && !matches!(name, "clock" | "reset");
+        let format = (sig.width > 1).then_some(Format::Hex);
+        let shown = !sig.name.contains('$') && !matches!(sig.name.as_str(), "clock" | "reset");
         match by_instance.last_mut() {
             Some((_, traces)) if shown && traces.len() < RTL_TRACES => {
-                traces.push((path.clone(), format))
+                traces.push((sig.path(), format))
             }
             _ => {}
         }
+        signals.push(SignalInfo {
+            index: signals.len(),
+            ..sig.clone()
+        });
     }
     for (group, traces) in &by_instance {
         save = save.group(group, &as_refs(traces));

@@ -113,7 +113,7 @@ impl RtlBlocks {
             return Ok(rtl);
         };
         if self.scopes.is_empty() {
-            return rtl.record_in(dir, &[], Some(timeline));
+            return rtl.record_in(dir, &[], timeline);
         }
         let mut rtl = rtl;
         let (found, top) = rtl.scopes_in(&self.scopes);
@@ -129,7 +129,7 @@ impl RtlBlocks {
         }
         match found.is_empty() {
             true => Ok(rtl),
-            false => rtl.record_in(dir, &found, Some(timeline)),
+            false => rtl.record_in(dir, &found, timeline),
         }
     }
 

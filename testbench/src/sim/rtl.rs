@@ -5,13 +5,12 @@
 use crate::sim::clock::Period;
 use crate::sim::harness::Harness;
 use crate::sim::vl::{Engine, VlOptions, VlPorts};
-use crate::sim::waves::merge::{SysClock, Timeline, Track};
+use crate::sim::waves::merge::{SysClock, Timeline, Track, Tracks};
 use crate::sim::waves::scopes::{resolve, top_level};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::block::{BlockFault, Clocked, FaultKind, Ports};
 use rust_hdl::core::prelude::*;
 use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
 
 /// How an adapter drives a block's inputs from a bundle.
 pub type Apply<B, I> = fn(&mut B, &I);
@@ -30,8 +29,9 @@ pub struct Rtl<B: Block, I, O> {
     read: Read<B, O>,
     cycle: u64,
     error: RefCell<Option<String>>,
-    /// Recording on the system's time base: the system's clock and this block's track.
-    track: Option<(SysClock, Arc<Mutex<Track>>)>,
+    /// Recording on the system's time base: the system's clock, this block's track, and
+    /// where the track goes when the block is dropped.
+    track: Option<(SysClock, Track, Tracks)>,
 }
 
 /// How an adapter evaluates its block: the engine, and its waveform options.
@@ -83,14 +83,15 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
 
     /// Records the block's own signals from now on, in `dir/<name>.vcd` (the block's scopes;
     /// 1 ps time unit on the harness clock, one period per [`Clocked::cycle`]), only those in
-    /// `scopes` if any are given (each one in the block: see [`Rtl::scopes_in`]). With a
-    /// `timeline`, every cycle also notes the system's time in the block's track, so that the
-    /// recording can be merged into the system's waveform ([`crate::sim::waves::merge`]).
+    /// `scopes` if any are given (each one in the block: see [`Rtl::scopes_in`]). Every cycle also
+    /// notes the system's time (`timeline`'s clock) in the block's track, handed to
+    /// `timeline`'s tracks when the block is dropped, so that the recording can be merged into
+    /// the system's waveform ([`crate::sim::waves::merge`]).
     pub fn record_in(
         mut self,
         dir: &std::path::Path,
         scopes: &[String],
-        timeline: Option<&Timeline>,
+        timeline: &Timeline,
     ) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let scope = scope_name(&self.name);
@@ -103,7 +104,12 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
             .get_mut()
             .record_vcd(&path, &opts)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        self.track = timeline.map(|t| (t.clock.clone(), t.tracks.open(&scope, &path)));
+        let track = Track {
+            scope,
+            vcd: path,
+            steps: Vec::new(),
+        };
+        self.track = Some((timeline.clock.clone(), track, timeline.tracks.clone()));
         Ok(self)
     }
 
@@ -155,13 +161,9 @@ where
     fn cycle(&mut self, input: &I) -> O {
         let (apply, read) = (self.apply, self.read);
         self.cycle += 1;
-        if let Some((clock, track)) = &self.track {
+        if let Some((clock, track, _)) = &mut self.track {
             let at = (self.harness.get_mut().now_ps(), clock.now());
-            track
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .steps
-                .push(at);
+            track.steps.push(at);
         }
         match self.harness.get_mut().cycle(|u| apply(u, input), read) {
             Ok(o) => o,
@@ -178,6 +180,15 @@ where
                 kind: FaultKind::Engine(m.clone()),
                 window: Vec::new(),
             })),
+        }
+    }
+}
+
+impl<B: Block, I, O> Drop for Rtl<B, I, O> {
+    /// Hands the block's track over for the merge.
+    fn drop(&mut self) {
+        if let Some((_, track, tracks)) = self.track.take() {
+            tracks.add(track);
         }
     }
 }

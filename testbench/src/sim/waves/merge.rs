@@ -11,6 +11,7 @@
 //! block's scopes under `rtl.<instance>`, gives their variables fresh identifiers, and merges
 //! every file's value changes in time order.
 
+use crate::sim::signals::{Role, SignalInfo};
 use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
@@ -48,33 +49,20 @@ pub struct Track {
     pub steps: Vec<(u64, u64)>,
 }
 
-/// Every recording block's track, shared between the blocks and the caller that merges.
+/// Every recording block's track, handed over when the block is dropped (its VCD is closed
+/// then too), for the caller that merges.
 #[derive(Clone, Debug, Default)]
-pub struct Tracks(Arc<Mutex<Vec<Arc<Mutex<Track>>>>>);
+pub struct Tracks(Arc<Mutex<Vec<Track>>>);
 
 impl Tracks {
-    /// A new track for `scope`'s VCD `vcd`, registered here.
-    pub fn open(&self, scope: &str, vcd: &Path) -> Arc<Mutex<Track>> {
-        let t = Arc::new(Mutex::new(Track {
-            scope: scope.to_string(),
-            vcd: vcd.to_path_buf(),
-            steps: Vec::new(),
-        }));
-        self.lock().push(t.clone());
-        t
+    /// Adds a finished track.
+    pub fn add(&self, track: Track) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(track);
     }
 
-    /// A copy of every track, in the order they were opened.
+    /// Every track handed over so far, in the order the blocks were dropped.
     pub fn snapshot(&self) -> Vec<Track> {
-        let tracks = self.lock();
-        tracks
-            .iter()
-            .map(|t| t.lock().unwrap_or_else(|e| e.into_inner()).clone())
-            .collect()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Mutex<Track>>>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -244,15 +232,15 @@ fn block_scope(h: Header, instance: &str) -> Scope {
 }
 
 /// Rewrites `system` (a VCD) with every track's signals under `rtl.<instance>`, on the
-/// system's time base; `cycle_ps` is the core cycle. Returns the merged variables' paths and
-/// widths (`rtl.pws_g0.cmd`, for a `.gtkw`). Changes before `window.0` are carried to it,
+/// system's time base; `cycle_ps` is the core cycle. Returns each instance's own variables
+/// as merged (`rtl.pws_g0.cmd`, for a `.gtkw`). Changes before `window.0` are carried to it,
 /// changes after `window.1` dropped, as the system's own recording does.
 pub fn merge_into(
     system: &Path,
     tracks: &[Track],
     cycle_ps: u64,
     window: (u64, u64),
-) -> io::Result<Vec<(String, u32)>> {
+) -> io::Result<Vec<SignalInfo>> {
     if tracks.is_empty() {
         return Ok(Vec::new());
     }
@@ -290,12 +278,20 @@ pub fn merge_into(
     Ok(names)
 }
 
-/// The instance's own variables (not its sub-blocks'): `rtl.<instance>.<name>` and width.
-fn root_vars(s: &Scope) -> Vec<(String, u32)> {
+/// The instance's own variables (not its sub-blocks'), in scope `rtl.<instance>`.
+fn root_vars(s: &Scope) -> Vec<SignalInfo> {
     s.items
         .iter()
         .filter_map(|i| match i {
-            ScopeItem::Var(v) => Some((format!("rtl.{}.{}", s.identifier, v.reference), v.size)),
+            ScopeItem::Var(v) => Some(SignalInfo {
+                scope: vec!["rtl".to_string(), s.identifier.clone()],
+                name: v.reference.clone(),
+                width: v.size as usize,
+                role: Role::Internal,
+                variants: None,
+                is_clock: false,
+                index: 0,
+            }),
             _ => None,
         })
         .collect()
