@@ -1,5 +1,5 @@
 //! The engine benchmark: one block, one recorded stimulus (its testbench's inputs, repeated),
-//! run by the harness, by the Verilated model driven from Rust one call per edge, and by the
+//! run by the harness, by the Verilated model driven from Rust one call per cycle, and by the
 //! same model in a pure C++ loop — VCD off and on. Every run folds every output word of every
 //! cycle; the folds must agree, so no engine can skip work or compute something else.
 
@@ -9,7 +9,7 @@ use crate::sim::ports::PortVectors;
 use crate::sim::signals::Role;
 use crate::sim::vl::{Bus, VlEngine, VlOptions, VlPorts};
 use crate::tb::{BlockTb, TbOptions};
-use rtgpu_verilator::{fold, put_bits, Layout, Model, Trace};
+use rtgpu_verilator::{fold, put_bits, Layout, Trace};
 use std::path::Path;
 use std::time::Instant;
 
@@ -94,18 +94,13 @@ pub fn engines<B: VlPorts + 'static>(
     let vcd = dir.join(format!("{name}-harness.vcd"));
     let (hv, _) = harness(name, &make, clock, &stim, n.harness / 4, Some(&vcd))?;
     let plain = VlEngine::new(&mut make(), name, &VlOptions::default())?;
-    let (rust, folds) = from_rust(name, &mut plain.fresh_model()?, &stim, n, None)?;
-    let (cpp, cpp_fold) = native(name, &mut plain.fresh_model()?, &stim, n.verilator, None);
+    let ([rust, cpp], folds, cpp_fold) = side_by_side(name, &plain, &stim, n, None)?;
     let traced = VlEngine::new(&mut make(), name, &traced_opts())?;
     let short = EngineCycles {
         verilator: n.verilator / 8,
         ..n
     };
-    let vcd = dir.join(format!("{name}-verilator.vcd"));
-    let (rust_vcd, _) = from_rust(name, &mut traced.fresh_model()?, &stim, short, Some(&vcd))?;
-    let vcd = dir.join(format!("{name}-cpp.vcd"));
-    let mut m = traced.fresh_model()?;
-    let (cpp_vcd, _) = native(name, &mut m, &stim, short.verilator, Some(&vcd));
+    let ([rust_vcd, cpp_vcd], ..) = side_by_side(name, &traced, &stim, short, Some(dir))?;
     // Harness and Verilator agree on the first cycles; Rust and C++ drive the model alike.
     if folds.0 != h_fold || folds.1 != cpp_fold {
         return Err(format!(
@@ -154,71 +149,59 @@ fn harness<B: VlPorts + 'static>(
     Ok((timed, acc))
 }
 
-/// Verilator driven from Rust: one call per edge. Returns the row and the folds after
-/// `n.harness` and `n.verilator` cycles.
-fn from_rust(
+/// Verilator driven from Rust (one foreign call per cycle, [`rtgpu_verilator::Model::cycle`], as the engine
+/// drives a one-clock block) and the same model in a pure C++ loop over the same rows, each on
+/// an instance of its own, in alternating tenths of the run so that the machine's load weighs
+/// on both alike. With `vcd`, both write a waveform into that folder. Returns the two rows,
+/// the Rust folds after `n.harness` and after `n.verilator` cycles, and the C++ fold.
+fn side_by_side(
     name: &'static str,
-    m: &mut Model,
+    built: &VlEngine,
     stim: &Stimulus,
     n: EngineCycles,
     vcd: Option<&Path>,
-) -> Result<(BenchRow, (u64, u64)), String> {
-    if let Some(p) = vcd {
-        m.trace_to(&Trace {
-            path: p.to_path_buf(),
-            from: 0,
-            to: u64::MAX,
-            scopes: Vec::new(),
-        })?;
+) -> Result<([BenchRow; 2], (u64, u64), u64), String> {
+    let (mut rust, mut cpp) = (built.fresh_model()?, built.fresh_model()?);
+    if let Some(dir) = vcd {
+        for (m, engine) in [(&mut rust, "verilator"), (&mut cpp, "cpp")] {
+            m.trace_to(&Trace {
+                path: dir.join(format!("{name}-{engine}.vcd")),
+                from: 0,
+                to: u64::MAX,
+                scopes: Vec::new(),
+            })?;
+        }
     }
     let out_words = stim.layout.out_words();
-    let (mut acc, mut at_harness, start) = (0u64, 0u64, Instant::now());
-    for (k, row) in (0..n.verilator).zip(stim.cycle_rows()) {
-        if k == n.harness {
-            at_harness = acc;
+    let (mut secs, mut ns) = (0.0, 0u64);
+    let (mut acc, mut cpp_acc, mut at_harness) = (0u64, 0u64, 0u64);
+    let mut rows = stim.cycle_rows();
+    const PIECES: u64 = 10;
+    for p in 0..PIECES {
+        let cycles = n.verilator * p / PIECES..n.verilator * (p + 1) / PIECES;
+        let start = Instant::now();
+        for (k, row) in cycles.clone().zip(&mut rows) {
+            if k == n.harness {
+                at_harness = acc;
+            }
+            rust.inputs_mut().copy_from_slice(row);
+            rust.cycle((0, 1), (1000 * k, 1000 * k + 500), None)
+                .map_err(|e| e.to_string())?;
+            acc = fold(acc, &rust.outputs()[..out_words]);
         }
-        m.inputs_mut().copy_from_slice(row);
-        m.set_clocks(0);
-        m.eval(1000 * k).map_err(|e| e.to_string())?;
-        acc = fold(acc, &m.outputs()[..out_words]);
-        m.set_clocks(1);
-        m.eval(1000 * k + 500).map_err(|e| e.to_string())?;
+        secs += start.elapsed().as_secs_f64();
+        ns += cpp.bench_native(&stim.rows, cycles, &mut cpp_acc);
     }
-    let secs = start.elapsed().as_secs_f64();
     if n.harness >= n.verilator {
         at_harness = acc;
     }
-    let engine = if vcd.is_some() {
-        "verilator, Rust+vcd"
-    } else {
-        "verilator, Rust"
+    let (r, c) = match vcd {
+        Some(_) => ("verilator, Rust+vcd", "verilator, C+++vcd"),
+        None => ("verilator, Rust", "verilator, C++"),
     };
-    Ok((row(name, engine, n.verilator, secs), (at_harness, acc)))
-}
-
-/// The same model in a C++ loop over the same rows.
-fn native(
-    name: &'static str,
-    m: &mut Model,
-    stim: &Stimulus,
-    cycles: u64,
-    vcd: Option<&Path>,
-) -> (BenchRow, u64) {
-    if let Some(p) = vcd {
-        let t = Trace {
-            path: p.to_path_buf(),
-            from: 0,
-            to: u64::MAX,
-            scopes: Vec::new(),
-        };
-        // A traced model always accepts a waveform.
-        let _ = m.trace_to(&t);
-    }
-    let (ns, acc) = m.bench_native(&stim.rows, cycles);
-    let engine = if vcd.is_some() {
-        "verilator, C+++vcd"
-    } else {
-        "verilator, C++"
-    };
-    (row(name, engine, cycles, ns as f64 * 1e-9), acc)
+    let rows = [
+        row(name, r, n.verilator, secs),
+        row(name, c, n.verilator, ns as f64 * 1e-9),
+    ];
+    Ok((rows, (at_harness, acc), cpp_acc))
 }

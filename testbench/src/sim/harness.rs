@@ -119,10 +119,14 @@ pub struct Finished<B> {
     pub vectors: Option<PortVectors>,
 }
 
-/// The Verilator engine of a harness, with its settle function for the block type.
+/// A whole cycle on the Verilator engine ([`VlEngine::cycle`]) for the block type.
+type VlCycle<B> = fn(&mut VlEngine, &mut B, (u64, u64), &mut dyn FnMut(&B)) -> Result<(), String>;
+
+/// The Verilator engine of a harness, with its settle and cycle functions for the block type.
 struct Verilated<B> {
     engine: VlEngine,
     settle: fn(&mut VlEngine, &mut B, u64) -> Result<(), String>,
+    cycle: VlCycle<B>,
     vcd: Option<PathBuf>,
 }
 
@@ -178,6 +182,7 @@ impl<B: Block> Harness<B> {
             vl: Some(Verilated {
                 engine,
                 settle: |e, u, ps| e.settle(u, ps),
+                cycle: |e, u, t, observe| e.cycle(u, t, observe),
                 vcd: None,
             }),
             root: root.to_string(),
@@ -345,6 +350,9 @@ impl<B: Block> Harness<B> {
         if self.domains[0].next.is_rising() {
             self.step(&mut |_, _| {})?;
         }
+        if self.one_call_cycles() {
+            return self.vl_cycle(apply, observe);
+        }
         let mut apply = Some(apply);
         self.step(&mut |uut, _| {
             if let Some(f) = apply.take() {
@@ -354,6 +362,43 @@ impl<B: Block> Harness<B> {
         let seen = observe(&self.uut);
         self.step(&mut |_, _| {})?;
         Ok(seen)
+    }
+
+    /// A cycle can be one foreign call: the Verilator engine on a one-clock block, with no
+    /// recording on the Rust side (the engine records its own waveform).
+    fn one_call_cycles(&self) -> bool {
+        self.vcd.is_none()
+            && self.vectors.is_none()
+            && self.vl.as_ref().is_some_and(|v| v.engine.one_clock())
+    }
+
+    /// [`Harness::cycle`] as one call of the Verilator engine, from a cycle start: the same
+    /// edges, times and outputs as the two steps it replaces.
+    fn vl_cycle<R>(
+        &mut self,
+        apply: impl FnOnce(&mut B),
+        observe: impl FnOnce(&B) -> R,
+    ) -> Result<R, HarnessError> {
+        let start = self.domains[0].next;
+        let rise = start.next();
+        self.drive_clock(0, false);
+        apply(&mut self.uut);
+        let (mut observe, mut seen) = (Some(observe), None);
+        let vl = self
+            .vl
+            .as_mut()
+            .expect("one-call cycles run on the Verilator engine");
+        (vl.cycle)(
+            &mut vl.engine,
+            &mut self.uut,
+            (start.ps(), rise.ps()),
+            &mut |u| seen = observe.take().map(|f| f(u)),
+        )
+        .map_err(HarnessError::Engine)?;
+        self.drive_clock(0, true);
+        self.now_ps = rise.ps();
+        self.domains[0].next = rise.next();
+        Ok(seen.expect("the engine observes every cycle"))
     }
 
     /// Applies inputs at the current instant and settles the block, without moving time: the

@@ -203,11 +203,11 @@ static inline void rtv_put(uint64_t* b, unsigned at, unsigned w, uint64_t v) {
     if (sh + w > 64) b[i + 1] |= v >> (64 - sh);
 }
 
-static inline void rtv_apply(RtvSim* s, const uint64_t* in, uint64_t clocks) {
+static inline __attribute__((always_inline)) void rtv_apply(RtvSim* s, const uint64_t* in, uint64_t clocks) {
     (void)in; (void)clocks;
 @APPLY@}
 
-static inline void rtv_read(RtvSim* s, uint64_t* out) {
+static inline __attribute__((always_inline)) void rtv_read(RtvSim* s, uint64_t* out) {
     for (int i = 0; i < @OUT_WORDS@; ++i) out[i] = 0;
 @READ@}
 
@@ -249,22 +249,17 @@ static __attribute__((noinline, cold)) int rtv_crashed(RtvSim* s, int sig, uint6
     return 2;
 }
 
-// One edge: inputs and clock levels in, evaluate, outputs out; dumps the waveform at `time`
-// when `dump`. Returns 0; 1 once the model stopped, 2 once it crashed (rtv_message says why).
-RTV_API int rtv_eval(void* p, const uint64_t* in, uint64_t clocks, uint64_t* out,
-                     uint64_t time, int dump) {
-    RtvSim* s = static_cast<RtvSim*>(p);
-    if (s->done) return s->crashed ? 2 : 1;
+// One edge inside a guarded call: inputs and clock levels in, evaluate, outputs out (when
+// `out` is not null); the waveform gets the state at `time` when `dump`. Returns 0; 1 once
+// the model stopped (rtv_message says why). A crash throws RtvCrash out of it.
+static inline __attribute__((always_inline)) int rtv_edge(RtvSim* s, const uint64_t* in, uint64_t clocks, uint64_t* out,
+                           uint64_t time, int dump) {
     if (time != s->now) rtv_dump_pending(s);
     s->now = time;
     const uint64_t stops = rtv_stops.load(std::memory_order_relaxed);
     rtv_apply(s, in, clocks);
-    try {
-        s->top->eval();
-    } catch (const RtvCrash& c) {
-        return rtv_crashed(s, c.sig, time);
-    }
-    rtv_read(s, out);
+    s->top->eval();
+    if (out) rtv_read(s, out);
     if (dump) s->pending = true;
     if (rtv_stops.load(std::memory_order_relaxed) != stops && !rtv_pending.empty()) {
         s->message = rtv_pending;
@@ -273,6 +268,37 @@ RTV_API int rtv_eval(void* p, const uint64_t* in, uint64_t clocks, uint64_t* out
         return 1;
     }
     return 0;
+}
+
+// One edge: inputs and clock levels in, evaluate, outputs out; dumps the waveform at `time`
+// when `dump`. Returns 0; 1 once the model stopped, 2 once it crashed (rtv_message says why).
+RTV_API int rtv_eval(void* p, const uint64_t* in, uint64_t clocks, uint64_t* out,
+                     uint64_t time, int dump) {
+    RtvSim* s = static_cast<RtvSim*>(p);
+    if (s->done) return s->crashed ? 2 : 1;
+    try {
+        return rtv_edge(s, in, clocks, out, time, dump);
+    } catch (const RtvCrash& c) {
+        return rtv_crashed(s, c.sig, time);
+    }
+}
+
+// A whole cycle in one call: the inputs with clock levels `low` at `t_low` (outputs into
+// `out_low`), then the same inputs with levels `high` at `t_high` (outputs into `out_high`).
+// `dump`: bit 0 samples the first instant, bit 1 the second. Returns as rtv_eval.
+RTV_API int rtv_cycle(void* p, const uint64_t* in, uint64_t low, uint64_t high,
+                      uint64_t* out_low, uint64_t* out_high, uint64_t t_low, uint64_t t_high,
+                      int dump) {
+    RtvSim* s = static_cast<RtvSim*>(p);
+    if (s->done) return s->crashed ? 2 : 1;
+    uint64_t time = t_low;
+    try {
+        if (rtv_edge(s, in, low, out_low, t_low, dump & 1)) return 1;
+        time = t_high;
+        return rtv_edge(s, in, high, out_high, t_high, dump & 2);
+    } catch (const RtvCrash& c) {
+        return rtv_crashed(s, c.sig, time);
+    }
 }
 
 RTV_API const char* rtv_message(void* p) { return static_cast<RtvSim*>(p)->message.c_str(); }
@@ -300,18 +326,19 @@ RTV_API void rtv_free(void* p) {
     delete s;
 }
 
-// The benchmark's pure C++ driver: `cycles` cycles of the recorded input rows (@IN_WORDS@
-// words each, `rows` rows, repeated), clock 0 low at 1000·c, evaluate, read, clock high at
-// 1000·c + 500, evaluate (a waveform, if open, gets both). Unguarded, as a plain C++
-// testbench would run the model. Folds every output word into
-// `*sum` and returns the nanoseconds spent.
-RTV_API uint64_t rtv_bench(void* p, const uint64_t* stim, uint64_t rows, uint64_t cycles,
-                           uint64_t* sum) {
+// The benchmark's pure C++ driver: cycles `first` to `first + cycles - 1` of the recorded
+// input rows (@IN_WORDS@ words each, `rows` rows, repeated), clock 0 low at 1000·c, evaluate,
+// read, clock high at 1000·c + 500, evaluate (a waveform, if open, gets both). Unguarded, as
+// a plain C++ testbench would run the model. Folds every output word into `*sum` (continuing
+// its value) and returns the nanoseconds spent.
+RTV_API uint64_t rtv_bench(void* p, const uint64_t* stim, uint64_t rows, uint64_t first,
+                           uint64_t cycles, uint64_t* sum) {
     RtvSim* s = static_cast<RtvSim*>(p);
     uint64_t out[@OUT_WORDS@ + 1] = {0};
-    uint64_t acc = 0;
+    uint64_t acc = *sum;
     const auto t0 = std::chrono::steady_clock::now();
-    for (uint64_t c = 0, r = 0; c < cycles; ++c, r = r + 1 == rows ? 0 : r + 1) {
+    for (uint64_t c = first, r = first % rows; c < first + cycles;
+         ++c, r = r + 1 == rows ? 0 : r + 1) {
         const uint64_t* in = stim + r * @IN_WORDS@;
         rtv_apply(s, in, 0);
         s->top->eval();

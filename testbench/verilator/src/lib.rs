@@ -9,7 +9,9 @@
 //!    hash of the Verilog, the ports and the flags: a second build of the same design starts no
 //!    tool.
 //! 3. [`Model`] is one instance: [`Model::eval`] copies the packed inputs and the clock levels
-//!    in, evaluates, copies the outputs out — one foreign call per edge.
+//!    in, evaluates, copies the outputs out — one foreign call per edge; [`Model::cycle`] does
+//!    a one-clock design's whole cycle (clock low, evaluate, read, clock high, evaluate) in
+//!    one call, which is how the testbench harness drives such a block.
 //!
 //! Errors are values: a design that does not Verilate names the first Verilator message, a
 //! missing tool says to run `scripts/setup`, a `$stop`, `$finish` or fatal error in the

@@ -11,7 +11,18 @@ type TraceFn = unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char) -
 type EvalFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, *mut u64, u64, c_int) -> c_int;
 type PtrFn = unsafe extern "C" fn(*mut c_void);
 type MessageFn = unsafe extern "C" fn(*mut c_void) -> *const c_char;
-type BenchFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, u64, *mut u64) -> u64;
+type CycleFn = unsafe extern "C" fn(
+    *mut c_void,
+    *const u64,
+    u64,
+    u64,
+    *mut u64,
+    *mut u64,
+    u64,
+    u64,
+    c_int,
+) -> c_int;
+type BenchFn = unsafe extern "C" fn(*mut c_void, *const u64, u64, u64, u64, *mut u64) -> u64;
 
 /// The model stopped: a `$stop`, `$finish` or fatal error, with Verilator's message; or it
 /// crashed: a signal in its evaluation, named.
@@ -58,6 +69,7 @@ pub struct Trace {
 #[derive(Clone, Copy)]
 struct Fns {
     eval: EvalFn,
+    cycle: CycleFn,
     free: PtrFn,
     flush: PtrFn,
     message: MessageFn,
@@ -100,6 +112,7 @@ impl Model {
         let lib = &built.lib;
         let fns = Fns {
             eval: symbol(lib, b"rtv_eval\0")?,
+            cycle: symbol(lib, b"rtv_cycle\0")?,
             free: symbol(lib, b"rtv_free\0")?,
             flush: symbol(lib, b"rtv_flush\0")?,
             message: symbol(lib, b"rtv_message\0")?,
@@ -211,9 +224,53 @@ impl Model {
         let rc = crate::guard::guarded(sim, self.fns.crash, || unsafe {
             eval(sim, input, self.clocks, output, time, c_int::from(dump))
         });
-        if rc == 0 {
-            return Ok(());
+        self.result(rc)
+    }
+
+    /// A whole cycle of a one-clock design in one foreign call (half the calls of two
+    /// [`Model::eval`]s): the inputs with clock levels `low` evaluated at `times.0` (those
+    /// outputs land in [`Model::outputs`]), then the same inputs with levels `high` at
+    /// `times.1`, whose outputs go to `after` (at least the output bus's words) when given.
+    /// Waveform samples and errors as [`Model::eval`].
+    #[inline]
+    pub fn cycle(
+        &mut self,
+        (low, high): (u64, u64),
+        times: (u64, u64),
+        after: Option<&mut [u64]>,
+    ) -> Result<(), ModelError> {
+        if let Some(e) = &self.stopped {
+            return Err(e.clone());
         }
+        let words = self.output.len();
+        let after = match after {
+            Some(a) if a.len() >= words => a.as_mut_ptr(),
+            Some(a) => panic!("{} output words, a buffer of {}", words, a.len()),
+            None => std::ptr::null_mut(),
+        };
+        let inside = |t| self.window.is_some_and(|(a, b)| (a..=b).contains(&t));
+        let dump = c_int::from(inside(times.0)) | c_int::from(inside(times.1)) << 1;
+        let (sim, cycle) = (self.sim, self.fns.cycle);
+        let (input, output) = (self.input.as_ptr(), self.output.as_mut_ptr());
+        // SAFETY: the buses hold their widths in 64-bit words, `after` at least the output's.
+        let rc = crate::guard::guarded(sim, self.fns.crash, || unsafe {
+            cycle(sim, input, low, high, output, after, times.0, times.1, dump)
+        });
+        self.result(rc)
+    }
+
+    /// The outcome of a foreign evaluation's return code.
+    #[inline(always)]
+    fn result(&mut self, rc: c_int) -> Result<(), ModelError> {
+        match rc {
+            0 => Ok(()),
+            _ => Err(self.stop(rc)),
+        }
+    }
+
+    /// The model stopped (`rc` 1) or crashed (2): the error, kept for every later call.
+    #[cold]
+    fn stop(&mut self, rc: c_int) -> ModelError {
         // SAFETY: the message is a NUL-terminated string owned by the instance.
         let msg = unsafe { CStr::from_ptr((self.fns.message)(self.sim)) };
         let e = ModelError {
@@ -222,7 +279,7 @@ impl Model {
             crashed: rc == 2,
         };
         self.stopped = Some(e.clone());
-        Err(e)
+        e
     }
 
     /// Writes the buffered waveform to its file.
@@ -231,19 +288,24 @@ impl Model {
         unsafe { (self.fns.flush)(self.sim) }
     }
 
-    /// The benchmark's pure C++ driver on this instance: `cycles` cycles over `stim`, rows of
-    /// packed inputs (repeated when it has fewer rows than cycles); clock 0 low at 1000·c,
-    /// eval, read, high at 1000·c + 500, eval — in a C++ loop, dumping the waveform if one is
-    /// open. Returns the nanoseconds spent and the [`fold`] of every output word. Unguarded,
-    /// as a plain C++ testbench runs a model: a crash here ends the process.
-    pub fn bench_native(&mut self, stim: &[u64], cycles: u64) -> (u64, u64) {
+    /// The benchmark's pure C++ driver on this instance: cycles `cycles.start..cycles.end`
+    /// over `stim`, rows of packed inputs (repeated when it has fewer rows than cycles); clock
+    /// 0 low at 1000·c, eval, read, high at 1000·c + 500, eval — in a C++ loop, dumping the
+    /// waveform if one is open. Folds every output word into `acc` ([`fold`], continuing its
+    /// value, so a run may come in pieces) and returns the nanoseconds spent. Unguarded, as a
+    /// plain C++ testbench runs a model: a crash here ends the process.
+    pub fn bench_native(
+        &mut self,
+        stim: &[u64],
+        cycles: std::ops::Range<u64>,
+        acc: &mut u64,
+    ) -> u64 {
         let words = self.layout.in_words().max(1);
         let rows = (stim.len() / words) as u64;
         assert!(rows > 0, "a benchmark needs at least one stimulus row");
-        let mut sum = 0;
+        let n = cycles.end.saturating_sub(cycles.start);
         // SAFETY: `stim` holds `rows` rows of `words` words.
-        let ns = unsafe { (self.fns.bench)(self.sim, stim.as_ptr(), rows, cycles, &mut sum) };
-        (ns, sum)
+        unsafe { (self.fns.bench)(self.sim, stim.as_ptr(), rows, cycles.start, n, acc) }
     }
 }
 

@@ -203,3 +203,54 @@ fn a_crash_in_the_model_is_an_error_naming_the_signal_and_the_process_lives_on()
     drop((first, second));
     assert_eq!(edges(&mut third, 0, false).unwrap(), 8);
 }
+
+/// Sets the accumulator's inputs (reset low).
+fn drive(m: &mut Model, add: u64, stop: bool) {
+    let l = m.layout().clone();
+    rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[1], 1, 0);
+    rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[2], 16, add);
+    rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[3], 1, u64::from(stop));
+}
+
+/// `Model::cycle` is two evaluations in one foreign call: the outputs before the edge and
+/// after it equal a second instance's driven edge by edge, and a `$stop` or a crash inside
+/// it is the same error as from `eval`. (Mutation caught: `rtv_cycle` evaluating its second
+/// edge with the `low` clock levels never adds, and the sums differ.)
+#[test]
+fn one_call_per_cycle_equals_two_evaluations() {
+    let cache = tempfile::tempdir().unwrap();
+    let built = build(&accumulator(), &opts(cache.path(), false)).unwrap();
+    let (mut one, mut two) = (
+        Model::new(&built, None).unwrap(),
+        Model::new(&built, None).unwrap(),
+    );
+    let sum_at = one.layout().offsets[4];
+    let mut after = vec![0; one.outputs().len()];
+    let mut expect = 0;
+    for t in 0..50 {
+        let add = t * 13 + 5;
+        drive(&mut one, add, false);
+        drive(&mut two, add, false);
+        one.cycle((0, 1), (2 * t, 2 * t + 1), Some(&mut after))
+            .unwrap();
+        two.set_clock(0, false);
+        two.eval(2 * t).unwrap();
+        assert_eq!(one.outputs(), two.outputs(), "before edge {t}");
+        two.set_clock(0, true);
+        two.eval(2 * t + 1).unwrap();
+        assert_eq!(after, two.outputs(), "after edge {t}");
+        expect += add;
+        assert_eq!(rtgpu_verilator::get_u64(&after, sum_at, 32), expect);
+    }
+    drive(&mut one, 0, true);
+    let e = one.cycle((0, 1), (100, 101), None).unwrap_err();
+    assert!(e.message.contains("$stop") && !e.crashed, "{e}");
+    assert_eq!(one.cycle((0, 1), (102, 103), None).unwrap_err(), e);
+
+    let built = build(&crasher(), &opts(cache.path(), false)).unwrap();
+    let mut m = Model::new(&built, None).unwrap();
+    let crash_at = m.layout().offsets[1];
+    rtgpu_verilator::put_u64(m.inputs_mut(), crash_at, 1, 1);
+    let e = m.cycle((0, 1), (1000, 1500), None).unwrap_err();
+    assert!(e.crashed && e.message.contains("SIGSEGV"), "{e}");
+}
