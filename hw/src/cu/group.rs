@@ -235,9 +235,20 @@ impl Group {
         let n_wfc = self.wfs.len().min(MAX_WARPS);
         let unit = &mut self.units[u];
         unit.sched_in.eligible = eligible;
-        for s in (0..n_wfc).filter(|_| eligible != 0) {
-            let a = age(s);
-            unit.sched_in.age[s] = (0..n_wfc).filter(|&t| age(t) < a).count() as u8;
+        if eligible != 0 {
+            // Rank = how many slots are older: slots sorted by age, equal ages share a rank.
+            let mut order = [(0u64, 0u8); MAX_WARPS];
+            for (s, o) in order.iter_mut().enumerate().take(n_wfc) {
+                *o = (age(s), s as u8);
+            }
+            order[..n_wfc].sort_unstable();
+            let mut rank = 0;
+            for i in 0..n_wfc {
+                if i > 0 && order[i].0 != order[i - 1].0 {
+                    rank = i as u8;
+                }
+                unit.sched_in.age[usize::from(order[i].1)] = rank;
+            }
         }
         let o = unit.sched.cycle(&unit.sched_in);
         o.grant_valid.then_some(usize::from(o.grant))

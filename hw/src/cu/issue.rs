@@ -35,14 +35,10 @@ impl ComputeUnit {
         let n_wfc = self.cfg.n_wfc;
         let mut mask = 0u64;
         let mut reason = Stall::Idle;
-        let mut found = [None; 16];
-        for (slot, entry) in found.iter_mut().enumerate().take(n_wfc) {
+        for slot in 0..n_wfc {
             let k = self.groups[gi].k(u, slot);
             match self.eligibility(gi, k, l) {
-                Elig::Yes(f) => {
-                    mask |= 1 << slot;
-                    *entry = Some(f);
-                }
+                Elig::Yes => mask |= 1 << slot,
                 Elig::No(r) => reason = reason.min_by_priority(r),
                 Elig::Absent => {}
             }
@@ -56,10 +52,11 @@ impl ComputeUnit {
             self.counters.stalls[reason as usize] += 1;
             return;
         };
-        let f = found[slot].expect("granted contexts are eligible");
         self.quiet.active = true;
         let k = self.groups[gi].k(u, slot);
         let pc = self.groups[gi].ctx[k].pc;
+        // (A PC past the code issues as nothing: `issue` reports it.)
+        let f = self.decoded.get((pc / 4) as usize).copied().unwrap_or_default();
         let word = self.code.get((pc / 4) as usize).copied().unwrap_or(0);
         self.groups[gi].units[u].issued = Some((slot, pc, word, f.unit));
         if let Some(log) = &mut self.issue_log {
@@ -97,10 +94,10 @@ impl ComputeUnit {
         }
         let Some(&f) = self.decoded.get((c.pc / 4) as usize) else {
             // Issue reports the bad PC.
-            return Elig::Yes(InsnFields::default());
+            return Elig::Yes;
         };
         if f.illegal {
-            return Elig::Yes(f);
+            return Elig::Yes;
         }
         let structural = match f.unit {
             unit::VALU => match &g.units[k % g.n_units()].idu {
@@ -120,7 +117,7 @@ impl ComputeUnit {
         if structural {
             Elig::No(Stall::Structural)
         } else {
-            Elig::Yes(f)
+            Elig::Yes
         }
     }
 

@@ -157,8 +157,8 @@ impl Ord for Pending {
 
 /// What issue found out about a context this cycle.
 enum Elig {
-    /// It may issue this instruction.
-    Yes(InsnFields),
+    /// It may issue its next instruction.
+    Yes,
     /// It may not, for this reason.
     No(Stall),
     /// It holds no wavefront.
