@@ -11,15 +11,24 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use vcd::{IdCode, TimescaleUnit};
 
+/// A variable the file declares.
+struct Recorded {
+    index: usize,
+    width: usize,
+    id: String,
+    last: u64,
+}
+
 /// A VCD file of declared variables (timescale 1 ps), each at most 64 bits wide.
 pub struct ProbeRecorder {
     writer: vcd::Writer<BufWriter<File>>,
     path: PathBuf,
-    ids: Vec<Option<IdCode>>,
-    /// The ids as written in value changes (formatted once; empty: not recorded).
-    id_text: Vec<String>,
-    widths: Vec<usize>,
-    last: Vec<Option<u64>>,
+    /// Per recorded variable (declared, in a selected scope), in declaration order: its index
+    /// among the sampled values, its width, its id as written in value changes (formatted
+    /// once) and its last value written.
+    recorded: Vec<Recorded>,
+    /// No sample written yet (the first one writes every value).
+    fresh: bool,
     signals: Vec<SignalInfo>,
     stamped: Option<u64>,
     window: (u64, u64),
@@ -47,7 +56,7 @@ impl ProbeRecorder {
         let mut writer = vcd::Writer::new(BufWriter::new(file));
         writer.timescale(1, TimescaleUnit::PS)?;
         let mut open = Vec::new();
-        let mut ids = Vec::new();
+        let mut recorded = Vec::new();
         let mut signals = Vec::new();
         for (index, (scope, name, width)) in vars.iter().enumerate() {
             let sig = SignalInfo {
@@ -60,11 +69,16 @@ impl ProbeRecorder {
                 index,
             };
             if !scopes.is_empty() && !scopes.iter().any(|p| sig.is_in_scope(p)) {
-                ids.push(None);
                 continue;
             }
             enter_scope(&mut writer, &mut open, scope)?;
-            ids.push(Some(writer.add_wire(*width as u32, name)?));
+            let id: IdCode = writer.add_wire(*width as u32, name)?;
+            recorded.push(Recorded {
+                index,
+                width: *width,
+                id: id.to_string(),
+                last: 0,
+            });
             signals.push(sig);
         }
         enter_scope(&mut writer, &mut open, &[])?;
@@ -72,13 +86,8 @@ impl ProbeRecorder {
         Ok(Self {
             writer,
             path: path.to_path_buf(),
-            widths: vars.iter().map(|v| v.2).collect(),
-            id_text: ids
-                .iter()
-                .map(|id| id.map_or_else(String::new, |id| id.to_string()))
-                .collect(),
-            last: vec![None; ids.len()],
-            ids,
+            recorded,
+            fresh: true,
             signals,
             stamped: None,
             window: (0, u64::MAX),
@@ -108,16 +117,20 @@ impl ProbeRecorder {
         if ps < self.window.0 || ps > self.window.1 {
             return Ok(());
         }
-        for (i, &v) in values.iter().enumerate().take(self.ids.len()) {
-            if self.last[i] == Some(v) || self.ids[i].is_none() {
+        let fresh = std::mem::take(&mut self.fresh);
+        for r in &mut self.recorded {
+            let Some(&v) = values.get(r.index) else {
+                break;
+            };
+            if r.last == v && !fresh {
                 continue;
             }
             if self.stamped != Some(ps) {
                 self.writer.timestamp(ps)?;
                 self.stamped = Some(ps);
             }
-            write_change(self.writer.writer(), v, self.widths[i], &self.id_text[i])?;
-            self.last[i] = Some(v);
+            write_change(self.writer.writer(), v, r.width, &r.id)?;
+            r.last = v;
         }
         Ok(())
     }
