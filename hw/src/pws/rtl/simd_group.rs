@@ -26,7 +26,7 @@ pub struct SimdGroup<const LANES: usize, const UNITS: usize, const CTXS: usize> 
     pub dws: Signal<In, Bit>,
     /// Merge watchdog bound in cycles (0 = off).
     pub watchdog: Signal<In, Bits<16>>,
-    /// Command: 0 none, 1 dispatch, 2 split, 3 merge, 4 end ([`Cmd`]).
+    /// Command: 0 none, 1 dispatch, 2 split, 3 merge, 4 end ([`Cmd`](crate::pws::Cmd)).
     pub cmd: Signal<In, Bits<3>>,
     /// The SpSIMDID of the commanded context (0 = the SIMD).
     pub cmd_unit: Signal<In, Bits<3>>,
@@ -60,7 +60,7 @@ pub struct SimdGroup<const LANES: usize, const UNITS: usize, const CTXS: usize> 
     pub copy_to: Signal<Out, Bits<7>>,
     /// Strobe, the cycle after a DWS split was refused.
     pub split_denied: Signal<Out, Bit>,
-    /// The previous cycle's error ([`ErrorCode`]; 0 = none).
+    /// The previous cycle's error ([`ErrorCode`](crate::pws::ErrorCode); 0 = none).
     pub error: Signal<Out, Bits<3>>,
     /// The context the error is about (0 for none and for bad commands).
     pub error_ctx: Signal<Out, Bits<7>>,
