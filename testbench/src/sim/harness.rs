@@ -132,7 +132,10 @@ struct Verilated<B> {
 
 /// A block under simulation.
 pub struct Harness<B: Block> {
-    uut: B,
+    /// On the heap: a block is a tree of signals (the 16-bank DRAM controller is ~300 kB), and a
+    /// harness held by value is copied through the frames that build and return it, which
+    /// overflowed a 2 MiB test thread's stack.
+    uut: Box<B>,
     vl: Option<Verilated<B>>,
     root: String,
     domains: Vec<Domain<B>>,
@@ -144,9 +147,10 @@ pub struct Harness<B: Block> {
 
 impl<B: Block> Harness<B> {
     /// Takes `uut`, connects it and settles its initial state. `root` names its VCD scope.
-    pub fn new(mut uut: B, root: &str) -> Result<Self, HarnessError> {
+    pub fn new(uut: B, root: &str) -> Result<Self, HarnessError> {
+        let mut uut = Box::new(uut);
         uut.connect_all();
-        if !simulate(&mut uut, SETTLE_LIMIT) {
+        if !simulate(&mut *uut, SETTLE_LIMIT) {
             return Err(HarnessError::NoConvergence { ps: 0 });
         }
         Ok(Self {
@@ -165,7 +169,7 @@ impl<B: Block> Harness<B> {
     /// Verilated Verilog ([`VlEngine`], `opts` for its waveform). Testbenches drive and read the
     /// block the same way with either.
     pub fn with_engine(
-        mut uut: B,
+        uut: B,
         root: &str,
         engine: Engine,
         opts: &VlOptions,
@@ -176,7 +180,8 @@ impl<B: Block> Harness<B> {
         if engine == Engine::Harness {
             return Self::new(uut, root);
         }
-        let engine = VlEngine::new(&mut uut, root, opts).map_err(HarnessError::Engine)?;
+        let mut uut = Box::new(uut);
+        let engine = VlEngine::new(&mut *uut, root, opts).map_err(HarnessError::Engine)?;
         let mut h = Self {
             uut,
             vl: Some(Verilated {
@@ -267,7 +272,7 @@ impl<B: Block> Harness<B> {
         let scopes = match opts.scopes.is_empty() {
             true => Vec::new(),
             false => {
-                let signals = list_signals(&self.uut, &self.root);
+                let signals = list_signals(&*self.uut, &self.root);
                 resolve(&signals, &self.root, &opts.scopes, self.vl.is_some())
                     .map_err(HarnessError::Scope)?
             }
@@ -283,8 +288,8 @@ impl<B: Block> Harness<B> {
             scopes,
             ..opts.clone()
         };
-        let mut rec = VcdRecorder::create(path, &self.uut, &self.root, &opts)?;
-        rec.sample(self.now_ps, &self.uut)?;
+        let mut rec = VcdRecorder::create(path, &*self.uut, &self.root, &opts)?;
+        rec.sample(self.now_ps, &*self.uut)?;
         self.vcd = Some(rec);
         Ok(())
     }
@@ -297,14 +302,15 @@ impl<B: Block> Harness<B> {
                 domains: self.domains.len(),
             });
         }
-        let vectors = PortVectors::for_block(&self.uut, &self.root).map_err(HarnessError::Setup)?;
+        let vectors =
+            PortVectors::for_block(&*self.uut, &self.root).map_err(HarnessError::Setup)?;
         self.vectors = Some(vectors);
         Ok(())
     }
 
     /// The block's signals as the harness names them (the root scope is the harness's name).
     pub fn signals(&self) -> Vec<SignalInfo> {
-        list_signals(&self.uut, &self.root)
+        list_signals(&*self.uut, &self.root)
     }
 
     /// The name of the block's root scope.
@@ -359,7 +365,7 @@ impl<B: Block> Harness<B> {
                 f(uut)
             }
         })?;
-        let seen = observe(&self.uut);
+        let seen = observe(&*self.uut);
         self.step(&mut |_, _| {})?;
         Ok(seen)
     }
@@ -404,7 +410,7 @@ impl<B: Block> Harness<B> {
     /// Applies inputs at the current instant and settles the block, without moving time: the
     /// outputs for these inputs can then be read (a combinational look between edges).
     pub fn poke(&mut self, apply: impl FnOnce(&mut B)) -> Result<(), HarnessError> {
-        apply(&mut self.uut);
+        apply(&mut *self.uut);
         self.settle()
     }
 
@@ -456,7 +462,7 @@ impl<B: Block> Harness<B> {
         }
         if rising != 0 {
             for i in bits(rising) {
-                before_rise(&self.uut, i);
+                before_rise(&*self.uut, i);
                 self.drive_clock(i, true);
                 if self.sequential_edges {
                     self.settle()?;
@@ -472,18 +478,18 @@ impl<B: Block> Harness<B> {
                     cycle: self.domains[i].next.cycle(),
                     ps: self.now_ps,
                 };
-                on_cycle(&mut self.uut, ev);
+                on_cycle(&mut *self.uut, ev);
             }
             self.settle()?;
             if let Some(v) = &mut self.vectors {
-                v.sample(&self.uut);
+                v.sample(&*self.uut);
             }
         }
         for i in bits(rising | starting) {
             self.domains[i].next = self.domains[i].next.next();
         }
         if let Some(vcd) = &mut self.vcd {
-            vcd.sample(self.now_ps, &self.uut)?;
+            vcd.sample(self.now_ps, &*self.uut)?;
         }
         Ok(true)
     }
@@ -505,7 +511,7 @@ impl<B: Block> Harness<B> {
             None => None,
         };
         Ok(Finished {
-            uut: self.uut,
+            uut: *self.uut,
             end_ps: self.now_ps,
             vcd,
             vectors: self.vectors,
@@ -520,15 +526,15 @@ impl<B: Block> Harness<B> {
     }
 
     fn drive_clock(&mut self, domain: usize, high: bool) {
-        (self.domains[domain].pin)(&mut self.uut).next = Clock::from(high);
+        (self.domains[domain].pin)(&mut *self.uut).next = Clock::from(high);
     }
 
     fn settle(&mut self) -> Result<(), HarnessError> {
         if let Some(vl) = &mut self.vl {
-            return (vl.settle)(&mut vl.engine, &mut self.uut, self.now_ps)
+            return (vl.settle)(&mut vl.engine, &mut *self.uut, self.now_ps)
                 .map_err(HarnessError::Engine);
         }
-        if simulate(&mut self.uut, SETTLE_LIMIT) {
+        if simulate(&mut *self.uut, SETTLE_LIMIT) {
             Ok(())
         } else {
             Err(HarnessError::NoConvergence { ps: self.now_ps })

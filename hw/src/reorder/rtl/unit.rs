@@ -1,8 +1,10 @@
 //! The reordering unit, top of the block (contract: [`super`]; Section III-E of the
 //! reordering paper): `W` [`Channel`]s, `W` [`SlotConfig`]s (map, head, sequence counter, trace
-//! row), the [`Distributor`], the [`Select`] argmin, and here the configuration registers (`rule`,
-//! `parallel`, `bypass`), the state machine IDLE/SELECT/SEARCH/ISSUE/DONE/ERROR, the search
-//! pointer, the watchdog's wait counter, the error code and the release port.
+//! row), the [`Distributor`], the [`Select`] argmin, the [`TargetMux`] (the target channel's
+//! count, push and search result), the [`Sequencer`] (the configuration registers `rule`,
+//! `parallel`, `bypass`, the state machine IDLE/SELECT/SEARCH/ISSUE/DONE/ERROR, the search
+//! pointer, the watchdog's wait counter, the error code), and here the `free` vector and the
+//! release port.
 //!
 //! - SELECT latches the argmin slot (`target`), its sequence counter (`expect_seq`) and its
 //!   head's `pc_idx` (`expect_pc`): the trace and the head cannot change until the release, so
@@ -27,22 +29,11 @@
 use super::channel::Channel;
 use super::distributor::Distributor;
 use super::select::Select;
+use super::sequencer::Sequencer;
 use super::slot_config::SlotConfig;
+use super::target::TargetMux;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
-
-/// `state` output codes.
-const IDLE: u64 = 0;
-/// SELECT.
-const SELECT: u64 = 1;
-/// SEARCH.
-const SEARCH: u64 = 2;
-/// ISSUE.
-const ISSUE: u64 = 3;
-/// DONE.
-const DONE: u64 = 4;
-/// ERROR.
-const ERROR: u64 = 5;
 
 /// The reordering unit: `W` warp slots (1..=64), `D` entries per channel (1..=16), `T` trace
 /// entries per slot (a power of two, 1..=256).
@@ -128,89 +119,42 @@ pub struct Reorder<const W: usize, const D: usize, const T: usize> {
     /// 0 none, 1 the entry with the expected sequence number has another `pc_idx`,
     /// 2 watchdog, 3 a request for an unmapped slot.
     pub error: Signal<Out, Bits<2>>,
+    /// The channels, one per warp slot.
     channels: [Channel<D>; W],
+    /// The slots' configuration: map, head, sequence counter, trace row.
     slots: [SlotConfig<T>; W],
+    /// The request distributor.
     distributor: Distributor<W>,
+    /// The argmin over the slots' heads.
     argmin: Select<W>,
-    state_r: DFF<Bits<3>>,
-    error_r: DFF<Bits<2>>,
-    rule_r: DFF<Bits<2>>,
-    parallel_r: DFF<Bit>,
-    bypass_r: DFF<Bit>,
-    target_r: DFF<Bits<6>>,
-    expect_seq_r: DFF<Bits<8>>,
-    // The target's head `pc_idx`, latched at SELECT.
-    expect_pc_r: DFF<Bits<8>>,
-    // Search pointer (sequential mode).
-    sp_r: DFF<Bits<5>>,
-    // SEARCH cycles without a match in the current search (saturating).
-    wait_r: DFF<Bits<16>>,
-    // The found entry (ISSUE): its place in the target channel, tag and store bit.
-    found_r: DFF<Bits<4>>,
-    found_tag_r: DFF<Bits<8>>,
-    found_store_r: DFF<Bit>,
-    is_idle: Signal<Local, Bit>,
-    is_select: Signal<Local, Bit>,
-    is_search: Signal<Local, Bit>,
-    is_issue: Signal<Local, Bit>,
-    is_done: Signal<Local, Bit>,
-    // Per channel: it is the target.
-    tgt: [Signal<Local, Bit>; W],
-    // Mux chains over the channels: the target's count, push and search result.
-    t_count: [Signal<Local, Bits<5>>; W],
-    t_push: [Signal<Local, Bit>; W],
-    t_hit: [Signal<Local, Bit>; W],
-    t_index: [Signal<Local, Bits<4>>; W],
-    t_pc: [Signal<Local, Bits<8>>; W],
-    t_store: [Signal<Local, Bit>; W],
-    t_tag: [Signal<Local, Bits<8>>; W],
-    // The target channel's search, its outcome.
-    hit: Signal<Local, Bit>,
-    hit_index: Signal<Local, Bits<4>>,
-    hit_tag: Signal<Local, Bits<8>>,
-    hit_store: Signal<Local, Bit>,
-    pc_ok: Signal<Local, Bit>,
-    timeout: Signal<Local, Bit>,
-    // The count of the target channel after the edge, and the search pointer + 1.
-    count_after: Signal<Local, Bits<5>>,
-    sp_inc: Signal<Local, Bits<5>>,
-    // ISSUE with `rel_ready`.
-    retire: Signal<Local, Bit>,
-    // A map write in a state that takes it, and one with a length ≤ T.
+    /// The target channel's count, push and search result.
+    tmux: TargetMux<W>,
+    /// The configuration registers, the state machine and the search registers.
+    seq: Sequencer,
+    /// A map write in a state that takes it.
     map_ok: Signal<Local, Bit>,
+    /// ... with a length ≤ T.
     map_take: Signal<Local, Bit>,
+    /// `map_len` cut to log2 T + 1 bits.
     map_len_m: Signal<Local, Bits<9>>,
-    // The next state before error 3.
-    state_pre: Signal<Local, Bits<3>>,
-    // An unmapped request errors at this edge (the state is not ERROR already).
-    err_unmapped: Signal<Local, Bit>,
-    // `free` as an OR chain of one-hot bits.
+    /// Channel c's `free` as a one-hot bit.
     free_bit: [Signal<Local, Bits<W>>; W],
+    /// `free` as an OR chain of the one-hot bits.
     free_acc: [Signal<Local, Bits<W>>; W],
+    /// Slot c's number.
     slot_idx: [Constant<Bits<6>>; W],
+    /// Bit c set.
     one_hot: [Constant<Bits<W>>; W],
+    /// Sized zero, W bits.
     zero_w: Constant<Bits<W>>,
-    st_idle: Constant<Bits<3>>,
-    st_select: Constant<Bits<3>>,
-    st_search: Constant<Bits<3>>,
-    st_issue: Constant<Bits<3>>,
-    st_done: Constant<Bits<3>>,
-    st_error: Constant<Bits<3>>,
-    err_none: Constant<Bits<2>>,
-    err_pc: Constant<Bits<2>>,
-    err_watchdog: Constant<Bits<2>>,
-    err_unmapped_code: Constant<Bits<2>>,
+    /// Keeps the bits of `map_len` below log2 T + 1.
     len_mask: Constant<Bits<9>>,
+    /// T: the longest trace a map write takes.
     len_max: Constant<Bits<9>>,
-    zero2: Constant<Bits<2>>,
-    zero4: Constant<Bits<4>>,
-    zero5: Constant<Bits<5>>,
-    one5: Constant<Bits<5>>,
+    /// Sized zero, 6 bits.
     zero6: Constant<Bits<6>>,
+    /// Sized zero, 8 bits.
     zero8: Constant<Bits<8>>,
-    zero16: Constant<Bits<16>>,
-    one16: Constant<Bits<16>>,
-    max16: Constant<Bits<16>>,
 }
 
 impl<const W: usize, const D: usize, const T: usize> Default for Reorder<W, D, T> {
@@ -262,72 +206,20 @@ impl<const W: usize, const D: usize, const T: usize> Default for Reorder<W, D, T
             slots: array_init::array_init(|_| Default::default()),
             distributor: Default::default(),
             argmin: Default::default(),
-            state_r: Default::default(),
-            error_r: Default::default(),
-            rule_r: Default::default(),
-            parallel_r: Default::default(),
-            bypass_r: Default::default(),
-            target_r: Default::default(),
-            expect_seq_r: Default::default(),
-            expect_pc_r: Default::default(),
-            sp_r: Default::default(),
-            wait_r: Default::default(),
-            found_r: Default::default(),
-            found_tag_r: Default::default(),
-            found_store_r: Default::default(),
-            is_idle: Default::default(),
-            is_select: Default::default(),
-            is_search: Default::default(),
-            is_issue: Default::default(),
-            is_done: Default::default(),
-            tgt: array_init::array_init(|_| Default::default()),
-            t_count: array_init::array_init(|_| Default::default()),
-            t_push: array_init::array_init(|_| Default::default()),
-            t_hit: array_init::array_init(|_| Default::default()),
-            t_index: array_init::array_init(|_| Default::default()),
-            t_pc: array_init::array_init(|_| Default::default()),
-            t_store: array_init::array_init(|_| Default::default()),
-            t_tag: array_init::array_init(|_| Default::default()),
-            hit: Default::default(),
-            hit_index: Default::default(),
-            hit_tag: Default::default(),
-            hit_store: Default::default(),
-            pc_ok: Default::default(),
-            timeout: Default::default(),
-            count_after: Default::default(),
-            sp_inc: Default::default(),
-            retire: Default::default(),
+            tmux: Default::default(),
+            seq: Default::default(),
             map_ok: Default::default(),
             map_take: Default::default(),
             map_len_m: Default::default(),
-            state_pre: Default::default(),
-            err_unmapped: Default::default(),
             free_bit: array_init::array_init(|_| Default::default()),
             free_acc: array_init::array_init(|_| Default::default()),
             slot_idx: array_init::array_init(|c| k(c as u64)),
             one_hot: array_init::array_init(|c| k(1 << c)),
             zero_w: k(0),
-            st_idle: k(IDLE),
-            st_select: k(SELECT),
-            st_search: k(SEARCH),
-            st_issue: k(ISSUE),
-            st_done: k(DONE),
-            st_error: k(ERROR),
-            err_none: k(0),
-            err_pc: k(1),
-            err_watchdog: k(2),
-            err_unmapped_code: k(3),
             len_mask: k(2 * T as u64 - 1),
             len_max: k(T as u64),
-            zero2: k(0),
-            zero4: k(0),
-            zero5: k(0),
-            one5: k(1),
             zero6: k(0),
             zero8: k(0),
-            zero16: k(0),
-            one16: k(1),
-            max16: k(0xffff),
         }
     }
 }
@@ -335,39 +227,36 @@ impl<const W: usize, const D: usize, const T: usize> Default for Reorder<W, D, T
 impl<const W: usize, const D: usize, const T: usize> Logic for Reorder<W, D, T> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            state_r,
-            error_r,
-            rule_r,
-            parallel_r,
-            bypass_r,
-            target_r,
-            expect_seq_r,
-            expect_pc_r,
-            sp_r,
-            wait_r,
-            found_r,
-            found_tag_r,
-            found_store_r
-        );
-        self.is_idle.next = self.state_r.q.val() == self.st_idle.val();
-        self.is_select.next = self.state_r.q.val() == self.st_select.val();
-        self.is_search.next = self.state_r.q.val() == self.st_search.val();
-        self.is_issue.next = self.state_r.q.val() == self.st_issue.val();
-        self.is_done.next = self.state_r.q.val() == self.st_done.val();
-        self.retire.next = self.is_issue.val() & self.rel_ready.val();
-        self.map_ok.next = self.map_we.val() & (self.is_idle.val() | self.is_done.val());
+        // ---- The sequencer.
+        self.seq.clock.next = self.clock.val();
+        self.seq.reset.next = self.reset.val();
+        self.seq.rule.next = self.rule.val();
+        self.seq.parallel.next = self.parallel.val();
+        self.seq.bypass.next = self.bypass.val();
+        self.seq.start.next = self.start.val();
+        self.seq.map_we.next = self.map_we.val();
+        self.seq.rel_ready.next = self.rel_ready.val();
+        self.seq.watchdog.next = self.watchdog.val();
+        self.seq.any.next = self.argmin.any.val();
+        self.seq.sel_slot.next = self.argmin.slot.val();
+        self.seq.sel_seq.next = self.argmin.seq_out.val();
+        self.seq.sel_pc.next = self.argmin.pc_idx.val();
+        self.seq.hit.next = self.tmux.t_hit.val();
+        self.seq.hit_index.next = self.tmux.t_index.val();
+        self.seq.hit_tag.next = self.tmux.t_tag.val();
+        self.seq.hit_store.next = self.tmux.t_store.val();
+        self.seq.pc_ok.next = self.tmux.pc_ok.val();
+        self.seq.count_after.next = self.tmux.count_after.val();
+        self.seq.unmapped.next = self.distributor.unmapped.val();
+        self.map_ok.next = self.map_we.val() & (self.seq.is_idle.val() | self.seq.is_done.val());
         self.map_len_m.next = self.map_len.val() & self.len_mask.val();
         self.map_take.next = self.map_ok.val() & (self.map_len_m.val() <= self.len_max.val());
         // ---- Slots: configuration writes, release; their heads go to the argmin.
         for c in 0..W {
-            self.tgt[c].next = self.target_r.q.val() == self.slot_idx[c].val();
             self.slots[c].clock.next = self.clock.val();
             self.slots[c].reset.next = self.reset.val();
             self.slots[c].trace_we.next = self.trace_we.val()
-                & self.is_idle.val()
+                & self.seq.is_idle.val()
                 & (self.trace_slot.val() == self.slot_idx[c].val());
             self.slots[c].trace_index.next = self.trace_index.val();
             self.slots[c].trace_entry.next = self.trace_entry.val();
@@ -377,7 +266,7 @@ impl<const W: usize, const D: usize, const T: usize> Logic for Reorder<W, D, T> 
             self.slots[c].map_warp.next = self.map_warp.val();
             self.slots[c].map_wave.next = self.map_wave.val();
             self.slots[c].map_len.next = self.map_len_m.val();
-            self.slots[c].advance.next = self.retire.val() & self.tgt[c].val();
+            self.slots[c].advance.next = self.seq.retire.val() & self.tmux.tgt[c].val();
             self.argmin.pending[c].next = self.slots[c].pending.val();
             self.argmin.wave[c].next = self.slots[c].wave.val();
             self.argmin.head_entry[c].next = self.slots[c].head_entry.val();
@@ -385,13 +274,15 @@ impl<const W: usize, const D: usize, const T: usize> Logic for Reorder<W, D, T> 
             self.argmin.warp[c].next = self.slots[c].warp.val();
             self.argmin.seq[c].next = self.slots[c].seq.val();
         }
-        self.argmin.rule.next = self.rule_r.q.val();
-        // ---- Distributor and channels.
+        self.argmin.rule.next = self.seq.cfg_rule.val();
+        // ---- Distributor and channels; the target channel's view.
         self.distributor.reset.next = self.reset.val();
-        self.distributor.bypass.next = self.bypass_r.q.val();
+        self.distributor.bypass.next = self.seq.cfg_bypass.val();
         self.distributor.rel_ready.next = self.rel_ready.val();
         self.distributor.req_valid.next = self.req_valid.val();
         self.distributor.req_slot.next = self.req_slot.val();
+        self.tmux.target.next = self.seq.target.val();
+        self.tmux.expect_pc.next = self.seq.expect_pc.val();
         for c in 0..W {
             self.distributor.free[c].next = self.channels[c].free.val();
             self.distributor.mapped[c].next = self.slots[c].mapped.val();
@@ -402,144 +293,18 @@ impl<const W: usize, const D: usize, const T: usize> Logic for Reorder<W, D, T> 
             self.channels[c].push_pc_idx.next = self.req_pc_idx.val();
             self.channels[c].push_store.next = self.req_store.val();
             self.channels[c].push_tag.next = self.req_tag.val();
-            self.channels[c].pop.next = self.retire.val() & self.tgt[c].val();
-            self.channels[c].pop_index.next = self.found_r.q.val();
-            self.channels[c].expect_seq.next = self.expect_seq_r.q.val();
-            self.channels[c].parallel.next = self.parallel_r.q.val();
-            self.channels[c].sp.next = self.sp_r.q.val();
-        }
-        // ---- The target channel: count, push and search result (mux chains).
-        self.t_count[0].next = self.channels[0].count.val();
-        self.t_push[0].next = self.distributor.push[0].val();
-        self.t_hit[0].next = self.channels[0].hit.val();
-        self.t_index[0].next = self.channels[0].hit_index.val();
-        self.t_pc[0].next = self.channels[0].hit_pc_idx.val();
-        self.t_store[0].next = self.channels[0].hit_store.val();
-        self.t_tag[0].next = self.channels[0].hit_tag.val();
-        for c in 1..W {
-            if self.tgt[c].val() {
-                self.t_count[c].next = self.channels[c].count.val();
-                self.t_push[c].next = self.distributor.push[c].val();
-                self.t_hit[c].next = self.channels[c].hit.val();
-                self.t_index[c].next = self.channels[c].hit_index.val();
-                self.t_pc[c].next = self.channels[c].hit_pc_idx.val();
-                self.t_store[c].next = self.channels[c].hit_store.val();
-                self.t_tag[c].next = self.channels[c].hit_tag.val();
-            } else {
-                self.t_count[c].next = self.t_count[c - 1].val();
-                self.t_push[c].next = self.t_push[c - 1].val();
-                self.t_hit[c].next = self.t_hit[c - 1].val();
-                self.t_index[c].next = self.t_index[c - 1].val();
-                self.t_pc[c].next = self.t_pc[c - 1].val();
-                self.t_store[c].next = self.t_store[c - 1].val();
-                self.t_tag[c].next = self.t_tag[c - 1].val();
-            }
-        }
-        for last in (W - 1)..W {
-            self.hit.next = self.t_hit[last].val();
-            self.hit_index.next = self.t_index[last].val();
-            self.hit_tag.next = self.t_tag[last].val();
-            self.hit_store.next = self.t_store[last].val();
-            self.pc_ok.next = self.t_pc[last].val() == self.expect_pc_r.q.val();
-            if self.t_push[last].val() {
-                self.count_after.next = self.t_count[last].val() + self.one5.val();
-            } else {
-                self.count_after.next = self.t_count[last].val();
-            }
-        }
-        self.timeout.next = (self.watchdog.val() != self.zero16.val())
-            & (self.wait_r.q.val() >= self.watchdog.val());
-        self.sp_inc.next = self.sp_r.q.val() + self.one5.val();
-        // ---- State machine.
-        if self.is_idle.val() {
-            if self.start.val() & !self.bypass.val() {
-                self.state_pre.next = self.st_select.val();
-            } else {
-                self.state_pre.next = self.st_idle.val();
-            }
-        } else if self.is_select.val() {
-            if self.argmin.any.val() {
-                self.state_pre.next = self.st_search.val();
-            } else {
-                self.state_pre.next = self.st_done.val();
-            }
-        } else if self.is_search.val() {
-            if self.hit.val() & self.pc_ok.val() {
-                self.state_pre.next = self.st_issue.val();
-            } else if self.hit.val() | self.timeout.val() {
-                self.state_pre.next = self.st_error.val();
-            } else {
-                self.state_pre.next = self.st_search.val();
-            }
-        } else if self.is_issue.val() {
-            if self.rel_ready.val() {
-                self.state_pre.next = self.st_select.val();
-            } else {
-                self.state_pre.next = self.st_issue.val();
-            }
-        } else if self.is_done.val() {
-            if self.map_we.val() {
-                self.state_pre.next = self.st_idle.val();
-            } else {
-                self.state_pre.next = self.st_done.val();
-            }
-        } else {
-            self.state_pre.next = self.state_r.q.val();
-        }
-        self.err_unmapped.next =
-            self.distributor.unmapped.val() & (self.state_pre.val() != self.st_error.val());
-        if self.reset.val() {
-            self.state_r.d.next = self.st_idle.val();
-            self.error_r.d.next = self.err_none.val();
-        } else if self.is_search.val() & self.hit.val() & !self.pc_ok.val() {
-            self.state_r.d.next = self.st_error.val();
-            self.error_r.d.next = self.err_pc.val();
-        } else if self.is_search.val() & !self.hit.val() & self.timeout.val() {
-            self.state_r.d.next = self.st_error.val();
-            self.error_r.d.next = self.err_watchdog.val();
-        } else if self.err_unmapped.val() {
-            self.state_r.d.next = self.st_error.val();
-            self.error_r.d.next = self.err_unmapped_code.val();
-        } else {
-            self.state_r.d.next = self.state_pre.val();
-        }
-        // ---- Configuration registers: loaded at every IDLE edge.
-        if self.reset.val() {
-            self.rule_r.d.next = self.zero2.val();
-            self.parallel_r.d.next = false;
-            self.bypass_r.d.next = false;
-        } else if self.is_idle.val() {
-            self.rule_r.d.next = self.rule.val();
-            self.parallel_r.d.next = self.parallel.val();
-            self.bypass_r.d.next = self.bypass.val();
-        }
-        // ---- SELECT: the target; SEARCH: the pointer, the wait counter, the found entry.
-        if self.reset.val() {
-            self.target_r.d.next = self.zero6.val();
-            self.expect_seq_r.d.next = self.zero8.val();
-            self.expect_pc_r.d.next = self.zero8.val();
-            self.sp_r.d.next = self.zero5.val();
-            self.wait_r.d.next = self.zero16.val();
-            self.found_r.d.next = self.zero4.val();
-        } else if self.is_select.val() & self.argmin.any.val() {
-            self.target_r.d.next = self.argmin.slot.val();
-            self.expect_seq_r.d.next = self.argmin.seq_out.val();
-            self.expect_pc_r.d.next = self.argmin.pc_idx.val();
-            self.sp_r.d.next = self.zero5.val();
-            self.wait_r.d.next = self.zero16.val();
-        } else if self.is_search.val() & self.hit.val() {
-            self.found_r.d.next = self.hit_index.val();
-            self.found_tag_r.d.next = self.hit_tag.val();
-            self.found_store_r.d.next = self.hit_store.val();
-        } else if self.is_search.val() & !self.timeout.val() {
-            if !self.parallel_r.q.val() & (self.sp_inc.val() < self.count_after.val()) {
-                self.sp_r.d.next = self.sp_inc.val();
-            } else {
-                self.sp_r.d.next = self.zero5.val();
-            }
-            if self.wait_r.q.val() != self.max16.val() {
-                self.wait_r.d.next = self.wait_r.q.val() + self.one16.val();
-            }
+            self.channels[c].pop.next = self.seq.retire.val() & self.tmux.tgt[c].val();
+            self.channels[c].pop_index.next = self.seq.found.val();
+            self.channels[c].expect_seq.next = self.seq.expect_seq.val();
+            self.channels[c].parallel.next = self.seq.cfg_parallel.val();
+            self.channels[c].sp.next = self.seq.sp.val();
+            self.tmux.count[c].next = self.channels[c].count.val();
+            self.tmux.push[c].next = self.distributor.push[c].val();
+            self.tmux.hit[c].next = self.channels[c].hit.val();
+            self.tmux.hit_index[c].next = self.channels[c].hit_index.val();
+            self.tmux.hit_pc_idx[c].next = self.channels[c].hit_pc_idx.val();
+            self.tmux.hit_store[c].next = self.channels[c].hit_store.val();
+            self.tmux.hit_tag[c].next = self.channels[c].hit_tag.val();
         }
         // ---- Outputs.
         for c in 0..W {
@@ -558,18 +323,18 @@ impl<const W: usize, const D: usize, const T: usize> Logic for Reorder<W, D, T> 
             self.free.next = self.free_acc[last].val();
         }
         self.req_ready.next = self.distributor.req_ready.val();
-        if self.bypass_r.q.val() {
+        if self.seq.cfg_bypass.val() {
             self.rel_valid.next = self.req_valid.val() & !self.reset.val();
             self.rel_slot.next = self.req_slot.val();
             self.rel_tag.next = self.req_tag.val();
             self.rel_store.next = self.req_store.val();
             self.rel_pc_idx.next = self.req_pc_idx.val();
-        } else if self.is_issue.val() {
+        } else if self.seq.is_issue.val() {
             self.rel_valid.next = !self.reset.val();
-            self.rel_slot.next = self.target_r.q.val();
-            self.rel_tag.next = self.found_tag_r.q.val();
-            self.rel_store.next = self.found_store_r.q.val();
-            self.rel_pc_idx.next = self.expect_pc_r.q.val();
+            self.rel_slot.next = self.seq.target.val();
+            self.rel_tag.next = self.seq.found_tag.val();
+            self.rel_store.next = self.seq.found_store.val();
+            self.rel_pc_idx.next = self.seq.expect_pc.val();
         } else {
             self.rel_valid.next = false;
             self.rel_slot.next = self.zero6.val();
@@ -577,9 +342,9 @@ impl<const W: usize, const D: usize, const T: usize> Logic for Reorder<W, D, T> 
             self.rel_store.next = false;
             self.rel_pc_idx.next = self.zero8.val();
         }
-        self.state.next = self.state_r.q.val();
-        self.target.next = self.target_r.q.val();
-        self.expect_seq.next = self.expect_seq_r.q.val();
-        self.error.next = self.error_r.q.val();
+        self.state.next = self.seq.state.val();
+        self.target.next = self.seq.target.val();
+        self.expect_seq.next = self.seq.expect_seq.val();
+        self.error.next = self.seq.error.val();
     }
 }
