@@ -56,7 +56,11 @@ impl ComputeUnit {
         let k = self.groups[gi].k(u, slot);
         let pc = self.groups[gi].ctx[k].pc;
         // (A PC past the code issues as nothing: `issue` reports it.)
-        let f = self.decoded.get((pc / 4) as usize).copied().unwrap_or_default();
+        let f = self
+            .decoded
+            .get((pc / 4) as usize)
+            .copied()
+            .unwrap_or_default();
         let word = self.code.get((pc / 4) as usize).copied().unwrap_or(0);
         self.groups[gi].units[u].issued = Some((slot, pc, word, f.unit));
         if let Some(log) = &mut self.issue_log {
