@@ -16,6 +16,8 @@
 use super::model::{LINE_BITS, LINE_SHIFT};
 use crate::block::{ports::join, Clocked, Ports, Visit};
 
+/// Lanes of the compute unit's coalescer (a wavefront).
+pub const WAVE_LANES: usize = 64;
 /// Dwords per line.
 const LINE_WORDS: u32 = 1 << (LINE_SHIFT - 2);
 /// Mask of a 25-bit line number.
