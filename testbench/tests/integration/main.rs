@@ -8,6 +8,7 @@
 
 mod aging;
 mod cache;
+mod coalescer;
 mod cli;
 mod cli_inputs;
 mod common;
