@@ -191,9 +191,7 @@ impl<const LANES: usize> CoalescerModel<LANES> {
         let on_line = || self.live().map(|(_, s)| s).filter(|s| s.line == line);
         let first = on_line().map(|s| s.lo).min().unwrap_or(0);
         let hi = on_line().map(|s| s.hi).max().unwrap_or(0);
-        let last = self
-            .live()
-            .all(|(_, s)| s.line == line && s.then.is_none());
+        let last = self.live().all(|(_, s)| s.line == line && s.then.is_none());
         CoalescerOut {
             busy: true,
             line_valid: true,

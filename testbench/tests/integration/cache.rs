@@ -334,7 +334,11 @@ fn the_l1_4x2_lints_and_synthesizes() {
 
 #[test]
 fn the_coalescer_lints_and_synthesizes() {
-    lint_and_synth("coalescer", rtgpu_hw::cache::Coalescer::<32>::default(), &[]);
+    lint_and_synth(
+        "coalescer",
+        rtgpu_hw::cache::Coalescer::<32>::default(),
+        &[],
+    );
 }
 
 fn random_run<const S: usize, const W: usize>(seed: u64, cycles: usize, lines: u32) {

@@ -19,7 +19,12 @@ fn address() -> impl Strategy<Value = u32> {
 
 /// Exec masks: empty, full, one lane, or random.
 fn exec() -> impl Strategy<Value = u64> {
-    prop_oneof![Just(0), Just(u64::MAX), (0u32..64).prop_map(|l| 1 << l), any::<u64>()]
+    prop_oneof![
+        Just(0),
+        Just(u64::MAX),
+        (0u32..64).prop_map(|l| 1 << l),
+        any::<u64>()
+    ]
 }
 
 fn cycle() -> impl Strategy<Value = Cycle> {
@@ -74,5 +79,9 @@ fn the_coalescer_testbench_passes() {
     let run = rtgpu_testbench::tb::cache::coal_tb::CoalescerTb
         .run(&opts)
         .unwrap();
-    assert!(run.summary.contains("== memsys::coalesce"), "{}", run.summary);
+    assert!(
+        run.summary.contains("== memsys::coalesce"),
+        "{}",
+        run.summary
+    );
 }

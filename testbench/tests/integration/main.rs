@@ -8,9 +8,9 @@
 
 mod aging;
 mod cache;
-mod coalescer;
 mod cli;
 mod cli_inputs;
+mod coalescer;
 mod common;
 mod cosim;
 mod decode_rtl_vs_model;

@@ -34,7 +34,10 @@ fn load<const L: usize>(
 
 /// The lines a coalescer emits, taking one per cycle, with their `last` flags.
 fn drain<const L: usize>(c: &mut CoalescerModel<L>) -> Vec<(u32, bool)> {
-    drain_spans(c).into_iter().map(|(s, l)| (s.line, l)).collect()
+    drain_spans(c)
+        .into_iter()
+        .map(|(s, l)| (s.line, l))
+        .collect()
 }
 
 /// The spans a coalescer emits, taking one per cycle, with their `last` flags.
@@ -169,7 +172,12 @@ fn reset_drops_the_instruction() {
 #[test]
 fn a_wavefront_of_consecutive_dwords_is_two_full_lines() {
     let mut c = Wave::new();
-    load(&mut c, std::array::from_fn(|l| 0x1_0000 + 4 * l as u32), u64::MAX, 0);
+    load(
+        &mut c,
+        std::array::from_fn(|l| 0x1_0000 + 4 * l as u32),
+        u64::MAX,
+        0,
+    );
     let spans = drain_spans(&mut c);
     let full = |line| LineSpan {
         line,

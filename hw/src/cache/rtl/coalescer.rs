@@ -86,7 +86,10 @@ pub struct Coalescer<const LANES: usize> {
 
 impl<const LANES: usize> Default for Coalescer<LANES> {
     fn default() -> Self {
-        assert!(LANES.is_power_of_two() && LANES >= 2, "LANES must be a power of two");
+        assert!(
+            LANES.is_power_of_two() && LANES >= 2,
+            "LANES must be a power of two"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),

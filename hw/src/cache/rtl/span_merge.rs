@@ -92,10 +92,10 @@ impl Default for SpanMerge {
 impl Logic for SpanMerge {
     #[hdl_gen]
     fn update(&mut self) {
-        self.a_wins.next = self.a_valid.val()
-            & (!self.b_valid.val() | (self.a_line.val() < self.b_line.val()));
-        self.b_wins.next = self.b_valid.val()
-            & (!self.a_valid.val() | (self.b_line.val() < self.a_line.val()));
+        self.a_wins.next =
+            self.a_valid.val() & (!self.b_valid.val() | (self.a_line.val() < self.b_line.val()));
+        self.b_wins.next =
+            self.b_valid.val() & (!self.a_valid.val() | (self.b_line.val() < self.a_line.val()));
         if self.b_lo.val() < self.a_lo.val() {
             self.lo_min.next = self.b_lo.val();
         } else {

@@ -71,7 +71,10 @@ impl Stim {
             }
             let i = self.instruction();
             let active = (0..LANES).filter(|&l| i.mask >> l & 1 == 1);
-            let want = coalesce(active.map(|l| u64::from(i.addr[l])), usize::from(i.size) + 1);
+            let want = coalesce(
+                active.map(|l| u64::from(i.addr[l])),
+                usize::from(i.size) + 1,
+            );
             self.current = Some((want, Vec::new()));
             return Ok(i);
         }
@@ -86,7 +89,12 @@ impl Stim {
 
     /// After cycle `k` (inputs `i`, outputs `out`): the span taken, and at `last` the check
     /// against `coalesce`.
-    fn observe(&mut self, k: u64, i: &CoalescerIn<LANES>, out: &CoalescerOut) -> Result<(), TbError> {
+    fn observe(
+        &mut self,
+        k: u64,
+        i: &CoalescerIn<LANES>,
+        out: &CoalescerOut,
+    ) -> Result<(), TbError> {
         let Some((want, got)) = &mut self.current else {
             return Ok(());
         };
@@ -146,7 +154,8 @@ impl BlockTb for CoalescerTb {
                 }
                 let before = stim.done.0;
                 stim.observe(k, &inp, &got)?;
-                Ok((stim.done.0 > before && before < 3).then(|| format!("last line {:#x}", got.line)))
+                Ok((stim.done.0 > before && before < 3)
+                    .then(|| format!("last line {:#x}", got.line)))
             },
             || layout(self.name()),
         )?;
