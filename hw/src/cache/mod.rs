@@ -56,7 +56,7 @@
 //!
 //! A fill in the same edge applies first (to its own way), then the access.
 //!
-//! # Coalescer<LANES>
+//! # `Coalescer<LANES>`
 //!
 //! One memory instruction: `LANES` lanes (a power of two; 32 for the LD/ST path's warps,
 //! Algorithm 3; 64 for the compute unit's wavefronts, whose FLAT instructions it coalesces),
