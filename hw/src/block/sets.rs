@@ -2,6 +2,7 @@
 //! reference models of every block.
 
 use super::DynBlock;
+use crate::cache::coal_model::{CoalescerIn, CoalescerModel, CoalescerOut, WAVE_LANES};
 use crate::cache::model::{CacheIn, CacheModel, CacheOut};
 use crate::dram::model::{DramIn, DramModel, DramOut};
 use crate::dram::Part;
@@ -20,6 +21,8 @@ pub enum BlockKind {
     Sched,
     /// The split/merge unit of every SIMD group.
     Pws,
+    /// The coalescer of the compute unit's FLAT instructions.
+    Coalesce,
     /// The load/store reordering unit.
     Reorder,
     /// The L1 data cache.
@@ -32,22 +35,24 @@ pub enum BlockKind {
 
 impl BlockKind {
     /// Every kind, in pipeline order.
-    pub const ALL: [BlockKind; 7] = [
+    pub const ALL: [BlockKind; 8] = [
         BlockKind::Decode,
         BlockKind::Sched,
         BlockKind::Pws,
+        BlockKind::Coalesce,
         BlockKind::Reorder,
         BlockKind::L1,
         BlockKind::Dram,
         BlockKind::Idu,
     ];
 
-    /// The name on the command line (`decode sched pws reorder l1 dram idu`).
+    /// The name on the command line (`decode sched pws coalesce reorder l1 dram idu`).
     pub fn name(self) -> &'static str {
         match self {
             BlockKind::Decode => "decode",
             BlockKind::Sched => "sched",
             BlockKind::Pws => "pws",
+            BlockKind::Coalesce => "coalesce",
             BlockKind::Reorder => "reorder",
             BlockKind::L1 => "l1",
             BlockKind::Dram => "dram",
@@ -92,6 +97,8 @@ pub trait Blocks: Send + Sync {
     fn sched(&self, name: &str, warps: usize) -> Result<DynBlock<SchedIn, SchedOut>, String>;
     /// A split/merge unit.
     fn pws(&self, name: &str, cfg: ModelConfig) -> Result<DynBlock<PwsIn, GroupOut>, String>;
+    /// The compute unit's coalescer (a wavefront's lanes, contract in `crate::cache`).
+    fn coalesce(&self) -> Result<DynBlock<CoalescerIn<WAVE_LANES>, CoalescerOut>, String>;
     /// A reordering unit of `w` slots, `d` entries per channel, `t` trace entries per slot.
     fn reorder(
         &self,
@@ -127,6 +134,10 @@ impl Blocks for Models {
 
     fn pws(&self, _name: &str, cfg: ModelConfig) -> Result<DynBlock<PwsIn, GroupOut>, String> {
         Ok(Box::new(SimdGroupModel::new(cfg)))
+    }
+
+    fn coalesce(&self) -> Result<DynBlock<CoalescerIn<WAVE_LANES>, CoalescerOut>, String> {
+        Ok(Box::new(CoalescerModel::<WAVE_LANES>::new()))
     }
 
     fn reorder(

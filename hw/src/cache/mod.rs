@@ -1,5 +1,5 @@
-//! The L1 data cache of the reordering paper (Table 2, Section III-F) and the per-warp
-//! coalescer of its Algorithm 3.
+//! The L1 data cache of the reordering paper (Table 2, Section III-F) and the coalescer of its
+//! Algorithm 3 (per warp, and per wavefront for the compute unit).
 //!
 //! This text is the contract of the RTL ([`L1Cache`], [`Coalescer`]) and of the reference
 //! models (`model`), cycle for cycle. The miss count of a release sequence must equal the
@@ -56,21 +56,56 @@
 //!
 //! A fill in the same edge applies first (to its own way), then the access.
 //!
-//! # Coalescer
+//! # `Coalescer<LANES>`
 //!
-//! One warp-level memory instruction: 32 lanes' byte addresses (32 bits) and an active mask.
-//! It emits the distinct line numbers of the active lanes, **ascending**, one per cycle.
+//! One memory instruction: `LANES` lanes (a power of two; 32 for the LD/ST path's warps,
+//! Algorithm 3; 64 for the compute unit's wavefronts, whose FLAT instructions it coalesces),
+//! each active lane touching `size + 1` consecutive dwords (1..=4) from its byte address. It
+//! emits the 128-byte lines touched, **ascending**, one per cycle, each with the span of dwords
+//! touched in it. (The function `crate::memsys::coalesce::coalesce` states the same result
+//! without timing; the block's model is checked against it.)
 //!
-//! Inputs: `reset`; `load` (1): take `addr[0..32]`, `mask` (32) at the edge (ignored while
-//! `busy`); `advance` (1): the consumer takes the current line at the edge (`next` in the
-//! model's `CoalescerIn`; a port cannot be called `next` in rust-hdl).
-//! Outputs: `busy` (an instruction is loaded and lines remain), `line_valid` (= `busy`),
-//! `line` (25): the smallest line among the remaining lanes; `last`: it is the last line.
-//! While not `busy`, `line` = 0 and `last` = 0.
-//! At the edge with `line_valid & advance`: every remaining lane whose line equals `line` is
-//! removed; when none remains, `busy` drops. An instruction with an empty mask loads nothing
-//! (`busy` stays 0).
+//! Addresses are 32-bit byte addresses; bits 1:0 are ignored (the word address is
+//! `addr >> 2`): line = `addr >> 7` (25 bits, as the L1's), offset = `addr[6:2]` (the dword
+//! within the line). A lane with offset `o` touches offsets `o..=min(o + size, 31)` of its
+//! line and, when `o + size ≥ 32`, offsets `0..=o + size − 32` of the next line (line + 1,
+//! modulo 2^25: a lane crossing the top of the 4 GiB space wraps to line 0; the compute unit
+//! never does so, its data memory being at most 1 GiB and every dword it coalesces inside it).
+//! A lane's touched dwords in one line are its *segment*; a lane has one or two segments, the
+//! second on the next line.
+//!
+//! Inputs, sampled at the rising edge: `reset`; `load` (1): take `addr[0..LANES]` (32 each),
+//! `mask` (LANES) and `size` (2) at the edge (ignored while `busy`); `advance` (1): the
+//! consumer takes the current line at the edge (`next` in the model's `CoalescerIn`; a port
+//! cannot be called `next` in rust-hdl).
+//!
+//! Outputs, from the registers only:
+//! - `busy` (an instruction is loaded and lines remain), `line_valid` (= `busy`);
+//! - `line` (25): the smallest line among the current segments of the remaining lanes;
+//! - `first` (5), `words` (6): the span of those segments on `line`: `first` = the smallest
+//!   first offset, `words` = the largest last offset − `first` + 1 (1..=32; dwords inside the
+//!   span need not all be touched);
+//! - `last`: `line` is the last line: every remaining lane's current segment is on `line` and
+//!   none of them has a second segment left.
+//!
+//! While not `busy`: `line` = `first` = `words` = 0, `last` = 0. An instruction with an empty
+//! mask loads nothing (`busy` stays 0: no line at all).
+//!
+//! At the edge, in priority order: `reset` drops every lane; else with `busy & advance` every
+//! remaining lane whose current segment is on `line` moves to its second segment, or is
+//! removed if it has none (when no lane remains, `busy` drops); else with `!busy & load` the
+//! instruction is taken. The registers power up as after a reset.
+//!
+//! ## In the compute unit
+//!
+//! For each FLAT instruction with the memory hierarchy on, the compute unit loads the
+//! wavefront's effective mask, the lanes' addresses and `size` = dwords − 1, then advances
+//! every cycle until `last`, collecting the spans (an empty mask gives no line: the access
+//! completes in the next cycle). These block cycles are hidden within the instruction's issue
+//! cycle (the hierarchy receives the access's lines in that cycle, as before the block
+//! existed), so the compute unit's cycle counts do not depend on the coalescer's timing.
 
+pub mod coal_model;
 pub mod model;
 pub mod rtl;
 

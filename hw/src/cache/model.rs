@@ -7,7 +7,7 @@
 //! and then applies the rising edge that ends the cycle.
 //!
 //! - [`CacheModel`]: `L1Cache<SETS, WAYS>`.
-//! - [`CoalescerModel`]: the per-warp coalescer.
+//! - [`CoalescerModel`]: the coalescer (in `coal_model`, re-exported here).
 //! - [`run_sequence`]: the cache behind a fixed-latency memory, one access per cycle.
 //!
 //! # Readings of the contract
@@ -29,17 +29,17 @@
 //! 7. [`CacheModel::new`] is the state after reset. The RTL powers up with every register 0
 //!    (every age 0) and needs a reset cycle; the outputs during that reset cycle are the same
 //!    from either state (no valid way, victim 0 with tag 0, counters 0, not ready).
-//! 8. Coalescer: when `busy` = 0 there is no line, and `line` = 0, `last` = 0. `load` is
-//!    ignored when `busy` is 1 during the cycle, so the cycle that takes the last line cannot
-//!    load the next instruction. `reset` drops the remaining lanes.
+//! 8. The coalescer's readings are in its own module (`coal_model`).
 
 use std::collections::VecDeque;
+
+pub use super::coal_model::{CoalescerIn, CoalescerModel, CoalescerOut};
 
 /// Width of a line number (`byte_addr >> 7` of a 32-bit address).
 pub const LINE_BITS: u32 = 25;
 /// log2 of the line size (128 bytes).
 pub const LINE_SHIFT: u32 = 7;
-/// Lanes of a warp.
+/// Lanes of a warp (the LD/ST path's coalescer).
 pub const LANES: usize = 32;
 /// The most sets a cache can have.
 pub const MAX_SETS: usize = 32;
@@ -394,120 +394,6 @@ impl CacheModel {
         ways[way].valid = false;
         ways[way].pending = false;
         ways[way].age = oldest;
-    }
-}
-
-/// Inputs of one coalescer cycle, sampled at the rising edge that ends it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CoalescerIn {
-    /// Synchronous reset: no instruction loaded.
-    pub reset: bool,
-    /// Take `addr` and `mask` at the edge (ignored while `busy`).
-    pub load: bool,
-    /// Byte address of each lane.
-    pub addr: [u32; LANES],
-    /// Active lanes (bit l = lane l).
-    pub mask: u32,
-    /// The consumer takes the current line at the edge.
-    pub next: bool,
-}
-
-impl CoalescerIn {
-    /// A cycle that presents an instruction: each lane's byte address and the active lanes.
-    pub fn load(addr: [u32; LANES], mask: u32) -> Self {
-        Self {
-            load: true,
-            addr,
-            mask,
-            ..Self::default()
-        }
-    }
-
-    /// A cycle in which the consumer takes the current line and nothing is presented.
-    pub fn take() -> Self {
-        Self {
-            next: true,
-            ..Self::default()
-        }
-    }
-}
-
-/// Outputs of one coalescer cycle (combinational from the registers and the inputs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CoalescerOut {
-    /// An instruction is loaded and lines remain.
-    pub busy: bool,
-    /// `busy`: `line` is valid.
-    pub line_valid: bool,
-    /// The smallest line number among the remaining lanes (0 when none).
-    pub line: u32,
-    /// `line` is the last line of the instruction (0 when none).
-    pub last: bool,
-}
-
-/// Reference model of the coalescer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CoalescerModel {
-    /// Line number of each lane, taken at load.
-    lines: [u32; LANES],
-    /// Lanes whose line has not been emitted yet.
-    remaining: u32,
-}
-
-impl CoalescerModel {
-    /// A coalescer in its reset state (no instruction).
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Lanes whose line has not been emitted yet (bit l = lane l).
-    pub fn remaining(&self) -> u32 {
-        self.remaining
-    }
-
-    /// Line number of `lane` taken at the last load.
-    pub fn lane_line(&self, lane: usize) -> u32 {
-        self.lines[lane]
-    }
-
-    /// The outputs during the current cycle (they depend on the registers only).
-    pub fn outputs(&self, _i: &CoalescerIn) -> CoalescerOut {
-        let busy = self.remaining != 0;
-        let line = self.remaining_lines().min().unwrap_or(0);
-        CoalescerOut {
-            busy,
-            line_valid: busy,
-            line,
-            last: busy && self.remaining_lines().all(|l| l == line),
-        }
-    }
-
-    /// The outputs of the current cycle, then the rising edge that ends it.
-    pub fn step(&mut self, i: &CoalescerIn) -> CoalescerOut {
-        let out = self.outputs(i);
-        if i.reset {
-            self.remaining = 0;
-        } else if out.line_valid && i.next {
-            self.remaining &= !self.lanes_of(out.line);
-        } else if !out.busy && i.load {
-            self.lines = i.addr.map(|a| (a >> LINE_SHIFT) & LINE_MASK);
-            self.remaining = i.mask;
-        }
-        out
-    }
-
-    /// Lines of the remaining lanes.
-    fn remaining_lines(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..LANES)
-            .filter(|&l| self.remaining >> l & 1 == 1)
-            .map(|l| self.lines[l])
-    }
-
-    /// Mask of the lanes whose line is `line`.
-    fn lanes_of(&self, line: u32) -> u32 {
-        (0..LANES)
-            .filter(|&l| self.lines[l] == line)
-            .fold(0, |m, l| m | 1 << l)
     }
 }
 
@@ -1094,185 +980,6 @@ mod tests {
         ) {
             let (acc, miss, _) = run_sequence(sets, ways, &seq, latency);
             prop_assert_eq!((acc, miss), lru_lists(sets, ways, &seq));
-        }
-    }
-
-    // ----- Coalescer -----
-
-    /// One coalescer cycle with only `next`.
-    fn take(c: &mut CoalescerModel, next: bool) -> CoalescerOut {
-        c.step(&CoalescerIn {
-            next,
-            ..CoalescerIn::default()
-        })
-    }
-
-    /// One coalescer cycle loading `addr` under `mask`.
-    fn load(c: &mut CoalescerModel, addr: [u32; LANES], mask: u32) -> CoalescerOut {
-        c.step(&CoalescerIn {
-            load: true,
-            addr,
-            mask,
-            ..CoalescerIn::default()
-        })
-    }
-
-    /// The lines a coalescer emits, taking one per cycle, with their `last` flags.
-    fn drain(c: &mut CoalescerModel) -> Vec<(u32, bool)> {
-        let mut lines = Vec::new();
-        loop {
-            let out = take(c, true);
-            if !out.busy {
-                return lines;
-            }
-            assert!(out.line_valid);
-            lines.push((out.line, out.last));
-        }
-    }
-
-    #[test]
-    fn coalescer_ascending_distinct_lines() {
-        let mut c = CoalescerModel::new();
-        let mut addr = [0u32; LANES];
-        for (l, a) in addr.iter_mut().enumerate() {
-            *a = (31 - l as u32 % 4) * 128 + l as u32;
-        }
-        addr[5] = 2 * 128 + 127;
-        let idle = load(&mut c, addr, !0);
-        assert!(!idle.busy && !idle.line_valid && !idle.last);
-        assert_eq!(idle.line, 0);
-        assert_eq!(
-            drain(&mut c),
-            vec![
-                (2, false),
-                (28, false),
-                (29, false),
-                (30, false),
-                (31, true)
-            ]
-        );
-        assert!(!take(&mut c, false).busy);
-    }
-
-    #[test]
-    fn coalescer_paper_load() {
-        // Warp 0 of block (0,0): lanes x + 16·y, address 32·x + 4 → lines 0..4.
-        let addr = std::array::from_fn(|l| 32 * (l as u32 % 16) + 4);
-        let mut c = CoalescerModel::new();
-        load(&mut c, addr, !0);
-        assert_eq!(
-            drain(&mut c),
-            vec![(0, false), (1, false), (2, false), (3, true)]
-        );
-    }
-
-    #[test]
-    fn coalescer_inactive_lanes_are_ignored() {
-        let addr = std::array::from_fn(|l| l as u32 * 128);
-        let mut c = CoalescerModel::new();
-        load(&mut c, addr, 1 << 7 | 1 << 20 | 1 << 31);
-        assert_eq!(c.remaining(), 1 << 7 | 1 << 20 | 1 << 31);
-        assert_eq!(drain(&mut c), vec![(7, false), (20, false), (31, true)]);
-    }
-
-    #[test]
-    fn coalescer_empty_mask_loads_nothing() {
-        let mut c = CoalescerModel::new();
-        load(&mut c, [128; LANES], 0);
-        let out = take(&mut c, true);
-        assert!(!out.busy && !out.line_valid && !out.last);
-    }
-
-    #[test]
-    fn coalescer_one_line_for_32_lanes() {
-        let addr = std::array::from_fn(|l| 0x1234_5600 + 4 * l as u32 % 128);
-        let mut c = CoalescerModel::new();
-        load(&mut c, addr, !0);
-        let out = take(&mut c, true);
-        assert!(out.busy && out.line_valid && out.last);
-        assert_eq!(out.line, 0x1234_5600 >> 7);
-        assert!(!take(&mut c, true).busy);
-    }
-
-    #[test]
-    fn coalescer_next_back_pressure() {
-        let addr = std::array::from_fn(|l| if l < 16 { 0 } else { 1 << 31 });
-        let mut c = CoalescerModel::new();
-        load(&mut c, addr, !0);
-        for _ in 0..5 {
-            let out = take(&mut c, false);
-            assert!(out.busy && !out.last);
-            assert_eq!(out.line, 0);
-        }
-        assert_eq!(take(&mut c, true).line, 0);
-        for _ in 0..3 {
-            let out = take(&mut c, false);
-            assert!(out.busy && out.last);
-            assert_eq!(out.line, 1 << 24);
-        }
-        take(&mut c, true);
-        assert!(!take(&mut c, false).busy);
-    }
-
-    #[test]
-    fn coalescer_load_ignored_while_busy() {
-        let mut c = CoalescerModel::new();
-        load(&mut c, [0; LANES], 1);
-        // busy: this load (even with next) is ignored; the line is taken.
-        let out = c.step(&CoalescerIn {
-            load: true,
-            addr: [256; LANES],
-            mask: !0,
-            next: true,
-            ..CoalescerIn::default()
-        });
-        assert!(out.busy && out.last);
-        assert!(!take(&mut c, true).busy);
-        load(&mut c, [256; LANES], 3);
-        assert_eq!(drain(&mut c), vec![(2, true)]);
-    }
-
-    #[test]
-    fn coalescer_reset_drops_the_instruction() {
-        let mut c = CoalescerModel::new();
-        load(&mut c, [0; LANES], !0);
-        c.step(&CoalescerIn {
-            reset: true,
-            next: true,
-            ..CoalescerIn::default()
-        });
-        assert!(!take(&mut c, true).busy);
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
-
-        #[test]
-        fn coalescer_emits_the_sorted_distinct_lines(
-            addr in prop::array::uniform32(prop_oneof![0u32..4096, any::<u32>()]),
-            mask in any::<u32>(),
-            stalls in prop::collection::vec(any::<bool>(), 64),
-        ) {
-            let mut c = CoalescerModel::new();
-            load(&mut c, addr, mask);
-            let mut want: Vec<u32> = (0..LANES)
-                .filter(|&l| mask >> l & 1 == 1)
-                .map(|l| addr[l] >> 7)
-                .collect();
-            want.sort_unstable();
-            want.dedup();
-            let mut got = Vec::new();
-            for &next in stalls.iter().chain(std::iter::repeat_n(&true, 40)) {
-                let out = take(&mut c, next);
-                if !out.busy {
-                    break;
-                }
-                prop_assert_eq!(out.last, got.len() + 1 == want.len());
-                if next {
-                    got.push(out.line);
-                }
-            }
-            prop_assert_eq!(got, want);
         }
     }
 }

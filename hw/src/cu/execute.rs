@@ -85,10 +85,12 @@ impl ComputeUnit {
     ) -> Result<(), (CuError, u32)> {
         let g = &mut self.groups[gi];
         let (pc, wf) = (g.ctx[k].last_pc, g.ctx[k].wf);
-        let lines = coalesce(
-            memory::flat_addresses(f, &g.wfs[wf].vrf, eff),
-            memory::dwords(f),
-        );
+        // (Built with the hierarchy: present whenever `mem_sys` is.)
+        let Some(coal) = &mut self.coal else {
+            return Ok(());
+        };
+        let addrs = memory::flat_addresses(f, &g.wfs[wf].vrf, eff);
+        let lines = coal.lines(addrs, eff, memory::dwords(f));
         if lines.is_empty() {
             p.at = self.now + 1;
             self.pending.push(p);

@@ -147,6 +147,7 @@ impl ComputeUnit {
             .groups
             .iter()
             .find_map(|g| g.check().err())
+            .or_else(|| self.coal.as_ref().and_then(|c| c.check().err()))
             .or_else(|| self.mem_sys.as_ref().and_then(|m| m.check().err()));
         if let Some(f) = fault {
             let msg = self.record_fault(f);
@@ -164,9 +165,11 @@ impl ComputeUnit {
     ) -> Result<(), Result<u32, String>> {
         self.rounds = None;
         self.mem_sys = None;
+        self.coal = None;
         if !self.cfg.memory.hierarchy {
             return Ok(());
         }
+        self.coal = Some(coalesce::Coalescing::new(&*self.blocks).map_err(Err)?);
         let slots = self.cfg.n_simd * self.cfg.n_wfc;
         let plan = match l.reorder {
             true => Some(

@@ -148,13 +148,13 @@ fn lane_address(f: &InsnFields, v: &Vrf, lane: usize) -> u64 {
     u64::from(v.get(addr, lane)) | u64::from(v.get(addr + 1, lane)) << 32
 }
 
-/// The byte addresses of FLAT instruction `f`, one per lane of `eff`.
+/// The byte addresses of FLAT instruction `f`, one per lane of `eff`, with their lanes.
 pub fn flat_addresses<'a>(
     f: &'a InsnFields,
     v: &'a Vrf,
     eff: u64,
-) -> impl Iterator<Item = u64> + 'a {
-    lanes(eff).map(move |lane| lane_address(f, v, lane))
+) -> impl Iterator<Item = (usize, u64)> + 'a {
+    lanes(eff).map(move |lane| (lane, lane_address(f, v, lane)))
 }
 
 /// Everything a memory instruction touches.

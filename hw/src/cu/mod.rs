@@ -45,6 +45,7 @@
 //!   otherwise.
 
 pub mod abi;
+mod coalesce;
 mod config;
 pub mod counters;
 mod dispatch;
@@ -72,7 +73,6 @@ pub use idu_port::{IduLaunch, IduShape, ValuIdu};
 use crate::block::{BlockFault, Blocks, Models};
 use crate::idu::model::MAX_K;
 use crate::isa::insn_model::{format, unit, InsnDecodeIn, InsnFields};
-use crate::memsys::coalesce::coalesce;
 use crate::memsys::plan::ReorderPlan;
 use crate::memsys::{GlobalAccess, MemSystem};
 use crate::pws::{assemble_mask, lane_mask, Cmd, ErrorCode, PwsParams, State};
@@ -192,6 +192,8 @@ pub struct ComputeUnit {
     pub trace_group: Option<usize>,
     /// The global memory hierarchy of the current launch (`memory.hierarchy`).
     mem_sys: Option<MemSystem>,
+    /// The coalescer of the FLAT instructions that go to the hierarchy (with `mem_sys`).
+    coal: Option<coalesce::Coalescing>,
     /// Record every DRAM command of the next launches.
     pub record_dram: bool,
     /// Global accesses in the hierarchy, by completion id.
@@ -252,6 +254,7 @@ impl ComputeUnit {
             trace_group: None,
             serial: 0,
             mem_sys: None,
+            coal: None,
             record_dram: false,
             inflight: HashMap::new(),
             rounds: None,
@@ -265,8 +268,8 @@ impl ComputeUnit {
         })
     }
 
-    /// Takes the swappable blocks (decode, schedulers, split/merge units, reordering unit, L1,
-    /// DRAM controller, IDU dispatchers) from `blocks` from the next launch on.
+    /// Takes the swappable blocks (decode, schedulers, split/merge units, coalescer, reordering
+    /// unit, L1, DRAM controller, IDU dispatchers) from `blocks` from the next launch on.
     pub fn set_blocks(&mut self, blocks: Arc<dyn Blocks>) {
         self.blocks = blocks;
     }
@@ -326,6 +329,7 @@ impl ComputeUnit {
         self.pending.clear();
         self.inflight.clear();
         self.mem_sys = None;
+        self.coal = None;
         self.rounds = None;
         self.disp = Dispatcher::default();
     }

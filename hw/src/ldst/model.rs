@@ -51,7 +51,7 @@ pub struct PathModel {
     /// The reordering unit.
     pub reorder: ReorderModel,
     /// The coalescer.
-    pub coal: CoalescerModel,
+    pub coal: CoalescerModel<LANES>,
     /// The L1.
     pub l1: CacheModel,
     /// The store register.
@@ -92,7 +92,8 @@ impl PathModel {
             reset,
             load,
             addr: i.rel_addr,
-            mask: i.rel_mask,
+            mask: u64::from(i.rel_mask),
+            size: 0,
             next: l1.req_ready,
         });
         let l1_store = self.store;

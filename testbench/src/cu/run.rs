@@ -90,7 +90,7 @@ pub struct RunOpts {
     #[arg(long, default_value_t = 1)]
     pub idu_seed: u64,
     /// Run these blocks as RTL, each in lock-step with its reference model: `all`, or names
-    /// among decode,sched,pws,reorder,l1,dram,idu. A mismatch stops the run (exit 1) and
+    /// among decode,sched,pws,coalesce,reorder,l1,dram,idu. A mismatch stops the run (exit 1) and
     /// writes the window before it to rtl-mismatch.vcd (beside --vcd if given). With --vcd,
     /// every RTL block also writes its own signals to FILE.rtl/INSTANCE.vcd, merged into FILE
     /// under rtl.INSTANCE on the system's time base.

@@ -9,8 +9,9 @@ use super::rtl::{EngineChoice, Rtl};
 use super::vl::{Engine, VlOptions, VlPorts};
 use super::waves::merge::Timeline;
 use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, Models};
+use rtgpu_hw::cache::coal_model::{CoalescerIn, CoalescerModel, CoalescerOut, WAVE_LANES};
 use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
-use rtgpu_hw::cache::L1Cache;
+use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::dram::model::{DramIn, DramModel, DramOut};
 use rtgpu_hw::dram::{DramCtrl, Part};
 use rtgpu_hw::idu::model::{DispIn, DispOut, DispatcherModel};
@@ -210,6 +211,14 @@ impl Blocks for RtlBlocks {
         })
     }
 
+    fn coalesce(&self) -> Result<DynBlock<CoalescerIn<WAVE_LANES>, CoalescerOut>, String> {
+        if !self.on(BlockKind::Coalesce) {
+            return Models.coalesce();
+        }
+        let rtl = coalesce_rtl(self.choice())?;
+        Ok(pair("coalesce", CoalescerModel::new(), self.traced(rtl)?))
+    }
+
     fn reorder(
         &self,
         w: usize,
@@ -288,6 +297,22 @@ impl Blocks for RtlBlocks {
     fn checked(&self) -> bool {
         !self.kinds.is_empty()
     }
+}
+
+/// The compute unit's coalescer RTL (64 lanes, power-up state = reset state) on `engine`.
+pub fn coalesce_rtl(
+    engine: EngineChoice,
+) -> Result<Rtl<Coalescer<WAVE_LANES>, CoalescerIn<WAVE_LANES>, CoalescerOut>, String> {
+    Rtl::new(
+        "coalesce",
+        Coalescer::<WAVE_LANES>::default(),
+        |u| &mut u.clock,
+        (
+            crate::tb::cache::rtl::apply_coal,
+            crate::tb::cache::rtl::read_coal,
+        ),
+        engine,
+    )
 }
 
 /// The L1 RTL of `sets` × `ways` (reset state) on `engine`.

@@ -51,7 +51,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 17] {
+pub fn all() -> [&'static dyn BlockTb; 18] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -67,6 +67,7 @@ pub fn all() -> [&'static dyn BlockTb; 17] {
         &crate::tb::dram::snoop_tb::SnoopTb,
         &crate::tb::idu::tb::IduFig43Tb,
         &crate::tb::cache::tb::L1Tb,
+        &crate::tb::cache::coal_tb::CoalescerTb,
         &crate::tb::ldst::tb::ReorderExampleTb,
         &DecodeTb,
         &CounterTb,

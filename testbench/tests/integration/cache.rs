@@ -243,7 +243,7 @@ fn lru_order_on_four_ways() {
 }
 
 /// Steps the coalescer until it is idle, collecting (line, last) per taken line.
-fn drain(c: &mut RtlCoalescer) -> Vec<(u32, bool)> {
+fn drain(c: &mut RtlCoalescer<32>) -> Vec<(u32, bool)> {
     let mut out = Vec::new();
     loop {
         let o = c.step(&CoalescerIn::take()).unwrap();
@@ -261,7 +261,7 @@ fn drain(c: &mut RtlCoalescer) -> Vec<(u32, bool)> {
 /// loads are ignored while busy; an empty mask loads nothing.
 #[test]
 fn coalescer_emits_ascending_distinct_lines() {
-    let mut c = RtlCoalescer::new().unwrap();
+    let mut c = RtlCoalescer::<32>::new().unwrap();
     // Lanes scattered over lines 9, 3, 7, 3, ... with duplicates and byte offsets.
     let mut addr = [0u32; 32];
     for (i, a) in addr.iter_mut().enumerate() {
@@ -285,7 +285,7 @@ fn coalescer_emits_ascending_distinct_lines() {
         [(0, false), (3, false), (7, false), (9, true)]
     );
     // Every lane on one line, the largest: one line, last at once.
-    c.step(&CoalescerIn::load([u32::MAX; 32], u32::MAX))
+    c.step(&CoalescerIn::load([u32::MAX; 32], u64::from(u32::MAX)))
         .unwrap();
     assert_eq!(drain(&mut c), [(0x1FF_FFFF, true)]);
     // 32 distinct lines in descending lane order come out ascending.
@@ -293,7 +293,8 @@ fn coalescer_emits_ascending_distinct_lines() {
     for (i, a) in addr.iter_mut().enumerate() {
         *a = (1000 - 3 * i as u32) << 7;
     }
-    c.step(&CoalescerIn::load(addr, u32::MAX)).unwrap();
+    c.step(&CoalescerIn::load(addr, u64::from(u32::MAX)))
+        .unwrap();
     let got = drain(&mut c);
     let want: Vec<_> = (0..32)
         .rev()
@@ -333,7 +334,11 @@ fn the_l1_4x2_lints_and_synthesizes() {
 
 #[test]
 fn the_coalescer_lints_and_synthesizes() {
-    lint_and_synth("coalescer", rtgpu_hw::cache::Coalescer::default(), &[]);
+    lint_and_synth(
+        "coalescer",
+        rtgpu_hw::cache::Coalescer::<32>::default(),
+        &[],
+    );
 }
 
 fn random_run<const S: usize, const W: usize>(seed: u64, cycles: usize, lines: u32) {
@@ -409,8 +414,8 @@ fn coalescer_rtl_equals_the_reference_model_every_cycle() {
             .wrapping_add(1442695040888963407);
         (rng >> 33) % n
     };
-    let mut rtl = RtlCoalescer::new().unwrap();
-    let mut model = CoalescerModel::new();
+    let mut rtl = RtlCoalescer::<32>::new().unwrap();
+    let mut model = CoalescerModel::<32>::new();
     model.step(&CoalescerIn {
         reset: true,
         ..CoalescerIn::default()
@@ -423,14 +428,15 @@ fn coalescer_rtl_equals_the_reference_model_every_cycle() {
             std::array::from_fn(|_| base.wrapping_add(next(spread) as u32 * 4 * 32));
         let mask = match next(4) {
             0 => 0,
-            1 => u32::MAX,
-            _ => next(1 << 32) as u32,
+            1 => u64::from(u32::MAX),
+            _ => next(1 << 32),
         };
         let inp = CoalescerIn {
             reset: next(400) == 0,
             load: next(3) == 0,
             addr,
             mask,
+            size: 0,
             next: next(4) != 0,
         };
         let want = model.step(&inp);

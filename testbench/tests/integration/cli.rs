@@ -31,6 +31,7 @@ fn list_names_every_block_and_speaks_json() {
             "snoop",
             "idu-fig43",
             "l1-cache",
+            "coalescer",
             "reorder-example",
             "decode",
             "counter"

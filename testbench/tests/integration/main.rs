@@ -10,6 +10,7 @@ mod aging;
 mod cache;
 mod cli;
 mod cli_inputs;
+mod coalescer;
 mod common;
 mod cosim;
 mod decode_rtl_vs_model;

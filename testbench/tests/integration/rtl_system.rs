@@ -1,11 +1,12 @@
 //! The RTL blocks inside the running system: kernels with `--rtl all` (decode, schedulers,
-//! split/merge units, reordering unit, L1, DRAM controller, IDU dispatchers as RTL, each in
+//! split/merge units, coalescer, reordering unit, L1, DRAM controller, IDU dispatchers as RTL, each in
 //! lock-step with its model) give zero mismatches and exactly the behavioural run's status,
 //! cycles, counters and memory. A corrupted RTL output is caught and named.
 
 use rtgpu_firmware::aging::experiment::Distribution;
 use rtgpu_firmware::launch::Dims;
-use rtgpu_hw::block::{BlockKind, Blocks, Clocked, DynBlock, FaultKind, Models};
+use rtgpu_hw::block::{BlockFault, BlockKind, Blocks, Clocked, DynBlock, FaultKind, Models};
+use rtgpu_hw::cache::coal_model::{CoalescerIn, CoalescerModel, CoalescerOut, WAVE_LANES};
 use rtgpu_hw::cache::model::{CacheIn, CacheModel, CacheOut};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::sched::model::Policy;
@@ -177,38 +178,61 @@ fn rtl_all_on_the_whole_matrix() {
     );
 }
 
-/// An L1 whose `hit` output is inverted from its cycle `from` on.
-struct WrongHit<U> {
+/// A block whose outputs are corrupted by `corrupt` from its cycle `from` on.
+struct Wrong<U: Clocked> {
     inner: U,
     from: u64,
     cycle: u64,
+    corrupt: fn(&mut U::Out),
 }
 
-impl<U: Clocked<In = CacheIn, Out = CacheOut>> Clocked for WrongHit<U> {
-    type In = CacheIn;
-    type Out = CacheOut;
+impl<U: Clocked> Clocked for Wrong<U> {
+    type In = U::In;
+    type Out = U::Out;
 
-    fn outputs(&self, i: &CacheIn) -> CacheOut {
+    fn outputs(&self, i: &U::In) -> U::Out {
         let mut o = self.inner.outputs(i);
-        o.hit ^= self.cycle >= self.from;
+        if self.cycle >= self.from {
+            (self.corrupt)(&mut o);
+        }
         o
     }
 
-    fn step(&mut self, i: &CacheIn) {
+    fn step(&mut self, i: &U::In) {
         self.cycle(i);
     }
 
-    fn cycle(&mut self, i: &CacheIn) -> CacheOut {
+    fn cycle(&mut self, i: &U::In) -> U::Out {
         let mut o = self.inner.cycle(i);
-        o.hit ^= self.cycle >= self.from;
+        if self.cycle >= self.from {
+            (self.corrupt)(&mut o);
+        }
         self.cycle += 1;
         o
     }
 }
 
-/// Every block as RTL, but the L1 RTL's `hit` is corrupted from cycle 200.
-/// The given blocks as RTL, plus an L1 on `engine` whose hit output is wrong from cycle 200.
-struct Mutant(RtlBlocks, EngineChoice);
+/// `inner` with `corrupt` applied from its cycle `from` on.
+fn wrong<U: Clocked>(inner: U, from: u64, corrupt: fn(&mut U::Out)) -> Wrong<U> {
+    Wrong {
+        inner,
+        from,
+        cycle: 0,
+        corrupt,
+    }
+}
+
+/// The block a [`Mutant`] corrupts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// The L1's `hit`, from its cycle 200.
+    L1,
+    /// The coalescer's `first`, from its cycle 5.
+    Coalesce,
+}
+
+/// The given blocks as RTL, plus the target block as RTL on `engine` with a wrong output.
+struct Mutant(RtlBlocks, EngineChoice, Target);
 
 impl Blocks for Mutant {
     fn decode(
@@ -245,17 +269,25 @@ impl Blocks for Mutant {
     > {
         self.0.reorder(w, d, t)
     }
+    fn coalesce(&self) -> Result<DynBlock<CoalescerIn<WAVE_LANES>, CoalescerOut>, String> {
+        if self.2 != Target::Coalesce {
+            return self.0.coalesce();
+        }
+        let rtl = rtgpu_testbench::sim::blocks::coalesce_rtl(self.1)?;
+        let bad = wrong(rtl, 5, |o: &mut CoalescerOut| o.first ^= 1);
+        let model = CoalescerModel::<WAVE_LANES>::new();
+        Ok(Box::new(LockStep::new("coalesce", model, bad)))
+    }
     fn l1(&self, sets: usize, ways: usize) -> Result<DynBlock<CacheIn, CacheOut>, String> {
+        if self.2 != Target::L1 {
+            return self.0.l1(sets, ways);
+        }
         let rtl = rtgpu_testbench::sim::blocks::l1_rtl(sets, ways, self.1)?;
-        let wrong = WrongHit {
-            inner: rtl,
-            from: 200,
-            cycle: 0,
-        };
+        let bad = wrong(rtl, 200, |o: &mut CacheOut| o.hit ^= true);
         Ok(Box::new(LockStep::new(
             "l1",
             CacheModel::new(sets, ways)?,
-            wrong,
+            bad,
         )))
     }
     fn dram(
@@ -280,16 +312,13 @@ impl Blocks for Mutant {
 
 /// A run with a mutant L1 on `engine` stops at the mutation, naming block, cycle and port.
 fn mutant_is_caught(kinds: &[BlockKind], engine: Engine) {
-    let l = launch("vector_add.s", NOSPLIT, Mem::Hierarchy);
-    let choice = EngineChoice {
-        engine,
-        ..EngineChoice::default()
-    };
-    let blocks = Arc::new(Mutant(RtlBlocks::new(kinds), choice));
-    let ran = on_rtl_stack(|| twin::run(&l, blocks)).unwrap();
-    assert_eq!(ran.status, "rtl_block");
-    let f = ran.fault.expect("a fault");
+    let f = mutant_fault(kinds, engine, Target::L1);
     assert_eq!((f.block.as_str(), f.cycle), ("l1", 200), "{f}");
+    assert_eq!(mismatch(&f).0, "hit");
+}
+
+/// The port, expected and got values of a mismatch (their values differ in bit 0 only).
+fn mismatch(f: &BlockFault) -> (&str, u64, u64) {
     let FaultKind::Mismatch {
         port,
         expected,
@@ -298,14 +327,42 @@ fn mutant_is_caught(kinds: &[BlockKind], engine: Engine) {
     else {
         panic!("{f}");
     };
-    assert_eq!(port, "hit");
-    assert_eq!(expected ^ got, 1);
-    assert!(f.window.len() > 1 && f.window.last().unwrap().cycle == 200);
+    assert_eq!(expected ^ got, 1, "{f}");
+    assert!(f.window.len() > 1 && f.window.last().unwrap().cycle == f.cycle);
+    (port, *expected, *got)
+}
+
+/// The fault of vector_add on the hierarchy with `kinds` as RTL and `target` mutated on
+/// `engine` (the run stops in `rtl_block`).
+fn mutant_fault(kinds: &[BlockKind], engine: Engine, target: Target) -> BlockFault {
+    let l = launch("vector_add.s", NOSPLIT, Mem::Hierarchy);
+    let choice = EngineChoice {
+        engine,
+        ..EngineChoice::default()
+    };
+    let blocks = Arc::new(Mutant(RtlBlocks::new(kinds), choice, target));
+    let ran = on_rtl_stack(|| twin::run(&l, blocks)).unwrap();
+    assert_eq!(ran.status, "rtl_block");
+    ran.fault.expect("a fault")
 }
 
 #[test]
 fn a_wrong_rtl_output_stops_the_run_and_names_block_cycle_and_port() {
     mutant_is_caught(&BlockKind::ALL, Engine::Harness);
+}
+
+/// The coalescer's RTL giving a wrong `first` from its cycle 5 (the span of a FLAT
+/// instruction's line) stops the run with `block coalesce, cycle 5, port first, expected …,
+/// got …`.
+#[test]
+fn a_wrong_coalescer_output_is_caught_in_lock_step() {
+    let f = mutant_fault(&BlockKind::ALL, Engine::Harness, Target::Coalesce);
+    assert_eq!((f.block.as_str(), f.cycle), ("coalesce", 5), "{f}");
+    let (_, expected, got) = mismatch(&f);
+    assert_eq!(
+        f.to_string(),
+        format!("block coalesce, cycle 5, port first, expected {expected:#x}, got {got:#x}")
+    );
 }
 
 /// The lock-step checks run unchanged on Verilated blocks: the memory hierarchy's L1 and DRAM

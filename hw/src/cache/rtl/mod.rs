@@ -2,3 +2,4 @@
 
 pub mod coalescer;
 pub mod l1;
+pub mod span_merge;

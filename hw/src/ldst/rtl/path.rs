@@ -108,6 +108,10 @@ pub struct LdstPath<
     pub line: Signal<Out, Bits<25>>,
     /// It is the instruction's last line.
     pub line_last: Signal<Out, Bit>,
+    /// The first dword touched in the coalescer's line (the L1 ignores it).
+    pub line_first: Signal<Out, Bits<5>>,
+    /// Dwords from `line_first` to the last dword touched in the line (the L1 ignores it).
+    pub line_words: Signal<Out, Bits<6>>,
     /// The L1 access is a store.
     pub l1_store: Signal<Out, Bit>,
     /// The L1 takes the line at the edge.
@@ -133,10 +137,12 @@ pub struct LdstPath<
     /// L1 misses since reset.
     pub misses: Signal<Out, Bits<32>>,
     reorder: Reorder<W, D, T>,
-    coal: Coalescer,
+    coal: Coalescer<LANES>,
     l1: L1Cache<SETS, WAYS>,
     store_r: DFF<Bit>,
     load: Signal<Local, Bit>,
+    /// One dword per lane (the coalescer's `size`).
+    zero2: Constant<Bits<2>>,
 }
 
 impl<const W: usize, const D: usize, const T: usize, const SETS: usize, const WAYS: usize> Default
@@ -187,6 +193,8 @@ impl<const W: usize, const D: usize, const T: usize, const SETS: usize, const WA
             line_valid: Default::default(),
             line: Default::default(),
             line_last: Default::default(),
+            line_first: Default::default(),
+            line_words: Default::default(),
             l1_store: Default::default(),
             l1_ready: Default::default(),
             hit: Default::default(),
@@ -204,6 +212,7 @@ impl<const W: usize, const D: usize, const T: usize, const SETS: usize, const WA
             l1: Default::default(),
             store_r: Default::default(),
             load: Default::default(),
+            zero2: crate::hdl::k(0),
         }
     }
 }
@@ -249,6 +258,7 @@ impl<const W: usize, const D: usize, const T: usize, const SETS: usize, const WA
             self.coal.addr[l].next = self.rel_addr[l].val();
         }
         self.coal.mask.next = self.rel_mask.val();
+        self.coal.size.next = self.zero2.val();
         self.coal.advance.next = self.l1.req_ready.val();
         self.l1.reset.next = self.reset.val();
         self.l1.req_valid.next = self.coal.line_valid.val();
@@ -283,6 +293,8 @@ impl<const W: usize, const D: usize, const T: usize, const SETS: usize, const WA
         self.line_valid.next = self.coal.line_valid.val();
         self.line.next = self.coal.line.val();
         self.line_last.next = self.coal.last.val();
+        self.line_first.next = self.coal.first.val();
+        self.line_words.next = self.coal.words.val();
         self.l1_store.next = self.store_r.q.val();
         self.l1_ready.next = self.l1.req_ready.val();
         self.hit.next = self.l1.hit.val();

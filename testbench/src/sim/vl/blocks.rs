@@ -72,8 +72,8 @@ crate::vl_ports!([const S: usize, const W: usize] L1Cache<S, W> {
     misses,
 });
 
-crate::vl_ports!([] Coalescer {
-    clock, reset, load, addr, mask, advance, busy, line_valid, line, last,
+crate::vl_ports!([const L: usize] Coalescer<L> {
+    clock, reset, load, addr, mask, size, advance, busy, line_valid, line, first, words, last,
 });
 
 crate::vl_ports!([const W: usize, const D: usize, const T: usize] Reorder<W, D, T> {
@@ -89,7 +89,8 @@ crate::vl_ports!([const W: usize, const D: usize, const T: usize, const S: usize
     map_we, map_slot, map_block, map_warp, map_wave, map_len, start, req_valid, req_slot,
     req_seq, req_pc_idx, req_store, req_tag, watchdog, rel_addr, rel_mask, mem_fill,
     mem_fill_line, free, req_ready, rel_valid, rel_slot, rel_tag, rel_store, rel_pc_idx, state,
-    target, expect_seq, count, error, coal_busy, line_valid, line, line_last, l1_store,
+    target, expect_seq, count, error, coal_busy, line_valid, line, line_last,
+    line_first, line_words, l1_store,
     l1_ready, hit, way, victim, victim_valid, victim_line, mem_req_valid, mem_req_line,
     mem_req_store, accesses, misses,
 });

@@ -61,15 +61,15 @@ pub fn read_l1<const SETS: usize, const WAYS: usize>(u: &L1Cache<SETS, WAYS>) ->
     }
 }
 
-/// `Coalescer` in a harness.
-pub struct RtlCoalescer {
-    harness: Harness<Coalescer>,
+/// `Coalescer<L>` in a harness.
+pub struct RtlCoalescer<const L: usize> {
+    harness: Harness<Coalescer<L>>,
 }
 
-impl RtlCoalescer {
+impl<const L: usize> RtlCoalescer<L> {
     /// A coalescer after one reset cycle.
     pub fn new() -> Result<Self, HarnessError> {
-        let mut harness = Harness::new(Coalescer::default(), "coalescer")?;
+        let mut harness = Harness::new(Coalescer::<L>::default(), "coalescer")?;
         let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
         harness.add_clock("clock", period, |u| &mut u.clock)?;
         let mut c = Self { harness };
@@ -81,28 +81,33 @@ impl RtlCoalescer {
     }
 
     /// One cycle: apply `inp`, read the outputs, clock the edge.
-    pub fn step(&mut self, inp: &CoalescerIn) -> Result<CoalescerOut, HarnessError> {
+    pub fn step(&mut self, inp: &CoalescerIn<L>) -> Result<CoalescerOut, HarnessError> {
         self.harness.cycle(|u| apply_coal(u, inp), read_coal)
     }
 }
 
-/// Drives the coalescer's inputs.
-pub fn apply_coal(u: &mut Coalescer, i: &CoalescerIn) {
+/// Drives the coalescer's inputs (mask bits from `L` on and `size` bits from 2 on are cut, as
+/// the model ignores them).
+pub fn apply_coal<const L: usize>(u: &mut Coalescer<L>, i: &CoalescerIn<L>) {
     u.reset.next = i.reset;
     u.load.next = i.load;
     for (port, a) in u.addr.iter_mut().zip(i.addr) {
         port.next = u64::from(a).to_bits();
     }
-    u.mask.next = u64::from(i.mask).to_bits();
+    let lanes = if L >= 64 { u64::MAX } else { (1 << L) - 1 };
+    u.mask.next = (i.mask & lanes).to_bits();
+    u.size.next = u64::from(i.size & 3).to_bits();
     u.advance.next = i.next;
 }
 
 /// Reads the coalescer's outputs.
-pub fn read_coal(u: &Coalescer) -> CoalescerOut {
+pub fn read_coal<const L: usize>(u: &Coalescer<L>) -> CoalescerOut {
     CoalescerOut {
         busy: u.busy.val(),
         line_valid: u.line_valid.val(),
         line: u.line.val().index() as u32,
+        first: u.first.val().index() as u32,
+        words: u.words.val().index() as u32,
         last: u.last.val(),
     }
 }

@@ -41,6 +41,8 @@ pub fn read<const W: usize, const D: usize, const T: usize, const S: usize, cons
             busy: u.coal_busy.val(),
             line_valid: u.line_valid.val(),
             line: line(u.line.val()),
+            first: u.line_first.val().index() as u32,
+            words: u.line_words.val().index() as u32,
             last: u.line_last.val(),
         },
         l1: CacheOut {
