@@ -94,13 +94,17 @@ pub fn engines<B: VlPorts + 'static>(
     let vcd = dir.join(format!("{name}-harness.vcd"));
     let (hv, _) = harness(name, &make, clock, &stim, n.harness / 4, Some(&vcd))?;
     let plain = VlEngine::new(&mut make(), name, &VlOptions::default())?;
-    let ([rust, cpp], folds, cpp_fold) = side_by_side(name, &plain, &stim, n, None)?;
+    let SideBySide {
+        rows: [rust, cpp],
+        folds,
+        cpp_fold,
+    } = side_by_side(name, &plain, &stim, n, None)?;
     let traced = VlEngine::new(&mut make(), name, &traced_opts())?;
     let short = EngineCycles {
         verilator: n.verilator / 8,
         ..n
     };
-    let ([rust_vcd, cpp_vcd], ..) = side_by_side(name, &traced, &stim, short, Some(dir))?;
+    let [rust_vcd, cpp_vcd] = side_by_side(name, &traced, &stim, short, Some(dir))?.rows;
     // Harness and Verilator agree on the first cycles; Rust and C++ drive the model alike.
     if folds.0 != h_fold || folds.1 != cpp_fold {
         return Err(format!(
@@ -149,18 +153,27 @@ fn harness<B: VlPorts + 'static>(
     Ok((timed, acc))
 }
 
+/// What [`side_by_side`] measured.
+struct SideBySide {
+    /// The Rust row and the C++ row.
+    rows: [BenchRow; 2],
+    /// The Rust fold after `n.harness` cycles and after all of them.
+    folds: (u64, u64),
+    /// The C++ fold after all cycles.
+    cpp_fold: u64,
+}
+
 /// Verilator driven from Rust (one foreign call per cycle, [`rtgpu_verilator::Model::cycle`], as the engine
 /// drives a one-clock block) and the same model in a pure C++ loop over the same rows, each on
 /// an instance of its own, in alternating tenths of the run so that the machine's load weighs
-/// on both alike. With `vcd`, both write a waveform into that folder. Returns the two rows,
-/// the Rust folds after `n.harness` and after `n.verilator` cycles, and the C++ fold.
+/// on both alike. With `vcd`, both write a waveform into that folder.
 fn side_by_side(
     name: &'static str,
     built: &VlEngine,
     stim: &Stimulus,
     n: EngineCycles,
     vcd: Option<&Path>,
-) -> Result<([BenchRow; 2], (u64, u64), u64), String> {
+) -> Result<SideBySide, String> {
     let (mut rust, mut cpp) = (built.fresh_model()?, built.fresh_model()?);
     if let Some(dir) = vcd {
         for (m, engine) in [(&mut rust, "verilator"), (&mut cpp, "cpp")] {
@@ -203,5 +216,9 @@ fn side_by_side(
         row(name, r, n.verilator, secs),
         row(name, c, n.verilator, ns as f64 * 1e-9),
     ];
-    Ok((rows, (at_harness, acc), cpp_acc))
+    Ok(SideBySide {
+        rows,
+        folds: (at_harness, acc),
+        cpp_fold: cpp_acc,
+    })
 }
