@@ -7,7 +7,7 @@ mod invariants;
 mod kernels;
 mod stimulus;
 
-use super::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use super::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
@@ -366,14 +366,6 @@ fn differences(rtl: &GroupOut, model: &GroupOut) -> Option<String> {
         out.push(format!("RTL {:?}, model {:?}", strip(rtl), strip(model)));
     }
     (!out.is_empty()).then(|| out.join("; "))
-}
-
-fn mismatch(cycle: u64, detail: String) -> TbError {
-    TbError::Mismatch {
-        cycle,
-        detail,
-        waves: None,
-    }
 }
 
 /// The waveform: commands, then per context its state and masks, then the strobes.

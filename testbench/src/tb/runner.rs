@@ -78,6 +78,15 @@ pub enum TbError {
     Harness(HarnessError),
 }
 
+/// A testbench's mismatch at `cycle` (the runner adds the waveform).
+pub fn mismatch(cycle: u64, detail: String) -> TbError {
+    TbError::Mismatch {
+        cycle,
+        detail,
+        waves: None,
+    }
+}
+
 impl fmt::Display for TbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -9,7 +9,7 @@ use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{as_refs, Format, Gtkw};
-use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
+use crate::tb::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::cache::model::{CoalescerIn, CoalescerModel, CoalescerOut};
@@ -173,14 +173,6 @@ impl BlockTb for CoalescerTb {
 
     fn verilog(&self) -> Result<String, String> {
         verilog_of(&mut Coalescer::<LANES>::default())
-    }
-}
-
-fn mismatch(cycle: u64, detail: String) -> TbError {
-    TbError::Mismatch {
-        cycle,
-        detail,
-        waves: None,
     }
 }
 

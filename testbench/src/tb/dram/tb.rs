@@ -9,7 +9,7 @@ use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
-use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::tb::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::dram::model::{checker, trace_cmd, DramIn, DramModel, Request};
@@ -304,14 +304,6 @@ fn check_4k(part: &Part, lid: u32) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-fn mismatch(cycle: u64, detail: String) -> TbError {
-    TbError::Mismatch {
-        cycle,
-        detail,
-        waves: None,
-    }
 }
 
 /// A waveform marker: acceptance, completion, refresh.

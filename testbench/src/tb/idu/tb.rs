@@ -8,7 +8,7 @@ use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::verilog_of;
 use crate::sim::waves::{as_refs, Format, Gtkw};
-use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
+use crate::tb::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::idu::model::{DispIn, DispOut, DispatcherModel};
@@ -141,14 +141,6 @@ fn running(rng: &mut ChaCha8Rng) -> DispIn {
         (i.in_valid, i.in_type, i.in_tag) = (true, ty, rng.gen());
     }
     i
-}
-
-fn mismatch(cycle: u64, detail: String) -> TbError {
-    TbError::Mismatch {
-        cycle,
-        detail,
-        waves: None,
-    }
 }
 
 /// The RTL's outputs against the model's.

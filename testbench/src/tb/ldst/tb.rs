@@ -14,7 +14,7 @@ use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
-use crate::tb::{drive, BlockTb, TbError, TbOptions, TbRun};
+use crate::tb::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -91,14 +91,6 @@ fn episode(rng: &mut ChaCha8Rng, n: u64) -> (Traffic, SysConfig) {
         ..SysConfig::default()
     };
     (t, c)
-}
-
-fn mismatch(cycle: u64, detail: String) -> TbError {
-    TbError::Mismatch {
-        cycle,
-        detail,
-        waves: None,
-    }
 }
 
 /// The episode running and what to check at its end.
