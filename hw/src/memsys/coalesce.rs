@@ -2,6 +2,10 @@
 //! touches (the reordering paper's Algorithm 3 with 64-lane
 //! wavefronts), ascending, each with the dword span it
 //! touches in the line (a store writes that span to DRAM).
+//!
+//! The compute unit coalesces with the coalescer block (`crate::cache`, "Coalescer"), run to
+//! its last line for each instruction; [`coalesce`] here is that block's oracle: the same lines
+//! and spans in one function, which its model's and its testbench's checks compare against.
 
 use crate::cache::model::LINE_SHIFT;
 

@@ -1,5 +1,6 @@
-//! The compute unit's global memory hierarchy: per-wavefront coalescing
-//! ([`coalesce`]) → the LD/ST unit's access buffer → the **reordering unit** (or its bypass
+//! The compute unit's global memory hierarchy: per-wavefront coalescing (the coalescer
+//! block, run by the compute unit; its lines are [`coalesce::LineSpan`]s) → the LD/ST unit's
+//! access buffer → the **reordering unit** (or its bypass
 //! with an LD/ST queue) → a line sequencer → the **L1 data cache** → a miss queue → a
 //! **clock-domain crossing** ([`cdc`]) → the **Sim-D DRAM controller** ([`dram_side`]) in the
 //! DRAM command clock → the crossing back → fills and store acknowledgements.
