@@ -1,6 +1,8 @@
 //! Reference model of the path: [`PathModel`] steps the reordering unit's, the coalescer's and
 //! the L1's reference models in the order the wiring of the contract (`super`) implies.
 
+use crate::block::ports::join;
+use crate::block::{Clocked, Ports, Visit};
 use crate::cache::model::{
     CacheIn, CacheModel, CacheOut, CoalescerIn, CoalescerModel, CoalescerOut, LANES,
 };
@@ -70,18 +72,12 @@ impl PathModel {
         })
     }
 
-    /// The outputs during the current cycle, then the edge.
+    /// The outputs during the current cycle, then the edge (the [`Clocked::cycle`] of the
+    /// path, each unit stepped once).
     pub fn step(&mut self, i: &PathIn) -> PathOut {
         let reset = i.reorder.reset;
         let coal = self.coal.outputs(&CoalescerIn::default());
-        let l1 = self.l1.step(&CacheIn {
-            reset,
-            req_valid: coal.line_valid,
-            req_line: coal.line,
-            req_store: self.store,
-            mem_fill: i.fill.is_some(),
-            mem_fill_line: i.fill.unwrap_or(0),
-        });
+        let l1 = self.l1.step(&self.l1_in(i, &coal));
         let rel_ready = !coal.busy;
         let reorder = self.reorder.step(&ReorderIn {
             rel_ready,
@@ -109,4 +105,64 @@ impl PathModel {
             l1_store,
         }
     }
+
+    /// The L1's inputs: the coalescer's current line with the store register, and the fill.
+    fn l1_in(&self, i: &PathIn, coal: &CoalescerOut) -> CacheIn {
+        CacheIn {
+            reset: i.reorder.reset,
+            req_valid: coal.line_valid,
+            req_line: coal.line,
+            req_store: self.store,
+            mem_fill: i.fill.is_some(),
+            mem_fill_line: i.fill.unwrap_or(0),
+        }
+    }
 }
+
+impl Clocked for PathModel {
+    type In = PathIn;
+    type Out = PathOut;
+
+    fn outputs(&self, i: &PathIn) -> PathOut {
+        let coal = self.coal.outputs(&CoalescerIn::default());
+        let l1 = self.l1.outputs(&self.l1_in(i, &coal));
+        let reorder = self.reorder.outputs(&ReorderIn {
+            rel_ready: !coal.busy,
+            ..i.reorder
+        });
+        PathOut {
+            reorder,
+            coal,
+            l1,
+            l1_store: self.store,
+        }
+    }
+
+    fn step(&mut self, i: &PathIn) {
+        PathModel::step(self, i);
+    }
+
+    fn cycle(&mut self, i: &PathIn) -> PathOut {
+        PathModel::step(self, i)
+    }
+}
+
+/// The ports as the RTL names them: the fill is `mem_fill` and `mem_fill_line`.
+impl Ports for PathIn {
+    fn visit(&self, prefix: &str, v: Visit) {
+        self.reorder.visit(&join(prefix, "reorder"), v);
+        self.rel_addr.visit(&join(prefix, "rel_addr"), v);
+        self.rel_mask.visit(&join(prefix, "rel_mask"), v);
+        self.fill.is_some().visit(&join(prefix, "mem_fill"), v);
+        self.fill
+            .unwrap_or(0)
+            .visit(&join(prefix, "mem_fill_line"), v);
+    }
+}
+
+crate::ports!(PathOut {
+    reorder,
+    coal,
+    l1,
+    l1_store
+});

@@ -34,6 +34,11 @@ impl<R: Clocked, U: Clocked<In = R::In, Out = R::Out>> LockStep<R, U> {
         }
     }
 
+    /// The two implementations back (the reference first), e.g. to close an RTL engine.
+    pub fn into_parts(self) -> (R, U) {
+        (self.reference, self.under_test)
+    }
+
     /// Compares one evaluation; the first difference (or engine failure) is kept.
     fn compare(&self, input: &R::In, expected: &R::Out, got: &R::Out) {
         if self.fault.borrow().is_some() {

@@ -29,9 +29,23 @@ pub struct Rtl<B: Block, I, O> {
     read: Read<B, O>,
     cycle: u64,
     error: RefCell<Option<String>>,
-    /// Recording on the system's time base: the system's clock, this block's track, and
-    /// where the track goes when the block is dropped.
-    track: Option<(SysClock, Track, Tracks)>,
+    /// Recording on the system's time base.
+    track: Option<Noted>,
+}
+
+/// A block's recording on the system's time base: the system's clock, the block's track, and
+/// where the track goes when the block is dropped.
+struct Noted {
+    clock: SysClock,
+    track: Track,
+    tracks: Tracks,
+}
+
+impl Drop for Noted {
+    /// Hands the block's track over for the merge.
+    fn drop(&mut self) {
+        self.tracks.add(std::mem::take(&mut self.track));
+    }
 }
 
 /// How an adapter evaluates its block: the engine, and its waveform options.
@@ -59,7 +73,18 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
             Harness::with_engine(block, &scope, engine.engine, &engine.vl).map_err(err)?;
         let period = Period::ps(TB_PERIOD_PS)?;
         harness.add_clock("clock", period, pin).map_err(err)?;
-        Ok(Rtl {
+        Ok(Self::from_harness(name, harness, (apply, read)))
+    }
+
+    /// The block already in `harness` (one clock of its own), as block `name`: for a
+    /// testbench that sets the harness up ([`crate::tb::tb_harness`]) and closes it after the
+    /// run ([`Rtl::into_harness`]).
+    pub fn from_harness(
+        name: &str,
+        harness: Harness<B>,
+        (apply, read): (Apply<B, I>, Read<B, O>),
+    ) -> Self {
+        Rtl {
             name: name.to_string(),
             harness: RefCell::new(harness),
             apply,
@@ -67,7 +92,12 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
             cycle: 0,
             error: RefCell::new(None),
             track: None,
-        })
+        }
+    }
+
+    /// The harness back, to close it (its waveform).
+    pub fn into_harness(self) -> Harness<B> {
+        self.harness.into_inner()
     }
 
     /// One cycle with `input` whose outputs are not compared (a reset before the block
@@ -109,7 +139,11 @@ impl<B: VlPorts + 'static, I, O: Default> Rtl<B, I, O> {
             vcd: path,
             steps: Vec::new(),
         };
-        self.track = Some((timeline.clock.clone(), track, timeline.tracks.clone()));
+        self.track = Some(Noted {
+            clock: timeline.clock.clone(),
+            track,
+            tracks: timeline.tracks.clone(),
+        });
         Ok(self)
     }
 
@@ -161,9 +195,9 @@ where
     fn cycle(&mut self, input: &I) -> O {
         let (apply, read) = (self.apply, self.read);
         self.cycle += 1;
-        if let Some((clock, track, _)) = &mut self.track {
-            let at = (self.harness.get_mut().now_ps(), clock.now());
-            track.steps.push(at);
+        if let Some(n) = &mut self.track {
+            let at = (self.harness.get_mut().now_ps(), n.clock.now());
+            n.track.steps.push(at);
         }
         match self.harness.get_mut().cycle(|u| apply(u, input), read) {
             Ok(o) => o,
@@ -180,15 +214,6 @@ where
                 kind: FaultKind::Engine(m.clone()),
                 window: Vec::new(),
             })),
-        }
-    }
-}
-
-impl<B: Block, I, O> Drop for Rtl<B, I, O> {
-    /// Hands the block's track over for the merge.
-    fn drop(&mut self) {
-        if let Some((_, track, tracks)) = self.track.take() {
-            tracks.add(track);
         }
     }
 }

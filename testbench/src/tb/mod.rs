@@ -22,7 +22,10 @@ pub mod sched;
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
 pub use insn::InsnTb;
-pub use runner::{drive, mismatch, same, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+pub use runner::{
+    drive, mismatch, run_cycles, same, tb_finish, tb_harness, Ran, TbError, TbOptions, TbRun,
+    TB_PERIOD_PS,
+};
 
 /// A block testbench.
 pub trait BlockTb: Sync {

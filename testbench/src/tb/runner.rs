@@ -138,8 +138,26 @@ pub fn drive<B: VlPorts + 'static>(
     mut per_cycle: impl FnMut(&mut Harness<B>, u64) -> Result<Option<String>, TbError>,
     layout: impl FnOnce() -> Gtkw,
 ) -> Result<TbRun, TbError> {
-    // FST: Verilator writes it itself; the harness's VCD is converted at the end.
-    let native_fst = opts.fst && opts.engine == Engine::Verilator;
+    let mut h = tb_harness(uut, name, clock, opts)?;
+    let ran = run_cycles(cycles, |k| per_cycle(&mut h, k));
+    tb_finish(h, name, opts, ran, layout)
+}
+
+/// Writes Verilator's own waveform as FST (rather than converting the harness's VCD).
+fn native_fst(opts: &TbOptions) -> bool {
+    opts.fst && opts.engine == Engine::Verilator
+}
+
+/// The first part of [`drive`]: `uut` (VCD scope `name`) in a harness on a 1 GHz clock,
+/// recording the waveform and the port vectors as `opts` asks. For a testbench whose RTL is
+/// owned by an adapter for the run ([`crate::sim::rtl::Rtl::from_harness`]).
+pub fn tb_harness<B: VlPorts + 'static>(
+    uut: B,
+    name: &str,
+    clock: ClockPin<B>,
+    opts: &TbOptions,
+) -> Result<Harness<B>, TbError> {
+    let native_fst = native_fst(opts);
     let vl = VlOptions {
         trace: opts.waves_dir.is_some(),
         window: opts.vcd_window,
@@ -165,10 +183,27 @@ pub fn drive<B: VlPorts + 'static>(
     if opts.record_ports {
         h.record_ports()?;
     }
+    Ok(h)
+}
+
+/// What a testbench's cycles gave: how many were asked, the waveform's markers (ps, label)
+/// and the failure that stopped them, if any.
+pub struct Ran {
+    cycles: u64,
+    markers: Vec<(u64, String)>,
+    failure: Option<TbError>,
+}
+
+/// The middle part of [`drive`]: `per_cycle` for cycles `0..cycles` until one fails,
+/// collecting the labels it returns as markers.
+pub fn run_cycles(
+    cycles: u64,
+    mut per_cycle: impl FnMut(u64) -> Result<Option<String>, TbError>,
+) -> Ran {
     let mut markers = Vec::new();
     let mut failure = None;
     for k in 0..cycles {
-        match per_cycle(&mut h, k) {
+        match per_cycle(k) {
             Ok(Some(label)) => markers.push((k * TB_PERIOD_PS, label)),
             Ok(None) => {}
             Err(e) => {
@@ -179,6 +214,28 @@ pub fn drive<B: VlPorts + 'static>(
             }
         }
     }
+    Ran {
+        cycles,
+        markers,
+        failure,
+    }
+}
+
+/// The last part of [`drive`]: closes the harness `h` of [`tb_harness`], writes the
+/// waveform's `.gtkw` (laid out by `layout`, with the markers) and returns the run, or its
+/// failure (pointing at the waveform).
+pub fn tb_finish<B: VlPorts + 'static>(
+    h: Harness<B>,
+    name: &str,
+    opts: &TbOptions,
+    ran: Ran,
+    layout: impl FnOnce() -> Gtkw,
+) -> Result<TbRun, TbError> {
+    let Ran {
+        cycles,
+        markers,
+        failure,
+    } = ran;
     let done = h.finish()?;
     let mut run = TbRun {
         cycles,
@@ -192,7 +249,7 @@ pub fn drive<B: VlPorts + 'static>(
             .fold(layout(), |g, (ps, label)| g.marker(*ps, label))
             .within(opts.vcd_window)
             .recorded_only(!opts.vcd_scopes.is_empty());
-        let vcd = match opts.fst && !native_fst {
+        let vcd = match opts.fst && !native_fst(opts) {
             true => crate::sim::waves::to_fst(&vcd)?,
             false => vcd,
         };

@@ -1,14 +1,13 @@
-//! The path's RTL ([`LdstPath`]) in the harness, as a [`Path`] the system can drive, and
-//! [`Lockstep`]: the RTL and the reference model ([`PathModel`]) stepped together, compared
-//! every cycle.
+//! The path's RTL ([`LdstPath`]) in the harness as a block with the reference model's
+//! ([`PathModel`](rtgpu_hw::ldst::model::PathModel)) port bundles, so that the generic lock-step checker
+//! ([`crate::sim::lockstep::LockStep`]) runs the two together and the system drives the pair.
 
-use super::system::{Path, PathView};
 use crate::sim::harness::Harness;
+use crate::sim::rtl::Rtl;
 use crate::tb::reorder::rtl::{reorder_apply, reorder_read};
 use rtgpu_hw::cache::model::{CacheOut, CoalescerOut};
-use rtgpu_hw::ldst::model::{PathIn, PathModel, PathOut};
+use rtgpu_hw::ldst::model::{PathIn, PathOut};
 use rtgpu_hw::ldst::LdstPath;
-use rtgpu_hw::reorder::model::state::ISSUE;
 use rtgpu_hw::reorder::model::ReorderOut;
 use rust_hdl::core::prelude::*;
 
@@ -62,59 +61,15 @@ pub fn read<const W: usize, const D: usize, const T: usize, const S: usize, cons
     }
 }
 
-/// The register-only outputs of the path as they are after the last edge.
-fn view_of<const W: usize, const D: usize, const T: usize, const S: usize, const A: usize>(
-    u: &LdstPath<W, D, T, S, A>,
-) -> PathView {
-    // In bypass the release port shows the (stale) request inputs: only ISSUE's is a view.
-    let o = read(u);
-    let issue = o.reorder.state == ISSUE;
-    PathView {
-        free: o.reorder.free,
-        rel_valid: o.reorder.rel_valid && issue,
-        rel_slot: if issue { o.reorder.rel_slot } else { 0 },
-        rel_tag: if issue { o.reorder.rel_tag } else { 0 },
-        coal_busy: o.coal.busy,
-    }
-}
+/// The path's RTL in a harness as a block ([`Clocked`](rtgpu_hw::block::Clocked)) with the
+/// reference model's port bundles, for a lock-step pair with the reference model.
+pub type RtlPath<const W: usize, const D: usize, const T: usize, const S: usize, const A: usize> =
+    Rtl<LdstPath<W, D, T, S, A>, PathIn, PathOut>;
 
-/// The RTL path (in a harness the caller owns) and the reference model, compared every
-/// cycle: a [`Path`] that fails on the first difference.
-pub struct Lockstep<
-    'h,
-    const W: usize,
-    const D: usize,
-    const T: usize,
-    const S: usize,
-    const A: usize,
-> {
-    /// The RTL.
-    pub rtl: &'h mut Harness<LdstPath<W, D, T, S, A>>,
-    /// The model.
-    pub model: &'h mut PathModel,
-}
-
-impl<const W: usize, const D: usize, const T: usize, const S: usize, const A: usize> Path
-    for Lockstep<'_, W, D, T, S, A>
-{
-    fn view(&mut self) -> Result<PathView, String> {
-        let got = view_of(self.rtl.uut());
-        let want = Path::view(self.model)?;
-        if got != want {
-            return Err(format!("view: RTL {got:?}, model {want:?}"));
-        }
-        Ok(got)
-    }
-
-    fn step(&mut self, i: &PathIn) -> Result<PathOut, String> {
-        let got = self
-            .rtl
-            .cycle(|u| apply(u, i), read)
-            .map_err(|e| e.to_string())?;
-        let want = self.model.step(i);
-        if got != want {
-            return Err(format!("RTL {got:?}\nmodel {want:?}"));
-        }
-        Ok(got)
-    }
+/// `h`'s path as a block named `name`.
+pub fn rtl_path<const W: usize, const D: usize, const T: usize, const S: usize, const A: usize>(
+    name: &str,
+    h: Harness<LdstPath<W, D, T, S, A>>,
+) -> RtlPath<W, D, T, S, A> {
+    Rtl::from_harness(name, h, (apply, read))
 }

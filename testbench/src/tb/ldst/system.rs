@@ -21,7 +21,8 @@
 use super::traffic::Traffic;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rtgpu_hw::cache::model::{CacheOut, CoalescerIn, CoalescerOut, LANES};
+use rtgpu_hw::block::Clocked;
+use rtgpu_hw::cache::model::{CacheOut, CoalescerOut, LANES};
 use rtgpu_hw::ldst::model::{PathIn, PathModel, PathOut};
 use rtgpu_hw::reorder::model::{config_writes, entry, ReorderIn, WarpConfig};
 use rtgpu_wcet::reorder::estimator::{estimate, CacheConfig, Estimate};
@@ -47,30 +48,25 @@ pub struct PathView {
     pub coal_busy: bool,
 }
 
-/// The path below the LD/ST unit (reordering unit → coalescer → L1): the reference models or
-/// the RTL in the harness.
-pub trait Path {
-    /// The register-only outputs at the start of the current cycle.
-    fn view(&mut self) -> Result<PathView, String>;
-    /// The outputs during the current cycle for inputs `i`, then the edge.
-    fn step(&mut self, i: &PathIn) -> Result<PathOut, String>;
+impl PathView {
+    /// The view in the outputs of a cycle with no inputs (a block's outputs with its inputs at
+    /// their defaults are those of its registers).
+    fn of(o: &PathOut) -> PathView {
+        PathView {
+            free: o.reorder.free,
+            rel_valid: o.reorder.rel_valid,
+            rel_slot: o.reorder.rel_slot,
+            rel_tag: o.reorder.rel_tag,
+            coal_busy: o.coal.busy,
+        }
+    }
 }
 
-impl Path for PathModel {
-    fn view(&mut self) -> Result<PathView, String> {
-        let r = self.reorder.outputs(&ReorderIn::default());
-        Ok(PathView {
-            free: r.free,
-            rel_valid: r.rel_valid,
-            rel_slot: r.rel_slot,
-            rel_tag: r.rel_tag,
-            coal_busy: self.coal.outputs(&CoalescerIn::default()).busy,
-        })
-    }
-    fn step(&mut self, i: &PathIn) -> Result<PathOut, String> {
-        Ok(PathModel::step(self, i))
-    }
-}
+/// The path below the LD/ST unit (reordering unit → coalescer → L1) as a block: the
+/// reference model ([`PathModel`]), or its RTL in lock-step with it.
+pub trait Path: Clocked<In = PathIn, Out = PathOut> {}
+
+impl<P: Clocked<In = PathIn, Out = PathOut>> Path for P {}
 
 /// The three configurations of the reordering paper (its Section V-A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -441,10 +437,10 @@ impl System {
                 reorder,
                 ..PathIn::default()
             };
-            path.step(&i).map_err(SysError::Unit)?;
-            return Ok(());
+            path.step(&i);
+            return path.check().map_err(|f| SysError::Unit(f.to_string()));
         }
-        let view = path.view().map_err(SysError::Unit)?;
+        let view = PathView::of(&path.outputs(&PathIn::default()));
         let rel_ready = !view.coal_busy;
         let pick = self.schedule(view.free);
         let base = self.reorder_base();
@@ -469,7 +465,8 @@ impl System {
             rel_mask,
             fill,
         };
-        let o = path.step(&i).map_err(SysError::Unit)?;
+        let o = path.cycle(&i);
+        path.check().map_err(|f| SysError::Unit(f.to_string()))?;
         if o.reorder.error != 0 {
             return Err(SysError::Reorder {
                 code: o.reorder.error,

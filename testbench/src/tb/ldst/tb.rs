@@ -7,14 +7,15 @@
 //! slots, latency, jitter, search mode, load-use distance, in all three modes), each after a
 //! reset; with reordering every episode's misses must equal the static estimate.
 
-use super::rtl::Lockstep;
+use super::rtl::rtl_path;
 use super::system::{estimate_traffic, Geometry, Mode, SysConfig, System};
 use super::traffic::{RandomTraffic, Traffic};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
 use crate::sim::cosim::{verilog_of, Waiver};
+use crate::sim::lockstep::LockStep;
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
-use crate::tb::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun};
+use crate::tb::{mismatch, run_cycles, tb_finish, tb_harness, BlockTb, TbError, TbOptions, TbRun};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -155,38 +156,31 @@ impl BlockTb for ReorderExampleTb {
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
         let (t, c) = paper().map_err(|e| mismatch(0, e))?;
         let mut ep = Episode::new(t, c, true).map_err(|e| mismatch(0, e))?;
-        let mut model = PathModel::new(W, D, T, SETS, WAYS).map_err(|e| mismatch(0, e))?;
+        let model = PathModel::new(W, D, T, SETS, WAYS).map_err(|e| mismatch(0, e))?;
         let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
         let (mut episodes, mut paper_end) = (0u64, None);
         let cycles = opts.cycles.max(200);
-        let run = drive(
-            Block::default(),
-            self.name(),
-            |u| &mut u.clock,
-            opts,
-            cycles,
-            |h, k| {
-                let mut path = Lockstep {
-                    rtl: h,
-                    model: &mut model,
-                };
-                ep.sys
-                    .cycle(&mut path)
-                    .map_err(|e| mismatch(k, e.to_string()))?;
-                if !ep.sys.finished() {
-                    return Ok(None);
-                }
-                let label = ep.check().map_err(|e| mismatch(k, e))?;
-                if ep.paper {
-                    paper_end = Some(k);
-                }
-                episodes += 1;
-                let (t, c) = episode(&mut rng, episodes);
-                ep = Episode::new(t, c, false).map_err(|e| mismatch(k, e))?;
-                Ok(label)
-            },
-            || layout(self.name()),
-        )?;
+        let name = self.name();
+        let h = tb_harness(Block::default(), name, |u| &mut u.clock, opts)?;
+        let mut path = LockStep::new(name, model, rtl_path(name, h));
+        let ran = run_cycles(cycles, |k| {
+            ep.sys
+                .cycle(&mut path)
+                .map_err(|e| mismatch(k, e.to_string()))?;
+            if !ep.sys.finished() {
+                return Ok(None);
+            }
+            let label = ep.check().map_err(|e| mismatch(k, e))?;
+            if ep.paper {
+                paper_end = Some(k);
+            }
+            episodes += 1;
+            let (t, c) = episode(&mut rng, episodes);
+            ep = Episode::new(t, c, false).map_err(|e| mismatch(k, e))?;
+            Ok(label)
+        });
+        let (_, rtl) = path.into_parts();
+        let run = tb_finish(rtl.into_harness(), name, opts, ran, || layout(name))?;
         let Some(end) = paper_end else {
             return Err(mismatch(
                 cycles,
