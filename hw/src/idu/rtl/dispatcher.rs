@@ -1,7 +1,9 @@
 //! The IDU's dispatcher: counters, limits and working bits per type and cluster, the
 //! eligibility equations and the lazy reset (contract: [`super`]). Counters, limits and
-//! working bits are kept per type (`*_sp`, `*_sfu`, `*_ldst`), each indexed by cluster.
+//! working bits are kept per type in a [`TypeBank`] each (`sp`, `sfu`, `ldst`) (outputs `*_sp`, `*_sfu`, `*_ldst`),
+//! indexed by cluster.
 
+use super::bank::TypeBank;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
@@ -68,15 +70,12 @@ pub struct Dispatcher<const K: usize> {
     pub working_sfu: [Signal<Out, Bit>; K],
     /// LD/ST working bits.
     pub working_ldst: [Signal<Out, Bit>; K],
-    c_sp: [DFF<Bits<8>>; K],
-    c_sfu: [DFF<Bits<8>>; K],
-    c_ldst: [DFF<Bits<8>>; K],
-    l_sp: [DFF<Bits<8>>; K],
-    l_sfu: [DFF<Bits<8>>; K],
-    l_ldst: [DFF<Bits<8>>; K],
-    w_sp: [DFF<Bit>; K],
-    w_sfu: [DFF<Bit>; K],
-    w_ldst: [DFF<Bit>; K],
+    /// The SP registers.
+    sp: TypeBank<K>,
+    /// The SFU registers.
+    sfu: TypeBank<K>,
+    /// The LD/ST registers.
+    ldst: TypeBank<K>,
     active_r: DFF<Bit>,
     // The presented type's row.
     cur_cnt: [Signal<Local, Bits<8>>; K],
@@ -141,15 +140,9 @@ impl<const K: usize> Default for Dispatcher<K> {
             working_sp: array_init::array_init(|_| Default::default()),
             working_sfu: array_init::array_init(|_| Default::default()),
             working_ldst: array_init::array_init(|_| Default::default()),
-            c_sp: array_init::array_init(|_| Default::default()),
-            c_sfu: array_init::array_init(|_| Default::default()),
-            c_ldst: array_init::array_init(|_| Default::default()),
-            l_sp: array_init::array_init(|_| Default::default()),
-            l_sfu: array_init::array_init(|_| Default::default()),
-            l_ldst: array_init::array_init(|_| Default::default()),
-            w_sp: array_init::array_init(|_| Default::default()),
-            w_sfu: array_init::array_init(|_| Default::default()),
-            w_ldst: array_init::array_init(|_| Default::default()),
+            sp: Default::default(),
+            sfu: Default::default(),
+            ldst: Default::default(),
             active_r: Default::default(),
             cur_cnt: array_init::array_init(|_| Default::default()),
             cur_lim: array_init::array_init(|_| Default::default()),
@@ -185,41 +178,21 @@ impl<const K: usize> Logic for Dispatcher<K> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, active_r);
-        for i in 0..K {
-            self.c_sp[i].clock.next = self.clock.val();
-            self.c_sfu[i].clock.next = self.clock.val();
-            self.c_ldst[i].clock.next = self.clock.val();
-            self.l_sp[i].clock.next = self.clock.val();
-            self.l_sfu[i].clock.next = self.clock.val();
-            self.l_ldst[i].clock.next = self.clock.val();
-            self.w_sp[i].clock.next = self.clock.val();
-            self.w_sfu[i].clock.next = self.clock.val();
-            self.w_ldst[i].clock.next = self.clock.val();
-            self.c_sp[i].d.next = self.c_sp[i].q.val();
-            self.c_sfu[i].d.next = self.c_sfu[i].q.val();
-            self.c_ldst[i].d.next = self.c_ldst[i].q.val();
-            self.l_sp[i].d.next = self.l_sp[i].q.val();
-            self.l_sfu[i].d.next = self.l_sfu[i].q.val();
-            self.l_ldst[i].d.next = self.l_ldst[i].q.val();
-            self.w_sp[i].d.next = self.w_sp[i].q.val();
-            self.w_sfu[i].d.next = self.w_sfu[i].q.val();
-            self.w_ldst[i].d.next = self.w_ldst[i].q.val();
-        }
         // ---- The presented type's row (type 3: nothing works).
         self.typed.next = self.in_type.val() != self.t_none.val();
         for i in 0..K {
-            self.cur_cnt[i].next = self.c_ldst[i].q.val();
-            self.cur_lim[i].next = self.l_ldst[i].q.val();
-            self.cur_work[i].next = self.w_ldst[i].q.val() & self.typed.val();
+            self.cur_cnt[i].next = self.ldst.cnt[i].val();
+            self.cur_lim[i].next = self.ldst.limit[i].val();
+            self.cur_work[i].next = self.ldst.working[i].val() & self.typed.val();
             if self.in_type.val() == self.t_sp.val() {
-                self.cur_cnt[i].next = self.c_sp[i].q.val();
-                self.cur_lim[i].next = self.l_sp[i].q.val();
-                self.cur_work[i].next = self.w_sp[i].q.val();
+                self.cur_cnt[i].next = self.sp.cnt[i].val();
+                self.cur_lim[i].next = self.sp.limit[i].val();
+                self.cur_work[i].next = self.sp.working[i].val();
             }
             if self.in_type.val() == self.t_sfu.val() {
-                self.cur_cnt[i].next = self.c_sfu[i].q.val();
-                self.cur_lim[i].next = self.l_sfu[i].q.val();
-                self.cur_work[i].next = self.w_sfu[i].q.val();
+                self.cur_cnt[i].next = self.sfu.cnt[i].val();
+                self.cur_lim[i].next = self.sfu.limit[i].val();
+                self.cur_work[i].next = self.sfu.working[i].val();
             }
             self.under[i].next = self.cur_cnt[i].val() < self.cur_lim[i].val();
         }
@@ -273,63 +246,52 @@ impl<const K: usize> Logic for Dispatcher<K> {
                     self.next_cnt[i].next = self.one8.val();
                 }
             }
-            if self.go.val() & self.enable.val() {
-                if self.in_type.val() == self.t_sp.val() {
-                    self.c_sp[i].d.next = self.next_cnt[i].val();
-                }
-                if self.in_type.val() == self.t_sfu.val() {
-                    self.c_sfu[i].d.next = self.next_cnt[i].val();
-                }
-                if self.in_type.val() == self.t_ldst.val() {
-                    self.c_ldst[i].d.next = self.next_cnt[i].val();
-                }
-            }
         }
         // ---- Configuration (while not active), launch, stop, reset.
         self.cfg_ok.next = self.cfg_we.val()
             & !self.active_r.q.val()
             & !self.launch.val()
             & (self.k_max.val() | (self.cfg_cluster.val() < self.clusters.val()));
+        self.sp.clock.next = self.clock.val();
+        self.sp.reset.next = self.reset.val();
+        self.sp.launch.next = self.launch.val();
+        self.sp.cfg_we.next = self.cfg_ok.val() & (self.cfg_type.val() == self.t_sp.val());
+        self.sp.cfg_cluster.next = self.cfg_cluster.val();
+        self.sp.cfg_working.next = self.cfg_working.val();
+        self.sp.cfg_limit.next = self.cfg_limit.val();
+        self.sp.cnt_we.next =
+            self.go.val() & self.enable.val() & (self.in_type.val() == self.t_sp.val());
+        self.sfu.clock.next = self.clock.val();
+        self.sfu.reset.next = self.reset.val();
+        self.sfu.launch.next = self.launch.val();
+        self.sfu.cfg_we.next = self.cfg_ok.val() & (self.cfg_type.val() == self.t_sfu.val());
+        self.sfu.cfg_cluster.next = self.cfg_cluster.val();
+        self.sfu.cfg_working.next = self.cfg_working.val();
+        self.sfu.cfg_limit.next = self.cfg_limit.val();
+        self.sfu.cnt_we.next =
+            self.go.val() & self.enable.val() & (self.in_type.val() == self.t_sfu.val());
+        self.ldst.clock.next = self.clock.val();
+        self.ldst.reset.next = self.reset.val();
+        self.ldst.launch.next = self.launch.val();
+        self.ldst.cfg_we.next = self.cfg_ok.val() & (self.cfg_type.val() == self.t_ldst.val());
+        self.ldst.cfg_cluster.next = self.cfg_cluster.val();
+        self.ldst.cfg_working.next = self.cfg_working.val();
+        self.ldst.cfg_limit.next = self.cfg_limit.val();
+        self.ldst.cnt_we.next =
+            self.go.val() & self.enable.val() & (self.in_type.val() == self.t_ldst.val());
         for i in 0..K {
-            if self.cfg_ok.val() & (self.cfg_cluster.val() == self.idx[i].val()) {
-                if self.cfg_type.val() == self.t_sp.val() {
-                    self.w_sp[i].d.next = self.cfg_working.val();
-                    self.l_sp[i].d.next = self.cfg_limit.val();
-                }
-                if self.cfg_type.val() == self.t_sfu.val() {
-                    self.w_sfu[i].d.next = self.cfg_working.val();
-                    self.l_sfu[i].d.next = self.cfg_limit.val();
-                }
-                if self.cfg_type.val() == self.t_ldst.val() {
-                    self.w_ldst[i].d.next = self.cfg_working.val();
-                    self.l_ldst[i].d.next = self.cfg_limit.val();
-                }
-            }
-            if self.launch.val() {
-                self.c_sp[i].d.next = self.zero8.val();
-                self.c_sfu[i].d.next = self.zero8.val();
-                self.c_ldst[i].d.next = self.zero8.val();
-            }
-            if self.reset.val() {
-                self.c_sp[i].d.next = self.zero8.val();
-                self.c_sfu[i].d.next = self.zero8.val();
-                self.c_ldst[i].d.next = self.zero8.val();
-                self.l_sp[i].d.next = self.zero8.val();
-                self.l_sfu[i].d.next = self.zero8.val();
-                self.l_ldst[i].d.next = self.zero8.val();
-                self.w_sp[i].d.next = false;
-                self.w_sfu[i].d.next = false;
-                self.w_ldst[i].d.next = false;
-            }
-            self.cnt_sp[i].next = self.c_sp[i].q.val();
-            self.cnt_sfu[i].next = self.c_sfu[i].q.val();
-            self.cnt_ldst[i].next = self.c_ldst[i].q.val();
-            self.limit_sp[i].next = self.l_sp[i].q.val();
-            self.limit_sfu[i].next = self.l_sfu[i].q.val();
-            self.limit_ldst[i].next = self.l_ldst[i].q.val();
-            self.working_sp[i].next = self.w_sp[i].q.val();
-            self.working_sfu[i].next = self.w_sfu[i].q.val();
-            self.working_ldst[i].next = self.w_ldst[i].q.val();
+            self.sp.next_cnt[i].next = self.next_cnt[i].val();
+            self.sfu.next_cnt[i].next = self.next_cnt[i].val();
+            self.ldst.next_cnt[i].next = self.next_cnt[i].val();
+            self.cnt_sp[i].next = self.sp.cnt[i].val();
+            self.cnt_sfu[i].next = self.sfu.cnt[i].val();
+            self.cnt_ldst[i].next = self.ldst.cnt[i].val();
+            self.limit_sp[i].next = self.sp.limit[i].val();
+            self.limit_sfu[i].next = self.sfu.limit[i].val();
+            self.limit_ldst[i].next = self.ldst.limit[i].val();
+            self.working_sp[i].next = self.sp.working[i].val();
+            self.working_sfu[i].next = self.sfu.working[i].val();
+            self.working_ldst[i].next = self.ldst.working[i].val();
         }
         if self.stop.val() {
             self.active_r.d.next = false;
