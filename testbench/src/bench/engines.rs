@@ -197,8 +197,7 @@ fn side_by_side(
             if k == n.harness {
                 at_harness = acc;
             }
-            rust.inputs_mut().copy_from_slice(row);
-            rust.cycle((0, 1), (1000 * k, 1000 * k + 500), None)
+            rust.cycle_with(row, (0, 1), (1000 * k, 1000 * k + 500), None)
                 .map_err(|e| e.to_string())?;
             acc = fold(acc, &rust.outputs()[..out_words]);
         }

@@ -235,6 +235,39 @@ impl Model {
     #[inline]
     pub fn cycle(
         &mut self,
+        levels: (u64, u64),
+        times: (u64, u64),
+        after: Option<&mut [u64]>,
+    ) -> Result<(), ModelError> {
+        let input = self.input.as_ptr();
+        self.cycle_from(input, levels, times, after)
+    }
+
+    /// [`Model::cycle`] with the packed inputs read from `input` (at least the input bus's
+    /// words) instead of [`Model::inputs_mut`]: a caller that holds its stimulus packed
+    /// already (a recorded row) saves the copy.
+    #[inline]
+    pub fn cycle_with(
+        &mut self,
+        input: &[u64],
+        levels: (u64, u64),
+        times: (u64, u64),
+        after: Option<&mut [u64]>,
+    ) -> Result<(), ModelError> {
+        assert!(
+            input.len() >= self.input.len(),
+            "{} input words, a row of {}",
+            self.input.len(),
+            input.len()
+        );
+        self.cycle_from(input.as_ptr(), levels, times, after)
+    }
+
+    /// [`Model::cycle`] from `input`, a pointer to at least the input bus's words.
+    #[inline(always)]
+    fn cycle_from(
+        &mut self,
+        input: *const u64,
         (low, high): (u64, u64),
         times: (u64, u64),
         after: Option<&mut [u64]>,
@@ -248,11 +281,17 @@ impl Model {
             Some(a) => panic!("{} output words, a buffer of {}", words, a.len()),
             None => std::ptr::null_mut(),
         };
-        let inside = |t| self.window.is_some_and(|(a, b)| (a..=b).contains(&t));
-        let dump = c_int::from(inside(times.0)) | c_int::from(inside(times.1)) << 1;
+        let dump = match self.window {
+            None => 0,
+            Some((a, b)) => {
+                c_int::from((a..=b).contains(&times.0))
+                    | c_int::from((a..=b).contains(&times.1)) << 1
+            }
+        };
         let (sim, cycle) = (self.sim, self.fns.cycle);
-        let (input, output) = (self.input.as_ptr(), self.output.as_mut_ptr());
-        // SAFETY: the buses hold their widths in 64-bit words, `after` at least the output's.
+        let output = self.output.as_mut_ptr();
+        // SAFETY: `input` and the buses hold their widths in 64-bit words, `after` at least
+        // the output's.
         let rc = crate::guard::guarded(sim, self.fns.crash, || unsafe {
             cycle(sim, input, low, high, output, after, times.0, times.1, dump)
         });

@@ -139,17 +139,25 @@ fn verilog_that_does_not_verilate_names_the_design_and_the_first_message() {
     assert!(text.contains("%Error") && text.contains("nosuch"), "{text}");
 }
 
-/// A counter whose evaluation stores through a null pointer (Verilator's inline C++, `$c`)
-/// on the rising edge where `crash` is high.
+/// A counter whose evaluation crashes (Verilator's inline C++, `$c`) on the rising edge
+/// where `crash` is not 0, with the signal it selects: 1 SIGSEGV (a store through a null
+/// pointer), 2 SIGBUS (a read of a shared mapping past the end of its empty file), 3 SIGFPE
+/// (an integer division by zero), 4 SIGILL (an undefined instruction, `ud2`).
 fn crasher() -> Design {
     let verilog = r#"
 module top(clock, crash, count);
     input wire clock;
-    input wire crash;
+    input wire [2:0] crash;
     output reg [31:0] count;
+`systemc_imp_header
+#include <sys/mman.h>
+`verilog
     always @(posedge clock) begin
         count <= count + 32'd1;
-        if (crash) $c("*(volatile int*)0 = 0;");
+        if (crash == 3'd1) $c("*(volatile int*)0 = 0;");
+        if (crash == 3'd2) $c("{ volatile char* p = (volatile char*)mmap(nullptr, 4096, PROT_READ, MAP_SHARED, memfd_create(\"rtv\", 0), 0); (void)p[0]; }");
+        if (crash == 3'd3) $c("{ volatile int z = 0; volatile int q = 1 / z; (void)q; }");
+        if (crash == 3'd4) $c("__builtin_trap();");
     end
 endmodule
 "#;
@@ -158,18 +166,23 @@ endmodule
         verilog: verilog.into(),
         ports: vec![
             port("clock", 1, Dir::Clock),
-            port("crash", 1, Dir::In),
+            port("crash", 3, Dir::In),
             port("count", 32, Dir::Out),
         ],
     }
 }
 
-/// `cycles` rising edges with `crash` low, then one with `crash` as given.
+/// `cycles` rising edges with `crash` low, then one with `crash` as given (a SIGSEGV).
 fn edges(m: &mut Model, cycles: u64, crash: bool) -> Result<u64, rtgpu_verilator::ModelError> {
+    edges_then(m, cycles, u64::from(crash))
+}
+
+/// `cycles` rising edges with `crash` 0, then one with `crash` = `kind`.
+fn edges_then(m: &mut Model, cycles: u64, kind: u64) -> Result<u64, rtgpu_verilator::ModelError> {
     let l = m.layout().clone();
     for t in 0..=cycles {
-        let c = t == cycles && crash;
-        rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[1], 1, u64::from(c));
+        let c = if t == cycles { kind } else { 0 };
+        rtgpu_verilator::put_u64(m.inputs_mut(), l.offsets[1], 3, c);
         m.set_clock(0, false);
         m.eval(1000 * t)?;
         m.set_clock(0, true);
@@ -202,6 +215,24 @@ fn a_crash_in_the_model_is_an_error_naming_the_signal_and_the_process_lives_on()
     assert_eq!(edges(&mut third, 6, false).unwrap(), 7);
     drop((first, second));
     assert_eq!(edges(&mut third, 0, false).unwrap(), 8);
+}
+
+/// SIGBUS, SIGFPE and SIGILL take the same path as SIGSEGV: each crash is an error of its
+/// instance naming the signal, and the process (and a fresh instance) lives on. Mutation:
+/// dropping a signal from the handler's list ends the test process with that signal.
+#[test]
+fn bus_errors_arithmetic_faults_and_illegal_instructions_are_errors_too() {
+    let cache = tempfile::tempdir().unwrap();
+    let built = build(&crasher(), &opts(cache.path(), false)).unwrap();
+    for (kind, name) in [(2, "SIGBUS"), (3, "SIGFPE"), (4, "SIGILL")] {
+        let mut m = Model::new(&built, None).unwrap();
+        assert_eq!(edges_then(&mut m, 2, 0).unwrap(), 3);
+        let e = edges_then(&mut m, 1, kind).unwrap_err();
+        assert!(e.crashed, "{name}: {e}");
+        assert!(e.message.starts_with(name), "{name}: {e}");
+        let mut fresh = Model::new(&built, None).unwrap();
+        assert_eq!(edges_then(&mut fresh, 4, 0).unwrap(), 5, "after {name}");
+    }
 }
 
 /// Sets the accumulator's inputs (reset low).
