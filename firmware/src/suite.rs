@@ -122,9 +122,19 @@ pub const REFERENCES: &[Reference] = &[
         run: histogram,
     },
     Reference {
+        name: "bfs",
+        float: false,
+        run: bfs,
+    },
+    Reference {
         name: "backprop",
         float: true,
         run: backprop,
+    },
+    Reference {
+        name: "nw",
+        float: false,
+        run: nw,
     },
     Reference {
         name: "gaussian",
@@ -298,6 +308,29 @@ fn fdiv(a: f32, b: f32) -> f32 {
     s * (a * (1.0 / (b * s)))
 }
 
+fn bfs(x: &Inputs) -> Vec<Vec<u32>> {
+    let (graph, visited) = (x.ints(0), x.ints(2));
+    let (n, level) = (x.count(0), x.scalars[1] as i32);
+    let (mut mask, mut out) = (x.ints(1), x.ints(3));
+    for v in items(x, n) {
+        if mask[v] <= 0 {
+            continue;
+        }
+        mask[v] = 0;
+        let deg = (graph[v] & 7) as usize;
+        for &e in graph.iter().skip(n + 8 * v).take(deg) {
+            let u = (e as u32 % n as u32) as usize;
+            if visited[u] <= 0 {
+                out[u] = level.wrapping_add(1);
+                out[n + u] = 1;
+            }
+        }
+    }
+    let words = |v: Vec<i32>| v.into_iter().map(|w| w as u32).collect::<Vec<_>>();
+    let mut all = x.with(1, words(mask));
+    all[3] = words(out);
+    all
+}
 fn backprop(x: &Inputs) -> Vec<Vec<u32>> {
     let (input, w) = (x.floats(0), x.floats(1));
     let (n_in, n_out) = (x.count(0), x.count(1));
@@ -307,6 +340,25 @@ fn backprop(x: &Inputs) -> Vec<Vec<u32>> {
         out[j] = 0.5 + fdiv(0.5 * s, 1.0 + s.abs());
     }
     x.with(2, bits(out))
+}
+
+fn nw(x: &Inputs) -> Vec<Vec<u32>> {
+    let (score, sim) = (x.ints(0), x.ints(1));
+    let (n, penalty, d) = (x.count(0), x.scalars[1] as i32, x.count(2));
+    let w = n + 1;
+    let mut out = x.buffers[0].clone();
+    for t in items(x, n) {
+        let i = t + 1;
+        if i >= d || d - i > n {
+            continue;
+        }
+        let j = d - i;
+        let diag = score[(i - 1) * w + j - 1].wrapping_add(sim[i * w + j]);
+        let up = score[(i - 1) * w + j].wrapping_sub(penalty);
+        let left = score[i * w + j - 1].wrapping_sub(penalty);
+        out[i * w + j] = diag.max(up).max(left) as u32;
+    }
+    x.with(0, out)
 }
 
 fn gaussian(x: &Inputs) -> Vec<Vec<u32>> {
@@ -409,6 +461,35 @@ mod tests {
             r.check(&x, &[vec![1, 2, 3, 4], vec![3, 8]]),
             Some((1, 1, 8, 7))
         );
+    }
+
+    #[test]
+    fn bfs_expands_the_frontier_to_unvisited_neighbours() {
+        // n = 4. Node 0 (frontier, degree 2) has edges to 1 (unvisited) and 2 (visited);
+        // node 1 is not in the frontier.
+        let mut graph = vec![0u32; 4 + 32];
+        graph[0] = 2;
+        graph[4] = 1;
+        graph[5] = 2;
+        let x = Inputs {
+            dims: Dims { grid: 4, wg: 4 },
+            scalars: vec![4, 3],
+            buffers: vec![graph, vec![1, 0, 0, 0], vec![0, 0, 1, 0], vec![0; 8]],
+        };
+        let out = bfs(&x);
+        assert_eq!(out[1], [0, 0, 0, 0]);
+        assert_eq!(out[3], [0, 4, 0, 0, 0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn nw_takes_the_best_of_three_moves() {
+        // n = 1: the cell (1, 1) of a 2 x 2 matrix, on diagonal 2.
+        let x = Inputs {
+            dims: Dims { grid: 1, wg: 1 },
+            scalars: vec![1, 2, 2],
+            buffers: vec![vec![0, -2i32 as u32, -2i32 as u32, 0], vec![0, 0, 0, 5]],
+        };
+        assert_eq!(nw(&x)[0][3], 5);
     }
 
     #[test]
