@@ -336,7 +336,7 @@ impl<'a> Parser<'a> {
             return Err(self.unstructured(h.and, "no matching else-head or join in the arm"));
         }
         let (els, join, else_skip) = if xor.is_some() {
-            self.else_part(e, hi, save, &open, id)?
+            self.else_part(e, hi, save, open, id)?
         } else if pat::is_join(&self.insns[e].insn, save) {
             (Vec::new(), e, None)
         } else {

@@ -148,9 +148,7 @@ fn auto(mode: PassMode) -> PassOptions {
 /// adding no split point (`split` absent).
 #[test]
 fn auto_splits_clangs_if_else() {
-    let src = format!(
-        "{IF_HEAD}{XOR}v_mov_b32 v1, 1\n{CLANG_ELSE}v_mov_b32 v1, 2\n{JOIN}s_endpgm"
-    );
+    let src = format!("{IF_HEAD}{XOR}v_mov_b32 v1, 1\n{CLANG_ELSE}v_mov_b32 v1, 2\n{JOIN}s_endpgm");
     for mode in [PassMode::Dws, PassMode::Pws] {
         let c = compile(&code(&src), &auto(mode)).unwrap();
         assert_eq!(c.report.sb, vec![4], "{mode:?}");
@@ -170,7 +168,11 @@ fn auto_refuses_unsafe_shapes_and_says_why() {
     let c = compile(&code(&barrier), &auto(PassMode::Pws)).unwrap();
     assert!(c.report.sb.is_empty());
     assert_eq!(c.report.refused.len(), 1);
-    assert!(c.report.refused[0].1.contains("s_barrier"), "{:?}", c.report);
+    assert!(
+        c.report.refused[0].1.contains("s_barrier"),
+        "{:?}",
+        c.report
+    );
     let live = format!(
         "{IF_HEAD}{XOR}s_mov_b32 s9, 1\n{CLANG_ELSE}v_mov_b32 v1, 2\n{JOIN}v_mov_b32 v2, s9\n\
          s_endpgm"
@@ -185,7 +187,10 @@ fn auto_refuses_unsafe_shapes_and_says_why() {
     let c = compile(&code(&shapes), &auto(PassMode::Dws)).unwrap();
     let why: Vec<&str> = c.report.refused.iter().map(|(_, w)| w.as_str()).collect();
     assert_eq!(why.len(), 2, "{why:?}");
-    assert!(why[0].contains("one-armed") && why[1].contains("loop"), "{why:?}");
+    assert!(
+        why[0].contains("one-armed") && why[1].contains("loop"),
+        "{why:?}"
+    );
 }
 
 /// clang's early exit (`s_and_saveexec_b64; s_cbranch_execz END` with no join) is plain code,

@@ -689,8 +689,8 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     };
     let t0 = std::time::Instant::now();
     let (code, auto_split) = kernel.code(o.mode, o.s);
-    let outcome = driver::run(&mut drv, &code, &image, desc, o.timeout)
-        .map_err(|e| bad(e.to_string()))?;
+    let outcome =
+        driver::run(&mut drv, &code, &image, desc, o.timeout).map_err(|e| bad(e.to_string()))?;
     let seconds = t0.elapsed().as_secs_f64();
     let (gpu, probe, io_error) = drv.into_bus().finish();
     if let Some(e) = io_error {

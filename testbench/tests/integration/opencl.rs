@@ -182,7 +182,10 @@ fn compiled_if_else_is_split_automatically() {
         let text = text.join("\n");
         assert!(text.contains("split") && text.contains("merge"), "{text}");
         let (_, cycles) = on_cu(&k, &image, mode, 1);
-        assert!(cycles < unsplit, "{mode:?}: {cycles} cycles, no-split {unsplit}");
+        assert!(
+            cycles < unsplit,
+            "{mode:?}: {cycles} cycles, no-split {unsplit}"
+        );
     }
     assert_eq!(k.code(Mode::NoSplit, 1).0, k.prog.words());
 }
