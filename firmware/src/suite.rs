@@ -121,6 +121,36 @@ pub const REFERENCES: &[Reference] = &[
         float: false,
         run: histogram,
     },
+    Reference {
+        name: "bfs",
+        float: false,
+        run: bfs,
+    },
+    Reference {
+        name: "backprop",
+        float: true,
+        run: backprop,
+    },
+    Reference {
+        name: "nw",
+        float: false,
+        run: nw,
+    },
+    Reference {
+        name: "gaussian",
+        float: true,
+        run: gaussian,
+    },
+    Reference {
+        name: "lud",
+        float: true,
+        run: lud,
+    },
+    Reference {
+        name: "kmeans",
+        float: false,
+        run: kmeans,
+    },
 ];
 
 /// The reference of kernel `name`, if it is a suite kernel.
@@ -262,6 +292,153 @@ fn histogram(x: &Inputs) -> Vec<Vec<u32>> {
     x.with(1, bins)
 }
 
+/// The work-items of the launch that exist for `n` elements: `0..min(grid, n)`.
+fn items(x: &Inputs, n: usize) -> std::ops::Range<usize> {
+    0..(x.dims.grid as usize).min(n)
+}
+
+/// `a / b` as clang-14 compiles it for gfx803 (`fdiv` with 2.5 ulp: a reciprocal, scaled
+/// for |b| > 2^96), with the reciprocal correctly rounded as the interpreter computes it.
+fn fdiv(a: f32, b: f32) -> f32 {
+    let s = if b.abs() > f32::from_bits(0x6f80_0000) {
+        f32::from_bits(0x2f80_0000)
+    } else {
+        1.0
+    };
+    s * (a * (1.0 / (b * s)))
+}
+
+fn bfs(x: &Inputs) -> Vec<Vec<u32>> {
+    let (graph, visited) = (x.ints(0), x.ints(2));
+    let (n, level) = (x.count(0), x.scalars[1] as i32);
+    let (mut mask, mut out) = (x.ints(1), x.ints(3));
+    for v in items(x, n) {
+        if mask[v] <= 0 {
+            continue;
+        }
+        mask[v] = 0;
+        let deg = (graph[v] & 7) as usize;
+        for &e in graph.iter().skip(n + 8 * v).take(deg) {
+            let u = (e as u32 % n as u32) as usize;
+            if visited[u] <= 0 {
+                out[u] = level.wrapping_add(1);
+                out[n + u] = 1;
+            }
+        }
+    }
+    let words = |v: Vec<i32>| v.into_iter().map(|w| w as u32).collect::<Vec<_>>();
+    let mut all = x.with(1, words(mask));
+    all[3] = words(out);
+    all
+}
+fn backprop(x: &Inputs) -> Vec<Vec<u32>> {
+    let (input, w) = (x.floats(0), x.floats(1));
+    let (n_in, n_out) = (x.count(0), x.count(1));
+    let mut out = x.floats(2);
+    for j in items(x, n_out.min(out.len())) {
+        let s = (0..n_in).fold(0.0f32, |s, k| s + w[k * n_out + j] * input[k]);
+        out[j] = 0.5 + fdiv(0.5 * s, 1.0 + s.abs());
+    }
+    x.with(2, bits(out))
+}
+
+fn nw(x: &Inputs) -> Vec<Vec<u32>> {
+    let (score, sim) = (x.ints(0), x.ints(1));
+    let (n, penalty, d) = (x.count(0), x.scalars[1] as i32, x.count(2));
+    let w = n + 1;
+    let mut out = x.buffers[0].clone();
+    for t in items(x, n) {
+        let i = t + 1;
+        if i >= d || d - i > n {
+            continue;
+        }
+        let j = d - i;
+        let diag = score[(i - 1) * w + j - 1].wrapping_add(sim[i * w + j]);
+        let up = score[(i - 1) * w + j].wrapping_sub(penalty);
+        let left = score[i * w + j - 1].wrapping_sub(penalty);
+        out[i * w + j] = diag.max(up).max(left) as u32;
+    }
+    x.with(0, out)
+}
+
+fn gaussian(x: &Inputs) -> Vec<Vec<u32>> {
+    let (a0, b0) = (x.floats(0), x.floats(1));
+    let (n, t) = (x.count(0), x.count(1));
+    let (mut a, mut b, mut m) = (a0.clone(), b0.clone(), x.floats(2));
+    let w = n - t + 1;
+    for id in items(x, usize::MAX) {
+        let (i, j) = (t + 1 + id / w, t + id % w);
+        if i >= n {
+            continue;
+        }
+        let f = fdiv(a0[i * n + t], a0[t * n + t]);
+        if j == t {
+            m[i * n + t] = f;
+        } else if j == n {
+            b[i] = b0[i] - f * b0[t];
+        } else {
+            a[i * n + j] = a0[i * n + j] - f * a0[t * n + j];
+        }
+    }
+    let mut all = x.with(0, bits(a));
+    all[1] = bits(b);
+    all[2] = bits(m);
+    all
+}
+
+fn lud(x: &Inputs) -> Vec<Vec<u32>> {
+    const B: usize = 4;
+    let a0 = x.floats(0);
+    let (n, o) = (x.count(0), x.count(1));
+    let dia = |i: usize, j: usize| a0[(o + i) * n + o + j];
+    let mut a = a0.clone();
+    let m = n - o - B;
+    for t in items(x, 2 * m) {
+        let (g, h) = (t / 32, t % 32);
+        if h < 16 {
+            let c = o + B + g * 16 + h;
+            let mut r: Vec<f32> = (0..B).map(|i| a0[(o + i) * n + c]).collect();
+            for i in 1..B {
+                for j in 0..i {
+                    r[i] -= dia(i, j) * r[j];
+                }
+                a[(o + i) * n + c] = r[i];
+            }
+        } else {
+            let row = o + B + g * 16 + (h - 16);
+            let mut v: Vec<f32> = (0..B).map(|i| a0[row * n + o + i]).collect();
+            for i in 0..B {
+                for j in 0..i {
+                    v[i] -= dia(j, i) * v[j];
+                }
+                v[i] = fdiv(v[i], dia(i, i));
+                a[row * n + o + i] = v[i];
+            }
+        }
+    }
+    x.with(0, bits(a))
+}
+
+fn kmeans(x: &Inputs) -> Vec<Vec<u32>> {
+    let (pts, ctr) = (x.floats(0), x.floats(1));
+    let (n, k) = (x.count(0), x.count(1));
+    let mut member = x.buffers[2].clone();
+    for i in items(x, n.min(member.len())) {
+        let (px, py) = (pts[2 * i], pts[2 * i + 1]);
+        let (mut best, mut idx) = (0.0f32, -1i32);
+        for c in 0..k {
+            let (dx, dy) = (px - ctr[2 * c], py - ctr[2 * c + 1]);
+            let dist = dx * dx + dy * dy;
+            if idx < 0 || dist < best {
+                best = dist;
+                idx = c as i32;
+            }
+        }
+        member[i] = idx as u32;
+    }
+    x.with(2, member)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +461,35 @@ mod tests {
             r.check(&x, &[vec![1, 2, 3, 4], vec![3, 8]]),
             Some((1, 1, 8, 7))
         );
+    }
+
+    #[test]
+    fn bfs_expands_the_frontier_to_unvisited_neighbours() {
+        // n = 4. Node 0 (frontier, degree 2) has edges to 1 (unvisited) and 2 (visited);
+        // node 1 is not in the frontier.
+        let mut graph = vec![0u32; 4 + 32];
+        graph[0] = 2;
+        graph[4] = 1;
+        graph[5] = 2;
+        let x = Inputs {
+            dims: Dims { grid: 4, wg: 4 },
+            scalars: vec![4, 3],
+            buffers: vec![graph, vec![1, 0, 0, 0], vec![0, 0, 1, 0], vec![0; 8]],
+        };
+        let out = bfs(&x);
+        assert_eq!(out[1], [0, 0, 0, 0]);
+        assert_eq!(out[3], [0, 4, 0, 0, 0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn nw_takes_the_best_of_three_moves() {
+        // n = 1: the cell (1, 1) of a 2 x 2 matrix, on diagonal 2.
+        let x = Inputs {
+            dims: Dims { grid: 1, wg: 1 },
+            scalars: vec![1, 2, 2],
+            buffers: vec![vec![0, -2i32 as u32, -2i32 as u32, 0], vec![0, 0, 0, 5]],
+        };
+        assert_eq!(nw(&x)[0][3], 5);
     }
 
     #[test]

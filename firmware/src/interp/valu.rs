@@ -116,6 +116,7 @@ fn integer(op: Op, a: u32, b: u32, c: u32, clamp: bool) -> Option<u32> {
         VMulHiU32 => ((u64::from(a) * u64::from(b)) >> 32) as u32,
         VBfeU32 => super::salu::bfe(a, b & 31, c & 31),
         VAlignbitB32 => ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32,
+        VMax3I32 => (a as i32).max(b as i32).max(c as i32) as u32,
         _ => return None,
     };
     Some(r)

@@ -348,6 +348,7 @@ opcodes! {
     VBfeU32 "v_bfe_u32" Vop3 0x1c8 Vop3(1, 1, 1, 1), NONE;
     VLshlrevB64 "v_lshlrev_b64" Vop3 0x28f Vop3(2, 1, 2, 0), NONE;
     VAlignbitB32 "v_alignbit_b32" Vop3 0x1ce Vop3(1, 1, 1, 1), NONE;
+    VMax3I32 "v_max3_i32" Vop3 0x1d4 Vop3(1, 1, 1, 1), NONE;
     VMadU64U32 "v_mad_u64_u32" Vop3 0x1e8 MadU64, CLAMP;
     FlatLoadDword "flat_load_dword" Flat 0x14 FlatLoad(1), NONE;
     FlatLoadDwordx2 "flat_load_dwordx2" Flat 0x15 FlatLoad(2), NONE;

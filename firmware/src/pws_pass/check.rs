@@ -34,6 +34,18 @@ pub(crate) fn check_kept(ks: &Kstruct, kept: &BTreeSet<usize>) -> Result<(), Pas
     Ok(())
 }
 
+/// Why if `f` cannot be split safely (the first of the checks [`check_kept`] makes, and a
+/// condition `split` cannot name), or `None`.
+pub(crate) fn refusal(ks: &Kstruct, f: &IfInfo) -> Option<String> {
+    if super::pat::split_of(f.cond).is_none() && f.split.is_none() {
+        return Some("the condition is not a register pair split can name".to_string());
+    }
+    [no_barrier(ks, f), no_live_out(ks, f), no_cross_arm(ks, f)]
+        .into_iter()
+        .find_map(Result::err)
+        .map(|e| e.to_string())
+}
+
 /// The instructions between the if's head and its join (indices).
 fn region(f: &IfInfo) -> Range<usize> {
     f.then_range().start..f.join

@@ -26,6 +26,7 @@
 //! arm and the other SWF the other.
 
 mod check;
+mod close;
 mod error;
 mod parse;
 mod pass;

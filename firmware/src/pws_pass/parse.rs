@@ -78,7 +78,7 @@ pub(crate) fn check_exits(insns: &[Insn]) -> Result<(), PassError> {
 }
 
 /// Per instruction: covered by a loop, i.e. by `[target, branch]` of a backward branch.
-fn loop_cover(insns: &[Insn]) -> Vec<bool> {
+pub(crate) fn loop_cover(insns: &[Insn]) -> Vec<bool> {
     let mut delta = vec![0i64; insns.len() + 1];
     for (b, i) in insns.iter().enumerate() {
         if let Some(t) = i.target.filter(|&t| t <= b) {
@@ -181,7 +181,18 @@ impl<'a> Parser<'a> {
     /// Instruction `k` closes the if saving into `save` (its else-head or its join).
     fn closes(&self, k: usize, save: Operand) -> bool {
         self.get(k)
-            .is_some_and(|i| pat::is_or_saveexec(i, save) || pat::is_join(i, save))
+            .is_some_and(|i| pat::or_saveexec(i, save).is_some() || pat::is_join(i, save))
+    }
+
+    /// clang's early exit at `k`, at the top level: `s_and_saveexec_b64 sX, cond;
+    /// s_cbranch_execz END` with END the final `s_endpgm`. The lanes it masks off are done, EXEC
+    /// is never restored (the kernel has no join for it; clang reuses sX), so both instructions
+    /// are plain code and the branch opens no opaque region.
+    fn exit_mask(&self, k: usize) -> bool {
+        let last = self.insns.len() - 1;
+        self.is(k, |x| pat::and_saveexec(x).is_some())
+            && self.is(k + 1, pat::is_execz)
+            && self.insns[k + 1].target == Some(last)
     }
 
     /// Parses `lo..hi` until the closer of the innermost open if (`open.last()`); returns the
@@ -210,6 +221,11 @@ impl<'a> Parser<'a> {
             }
             if !opaque && open.iter().any(|&o| self.closes(i, o)) {
                 return Err(self.unstructured(i, "closes an outer if inside an inner arm"));
+            }
+            if !opaque && open.is_empty() && self.exit_mask(i) {
+                s.plain.extend([i, i + 1]);
+                i += 2;
+                continue;
             }
             if !opaque {
                 if let Some(h) = self.head(i) {
@@ -320,7 +336,7 @@ impl<'a> Parser<'a> {
             return Err(self.unstructured(h.and, "no matching else-head or join in the arm"));
         }
         let (els, join, else_skip) = if xor.is_some() {
-            self.else_part(e, hi, save, &open2, id)?
+            self.else_part(e, hi, save, open, id)?
         } else if pat::is_join(&self.insns[e].insn, save) {
             (Vec::new(), e, None)
         } else {
@@ -330,7 +346,9 @@ impl<'a> Parser<'a> {
         self.check_skip(then_skip, then_end)?;
         self.check_skip(else_skip, join)?;
         let (merge_wait, merge) = self.merge_after(join, hi);
+        let else_save = pat::join_pair(&self.insns[join].insn).unwrap_or(save);
         let f = &mut self.found.ifs[id];
+        f.else_save = else_save;
         f.xor = xor;
         f.then_skip = then_skip;
         f.else_head = xor.map(|_| e);
@@ -355,18 +373,22 @@ impl<'a> Parser<'a> {
         open: &[Operand],
         id: usize,
     ) -> Result<(Vec<Item>, usize, Option<usize>), PassError> {
-        if !pat::is_or_saveexec(&self.insns[e].insn, save) {
+        let Some(save) = pat::or_saveexec(&self.insns[e].insn, save) else {
             return Err(self.unstructured(
                 e,
                 "two-armed if (s_xor_b64 after s_and_saveexec_b64) without else-head",
             ));
+        };
+        if open.contains(&save) {
+            return Err(self.unstructured(e, "an else-head saves into an enclosing if's pair"));
         }
         if !self.is(e + 1, |x| pat::is_xor_exec(x, save)) {
             return Err(self.unstructured(e, "s_or_saveexec_b64 not followed by s_xor_b64 exec"));
         }
         let else_skip = self.skip_at(e + 2);
         let k = e + 2 + else_skip.is_some() as usize;
-        let (els, j) = self.seq(k, hi, open, Some(id))?;
+        let open2: Vec<Operand> = open.iter().copied().chain([save]).collect();
+        let (els, j) = self.seq(k, hi, &open2, Some(id))?;
         if j >= hi || !pat::is_join(&self.insns[j].insn, save) {
             let at = if j >= hi { e } else { j };
             return Err(

@@ -35,6 +35,12 @@ pub enum Marks {
     /// paper's synthetic benchmark annotates "as many split points as there are SpSIMD
     /// units", and with S = 3 on a binary tree of ifs that is the root and both level-1 ifs.
     Shallowest(usize),
+    /// Compiled kernels (no marks of their own): every two-armed if that can be split safely.
+    /// An if whose region holds an `s_barrier`, writes a scalar register read after the join
+    /// or by the else path, or whose condition `split` cannot name is left unsplit, and so is
+    /// a one-armed if (no gain, docs/assumptions.md#A17) and everything inside a loop; each is
+    /// listed in [`PassReport::refused`] with the reason. No refusal is an error.
+    Auto,
 }
 
 /// Options of [`compile`].
@@ -77,6 +83,9 @@ pub struct PassReport {
     pub inserted_merge: usize,
     /// Warnings, e.g. a split on a one-armed if (docs/assumptions.md#A17).
     pub warnings: Vec<String>,
+    /// [`Marks::Auto`]: the ifs (if pcs) and loops (pcs of their back edges) left unsplit,
+    /// each with the reason, in address order.
+    pub refused: Vec<(u32, String)>,
 }
 
 /// The output of [`compile`].
@@ -92,7 +101,8 @@ pub struct Compiled {
 
 /// Runs the PWS pass on `code` (entry pc 0): see the module documentation.
 pub fn compile(code: &[u32], opts: &PassOptions) -> Result<Compiled, PassError> {
-    let ks = Kstruct::parse(code)?;
+    let closed = super::close::close_at_end(code)?;
+    let ks = Kstruct::parse(&closed)?;
     let mut report = PassReport::default();
     let p = split_points(&ks, opts, &mut report);
     let kept = choose(&ks, &p, opts, &mut report)?;
@@ -152,7 +162,7 @@ fn extra_marks(ks: &Kstruct, marks: Marks) -> BTreeSet<usize> {
         .collect();
     match marks {
         Marks::Source => BTreeSet::new(),
-        Marks::All => two.into_iter().collect(),
+        Marks::All | Marks::Auto => two.into_iter().collect(),
         Marks::Shallowest(n) => {
             two.sort_by_key(|&id| (depth(ks, id), id));
             two.into_iter().take(n).collect()
@@ -164,7 +174,10 @@ fn extra_marks(ks: &Kstruct, marks: Marks) -> BTreeSet<usize> {
 /// (docs/assumptions.md#A17).
 fn split_points(ks: &Kstruct, opts: &PassOptions, report: &mut PassReport) -> Vec<usize> {
     let mut p = Vec::new();
-    let extra = extra_marks(ks, opts.marks);
+    let mut extra = extra_marks(ks, opts.marks);
+    if opts.marks == Marks::Auto {
+        refuse(ks, &mut extra, report);
+    }
     for (id, f) in ks.ifs().iter().enumerate() {
         let marked = f.split.is_some();
         if marked && f.one_armed() {
@@ -180,6 +193,29 @@ fn split_points(ks: &Kstruct, opts: &PassOptions, report: &mut PassReport) -> Ve
         }
     }
     p
+}
+
+/// [`Marks::Auto`]: removes from `cand` the ifs that cannot be split safely and lists them,
+/// the one-armed ifs and the loops in [`PassReport::refused`].
+fn refuse(ks: &Kstruct, cand: &mut BTreeSet<usize>, report: &mut PassReport) {
+    for (id, f) in ks.ifs().iter().enumerate() {
+        let why = if f.one_armed() {
+            Some("one-armed if: a split gains nothing (docs/assumptions.md#A17)".to_string())
+        } else {
+            check::refusal(ks, f)
+        };
+        if let Some(why) = why {
+            cand.remove(&id);
+            report.refused.push((pc(ks, f.and), why));
+        }
+    }
+    for b in ks.back_edges() {
+        report.refused.push((
+            b,
+            "loop (back edge): its exits and the ifs inside it stay masked".to_string(),
+        ));
+    }
+    report.refused.sort();
 }
 
 /// The kept split points K among P (if ids).

@@ -52,14 +52,40 @@ pub fn is_xor_save(i: &Instruction, save: Operand) -> bool {
     i.op == Op::SXorB64 && i.dst == Some(save) && i.src[0] == Some(EXEC) && i.src[1] == Some(save)
 }
 
-/// `s_or_saveexec_b64 sX, sX` (the first instruction of an else-head).
-pub fn is_or_saveexec(i: &Instruction, save: Operand) -> bool {
-    i.op == Op::SOrSaveexecB64 && i.dst == Some(save) && i.src[0] == Some(save)
+/// `s_or_saveexec_b64 sY, sX` (the first instruction of an else-head): returns sY, the pair
+/// the else-arm's join restores EXEC from (sX itself in hand-written kernels; clang-14 may
+/// take another free pair).
+pub fn or_saveexec(i: &Instruction, save: Operand) -> Option<Operand> {
+    match (i.op, i.dst, i.src[0]) {
+        (Op::SOrSaveexecB64, Some(y @ Operand::Sgpr(_)), Some(x)) if x == save => Some(y),
+        _ => None,
+    }
 }
 
-/// `s_xor_b64 exec, sX, exec` (the second instruction of an else-head).
+/// `s_or_b64 exec, exec, sX` for an SGPR pair sX (a join).
+pub fn join_pair(i: &Instruction) -> Option<Operand> {
+    match (i.op, i.dst, i.src[0], i.src[1]) {
+        (Op::SOrB64, Some(EXEC), Some(EXEC), Some(x @ Operand::Sgpr(_))) => Some(x),
+        _ => None,
+    }
+}
+
+/// `s_or_b64 exec, exec, sX` (a join) as an instruction.
+pub fn join(save: Operand) -> Instruction {
+    let mut i = Instruction::new(Op::SOrB64);
+    i.dst = Some(EXEC);
+    i.src[0] = Some(EXEC);
+    i.src[1] = Some(save);
+    i
+}
+
+/// `s_xor_b64 exec, sX, exec` or `s_xor_b64 exec, exec, sX` (the second instruction of an
+/// else-head; clang-14 writes the second form).
 pub fn is_xor_exec(i: &Instruction, save: Operand) -> bool {
-    i.op == Op::SXorB64 && i.dst == Some(EXEC) && i.src[0] == Some(save) && i.src[1] == Some(EXEC)
+    let srcs = (i.src[0], i.src[1]);
+    i.op == Op::SXorB64
+        && i.dst == Some(EXEC)
+        && (srcs == (Some(save), Some(EXEC)) || srcs == (Some(EXEC), Some(save)))
 }
 
 /// `s_or_b64 exec, exec, sX` (the join: EXEC restored).

@@ -48,6 +48,9 @@ pub struct IfInfo {
     pub merge: Option<usize>,
     /// The save pair sX.
     pub save: Operand,
+    /// The pair the else-head saves into and the join restores from: sX, or the other pair
+    /// sY of clang's `s_or_saveexec_b64 sY, sX` (a one-armed if: sX).
+    pub else_save: Operand,
     /// The 64-bit condition of the `s_and_saveexec_b64` (normally vcc).
     pub cond: Operand,
     /// The enclosing if (index in [`Kstruct::ifs`]), if any.
@@ -77,6 +80,7 @@ impl IfInfo {
             merge_wait: None,
             merge: None,
             save,
+            else_save: save,
             cond,
             parent,
         }
@@ -310,6 +314,16 @@ impl Kstruct {
     /// Addresses of the branches that are not if-skips (loops, uniform or masked jumps).
     pub fn opaque_branches(&self) -> Vec<u32> {
         self.pcs(&self.found.opaque_branches)
+    }
+
+    /// Addresses of the backward branches (the loops' back edges).
+    pub fn back_edges(&self) -> Vec<u32> {
+        self.insns
+            .iter()
+            .enumerate()
+            .filter(|(k, i)| i.target.is_some_and(|t| t <= *k))
+            .map(|(_, i)| i.pc)
+            .collect()
     }
 
     fn pcs(&self, idx: &[usize]) -> Vec<u32> {

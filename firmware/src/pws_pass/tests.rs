@@ -1,7 +1,7 @@
 //! Unit tests of the structure parser and the rewrite on small hand-written kernels.
 
 use super::*;
-use crate::isa::assemble;
+use crate::isa::{assemble, Operand};
 
 fn code(body: &str) -> Vec<u32> {
     assemble(&format!(".text\n{body}"), "unit")
@@ -130,4 +130,98 @@ fn offsets_that_no_longer_fit_are_an_error() {
         "{err}"
     );
     assert!(err.to_string().contains("i16"));
+}
+
+/// clang-14's else-head writes `s_xor_b64 exec, exec, sX` (operands swapped).
+const CLANG_ELSE: &str = "s_or_saveexec_b64 s[6:7], s[6:7]\ns_xor_b64 exec, exec, s[6:7]\n";
+
+fn auto(mode: PassMode) -> PassOptions {
+    PassOptions {
+        mode,
+        s: 1,
+        marks: Marks::Auto,
+    }
+}
+
+/// clang's if/else (no skips, swapped else-head xor) gets a split without marks. Catches: the
+/// else-head accepting only `s_xor_b64 exec, sX, exec` (parse error), and [`Marks::Auto`]
+/// adding no split point (`split` absent).
+#[test]
+fn auto_splits_clangs_if_else() {
+    let src = format!("{IF_HEAD}{XOR}v_mov_b32 v1, 1\n{CLANG_ELSE}v_mov_b32 v1, 2\n{JOIN}s_endpgm");
+    for mode in [PassMode::Dws, PassMode::Pws] {
+        let c = compile(&code(&src), &auto(mode)).unwrap();
+        assert_eq!(c.report.sb, vec![4], "{mode:?}");
+        assert_eq!(c.report.kept_splits.len(), 1);
+        assert!(c.report.refused.is_empty(), "{:?}", c.report.refused);
+        assert_eq!(c.report.inserted_merge, 1);
+    }
+}
+
+/// An if/else with a barrier in an arm, or one whose arm writes a scalar read after the join,
+/// stays unsplit and is listed with the reason, and so are a one-armed if and a loop; none is
+/// an error. Catches: [`Marks::Auto`] keeping an unsafe if (then `compile` fails with
+/// `BarrierInSplit` / `ScalarLiveOut`), and the refusals not being reported.
+#[test]
+fn auto_refuses_unsafe_shapes_and_says_why() {
+    let barrier = format!("{IF_HEAD}{XOR}s_barrier\n{CLANG_ELSE}v_mov_b32 v1, 2\n{JOIN}s_endpgm");
+    let c = compile(&code(&barrier), &auto(PassMode::Pws)).unwrap();
+    assert!(c.report.sb.is_empty());
+    assert_eq!(c.report.refused.len(), 1);
+    assert!(
+        c.report.refused[0].1.contains("s_barrier"),
+        "{:?}",
+        c.report
+    );
+    let live = format!(
+        "{IF_HEAD}{XOR}s_mov_b32 s9, 1\n{CLANG_ELSE}v_mov_b32 v1, 2\n{JOIN}v_mov_b32 v2, s9\n\
+         s_endpgm"
+    );
+    let c = compile(&code(&live), &auto(PassMode::Dws)).unwrap();
+    assert!(c.report.sb.is_empty());
+    assert!(c.report.refused[0].1.contains("s9"), "{:?}", c.report);
+    let shapes = format!(
+        "{IF_HEAD}v_mov_b32 v1, 1\n{JOIN}s_mov_b32 s0, 3\nL:\ns_sub_u32 s0, s0, 1\n\
+         s_cmp_lg_u32 s0, 0\ns_cbranch_scc1 L\ns_endpgm"
+    );
+    let c = compile(&code(&shapes), &auto(PassMode::Dws)).unwrap();
+    let why: Vec<&str> = c.report.refused.iter().map(|(_, w)| w.as_str()).collect();
+    assert_eq!(why.len(), 2, "{why:?}");
+    assert!(
+        why[0].contains("one-armed") && why[1].contains("loop"),
+        "{why:?}"
+    );
+}
+
+/// clang's early exit (`s_and_saveexec_b64; s_cbranch_execz END` with no join) is plain code,
+/// and an if/else whose else-arm runs into the `s_endpgm` without a join (its else-head saving
+/// into another pair, s[0:1], the exit's pair reused) gets its join inserted before the
+/// `s_endpgm` and is split. Catches: the exit mask parsed as an if (no join: unstructured),
+/// the else-head having to save into sX itself, and a missing join not being inserted.
+#[test]
+fn auto_handles_clangs_early_exit_and_missing_join() {
+    let src = "v_cmp_gt_u32 vcc, 64, v0\n\
+               s_and_saveexec_b64 s[0:1], vcc\n\
+               s_cbranch_execz END\n\
+               v_cmp_lt_i32 vcc, 0, v6\n\
+               s_and_saveexec_b64 s[6:7], vcc\n\
+               s_xor_b64 s[6:7], exec, s[6:7]\n\
+               s_cbranch_execz ELSE\n\
+               v_mov_b32 v1, 1\n\
+               ELSE:\n\
+               s_or_saveexec_b64 s[0:1], s[6:7]\n\
+               s_xor_b64 exec, exec, s[0:1]\n\
+               s_cbranch_execz END\n\
+               v_mov_b32 v1, 2\n\
+               END:\n\
+               s_endpgm";
+    let c = compile(&code(src), &auto(PassMode::Pws)).unwrap();
+    assert_eq!(c.report.sb, vec![16], "{:?}", c.report);
+    let f = &c.structure.ifs()[0];
+    assert_eq!(f.else_save, Operand::Sgpr(0));
+    let text = listing(&c);
+    assert!(
+        text.contains("s_or_b64 exec, exec, s[0:1]") && text.contains("merge"),
+        "{text}"
+    );
 }

@@ -369,6 +369,7 @@ fn vector_forms(t: &mut Vec<Form>) {
         ("v_mul_hi_u32", 2, NO_MODS),
         ("v_bfe_u32", 3, NO_MODS),
         ("v_alignbit_b32", 3, NO_MODS),
+        ("v_max3_i32", 3, NO_MODS),
     ] {
         push(t, op, Shape::Vop3 { srcs, mods });
     }

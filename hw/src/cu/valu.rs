@@ -383,6 +383,7 @@ fn vop3(op: u16, a: u32, b: u32, c: u32, clamp: bool) -> u32 {
         }
         0x1CB => fl(a).mul_add(fl(b), fl(c)).to_bits(),
         0x1CE => ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32,
+        0x1D4 => (a as i32).max(b as i32).max(c as i32) as u32,
         0x285 => a.wrapping_mul(b),
         _ => ((u64::from(a) * u64::from(b)) >> 32) as u32,
     }

@@ -13,6 +13,7 @@ use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters
 use rtgpu_firmware::hsa::HsaKernel;
 use rtgpu_firmware::isa::{assemble, AsmError, Program};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
+use rtgpu_firmware::pws_pass::{compile, Marks, PassMode, PassOptions};
 use rtgpu_firmware::suite::{self, Inputs};
 use rtgpu_hw::block::BlockKind;
 use rtgpu_hw::cu::IduLaunch;
@@ -264,6 +265,8 @@ pub struct RunReport {
     pub idu: IduSettings,
     /// The blocks run as RTL in lock-step with their models (`--rtl`).
     pub rtl: Vec<&'static str>,
+    /// A compiled kernel under DWS or PWS: the split points the PWS pass placed.
+    pub auto_split: Option<AutoSplit>,
     /// `--dump`: the directory the buffers were written to.
     pub dump: Option<String>,
     /// `--check`: `PASSED`, or `FAILED: …` with the first differing element.
@@ -295,6 +298,9 @@ impl RunReport {
                 "rtl: {} (each in lock-step with its model)\n",
                 self.rtl.join(",")
             );
+        }
+        if let Some(a) = &self.auto_split {
+            out += &a.text();
         }
         if let Some(e) = &self.error {
             out += &format!("error: {e}\n");
@@ -397,6 +403,47 @@ pub fn assemble_kernel(src: &str, name: &str) -> Result<(Program, KernelMeta), S
     Ok((prog, meta))
 }
 
+/// What the PWS pass did to a compiled kernel under DWS or PWS ([`Kernel::code`]). Addresses
+/// are those of clang's code (`rtgpu asm target/opencl/NAME-*.s`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AutoSplit {
+    /// The ifs split (the addresses of their `s_and_saveexec_b64`).
+    pub split: Vec<u32>,
+    /// PWS: the splittable ifs SELECT did not choose under S.
+    pub rejected: Vec<u32>,
+    /// The ifs and loops left unsplit because they cannot be split safely, with the reason.
+    pub refused: Vec<(u32, String)>,
+    /// Why the pass could not structure the kernel (it then runs unsplit).
+    pub failed: Option<String>,
+}
+
+impl AutoSplit {
+    /// One line per fact, for the text report.
+    pub fn text(&self) -> String {
+        let pcs = |v: &[u32]| {
+            v.iter()
+                .map(|p| format!("{p:#06x}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut out = match &self.failed {
+            Some(e) => format!("auto-split: none, the kernel runs unsplit: {e}\n"),
+            None if self.split.is_empty() => "auto-split: no split point\n".to_string(),
+            None => format!("auto-split: split at {}\n", pcs(&self.split)),
+        };
+        if !self.rejected.is_empty() {
+            out += &format!(
+                "auto-split: not chosen by SELECT: {}\n",
+                pcs(&self.rejected)
+            );
+        }
+        for (pc, why) in &self.refused {
+            out += &format!("auto-split: unsplit {pc:#06x}: {why}\n");
+        }
+        out
+    }
+}
+
 /// A kernel ready to launch: its program, default launch and (compiled kernels) HSA
 /// interface.
 pub struct Kernel {
@@ -440,6 +487,43 @@ impl Kernel {
         match &self.hsa {
             Some(h) => h.image(args, dims, self.meta.lds, seed).map_err(|e| e.0),
             None => Ok(Image::build(args, dims, seed)),
+        }
+    }
+
+    /// The code a launch in `mode` with `s` runs. A hand-written kernel runs as written (its own
+    /// `split`s). A compiled kernel has none, so under DWS and PWS the PWS pass places them
+    /// ([`Marks::Auto`]: every two-armed if that can be split safely, SELECT's choice under
+    /// `s` for PWS); what it did is the [`AutoSplit`]. A kernel the pass cannot structure runs
+    /// as compiled, unsplit, with the reason in [`AutoSplit::failed`].
+    pub fn code(&self, mode: Mode, s: u32) -> (Vec<u32>, Option<AutoSplit>) {
+        let words = self.prog.words();
+        let pass_mode = match mode {
+            _ if self.hsa.is_none() => return (words, None),
+            Mode::NoSplit => return (words, None),
+            Mode::Dws => PassMode::Dws,
+            Mode::Pws => PassMode::Pws,
+        };
+        let mut auto = AutoSplit::default();
+        if self.prog.entry_pc() != 0 {
+            auto.failed = Some("the kernel's entry is not the first instruction".into());
+            return (words, Some(auto));
+        }
+        let opts = PassOptions {
+            mode: pass_mode,
+            s: s as usize,
+            marks: Marks::Auto,
+        };
+        match compile(&words, &opts) {
+            Ok(c) => {
+                auto.split = c.report.sb;
+                auto.rejected = c.report.rejected;
+                auto.refused = c.report.refused;
+                (c.code, Some(auto))
+            }
+            Err(e) => {
+                auto.failed = Some(e.to_string());
+                (words, Some(auto))
+            }
         }
     }
 
@@ -604,8 +688,9 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
         ..LaunchDesc::new(image.abi, dims, meta.lds, o.mode, o.s, o.sched)
     };
     let t0 = std::time::Instant::now();
-    let outcome = driver::run(&mut drv, &prog.words(), &image, desc, o.timeout)
-        .map_err(|e| bad(e.to_string()))?;
+    let (code, auto_split) = kernel.code(o.mode, o.s);
+    let outcome =
+        driver::run(&mut drv, &code, &image, desc, o.timeout).map_err(|e| bad(e.to_string()))?;
     let seconds = t0.elapsed().as_secs_f64();
     let (gpu, probe, io_error) = drv.into_bus().finish();
     if let Some(e) = io_error {
@@ -646,6 +731,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
     r.dump = dumped;
     r.check = check;
+    r.auto_split = auto_split;
     if let Some(f) = &fault {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
@@ -724,6 +810,7 @@ fn report(
             .iter()
             .flat_map(|l| l.0.iter().map(|k| k.name()))
             .collect(),
+        auto_split: None,
         mismatch_vcd: None,
         dump: None,
         check: None,

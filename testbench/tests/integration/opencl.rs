@@ -4,8 +4,10 @@
 //!   `llvm-mc-14 -triple=amdgcn-amd-amdhsa -mcpu=fiji` gives for clang's output (the `.text`
 //!   section of its object file, cut out by llvm-objcopy-14);
 //! - every suite kernel leaves the buffers its host-side reference expects and the reference
-//!   interpreter leaves, on the compute unit under no-split, DWS and PWS (none diverges
-//!   around a split point);
+//!   interpreter leaves, on the compute unit under no-split, DWS and PWS with S = 1 and 3, with
+//!   the split points the PWS pass places in compiled kernels ([`Kernel::code`]);
+//! - the automatic split points change the timing: lud (an if/else whose arms both work) runs
+//!   split under DWS and PWS, in fewer cycles than unsplit;
 //! - `rtgpu run`: `--check` prints PASSED, and FAILED with exit 1 for a kernel that computes
 //!   something else under a suite kernel's name; a compile error is clang's message with exit
 //!   2; an instruction outside the subset is named with the generated file and line (exit 2).
@@ -97,17 +99,28 @@ fn suite_kernels_assemble_to_llvm_mc_words() {
     assert!(words > 500, "{words} words compared");
 }
 
-/// The buffers the compute unit leaves in `mode`.
-fn on_cu(k: &Kernel, image: &Image, mode: Mode) -> Vec<Vec<u32>> {
+/// The buffers the compute unit leaves in `mode` with `s`, and the cycles it took, running
+/// the code [`Kernel::code`] gives for the mode (the automatic split points).
+fn on_cu(k: &Kernel, image: &Image, mode: Mode, s: u32) -> (Vec<Vec<u32>>, u64) {
     let mut drv = Driver::new(Gpu::new(CuConfig::default()).unwrap()).unwrap();
     let desc = LaunchDesc {
         entry_pc: k.prog.entry_pc(),
-        ..LaunchDesc::new(image.abi, k.meta.dims, k.meta.lds, mode, 1, Policy::Gto)
+        ..LaunchDesc::new(image.abi, k.meta.dims, k.meta.lds, mode, s, Policy::Gto)
     };
-    let out = driver::run(&mut drv, &k.prog.words(), image, desc, 1_000_000).unwrap();
+    let (code, _) = k.code(mode, s);
+    let out = driver::run(&mut drv, &code, image, desc, 1_000_000).unwrap();
     out.result.unwrap_or_else(|e| panic!("{mode:?}: {e}"));
-    out.buffers
+    (out.buffers, out.counters.get("cycles"))
 }
+
+/// The modes and S every suite kernel runs in.
+const MODES: [(Mode, u32); 5] = [
+    (Mode::NoSplit, 1),
+    (Mode::Dws, 1),
+    (Mode::Dws, 3),
+    (Mode::Pws, 1),
+    (Mode::Pws, 3),
+];
 
 #[test]
 fn suite_kernels_pass_on_the_compute_unit_in_every_mode() {
@@ -138,14 +151,43 @@ fn suite_kernels_pass_on_the_compute_unit_in_every_mode() {
         let reference = suite::reference(&name).expect("every suite kernel has a reference");
         let inputs = Inputs::new(dims, &args, initial);
         assert_eq!(reference.check(&inputs, &interpreted), None, "{name}");
-        for mode in [Mode::NoSplit, Mode::Dws, Mode::Pws] {
-            let got = on_cu(&k, &image, mode);
+        for (mode, s) in MODES {
+            let (got, _) = on_cu(&k, &image, mode, s);
             assert!(
                 got == interpreted,
-                "{name} {mode:?}: differs from the interpreter"
+                "{name} {mode:?} S={s}: differs from the interpreter"
             );
         }
     }
+}
+
+/// lud's if/else (column and row halves of every wavefront) is split by the pass without any
+/// mark: the code under DWS and PWS holds a `split` and a `merge`, the pass reports the if,
+/// and both run in fewer cycles than no-split (measured 735 / 687 / 504 at S = 1). Catches:
+/// [`Kernel::code`] returning clang's code unchanged (no split, the same cycles), and the
+/// pass refusing clang's else-head or the join clang leaves out before `s_endpgm`.
+#[test]
+fn compiled_if_else_is_split_automatically() {
+    let path = Path::new(SUITE).join("lud.cl");
+    let k = load(&path);
+    let image = k.image(&k.meta.args, k.meta.dims, 1).unwrap();
+    let (_, unsplit) = on_cu(&k, &image, Mode::NoSplit, 1);
+    for mode in [Mode::Dws, Mode::Pws] {
+        let (code, auto) = k.code(mode, 1);
+        let auto = auto.expect("a compiled kernel under DWS/PWS has a pass report");
+        assert_eq!(auto.failed, None);
+        assert_eq!(auto.split.len(), 1, "{auto:?}");
+        let lines = rtgpu_firmware::isa::disassemble(&code).unwrap();
+        let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let text = text.join("\n");
+        assert!(text.contains("split") && text.contains("merge"), "{text}");
+        let (_, cycles) = on_cu(&k, &image, mode, 1);
+        assert!(
+            cycles < unsplit,
+            "{mode:?}: {cycles} cycles, no-split {unsplit}"
+        );
+    }
+    assert_eq!(k.code(Mode::NoSplit, 1).0, k.prog.words());
 }
 
 #[test]

@@ -163,12 +163,13 @@ pub(super) const VOP3_FROM_VOP2: u16 = 0x100;
 pub(super) const VOP3_FROM_VOP1: u16 = 0x140;
 
 /// VOP3-only opcodes in the subset.
-pub(super) const VOP3_ONLY_OPS: [u16; 9] = [
+pub(super) const VOP3_ONLY_OPS: [u16; 10] = [
     0x1C1, // v_mad_f32
     0x1C3, // v_mad_u32_u24
     0x1C8, // v_bfe_u32
     0x1CB, // v_fma_f32
     0x1CE, // v_alignbit_b32
+    0x1D4, // v_max3_i32
     0x1E8, // v_mad_u64_u32 (VOP3b)
     0x285, // v_mul_lo_u32
     0x286, // v_mul_hi_u32

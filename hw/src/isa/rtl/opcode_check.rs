@@ -77,6 +77,8 @@ pub struct OpcodeCheck {
     op_mul_hi_u32: Constant<Bits<10>>,
     op_lshlrev_b64: Constant<Bits<10>>,
     op_alignbit_b32: Constant<Bits<10>>,
+    /// `v_max3_i32`.
+    op_max3_i32: Constant<Bits<10>>,
     op_mad_u64_u32: Constant<Bits<10>>,
     u_none: Constant<Bits<4>>,
     u_salu: Constant<Bits<4>>,
@@ -142,6 +144,7 @@ impl Default for OpcodeCheck {
             op_mul_hi_u32: k(0x286),
             op_lshlrev_b64: k(0x28f),
             op_alignbit_b32: k(0x1ce),
+            op_max3_i32: k(0x1d4),
             op_mad_u64_u32: k(0x1e8),
             u_none: k(unit::NONE),
             u_salu: k(unit::SALU),
@@ -291,6 +294,7 @@ impl Logic for OpcodeCheck {
                 | (self.opcode.val() == self.op_mul_hi_u32.val())
                 | (self.opcode.val() == self.op_lshlrev_b64.val())
                 | (self.opcode.val() == self.op_alignbit_b32.val())
+                | (self.opcode.val() == self.op_max3_i32.val())
                 | (self.opcode.val() == self.op_mad_u64_u32.val()))
         {
             self.legal.next = true;

@@ -256,5 +256,6 @@ pub(super) const LLVM_TABLE: &[LlvmRow] = &[
     ("v_subbrev_u32_e64 v0, s[0:1], v1, v2, s[4:5]", 0xD11E0000, 0x00120501, 2, format::VOP3, unit::VALU, 0x11E),
     ("v_rcp_iflag_f32_e64 v0, v1", 0xD1630000, 0x00000101, 2, format::VOP3, unit::VALU, 0x163),
     ("v_alignbit_b32 v0, v1, v2, v3", 0xD1CE0000, 0x040E0501, 2, format::VOP3, unit::VALU, 0x1CE),
+    ("v_max3_i32 v0, v1, v2, v3", 0xD1D40000, 0x040E0501, 2, format::VOP3, unit::VALU, 0x1D4),
     ("v_mad_u64_u32 v[0:1], s[0:1], v1, v2, v[2:3]", 0xD1E80000, 0x040A0501, 2, format::VOP3, unit::VALU, 0x1E8),
 ];
