@@ -25,6 +25,7 @@ mod reorder;
 mod reproduce;
 mod run;
 mod scenario;
+mod suite;
 mod sweep;
 mod synth;
 mod tb;
@@ -73,6 +74,11 @@ enum Cmd {
     /// S below the kernel's @min-s), is exact, DDR4-clean and matches the L1 prediction; 1
     /// otherwise; 2 on bad input.
     Sweep(sweep::SweepArgs),
+    /// Run every OpenCL C suite kernel (firmware/suite/*.cl) over modes × S × scheduler ×
+    /// memory (fixed; hierarchy with reordering off and on) in parallel, each checked against
+    /// its host-side reference; writes a CSV (suite.csv, or --out) and prints a summary
+    /// table (or --json). Exit 0 when every run PASSED, 1 when one FAILED, 2 on bad input.
+    Suite(suite::SuiteArgs),
     /// The PWS WCET analysis (Sections 4.2 and 5 of the PWS paper): compile the kernel's split
     /// points (SELECT under S, split/merge/s_waitcnt/execz placement), measure every block in
     /// isolation on the model, and print the analytical kernel WCET for the mode; with
@@ -158,6 +164,7 @@ fn dispatch(cmd: Cmd) -> Result<(), Fail> {
         Cmd::Config(a) => config::run(&a),
         Cmd::Scenario(a) => scenario::run(&a),
         Cmd::Sweep(a) => sweep::run(&a),
+        Cmd::Suite(a) => suite::run(&a),
         Cmd::Wcet(a) => wcet::run(&a),
         Cmd::Reproduce(a) => reproduce::run(&a),
         Cmd::List(a) => list::run(&a),

@@ -5,6 +5,7 @@ mod dump;
 pub mod probe;
 pub(crate) mod run;
 pub mod scenario;
+pub mod suite;
 pub mod sweep;
 mod sys_probe;
 pub mod system;

@@ -538,19 +538,33 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
 
 fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let bad = |m: String| (2u8, m);
-    let name = o.kernel.display().to_string();
     let kernel = Kernel::load(&o.kernel)?;
+    let cfg = match &o.config {
+        Some(p) => load_config(p).map_err(bad)?,
+        None => CuConfig::default(),
+    };
+    let (dims, args) = o.launch.resolve(&kernel.meta).map_err(bad)?;
+    run_loaded(o, &kernel, cfg, dims, &args)
+}
+
+/// [`run`] of a kernel already loaded, on configuration `cfg` (before `o`'s memory options)
+/// with launch `dims` and `args` (`o.kernel`, `o.config` and `o.launch`'s sizes and arguments
+/// are not read; its seed is): `rtgpu suite` loads each kernel once and scales its launch.
+/// Without `--rtl` only (the RTL blocks run on [`run`]'s larger stack).
+pub fn run_loaded(
+    o: &RunOpts,
+    kernel: &Kernel,
+    cfg: CuConfig,
+    dims: Dims,
+    args: &[Arg],
+) -> Result<RunReport, (u8, String)> {
+    let bad = |m: String| (2u8, m);
+    let name = o.kernel.display().to_string();
     let (prog, meta) = (&kernel.prog, &kernel.meta);
-    let cfg = o
-        .apply(match &o.config {
-            Some(p) => load_config(p).map_err(bad)?,
-            None => CuConfig::default(),
-        })
-        .map_err(bad)?;
+    let cfg = o.apply(cfg).map_err(bad)?;
     cfg.check().map_err(bad)?;
-    let (dims, args) = o.launch.resolve(meta).map_err(bad)?;
-    check_launch(&cfg, dims, meta.lds, &args).map_err(bad)?;
-    let image = kernel.image(&args, dims, o.launch.seed).map_err(bad)?;
+    check_launch(&cfg, dims, meta.lds, args).map_err(bad)?;
+    let image = kernel.image(args, dims, o.launch.seed).map_err(bad)?;
     let scopes = &o.engine.vcd_scope;
     if !scopes.is_empty() && o.vcd.is_none() {
         return Err(bad(
@@ -631,7 +645,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     }
     let dumped = match (&o.dump, outcome.result.is_ok()) {
         (Some(dir), true) => {
-            super::dump::write(dir, &args, &image.buffers, &outcome.buffers).map_err(bad)?;
+            super::dump::write(dir, args, &image.buffers, &outcome.buffers).map_err(bad)?;
             Some(dir.display().to_string())
         }
         _ => None,
@@ -639,7 +653,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let check = match (o.check, outcome.result.is_ok()) {
         (true, true) => {
             let k = kernel.name(&o.kernel);
-            Some(check_buffers(&k, dims, &args, &image, &outcome.buffers).map_err(bad)?)
+            Some(check_buffers(&k, dims, args, &image, &outcome.buffers).map_err(bad)?)
         }
         _ => None,
     };
