@@ -41,7 +41,8 @@ pub struct RunOpts {
     /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=7))]
     pub s: u32,
-    /// Issue policy of every SIMD/SpSIMD: gto or lrr.
+    /// Issue policy of every SIMD/SpSIMD: gto, lrr or rr (pure round-robin: waits on the
+    /// current wavefront until it issues, even when others are ready).
     #[arg(long, default_value = "gto", value_parser = parse_policy)]
     pub sched: Policy,
     /// Launch sizes, arguments and seed.
@@ -208,12 +209,12 @@ pub(super) fn parse_mode(s: &str) -> Result<Mode, String> {
         .ok_or_else(|| format!("unknown mode `{s}`; use nosplit, dws or pws"))
 }
 
-/// `gto` or `lrr`.
+/// `gto`, `lrr` or `rr`.
 pub(super) fn parse_policy(s: &str) -> Result<Policy, String> {
-    [Policy::Gto, Policy::Lrr]
+    Policy::ALL
         .into_iter()
         .find(|p| p.name() == s)
-        .ok_or_else(|| format!("unknown policy `{s}`; use gto or lrr"))
+        .ok_or_else(|| format!("unknown policy `{s}`; use gto, lrr or rr"))
 }
 
 /// How fast the model ran (`--bench`).

@@ -39,8 +39,8 @@ pub struct SuiteOpts {
     #[arg(long, value_delimiter = ',', default_value = "1,3",
           value_parser = clap::value_parser!(u32).range(1..=7))]
     pub s: Vec<u32>,
-    /// Issue policies: gto, lrr.
-    #[arg(long, value_delimiter = ',', default_value = "gto,lrr", value_parser = parse_policy)]
+    /// Issue policies: gto, lrr, rr.
+    #[arg(long, value_delimiter = ',', default_value = "gto,lrr,rr", value_parser = parse_policy)]
     pub sched: Vec<Policy>,
     /// Global memory timing: fixed (the lat.flat latency), hierarchy (coalescer, L1, DRAM).
     #[arg(long, value_delimiter = ',', default_value = "fixed,hierarchy",
