@@ -88,7 +88,9 @@ enum Cmd {
     /// Reproduce a paper's results on the model: `pws` prints the PWS paper's Table 3 shape
     /// (no-split, DWS, PWS, observed and analytical, S = 1, 3, 7, synthetic kernel at full
     /// divergence) and the average-case speedup of PWS S = 1 on the kernel set, and draws both
-    /// (PNG).
+    /// (PNG); `pws-fig11` the speedups on the OpenCL C suite; `pws-fig12` SpSIMD reuse;
+    /// `reorder` the reordering paper's miss-estimate accuracy and its cycles against pure
+    /// round-robin. Each prints its table beside the paper's numbers and draws a PNG.
     Reproduce(reproduce::ReproduceArgs),
     /// List the blocks and their testbenches.
     List(list::ListArgs),

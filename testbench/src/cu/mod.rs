@@ -2,6 +2,7 @@
 //! ([`probe`]); `rtgpu sweep` ([`sweep`]) over a configuration grid.
 
 mod dump;
+pub mod evals;
 pub mod probe;
 pub(crate) mod run;
 pub mod scenario;

@@ -557,3 +557,52 @@ pub fn run_suite(
         },
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(grid: u32, wg: u32, args: &[&str]) -> KernelMeta {
+        KernelMeta {
+            dims: Dims { grid, wg },
+            lds: 0,
+            args: args.iter().map(|a| Arg::parse(a).unwrap()).collect(),
+            min_s: 1,
+        }
+    }
+
+    /// The counts grow with the grid, floats and unrelated scalars do not; hotspot grows its
+    /// rows, sgemm its side by the square root. Catches a `scaled` that leaves `n` behind (the
+    /// kernel would then do the same work on an idle larger grid).
+    #[test]
+    fn size_scales_the_grid_and_the_counts() {
+        let m = meta(1024, 256, &["float:grid", "f32:2.5", "u32:1000", "u32:7"]);
+        let (d, a) = scaled("nn", &m, 4).unwrap();
+        assert_eq!(
+            d,
+            Dims {
+                grid: 4096,
+                wg: 256
+            }
+        );
+        assert!(matches!(a[1], Arg::Scalar(v) if v == 2.5f32.to_bits()));
+        assert!(matches!(a[2], Arg::Scalar(4000)));
+        assert!(matches!(a[3], Arg::Scalar(7)));
+        let h = meta(
+            1024,
+            256,
+            &["float:grid", "float:grid", "zero:grid", "u32:32", "u32:32"],
+        );
+        let (d, a) = scaled("hotspot", &h, 3).unwrap();
+        assert_eq!(d.grid, 3072);
+        assert!(matches!((a[3], a[4]), (Arg::Scalar(32), Arg::Scalar(96))));
+        let g = meta(
+            256,
+            64,
+            &["float:grid", "float:grid", "float:grid", "u32:16"],
+        );
+        let (d, a) = scaled("sgemm", &g, 5).unwrap();
+        assert_eq!(d.grid, 1024);
+        assert!(matches!(a[3], Arg::Scalar(32)));
+    }
+}
