@@ -233,8 +233,24 @@ pub fn analyze(
     finish(rec, dims)
 }
 
+/// `a` with every instance's `k` replaced by its index in its wavefront's trace: R1's key
+/// `(wave, epoch, k, pc_idx, block, warp)` then orders by (epoch, sequence number), which is
+/// how the compute unit configures its reordering unit (sequence-major release,
+/// docs/assumptions.md#A44). With per-PC `k`, a wavefront that enters a new loop has the
+/// smallest key and runs the loop alone, each iteration paying its whole load-use latency.
+pub fn sequence_major(a: &Analysis) -> Analysis {
+    let mut s = a.clone();
+    for w in &mut s.warps {
+        for (i, x) in (0u16..).zip(&mut w.accesses) {
+            x.k = i;
+        }
+    }
+    s
+}
+
 /// The static L1 estimate of a launch whose work-groups run in rounds of `resident_wgs`
-/// consecutive work-groups with the reordering unit on: the R1 release order (epoch-major) replayed
+/// consecutive work-groups with the reordering unit on: the R1 release order (epoch-major,
+/// sequence-major: [`sequence_major`]) replayed
 /// through a cold LRU L1 of `sets` × `ways` 128-byte lines whose stores evict on a hit and allocate
 /// nothing on a miss. Its `misses` is the count the hardware L1 must reproduce.
 pub fn predict_l1(
@@ -243,8 +259,12 @@ pub fn predict_l1(
     sets: u32,
     ways: u32,
 ) -> Result<Estimate, String> {
-    let order = release_order(a, Rule::R1 { epoch_major: true }, resident_wgs)
-        .map_err(|e| e.to_string())?;
+    let order = release_order(
+        &sequence_major(a),
+        Rule::R1 { epoch_major: true },
+        resident_wgs,
+    )
+    .map_err(|e| e.to_string())?;
     let cfg = CacheConfig {
         sets,
         ways,

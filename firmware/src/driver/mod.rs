@@ -374,7 +374,12 @@ impl<B: Bus> Driver<B> {
         self.write(addr::WG, d.dims.wg)?;
         self.write(addr::LDS, d.lds)?;
         self.write(addr::MODE, d.mode.code() | (d.s & 7) << 4)?;
-        self.write(addr::SCHED, u32::from(d.policy == Policy::Gto))?;
+        let sched = match d.policy {
+            Policy::Lrr => 0,
+            Policy::Gto => 1,
+            Policy::Rr => 2,
+        };
+        self.write(addr::SCHED, sched)?;
         let idu = d.idu.map_or(0, |i| {
             regs::FEATURE_IDU | (u32::from(i.enable) * regs::FEATURE_IDU_ENABLE)
         });

@@ -168,9 +168,10 @@ impl Group {
                 Ok(Unit {
                     valu_free: 0,
                     sched: blocks.sched(&format!("sched[{name}.u{u}]"), n_wfc)?,
-                    sched_in: SchedIn {
-                        gto: policy == Policy::Gto,
-                        ..SchedIn::default()
+                    sched_in: {
+                        let mut i = SchedIn::default();
+                        i.set_policy(policy);
+                        i
                     },
                     issued: None,
                     idu: None,
@@ -230,11 +231,18 @@ impl Group {
     }
 
     /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by `age`
-    /// (the wavefronts' dispatch order, given to the scheduler as ranks).
-    pub fn grant(&mut self, u: usize, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
+    /// (the wavefronts' dispatch order, given to the scheduler as ranks); pure RR rotates over
+    /// `present` (the slots that can become eligible by themselves).
+    pub fn grant(
+        &mut self,
+        u: usize,
+        (eligible, present): (u64, u64),
+        age: impl Fn(usize) -> u64,
+    ) -> Option<usize> {
         let n_wfc = self.wfs.len().min(MAX_WARPS);
         let unit = &mut self.units[u];
         unit.sched_in.eligible = eligible;
+        unit.sched_in.present = present;
         if eligible != 0 {
             // Rank = how many slots are older: slots sorted by age, equal ages share a rank.
             let mut order = [(0u64, 0u8); MAX_WARPS];

@@ -33,13 +33,20 @@ impl ComputeUnit {
 
     pub(super) fn issue_unit(&mut self, gi: usize, u: usize, l: &Launch) {
         let n_wfc = self.cfg.n_wfc;
-        let mut mask = 0u64;
+        let (mut mask, mut present) = (0u64, 0u64);
         let mut reason = Stall::Idle;
         for slot in 0..n_wfc {
             let k = self.groups[gi].k(u, slot);
             match self.eligibility(gi, k, l) {
                 Elig::Yes => mask |= 1 << slot,
-                Elig::No(r) => reason = reason.min_by_priority(r),
+                Elig::No(r) => {
+                    reason = reason.min_by_priority(r);
+                    // Pure RR waits on a stalled context, not on one that waits for others
+                    // (a barrier, a split or merge): that one cannot become eligible alone.
+                    if !matches!(r, Stall::Barrier | Stall::SplitMerge) {
+                        present |= 1 << slot;
+                    }
+                }
                 Elig::Absent => {}
             }
         }
@@ -48,7 +55,7 @@ impl ComputeUnit {
         for (s, a) in ages.iter_mut().enumerate().take(n_wfc) {
             *a = g.ctx[s * g.units.len() + u].age;
         }
-        let Some(slot) = g.grant(u, mask, |s| ages[s]) else {
+        let Some(slot) = g.grant(u, (mask, present | mask), |s| ages[s]) else {
             self.counters.stalls[reason as usize] += 1;
             return;
         };

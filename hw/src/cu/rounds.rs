@@ -3,9 +3,10 @@
 //! for a round once every wavefront of it has a slot (a reset, the traces, the maps,
 //! `start`), and the next round is admitted once the whole round has ended and the hierarchy
 //! is idle. Each round is one "wave" of the reordering paper's miss-rate estimate, so the release
-//! order is that of `release_order(.., R1 epoch-major, R)`.
+//! order is that of `release_order(.., R1 epoch-major, R)` over the traces with `k` = each
+//! instance's index in its wavefront's trace (sequence-major; see [`Rounds::placed`]).
 
-use crate::memsys::plan::ReorderPlan;
+use crate::memsys::plan::{ReorderPlan, TraceEntry};
 use crate::reorder::model::WarpConfig;
 
 /// The rounds of a launch.
@@ -42,8 +43,16 @@ impl Rounds {
     }
 
     /// Wavefront `wave` (global index `global`) of work-group `wg_id` went into `slot`.
+    ///
+    /// The unit's key field `k` is loaded with the instance's index in its wavefront's trace
+    /// (sequence-major release, docs/assumptions.md#A44), not its per-PC instance count: the
+    /// release then goes round the wavefronts one instance each, instead of letting a
+    /// wavefront that enters a new loop (k back to 0) run that loop alone.
     pub fn placed(&mut self, slot: usize, wg_id: u32, wave: u32, global: usize) {
-        let entries = self.plan.waves[global].iter().map(|e| e.word()).collect();
+        let entries = (0u16..)
+            .zip(&self.plan.waves[global])
+            .map(|(i, e)| TraceEntry { k: i, ..*e }.word())
+            .collect();
         let block = (wg_id - self.start) as u8;
         self.warps.push((slot as u8, block, wave as u8, 0, entries));
     }

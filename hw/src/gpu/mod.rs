@@ -316,10 +316,10 @@ impl Gpu {
             lds_per_wg: r.lds,
             mode,
             s,
-            policy: if r.sched & 1 == 1 {
-                Policy::Gto
-            } else {
-                Policy::Lrr
+            policy: match r.sched & 3 {
+                1 => Policy::Gto,
+                2 => Policy::Rr,
+                _ => Policy::Lrr,
             },
             reorder: r.features & regs::FEATURE_REORDER != 0,
             idu: (r.features & regs::FEATURE_IDU != 0).then(|| IduLaunch {

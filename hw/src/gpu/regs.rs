@@ -25,7 +25,7 @@
 //! | 0x050 | `WG` | RW | work-items per work-group |
 //! | 0x054 | `LDS` | RW | LDS bytes per work-group |
 //! | 0x058 | `MODE` | RW | bits 1:0 mode (0 no-split, 1 DWS, 2 PWS); bits 6:4 S (1..=7) |
-//! | 0x05C | `SCHED` | RW | issue policy: 0 LRR, 1 GTO |
+//! | 0x05C | `SCHED` | RW | issue policy (bits 1:0): 0 LRR, 1 GTO, 2 pure RR (3: LRR) |
 //! | 0x060 | `FEATURES` | RW | bit 0: the reordering unit on (needs `memory.hierarchy`; the trace table at `TRACE_ADDR`) |
 //! | 0x064 | `TRACE_ADDR_LO` | RW | byte address of the reordering trace table in data memory ([`crate::memsys::plan`]), low half |
 //! | 0x068 | `TRACE_ADDR_HI` | RW | high half |

@@ -1,5 +1,6 @@
 //! The behavioural scheduler: the grant decision of GTO or LRR as Accel-Sim
-//! defines them (one eligible warp per cycle, work-conserving),
+//! defines them (one eligible warp per cycle, work-conserving), or of pure round-robin (the
+//! reordering paper's baseline, which is not work-conserving),
 //! behind a trait so that an RTL scheduler driven through a harness can replace it. The SM
 //! issue model (`rtgpu-testbench`) and the compute unit ([`crate::cu`]) use it; it was written
 //! from Accel-Sim's definitions without [`super::WarpScheduler`], which the testbench checks
@@ -17,7 +18,7 @@ pub trait Scheduler {
     fn grant(&mut self, eligible: u64) -> Option<usize>;
 }
 
-/// The two policies (Accel-Sim `order_lrr` / `order_by_priority`).
+/// The policies: Accel-Sim's `order_lrr` / `order_by_priority`, and pure round-robin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Loose round-robin: the priority list starts at `last_issued + 1` (slot 0 before any
@@ -27,14 +28,27 @@ pub enum Policy {
     /// warp (the lowest index under [`Scheduler::grant`], the smallest (age, index) under
     /// [`PolicyScheduler::grant_by_age`]), which becomes the new greedy warp.
     Gto,
+    /// Pure round-robin (the reordering paper's baseline): the current warp is the first
+    /// *present* warp in the order `last_issued + 1`, … (slot 0 before any issue), wrapping;
+    /// it is granted when it is eligible, and otherwise **nothing is granted** — the scheduler
+    /// "does not move to the next warp until one instruction is issued for the current
+    /// warp", even when other warps are ready. A present warp is one that can become
+    /// eligible by itself (the compute unit: a live context that is not waiting at a barrier
+    /// or for a split/merge), given by the `present` mask ([`PolicyScheduler::grant_rr`]);
+    /// an eligible warp always counts as present. Not work-conserving.
+    Rr,
 }
 
 impl Policy {
-    /// `"lrr"` or `"gto"`.
+    /// Every policy.
+    pub const ALL: [Policy; 3] = [Policy::Gto, Policy::Lrr, Policy::Rr];
+
+    /// `"lrr"`, `"gto"` or `"rr"`.
     pub fn name(self) -> &'static str {
         match self {
             Policy::Lrr => "lrr",
             Policy::Gto => "gto",
+            Policy::Rr => "rr",
         }
     }
 }
@@ -45,7 +59,7 @@ impl std::fmt::Display for Policy {
     }
 }
 
-/// The behavioural GTO/LRR scheduler, supervising warps `0..warps`.
+/// The behavioural GTO/LRR/pure-RR scheduler, supervising warps `0..warps`.
 ///
 /// Its only state is the last-issued warp, updated **only when it grants** (Accel-Sim's
 /// `m_last_supervised_issued`); it starts empty: LRR then starts at slot 0 and GTO takes
@@ -73,7 +87,7 @@ impl PolicyScheduler {
         self.policy
     }
 
-    /// The last granted warp (LRR's pointer is this + 1; GTO's greedy warp is this).
+    /// The last granted warp (LRR's and RR's pointer is this + 1; GTO's greedy warp is this).
     pub fn last_issued(&self) -> Option<usize> {
         self.last
     }
@@ -89,6 +103,9 @@ impl PolicyScheduler {
 }
 
 impl Scheduler for PolicyScheduler {
+    /// GTO and LRR: [`PolicyScheduler::grant_by_age`] with `age(w) = w`. Pure RR sees no
+    /// `present` mask here, only the eligible warps (present = eligible), and so behaves as
+    /// LRR: use [`PolicyScheduler::grant_rr`] for it.
     fn grant(&mut self, eligible: u64) -> Option<usize> {
         self.grant_by_age(eligible, |w| w as u64)
     }
@@ -100,27 +117,50 @@ impl PolicyScheduler {
     /// `age(w) = w` it is `grant`. The compute unit uses it with its wavefronts' dispatch
     /// order, since a slot's index says nothing about its occupant's age.
     pub fn grant_by_age(&mut self, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
-        let pick = self.pick(self.policy, eligible, age);
+        self.grant_rr(eligible, eligible, age)
+    }
+
+    /// [`PolicyScheduler::grant_by_age`] with the mask of present warps (bit w: warp w can
+    /// become eligible by itself), which pure RR rotates over; GTO and LRR ignore it.
+    pub fn grant_rr(
+        &mut self,
+        eligible: u64,
+        present: u64,
+        age: impl Fn(usize) -> u64,
+    ) -> Option<usize> {
+        let pick = self.pick(self.policy, eligible, present, age);
         if pick.is_some() {
             self.last = pick;
         }
         pick
     }
 
-    /// The warp `policy` grants among `eligible` (no state change).
-    fn pick(&self, policy: Policy, eligible: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
+    /// The first warp of `mask` from slot last + 1 on (slot 0 before any grant), wrapping.
+    fn next_after_last(&self, mask: u64) -> Option<usize> {
+        let start = self.last.map_or(0, |l| (l + 1) % self.warps);
+        (0..self.warps)
+            .map(|k| (start + k) % self.warps)
+            .find(|&w| mask >> w & 1 == 1)
+    }
+
+    /// The warp `policy` grants among `eligible` (pure RR: if it is the current one of
+    /// `present | eligible`); no state change.
+    fn pick(
+        &self,
+        policy: Policy,
+        eligible: u64,
+        present: u64,
+        age: impl Fn(usize) -> u64,
+    ) -> Option<usize> {
         let eligible = eligible & self.supervised();
         if eligible == 0 {
             return None;
         }
         match policy {
-            Policy::Lrr => {
-                // The first eligible warp from slot `start` on, wrapping.
-                let start = self.last.map_or(0, |l| (l + 1) % self.warps);
-                (0..self.warps)
-                    .map(|k| (start + k) % self.warps)
-                    .find(|&w| eligible >> w & 1 == 1)
-            }
+            Policy::Lrr => self.next_after_last(eligible),
+            Policy::Rr => self
+                .next_after_last((present & self.supervised()) | eligible)
+                .filter(|&w| eligible >> w & 1 == 1),
             Policy::Gto => match self.last {
                 Some(l) if eligible >> l & 1 == 1 => Some(l),
                 _ => (0..self.warps)
@@ -136,10 +176,14 @@ impl PolicyScheduler {
 pub struct SchedIn {
     /// Synchronous reset: forget the last granted warp.
     pub reset: bool,
-    /// Policy: GTO (else LRR).
+    /// Policy: GTO (else LRR), when `rr` is clear.
     pub gto: bool,
+    /// Policy: pure round-robin (`gto` is then ignored).
+    pub rr: bool,
     /// Bit w: warp w may issue this cycle.
     pub eligible: u64,
+    /// Bit w: warp w is present (pure RR's rotation: it can become eligible by itself).
+    pub present: u64,
     /// Age rank of warp w (0 the oldest; GTO's fallback takes the smallest (age, w)).
     pub age: [u8; MAX_WARPS],
 }
@@ -149,7 +193,9 @@ impl Default for SchedIn {
         SchedIn {
             reset: false,
             gto: false,
+            rr: false,
             eligible: 0,
+            present: 0,
             age: [0; MAX_WARPS],
         }
     }
@@ -158,7 +204,8 @@ impl Default for SchedIn {
 /// The scheduler block's outputs of one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SchedOut {
-    /// A warp is granted (exactly when a supervised warp is eligible).
+    /// A warp is granted (GTO, LRR: exactly when a supervised warp is eligible; pure RR:
+    /// when the current warp is).
     pub grant_valid: bool,
     /// The granted warp (0 when none).
     pub grant: u8,
@@ -171,7 +218,9 @@ pub struct SchedOut {
 crate::ports!(SchedIn {
     reset,
     gto,
+    rr,
     eligible,
+    present,
     age
 });
 crate::ports!(SchedOut {
@@ -182,13 +231,19 @@ crate::ports!(SchedOut {
 });
 
 impl SchedIn {
-    /// The policy the `gto` port selects.
+    /// The policy the `rr` and `gto` ports select.
     pub fn policy(&self) -> Policy {
-        if self.gto {
-            Policy::Gto
-        } else {
-            Policy::Lrr
+        match (self.rr, self.gto) {
+            (true, _) => Policy::Rr,
+            (false, true) => Policy::Gto,
+            (false, false) => Policy::Lrr,
         }
+    }
+
+    /// Sets the `rr` and `gto` ports to select `policy`.
+    pub fn set_policy(&mut self, policy: Policy) {
+        self.rr = policy == Policy::Rr;
+        self.gto = policy == Policy::Gto;
     }
 }
 
@@ -196,9 +251,10 @@ impl crate::block::Clocked for PolicyScheduler {
     type In = SchedIn;
     type Out = SchedOut;
 
-    /// The grant under the `gto` port's policy (the constructor's policy is not used).
+    /// The grant under the `rr` and `gto` ports' policy (the constructor's policy is not
+    /// used).
     fn outputs(&self, i: &SchedIn) -> SchedOut {
-        let pick = self.pick(i.policy(), i.eligible, |w| u64::from(i.age[w]));
+        let pick = self.pick(i.policy(), i.eligible, i.present, |w| u64::from(i.age[w]));
         SchedOut {
             grant_valid: pick.is_some(),
             grant: pick.unwrap_or(0) as u8,
@@ -210,8 +266,52 @@ impl crate::block::Clocked for PolicyScheduler {
     fn step(&mut self, i: &SchedIn) {
         if i.reset {
             self.last = None;
-        } else if let Some(w) = self.pick(i.policy(), i.eligible, |w| u64::from(i.age[w])) {
+        } else if let Some(w) =
+            self.pick(i.policy(), i.eligible, i.present, |w| u64::from(i.age[w]))
+        {
             self.last = Some(w);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pure RR waits on the current warp although others are eligible, then moves one on.
+    /// Catches a pure RR that skips a present-but-stalled warp (that is LRR).
+    #[test]
+    fn rr_waits_for_the_current_warp() {
+        let mut s = PolicyScheduler::new(Policy::Rr, 4);
+        // Warp 0 present but stalled, 1 and 2 eligible: nothing.
+        assert_eq!(s.grant_rr(0b0110, 0b0111, |w| w as u64), None);
+        assert_eq!(s.grant_rr(0b0111, 0b0111, |w| w as u64), Some(0));
+        // Now 1 is current; eligible again 0 does not jump the queue.
+        assert_eq!(s.grant_rr(0b0001, 0b0111, |w| w as u64), None);
+        assert_eq!(s.grant_rr(0b0011, 0b0111, |w| w as u64), Some(1));
+        // 2 has left (not present, not eligible): 3 is not present either, so 0 is next.
+        assert_eq!(s.grant_rr(0b0001, 0b0001, |w| w as u64), Some(0));
+    }
+
+    /// LRR and GTO ignore the present mask; LRR does not wait.
+    #[test]
+    fn lrr_skips_what_rr_waits_for() {
+        let mut s = PolicyScheduler::new(Policy::Lrr, 4);
+        assert_eq!(s.grant_rr(0b0110, 0b0111, |w| w as u64), Some(1));
+        let mut g = PolicyScheduler::new(Policy::Gto, 4);
+        assert_eq!(g.grant_rr(0b0110, 0, |w| w as u64), Some(1));
+    }
+
+    /// The ports select the policy: rr over gto.
+    #[test]
+    fn ports_select_the_policy() {
+        let mut i = SchedIn::default();
+        for p in Policy::ALL {
+            i.set_policy(p);
+            assert_eq!(i.policy(), p);
+        }
+        i.gto = true;
+        i.rr = true;
+        assert_eq!(i.policy(), Policy::Rr);
     }
 }

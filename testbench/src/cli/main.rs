@@ -25,6 +25,7 @@ mod reorder;
 mod reproduce;
 mod run;
 mod scenario;
+mod suite;
 mod sweep;
 mod synth;
 mod tb;
@@ -73,6 +74,11 @@ enum Cmd {
     /// S below the kernel's @min-s), is exact, DDR4-clean and matches the L1 prediction; 1
     /// otherwise; 2 on bad input.
     Sweep(sweep::SweepArgs),
+    /// Run every OpenCL C suite kernel (firmware/suite/*.cl) over modes × S × scheduler ×
+    /// memory (fixed; hierarchy with reordering off and on) in parallel, each checked against
+    /// its host-side reference; writes a CSV (suite.csv, or --out) and prints a summary
+    /// table (or --json). Exit 0 when every run PASSED, 1 when one FAILED, 2 on bad input.
+    Suite(suite::SuiteArgs),
     /// The PWS WCET analysis (Sections 4.2 and 5 of the PWS paper): compile the kernel's split
     /// points (SELECT under S, split/merge/s_waitcnt/execz placement), measure every block in
     /// isolation on the model, and print the analytical kernel WCET for the mode; with
@@ -82,7 +88,9 @@ enum Cmd {
     /// Reproduce a paper's results on the model: `pws` prints the PWS paper's Table 3 shape
     /// (no-split, DWS, PWS, observed and analytical, S = 1, 3, 7, synthetic kernel at full
     /// divergence) and the average-case speedup of PWS S = 1 on the kernel set, and draws both
-    /// (PNG).
+    /// (PNG); `pws-fig11` the speedups on the OpenCL C suite; `pws-fig12` SpSIMD reuse;
+    /// `reorder` the reordering paper's miss-estimate accuracy and its cycles against pure
+    /// round-robin. Each prints its table beside the paper's numbers and draws a PNG.
     Reproduce(reproduce::ReproduceArgs),
     /// List the blocks and their testbenches.
     List(list::ListArgs),
@@ -158,6 +166,7 @@ fn dispatch(cmd: Cmd) -> Result<(), Fail> {
         Cmd::Config(a) => config::run(&a),
         Cmd::Scenario(a) => scenario::run(&a),
         Cmd::Sweep(a) => sweep::run(&a),
+        Cmd::Suite(a) => suite::run(&a),
         Cmd::Wcet(a) => wcet::run(&a),
         Cmd::Reproduce(a) => reproduce::run(&a),
         Cmd::List(a) => list::run(&a),

@@ -1,12 +1,71 @@
 //! `rtgpu reproduce`: a paper's results on the model, printed and drawn.
 
-use crate::common::Fail;
+use crate::common::{print_json_or, Fail};
+use rtgpu_testbench::cu::evals;
 use rtgpu_testbench::cu::wcet::reproduce::{self, ReproduceOpts};
+use std::path::PathBuf;
 
-/// The arguments of `rtgpu reproduce` (they live with the reproduction).
-pub type ReproduceArgs = ReproduceOpts;
+/// The arguments of `rtgpu reproduce`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ReproduceArgs {
+    /// The experiment: `pws` (Table 3 and the kernel set's speedups), `pws-fig11` (the
+    /// OpenCL C suite's speedups), `pws-fig12` (SpSIMD reuse) or `reorder` (the reordering
+    /// paper's miss-estimate accuracy and its cycles against pure round-robin).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder"])]
+    pub what: String,
+    /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
+    /// `reorder-eval.png`).
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+    /// The assembly kernels: synthetic.s (pws, pws-fig12), the kernel set (pws, reorder)
+    /// (default: firmware/kernels under the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub kernel_dir: Option<PathBuf>,
+    /// The OpenCL C suite (pws-fig11; default: firmware/suite under the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub suite_dir: Option<PathBuf>,
+    /// Leaf loop iterations of the synthetic kernel (N2): the divergent work per path
+    /// (1..=1024).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub n2: u32,
+    /// pws and reorder run this many times each kernel's default grid (1..=64).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub scale: u32,
+    /// pws-fig11 runs the suite at this `rtgpu suite --size` (1..=64).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub size: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
 
-/// Reproduces the results; the reproduction prints and draws them itself.
+/// Reproduces the results; prints the tables (or JSON) and draws the plot.
 pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
-    reproduce::reproduce(o).map_err(Fail::coded)
+    let kernels = || rtgpu_testbench::paths::kernel_dir(o.kernel_dir.as_deref());
+    let fail = |m: String| Fail(1, m);
+    match o.what.as_str() {
+        "pws-fig11" => {
+            let f = evals::fig11(o.suite_dir.as_deref(), o.size, &o.out).map_err(fail)?;
+            print_json_or(o.json, &f, evals::Fig11::text)
+        }
+        "pws-fig12" => {
+            let k = kernels().map_err(Fail::coded)?;
+            let f = evals::fig12(&k, o.n2, &o.out).map_err(fail)?;
+            print_json_or(o.json, &f, evals::Fig12::text)
+        }
+        "reorder" => {
+            let k = kernels().map_err(Fail::coded)?;
+            let e = evals::reorder_eval(&k, o.scale, &o.out).map_err(fail)?;
+            print_json_or(o.json, &e, evals::ReorderEval::text)
+        }
+        _ => reproduce::reproduce(&ReproduceOpts {
+            what: o.what.clone(),
+            out: o.out.clone(),
+            kernel_dir: o.kernel_dir.clone(),
+            n2: o.n2,
+            scale: o.scale,
+            json: o.json,
+        })
+        .map_err(Fail::coded),
+    }
 }

@@ -2,9 +2,11 @@
 //! ([`probe`]); `rtgpu sweep` ([`sweep`]) over a configuration grid.
 
 mod dump;
+pub mod evals;
 pub mod probe;
 pub(crate) mod run;
 pub mod scenario;
+pub mod suite;
 pub mod sweep;
 mod sys_probe;
 pub mod system;

@@ -42,7 +42,8 @@ pub struct RunOpts {
     /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=7))]
     pub s: u32,
-    /// Issue policy of every SIMD/SpSIMD: gto or lrr.
+    /// Issue policy of every SIMD/SpSIMD: gto, lrr or rr (pure round-robin: waits on the
+    /// current wavefront until it issues, even when others are ready).
     #[arg(long, default_value = "gto", value_parser = parse_policy)]
     pub sched: Policy,
     /// Launch sizes, arguments and seed.
@@ -209,12 +210,12 @@ pub(super) fn parse_mode(s: &str) -> Result<Mode, String> {
         .ok_or_else(|| format!("unknown mode `{s}`; use nosplit, dws or pws"))
 }
 
-/// `gto` or `lrr`.
+/// `gto`, `lrr` or `rr`.
 pub(super) fn parse_policy(s: &str) -> Result<Policy, String> {
-    [Policy::Gto, Policy::Lrr]
+    Policy::ALL
         .into_iter()
         .find(|p| p.name() == s)
-        .ok_or_else(|| format!("unknown policy `{s}`; use gto or lrr"))
+        .ok_or_else(|| format!("unknown policy `{s}`; use gto, lrr or rr"))
 }
 
 /// How fast the model ran (`--bench`).
@@ -622,19 +623,33 @@ pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
 
 fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let bad = |m: String| (2u8, m);
-    let name = o.kernel.display().to_string();
     let kernel = Kernel::load(&o.kernel)?;
+    let cfg = match &o.config {
+        Some(p) => load_config(p).map_err(bad)?,
+        None => CuConfig::default(),
+    };
+    let (dims, args) = o.launch.resolve(&kernel.meta).map_err(bad)?;
+    run_loaded(o, &kernel, cfg, dims, &args)
+}
+
+/// [`run`] of a kernel already loaded, on configuration `cfg` (before `o`'s memory options)
+/// with launch `dims` and `args` (`o.kernel`, `o.config` and `o.launch`'s sizes and arguments
+/// are not read; its seed is): `rtgpu suite` loads each kernel once and scales its launch.
+/// Without `--rtl` only (the RTL blocks run on [`run`]'s larger stack).
+pub fn run_loaded(
+    o: &RunOpts,
+    kernel: &Kernel,
+    cfg: CuConfig,
+    dims: Dims,
+    args: &[Arg],
+) -> Result<RunReport, (u8, String)> {
+    let bad = |m: String| (2u8, m);
+    let name = o.kernel.display().to_string();
     let (prog, meta) = (&kernel.prog, &kernel.meta);
-    let cfg = o
-        .apply(match &o.config {
-            Some(p) => load_config(p).map_err(bad)?,
-            None => CuConfig::default(),
-        })
-        .map_err(bad)?;
+    let cfg = o.apply(cfg).map_err(bad)?;
     cfg.check().map_err(bad)?;
-    let (dims, args) = o.launch.resolve(meta).map_err(bad)?;
-    check_launch(&cfg, dims, meta.lds, &args).map_err(bad)?;
-    let image = kernel.image(&args, dims, o.launch.seed).map_err(bad)?;
+    check_launch(&cfg, dims, meta.lds, args).map_err(bad)?;
+    let image = kernel.image(args, dims, o.launch.seed).map_err(bad)?;
     let scopes = &o.engine.vcd_scope;
     if !scopes.is_empty() && o.vcd.is_none() {
         return Err(bad(
@@ -716,7 +731,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     }
     let dumped = match (&o.dump, outcome.result.is_ok()) {
         (Some(dir), true) => {
-            super::dump::write(dir, &args, &image.buffers, &outcome.buffers).map_err(bad)?;
+            super::dump::write(dir, args, &image.buffers, &outcome.buffers).map_err(bad)?;
             Some(dir.display().to_string())
         }
         _ => None,
@@ -724,7 +739,7 @@ fn run_here(o: &RunOpts) -> Result<RunReport, (u8, String)> {
     let check = match (o.check, outcome.result.is_ok()) {
         (true, true) => {
             let k = kernel.name(&o.kernel);
-            Some(check_buffers(&k, dims, &args, &image, &outcome.buffers).map_err(bad)?)
+            Some(check_buffers(&k, dims, args, &image, &outcome.buffers).map_err(bad)?)
         }
         _ => None,
     };

@@ -91,7 +91,7 @@ fn parse_idu_axis(s: &str) -> Result<Idu, String> {
 }
 
 /// `off` or `on`.
-fn parse_switch(s: &str) -> Result<bool, String> {
+pub(crate) fn parse_switch(s: &str) -> Result<bool, String> {
     match s {
         "off" => Ok(false),
         "on" => Ok(true),
@@ -99,7 +99,7 @@ fn parse_switch(s: &str) -> Result<bool, String> {
     }
 }
 
-fn on_off(b: bool) -> &'static str {
+pub(crate) fn on_off(b: bool) -> &'static str {
     if b {
         "on"
     } else {
@@ -257,7 +257,7 @@ pub fn kernels_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// The (mode, S) pairs: nosplit once (as S=1), dws and pws per S.
-fn mode_s(modes: &[Mode], s: &[u32]) -> Vec<(Mode, u32)> {
+pub(crate) fn mode_s(modes: &[Mode], s: &[u32]) -> Vec<(Mode, u32)> {
     let mut v = Vec::new();
     for &m in modes {
         let ss: &[u32] = if m == Mode::NoSplit { &[1] } else { s };
@@ -391,20 +391,6 @@ pub fn plan(o: &SweepOpts) -> Result<Vec<Point>, String> {
     Ok(v)
 }
 
-/// One run; a panic of the model becomes a harness error.
-fn run_point(p: &Point) -> Result<SysOutcome, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&p.case))).unwrap_or_else(
-        |e| {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Err(format!("panic: {msg}"))
-        },
-    )
-}
-
 /// `[#####.....] 37/864 LABEL` on stderr, overwriting the previous one.
 fn progress(done: usize, total: usize, label: &str) {
     const WIDTH: usize = 30;
@@ -417,46 +403,78 @@ fn progress(done: usize, total: usize, label: &str) {
     }
 }
 
-/// Runs every point over `jobs` threads; the runs come back in grid order.
-pub fn execute(points: Vec<Point>, jobs: usize, show: bool) -> Vec<Run> {
-    let total = points.len();
+/// `f` of every item over `jobs` threads (at least 1, at most one per item); `done(n, i, r)`
+/// is called on this thread as each finishes (`n` finished so far, `i` the item's index). The
+/// results come back in the items' order.
+pub fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(&T) -> R + Sync,
+    mut done: impl FnMut(usize, usize, &R),
+) -> Vec<R> {
+    let total = items.len();
     let (work_tx, work_rx) = crossbeam::channel::unbounded();
     let (done_tx, done_rx) = crossbeam::channel::unbounded();
     for i in 0..total {
         work_tx.send(i).expect("the queue is open");
     }
     drop(work_tx);
-    let mut out: Vec<Option<Result<SysOutcome, String>>> = vec![None; total];
+    let mut out: Vec<Option<R>> = (0..total).map(|_| None).collect();
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, total.max(1)) {
-            let (rx, tx, points) = (work_rx.clone(), done_tx.clone(), &points);
+            let (rx, tx, f) = (work_rx.clone(), done_tx.clone(), &f);
             scope.spawn(move || {
                 for i in rx {
                     // The receiver outlives every worker.
-                    let _ = tx.send((i, run_point(&points[i])));
+                    let _ = tx.send((i, f(&items[i])));
                 }
             });
         }
         drop(done_tx);
         for (n, (i, r)) in done_rx.iter().enumerate() {
-            if show {
-                progress(n + 1, total, &points[i].label());
-            }
+            done(n + 1, i, &r);
             out[i] = Some(r);
         }
     });
+    out.into_iter()
+        .map(|r| r.expect("every item ran"))
+        .collect()
+}
+
+/// A panic of `f` as an `Err` naming it.
+pub fn catch_panic<R>(f: impl FnOnce() -> Result<R, String>) -> Result<R, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|e| {
+        let msg = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(format!("panic: {msg}"))
+    })
+}
+
+/// Runs every point over `jobs` threads; the runs come back in grid order.
+pub fn execute(points: Vec<Point>, jobs: usize, show: bool) -> Vec<Run> {
+    let total = points.len();
+    let out = parallel(
+        &points,
+        jobs,
+        |p| catch_panic(|| run_case(&p.case)),
+        |n, i, _| {
+            if show {
+                progress(n, total, &points[i].label());
+            }
+        },
+    );
     points
         .into_iter()
         .zip(out)
-        .map(|(point, r)| Run {
-            point,
-            outcome: r.unwrap_or_else(|| Err("not run".into())),
-        })
+        .map(|(point, outcome)| Run { point, outcome })
         .collect()
 }
 
 /// A CSV field, quoted when it holds a comma, quote or line break.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -464,7 +482,7 @@ fn quote(s: &str) -> String {
     }
 }
 
-fn csv_line(fields: &[String]) -> String {
+pub(crate) fn csv_line(fields: &[String]) -> String {
     let q: Vec<String> = fields.iter().map(|f| quote(f)).collect();
     q.join(",") + "\n"
 }

@@ -24,7 +24,6 @@ use rtgpu_hw::reorder::model::{ReorderIn, ReorderModel, ReorderOut};
 use rtgpu_hw::reorder::Reorder;
 use rtgpu_hw::sched::model::{Policy, PolicyScheduler, SchedIn, SchedOut};
 use rtgpu_hw::sched::WarpScheduler;
-use rust_hdl::core::prelude::*;
 use std::sync::{Arc, Mutex};
 
 /// The named blocks as RTL checked against their models, the rest as models.
@@ -355,14 +354,7 @@ pub fn sched_rtl<const W: usize>(
 }
 
 fn sched_apply<const W: usize>(u: &mut WarpScheduler<W>, i: &SchedIn) {
-    u.reset.next = i.reset;
-    u.gto.next = i.gto;
-    let mask = if W >= 64 { u64::MAX } else { (1 << W) - 1 };
-    u.eligible.next = (i.eligible & mask).to_bits();
-    // GTO's age ranks (the compute unit's dispatch order; ranks are below W <= 64).
-    for (port, &a) in u.age.iter_mut().zip(&i.age) {
-        port.next = a.to_bits();
-    }
+    crate::tb::sched::apply(u, i);
 }
 
 fn sched_read<const W: usize>(u: &WarpScheduler<W>) -> SchedOut {

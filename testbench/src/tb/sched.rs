@@ -1,9 +1,9 @@
-//! Testbenches of the warp scheduler (`hw/src/sched/`): `sched` drives random eligible masks
-//! and GTO age ranks through 64 warps under both policies; `sched-example` runs the paper's
+//! Testbenches of the warp scheduler (`hw/src/sched/`): `sched` drives random eligible and
+//! present masks and GTO age ranks through 64 warps under the three policies; `sched-example` runs the paper's
 //! Fig. 3 block (two warps of the Fig. 2 kernel) on the SM issue model with this RTL as its
 //! scheduler (ages `age[w] = w`: the lowest index is the oldest). Both compare every grant with
 //! the SM model's behavioural scheduler, written independently from Accel-Sim's GTO/LRR
-//! definitions.
+//! definitions and the reordering paper's pure round-robin.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::oracle::sm::{simulate, CycleTrace, Policy, PolicyScheduler, Scheduler};
@@ -24,8 +24,8 @@ pub const RANDOM_WARPS: usize = 64;
 /// The `sched` testbench.
 pub struct SchedTb;
 
-/// The reference: the SM model's behavioural scheduler ([`PolicyScheduler::grant_by_age`] with
-/// the cycle's age ranks), rebuilt at each reset.
+/// The reference: the SM model's behavioural scheduler ([`PolicyScheduler::grant_rr`] with
+/// the cycle's present mask and age ranks), rebuilt at each reset.
 pub struct Reference {
     warps: usize,
     policy: Policy,
@@ -45,14 +45,14 @@ impl Reference {
     /// The grant of a cycle (and the state update of its edge); a reset edge restarts it.
     /// The policy may change only in the first cycle after a reset (or at the start).
     pub fn step(&mut self, inp: &SchedIn) -> Option<usize> {
-        let policy = if inp.gto { Policy::Gto } else { Policy::Lrr };
+        let policy = inp.policy();
         if policy != self.policy {
             self.policy = policy;
             self.sched = PolicyScheduler::new(policy, self.warps);
         }
         let grant = self
             .sched
-            .grant_by_age(inp.eligible, |w| u64::from(inp.age[w]));
+            .grant_rr(inp.eligible, inp.present, |w| u64::from(inp.age[w]));
         if inp.reset {
             self.sched = PolicyScheduler::new(policy, self.warps);
         }
@@ -64,7 +64,9 @@ impl Reference {
 pub fn apply<const W: usize>(u: &mut WarpScheduler<W>, inp: &SchedIn) {
     u.reset.next = inp.reset;
     u.gto.next = inp.gto;
+    u.rr.next = inp.rr;
     u.eligible.next = (inp.eligible & low_bits(W)).to_bits();
+    u.present.next = (inp.present & low_bits(W)).to_bits();
     for (port, &a) in u.age.iter_mut().zip(&inp.age) {
         port.next = a.to_bits();
     }
@@ -106,20 +108,21 @@ fn random_ages(rng: &mut ChaCha8Rng) -> [u8; MAX_WARPS] {
 }
 
 /// Random stimulus: segments of one policy separated by resets; masks sparse, dense, single
-/// warps, empty, and runs where the same mask repeats (GTO's greed, LRR's rotation); age
-/// ranks redrawn now and then (the oldest warp moves while GTO runs).
+/// warps, empty, and runs where the same mask repeats (GTO's greed, LRR's rotation); present
+/// masks that add stalled warps to the eligible ones (pure RR waits on them); age ranks
+/// redrawn now and then (the oldest warp moves while GTO runs).
 fn stimulus(
     k: u64,
     rng: &mut ChaCha8Rng,
-    gto: &mut bool,
+    policy_now: &mut Policy,
     held: &mut u64,
     ages: &mut [u8; MAX_WARPS],
 ) -> SchedIn {
     // The policy changes only in the cycle after a reset (the model restarts then).
     let reset = k == 0 || rng.gen_ratio(1, 200);
-    let policy = *gto;
+    let policy = *policy_now;
     if reset {
-        *gto = rng.gen_bool(0.5);
+        *policy_now = Policy::ALL[rng.gen_range(0..Policy::ALL.len())];
     }
     if k == 0 || rng.gen_ratio(1, 40) {
         *ages = random_ages(rng);
@@ -133,20 +136,30 @@ fn stimulus(
             _ => rng.gen(),
         };
     }
-    SchedIn {
+    let stalled = match rng.gen_range(0..3) {
+        0 => 0,
+        1 => rng.gen::<u64>() & rng.gen::<u64>(),
+        _ => rng.gen(),
+    };
+    let mut inp = SchedIn {
         reset,
-        gto: policy,
         eligible: *held,
+        present: *held | stalled,
         age: *ages,
-    }
+        ..SchedIn::default()
+    };
+    inp.set_policy(policy);
+    inp
 }
 
 fn layout(name: &str) -> Gtkw {
     let p = |s: &str| format!("{name}.{s}");
-    let (reset, gto, eligible, valid, grant, last, last_valid) = (
+    let (reset, gto, rr, eligible, present, valid, grant, last, last_valid) = (
         p("reset"),
         p("gto"),
+        p("rr"),
         p("eligible"),
+        p("present"),
         p("grant_valid"),
         p("grant"),
         p("last"),
@@ -159,7 +172,9 @@ fn layout(name: &str) -> Gtkw {
             &[
                 (reset.as_str(), None),
                 (gto.as_str(), None),
+                (rr.as_str(), None),
                 (eligible.as_str(), Some(Format::Hex)),
+                (present.as_str(), Some(Format::Hex)),
             ],
         )
         .group(
@@ -179,12 +194,12 @@ impl BlockTb for SchedTb {
     }
 
     fn description(&self) -> &'static str {
-        "warp scheduler, 64 warps: random eligible masks and age ranks under GTO and LRR, grant == SM model's scheduler every cycle"
+        "warp scheduler, 64 warps: random eligible/present masks and age ranks under GTO, LRR and pure RR, grant == SM model's scheduler every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
         let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
-        let (mut gto, mut held, mut ages) = (false, 0u64, index_ages());
+        let (mut policy, mut held, mut ages) = (Policy::Lrr, 0u64, index_ages());
         let mut model = Reference::new(RANDOM_WARPS, Policy::Lrr);
         let mut grants = 0u64;
         let mut run = drive(
@@ -194,7 +209,7 @@ impl BlockTb for SchedTb {
             opts,
             opts.cycles,
             |h, k| {
-                let inp = stimulus(k, &mut rng, &mut gto, &mut held, &mut ages);
+                let inp = stimulus(k, &mut rng, &mut policy, &mut held, &mut ages);
                 let got = h.cycle(|u| apply(u, &inp), read_grant)?;
                 same(k, &got, &model.step(&inp))?;
                 grants += u64::from(got.is_some());
@@ -218,13 +233,14 @@ impl BlockTb for SchedTb {
 /// cycle of the block in the harness (so the model's issue stage runs on the real RTL).
 pub struct RtlScheduler<const W: usize> {
     harness: crate::sim::harness::Harness<WarpScheduler<W>>,
-    gto: bool,
+    policy: Policy,
     /// A harness failure, kept for the caller (the trait's `grant` cannot return it).
     pub error: Option<crate::sim::harness::HarnessError>,
 }
 
 impl<const W: usize> RtlScheduler<W> {
-    /// A fresh scheduler block under `policy`, on a 1 GHz clock.
+    /// A fresh scheduler block under `policy`, on a 1 GHz clock (pure RR sees present =
+    /// eligible here: the SM model has no present mask).
     pub fn new(policy: Policy) -> Result<Self, crate::sim::harness::HarnessError> {
         let mut harness =
             crate::sim::harness::Harness::new(WarpScheduler::<W>::default(), "sched")?;
@@ -233,7 +249,7 @@ impl<const W: usize> RtlScheduler<W> {
         harness.add_clock("clock", period, |u| &mut u.clock)?;
         Ok(Self {
             harness,
-            gto: policy == Policy::Gto,
+            policy,
             error: None,
         })
     }
@@ -241,12 +257,13 @@ impl<const W: usize> RtlScheduler<W> {
 
 impl<const W: usize> Scheduler for RtlScheduler<W> {
     fn grant(&mut self, eligible: u64) -> Option<usize> {
-        let inp = SchedIn {
-            reset: false,
-            gto: self.gto,
+        let mut inp = SchedIn {
             eligible,
+            present: eligible,
             age: index_ages(),
+            ..SchedIn::default()
         };
+        inp.set_policy(self.policy);
         match self.harness.cycle(|u| apply(u, &inp), read_grant) {
             Ok(g) => g,
             Err(e) => {
@@ -313,7 +330,9 @@ impl<const W: usize, const F: usize> Logic for SchedProbe<W, F> {
         self.sched.clock.next = self.clock.val();
         self.sched.reset.next = self.reset.val();
         self.sched.gto.next = self.gto.val();
+        self.sched.rr.next = false;
         self.sched.eligible.next = self.eligible.val();
+        self.sched.present.next = self.eligible.val();
         for w in 0..W {
             self.sched.age[w].next = self.index_of[w].val();
         }

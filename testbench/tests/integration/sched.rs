@@ -1,7 +1,13 @@
 //! The RTL warp scheduler (`hw/src/sched/rtl/warp_scheduler.rs`) against its reference model
 //! (`PolicyScheduler::grant_by_age`, written from Accel-Sim's definitions without the RTL) under
-//! random eligible masks and random GTO age ranks (ties included), both policies and resets, for
-//! several warp counts: the grant, `last` and `last_valid` every cycle.
+//! random eligible and present masks and random GTO age ranks (ties included), the three policies
+//! (GTO, LRR, pure round-robin) and resets, for several warp counts: the grant, `last` and
+//! `last_valid` every cycle.
+//!
+//! Mutation caught: an RTL pure RR that grants the first *eligible* warp after the last (LRR)
+//! instead of waiting on the first *present* one fails `rtl_grant_by_age_equals_the_model_*`
+//! within a few cases (present warps that are not eligible are drawn in most cycles); so does
+//! one that moves `last` without a grant.
 
 use proptest::prelude::*;
 use rtgpu_hw::sched::model::{Policy, PolicyScheduler};
@@ -15,6 +21,8 @@ use rust_hdl::prelude::*;
 struct Cycle {
     /// Eligible mask (bits at or above W are dropped).
     eligible: u64,
+    /// Present mask (pure RR's rotation; the others ignore it).
+    present: u64,
     /// New age ranks from this cycle on (else the previous ones are kept).
     ages: Option<Vec<u8>>,
 }
@@ -22,7 +30,7 @@ struct Cycle {
 /// A run of one policy, ended by a reset cycle (the policy may change after it).
 #[derive(Clone, Debug)]
 struct Segment {
-    gto: bool,
+    policy: Policy,
     cycles: Vec<Cycle>,
 }
 
@@ -60,13 +68,21 @@ fn ages(w: usize) -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn cycle(w: usize) -> impl Strategy<Value = Cycle> {
-    (mask(w), proptest::option::weighted(0.2, ages(w)))
-        .prop_map(|(eligible, ages)| Cycle { eligible, ages })
+    // Present: the eligible warps, some more (stalled), or an unrelated mask.
+    let extra = prop_oneof![1 => Just(0u64), 3 => mask(w), 1 => Just(u64::MAX)];
+    (mask(w), extra, proptest::option::weighted(0.2, ages(w))).prop_map(
+        move |(eligible, extra, ages)| Cycle {
+            eligible,
+            present: (eligible | extra) & low_bits(w),
+            ages,
+        },
+    )
 }
 
 fn segments(w: usize) -> impl Strategy<Value = Vec<Segment>> {
-    let segment = (any::<bool>(), proptest::collection::vec(cycle(w), 1..40))
-        .prop_map(|(gto, cycles)| Segment { gto, cycles });
+    let policy = proptest::sample::select(Policy::ALL.to_vec());
+    let segment = (policy, proptest::collection::vec(cycle(w), 1..40))
+        .prop_map(|(policy, cycles)| Segment { policy, cycles });
     proptest::collection::vec(segment, 1..6)
 }
 
@@ -79,7 +95,7 @@ fn rtl_equals_model<const W: usize>(run: &[Segment]) -> Result<(), String> {
     let mut age: Vec<u8> = (0..W as u8).collect();
     let mut k = 0u64;
     for (s, seg) in run.iter().enumerate() {
-        let policy = if seg.gto { Policy::Gto } else { Policy::Lrr };
+        let policy = seg.policy;
         let mut model = PolicyScheduler::new(policy, W);
         for (c, cy) in seg.cycles.iter().enumerate() {
             if let Some(a) = &cy.ages {
@@ -92,13 +108,15 @@ fn rtl_equals_model<const W: usize>(run: &[Segment]) -> Result<(), String> {
                 model.last_issued().is_some(),
                 model.last_issued().unwrap_or(0),
             );
-            let want = model.grant_by_age(cy.eligible, |w| u64::from(age[w]));
+            let want = model.grant_rr(cy.eligible, cy.present, |w| u64::from(age[w]));
             let got = h
                 .cycle(
                     |u| {
                         u.reset.next = reset;
-                        u.gto.next = seg.gto;
+                        u.gto.next = policy == Policy::Gto;
+                        u.rr.next = policy == Policy::Rr;
                         u.eligible.next = cy.eligible.to_bits();
+                        u.present.next = cy.present.to_bits();
                         for (port, &a) in u.age.iter_mut().zip(&age) {
                             port.next = u64::from(a).to_bits();
                         }
@@ -113,9 +131,10 @@ fn rtl_equals_model<const W: usize>(run: &[Segment]) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
             if got != (want, want_last) {
                 return Err(format!(
-                    "W = {W}, cycle {k} ({policy:?}, reset {reset}): eligible {:#x}, ages {age:?}: \
-                     RTL (grant, (last_valid, last)) {got:?}, model {:?}",
+                    "W = {W}, cycle {k} ({policy:?}, reset {reset}): eligible {:#x}, present \
+                     {:#x}, ages {age:?}: RTL (grant, (last_valid, last)) {got:?}, model {:?}",
                     cy.eligible,
+                    cy.present,
                     (want, want_last)
                 ));
             }
@@ -160,15 +179,16 @@ proptest! {
     }
 }
 
-/// One warp: always granted when eligible, under both policies, whatever its age.
+/// One warp: always granted when eligible, under every policy, whatever its age.
 #[test]
 fn one_warp_is_granted_whenever_eligible() {
-    for gto in [false, true] {
+    for policy in Policy::ALL {
         let run = [Segment {
-            gto,
+            policy,
             cycles: (0..8)
                 .map(|k| Cycle {
                     eligible: k & 1,
+                    present: 1,
                     ages: Some(vec![0]),
                 })
                 .collect(),
@@ -189,7 +209,9 @@ fn gto_falls_back_to_the_oldest_rank_and_breaks_ties_by_index() {
             |u| {
                 u.reset.next = reset;
                 u.gto.next = gto;
+                u.rr.next = false;
                 u.eligible.next = eligible.to_bits();
+                u.present.next = eligible.to_bits();
                 for (port, a) in u.age.iter_mut().zip(age) {
                     port.next = a.to_bits();
                 }
@@ -210,4 +232,35 @@ fn gto_falls_back_to_the_oldest_rank_and_breaks_ties_by_index() {
     assert_eq!(cycle(true, false, 0, [3, 2, 1, 0]), None);
     assert_eq!(cycle(false, false, 0b1111, [3, 2, 1, 0]), Some(0));
     assert_eq!(cycle(false, false, 0b1111, [3, 2, 1, 0]), Some(1));
+}
+
+/// A directed case of pure RR: it waits on the current present warp while others are
+/// eligible, and moves on only after it issues.
+#[test]
+fn pure_rr_waits_for_the_current_warp() {
+    let mut h = Harness::new(WarpScheduler::<4>::default(), "sched").unwrap();
+    h.add_clock("clock", Period::ps(1000).unwrap(), |u| &mut u.clock)
+        .unwrap();
+    let mut cycle = |reset: bool, eligible: u64, present: u64| {
+        h.cycle(
+            |u| {
+                u.reset.next = reset;
+                u.gto.next = false;
+                u.rr.next = true;
+                u.eligible.next = eligible.to_bits();
+                u.present.next = present.to_bits();
+            },
+            |u| u.grant_valid.val().then(|| u.grant.val().index()),
+        )
+        .unwrap()
+    };
+    assert_eq!(cycle(true, 0, 0b1111), None);
+    // Warp 0 is current and stalled: warps 1 and 2 wait.
+    assert_eq!(cycle(false, 0b0110, 0b1111), None);
+    assert_eq!(cycle(false, 0b0111, 0b1111), Some(0));
+    // Warp 1 is current now.
+    assert_eq!(cycle(false, 0b1101, 0b1111), None);
+    assert_eq!(cycle(false, 0b1111, 0b1111), Some(1));
+    // Warp 2 left (not present): warp 3 is next.
+    assert_eq!(cycle(false, 0b1001, 0b1011), Some(3));
 }

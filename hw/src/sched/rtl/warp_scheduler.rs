@@ -1,6 +1,10 @@
 //! The warp scheduler: GTO's oldest-warp search, two priority encoders and the last-granted
 //! register.
 //!
+//! LRR and pure RR share the priority encoders: they scan the eligible warps (LRR) or the
+//! present-or-eligible warps (RR) from the last granted one; RR grants the warp found only
+//! when it is eligible.
+//!
 //! GTO's oldest eligible warp (smallest age, then index) comes from a linear chain over the
 //! warps: element w holds the best of warps 0..w (none for w = 0), and warp w takes over only
 //! when it is eligible and strictly older (smaller age) than that best, so equal ages keep the
@@ -11,22 +15,28 @@ use crate::hdl::k;
 use array_init::array_init;
 use rust_hdl::prelude::*;
 
-/// GTO/LRR warp scheduler for `W` warps (1..=64); see [`super`] for the policies.
+/// GTO/LRR/pure-RR warp scheduler for `W` warps (1..=64); see [`super`] for the policies.
 #[derive(LogicBlock)]
 pub struct WarpScheduler<const W: usize> {
     /// Core clock: the last-granted register loads on its rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: forget the last granted warp (LRR starts at warp 0 again).
     pub reset: Signal<In, Bit>,
-    /// Policy: 0 = LRR, 1 = GTO.
+    /// Policy when `rr` is 0: 0 = LRR, 1 = GTO.
     pub gto: Signal<In, Bit>,
+    /// Policy: 1 = pure round-robin (`gto` ignored).
+    pub rr: Signal<In, Bit>,
     /// Bit w: warp w can issue this cycle (scoreboard, barrier, fetch and queue checks passed).
     pub eligible: Signal<In, Bits<W>>,
+    /// Bit w: warp w is present — it can become eligible by itself (pure RR rotates over
+    /// `present | eligible`; the other policies ignore it).
+    pub present: Signal<In, Bits<W>>,
     /// Age rank of warp w (0 = oldest); GTO's fallback grants the eligible warp with the
     /// smallest (age, index); LRR ignores it. Drive `age[w] = w` for the classic
     /// lowest-index-is-oldest GTO.
     pub age: [Signal<In, Bits<6>>; W],
-    /// A warp is granted this cycle (exactly when `eligible` is not 0).
+    /// A warp is granted this cycle (GTO, LRR: exactly when `eligible` is not 0; RR: when the
+    /// current warp is eligible).
     pub grant_valid: Signal<Out, Bit>,
     /// The granted warp (0 when none).
     pub grant: Signal<Out, Bits<6>>,
@@ -50,14 +60,22 @@ pub struct WarpScheduler<const W: usize> {
     take: [Signal<Local, Bit>; W],
     /// The oldest eligible warp (by age, then index).
     oldest: Signal<Local, Bits<6>>,
-    /// The lowest eligible warp (LRR's wrap).
+    /// The warps the round-robin encoders scan: eligible (LRR, GTO) or present | eligible (RR).
+    scan: Signal<Local, Bits<W>>,
+    /// The lowest scanned warp (the round-robin wrap).
     lowest: Signal<Local, Bits<6>>,
+    /// The lowest scanned warp is eligible.
+    lowest_e: Signal<Local, Bit>,
     /// Some warp is eligible.
-    any: Signal<Local, Bit>,
-    /// The lowest eligible warp after the last granted one.
+    any_e: Signal<Local, Bit>,
+    /// The lowest scanned warp after the last granted one.
     after: Signal<Local, Bits<6>>,
-    /// Some eligible warp comes after the last granted one.
+    /// That warp is eligible.
+    after_e: Signal<Local, Bit>,
+    /// Some scanned warp comes after the last granted one.
     any_after: Signal<Local, Bit>,
+    /// The round-robin pick (after, else lowest) is eligible.
+    pick_e: Signal<Local, Bit>,
     /// The last granted warp is eligible again.
     greedy: Signal<Local, Bit>,
     /// Sized zero.
@@ -71,7 +89,9 @@ impl<const W: usize> Default for WarpScheduler<W> {
             clock: Default::default(),
             reset: Default::default(),
             gto: Default::default(),
+            rr: Default::default(),
             eligible: Default::default(),
+            present: Default::default(),
             age: array_init(|_| Default::default()),
             grant_valid: Default::default(),
             grant: Default::default(),
@@ -85,10 +105,14 @@ impl<const W: usize> Default for WarpScheduler<W> {
             b_warp: array_init(|_| Default::default()),
             take: array_init(|_| Default::default()),
             oldest: Default::default(),
+            scan: Default::default(),
             lowest: Default::default(),
-            any: Default::default(),
+            lowest_e: Default::default(),
+            any_e: Default::default(),
             after: Default::default(),
+            after_e: Default::default(),
             any_after: Default::default(),
+            pick_e: Default::default(),
             greedy: Default::default(),
             zero6: k(0),
         }
@@ -102,10 +126,16 @@ impl<const W: usize> Logic for WarpScheduler<W> {
         // GTO's search up the warps (each element written before it is read), then two
         // priority encoders walking down so that the lowest index wins (the one-pass outer
         // loop names W - 1 for the index expressions).
-        self.any.next = false;
+        self.scan.next = self.eligible.val();
+        if self.rr.val() {
+            self.scan.next = self.eligible.val() | self.present.val();
+        }
+        self.any_e.next = false;
         self.lowest.next = self.zero6.val();
+        self.lowest_e.next = false;
         self.any_after.next = false;
         self.after.next = self.zero6.val();
+        self.after_e.next = false;
         self.greedy.next = false;
         self.b_valid[0].next = false;
         self.b_age[0].next = self.zero6.val();
@@ -130,33 +160,43 @@ impl<const W: usize> Logic for WarpScheduler<W> {
             }
             for j in 0..W {
                 if self.eligible.val().get_bit(top - j) {
-                    self.any.next = true;
-                    self.lowest.next = self.index_of[top - j].val();
+                    self.any_e.next = true;
                     if self.last_valid_r.q.val()
                         & (self.index_of[top - j].val() == self.last_r.q.val())
                     {
                         self.greedy.next = true;
                     }
                 }
+                if self.scan.val().get_bit(top - j) {
+                    self.lowest.next = self.index_of[top - j].val();
+                    self.lowest_e.next = self.eligible.val().get_bit(top - j);
+                }
             }
             // Warps 1.. may come after the last granted one; warp 0 only before any grant.
             for j in 0..(W - 1) {
-                if self.eligible.val().get_bit(top - j)
+                if self.scan.val().get_bit(top - j)
                     & (!self.last_valid_r.q.val()
                         | (self.index_of[top - j].val() > self.last_r.q.val()))
                 {
                     self.any_after.next = true;
                     self.after.next = self.index_of[top - j].val();
+                    self.after_e.next = self.eligible.val().get_bit(top - j);
                 }
             }
         }
-        if self.eligible.val().get_bit(0) & !self.last_valid_r.q.val() {
+        if self.scan.val().get_bit(0) & !self.last_valid_r.q.val() {
             self.any_after.next = true;
             self.after.next = self.zero6.val();
+            self.after_e.next = self.eligible.val().get_bit(0);
         }
-        // LRR: after the last, else wrap to the lowest. GTO: the last if eligible, else oldest.
+        // Round robin: after the last, else wrap to the lowest. GTO: the last if eligible,
+        // else the oldest. RR grants its pick only if it is eligible.
         self.grant.next = self.lowest.val();
-        if self.gto.val() {
+        self.pick_e.next = self.lowest_e.val();
+        if self.any_after.val() {
+            self.pick_e.next = self.after_e.val();
+        }
+        if self.gto.val() & !self.rr.val() {
             self.grant.next = self.oldest.val();
             if self.greedy.val() {
                 self.grant.next = self.last_r.q.val();
@@ -164,8 +204,11 @@ impl<const W: usize> Logic for WarpScheduler<W> {
         } else if self.any_after.val() {
             self.grant.next = self.after.val();
         }
-        self.grant_valid.next = self.any.val();
-        if self.any.val() {
+        self.grant_valid.next = self.any_e.val() & (!self.rr.val() | self.pick_e.val());
+        if !self.grant_valid.val() {
+            self.grant.next = self.zero6.val();
+        }
+        if self.grant_valid.val() {
             self.last_r.d.next = self.grant.val();
             self.last_valid_r.d.next = true;
         }

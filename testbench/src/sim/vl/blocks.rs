@@ -32,7 +32,7 @@ crate::vl_ports!([const L: usize, const U: usize, const C: usize] SimdGroup<L, U
 });
 
 crate::vl_ports!([const W: usize] WarpScheduler<W> {
-    clock, reset, gto, eligible, age, grant_valid, grant, last, last_valid,
+    clock, reset, gto, rr, eligible, present, age, grant_valid, grant, last, last_valid,
 });
 
 crate::vl_ports!([const W: usize, const F: usize] SchedProbe<W, F> {
