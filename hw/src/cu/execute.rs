@@ -51,8 +51,12 @@ impl ComputeUnit {
         };
         self.pipes[pipe] = true;
         let c = &mut g.ctx[k];
+        let order = c.vm_issued;
         match counter {
-            Counter::Vm => c.vmcnt += 1,
+            Counter::Vm => {
+                c.vmcnt += 1;
+                c.vm_issued += 1;
+            }
             Counter::Lgkm => c.lgkmcnt += 1,
         }
         c.ready_at = self.now + 1;
@@ -64,6 +68,7 @@ impl ComputeUnit {
             ctx: k,
             serial: c.serial,
             counter,
+            order,
             writeback,
         };
         if f.unit == unit::VMEM && self.mem_sys.is_some() {

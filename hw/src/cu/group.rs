@@ -27,6 +27,11 @@ pub struct Ctx {
     pub vmcnt: u32,
     /// Outstanding SMEM/LDS operations.
     pub lgkmcnt: u32,
+    /// FLAT operations issued by this occupant (the next one's place in issue order).
+    pub vm_issued: u64,
+    /// FLAT operations completed in issue order: vmcnt counts down in that order, so a later
+    /// operation that finishes first waits for the earlier ones.
+    pub vm_retired: u64,
     /// Waiting at `s_barrier`.
     pub barrier: bool,
     /// Per executed `split` not yet merged: whether it really split (DWS may serialize; the

@@ -43,6 +43,12 @@
 //!   (docs/assumptions.md#A9).
 //!   `split` and `merge` need vmcnt = lgkmcnt = 0 (docs/assumptions.md#A11): `split_pending_memory`
 //!   otherwise.
+//!
+//! FLAT operations (loads and stores) complete in their context's issue order, as GCN's vmcnt
+//! counts down: `s_waitcnt vmcnt(N)` waits until all but the N latest are done, and compiled
+//! kernels rely on it. With fixed latencies they finish in that order anyway; with the memory
+//! hierarchy a hit that finishes before an earlier miss is held (counter and registers) until
+//! the miss completes.
 
 pub mod abi;
 mod coalesce;
@@ -131,6 +137,8 @@ struct Pending {
     /// The context's occupant when it was issued.
     serial: u64,
     counter: Counter,
+    /// A FLAT operation's place in its context's issue order (`Ctx::vm_issued` then).
+    order: u64,
     writeback: Option<Writeback>,
 }
 
@@ -198,6 +206,8 @@ pub struct ComputeUnit {
     pub record_dram: bool,
     /// Global accesses in the hierarchy, by completion id.
     inflight: HashMap<u64, Pending>,
+    /// FLAT completions waiting for an earlier FLAT operation of their context to complete.
+    parked: Vec<Pending>,
     /// Reordering on: the launch's traces and its rounds of work-groups.
     rounds: Option<Rounds>,
     /// Record every issue of the next launches ([`IssueRecord`]; `None`: off). Cleared at
@@ -257,6 +267,7 @@ impl ComputeUnit {
             coal: None,
             record_dram: false,
             inflight: HashMap::new(),
+            parked: Vec::new(),
             rounds: None,
             issue_log: None,
             blocks: Arc::new(Models),
@@ -328,6 +339,7 @@ impl ComputeUnit {
         self.wgs.clear();
         self.pending.clear();
         self.inflight.clear();
+        self.parked.clear();
         self.mem_sys = None;
         self.coal = None;
         self.rounds = None;

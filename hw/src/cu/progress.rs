@@ -24,26 +24,62 @@ impl ComputeUnit {
         while self.pending.peek().is_some_and(|p| p.at <= self.now) {
             let p = self.pending.pop().expect("peeked");
             self.quiet.active = true;
-            let g = &mut self.groups[p.group];
-            let ctx = &mut g.ctx[p.ctx];
-            if ctx.serial != p.serial {
-                // Its wavefront has ended (only stores can still be in flight then).
-                continue;
-            }
-            let count = match p.counter {
-                Counter::Vm => &mut ctx.vmcnt,
-                Counter::Lgkm => &mut ctx.lgkmcnt,
-            };
-            debug_assert!(*count > 0, "a completion without an outstanding operation");
-            *count = count.saturating_sub(1);
-            if let Some(wb) = p.writeback {
-                let wf = ctx.wf;
-                let applied = wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf);
-                let pc = g.ctx[p.ctx].last_pc;
-                wb.recycle(&mut self.spare_loads);
-                if applied.is_err() {
-                    self.fail(CuError::IllegalInstruction, pc, 0);
-                }
+            self.complete(p);
+        }
+    }
+
+    /// Completes `p`. FLAT operations complete in their context's issue order, as GCN's
+    /// vmcnt counts down (`s_waitcnt vmcnt(N)`: all but the N latest are done, which compiled
+    /// kernels rely on): one that finishes before an earlier one is parked until that one
+    /// completes. With fixed latencies they finish in order anyway; the hierarchy can finish a
+    /// hit before an earlier miss.
+    fn complete(&mut self, p: Pending) {
+        let ctx = &self.groups[p.group].ctx[p.ctx];
+        if ctx.serial != p.serial {
+            // Its wavefront has ended (only stores can still be in flight then).
+            let gone = (p.group, p.ctx, p.serial);
+            self.parked.retain(|q| (q.group, q.ctx, q.serial) != gone);
+            return;
+        }
+        if p.counter == Counter::Vm && p.order != ctx.vm_retired {
+            self.parked.push(p);
+            return;
+        }
+        let (gi, k, serial, vm) = (p.group, p.ctx, p.serial, p.counter == Counter::Vm);
+        self.apply(p);
+        if !vm {
+            return;
+        }
+        let ctx = &mut self.groups[gi].ctx[k];
+        ctx.vm_retired += 1;
+        let next = (gi, k, serial, ctx.vm_retired);
+        if let Some(i) = self
+            .parked
+            .iter()
+            .position(|q| (q.group, q.ctx, q.serial, q.order) == next)
+        {
+            let q = self.parked.swap_remove(i);
+            self.complete(q);
+        }
+    }
+
+    /// Counts `p` down and writes its registers.
+    fn apply(&mut self, p: Pending) {
+        let g = &mut self.groups[p.group];
+        let ctx = &mut g.ctx[p.ctx];
+        let count = match p.counter {
+            Counter::Vm => &mut ctx.vmcnt,
+            Counter::Lgkm => &mut ctx.lgkmcnt,
+        };
+        debug_assert!(*count > 0, "a completion without an outstanding operation");
+        *count = count.saturating_sub(1);
+        if let Some(wb) = p.writeback {
+            let wf = ctx.wf;
+            let applied = wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf);
+            let pc = g.ctx[p.ctx].last_pc;
+            wb.recycle(&mut self.spare_loads);
+            if applied.is_err() {
+                self.fail(CuError::IllegalInstruction, pc, 0);
             }
         }
     }

@@ -204,6 +204,21 @@ fn run_check_passes_and_fails() {
     assert!(out.contains("FAILED: arg1[0] = "), "{out}");
 }
 
+/// clang's partial waits (`s_waitcnt vmcnt(3)` … `vmcnt(1)` in hotspot and nn) assume that
+/// FLAT operations count down in issue order, as GCN's do. On the memory hierarchy a hit can
+/// finish before an earlier miss; the compute unit holds it until the earlier ones complete,
+/// so both kernels PASS there. Mutation: retiring completions as they come (no parking) reads
+/// hotspot's registers before their loads land and its check FAILS.
+#[test]
+fn partial_vmcnt_waits_hold_on_the_memory_hierarchy() {
+    for kernel in ["hotspot", "nn"] {
+        let path = format!("firmware/suite/{kernel}.cl");
+        let (code, out, err) = rtgpu(&["run", &path, "--memory", "hierarchy", "--check"]);
+        assert_eq!(code, 0, "{kernel}: {out}{err}");
+        assert!(out.contains("PASSED"), "{kernel}: {out}");
+    }
+}
+
 #[test]
 fn compile_errors_and_unsupported_instructions_are_bad_input() {
     let dir = tempfile::tempdir().unwrap();
