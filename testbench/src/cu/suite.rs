@@ -94,13 +94,17 @@ pub fn scaled(name: &str, meta: &KernelMeta, n: u32) -> Result<(Dims, Vec<Arg>),
     let (grow, grid_by): (Vec<(usize, u32)>, u32) = match name {
         "hotspot" => (vec![(HOTSPOT_H, n)], n),
         "sgemm" => (vec![(SGEMM_N, n.isqrt())], n.isqrt() * n.isqrt()),
-        _ => {
+        // Counts of one-dimensional elements, found by the rule below.
+        "vector_add" | "saxpy" | "reduce" | "nn" | "pathfinder" | "histogram" => {
             let counts =
                 meta.args.iter().enumerate().filter(
                     |(_, a)| matches!(a, Arg::Scalar(v) if *v <= d.grid && v + d.wg > d.grid),
                 );
             (counts.map(|(i, _)| (i, n)).collect(), n)
         }
+        // A layout that does not grow with the grid (a graph, fixed centres, a matrix step):
+        // the default launch.
+        _ => (Vec::new(), 1),
     };
     let mut args = meta.args.clone();
     for (i, by) in grow {
