@@ -14,6 +14,15 @@
 //!   `a` (so they most likely do). A two-armed if carries `split`/`merge` with probability
 //!   [`GenOptions::p_split`].
 //!
+//! With [`GenOptions::inputs`] the kernel also takes two ranged scalar arguments, and its
+//! timing depends on the input beyond the lanes' data:
+//! - `levels` (argument 2, `// @range 2 0..4`, in s14): about half the uniform loops run
+//!   `levels` times instead of a constant (a data-dependent trip count the WCET analysis
+//!   bounds by the range);
+//! - `thresh` (argument 3, `// @range 3 0..120`, in s15): about a third of the ifs test
+//!   `thresh < a` and carry a heavy then-arm (two to four extra load-uses): an input whose
+//!   buffer or threshold puts no lane above it never runs that arm.
+//!
 //! Every kernel has at least one top-level two-armed if on a lane bit, and its header gives
 //! `// @min-s N`: the most split ifs live at once along any path (at least 1).
 //!
@@ -59,6 +68,9 @@ pub struct GenOptions {
     /// Work-items in the launch (`// @grid`), clamped to 1..=[`MAX_GRID`] and rounded up to a
     /// multiple of 64.
     pub grid: u32,
+    /// Input-dependent timing: loops whose trip count is a ranged argument and heavy arms
+    /// behind a ranged threshold (see the module docs).
+    pub inputs: bool,
 }
 
 impl Default for GenOptions {
@@ -69,6 +81,7 @@ impl Default for GenOptions {
             p_split: 0.5,
             loops: true,
             grid: 128,
+            inputs: false,
         }
     }
 }
@@ -78,8 +91,12 @@ impl Default for GenOptions {
 enum Item {
     /// Straight-line instructions.
     Straight(Vec<String>),
-    /// A uniform loop of `trips` iterations over straight-line instructions.
-    Loop { trips: u32, body: Vec<String> },
+    /// A uniform loop of `trips` iterations (`None`: the `levels` argument) over
+    /// straight-line instructions.
+    Loop {
+        trips: Option<u32>,
+        body: Vec<String>,
+    },
     /// A masked if: `cond` ends with a VOPC writing VCC; `els` is `None` for a one-armed if.
     If {
         cond: Vec<String>,
@@ -96,6 +113,7 @@ struct Gen {
     max_depth: usize,
     p_split: f64,
     loops: bool,
+    inputs: bool,
 }
 
 /// A random structured divergent kernel, deterministic in `seed` (see the module docs).
@@ -111,11 +129,12 @@ pub fn divergent_kernel(seed: u64, opts: &GenOptions) -> String {
         max_depth: opts.max_depth.min(MAX_DEPTH),
         p_split,
         loops: opts.loops,
+        inputs: opts.inputs,
     };
     let mut items = g.seq(0, 0, g.max_seq);
     g.ensure_top_if(&mut items);
     let grid = opts.grid.clamp(1, MAX_GRID).div_ceil(64) * 64;
-    emit(seed, grid, &items)
+    emit(seed, grid, opts.inputs, &items)
 }
 
 impl Gen {
@@ -211,9 +230,13 @@ impl Gen {
         ]
     }
 
-    /// A uniform loop with a constant trip count 1..=4; the body may use the counter s12.
+    /// A uniform loop with a constant trip count 1..=4 (or, with [`GenOptions::inputs`], half
+    /// the time `levels`); the body may use the counter s12.
     fn uniform_loop(&mut self) -> Item {
-        let trips = self.rng.gen_range(1..=4);
+        let trips = match self.inputs && self.rng.gen_bool(0.5) {
+            true => None,
+            false => Some(self.rng.gen_range(1..=4)),
+        };
         let mut body = if self.rng.gen_bool(0.3) {
             self.load_use()
         } else {
@@ -260,9 +283,18 @@ impl Gen {
 
     /// A one- or two-armed masked if at nesting `depth`.
     fn masked_if(&mut self, depth: usize, used: u32) -> Item {
-        let (cond, inner) = self.condition(used);
+        let heavy = self.inputs && self.rng.gen_bool(0.35);
+        let (cond, inner) = match heavy {
+            true => (vec!["    v_cmp_lt_i32 vcc, s15, v6".to_string()], used),
+            false => self.condition(used),
+        };
         let arm_len = self.max_seq / 2;
-        let then = self.seq(depth + 1, inner, arm_len);
+        let mut then = self.seq(depth + 1, inner, arm_len);
+        if heavy {
+            for _ in 0..self.rng.gen_range(2..=4) {
+                then.push(Item::Straight(self.load_use()));
+            }
+        }
         if self.rng.gen_bool(0.25) {
             return Item::If {
                 cond,
@@ -326,7 +358,7 @@ fn live_splits(items: &[Item]) -> u32 {
 }
 
 /// Writes the kernel text: header, prologue, items, epilogue.
-fn emit(seed: u64, grid: u32, items: &[Item]) -> String {
+fn emit(seed: u64, grid: u32, inputs: bool, items: &[Item]) -> String {
     let mut e = Emitter {
         out: String::new(),
         labels: 0,
@@ -338,9 +370,21 @@ fn emit(seed: u64, grid: u32, items: &[Item]) -> String {
     e.line("// out[i] = f(A[i], i); EXEC save pair of if-nesting level d: s[16+2d:17+2d].");
     e.line(&format!("// @grid {grid}"));
     e.line("// @wg 64");
-    e.line("// @args int:grid zero:grid");
+    match inputs {
+        true => {
+            e.line("// levels (argument 2, s14): trip count of some loops; thresh (argument 3,");
+            e.line("// s15): the heavy arms run for the lanes with a > thresh.");
+            e.line("// @args int:grid zero:grid 2 60");
+            e.line("// @range 2 0..4");
+            e.line("// @range 3 0..120");
+        }
+        false => e.line("// @args int:grid zero:grid"),
+    }
     e.line(&format!("// @min-s {min_s}"));
     e.line(".text");
+    if inputs {
+        e.line("    s_load_dwordx2 s[14:15], s[0:1], 0x10    // levels, thresh");
+    }
     PROLOGUE.iter().for_each(|l| e.line(l));
     e.items(items, 0);
     EPILOGUE.iter().for_each(|l| e.line(l));
@@ -417,12 +461,14 @@ impl Emitter {
         }
     }
 
-    /// `s_mov_b32 s12, 0; L: s_cmp_ge_u32 s12, N; s_cbranch_scc1 L_done; body; …`.
-    fn uniform_loop(&mut self, trips: u32, body: &[String]) {
+    /// `s_mov_b32 s12, 0; L: s_cmp_ge_u32 s12, N; s_cbranch_scc1 L_done; body; …` (N: the
+    /// count, or s14 for `levels`).
+    fn uniform_loop(&mut self, trips: Option<u32>, body: &[String]) {
         let l = self.label();
+        let n = trips.map_or("s14".to_string(), |t| t.to_string());
         self.line("    s_mov_b32 s12, 0");
         self.line(&format!("{l}_loop:"));
-        self.line(&format!("    s_cmp_ge_u32 s12, {trips}"));
+        self.line(&format!("    s_cmp_ge_u32 s12, {n}"));
         self.line(&format!("    s_cbranch_scc1 {l}_done"));
         body.iter().for_each(|b| self.line(b));
         self.line("    s_add_u32 s12, s12, 1");

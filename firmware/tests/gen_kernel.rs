@@ -130,6 +130,25 @@ fn seeds_differ_and_options_hold() {
     }
 }
 
+/// With `inputs`, the kernels take the ranged `levels` and `thresh` arguments, some loops run
+/// `levels` times and some ifs test `thresh`; they still run on the interpreter.
+#[test]
+fn input_dependent_kernels_run() {
+    let opts = GenOptions {
+        inputs: true,
+        ..GenOptions::default()
+    };
+    let (mut arg_loops, mut heavy) = (0, 0);
+    for seed in 0..24 {
+        check(seed, &opts);
+        let src = divergent_kernel(seed, &opts);
+        assert!(src.contains("// @range 2 0..4") && src.contains("// @range 3 0..120"));
+        arg_loops += src.matches("s_cmp_ge_u32 s12, s14").count();
+        heavy += src.matches("v_cmp_lt_i32 vcc, s15, v6").count();
+    }
+    assert!(arg_loops > 0 && heavy > 0, "{arg_loops} {heavy}");
+}
+
 #[test]
 fn bad_options_do_not_panic() {
     for opts in [
@@ -139,6 +158,7 @@ fn bad_options_do_not_panic() {
             p_split: f64::NAN,
             loops: false,
             grid: 0,
+            inputs: true,
         },
         GenOptions {
             max_seq: 3,
@@ -146,6 +166,7 @@ fn bad_options_do_not_panic() {
             p_split: 7.0,
             loops: true,
             grid: 100,
+            inputs: false,
         },
         GenOptions {
             max_seq: 1,
@@ -153,6 +174,7 @@ fn bad_options_do_not_panic() {
             p_split: -1.0,
             loops: true,
             grid: u32::MAX,
+            inputs: true,
         },
     ] {
         let src = divergent_kernel(3, &opts);

@@ -69,6 +69,27 @@ pub struct Latencies {
     pub e_split: u8,
     /// E_MERGE: rendezvous to the parent ready (1..=15).
     pub e_merge: u8,
+    /// Memory jitter (a test hook; 0, the default, is off): with a nonzero seed each FLAT,
+    /// SMEM and LDS access with a fixed latency completes early, 1..=its latency cycles after
+    /// issue, drawn per access from the seed and the access's serial number (memory hits,
+    /// short requests). The WCET bound is computed for the nominal latencies.
+    pub jitter: u64,
+}
+
+impl Latencies {
+    /// The cycles access `serial` of class latency `nominal` takes: `nominal`, or with
+    /// [`Latencies::jitter`] a value in 1..=`nominal` drawn from the seed and `serial`.
+    pub fn jittered(&self, nominal: u32, serial: u64) -> u32 {
+        if self.jitter == 0 || nominal <= 1 {
+            return nominal;
+        }
+        // splitmix64 of the seed and the serial.
+        let mut z = self.jitter ^ serial.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        1 + (z % u64::from(nominal)) as u32
+    }
 }
 
 impl Default for Latencies {
@@ -83,6 +104,7 @@ impl Default for Latencies {
             lds: 16,
             e_split: 4,
             e_merge: 2,
+            jitter: 0,
         }
     }
 }
@@ -220,4 +242,22 @@ pub struct Launch {
     /// Byte address of the reordering unit's trace table in data memory
     /// ([`crate::memsys::plan`]; read at the launch when `reorder`).
     pub trace_addr: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Off, every access takes its latency; on, every access takes 1..=latency and the draws
+    /// differ (the mutation that returns `nominal` fails the second assertion).
+    #[test]
+    fn jitter_shortens_within_the_nominal_latency() {
+        let mut l = Latencies::default();
+        assert!((0..100).all(|s| l.jittered(64, s) == 64));
+        l.jitter = 42;
+        let draws: Vec<u32> = (0..100).map(|s| l.jittered(64, s)).collect();
+        assert!(draws.iter().all(|d| (1..=64).contains(d)));
+        assert!(draws.iter().filter(|&&d| d < 64).count() > 50, "{draws:?}");
+        assert_eq!(l.jittered(1, 5), 1);
+    }
 }

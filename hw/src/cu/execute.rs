@@ -62,7 +62,7 @@ impl ComputeUnit {
         c.ready_at = self.now + 1;
         self.serial += 1;
         let p = Pending {
-            at: self.now + u64::from(latency),
+            at: self.now + u64::from(lat.jittered(latency, self.serial)),
             seq: self.serial,
             group: gi,
             ctx: k,

@@ -25,6 +25,7 @@
 
 pub mod graph;
 pub mod inputs;
+pub mod loop_splits;
 pub mod loops;
 pub mod measure;
 pub mod paths;
@@ -336,14 +337,25 @@ impl WcetCase {
 /// input reaches it. The isolated run on the launch's input gives d, the launch overhead and
 /// the measured costs the report shows beside the static ones.
 pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
+    analyze_with(case, &|_| {})
+}
+
+/// [`analyze`] with `mutate` applied to the per-owner static costs (C_conv blocks, then BSBs)
+/// before the equations: the tests under-cost a block with it to show that the input runs
+/// catch a bound that is too small.
+pub fn analyze_with(case: &WcetCase, mutate: &dyn Fn(&mut [u64])) -> Result<Analysis, WcetError> {
     case.check().map_err(WcetError::Input)?;
     // A kernel the pass cannot compile as asked (its structure,
     // docs/assumptions.md#A13, docs/assumptions.md#A22) is bad input.
-    let compiled =
-        compile(&case.code, &case.pass_options()).map_err(|e| WcetError::Input(e.to_string()))?;
+    // Splits inside loops are kept as written (the pass sees placeholders): `loop_splits`.
+    let (code, hidden) = loop_splits::hide(&case.code).map_err(WcetError::Input)?;
+    let mut compiled =
+        compile(&code, &case.pass_options()).map_err(|e| WcetError::Input(e.to_string()))?;
+    hidden.restore(&mut compiled.code);
     let shape = RunShape::of(case, &compiled)?;
     let image = case.image();
-    let stat = static_costs(case, &compiled, shape, &image)?;
+    let mut stat = static_costs(case, &compiled, shape, &image)?;
+    mutate(&mut stat);
     let run = isolated_run(
         &compiled.code,
         &image,
@@ -390,7 +402,8 @@ pub fn static_costs(
         pipe_wait: run.units().max(iso) - 1,
     };
     let states = rules.states(&g);
-    let cost = |i: usize, j: usize| rules.edge(&g.nodes[i], states[i], &g.nodes[j]);
+    let extra = split_costs(case, &g, run);
+    let cost = |i: usize, j: usize| rules.edge(&g.nodes[i], states[i], &g.nodes[j]) + extra(i, j);
     let c = Costed {
         g: &g,
         cost: &cost,
@@ -416,6 +429,32 @@ pub fn static_costs(
             }
         })
         .collect()
+}
+
+/// The extra cost of edge (i → j) for the `split`s and `merge`s inside loops
+/// ([`loop_splits`]): j waits for its SIMD group's command port, and a `split` (`merge`) at i
+/// keeps its wavefront e_split (e_merge) cycles. Nothing in no-split mode, where they are
+/// one-cycle no-ops.
+fn split_costs(case: &WcetCase, g: &Graph, run: RunShape) -> impl Fn(usize, usize) -> u64 {
+    let inloop = loop_splits::InLoop::of(g);
+    let mut cfg = case.cfg;
+    cfg.n_simd = run.n_simd;
+    let port = Shape::new(case, &cfg, run).port_wait;
+    let (e_s, e_m) = (u64::from(cfg.lat.e_split), u64::from(cfg.lat.e_merge));
+    let on = run.mode != Mode::NoSplit;
+    move |i, j| {
+        if !on {
+            return 0;
+        }
+        let is = |k: usize| inloop.splits.contains(&k) || inloop.merges.contains(&k);
+        let wait = if is(j) { port } else { 0 };
+        let busy = match () {
+            _ if inloop.splits.contains(&i) => e_s,
+            _ if inloop.merges.contains(&i) => e_m,
+            _ => 0,
+        };
+        wait + busy
+    }
 }
 
 /// Per loop of `g`: the most times its back edges are taken, derived or annotated.
