@@ -313,16 +313,24 @@ const TIGHTNESS: [(&str, f64); 8] = [
     ("bfs_loop.s", 1.40),
 ];
 
+/// `k` at its launch's shape in one configuration (mode, S, policy), PWS at no less than the
+/// kernel's least S.
+fn sweep_case(k: &Kernel, (mode, s, policy): (Mode, u32, Policy)) -> WcetCase {
+    let s = if mode == Mode::Pws {
+        s.max(k.1.min_s)
+    } else {
+        s
+    };
+    let mut c = case(k, k.1.dims, mode, s);
+    c.policy = policy;
+    c
+}
+
 fn sweep_inputs(n: u64) {
     for (name, k) in all_kernels() {
         for (mode, s, policy) in SWEEP {
-            let s = if mode == Mode::Pws {
-                s.max(k.1.min_s)
-            } else {
-                s
-            };
-            let mut c = case(&k, k.1.dims, mode, s);
-            c.policy = policy;
+            let mut c = sweep_case(&k, (mode, s, policy));
+            let s = c.s;
             c.seed = 1000;
             let what = format!("{name} {mode:?} S={s} {policy:?}");
             let (bound, worst) = once_then_inputs(&c, n, &what);
@@ -453,13 +461,8 @@ fn generated_inputs(seed: u64, n: u64) -> (u64, f64) {
     let (mut runs, mut loosest) = (0, 0f64);
     for (mode, s) in GEN_SWEEP {
         for policy in [Policy::Gto, Policy::Lrr] {
-            let s = if mode == Mode::Pws {
-                s.max(k.1.min_s)
-            } else {
-                s
-            };
-            let mut c = case(&k, k.1.dims, mode, s);
-            c.policy = policy;
+            let c = sweep_case(&k, (mode, s, policy));
+            let s = c.s;
             let what = format!("generated kernel {seed} {mode:?} S={s} {policy:?}");
             let (bound, worst) = once_then_inputs(&c, n, &what);
             runs += n;
@@ -538,13 +541,8 @@ fn wcet_bound_holds_when_memory_returns_early() {
     let mut faster = 0;
     for (name, k) in kernels {
         for (mode, s, policy) in SWEEP {
-            let s = if mode == Mode::Pws {
-                s.max(k.1.min_s)
-            } else {
-                s
-            };
-            let mut c = case(&k, k.1.dims, mode, s);
-            c.policy = policy;
+            let c = sweep_case(&k, (mode, s, policy));
+            let s = c.s;
             let a = analyze(&c).unwrap();
             for i in 0..3 {
                 let (input, _) = random_input(&c, i);
