@@ -84,18 +84,17 @@ pub struct Fig11 {
 
 /// Fig. 11: every suite kernel in `suite_dir` at `size` × its launch.
 pub fn fig11(suite_dir: Option<&Path>, size: u32, out: &Path) -> Result<Fig11, String> {
-    let mut line = vec!["suite".to_string(), "--size".into(), size.to_string()];
-    if let Some(d) = suite_dir {
-        line.extend(["--suite-dir".into(), d.display().to_string()]);
-    }
     #[derive(clap::Parser)]
     struct Line {
         #[command(flatten)]
         o: SuiteOpts,
     }
-    let o = <Line as clap::Parser>::try_parse_from(line)
+    // `rtgpu suite`'s defaults, at this size and folder.
+    let mut o = <Line as clap::Parser>::try_parse_from(["suite"])
         .map_err(|e| e.to_string())?
         .o;
+    o.size = size;
+    o.suite_dir = suite_dir.map(Path::to_path_buf);
     let cfg = CuConfig::default();
     let kernels = suite::load(&o, &cfg).map_err(|e| e.1)?;
     let fixed = suite::Memory {
