@@ -165,8 +165,8 @@ struct SideBySide {
 
 /// Verilator driven from Rust (one foreign call per cycle, [`rtgpu_verilator::Model::cycle`], as the engine
 /// drives a one-clock block) and the same model in a pure C++ loop over the same rows, each on
-/// an instance of its own, in alternating tenths of the run so that the machine's load weighs
-/// on both alike. Each side's rate is that of its fastest tenth: another process taking the
+/// an instance of its own, in alternating hundredths of the run so that the machine's load weighs
+/// on both alike. Each side's rate is that of its fastest hundredth: another process taking the
 /// core for a moment slows one piece, not the estimate of what the engine costs. With `vcd`,
 /// both write a waveform into that folder.
 fn side_by_side(
@@ -192,7 +192,7 @@ fn side_by_side(
     let (mut rust_best, mut cpp_best) = (f64::INFINITY, f64::INFINITY);
     let (mut acc, mut cpp_acc, mut at_harness) = (0u64, 0u64, 0u64);
     let mut rows = stim.cycle_rows();
-    const PIECES: u64 = 10;
+    const PIECES: u64 = 100;
     for p in 0..PIECES {
         let cycles = n.verilator * p / PIECES..n.verilator * (p + 1) / PIECES;
         let start = Instant::now();

@@ -40,6 +40,9 @@ pub struct BenchArgs {
     /// current directory).
     #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u32).range(256..=4_194_304))]
     grid: u32,
+    /// The engine table's blocks, comma-separated (default: all eight).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    blocks: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -73,7 +76,7 @@ pub fn run(a: &BenchArgs) -> Result<(), Fail> {
     let engines = if a.no_verilator {
         Vec::new()
     } else {
-        engine_table(n, &dir)?
+        engine_table(n, &a.blocks, &dir)?
     };
     let sweep = (!a.engines_only).then(bench::dram_sweep).transpose()?;
     rows.extend(engines.iter().cloned());
@@ -107,11 +110,29 @@ const ENGINE_BLOCKS: [(&str, u64); 8] = [
     ("idu-fig43", 10),
 ];
 
-/// Harness, Verilator from Rust and pure C++ Verilator, VCD off and on, per block.
-fn engine_table(n: EngineCycles, dir: &Path) -> Result<Vec<BenchRow>, Fail> {
-    let bar = progress(ENGINE_BLOCKS.len() as u64, "engines");
+/// Harness, Verilator from Rust and pure C++ Verilator, VCD off and on, per block of
+/// `only` (all of them when empty).
+fn engine_table(n: EngineCycles, only: &[String], dir: &Path) -> Result<Vec<BenchRow>, Fail> {
+    if let Some(b) = only
+        .iter()
+        .find(|b| !ENGINE_BLOCKS.iter().any(|(n, _)| n == b))
+    {
+        let names: Vec<&str> = ENGINE_BLOCKS.iter().map(|(n, _)| *n).collect();
+        return Err(Fail(
+            2,
+            format!(
+                "--blocks: no engine benchmark {b:?} (blocks: {})",
+                names.join(", ")
+            ),
+        ));
+    }
+    let chosen: Vec<(&str, u64)> = ENGINE_BLOCKS
+        .into_iter()
+        .filter(|(name, _)| only.is_empty() || only.iter().any(|b| b == name))
+        .collect();
+    let bar = progress(chosen.len() as u64, "engines");
     let mut rows = Vec::new();
-    for (name, share) in ENGINE_BLOCKS {
+    for (name, share) in chosen {
         bar.set_message(name);
         let n = EngineCycles {
             harness: n.harness / share,

@@ -158,6 +158,10 @@ fn counts_of_the_experiments_are_bounded() {
         &["bench", "--cycles", "18446744073709551615"],
         "--cycles 18446744073709551615 is outside 1..=1000000000",
     );
+    rejects(
+        &["bench", "--engines-only", "--blocks", "counter,nope"],
+        "--blocks: no engine benchmark \"nope\"",
+    );
     rejects(&["fuzz", "--cases", "0"], "--cases 0 is outside");
 }
 

@@ -212,12 +212,18 @@ proptest! {
 
 /// The IDU with its clusters (3 × 4 clusters, each on its own clock): Verilator lint and Yosys
 /// synthesis, like every testbench's block (the multi-clock top has no single-clock replay).
+/// The lint also runs at 8 clusters per type, the compute unit's `--idu idu` geometry, where
+/// a 3-bit `cfg_cluster < 8` once made the Verilog a constant comparison that Verilator
+/// refused (the mutation this catches: that comparison back in the dispatcher).
 #[test]
 fn the_idu_top_lints_and_synthesizes() {
     use rtgpu_testbench::sim::cosim;
     use rtgpu_testbench::tb::idu::system::IduRtl;
-    let verilog = cosim::verilog_of(&mut IduRtl::<4>::default()).unwrap();
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("idu-top");
+    let eight = cosim::verilog_of(&mut IduRtl::<8>::default()).unwrap();
+    let lint = cosim::lint(&dir.join("k8"), &eight, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(lint.clean, "8 clusters: {:?}", lint.findings);
+    let verilog = cosim::verilog_of(&mut IduRtl::<4>::default()).unwrap();
     let lint = cosim::lint(&dir, &verilog, &[]).unwrap_or_else(|e| panic!("{e}"));
     assert!(lint.clean, "{:?}", lint.findings);
     let synth = cosim::synth(&dir, &verilog).unwrap_or_else(|e| panic!("{e}"));

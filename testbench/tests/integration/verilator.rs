@@ -63,6 +63,85 @@ fn a_second_build_of_a_block_comes_from_the_cache() {
     assert!(second.cached(), "the second build reuses the model");
 }
 
+/// A block whose only difference from another is a constant's value.
+#[derive(LogicBlock)]
+struct Const {
+    out: Signal<Out, Bits<8>>,
+    value: Constant<Bits<8>>,
+}
+
+impl Const {
+    fn new(v: u64) -> Self {
+        Const {
+            out: Default::default(),
+            value: Constant::new(v.to_bits()),
+        }
+    }
+}
+
+impl Logic for Const {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.out.next = self.value.val();
+    }
+}
+
+/// The Verilog memo: a block seen before is read back, not emitted again, and is exactly the
+/// generator's text; two blocks that differ only in a constant's value, or only in their
+/// `hdl()` body, get fingerprints and texts of their own. Mutations caught: a fingerprint
+/// without the signals' values (the two constants collide), or without the `hdl()` bodies
+/// (the accumulator and its mutant collide).
+#[test]
+fn the_verilog_memo_returns_the_generators_text_per_block_structure() {
+    use rtgpu_testbench::sim::cosim::verilog_of;
+    use rtgpu_testbench::sim::vl::memo;
+    let dir = tempfile::tempdir().unwrap();
+    let emitted = |b: &mut Const| {
+        let mut calls = 0;
+        let text = memo::verilog(b, dir.path(), |b| {
+            calls += 1;
+            verilog_of(b)
+        })
+        .unwrap();
+        (text, calls)
+    };
+    let (one, calls) = emitted(&mut Const::new(1));
+    assert_eq!(calls, 1, "the first sight emits");
+    assert_eq!(one, verilog_of(&mut Const::new(1)).unwrap());
+    let (again, calls) = emitted(&mut Const::new(1));
+    assert_eq!(
+        (again.as_str(), calls),
+        (one.as_str(), 0),
+        "the second is read back"
+    );
+    let (two, calls) = emitted(&mut Const::new(2));
+    assert_eq!(calls, 1, "another constant is another block");
+    assert_ne!(one, two);
+    assert_eq!(two, verilog_of(&mut Const::new(2)).unwrap());
+    let (mut acc, mut mutant) = (Acc::default(), AccMutant::default());
+    acc.connect_all();
+    mutant.connect_all();
+    assert_ne!(memo::fingerprint(&acc), memo::fingerprint(&mutant));
+}
+
+/// [`Acc`] with one operator changed: the same signals, another body.
+#[derive(LogicBlock, Default)]
+struct AccMutant {
+    clock: Signal<In, Clock>,
+    add: Signal<In, Bits<8>>,
+    sum: Signal<Out, Bits<64>>,
+    total: DFF<Bits<64>>,
+}
+
+impl Logic for AccMutant {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.total.clock.next = self.clock.val();
+        self.total.d.next = self.total.q.val() - bit_cast::<64, 8>(self.add.val());
+        self.sum.next = self.total.q.val();
+    }
+}
+
 /// A Verilator waveform keeps the window asked for, and the testbench's `.gtkw` view names
 /// signals that are in it.
 #[test]

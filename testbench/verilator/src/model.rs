@@ -349,6 +349,7 @@ impl Model {
 }
 
 /// The fold the benchmark applies to the output words of every cycle, in every driver.
+#[inline]
 pub fn fold(acc: u64, words: &[u64]) -> u64 {
     words
         .iter()

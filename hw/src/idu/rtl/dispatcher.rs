@@ -102,8 +102,9 @@ pub struct Dispatcher<const K: usize> {
     zero3: Constant<Bits<3>>,
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
-    clusters: Constant<Bits<3>>,
-    k_max: Constant<Bit>,
+    /// One bit per cluster that exists (the low `K`): indexed by `cfg_cluster`, whereas
+    /// `cfg_cluster < K` would be a constant comparison at `K` = 8, which Verilator rejects.
+    clusters: Constant<Bits<8>>,
 }
 
 impl<const K: usize> Default for Dispatcher<K> {
@@ -168,8 +169,7 @@ impl<const K: usize> Default for Dispatcher<K> {
             zero3: k(0),
             zero8: k(0),
             one8: k(1),
-            clusters: k((K as u64) & 7),
-            k_max: Constant::new(K == 8),
+            clusters: k((1u64 << K) - 1),
         }
     }
 }
@@ -251,7 +251,7 @@ impl<const K: usize> Logic for Dispatcher<K> {
         self.cfg_ok.next = self.cfg_we.val()
             & !self.active_r.q.val()
             & !self.launch.val()
-            & (self.k_max.val() | (self.cfg_cluster.val() < self.clusters.val()));
+            & self.clusters.val().get_bit(self.cfg_cluster.val().index());
         self.sp.clock.next = self.clock.val();
         self.sp.reset.next = self.reset.val();
         self.sp.launch.next = self.launch.val();

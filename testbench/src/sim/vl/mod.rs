@@ -12,6 +12,7 @@
 
 mod args;
 mod blocks;
+pub mod memo;
 mod ports;
 
 pub use args::EngineArgs;
@@ -71,13 +72,17 @@ pub struct VlEngine {
     window: (u64, u64),
     /// The outputs after a [`VlEngine::cycle`]'s rising edge.
     after: Vec<u64>,
+    /// The output words the shadow's output signals hold (unpacked last), `None` before the
+    /// first unpack: outputs equal to them are not unpacked again.
+    shown: Option<Vec<u64>>,
 }
 
 impl VlEngine {
     /// Verilates `uut` (its name `name` for messages and the cache), checking that its
     /// [`VlPorts`] list matches the emitted Verilog's ports.
     pub fn new<B: VlPorts>(uut: &mut B, name: &str, opts: &VlOptions) -> Result<Self, String> {
-        let verilog = verilog_of(uut).map_err(|e| format!("{name}: {e}"))?;
+        let verilog = memo::verilog(uut, &cache_dir().join("verilog"), |b| verilog_of(b))
+            .map_err(|e| format!("{name}: {e}"))?;
         let ports = uut.ports();
         check_ports(uut, name, &ports)?;
         let design = Design {
@@ -102,6 +107,7 @@ impl VlEngine {
             built,
             window: opts.window,
             after,
+            shown: None,
         })
     }
 
@@ -130,7 +136,7 @@ impl VlEngine {
         let clocks = bus.clocks;
         self.model.set_clocks(clocks);
         self.model.eval(ps).map_err(|e| e.to_string())?;
-        uut.unpack_outputs(&mut Bus::new(offsets, self.model.outputs_mut()));
+        show(&mut self.shown, offsets, self.model.outputs_mut(), uut);
         Ok(())
     }
 
@@ -156,9 +162,9 @@ impl VlEngine {
         self.model
             .cycle((low, low | 1), times, Some(&mut self.after))
             .map_err(|e| e.to_string())?;
-        uut.unpack_outputs(&mut Bus::new(offsets, self.model.outputs_mut()));
+        show(&mut self.shown, offsets, self.model.outputs_mut(), uut);
         observe(uut);
-        uut.unpack_outputs(&mut Bus::new(offsets, &mut self.after));
+        show(&mut self.shown, offsets, &mut self.after, uut);
         Ok(())
     }
 
@@ -170,6 +176,25 @@ impl VlEngine {
     /// A new instance of the same model, from reset (every register at 0).
     pub fn fresh_model(&self) -> Result<Model, String> {
         Model::new(&self.built, None)
+    }
+}
+
+/// Unpacks `words` into the shadow's output signals unless they hold them already (`shown`):
+/// most cycles leave a block's outputs as they were, and unpacking every port of a wide block
+/// into rust-hdl's values was the largest cost of a Verilated block in the running system.
+fn show<B: VlPorts>(
+    shown: &mut Option<Vec<u64>>,
+    offsets: &[usize],
+    words: &mut [u64],
+    uut: &mut B,
+) {
+    if shown.as_deref() == Some(&*words) {
+        return;
+    }
+    uut.unpack_outputs(&mut Bus::new(offsets, words));
+    match shown {
+        Some(s) => s.copy_from_slice(words),
+        None => *shown = Some(words.to_vec()),
     }
 }
 

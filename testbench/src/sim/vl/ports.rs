@@ -100,9 +100,9 @@ impl<const N: usize> Word for Bits<N> {
         if N <= 64 {
             Bits::from(get_u64(bus, at, N))
         } else {
-            (0..N).fold(Bits::default(), |b, i| {
-                b.replace_bit(i, get_u64(bus, at + i, 1) != 0)
-            })
+            // Built in place: folding `replace_bit` copied the whole N-byte value per bit.
+            let bits: [bool; N] = std::array::from_fn(|i| get_u64(bus, at + i, 1) != 0);
+            Bits::Long(rust_hdl::core::bitvec::BitVec::from(bits))
         }
     }
 }
