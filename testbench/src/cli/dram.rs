@@ -18,12 +18,14 @@ pub struct DramArgs {
 /// The subcommands of `rtgpu dram`.
 #[derive(Subcommand)]
 enum DramCmd {
-    /// One tile request from an idle controller; prints
+    /// One tile request (or, with --indexes, an iterative indexed request) from an idle
+    /// controller; prints
     /// `lid=<cycles> cmds=<n> acts=<n> cas=<n> util=<percent>` (LID in DRAM cycles from the
     /// trigger to the earliest next request; util = CAS · 4 cycles / LID).
     Request(RequestArgs),
     /// LID of a contiguous request over all 4096 word alignments of a bank-pair span; prints
-    /// `min=<> max=<> bound=<>` (bound: Eq. 15 for the worst burst count + front-end).
+    /// `min=<> max=<> bound=<> bounds=yes|no` (bound: Eq. 15 for the worst burst count +
+    /// front-end; bounds=no when some alignment exceeds it).
     Sweep(SweepArgs),
     /// The sweep for every size from 1 to --max-bursts bursts: min, max, bound and gap.
     Table(TableArgs),
@@ -41,9 +43,13 @@ struct RequestArgs {
     /// First word address (32-bit words).
     #[arg(long, default_value_t = 0)]
     addr: u64,
-    /// Words per row.
-    #[arg(long)]
-    words: u64,
+    /// Words per row (required for a tile request).
+    #[arg(long, required_unless_present = "indexes")]
+    words: Option<u64>,
+    /// An iterative indexed request instead of a tile: the word addresses in FILE (decimal or
+    /// 0x hex, separated by white space or commas, `#` comments; 1 to 65,535).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["words", "period", "count", "addr"])]
+    indexes: Option<PathBuf>,
     /// Words from one row's start to the next (default: --words).
     #[arg(long)]
     period: Option<u64>,
@@ -117,7 +123,14 @@ fn part_dir(part: &str, dir: &str) -> Result<(Part, bool), Fail> {
 /// `request`: runs the tile request and prints its summary line.
 fn request(r: &RequestArgs) -> Result<(), Fail> {
     let (part, write) = part_dir(&r.part, &r.dir)?;
-    let req = cli::tile(write, r.addr, r.words, r.period, r.count).map_err(coded)?;
+    let req = match (&r.indexes, r.words) {
+        (Some(path), _) => {
+            let text = rtgpu_testbench::cu::read_input(path).map_err(|e| Fail(2, e))?;
+            cli::indexes(write, &path.display().to_string(), &text).map_err(coded)?
+        }
+        (None, Some(words)) => cli::tile(write, r.addr, words, r.period, r.count).map_err(coded)?,
+        (None, None) => return Err(Fail(2, "--words or --indexes is required".into())),
+    };
     let line = cli::request(&part, &req, r.trace.as_deref(), r.vcd.as_deref()).map_err(coded)?;
     println!("{line}");
     Ok(())
