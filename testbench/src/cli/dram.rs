@@ -29,6 +29,29 @@ enum DramCmd {
     Sweep(SweepArgs),
     /// The sweep for every size from 1 to --max-bursts bursts: min, max, bound and gap.
     Table(TableArgs),
+    /// 2D tiles: the LID of every --words × --rows shape over the first 256 start words, with
+    /// the data-bus use at the worst start.
+    Tiles(TilesArgs),
+}
+
+/// The arguments of `rtgpu dram tiles`.
+#[derive(clap::Args)]
+struct TilesArgs {
+    /// Part and direction.
+    #[command(flatten)]
+    target: Target,
+    /// Words per row, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "4,8,16,32,64")]
+    words: Vec<u64>,
+    /// Rows, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "4,16,64")]
+    rows: Vec<u64>,
+    /// Words from one row's start to the next (the width of the buffer the tile is cut from).
+    #[arg(long, default_value_t = 1024)]
+    period: u64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The arguments of `rtgpu dram request`.
@@ -106,6 +129,7 @@ pub fn run(a: &DramArgs) -> Result<(), Fail> {
         DramCmd::Request(r) => request(r),
         DramCmd::Sweep(s) => sweep(s),
         DramCmd::Table(t) => table(t),
+        DramCmd::Tiles(t) => tiles(t),
     }
 }
 
@@ -148,4 +172,11 @@ fn table(t: &TableArgs) -> Result<(), Fail> {
     let (part, write) = part_dir(&t.target.part, &t.target.dir)?;
     let rows = cli::table_rows(&part, write, t.max_bursts).map_err(coded)?;
     print_json_or(t.json, &rows, |rows| cli::render(rows))
+}
+
+/// `tiles`: the 2D tile sweep as a table or JSON.
+fn tiles(t: &TilesArgs) -> Result<(), Fail> {
+    let (part, write) = part_dir(&t.target.part, &t.target.dir)?;
+    let rows = cli::tile_rows(&part, write, &t.words, &t.rows, t.period).map_err(coded)?;
+    print_json_or(t.json, &rows, |rows| cli::render_tiles(rows))
 }

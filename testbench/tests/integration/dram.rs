@@ -304,6 +304,43 @@ fn cli_request_writes_a_waveform_of_the_rtl() {
     assert!(vcd.exists() && dir.path().join("one.gtkw").exists());
 }
 
+/// `dram tiles`: the sweep's worst start gives, as a single request, the sweep's maximum, and
+/// the unaligned tile (three bursts per 32-word row) costs more than the aligned one (two).
+/// Mutation caught: the sweep building contiguous requests (period ignored) — the single
+/// 2D request at the worst start then disagrees.
+#[test]
+fn cli_tile_sweep_agrees_with_single_requests() {
+    let (code, out, err) = rtgpu(&["dram", "tiles", "--words", "32", "--rows", "16", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &rows[0];
+    let (max, min, worst) = (
+        r["max"].as_u64().unwrap(),
+        r["min"].as_u64().unwrap(),
+        r["worst_addr"].as_u64().unwrap(),
+    );
+    assert!(min < max, "{r}");
+    let lid = |addr: u64| {
+        let a = addr.to_string();
+        let args = [
+            "dram", "request", "--words", "32", "--period", "1024", "--count", "16", "--addr", &a,
+        ];
+        let (code, out, err) = rtgpu(&args);
+        assert_eq!(code, 0, "{err}");
+        out.split_whitespace()
+            .next()
+            .unwrap()
+            .trim_start_matches("lid=")
+            .parse::<u64>()
+            .unwrap()
+    };
+    assert_eq!(lid(worst), max);
+    assert_eq!(lid(0), min, "the aligned tile is the cheapest");
+    let (code, _, err) = rtgpu(&["dram", "tiles", "--words", "2048", "--period", "1024"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rows would overlap"), "{err}");
+}
+
 #[test]
 fn cli_bad_arguments_exit_2_with_a_message() {
     for (args, needle) in [

@@ -2,7 +2,7 @@
 //! stable interface (other tools parse them).
 
 use super::run::{run, Run};
-use super::sweep::{sweep, table, Sweep};
+use super::sweep::{sweep, table, tiles, Sweep, TileSweep};
 use super::tb::simulate_requests;
 use crate::tb::{TbError, TbOptions};
 use rtgpu_hw::dram::model::{DramModel, Request};
@@ -226,5 +226,54 @@ pub fn render(rows: &[Sweep]) -> String {
             over.join(", ")
         ),
     };
+    s
+}
+
+/// The 2D tile sweep of every `words` × `rows` shape with row period `period` (exit 2 when a
+/// shape is empty, wider than its period, or does not fit in the part).
+pub fn tile_rows(
+    part: &Part,
+    write: bool,
+    words: &[u64],
+    rows: &[u64],
+    period: u64,
+) -> Result<Vec<TileSweep>, CliError> {
+    let mut shapes = Vec::new();
+    for &w in words {
+        for &r in rows {
+            let req = tile(
+                write,
+                u64::from(super::sweep::TILE_STARTS),
+                w,
+                Some(period),
+                r,
+            )?;
+            shapes.push((req.words, req.count));
+        }
+    }
+    if shapes.len() > 256 {
+        return Err(usage(format!("{} shapes: use at most 256", shapes.len())));
+    }
+    tiles(part, write, &shapes, period as u32).map_err(|e| CliError(1, e))
+}
+
+/// The tile sweep as text.
+pub fn render_tiles(rows: &[TileSweep]) -> String {
+    let mut s = format!(
+        "{:>6} {:>5} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
+        "words", "rows", "period", "min", "max", "worst", "util%"
+    );
+    for r in rows {
+        s += &format!(
+            "{:>6} {:>5} {:>7} {:>6} {:>6} {:>6} {:>6.1}\n",
+            r.words,
+            r.rows,
+            r.period,
+            r.min,
+            r.max,
+            r.worst_addr,
+            100.0 * r.util
+        );
+    }
     s
 }

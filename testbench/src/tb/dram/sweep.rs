@@ -115,3 +115,72 @@ pub fn parallel<T: Sync, R: Send>(
 pub fn table(part: &Part, write: bool, bursts: &[u32]) -> Result<Vec<Sweep>, String> {
     bursts.iter().map(|&b| sweep(part, write, 16 * b)).collect()
 }
+
+/// Start words of a [`tiles`] sweep: every word of the first 16 bursts (both banks of a
+/// pair, every offset inside a burst).
+pub const TILE_STARTS: u32 = 256;
+
+/// A 2D tile shape's LID over the [`TILE_STARTS`] start words.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TileSweep {
+    /// Words per row.
+    pub words: u32,
+    /// Rows.
+    pub rows: u16,
+    /// Words from one row's start to the next.
+    pub period: u32,
+    /// Smallest LID (from the trigger).
+    pub min: u32,
+    /// Largest LID.
+    pub max: u32,
+    /// The first start word reaching `max`.
+    pub worst_addr: u32,
+    /// Data-bus use at the worst start: data cycles / LID.
+    pub util: f64,
+}
+
+/// One tile request from an idle controller: (LID, data cycles).
+fn tile_lid(part: &Part, req: &Request) -> Result<(u32, u64), String> {
+    let mut model = DramModel::new(*part, 0);
+    let r = run(
+        &mut model,
+        part,
+        0,
+        std::slice::from_ref(req),
+        0,
+        10_000_000,
+    )?;
+    Ok((r.completions[0].lid, r.dq_cycles))
+}
+
+/// Sweeps each `(words, rows)` shape with row period `period` over the start words.
+pub fn tiles(
+    part: &Part,
+    write: bool,
+    shapes: &[(u32, u16)],
+    period: u32,
+) -> Result<Vec<TileSweep>, String> {
+    shapes
+        .iter()
+        .map(|&(words, rows)| {
+            let starts: Vec<u32> = (0..TILE_STARTS).collect();
+            let runs = parallel(&starts, |&a| {
+                tile_lid(part, &Request::tile(write, a, words, period, rows))
+            })?;
+            let (worst, &(max, dq)) = runs
+                .iter()
+                .enumerate()
+                .max_by_key(|(i, r)| (r.0, std::cmp::Reverse(*i)))
+                .ok_or("no start words")?;
+            Ok(TileSweep {
+                words,
+                rows,
+                period,
+                min: runs.iter().map(|r| r.0).min().unwrap_or(0),
+                max,
+                worst_addr: worst as u32,
+                util: dq as f64 / f64::from(max.max(1)),
+            })
+        })
+        .collect()
+}
