@@ -77,6 +77,8 @@ pub enum DriverError {
     },
     /// STATUS held a code the driver does not know.
     UnknownStatus(u32),
+    /// The device's register map version is not the one this driver was written for.
+    Version(u32),
 }
 
 impl fmt::Display for DriverError {
@@ -103,6 +105,11 @@ impl fmt::Display for DriverError {
                 hint(*error, *info)
             ),
             DriverError::UnknownStatus(s) => write!(f, "unknown STATUS value {s}"),
+            DriverError::Version(v) => write!(
+                f,
+                "the rtgpu's register map is version {v}, this driver knows version {}",
+                regs::VERSION
+            ),
         }
     }
 }
@@ -280,6 +287,10 @@ impl<B: Bus> Driver<B> {
         let id = read(&mut bus, addr::ID)?;
         if id != regs::ID_VALUE {
             return Err(DriverError::NotAGpu(id));
+        }
+        let version = read(&mut bus, addr::VERSION)?;
+        if version != regs::VERSION {
+            return Err(DriverError::Version(version));
         }
         Ok(Self { bus })
     }
@@ -483,6 +494,40 @@ fn read<B: Bus>(bus: &mut B, a: u32) -> Result<u32, DriverError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bus answering rtgpu's ID and a chosen register map version, refusing all else.
+    struct IdBus(u32);
+
+    impl Bus for IdBus {
+        fn read(&mut self, a: u32) -> Result<u32, BusError> {
+            match a {
+                addr::ID => Ok(regs::ID_VALUE),
+                addr::VERSION => Ok(self.0),
+                _ => Err(BusError::Unmapped),
+            }
+        }
+        fn write(&mut self, _: u32, _: u32) -> Result<(), BusError> {
+            Err(BusError::Unmapped)
+        }
+        fn tick(&mut self, _: u64) {}
+    }
+
+    /// The register map is version 2 (`SCHED` = 2 is pure round-robin) and the driver
+    /// refuses a version-1 device, whose `SCHED` = 2 meant LRR. Fails if `regs::VERSION`
+    /// is left at 1 or if `Driver::new` skips the version check.
+    #[test]
+    fn register_map_version_is_checked() {
+        assert_eq!(regs::VERSION, 2);
+        let mut gpu = Gpu::new(Default::default()).unwrap();
+        assert_eq!(gpu.read(addr::VERSION), Ok(2));
+        assert!(Driver::new(gpu).is_ok());
+        assert!(Driver::new(IdBus(2)).is_ok());
+        match Driver::new(IdBus(1)) {
+            Err(e @ DriverError::Version(1)) => assert!(e.to_string().contains("version 1")),
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("a version-1 device was accepted"),
+        }
+    }
 
     #[test]
     fn every_gpu_error_is_described() {

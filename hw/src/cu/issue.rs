@@ -134,10 +134,21 @@ impl ComputeUnit {
 
     /// The hierarchy takes a global access of context k of group gi this cycle.
     pub(super) fn global_port_free(&self, gi: usize, k: usize) -> bool {
-        let slot = gi * self.cfg.n_wfc + self.groups[gi].ctx[k].wf;
-        // Reordering on: nothing enters the unit before its round's configuration.
+        let (c, g) = (&self.groups[gi].ctx[k], &self.groups[gi]);
+        let slot = gi * self.cfg.n_wfc + c.wf;
+        // Reordering on: nothing enters the unit before its round's configuration; the
+        // access's sequence number decides whether it may take its channel's last place.
         let configuring = self.rounds.as_ref().is_some_and(|r| !r.configured);
-        !configuring && self.mem_sys.as_ref().is_none_or(|m| m.accepts(slot as u8))
+        let seq = self.rounds.as_ref().and_then(|r| {
+            let w = &g.wfs[c.wf];
+            let n = w.ldst_k.get(&c.pc).copied().unwrap_or(0);
+            r.plan.seq_of(w.global, c.pc, n).map(|s| s.0)
+        });
+        !configuring
+            && self
+                .mem_sys
+                .as_ref()
+                .is_none_or(|m| m.accepts(slot as u8, seq))
     }
 
     /// Issues instruction `f` of context k (unit u of group gi).

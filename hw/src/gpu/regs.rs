@@ -4,7 +4,7 @@
 //! | offset | name | access | meaning |
 //! |---|---|---|---|
 //! | 0x000 | `ID` | R | 0x5254_4750 ("RTGP") |
-//! | 0x004 | `VERSION` | R | register map version (1) |
+//! | 0x004 | `VERSION` | R | register map version (2; see [`VERSION`]) |
 //! | 0x008 | `CTRL` | W | bit 0: doorbell (start the launch in the launch registers); bit 1: reset: abandon a running launch, status idle, counters 0 (memories kept) |
 //! | 0x00C | `STATUS` | R | 0 idle, 1 busy, 2 done, 3 error |
 //! | 0x010 | `ERROR` | R | error code when STATUS = 3 ([`crate::cu::CuError`]: 1 illegal_instruction, 2 split_overflow, 3 merge_watchdog, 4 end_live_splits, 5 bad_launch, 6 memory_fault, 7 lds_fault, 8 pc_out_of_range, 9 split_pending_memory, 10 pws_protocol, 11 reorder_trace, 12 memory_system), else 0 |
@@ -89,8 +89,11 @@ pub mod addr {
 
 /// The `ID` register's value.
 pub const ID_VALUE: u32 = 0x5254_4750;
-/// The register map version.
-pub const VERSION: u32 = 1;
+/// The register map version. A driver refuses a device with another version.
+///
+/// - 1: the first map.
+/// - 2: `SCHED` value 2 selects pure round-robin (value 2 was LRR before).
+pub const VERSION: u32 = 2;
 /// `CTRL` bit 0.
 pub const CTRL_DOORBELL: u32 = 1;
 /// `CTRL` bit 1.

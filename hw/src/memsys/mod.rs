@@ -158,6 +158,10 @@ pub struct MemSystem {
     request: Option<u8>,
     /// Per slot: accesses in the buffer not yet released.
     outstanding: Vec<usize>,
+    /// Per slot: the sequence number the reordering unit releases next (its slot's counter).
+    next_seq: Vec<u8>,
+    /// Per slot: the sequence numbers of its accesses in the buffer (bit i of word i / 64).
+    entered: Vec<[u64; 4]>,
     /// Tags in use.
     tags_used: usize,
     /// The most a slot may have there: the 256 tags shared out, so that no wavefront's
@@ -239,6 +243,8 @@ impl MemSystem {
             buffer: vec![None; 256],
             request: None,
             outstanding: vec![0; slots],
+            next_seq: vec![0; slots],
+            entered: vec![[0; 4]; slots],
             tags_used: 0,
             tags_per_slot: (256 / slots.max(1)).min(cfg.channel_depth),
             origin,
@@ -312,6 +318,7 @@ impl MemSystem {
     /// Queues the configuration of a round: a reset, the traces and maps of `warps`, and
     /// `start` (reordering on only).
     pub fn configure(&mut self, warps: &[WarpConfig]) {
+        self.next_seq.fill(0);
         self.config.push_back(ReorderIn {
             reset: true,
             ..ReorderIn::default()
@@ -341,9 +348,16 @@ impl MemSystem {
             .map(|t| t as u8)
     }
 
-    /// The LD/ST unit may hand an access of `slot` this cycle (counts a stall when not).
-    pub fn accepts(&self, slot: u8) -> bool {
-        let ok = self.would_accept(slot);
+    /// The LD/ST unit may hand access number `seq` (its sequence number in the slot's
+    /// trace; `None` without reordering) of `slot` this cycle (counts a stall when not).
+    ///
+    /// Reordering on, the slot's last place (channel entry and access-buffer tag) is kept
+    /// for the access the unit releases next from that slot (its sequence counter): the two
+    /// halves of a split wavefront share one slot, and the half later in the trace would
+    /// otherwise fill it with accesses the unit cannot release yet while the half it waits
+    /// for gets no credit (docs/results.md, "Split wavefronts and the channel's credits").
+    pub fn accepts(&self, slot: u8, seq: Option<u8>) -> bool {
+        let ok = self.would_accept(slot) && self.keeps_last_place(slot, seq);
         if !ok {
             self.refused.set(self.refused.get() + 1);
         }
@@ -360,7 +374,20 @@ impl MemSystem {
         self.refused.set(self.refused.get() + n);
     }
 
-    /// [`MemSystem::accepts`] without counting.
+    /// Reordering on: access `seq` of `slot` leaves the slot one place for its next release,
+    /// or that release is already in (always so for a wavefront that is not split, whose
+    /// accesses come in trace order), or `seq` is that release itself.
+    fn keeps_last_place(&self, slot: u8, seq: Option<u8>) -> bool {
+        let s = usize::from(slot);
+        let next = self.next_seq[s];
+        !self.reorder_on
+            || self.outstanding[s] + 2 <= self.tags_per_slot
+            || self.entered[s][usize::from(next / 64)] >> (next % 64) & 1 == 1
+            || seq == Some(next)
+    }
+
+    /// [`MemSystem::accepts`] without counting, and without the last place's rule (a
+    /// context it refuses asks again in a full cycle).
     pub fn would_accept(&self, slot: u8) -> bool {
         self.request.is_none()
             && self.config.is_empty()
@@ -384,6 +411,7 @@ impl MemSystem {
             },
         );
         self.outstanding[usize::from(a.slot)] += 1;
+        self.entered[usize::from(a.slot)][usize::from(a.seq / 64)] |= 1 << (a.seq % 64);
         self.tags_used += 1;
         self.buffer[usize::from(tag)] = Some(a);
         self.request = Some(tag);
@@ -590,6 +618,8 @@ impl MemSystem {
             let a = self.buffer[usize::from(o.rel_tag)].take();
             if let Some(a) = &a {
                 self.outstanding[usize::from(a.slot)] -= 1;
+                self.next_seq[usize::from(a.slot)] = a.seq.wrapping_add(1);
+                self.entered[usize::from(a.slot)][usize::from(a.seq / 64)] &= !(1 << (a.seq % 64));
                 self.tags_used -= 1;
             }
             self.seq = a.map(|a| (a, 0));

@@ -219,6 +219,34 @@ fn partial_vmcnt_waits_hold_on_the_memory_hierarchy() {
     }
 }
 
+/// The two halves of a split wavefront share one reordering channel. lud's smallest launch
+/// (one wavefront, grid 64) splits its if/else under DWS and PWS; the half whose arm is later
+/// in the trace filled the channel with loads the unit could not release yet, the half the
+/// unit waited for got no credit, and the unit's watchdog stopped the run (memory_system,
+/// reordering unit error 2). With the slot's last place kept for its next release it PASSES.
+/// Mutation: `MemSystem::keeps_last_place` answering `true` always (the old credit rule)
+/// brings the watchdog back in both modes.
+#[test]
+fn split_halves_do_not_starve_the_reordering_unit() {
+    for mode in ["dws", "pws"] {
+        let args = [
+            "run",
+            "firmware/suite/lud.cl",
+            "--grid",
+            "64",
+            "--mode",
+            mode,
+            "--reorder",
+            "--sched",
+            "gto",
+            "--check",
+        ];
+        let (code, out, err) = rtgpu(&args);
+        assert_eq!(code, 0, "{mode}: {out}{err}");
+        assert!(out.contains("PASSED"), "{mode}: {out}");
+    }
+}
+
 #[test]
 fn compile_errors_and_unsupported_instructions_are_bad_input() {
     let dir = tempfile::tempdir().unwrap();
