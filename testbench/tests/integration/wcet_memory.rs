@@ -5,8 +5,11 @@
 
 use super::wcet::{all_kernels, case, generated, kernel_dir, sweep_case, Kernel, SWEEP};
 use rtgpu_firmware::gen_kernel::GenOptions;
+use rtgpu_firmware::isa::assemble;
 use rtgpu_hw::cu::Mode;
+use rtgpu_testbench::cu::wcet::graph::Graph;
 use rtgpu_testbench::cu::wcet::inputs::run_inputs;
+use rtgpu_testbench::cu::wcet::lanes::lines_per_access;
 use rtgpu_testbench::cu::wcet::memory::CONFIG;
 use rtgpu_testbench::cu::wcet::{analyze, analyze_mutated, load_with_facts, observe, WcetCase};
 
@@ -91,4 +94,35 @@ fn the_hierarchy_left_out_of_the_bound_is_caught() {
     assert!(!o.within, "bound {} without DRAM held: {o:?}", no_dram.wcet);
     let full = analyze(&c).unwrap();
     assert!(observe(&c, &full).unwrap().within);
+}
+
+fn lines(src: &str) -> Vec<u64> {
+    let g = Graph::new(&assemble(src, "t").unwrap().words()).unwrap();
+    lines_per_access(&g, 64)
+        .into_iter()
+        .filter(|&l| l > 0)
+        .collect()
+}
+
+/// `base + 4 · v0` (fig2's addresses): 2 high halves × 2 runs × 3 lines; an address loaded
+/// from memory, or computed after an EXEC change, is one line per lane. (Mutation: `Carry`
+/// counted as one high half gives 6.)
+#[test]
+fn affine_addresses_are_a_few_lines_and_loaded_ones_one_per_lane() {
+    let head = "v_lshlrev_b32 v1, 2, v0\nv_mov_b32 v3, s9\nv_add_u32 v2, vcc, s8, v1\n\
+                v_addc_u32 v3, vcc, 0, v3, vcc\n";
+    assert_eq!(
+        lines(&format!("{head}flat_load_dword v6, v[2:3]\ns_endpgm\n")),
+        [12]
+    );
+    let loaded = format!(
+        "{head}flat_load_dword v2, v[2:3]\ns_waitcnt vmcnt(0)\n\
+         flat_load_dword v6, v[2:3]\ns_endpgm\n"
+    );
+    assert_eq!(lines(&loaded), [12, 64]);
+    let masked = format!(
+        "v_cmp_gt_u32 vcc, 5, v0\ns_and_saveexec_b64 s[20:21], vcc\n{head}\
+         flat_load_dword v6, v[2:3]\ns_endpgm\n"
+    );
+    assert_eq!(lines(&masked), [64]);
 }

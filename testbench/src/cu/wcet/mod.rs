@@ -25,6 +25,7 @@
 
 pub mod graph;
 pub mod inputs;
+pub mod lanes;
 pub mod loop_splits;
 pub mod loops;
 pub mod measure;
@@ -503,18 +504,15 @@ pub fn rules_for(
     Ok((rules, Some(mb)))
 }
 
-/// L: the most 128-byte lines one FLAT instruction of `g` may touch: one per lane for dword
-/// accesses, two per lane for wider ones (they may straddle a line), lanes = min(64, wg).
+/// L: the most 128-byte lines one FLAT instruction of `g` may touch ([`lanes`]: from the
+/// lanes' addresses when they are affine in the lane, else one per lane, two for wider than a
+/// dword).
 fn lines_per_access(g: &Graph, wg: u32) -> u64 {
-    let lanes = u64::from(wg.clamp(1, 64));
-    let widest = g
-        .nodes
-        .iter()
-        .filter(|n| n.f.unit == rtgpu_hw::isa::insn_model::unit::VMEM)
-        .map(|n| rtgpu_hw::cu::memory::dwords(&n.f))
+    lanes::lines_per_access(g, wg)
+        .into_iter()
         .max()
-        .unwrap_or(1);
-    lanes * if widest > 1 { 2 } else { 1 }
+        .unwrap_or(1)
+        .max(1)
 }
 
 /// The extra cost of edge (i → j) for the `split`s and `merge`s inside loops
