@@ -37,3 +37,4 @@ mod verilator;
 mod waveform_views;
 mod wcet;
 mod wcet_cli;
+mod wcet_memory;

@@ -18,17 +18,17 @@ use rtgpu_testbench::cu::wcet::{
 use std::path::{Path, PathBuf};
 
 /// The repository's kernels (tests run in testbench/).
-fn kernel_dir() -> PathBuf {
+pub(crate) fn kernel_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware/kernels")
 }
 
-type Kernel = (Vec<u32>, KernelMeta, Facts);
+pub(crate) type Kernel = (Vec<u32>, KernelMeta, Facts);
 
 fn load_kernel(path: &Path) -> Result<Kernel, String> {
     load_with_facts(path)
 }
 
-fn case((code, meta, facts): &Kernel, dims: Dims, mode: Mode, s: u32) -> WcetCase {
+pub(crate) fn case((code, meta, facts): &Kernel, dims: Dims, mode: Mode, s: u32) -> WcetCase {
     WcetCase {
         code: code.clone(),
         lds: meta.lds,
@@ -180,7 +180,7 @@ fn random_kernel(seed: u64) -> Kernel {
     generated(seed, &GenOptions::default())
 }
 
-fn generated(seed: u64, opts: &GenOptions) -> Kernel {
+pub(crate) fn generated(seed: u64, opts: &GenOptions) -> Kernel {
     let src = divergent_kernel(seed, opts);
     let prog = assemble(&src, "random").unwrap();
     let meta = KernelMeta::parse(&src).unwrap();
@@ -264,7 +264,7 @@ proptest! {
 }
 
 /// Every kernel of firmware/kernels and the regression kernels, with their flow facts.
-fn all_kernels() -> Vec<(String, Kernel)> {
+pub(crate) fn all_kernels() -> Vec<(String, Kernel)> {
     let regress = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/wcet_kernels");
     kernels_in(&kernel_dir())
         .unwrap()
@@ -289,7 +289,7 @@ fn once_then_inputs(c: &WcetCase, n: u64, what: &str) -> (u64, u64) {
 }
 
 /// The configurations the input sweeps cover: every mode, S, both schedulers.
-const SWEEP: [(Mode, u32, Policy); 6] = [
+pub(crate) const SWEEP: [(Mode, u32, Policy); 6] = [
     (Mode::NoSplit, 1, Policy::Gto),
     (Mode::NoSplit, 1, Policy::Lrr),
     (Mode::Dws, 2, Policy::Gto),
@@ -315,7 +315,7 @@ const TIGHTNESS: [(&str, f64); 8] = [
 
 /// `k` at its launch's shape in one configuration (mode, S, policy), PWS at no less than the
 /// kernel's least S.
-fn sweep_case(k: &Kernel, (mode, s, policy): (Mode, u32, Policy)) -> WcetCase {
+pub(crate) fn sweep_case(k: &Kernel, (mode, s, policy): (Mode, u32, Policy)) -> WcetCase {
     let s = if mode == Mode::Pws {
         s.max(k.1.min_s)
     } else {

@@ -25,9 +25,11 @@
 
 pub mod graph;
 pub mod inputs;
+pub mod lanes;
 pub mod loop_splits;
 pub mod loops;
 pub mod measure;
+pub mod memory;
 pub mod paths;
 pub mod reproduce;
 pub mod timing;
@@ -114,10 +116,17 @@ pub struct WcetOpts {
     /// the tightness (exit 1 if any input exceeds the bound or fails).
     #[arg(long, value_name = "N", requires = "run")]
     pub inputs: Option<u64>,
-    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`; one with the memory
-    /// hierarchy on is rejected (the bound covers fixed latencies only).
+    /// Compute unit configuration (TOML or JSON), as for `rtgpu run`.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Global memory timing: `hierarchy` (every access bounded through the coalescer, the
+    /// LD/ST queue, the L1, the crossing and the Sim-D controller, behind the other
+    /// wavefronts' requests) or `fixed` (`lat.flat`); default: the configuration's.
+    #[arg(long, value_parser = ["hierarchy", "fixed"])]
+    pub memory: Option<String>,
+    /// The reordering unit on (implies `--memory hierarchy`); not bounded yet: refused.
+    #[arg(long)]
+    pub reorder: bool,
     /// Issue policy: gto or lrr.
     #[arg(long, default_value = "gto", value_parser = parse_policy)]
     pub sched: Policy,
@@ -228,6 +237,8 @@ pub struct Analysis {
     pub overhead: u64,
     /// The analytical WCET of the kernel: E_kernel + overhead.
     pub wcet: u64,
+    /// The memory hierarchy's per-access bound (`None`: fixed latencies).
+    pub memory: Option<memory::MemBound>,
     /// The compiled kernel, its structure and the pass's report.
     #[serde(skip)]
     pub compiled: Compiled,
@@ -267,10 +278,21 @@ impl WcetCase {
     /// The case `rtgpu wcet` describes. `Err` for bad input.
     pub fn from_opts(o: &WcetOpts) -> Result<(WcetCase, KernelMeta), String> {
         let (code, meta, facts) = load_with_facts(&o.kernel)?;
-        let cfg = match &o.config {
+        let mut cfg = match &o.config {
             Some(p) => super::run::load_config(p)?,
             None => CuConfig::default(),
         };
+        if let Some(m) = &o.memory {
+            cfg.memory.hierarchy = m == "hierarchy";
+        }
+        if o.reorder {
+            return Err(
+                "--reorder: the reordering unit can hold an access until another \
+                        wavefront's earlier access in its order arrives; the bound does not \
+                        cover it yet (docs/cli.md#rtgpu-wcet)"
+                    .into(),
+            );
+        }
         let (dims, args) = o.launch.resolve(&meta)?;
         let case = WcetCase {
             code,
@@ -301,15 +323,6 @@ impl WcetCase {
         }
         if self.reprovision && self.mode != Mode::Pws {
             return Err("--reprovision is for --mode pws".into());
-        }
-        if self.cfg.memory.hierarchy {
-            // A bound that silently assumed fixed latencies would be exceeded on the
-            // hierarchy: refuse rather than mislead.
-            return Err(
-                "the configuration turns the memory hierarchy on; the bound covers \
-                        fixed memory latencies only (docs/cli.md#rtgpu-wcet)"
-                    .into(),
-            );
         }
         self.cfg.check()?;
         super::run::check_launch(&self.cfg, self.dims, self.lds, &self.args)
@@ -344,6 +357,16 @@ pub fn analyze(case: &WcetCase) -> Result<Analysis, WcetError> {
 /// before the equations: the tests under-cost a block with it to show that the input runs
 /// catch a bound that is too small.
 pub fn analyze_with(case: &WcetCase, mutate: &dyn Fn(&mut [u64])) -> Result<Analysis, WcetError> {
+    analyze_mutated(case, mutate, &|_| {})
+}
+
+/// [`analyze_with`] with `mem` applied to the memory hierarchy's per-access bound too (the
+/// tests under-estimate the DRAM or the queueing with it).
+pub fn analyze_mutated(
+    case: &WcetCase,
+    mutate: &dyn Fn(&mut [u64]),
+    mem: &dyn Fn(&mut memory::MemBound),
+) -> Result<Analysis, WcetError> {
     case.check().map_err(WcetError::Input)?;
     // A kernel the pass cannot compile as asked (its structure,
     // docs/assumptions.md#A13, docs/assumptions.md#A22) is bad input.
@@ -354,7 +377,7 @@ pub fn analyze_with(case: &WcetCase, mutate: &dyn Fn(&mut [u64])) -> Result<Anal
     hidden.restore(&mut compiled.code);
     let shape = RunShape::of(case, &compiled)?;
     let image = case.image();
-    let mut stat = static_costs(case, &compiled, shape, &image)?;
+    let (mut stat, mb) = static_costs(case, &compiled, shape, &image, mem)?;
     mutate(&mut stat);
     let run = isolated_run(
         &compiled.code,
@@ -379,7 +402,15 @@ pub fn analyze_with(case: &WcetCase, mutate: &dyn Fn(&mut [u64])) -> Result<Anal
         |pc| is_memory(code, pc),
     )
     .map_err(WcetError::Analysis)?;
-    bound(case, compiled, &m, &stat, shape).map_err(failed)
+    let mut a = bound(case, compiled, &m, &stat, shape).map_err(failed)?;
+    if let Some(mb) = mb {
+        // The last wavefront's last access may complete up to the access bound later.
+        let tail = (mb.access + 2).saturating_sub(m.tail.max(tail_bound(&case.cfg)));
+        a.overhead += tail;
+        a.wcet += tail;
+    }
+    a.memory = mb;
+    Ok(a)
 }
 
 /// Per owner (C_conv blocks, then BSBs): the most cycles one visit can take on any input,
@@ -393,14 +424,11 @@ pub fn static_costs(
     compiled: &Compiled,
     run: RunShape,
     image: &Image,
-) -> Result<Vec<u64>, WcetError> {
+    mem: &dyn Fn(&mut memory::MemBound),
+) -> Result<(Vec<u64>, Option<memory::MemBound>), WcetError> {
     let g = Graph::new(&compiled.code).map_err(WcetError::Input)?;
     let bounds = loop_bounds(case, &g, compiled, image)?;
-    let iso = isolation_config(&case.cfg, case.dims.waves_per_group()).n_simd as u64;
-    let rules = Rules {
-        lat: case.cfg.lat,
-        pipe_wait: run.units().max(iso) - 1,
-    };
+    let (rules, mb) = rules_for(case, &g, run, mem)?;
     let states = rules.states(&g);
     let extra = split_costs(case, &g, run);
     let cost = |i: usize, j: usize| rules.edge(&g.nodes[i], states[i], &g.nodes[j]) + extra(i, j);
@@ -428,7 +456,63 @@ pub fn static_costs(
                 _ => Ok(0),
             }
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(|v| (v, mb))
+}
+
+/// The timing rules of the case's launch, and with the memory hierarchy on its per-access
+/// bound ([`memory`], after `mutate`: the tests under-estimate a mechanism with it): every
+/// FLAT access completes at most [`memory::MemBound::access`] cycles after its issue and its
+/// issue waits at most [`memory::MemBound::accept`] more for the hierarchy.
+pub fn rules_for(
+    case: &WcetCase,
+    g: &Graph,
+    run: RunShape,
+    mutate: &dyn Fn(&mut memory::MemBound),
+) -> Result<(Rules, Option<memory::MemBound>), WcetError> {
+    let iso = isolation_config(&case.cfg, case.dims.waves_per_group()).n_simd as u64;
+    let units = run.units().max(iso);
+    let mut rules = Rules {
+        lat: case.cfg.lat,
+        pipe_wait: units - 1,
+        vmem_wait: 0,
+    };
+    if !case.cfg.memory.hierarchy {
+        return Ok((rules, None));
+    }
+    let mut cfg = case.cfg;
+    cfg.n_simd = run.n_simd;
+    let shape = Shape::new(case, &cfg, run);
+    let traffic = memory::Traffic {
+        lines_per_access: lines_per_access(g, case.dims.wg),
+        // Several rounds: an ended wavefront's stores may still be in flight beside the
+        // wavefront that took its place.
+        waves: u64::from(shape.resident * case.dims.waves_per_group())
+            * if case.dims.groups() > shape.resident {
+                2
+            } else {
+                1
+            },
+        pending: rules.most_pending(g),
+        units,
+    };
+    let mut mb = memory::MemBound::new(&cfg, traffic).map_err(WcetError::Input)?;
+    mutate(&mut mb);
+    rules.lat.flat = u32::try_from(mb.access)
+        .map_err(|_| failed(format!("the access bound {} overflows", mb.access)))?;
+    rules.vmem_wait = mb.accept;
+    Ok((rules, Some(mb)))
+}
+
+/// L: the most 128-byte lines one FLAT instruction of `g` may touch ([`lanes`]: from the
+/// lanes' addresses when they are affine in the lane, else one per lane, two for wider than a
+/// dword).
+fn lines_per_access(g: &Graph, wg: u32) -> u64 {
+    lanes::lines_per_access(g, wg)
+        .into_iter()
+        .max()
+        .unwrap_or(1)
+        .max(1)
 }
 
 /// The extra cost of edge (i → j) for the `split`s and `merge`s inside loops
@@ -631,6 +715,7 @@ fn bound(
         bound,
         measured_d: m.d,
         overhead,
+        memory: None,
         compiled,
     })
 }
@@ -726,7 +811,6 @@ fn block_costs(
 pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
     let mut cfg = case.cfg;
     cfg.n_simd = a.n_simd;
-    cfg.memory.hierarchy = false;
     let image = case.image();
     let mut drv = Driver::new(Gpu::new(cfg)?).map_err(|e| e.to_string())?;
     let desc = LaunchDesc::new(
@@ -805,6 +889,9 @@ impl WcetReport {
             "IPET {}  E_WF {}  d {} (measured {})  k {}  G_parallel {}  resident {}  DS {}\n",
             a.ipet, b.e_wf, b.d_eff, a.measured_d, b.k, b.g_parallel, b.resident, b.ds
         );
+        if let Some(m) = &a.memory {
+            t += &m.text();
+        }
         t += &format!(
             "E_kernel {} + overhead {} = analytical WCET {} cycles\n",
             b.e_kernel, a.overhead, a.wcet

@@ -109,6 +109,9 @@ pub struct Rules {
     pub lat: Latencies,
     /// Cycles a memory instruction may wait for its shared pipe (units − 1).
     pub pipe_wait: u64,
+    /// Cycles more a global (FLAT) instruction may wait for the memory hierarchy to take it
+    /// (0 with fixed latencies; [`super::memory::MemBound::accept`]).
+    pub vmem_wait: u64,
 }
 
 fn is_waitcnt(n: &Node) -> bool {
@@ -147,7 +150,8 @@ impl Rules {
 
     fn pipe(&self, n: &Node) -> u64 {
         match n.f.unit {
-            unit::VMEM | unit::SMEM | unit::LDS => self.pipe_wait,
+            unit::VMEM => self.pipe_wait + self.vmem_wait,
+            unit::SMEM | unit::LDS => self.pipe_wait,
             _ => 0,
         }
     }
@@ -172,6 +176,20 @@ impl Rules {
             _ => {}
         }
         s
+    }
+
+    /// The most global accesses a wavefront may have outstanding at once on any path, when
+    /// no access ever completes by itself (only `s_waitcnt` retires them): the P of
+    /// [`super::memory::Traffic`].
+    pub fn most_pending(&self, g: &Graph) -> u64 {
+        let mut never = *self;
+        never.lat.flat = u32::MAX / 2;
+        let s = never.states(g);
+        match s.iter().map(|x| x.vm.n).max().unwrap_or(0) {
+            // The count saturated: no `s_waitcnt` limits it (the path's capacity does).
+            CAP => 1 << 20,
+            n => u64::from(n).max(1),
+        }
     }
 
     /// The fixed point: per node, the state after its issue over every path from the entry.
@@ -208,6 +226,7 @@ mod tests {
         let r = Rules {
             lat: Latencies::default(),
             pipe_wait: 0,
+            vmem_wait: 0,
         };
         let s = r.states(&g);
         (0..g.nodes.len().saturating_sub(1))
