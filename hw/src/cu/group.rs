@@ -4,7 +4,7 @@
 
 use super::regfile::{Sregs, Vrf};
 use crate::block::{Blocks, DynBlock};
-use crate::pws::model::{GroupIn, GroupOut, ModelConfig, PwsIn};
+use crate::pws::model::{CtxOut, GroupIn, GroupOut, ModelConfig, PwsIn};
 use crate::pws::{PwsParams, State};
 use crate::sched::model::{Policy, SchedIn, SchedOut, MAX_WARPS};
 
@@ -122,6 +122,19 @@ pub struct Unit {
     pub issued: Option<(usize, u32, u32, u8)>,
     /// The IDU in front of its VALU's lane clusters, when the launch turns it on.
     pub idu: Option<super::idu_port::ValuIdu>,
+    /// The slots' ages that the scheduler's age ranks (`sched_in.age`) were computed from.
+    pub ranked: Option<[u64; MAX_SLOTS]>,
+}
+
+/// Contexts per unit the compute unit supports (its configuration's `n_wfc` range).
+pub const MAX_SLOTS: usize = 16;
+
+/// Writes the age rank of every slot of `ages` into `rank`: how many slots are strictly older
+/// (equal ages share a rank; the rank of slot s in the (age, slot) order's first of its age).
+fn set_ranks(rank: &mut [u8; MAX_WARPS], ages: &[u64]) {
+    for (r, a) in rank.iter_mut().zip(ages) {
+        *r = ages.iter().filter(|b| *b < a).count() as u8;
+    }
 }
 
 /// One SIMD group.
@@ -180,6 +193,7 @@ impl Group {
                     },
                     issued: None,
                     idu: None,
+                    ranked: None,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -224,6 +238,12 @@ impl Group {
     /// Reads the split/merge unit's outputs for the current cycle.
     pub fn refresh(&mut self) {
         self.load_pws_in();
+        self.read_outputs();
+    }
+
+    /// Reads the split/merge unit's outputs with the pending command (every EXEC loaded).
+    fn read_outputs(&mut self) {
+        self.pws_in.group = self.cmd;
         self.pws.outputs_into(&self.pws_in, &mut self.out);
     }
 
@@ -235,33 +255,23 @@ impl Group {
         }
     }
 
-    /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by `age`
-    /// (the wavefronts' dispatch order, given to the scheduler as ranks); pure RR rotates over
-    /// `present` (the slots that can become eligible by themselves).
+    /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by `ages`
+    /// (the wavefronts' dispatch order of slots `0..n_wfc`, given to the scheduler as ranks);
+    /// pure RR rotates over `present` (the slots that can become eligible by themselves).
     pub fn grant(
         &mut self,
         u: usize,
         (eligible, present): (u64, u64),
-        age: impl Fn(usize) -> u64,
+        ages: &[u64; MAX_SLOTS],
     ) -> Option<usize> {
-        let n_wfc = self.wfs.len().min(MAX_WARPS);
+        let n_wfc = self.wfs.len().min(MAX_SLOTS);
         let unit = &mut self.units[u];
         unit.sched_in.eligible = eligible;
         unit.sched_in.present = present;
-        if eligible != 0 {
-            // Rank = how many slots are older: slots sorted by age, equal ages share a rank.
-            let mut order = [(0u64, 0u8); MAX_WARPS];
-            for (s, o) in order.iter_mut().enumerate().take(n_wfc) {
-                *o = (age(s), s as u8);
-            }
-            order[..n_wfc].sort_unstable();
-            let mut rank = 0;
-            for i in 0..n_wfc {
-                if i > 0 && order[i].0 != order[i - 1].0 {
-                    rank = i as u8;
-                }
-                unit.sched_in.age[usize::from(order[i].1)] = rank;
-            }
+        // The ranks change only when a slot's occupant does: recomputed only then.
+        if eligible != 0 && unit.ranked.as_ref() != Some(ages) {
+            set_ranks(&mut unit.sched_in.age, &ages[..n_wfc]);
+            unit.ranked = Some(*ages);
         }
         let o = unit.sched.cycle(&unit.sched_in);
         o.grant_valid.then_some(usize::from(o.grant))
@@ -284,8 +294,13 @@ impl Group {
 
     /// No context is splitting, merging or waiting to merge (the unit's timers stand still).
     pub fn at_rest(&self) -> bool {
-        (0..self.ctx.len())
-            .all(|k| matches!(self.state(k), State::Ready | State::Empty | State::Done))
+        let counting = |c: &CtxOut| {
+            matches!(
+                State::from_code(c.state),
+                Some(State::Splitting | State::MergeWait | State::Merging)
+            )
+        };
+        !self.out.ctx[..self.ctx.len()].iter().any(counting)
     }
 
     /// The port is free for a command this cycle.
@@ -314,7 +329,8 @@ impl Group {
         self.last_split = (self.cmd.cmd == crate::pws::Cmd::Split as u8)
             .then(|| self.k(self.cmd.cmd_unit.into(), self.cmd.cmd_slot.into()));
         self.cmd = self.idle_cmd(self.cmd.dws, self.cmd.watchdog);
-        self.refresh();
+        // (The edge changes no EXEC: only the command is new.)
+        self.read_outputs();
     }
 
     /// The first fault of a block of the group checked in lock-step.

@@ -51,11 +51,14 @@ impl ComputeUnit {
             }
         }
         let g = &mut self.groups[gi];
-        let mut ages = [0u64; 16];
-        for (s, a) in ages.iter_mut().enumerate().take(n_wfc) {
-            *a = g.ctx[s * g.units.len() + u].age;
+        // (The ages matter only when some context is eligible.)
+        let mut ages = [0u64; group::MAX_SLOTS];
+        if mask != 0 {
+            for (s, a) in ages.iter_mut().enumerate().take(n_wfc) {
+                *a = g.ctx[s * g.units.len() + u].age;
+            }
         }
-        let Some(slot) = g.grant(u, (mask, present | mask), |s| ages[s]) else {
+        let Some(slot) = g.grant(u, (mask, present | mask), &ages) else {
             self.counters.stalls[reason as usize] += 1;
             return;
         };

@@ -152,29 +152,50 @@ fn inline_int(code: u16) -> i64 {
 
 /// The vector register file of one wavefront: 256 VGPRs × 64 lanes, shared by every context
 /// the wavefront splits into (docs/assumptions.md#A4).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Vrf(Vec<u32>);
+#[derive(Clone, Debug)]
+pub struct Vrf {
+    /// Lane values, register-major.
+    data: Vec<u32>,
+    /// One past the highest register written since the last clear (the rows a clear zeroes).
+    rows: usize,
+}
 
 impl Default for Vrf {
     fn default() -> Self {
-        Self(vec![0; 256 * LANES])
+        Self {
+            data: vec![0; 256 * LANES],
+            rows: 0,
+        }
     }
 }
+
+/// Two register files are equal when every register is (however they were written).
+impl PartialEq for Vrf {
+    fn eq(&self, other: &Self) -> bool {
+        self.data == other.data
+    }
+}
+
+impl Eq for Vrf {}
 
 impl Vrf {
     /// VGPR `reg` of lane `lane`.
     pub fn get(&self, reg: usize, lane: usize) -> u32 {
-        self.0[(reg & 0xFF) * LANES + lane]
+        self.data[(reg & 0xFF) * LANES + lane]
     }
 
     /// Writes VGPR `reg` of lane `lane` (register numbers wrap at 256).
     pub fn set(&mut self, reg: usize, lane: usize, v: u32) {
-        self.0[(reg & 0xFF) * LANES + lane] = v;
+        let reg = reg & 0xFF;
+        self.rows = self.rows.max(reg + 1);
+        self.data[reg * LANES + lane] = v;
     }
 
-    /// Clears every register.
+    /// Clears every register (zeroing only the rows written since the last clear: a
+    /// wavefront's dispatch then costs what its kernel uses, not the whole file).
     pub fn clear(&mut self) {
-        self.0.fill(0);
+        self.data[..self.rows * LANES].fill(0);
+        self.rows = 0;
     }
 }
 
@@ -188,4 +209,26 @@ pub fn lanes(mask: u64) -> impl Iterator<Item = usize> {
             l
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clear zeroes every register written since the last one, the highest too, register
+    /// numbers wrapping at 256. Catches `clear` zeroing one row fewer than were written
+    /// (`(self.rows - 1) * LANES`) and `set` recording the unwrapped register number (a
+    /// slice past the file).
+    #[test]
+    fn clear_zeroes_every_register_written() {
+        let mut v = Vrf::default();
+        v.set(3, 5, 7);
+        v.set(256 + 255, 63, 9);
+        assert_eq!(v.get(255, 63), 9);
+        v.clear();
+        assert_eq!(v, Vrf::default());
+        v.set(0, 0, 1);
+        v.clear();
+        assert_eq!(v, Vrf::default());
+    }
 }

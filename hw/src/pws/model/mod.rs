@@ -282,17 +282,19 @@ impl SimdGroupModel {
             "SimdGroupModel::outputs: exec must have one entry per context (units * n_wfc)"
         );
         let lanes = lane_mask(self.cfg.lanes);
-        let ctx = self.ctx.iter().zip(exec).map(|(c, &exec)| CtxOut {
-            state: c.state as u8,
-            spm: c.spm,
-            eff: exec & c.spm & lanes,
-            parent_valid: c.parent.is_some(),
-            parent: c.parent.unwrap_or(0),
-            sp: c.stack.len() as u8,
-            top: c.stack.last().unwrap_or(0),
-        });
-        out.ctx.clear();
-        out.ctx.extend(ctx);
+        // (In place: the buffer keeps its length from one cycle to the next.)
+        out.ctx.resize(self.ctx.len(), CtxOut::default());
+        for ((o, c), &exec) in out.ctx.iter_mut().zip(&self.ctx).zip(exec) {
+            *o = CtxOut {
+                state: c.state as u8,
+                spm: c.spm,
+                eff: exec & c.spm & lanes,
+                parent_valid: c.parent.is_some(),
+                parent: c.parent.unwrap_or(0),
+                sp: c.stack.len() as u8,
+                top: c.stack.last().unwrap_or(0),
+            };
+        }
         let (copy_from, copy_to) = self.copy.unwrap_or((0, 0));
         out.copy_valid = self.copy.is_some();
         out.copy_from = copy_from as u8;
