@@ -104,9 +104,8 @@ impl ComputeUnit {
         let (mut seq, mut pc_idx) = (0, 0);
         if let Some(r) = &self.rounds {
             let w = &mut g.wfs[wf];
-            let n = w.ldst_k.entry(pc).or_insert(0);
-            let found = r.plan.seq_of(w.global, pc, *n);
-            *n += 1;
+            let found = w.next_access(&r.plan, pc);
+            *w.ldst_k.entry(pc).or_insert(0) += 1;
             let (s, e) = found.ok_or((CuError::ReorderTrace, w.global as u32))?;
             (seq, pc_idx) = (s, e.pc_idx);
         }

@@ -109,6 +109,18 @@ pub struct Wf {
     pub ldst_k: std::collections::HashMap<u32, u16>,
 }
 
+impl Wf {
+    /// Reordering: the trace's sequence number and entry of this wavefront's next global
+    /// access at `pc` (its instance [`Wf::ldst_k`]).
+    pub fn next_access(
+        &self,
+        plan: &crate::memsys::plan::ReorderPlan,
+        pc: u32,
+    ) -> Option<(u8, crate::memsys::plan::TraceEntry)> {
+        plan.seq_of(self.global, pc, self.ldst_k.get(&pc).copied().unwrap_or(0))
+    }
+}
+
 /// A SIMD or SpSIMD's issue state.
 pub struct Unit {
     /// First cycle its VALU accepts an instruction.

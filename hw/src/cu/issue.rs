@@ -142,11 +142,10 @@ impl ComputeUnit {
         // Reordering on: nothing enters the unit before its round's configuration; the
         // access's sequence number decides whether it may take its channel's last place.
         let configuring = self.rounds.as_ref().is_some_and(|r| !r.configured);
-        let seq = self.rounds.as_ref().and_then(|r| {
-            let w = &g.wfs[c.wf];
-            let n = w.ldst_k.get(&c.pc).copied().unwrap_or(0);
-            r.plan.seq_of(w.global, c.pc, n).map(|s| s.0)
-        });
+        let seq = self
+            .rounds
+            .as_ref()
+            .and_then(|r| g.wfs[c.wf].next_access(&r.plan, c.pc).map(|s| s.0));
         !configuring
             && self
                 .mem_sys
