@@ -37,7 +37,7 @@ impl ComputeUnit {
         let mut reason = Stall::Idle;
         for slot in 0..n_wfc {
             let k = self.groups[gi].k(u, slot);
-            match self.eligibility(gi, k, l) {
+            match self.eligibility(gi, (u, k), l) {
                 Elig::Yes => mask |= 1 << slot,
                 Elig::No(r) => {
                     reason = reason.min_by_priority(r);
@@ -86,8 +86,9 @@ impl ComputeUnit {
         self.issue(gi, u, k, f, l);
     }
 
-    /// Whether context k of group gi may issue now.
-    pub(super) fn eligibility(&self, gi: usize, k: usize, l: &Launch) -> Elig {
+    /// Whether context k (of unit u) of group gi may issue now.
+    #[inline]
+    pub(super) fn eligibility(&self, gi: usize, (u, k): (usize, usize), l: &Launch) -> Elig {
         let g = &self.groups[gi];
         let c = &g.ctx[k];
         if !c.live {
@@ -114,9 +115,9 @@ impl ComputeUnit {
             return Elig::Yes;
         }
         let structural = match f.unit {
-            unit::VALU => match &g.units[k % g.n_units()].idu {
+            unit::VALU => match &g.units[u].idu {
                 Some(idu) => !idu.can_dispatch(self.now),
-                None => g.units[k % g.n_units()].valu_free > self.now,
+                None => g.units[u].valu_free > self.now,
             },
             unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
             unit::SMEM => self.pipes[0],

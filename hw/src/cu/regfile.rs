@@ -191,6 +191,24 @@ impl Vrf {
         self.data[reg * LANES + lane] = v;
     }
 
+    /// VGPR `reg` of every lane.
+    pub fn row(&self, reg: usize) -> &[u32; LANES] {
+        let at = (reg & 0xFF) * LANES;
+        self.data[at..at + LANES]
+            .try_into()
+            .expect("a row is LANES words")
+    }
+
+    /// VGPR `reg` of every lane, to write (register numbers wrap at 256).
+    pub fn row_mut(&mut self, reg: usize) -> &mut [u32; LANES] {
+        let reg = reg & 0xFF;
+        self.rows = self.rows.max(reg + 1);
+        let at = reg * LANES;
+        (&mut self.data[at..at + LANES])
+            .try_into()
+            .expect("a row is LANES words")
+    }
+
     /// Clears every register (zeroing only the rows written since the last clear: a
     /// wavefront's dispatch then costs what its kernel uses, not the whole file).
     pub fn clear(&mut self) {

@@ -2,7 +2,7 @@
 //! effective mask (EXEC & SpM, docs/assumptions.md#A12), integer and fp32, on the wavefront's
 //! [`Vrf`]. A behavioural datapath: fp32 is Rust's IEEE `f32` (firmware/kernels/README.md).
 
-use super::regfile::{code, lanes, BadOperand, Sregs, Vrf};
+use super::regfile::{code, lanes, BadOperand, Sregs, Vrf, LANES};
 use crate::isa::insn_model::{format, InsnFields};
 
 /// An instruction in its native shape (`_e64` forms mapped back to VOP1/VOP2/VOPC).
@@ -82,6 +82,11 @@ impl Src {
         self.vgpr.map_or(self.value, |reg| v.get(reg, lane))
     }
 
+    /// The value of every lane: a copy of the VGPR's row, or the scalar in every lane.
+    fn row(self, v: &Vrf) -> [u32; LANES] {
+        self.vgpr.map_or([self.value; LANES], |reg| *v.row(reg))
+    }
+
     /// The 64-bit value (a VGPR pair, or the scalar as a 64-bit operand).
     fn get64(self, v: &Vrf, lane: usize) -> u64 {
         match self.vgpr {
@@ -148,34 +153,36 @@ pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(
         _ => {}
     }
     let float = float_in(s) && e64;
+    // The sources as whole rows (copied first: the destination may be one of them), with the
+    // input modifiers applied once per lane.
+    let rows: [[u32; LANES]; 3] = std::array::from_fn(|i| {
+        let mut row = srcs[i].row(v);
+        if float {
+            for lane in lanes(eff) {
+                row[lane] = input_mod(row[lane], f.abs >> i & 1 == 1, f.neg >> i & 1 == 1);
+            }
+        }
+        row
+    });
+    let (fout, dst) = (float_out(s), usize::from(f.dst));
+    let vopc = matches!(s, Shape::Vopc(_));
+    let out = v.row_mut(dst);
     let mut mask_out = 0u64;
     for lane in lanes(eff) {
-        let get = |i: usize| {
-            let x = srcs[i].get(v, lane);
-            if float {
-                input_mod(x, f.abs >> i & 1 == 1, f.neg >> i & 1 == 1)
-            } else {
-                x
-            }
-        };
         let inp = LaneIn {
-            a: get(0),
-            b: get(1),
-            c: get(2),
+            a: rows[0][lane],
+            b: rows[1][lane],
+            c: rows[2][lane],
             bit: mask_in >> lane & 1 == 1,
         };
-        let old = v.get(usize::from(f.dst), lane);
-        let (d, bit) = lane_op(s, &inp, old, f.clamp);
-        if bit {
-            mask_out |= 1 << lane;
-        }
-        if !matches!(s, Shape::Vopc(_)) {
-            let d = if float_out(s) {
+        let (d, bit) = lane_op(s, &inp, out[lane], f.clamp);
+        mask_out |= u64::from(bit) << lane;
+        if !vopc {
+            out[lane] = if fout {
                 output_mod(d, f.omod, f.clamp)
             } else {
                 d
             };
-            v.set(usize::from(f.dst), lane, d);
         }
     }
     write_mask(f, s, e64, r, mask_out)

@@ -50,16 +50,20 @@ pub struct CuProbe {
     held: Vec<(u64, u64)>,
     /// Contexts that ever held a wavefront (the `.gtkw` shows only those).
     used: Vec<bool>,
+    /// Every variable's value, in declaration order: the context values are captured into
+    /// their place before the step, the rest filled in after it.
     values: Vec<u64>,
-    /// The context values captured before the current step.
-    before: Vec<u64>,
+    /// Where the context values start in `values`.
+    ctx_at: usize,
+    /// The contexts were captured at least once.
+    captured: bool,
+    /// The DRAM cycles of the last core cycle (reused).
+    drams: Vec<(u64, [u64; 8])>,
     /// SIMD group 0's splits and merges: (cycle, label), for the `.gtkw`'s markers.
     events: Vec<(u64, String)>,
     cycles: u64,
     /// The memory hierarchy's and the IDU's variables.
     sys: SysProbe,
-    /// The values of the last sample.
-    prev: Vec<u64>,
     /// The waveform asked for (VCD, or FST converted from the VCD being written).
     dump: PathBuf,
     /// The recorded window, ps (`--vcd-window`).
@@ -106,6 +110,8 @@ impl CuProbe {
                     .map(|(n, w)| (scope.clone(), n.to_string(), *w)),
             );
         }
+        let ctx_at = 1 + unit_list.len() * UNIT_VARS.len();
+        let sys_at = vars.len();
         let (sys, sys_vars) = SysProbe::new(vars.len(), &unit_list, mem, idu);
         vars.extend(sys_vars);
         let mut top_level: Vec<String> = Vec::new();
@@ -126,13 +132,18 @@ impl CuProbe {
             dump,
             window: (0, u64::MAX),
             sys,
-            prev: Vec::new(),
             rec: ProbeRecorder::create_in(&vcd, &vars, scopes)?,
             scoped: !scopes.is_empty(),
             top_level,
             used: vec![false; ctxs.len()],
-            values: Vec::with_capacity(vars.len()),
-            before: Vec::with_capacity(ctxs.len() * CTX_VARS.len()),
+            values: {
+                let mut v = vec![0; sys_at];
+                v.reserve(vars.len() - sys_at);
+                v
+            },
+            ctx_at,
+            captured: false,
+            drams: Vec::new(),
             events: Vec::new(),
             held: vec![(0, NO_WORD); unit_list.len()],
             units: unit_list,
@@ -166,20 +177,12 @@ impl CuProbe {
     /// Samples cycle `cycle`: the context values [`CuProbe::capture`]d before the step, and
     /// from the compute unit the issues it made in the step.
     pub fn sample(&mut self, cycle: u64, cu: &ComputeUnit) -> io::Result<()> {
-        let before = std::mem::take(&mut self.before);
-        let r = self.sample_with(cycle, &before, cu);
-        self.before = before;
-        r
-    }
-
-    fn sample_with(&mut self, cycle: u64, before: &[u64], cu: &ComputeUnit) -> io::Result<()> {
-        self.values.clear();
-        self.values.push(match cu.status() {
+        self.values[0] = match cu.status() {
             Status::Idle => 0,
             Status::Busy => 1,
             Status::Done => 2,
             Status::Error(_) => 3,
-        });
+        };
         for (i, &(g, u)) in self.units.iter().enumerate() {
             let issued = cu
                 .groups()
@@ -194,12 +197,14 @@ impl CuProbe {
                 None => (0, 0),
             };
             let (pc, word) = self.held[i];
-            self.values.extend([slot, pc, word, class]);
+            let at = 1 + i * UNIT_VARS.len();
+            self.values[at..at + UNIT_VARS.len()].copy_from_slice(&[slot, pc, word, class]);
         }
-        self.values.extend_from_slice(before);
+        let ctx = &self.values[self.ctx_at..];
         for (i, used) in self.used.iter_mut().enumerate() {
-            *used |= before[i * CTX_VARS.len()] != State::Empty as u64;
+            *used |= ctx[i * CTX_VARS.len()] != State::Empty as u64;
         }
+        self.values.truncate(self.ctx_at + self.ctxs.len() * CTX_VARS.len());
         self.sys.core_values(cu, cycle, &mut self.values);
         self.cycles = cycle + 1;
         self.sample_domains(cycle * CYCLE_PS, cu)
@@ -208,28 +213,19 @@ impl CuProbe {
     /// Writes the DRAM cycles of the last core cycle and the core sample at `t_core`, in time
     /// order (DRAM cycles before `t_core` over the previous core values).
     fn sample_domains(&mut self, t_core: u64, cu: &ComputeUnit) -> io::Result<()> {
-        let (at, drams) = self.sys.dram_cycles(cu);
-        if self.prev.len() != self.values.len() {
-            self.prev = self.values.clone();
-        }
+        let at = self.sys.dram_cycles(cu, &mut self.drams);
         let mut core_done = false;
-        for (t, d) in drams {
+        for &(t, d) in &self.drams {
             if t > t_core && !core_done {
                 self.rec.sample(t_core, &self.values)?;
                 core_done = true;
             }
             self.values[at..at + d.len()].copy_from_slice(&d);
-            if core_done {
-                self.rec.sample(t, &self.values)?;
-            } else {
-                self.prev[at..at + d.len()].copy_from_slice(&d);
-                self.rec.sample(t, &self.prev)?;
-            }
+            self.rec.sample_part(t, &self.values, at..at + d.len())?;
         }
         if !core_done {
             self.rec.sample(t_core, &self.values)?;
         }
-        std::mem::swap(&mut self.prev, &mut self.values);
         Ok(())
     }
 
@@ -237,29 +233,30 @@ impl CuProbe {
     pub fn capture(&mut self, cu: &ComputeUnit) {
         // After a quiet cycle the contexts are as they were captured before it, and no split
         // or merge happened.
-        if cu.last_cycle_quiet() && !self.before.is_empty() {
+        if cu.last_cycle_quiet() && self.captured {
             return;
         }
         if let Some(g) = cu.groups().first() {
             self.note_events(cu.now(), g);
         }
-        let v = &mut self.before;
-        v.clear();
-        for &(g, u, s) in &self.ctxs {
-            match cu.groups().get(g) {
+        self.captured = true;
+        let v = &mut self.values[self.ctx_at..self.ctx_at + self.ctxs.len() * CTX_VARS.len()];
+        for (out, &(g, u, s)) in v.chunks_exact_mut(CTX_VARS.len()).zip(&self.ctxs) {
+            let values = match cu.groups().get(g) {
                 Some(grp) if u < grp.n_units() => {
                     let k = grp.k(u, s);
                     let c = &grp.ctx[k];
-                    v.extend([
+                    [
                         grp.state(k) as u64,
                         u64::from(c.pc),
                         c.r.exec,
                         grp.spm(k),
                         grp.eff(k),
-                    ]);
+                    ]
                 }
-                _ => v.extend([0; CTX_VARS.len()]),
-            }
+                _ => [0; CTX_VARS.len()],
+            };
+            out.copy_from_slice(&values);
         }
     }
 
@@ -285,9 +282,10 @@ impl CuProbe {
         for k in 0..n {
             let state = g.state(k) as u64;
             let before = self
-                .before
-                .get(self.ctx_index(0, k, g) * CTX_VARS.len())
-                .copied();
+                .values
+                .get(self.ctx_at + self.ctx_index(0, k, g) * CTX_VARS.len())
+                .copied()
+                .filter(|_| self.captured);
             if state == State::Merging as u64 && before != Some(state) {
                 self.events.push((cycle, format!("merge {}", name(k))));
             }

@@ -124,21 +124,21 @@ impl SysProbe {
         }
     }
 
-    /// The DRAM cycles of the last core cycle: (start time in ps, values), and where the DRAM
-    /// variables sit.
-    pub fn dram_cycles(&self, cu: &ComputeUnit) -> (usize, Vec<(u64, [u64; 8])>) {
+    /// The DRAM cycles of the last core cycle into `out`: (start time in ps, values); where
+    /// the DRAM variables sit.
+    pub fn dram_cycles(&self, cu: &ComputeUnit, out: &mut Vec<(u64, [u64; 8])>) -> usize {
+        out.clear();
         let at = self.base + CORE_VARS.len();
-        let Some(m) = cu.mem_sys().filter(|_| self.mem) else {
-            return (at, Vec::new());
-        };
-        let tck = m.dram_ps();
-        let v = m
-            .last
-            .dram_edges
-            .iter()
-            .map(|(t, o)| (t - tck, dram_values(o)))
-            .collect();
-        (at, v)
+        if let Some(m) = cu.mem_sys().filter(|_| self.mem) {
+            let tck = m.dram_ps();
+            out.extend(
+                m.last
+                    .dram_edges
+                    .iter()
+                    .map(|(t, o)| (t - tck, dram_values(o))),
+            );
+        }
+        at
     }
 
     /// The `.gtkw` groups: reorder, cache, queues, DRAM command bus, IDU.

@@ -262,10 +262,11 @@ impl Gtkw {
         let _ = writeln!(out, "[sst_expanded] 0");
         let _ = writeln!(out, "[signals_width] 300");
         let filter = insn_filter_command();
+        let by_path = Paths::new(signals);
         for (name, traces) in &self.groups {
             let mut found = Vec::new();
             for t in traces {
-                match find(signals, &t.path) {
+                match by_path.find(&t.path) {
                     Ok(sig) => found.push((t, sig)),
                     Err(_) if self.recorded_only => {}
                     Err(e) => return Err(e),
@@ -437,24 +438,43 @@ fn trace_flags(t: &Trace, sig: &SignalInfo) -> u32 {
     t.format.unwrap_or(default).flags(sig.width)
 }
 
-/// The signal at `path` (a harness path, `root.scope.name`): the same path, or in a Verilator
-/// waveform the same signal below `TOP.vtop.dut`.
-fn find<'a>(signals: &'a [SignalInfo], path: &str) -> io::Result<&'a SignalInfo> {
-    let rest = path
-        .split_once('.')
-        .map_or("", |(_, r)| r)
-        .replace('$', ".");
-    let same = |s: &&SignalInfo| {
-        let d = root_depth(s);
-        d > 1 && d <= s.scope.len() && below_root(&s.scope[d..], &s.name) == rest
-    };
-    let exact = signals.iter().find(|s| s.path() == path);
-    exact.or_else(|| signals.iter().find(same)).ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("the .gtkw names `{path}`, which the VCD does not record"),
-        )
-    })
+/// The signals by their full path (the first of equal paths), to find a trace's signal
+/// without a scan per trace.
+struct Paths<'a> {
+    signals: &'a [SignalInfo],
+    exact: std::collections::HashMap<String, &'a SignalInfo>,
+}
+
+impl<'a> Paths<'a> {
+    fn new(signals: &'a [SignalInfo]) -> Self {
+        let mut exact = std::collections::HashMap::with_capacity(signals.len());
+        for s in signals {
+            exact.entry(s.path()).or_insert(s);
+        }
+        Self { signals, exact }
+    }
+
+    /// The signal at `path` (a harness path, `root.scope.name`): the same path, or in a Verilator
+    /// waveform the same signal below `TOP.vtop.dut`.
+    fn find(&self, path: &str) -> io::Result<&'a SignalInfo> {
+        if let Some(s) = self.exact.get(path) {
+            return Ok(s);
+        }
+        let rest = path
+            .split_once('.')
+            .map_or("", |(_, r)| r)
+            .replace('$', ".");
+        let same = |s: &&SignalInfo| {
+            let d = root_depth(s);
+            d > 1 && d <= s.scope.len() && below_root(&s.scope[d..], &s.name) == rest
+        };
+        self.signals.iter().find(same).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("the .gtkw names `{path}`, which the VCD does not record"),
+            )
+        })
+    }
 }
 
 /// The translate filter file of `table`, beside the save file: `STEM.TABLE.txt`.

@@ -11,24 +11,31 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use vcd::{IdCode, TimescaleUnit};
 
-/// A variable the file declares.
+/// A variable the file declares: its width and its id as written in value changes (with the
+/// line's ending, formatted once).
 struct Recorded {
-    index: usize,
     width: usize,
-    id: String,
-    last: u64,
+    id: Vec<u8>,
 }
+
+/// Marks a sampled value that the file does not record (outside the selected scopes).
+const UNRECORDED: u32 = u32::MAX;
 
 /// A VCD file of declared variables (timescale 1 ps), each at most 64 bits wide.
 pub struct ProbeRecorder {
     writer: vcd::Writer<BufWriter<File>>,
     path: PathBuf,
-    /// Per recorded variable (declared, in a selected scope), in declaration order: its index
-    /// among the sampled values, its width, its id as written in value changes (formatted
-    /// once) and its last value written.
+    /// The recorded variables (declared, in a selected scope), in declaration order.
     recorded: Vec<Recorded>,
+    /// Per sampled value: its variable in `recorded`, or [`UNRECORDED`].
+    slot: Vec<u32>,
+    /// Per sampled value: its last value (kept outside the window too, so that the window's
+    /// first sample writes the values as they stand).
+    last: Vec<u64>,
     /// No sample written yet (the first one writes every value).
     fresh: bool,
+    /// No sample taken yet, inside or outside the window.
+    sampled: bool,
     signals: Vec<SignalInfo>,
     stamped: Option<u64>,
     window: (u64, u64),
@@ -57,6 +64,7 @@ impl ProbeRecorder {
         writer.timescale(1, TimescaleUnit::PS)?;
         let mut open = Vec::new();
         let mut recorded = Vec::new();
+        let mut slot = vec![UNRECORDED; vars.len()];
         let mut signals = Vec::new();
         for (index, (scope, name, width)) in vars.iter().enumerate() {
             let sig = SignalInfo {
@@ -73,11 +81,10 @@ impl ProbeRecorder {
             }
             enter_scope(&mut writer, &mut open, scope)?;
             let id: IdCode = writer.add_wire(*width as u32, name)?;
+            slot[index] = recorded.len() as u32;
             recorded.push(Recorded {
-                index,
                 width: *width,
-                id: id.to_string(),
-                last: 0,
+                id: format!("{id}\n").into_bytes(),
             });
             signals.push(sig);
         }
@@ -87,7 +94,10 @@ impl ProbeRecorder {
             writer,
             path: path.to_path_buf(),
             recorded,
+            last: vec![0; slot.len()],
+            slot,
             fresh: true,
+            sampled: false,
             signals,
             stamped: None,
             window: (0, u64::MAX),
@@ -114,25 +124,65 @@ impl ProbeRecorder {
     /// Writes the values that changed at time `ps` (`values` in declaration order). A value
     /// that does not fit its variable (narrower than 64 bits) is written as unknown (x).
     pub fn sample(&mut self, ps: u64, values: &[u64]) -> io::Result<()> {
-        if ps < self.window.0 || ps > self.window.1 {
-            return Ok(());
+        self.sample_part(ps, values, 0..values.len())
+    }
+
+    /// [`ProbeRecorder::sample`] of the values in `part` only (the others stand as last
+    /// sampled): e.g. the DRAM clock's variables between two core samples.
+    pub fn sample_part(
+        &mut self,
+        ps: u64,
+        values: &[u64],
+        part: std::ops::Range<usize>,
+    ) -> io::Result<()> {
+        let end = part.end.min(values.len()).min(self.last.len());
+        if !std::mem::replace(&mut self.sampled, true) {
+            // Before the first sample the other values stand as they are now.
+            let n = values.len().min(self.last.len());
+            self.last[..n].copy_from_slice(&values[..n]);
         }
-        let fresh = std::mem::take(&mut self.fresh);
-        for r in &mut self.recorded {
-            let Some(&v) = values.get(r.index) else {
-                break;
-            };
-            if r.last == v && !fresh {
-                continue;
+        let inside = ps >= self.window.0 && ps <= self.window.1;
+        if inside && std::mem::take(&mut self.fresh) {
+            self.last[part.start..end].copy_from_slice(&values[part.start..end]);
+            return self.write_all_values(ps);
+        }
+        // Eight values at a time: most of them stand still from one sample to the next.
+        let mut i = part.start;
+        while i < end {
+            let to = (i + 8).min(end);
+            if values[i..to] != self.last[i..to] {
+                for j in i..to {
+                    if values[j] != self.last[j] {
+                        self.last[j] = values[j];
+                        if inside {
+                            self.write(ps, j)?;
+                        }
+                    }
+                }
             }
-            if self.stamped != Some(ps) {
-                self.writer.timestamp(ps)?;
-                self.stamped = Some(ps);
-            }
-            write_change(self.writer.writer(), v, r.width, &r.id)?;
-            r.last = v;
+            i = to;
         }
         Ok(())
+    }
+
+    /// Writes every recorded variable's last value at `ps`.
+    fn write_all_values(&mut self, ps: u64) -> io::Result<()> {
+        for j in 0..self.last.len() {
+            self.write(ps, j)?;
+        }
+        Ok(())
+    }
+
+    /// Writes sampled value `j` (its last value) at `ps`, if the file records it.
+    fn write(&mut self, ps: u64, j: usize) -> io::Result<()> {
+        let Some(r) = self.recorded.get(self.slot[j] as usize) else {
+            return Ok(());
+        };
+        if self.stamped != Some(ps) {
+            self.writer.timestamp(ps)?;
+            self.stamped = Some(ps);
+        }
+        write_change(self.writer.writer(), self.last[j], r.width, &r.id)
     }
 
     /// Writes a final timestamp (at most the window's end) and flushes the file.
@@ -146,28 +196,65 @@ impl ProbeRecorder {
     }
 }
 
-/// Writes value `v` of a `w`-bit variable with id `id` as the `vcd` crate does (`1!`, or
-/// `b0101 !` with every bit; x bits if `v` does not fit), in one write without allocating.
-fn write_change(out: &mut impl Write, v: u64, w: usize, id: &str) -> io::Result<()> {
-    let mut buf = [0u8; 80];
+/// Writes value `v` of a `w`-bit variable with id `id` (ending in its newline) as the `vcd`
+/// crate does (`1!`, or `b0101 !` with every bit; x bits if `v` does not fit), in one write
+/// without allocating.
+fn write_change(out: &mut impl Write, v: u64, w: usize, id: &[u8]) -> io::Result<()> {
+    let mut buf = [0u8; 96];
     let n = if w == 1 {
         buf[0] = b'0' + (v & 1) as u8;
         1
     } else {
-        let x = w < 64 && v >> w != 0;
         buf[0] = b'b';
-        for (k, c) in buf[1..=w].iter_mut().enumerate() {
-            *c = match x {
-                true => b'x',
-                false => b'0' + (v >> (w - 1 - k) & 1) as u8,
-            };
-        }
+        vector_digits(&mut buf[1..=w], v, w);
         buf[w + 1] = b' ';
         w + 2
     };
-    out.write_all(&buf[..n])?;
-    out.write_all(id.as_bytes())?;
-    out.write_all(b"\n")
+    match buf.get_mut(n..n + id.len()) {
+        Some(tail) => {
+            tail.copy_from_slice(id);
+            out.write_all(&buf[..n + id.len()])
+        }
+        None => {
+            out.write_all(&buf[..n])?;
+            out.write_all(id)
+        }
+    }
+}
+
+/// The eight digits of every byte value, most significant bit first.
+const BYTE_DIGITS: [[u8; 8]; 256] = {
+    let mut t = [[b'0'; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if b >> (7 - k) & 1 == 1 {
+                t[b][k] = b'1';
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Writes the `w` binary digits of `v` into `digits` (most significant first), all `x` if
+/// `v` does not fit in `w` bits.
+fn vector_digits(digits: &mut [u8], v: u64, w: usize) {
+    if w < 64 && v >> w != 0 {
+        digits.fill(b'x');
+        return;
+    }
+    // The leading w mod 8 digits one by one, then a byte's eight at a time.
+    let lead = w % 8;
+    for (k, c) in digits[..lead].iter_mut().enumerate() {
+        *c = b'0' + (v >> (w - 1 - k) & 1) as u8;
+    }
+    for (i, chunk) in digits[lead..].chunks_exact_mut(8).enumerate() {
+        let shift = w - lead - 8 * (i + 1);
+        chunk.copy_from_slice(&BYTE_DIGITS[(v >> shift & 0xFF) as usize]);
+    }
 }
 
 #[cfg(test)]
@@ -175,7 +262,9 @@ mod tests {
     use super::*;
     use vcd::Value;
 
-    /// The same bytes as the `vcd` crate's `change_scalar` / `change_vector`.
+    /// The same bytes as the `vcd` crate's `change_scalar` / `change_vector`, at widths that
+    /// are and are not multiples of 8 (the digits go a byte at a time); catches a byte table
+    /// indexed from the wrong end or a lead of `w / 8` digits.
     #[test]
     fn changes_are_written_as_the_vcd_crate_writes_them() {
         let id = IdCode::from(37u32);
@@ -187,9 +276,14 @@ mod tests {
             (u64::MAX, 64),
             (9, 3),
             (1 << 63, 64),
+            (0x1F3, 12),
+            (0xDEAD_BEEF, 32),
+            (0x5A5A_5A5A_5A5A_5A5A, 63),
+            (1 << 63, 63),
+            (0x15, 5),
         ] {
             let mut ours = Vec::new();
-            write_change(&mut ours, v, w, &id.to_string()).unwrap();
+            write_change(&mut ours, v, w, format!("{id}\n").as_bytes()).unwrap();
             let mut theirs = vcd::Writer::new(Vec::new());
             if w == 1 {
                 let b = if v & 1 == 1 { Value::V1 } else { Value::V0 };
