@@ -44,6 +44,11 @@ impl Dispatcher {
         }
     }
 
+    /// A work-group may still be admitted (the launch and the round have more).
+    pub fn more(&self) -> bool {
+        self.next_wg < self.groups.min(self.limit)
+    }
+
     /// Every work-group has been admitted and every wavefront sent.
     pub fn finished(&self) -> bool {
         self.next_wg >= self.groups && self.pending.is_empty()
@@ -60,7 +65,7 @@ impl Dispatcher {
         lds_words: usize,
     ) -> bool {
         let waves = self.waves as usize;
-        if self.next_wg >= self.groups.min(self.limit) || free_slots < self.pending.len() + waves {
+        if !self.more() || free_slots < self.pending.len() + waves {
             return false;
         }
         let idx = match wgs.iter().position(|w| !w.active) {
@@ -71,12 +76,11 @@ impl Dispatcher {
             }
             None => return false,
         };
-        wgs[idx] = Wg {
-            id: self.next_wg,
-            live_waves: self.waves,
-            lds: vec![0; lds_words],
-            active: true,
-        };
+        // (The entry's LDS buffer is reused: zeroed, not allocated again.)
+        let wg = &mut wgs[idx];
+        (wg.id, wg.live_waves, wg.active) = (self.next_wg, self.waves, true);
+        wg.lds.clear();
+        wg.lds.resize(lds_words, 0);
         self.pending.extend((0..self.waves).map(|w| (idx, w)));
         self.next_wg += 1;
         true

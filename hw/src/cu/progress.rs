@@ -193,14 +193,18 @@ impl ComputeUnit {
     pub(super) fn dispatch(&mut self) {
         let l = self.launch.expect("dispatch runs during a launch");
         self.round_control();
-        let free: usize = self.groups.iter().map(Group::free_slots).sum();
+        let n = self.groups.len();
+        // (The free slots are counted only when a work-group may be admitted.)
+        let free: usize = match self.disp.more() && self.disp.pending.len() < n {
+            true => self.groups.iter().map(Group::free_slots).sum(),
+            false => 0,
+        };
         // Work-groups without LDS are limited by slots only.
         let max_resident = self
             .cfg
             .lds_bytes
             .checked_div(l.lds_per_wg)
             .map_or(usize::MAX, |n| n as usize);
-        let n = self.groups.len();
         // Admit while fewer wavefronts wait than there are SIMD groups to send them to.
         while self.disp.pending.len() < n
             && self.disp.admit(
