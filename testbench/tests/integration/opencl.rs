@@ -247,6 +247,41 @@ fn split_halves_do_not_starve_the_reordering_unit() {
     }
 }
 
+/// Pure RR (`--sched rr`) waits on the current wavefront until it issues. Under DWS both
+/// halves of a split wavefront sit on one SIMD; with the reordering unit on, the half later in
+/// the trace stalls at a global access or an `s_waitcnt` on loads the unit holds back until
+/// the other half's accesses are released, while the pointer waiting on it keeps that other
+/// half from issuing: lud and gaussian (S = 1 and 3) stopped with the unit's watchdog. A context
+/// stalled at memory while the unit holds accesses of its slot is not present for pure RR
+/// (like one at a barrier), and all four PASS. Mutation: `ComputeUnit::waits_for_reorder`
+/// answering `false` always brings the watchdog (exit 1) back.
+#[test]
+fn pure_rr_does_not_wait_on_a_half_the_reordering_unit_holds() {
+    for (kernel, s) in [
+        ("lud", "1"),
+        ("lud", "3"),
+        ("gaussian", "1"),
+        ("gaussian", "3"),
+    ] {
+        let path = format!("firmware/suite/{kernel}.cl");
+        let args = [
+            "run",
+            &path,
+            "--mode",
+            "dws",
+            "--s",
+            s,
+            "--sched",
+            "rr",
+            "--reorder",
+            "--check",
+        ];
+        let (code, out, err) = rtgpu(&args);
+        assert_eq!(code, 0, "{kernel} S = {s}: {out}{err}");
+        assert!(out.contains("PASSED"), "{kernel} S = {s}: {out}");
+    }
+}
+
 #[test]
 fn compile_errors_and_unsupported_instructions_are_bad_input() {
     let dir = tempfile::tempdir().unwrap();
