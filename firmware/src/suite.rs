@@ -556,6 +556,8 @@ mod tests {
 
     /// A flat image has no gradient: the coefficient is 1 / (1 - 1 / (1 + q0)) clamped to 1,
     /// and the update leaves the image as it is; a bright pixel in a dark row diffuses.
+    /// Mutations caught: the clamp dropped (c = 21 on the flat image), and the update's sign
+    /// flipped (the spike grows).
     #[test]
     fn srad_keeps_a_flat_image_and_smooths_a_spike() {
         let flat = inputs(

@@ -12,7 +12,9 @@
 //! read makes it live, a write dead. The join itself runs in each half before the merge, so its
 //! writes (SCC) are the parent's own and count as the first write; its read of the save pair
 //! (rewritten by the else-head) is the EXEC restore A13 allows. Loops after the join are
-//! scanned once in address order, which is enough for the uniform loops of the kernels here.
+//! scanned once in address order, which is enough for the uniform loops of the kernels here. For
+//! an if inside a loop (loops parsed, `Marks::Auto`) the scan also goes round every back edge
+//! that encloses it: from the join to the back edge, then from the loop's header to the if.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;

@@ -101,16 +101,22 @@ pub struct Compiled {
 
 /// Runs the PWS pass on `code` (entry pc 0): see the module documentation.
 ///
-/// [`Marks::Auto`] parses the ifs inside loops too; when it keeps none of them, the kernel is
-/// compiled again with its loops opaque and in clang's layout (the same code as before loops
-/// were parsed), with the first run's refusals, which name the ifs inside loops.
+/// [`Marks::Auto`] parses the ifs inside loops too; when it keeps none of them (or fails), the
+/// kernel is compiled again with its loops opaque and in clang's layout (the same code as
+/// before loops were parsed), with the first run's refusals, which name the ifs inside loops.
 pub fn compile(code: &[u32], opts: &PassOptions) -> Result<Compiled, PassError> {
-    let (c, in_loop) = compile_with(code, opts, opts.marks == Marks::Auto)?;
-    if opts.marks != Marks::Auto || in_loop {
-        return Ok(c);
+    if opts.marks != Marks::Auto {
+        return compile_with(code, opts, false).map(|(c, _)| c);
     }
+    let refused = match compile_with(code, opts, true) {
+        Ok((c, true)) => return Ok(c),
+        Ok((c, false)) => Some(c.report.refused),
+        Err(_) => None,
+    };
     let (mut plain, _) = compile_with(code, opts, false)?;
-    plain.report.refused = c.report.refused;
+    if let Some(r) = refused {
+        plain.report.refused = r;
+    }
     Ok(plain)
 }
 

@@ -73,7 +73,7 @@ fn find(order: &[(Instruction, u32, Option<usize>)]) -> Option<Rotated> {
         let b = (h..n).find(|&b| order[b].0.op == Op::SBranch && order[b].2 == Some(j))?;
         let ok = inverse(exit.op).is_some()
             && *x == Some(b + 1)
-            && order[j..h - 1].iter().all(|(i, _, _)| !pat::is_branch(&i))
+            && order[j..h - 1].iter().all(|(i, _, _)| !pat::is_branch(i))
             && order.iter().enumerate().all(|(k, (_, _, t))| {
                 let into = t.is_some_and(|t| (j..h).contains(&t) || t == p || t == b);
                 !into || (h..=b).contains(&k) && *t == Some(j)
