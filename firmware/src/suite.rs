@@ -151,6 +151,11 @@ pub const REFERENCES: &[Reference] = &[
         float: false,
         run: kmeans,
     },
+    Reference {
+        name: "srad",
+        float: true,
+        run: srad,
+    },
 ];
 
 /// The reference of kernel `name`, if it is a suite kernel.
@@ -439,6 +444,63 @@ fn kmeans(x: &Inputs) -> Vec<Vec<u32>> {
     x.with(2, member)
 }
 
+/// srad's image value of input pixel `v`: exp(v / 255) as the kernel approximates it,
+/// 1 + x + x² / 2.
+fn srad_img(v: f32) -> f32 {
+    let x = fdiv(v, 255.0);
+    1.0 + x + 0.5 * x * x
+}
+
+/// srad's diffusion coefficient of pixel k (Rodinia srad kernel 1) and its four differences
+/// dN, dS, dW, dE.
+fn srad_coefficient(
+    img: &[f32],
+    (rows, cols): (usize, usize),
+    k: usize,
+    q0: f32,
+) -> (f32, [f32; 4]) {
+    let (i, j) = (k / cols, k % cols);
+    let jc = img[k];
+    let at = |n: usize| img[n] - jc;
+    let d = [
+        at(if i > 0 { k - cols } else { k }),
+        at(if i + 1 < rows { k + cols } else { k }),
+        at(if j > 0 { k - 1 } else { k }),
+        at(if j + 1 < cols { k + 1 } else { k }),
+    ];
+    let g2 = fdiv(d.iter().map(|x| x * x).sum(), jc * jc);
+    let l = fdiv(d.iter().sum(), jc);
+    let num = 0.5 * g2 - (1.0 / 16.0) * (l * l);
+    let den = 1.0 + 0.25 * l;
+    let qsqr = fdiv(num, den * den);
+    let den = fdiv(qsqr - q0, q0 * (1.0 + q0));
+    (fdiv(1.0, 1.0 + den).clamp(0.0, 1.0), d)
+}
+
+fn srad(x: &Inputs) -> Vec<Vec<u32>> {
+    let (rows, cols, q0, lambda) = (x.count(0), x.count(1), x.float(2), x.float(3));
+    let img: Vec<f32> = x.floats(0).into_iter().map(srad_img).collect();
+    let (mut out, mut c) = (x.floats(1), x.floats(2));
+    let n = items(x, (rows * cols).min(img.len()));
+    let coef: Vec<(f32, [f32; 4])> = n
+        .clone()
+        .map(|k| srad_coefficient(&img, (rows, cols), k, q0))
+        .collect();
+    for k in n.clone() {
+        c[k] = coef[k].0;
+    }
+    for k in n {
+        let (i, j) = (k / cols, k % cols);
+        let (ck, [dn, ds, dw, de]) = coef[k];
+        let cs = c[if i + 1 < rows { k + cols } else { k }];
+        let ce = c[if j + 1 < cols { k + 1 } else { k }];
+        out[k] = img[k] + 0.25 * lambda * (ck * dn + cs * ds + ck * dw + ce * de);
+    }
+    let mut all = x.with(1, bits(out));
+    all[2] = bits(c);
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,6 +552,29 @@ mod tests {
             buffers: vec![vec![0, -2i32 as u32, -2i32 as u32, 0], vec![0, 0, 0, 5]],
         };
         assert_eq!(nw(&x)[0][3], 5);
+    }
+
+    /// A flat image has no gradient: the coefficient is 1 / (1 - 1 / (1 + q0)) clamped to 1,
+    /// and the update leaves the image as it is; a bright pixel in a dark row diffuses.
+    /// Mutations caught: the clamp dropped (c = 21 on the flat image), and the update's sign
+    /// flipped (the spike grows).
+    #[test]
+    fn srad_keeps_a_flat_image_and_smooths_a_spike() {
+        let flat = inputs(
+            &[1, 4, 0.05f32.to_bits(), 0.5f32.to_bits()],
+            &[&[0; 4], &[0; 4], &[0; 4]],
+        );
+        let out = srad(&flat);
+        assert!(out[1].iter().all(|&w| f32::from_bits(w) == 1.0), "{out:?}");
+        assert!(out[2].iter().all(|&w| f32::from_bits(w) == 1.0), "{out:?}");
+        let spike = 50.0f32.to_bits();
+        let x = inputs(
+            &[1, 4, 0.05f32.to_bits(), 0.5f32.to_bits()],
+            &[&[0, spike, 0, 0], &[0; 4], &[0; 4]],
+        );
+        let out: Vec<f32> = srad(&x)[1].iter().map(|&w| f32::from_bits(w)).collect();
+        let jc = srad_img(50.0);
+        assert!(out[1] < jc && out[0] > 1.0, "{out:?}");
     }
 
     #[test]

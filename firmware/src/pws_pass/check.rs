@@ -12,7 +12,9 @@
 //! read makes it live, a write dead. The join itself runs in each half before the merge, so its
 //! writes (SCC) are the parent's own and count as the first write; its read of the save pair
 //! (rewritten by the else-head) is the EXEC restore A13 allows. Loops after the join are
-//! scanned once in address order, which is enough for the uniform loops of the kernels here.
+//! scanned once in address order, which is enough for the uniform loops of the kernels here. For
+//! an if inside a loop (loops parsed, `Marks::Auto`) the scan also goes round every back edge
+//! that encloses it: from the join to the back edge, then from the loop's header to the if.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -118,12 +120,22 @@ fn no_cross_arm(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
 }
 
 /// [`PassError::ScalarLiveOut`] for the first read after the join of a register the region
-/// writes and nothing after the join has written yet.
+/// writes and nothing after the join has written yet: on the way to the end, and, for an if
+/// inside a loop, around each back edge that encloses it (join to back edge, then the loop's
+/// header up to the if's head, the next iteration).
 fn no_live_out(ks: &Kstruct, f: &IfInfo) -> Result<(), PassError> {
     let written = writes_in(ks, region(f));
     let insns = ks.insns();
     let dead = ScalarAccess::of(&insns[f.join].insn).writes;
-    match first_read(&insns[f.join + 1..], &written, dead) {
+    let around = insns.iter().enumerate().filter_map(|(b, i)| {
+        let t = i.target.filter(|&t| t <= f.and && b > f.join)?;
+        Some([&insns[f.join + 1..=b], &insns[t..f.and]].concat())
+    });
+    let paths = std::iter::once(insns[f.join + 1..].to_vec()).chain(around);
+    let found = paths
+        .filter_map(|p| first_read(&p, &written, dead.clone()))
+        .next();
+    match found {
         Some((r, read_pc)) => Err(PassError::ScalarLiveOut {
             pc: insns[f.and].pc,
             reg: r.name(),

@@ -32,6 +32,7 @@ mod parse;
 mod pass;
 mod pat;
 mod rewrite;
+mod rotate;
 mod scalar;
 mod structure;
 

@@ -120,6 +120,9 @@ pub(crate) struct Found {
 pub(crate) struct Parser<'a> {
     insns: &'a [Insn],
     in_loop: Vec<bool>,
+    /// Loops are structured code: ifs inside them are parsed, and every branch that is not an
+    /// if-skip must land on an item boundary of its own sequence (else loops are opaque).
+    loops: bool,
     /// The result besides the items.
     pub found: Found,
 }
@@ -131,6 +134,11 @@ struct Seq {
     plain: Vec<usize>,
     /// Instructions before this index are inside an opaque forward branch.
     opaque_until: usize,
+    /// Loops structured: the indices where an item of this sequence starts (a plain
+    /// instruction other than a join, an if's head), and the forward branch targets still to
+    /// be found among them (with the branch's index).
+    starts: Vec<usize>,
+    pending: Vec<(usize, usize)>,
 }
 
 impl Seq {
@@ -143,11 +151,17 @@ impl Seq {
 }
 
 impl<'a> Parser<'a> {
-    /// A parser over decoded instructions (targets resolved, exits checked).
-    pub fn new(insns: &'a [Insn]) -> Self {
+    /// A parser over decoded instructions (targets resolved, exits checked); with `loops`,
+    /// the ifs inside loops are parsed too.
+    pub fn new(insns: &'a [Insn], loops: bool) -> Self {
         Parser {
             insns,
-            in_loop: loop_cover(insns),
+            in_loop: if loops {
+                vec![false; insns.len()]
+            } else {
+                loop_cover(insns)
+            },
+            loops,
             found: Found::default(),
         }
     }
@@ -209,6 +223,8 @@ impl<'a> Parser<'a> {
             items: Vec::new(),
             plain: Vec::new(),
             opaque_until: lo,
+            starts: Vec::new(),
+            pending: Vec::new(),
         };
         let mut i = lo;
         while i < hi {
@@ -223,12 +239,14 @@ impl<'a> Parser<'a> {
                 return Err(self.unstructured(i, "closes an outer if inside an inner arm"));
             }
             if !opaque && open.is_empty() && self.exit_mask(i) {
+                s.starts.extend([i, i + 1]);
                 s.plain.extend([i, i + 1]);
                 i += 2;
                 continue;
             }
             if !opaque {
                 if let Some(h) = self.head(i) {
+                    s.starts.push(i);
                     s.flush();
                     let (item, join_plain) = self.parse_if(h, hi, open, parent)?;
                     s.items.push(item);
@@ -241,6 +259,13 @@ impl<'a> Parser<'a> {
             i += 1;
         }
         s.flush();
+        if let Some(&(k, _)) = s
+            .pending
+            .iter()
+            .find(|(_, t)| *t != i && !s.starts.contains(t))
+        {
+            return Err(self.unstructured(k, "a branch lands inside an if"));
+        }
         Ok((s.items, i))
     }
 
@@ -264,9 +289,16 @@ impl<'a> Parser<'a> {
             if t > hi || t < s.lo {
                 return Err(self.unstructured(i, "the branch leaves the arm it lies in"));
             }
-            s.opaque_until = s.opaque_until.max(t);
+            if !self.loops {
+                s.opaque_until = s.opaque_until.max(t);
+            } else if t > i {
+                s.pending.push((i, t));
+            } else if !s.starts.contains(&t) {
+                return Err(self.unstructured(i, "a loop's back edge lands inside an if"));
+            }
             self.found.opaque_branches.push(i);
         }
+        s.starts.push(i);
         s.plain.push(i);
         Ok(())
     }

@@ -100,12 +100,39 @@ pub struct Compiled {
 }
 
 /// Runs the PWS pass on `code` (entry pc 0): see the module documentation.
+///
+/// [`Marks::Auto`] parses the ifs inside loops too; when it keeps none of them (or fails), the
+/// kernel is compiled again with its loops opaque and in clang's layout (the same code as
+/// before loops were parsed), with the first run's refusals, which name the ifs inside loops.
 pub fn compile(code: &[u32], opts: &PassOptions) -> Result<Compiled, PassError> {
+    if opts.marks != Marks::Auto {
+        return compile_with(code, opts, false).map(|(c, _)| c);
+    }
+    let refused = match compile_with(code, opts, true) {
+        Ok((c, true)) => return Ok(c),
+        Ok((c, false)) => Some(c.report.refused),
+        Err(_) => None,
+    };
+    let (mut plain, _) = compile_with(code, opts, false)?;
+    if let Some(r) = refused {
+        plain.report.refused = r;
+    }
+    Ok(plain)
+}
+
+/// [`compile`], parsing the ifs inside loops when `loops`; whether a kept split is inside a
+/// loop.
+fn compile_with(
+    code: &[u32],
+    opts: &PassOptions,
+    loops: bool,
+) -> Result<(Compiled, bool), PassError> {
     let closed = super::close::close_at_end(code)?;
-    let ks = Kstruct::parse(&closed)?;
     let mut report = PassReport::default();
+    let (ks, pc_map) = structure_of(&closed, loops, &mut report)?;
     let p = split_points(&ks, opts, &mut report);
     let kept = choose(&ks, &p, opts, &mut report)?;
+    let in_loop = kept.iter().any(|&id| inside_loop(&ks, &ks.ifs()[id]));
     check::check_kept(&ks, &kept)?;
     let mut ed = Edits::new(&ks);
     for k in ks.stray_splits() {
@@ -129,17 +156,77 @@ pub fn compile(code: &[u32], opts: &PassOptions) -> Result<Compiled, PassError> 
     report.removed_splits.sort();
     report.removed_merges.sort();
     let out = ed.layout()?;
-    let structure = Kstruct::parse(&out)?;
+    let structure = match pc_map {
+        Some(_) => Kstruct::parse_loops(&out)?,
+        None => Kstruct::parse(&out)?,
+    };
+    if let Some(m) = &pc_map {
+        to_input_pcs(&mut report, m);
+    }
     report.kept_splits = structure
         .marked()
         .iter()
         .filter_map(|&u| structure.split_pc(u))
         .collect();
-    Ok(Compiled {
+    let c = Compiled {
         code: out,
         structure,
         report,
-    })
+    };
+    Ok((c, in_loop))
+}
+
+/// If `f` lies inside a loop (between a back edge's target and the back edge).
+fn inside_loop(ks: &Kstruct, f: &IfInfo) -> bool {
+    ks.insns()
+        .iter()
+        .enumerate()
+        .any(|(b, i)| i.target.is_some_and(|t| t <= f.and && b > f.join))
+}
+
+/// The structure the pass works on. With `loops`, clang's rotated loops are laid out in order
+/// (`super::rotate`) and the ifs inside loops parsed ([`Kstruct::parse_loops`]), with the map
+/// from that code's pcs back to the input's. When that parse fails (say, a branch into an
+/// if), and without `loops`, loops are opaque ([`Kstruct::parse`]).
+fn structure_of(
+    closed: &[u32],
+    loops: bool,
+    report: &mut PassReport,
+) -> Result<(Kstruct, Option<BTreeMap<u32, u32>>), PassError> {
+    if !loops {
+        return Ok((Kstruct::parse(closed)?, None));
+    }
+    let Ok(u) = super::rotate::unrotate(closed) else {
+        return Ok((Kstruct::parse(closed)?, None));
+    };
+    match Kstruct::parse_loops(&u.code) {
+        Ok(ks) => Ok((ks, Some(u.pc_map))),
+        Err(e) => {
+            let ks = Kstruct::parse(closed)?;
+            let at = ks.back_edges().first().copied().unwrap_or(0);
+            report.refused.push((
+                at,
+                format!("loops stay opaque, the ifs inside them masked: {e}"),
+            ));
+            Ok((ks, None))
+        }
+    }
+}
+
+/// Rewrites the report's input pcs (of the code with its loops laid out in order) as the
+/// pcs of the pass's input.
+fn to_input_pcs(report: &mut PassReport, map: &BTreeMap<u32, u32>) {
+    let at = |pc: &mut u32| *pc = map.get(pc).copied().unwrap_or(*pc);
+    report.p.iter_mut().for_each(at);
+    report.removed_merges.iter_mut().for_each(at);
+    report.sb.iter_mut().for_each(at);
+    report.rejected.iter_mut().for_each(at);
+    report.removed_splits.iter_mut().for_each(|(pc, _)| at(pc));
+    report.refused.iter_mut().for_each(|(pc, _)| at(pc));
+    for v in [&mut report.p, &mut report.sb, &mut report.rejected] {
+        v.sort();
+    }
+    report.refused.sort();
 }
 
 fn idx(ks: &Kstruct, pc: u32) -> usize {
@@ -209,11 +296,13 @@ fn refuse(ks: &Kstruct, cand: &mut BTreeSet<usize>, report: &mut PassReport) {
             report.refused.push((pc(ks, f.and), why));
         }
     }
+    let why = if ks.loops_structured() {
+        "loop (back edge): its exits stay masked (docs/assumptions.md#A26)"
+    } else {
+        "loop (back edge): its exits and the ifs inside it stay masked"
+    };
     for b in ks.back_edges() {
-        report.refused.push((
-            b,
-            "loop (back edge): its exits and the ifs inside it stay masked".to_string(),
-        ));
+        report.refused.push((b, why.to_string()));
     }
     report.refused.sort();
 }

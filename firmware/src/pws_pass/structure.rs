@@ -163,6 +163,8 @@ pub enum Owner {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kstruct {
     insns: Vec<Insn>,
+    /// Parsed by [`Kstruct::parse_loops`].
+    loops: bool,
     ifs: Vec<IfInfo>,
     if_of_block: Vec<Option<usize>>,
     conv: Cfg,
@@ -181,9 +183,22 @@ struct FoundPcs {
 impl Kstruct {
     /// Decodes and structures `code` (entry pc 0).
     pub fn parse(code: &[u32]) -> Result<Kstruct, PassError> {
+        Self::parse_with(code, false)
+    }
+
+    /// [`Kstruct::parse`] with loops as structured code: the ifs inside a loop are masked ifs
+    /// like the others (C_conv then holds the loop body once, without its back edge), and
+    /// every branch that is not an if-skip must land where an item of its own sequence starts
+    /// (a loop's back edge on its header, a uniform skip after the code it skips), never
+    /// inside an if. The automatic split points ([`super::Marks::Auto`]) use it.
+    pub fn parse_loops(code: &[u32]) -> Result<Kstruct, PassError> {
+        Self::parse_with(code, true)
+    }
+
+    fn parse_with(code: &[u32], loops: bool) -> Result<Kstruct, PassError> {
         let insns = decode_all(code)?;
         check_exits(&insns)?;
-        let mut parser = Parser::new(&insns);
+        let mut parser = Parser::new(&insns, loops);
         let items = parser.kernel()?;
         let Found {
             mut ifs,
@@ -216,6 +231,7 @@ impl Kstruct {
             .collect();
         Ok(Kstruct {
             insns,
+            loops,
             ifs,
             if_of_block,
             conv,
@@ -226,6 +242,11 @@ impl Kstruct {
                 opaque_branches,
             },
         })
+    }
+
+    /// Whether the ifs inside loops are parsed ([`Kstruct::parse_loops`]).
+    pub fn loops_structured(&self) -> bool {
+        self.loops
     }
 
     /// The decoded instructions in address order.

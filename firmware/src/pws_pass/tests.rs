@@ -225,3 +225,68 @@ fn auto_handles_clangs_early_exit_and_missing_join() {
         "{text}"
     );
 }
+
+/// A rotated loop (clang's layout: `s_branch H` over the latch, which holds the if's join,
+/// the if's arms ending in `s_branch J`) around an if/else whose `s_and_saveexec_b64` is at
+/// pc 28; the exit test, at pc 20, becomes the back edge.
+fn rotated_loop(then_arm: &str) -> String {
+    format!(
+        "s_mov_b32 s0, 4\ns_branch H\nJ:\n{JOIN}s_sub_u32 s0, s0, 1\ns_cmp_eq_u32 s0, 0\n\
+         s_cbranch_scc1 X\nH:\n{IF_HEAD}{XOR}{then_arm}{CLANG_ELSE}v_mov_b32 v1, 2\n\
+         s_branch J\nX:\ns_endpgm"
+    )
+}
+
+/// An if/else in a rotated loop is split: the latch moves after the else-arm, the exit test
+/// becomes the back edge (`s_cbranch_scc0` to the header), and the report names clang's
+/// `s_and_saveexec_b64` (pc 28) and back edge (the exit test, pc 20). Catches: loops kept
+/// opaque (no split point), the latch left before the header (unstructured: no split point),
+/// and report pcs of the laid-out code (8 and 44) instead of the input's.
+#[test]
+fn auto_splits_an_if_else_in_a_rotated_loop() {
+    let c = compile(
+        &code(&rotated_loop("v_mov_b32 v1, 1\n")),
+        &auto(PassMode::Dws),
+    )
+    .unwrap();
+    assert_eq!(c.report.sb, vec![28], "{:?}", c.report);
+    assert_eq!(c.report.refused.len(), 1, "{:?}", c.report);
+    assert_eq!(c.report.refused[0].0, 20, "{:?}", c.report);
+    let text = listing(&c);
+    let order: Vec<usize> = [
+        "split",
+        "s_or_b64 exec",
+        "merge",
+        "s_cbranch_scc0",
+        "s_endpgm",
+    ]
+    .iter()
+    .map(|w| text.find(w).unwrap_or_else(|| panic!("{w}: {text}")))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+}
+
+/// A scalar the then-arm writes and the next iteration reads before the if (around the back
+/// edge, not after the join in address order) keeps the if unsplit. Catches:
+/// `check::no_live_out` scanning only from the join to the end (s9 is not read there).
+#[test]
+fn auto_refuses_a_scalar_live_around_the_back_edge() {
+    let src = rotated_loop("s_mov_b32 s9, 1\nv_mov_b32 v1, s9\n")
+        .replace("H:\n", "H:\nv_mov_b32 v3, s9\n");
+    let c = compile(&code(&src), &auto(PassMode::Dws)).unwrap();
+    assert!(c.report.sb.is_empty(), "{:?}", c.report);
+    assert!(
+        c.report.refused.iter().any(|(_, w)| w.contains("s9")),
+        "{:?}",
+        c.report
+    );
+    let ok = rotated_loop("s_mov_b32 s9, 1\nv_mov_b32 v1, s9\n");
+    assert_eq!(
+        compile(&code(&ok), &auto(PassMode::Dws))
+            .unwrap()
+            .report
+            .sb
+            .len(),
+        1
+    );
+}

@@ -42,8 +42,11 @@ impl ComputeUnit {
                 Elig::No(r) => {
                     reason = reason.min_by_priority(r);
                     // Pure RR waits on a stalled context, not on one that waits for others
-                    // (a barrier, a split or merge): that one cannot become eligible alone.
-                    if !matches!(r, Stall::Barrier | Stall::SplitMerge) {
+                    // (a barrier, a split or merge, the reordering unit): that one cannot
+                    // become eligible alone.
+                    if !matches!(r, Stall::Barrier | Stall::SplitMerge)
+                        && !self.waits_for_reorder(gi, k, r)
+                    {
                         present |= 1 << slot;
                     }
                 }
@@ -134,6 +137,25 @@ impl ComputeUnit {
         } else {
             Elig::Yes
         }
+    }
+
+    /// Reordering on: context k of group gi, stalled for `r`, waits at a global access or an
+    /// `s_waitcnt` while the reordering unit holds accesses of its wavefront's slot. The
+    /// unit releases them in its static order, which may first want an access of another
+    /// context of the same SIMD (the other half of a split wavefront, or another wavefront):
+    /// pure RR waiting on this context would wait for itself (docs/assumptions.md#A57).
+    fn waits_for_reorder(&self, gi: usize, k: usize, r: Stall) -> bool {
+        let Some(m) = &self.mem_sys else {
+            return false;
+        };
+        let c = &self.groups[gi].ctx[k];
+        let at_memory = r == Stall::Waitcnt
+            || r == Stall::Structural
+                && self
+                    .decoded
+                    .get((c.pc / 4) as usize)
+                    .is_some_and(|f| f.unit == unit::VMEM);
+        at_memory && m.holds((gi * self.cfg.n_wfc + c.wf) as u8)
     }
 
     /// The hierarchy takes a global access of context k of group gi this cycle.

@@ -364,6 +364,14 @@ impl MemSystem {
         ok
     }
 
+    /// Reordering on: the unit holds accesses of `slot` it has not released yet (its channel
+    /// is not empty). Their release may wait for another wavefront's access, or for the
+    /// other half's of a split wavefront, so a context of `slot` stalled at a global access
+    /// or an `s_waitcnt` cannot become eligible by itself.
+    pub fn holds(&self, slot: u8) -> bool {
+        self.reorder_on && self.outstanding[usize::from(slot)] > 0
+    }
+
     /// Accesses refused so far ([`MemSystem::accepts`] answering no).
     pub fn refusals(&self) -> u64 {
         self.refused.get()

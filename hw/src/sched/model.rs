@@ -33,8 +33,8 @@ pub enum Policy {
     /// it is granted when it is eligible, and otherwise **nothing is granted** — the scheduler
     /// "does not move to the next warp until one instruction is issued for the current
     /// warp", even when other warps are ready. A present warp is one that can become
-    /// eligible by itself (the compute unit: a live context that is not waiting at a barrier
-    /// or for a split/merge), given by the `present` mask ([`PolicyScheduler::grant_rr`]);
+    /// eligible by itself (the compute unit: a live context that is not waiting at a barrier,
+    /// for a split/merge, or for the reordering unit, docs/assumptions.md#A57), given by the `present` mask ([`PolicyScheduler::grant_rr`]);
     /// an eligible warp always counts as present. Not work-conserving.
     Rr,
 }

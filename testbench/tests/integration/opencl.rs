@@ -190,6 +190,80 @@ fn compiled_if_else_is_split_automatically() {
     assert_eq!(k.code(Mode::NoSplit, 1).0, k.prog.words());
 }
 
+/// An if/else inside a loop with a trip count clang cannot see (so it rotates the loop: the
+/// latch, with the if's join, before the header). Every lane's `a[i * 64 + t] = i * 64 + t`
+/// has the parity of t, so the if diverges on every iteration.
+const LOOP_IF: &str = "// @grid 64
+// @wg 64
+// @args iota:1024 zero:1024 u32:16
+__kernel void loop_if(__global int *a, __global int *b, uint n) {
+  uint t = get_global_id(0);
+  for (uint i = 0; i < n; i++) {
+    int v = a[i * 64 + t];
+    if (v & 1) {
+      b[i * 64 + t] = v * 3 + 1;
+    } else {
+      b[i * 64 + t] = v / 2;
+      a[i * 64 + t] = v + 7;
+    }
+  }
+}
+";
+
+/// The buffers and the split count the compute unit leaves in `mode` with `s`.
+fn splits_on_cu(k: &Kernel, image: &Image, mode: Mode, s: u32) -> (Vec<Vec<u32>>, u64) {
+    let mut drv = Driver::new(Gpu::new(CuConfig::default()).unwrap()).unwrap();
+    let desc = LaunchDesc::new(image.abi, k.meta.dims, k.meta.lds, mode, s, Policy::Gto);
+    let (code, _) = k.code(mode, s);
+    let out = driver::run(&mut drv, &code, image, desc, 1_000_000).unwrap();
+    out.result.unwrap_or_else(|e| panic!("{mode:?}: {e}"));
+    (out.buffers, out.counters.get("splits"))
+}
+
+/// The pass splits an if/else inside a loop: clang's rotated loop is laid out in order, the
+/// if is a split point (reported at clang's `s_and_saveexec_b64`), and the one wavefront splits
+/// and merges once per iteration (16) under DWS and PWS, S = 1 and 3, leaving the buffers the
+/// reference interpreter leaves; no-split does not split. Mutations caught: loops opaque again
+/// (`Kstruct::parse_loops` parsing as `parse`: no split point, 0 splits), and `unrotate`
+/// leaving the rotated layout (the join before the head: the same).
+#[test]
+fn if_else_inside_a_loop_is_split_every_iteration() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("loop_if.cl");
+    std::fs::write(&path, LOOP_IF).unwrap();
+    let k = load(&path);
+    let image = k.image(&k.meta.args, k.meta.dims, 1).unwrap();
+    let mut mem = image.mem.clone();
+    let (words, entry) = (k.prog.words(), k.prog.entry_pc());
+    interp::run(
+        &words,
+        entry,
+        k.meta.dims,
+        k.meta.lds,
+        image.abi,
+        &mut mem,
+        &InterpConfig::default(),
+    )
+    .unwrap();
+    let want: Vec<Vec<u32>> = (0..image.buffers.len())
+        .map(|i| image.buffer(&mem, i).to_vec())
+        .collect();
+    assert_eq!(want[1][1], 4, "b[1] = 3 * 1 + 1");
+    for (mode, s) in MODES {
+        let (got, splits) = splits_on_cu(&k, &image, mode, s);
+        assert!(got == want, "{mode:?} S={s}: differs from the interpreter");
+        let expect = if mode == Mode::NoSplit { 0 } else { 16 };
+        assert_eq!(splits, expect, "{mode:?} S={s}");
+        if mode != Mode::NoSplit {
+            let auto = k.code(mode, s).1.unwrap();
+            assert_eq!(auto.split.len(), 1, "{auto:?}");
+            let at = auto.split[0] as usize / 4;
+            let op = rtgpu_firmware::isa::decode(&words[at..]).unwrap().0.op;
+            assert_eq!(op, rtgpu_firmware::isa::Op::SAndSaveexecB64, "{auto:?}");
+        }
+    }
+}
+
 #[test]
 fn run_check_passes_and_fails() {
     let (code, out, err) = rtgpu(&["run", "firmware/suite/reduce.cl", "--check"]);
@@ -244,6 +318,41 @@ fn split_halves_do_not_starve_the_reordering_unit() {
         let (code, out, err) = rtgpu(&args);
         assert_eq!(code, 0, "{mode}: {out}{err}");
         assert!(out.contains("PASSED"), "{mode}: {out}");
+    }
+}
+
+/// Pure RR (`--sched rr`) waits on the current wavefront until it issues. Under DWS both
+/// halves of a split wavefront sit on one SIMD; with the reordering unit on, the half later in
+/// the trace stalls at a global access or an `s_waitcnt` on loads the unit holds back until
+/// the other half's accesses are released, while the pointer waiting on it keeps that other
+/// half from issuing: lud and gaussian (S = 1 and 3) stopped with the unit's watchdog. A context
+/// stalled at memory while the unit holds accesses of its slot is not present for pure RR
+/// (like one at a barrier), and all four PASS. Mutation: `ComputeUnit::waits_for_reorder`
+/// answering `false` always brings the watchdog (exit 1) back.
+#[test]
+fn pure_rr_does_not_wait_on_a_half_the_reordering_unit_holds() {
+    for (kernel, s) in [
+        ("lud", "1"),
+        ("lud", "3"),
+        ("gaussian", "1"),
+        ("gaussian", "3"),
+    ] {
+        let path = format!("firmware/suite/{kernel}.cl");
+        let args = [
+            "run",
+            &path,
+            "--mode",
+            "dws",
+            "--s",
+            s,
+            "--sched",
+            "rr",
+            "--reorder",
+            "--check",
+        ];
+        let (code, out, err) = rtgpu(&args);
+        assert_eq!(code, 0, "{kernel} S = {s}: {out}{err}");
+        assert!(out.contains("PASSED"), "{kernel} S = {s}: {out}");
     }
 }
 
