@@ -24,6 +24,7 @@
 //!   takes to send a round.
 
 pub mod graph;
+pub mod gub;
 pub mod inputs;
 pub mod lanes;
 pub mod loop_splits;
@@ -264,6 +265,9 @@ pub struct WcetReport {
     pub dims: Dims,
     /// The analysis.
     pub analysis: Analysis,
+    /// The multi-phase bound (GUB) on the compute unit's wavefronts under `--sched`, or why
+    /// it does not apply.
+    pub multiphase: gub::MultiPhase,
     /// `--run`: the simulation.
     pub observed: Option<Observed>,
     /// `--run --inputs N`: the random inputs.
@@ -836,12 +840,14 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
 pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
     let (case, _) = WcetCase::from_opts(o).map_err(|m| (2, m))?;
     let analysis = analyze(&case).map_err(|e| (e.code(), e.to_string()))?;
+    let multiphase = gub::bound(&case, &analysis, &|_| {}).map_err(|e| (e.code(), e.to_string()))?;
     let observed = match o.run {
         true => Some(observe(&case, &analysis).map_err(|m| (1, m))?),
         false => None,
     };
+    let mp = multiphase.not_applicable.is_none().then_some(multiphase.wcet);
     let inputs = match o.inputs {
-        Some(n) => Some(inputs::run_inputs(&case, &analysis, n, tick).map_err(|m| (1, m))?),
+        Some(n) => Some(inputs::run_inputs(&case, &analysis, mp, n, tick).map_err(|m| (1, m))?),
         None => None,
     };
     let listing = match o.listing {
@@ -852,6 +858,7 @@ pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
         kernel: o.kernel.display().to_string(),
         dims: case.dims,
         analysis,
+        multiphase,
         observed,
         inputs,
         listing,
@@ -896,6 +903,7 @@ impl WcetReport {
             "E_kernel {} + overhead {} = analytical WCET {} cycles\n",
             b.e_kernel, a.overhead, a.wcet
         );
+        t += &self.multiphase.text();
         if let Some(o) = &self.observed {
             t += &format!(
                 "observed {} cycles ({}), {} the bound\n",
@@ -903,6 +911,15 @@ impl WcetReport {
                 o.status,
                 if o.within { "within" } else { "ABOVE" }
             );
+            if self.multiphase.not_applicable.is_none() {
+                let mp = self.multiphase.wcet;
+                t += &format!(
+                    "multi-phase: observed {} cycles, {} the GUB {mp} (tightness {:.2})\n",
+                    o.cycles,
+                    if o.cycles <= mp { "within" } else { "ABOVE" },
+                    mp as f64 / o.cycles.max(1) as f64
+                );
+            }
         }
         if let Some(r) = &self.inputs {
             t += &r.text(a.wcet);
