@@ -16,8 +16,10 @@
 //! - **the bound per SIMD**: with no barrier, `T + (k − 1)·E` for the k wavefronts a SIMD
 //!   holds at most (identical code: the paper's `GUB = Tiso + (N − 1)·E`); with barriers,
 //!   per section `T_s + (k_wg − 1)·E_s` with `k_wg` the most wavefronts of one work-group on
-//!   one SIMD, summed over sections (the paper's Section 4.2), plus every exec cycle of the
-//!   other resident work-groups' wavefronts (their barriers are not the same);
+//!   one SIMD, each section times the most times it runs (its barrier's loops at their
+//!   bounds), summed (the paper's Section 4.2), plus every exec cycle of the other resident
+//!   work-groups' wavefronts on the SIMDs the work-group spans (their barriers are not the
+//!   same);
 //! - **what the paper's SM does not have**: the global and LDS pipes are shared by every
 //!   SIMD, so a memory instruction can lose its cycle to another SIMD's memory instruction:
 //!   each such cycle is one memory issue elsewhere, at most (wavefronts − 1)·M in all (M: the
@@ -50,10 +52,13 @@ use serde::Serialize;
 pub struct Section {
     /// Byte address of its first instruction.
     pub first_pc: u32,
-    /// Byte address of the barrier that closes it (`None`: the kernel's end).
+    /// Byte address of the barrier it follows (`None`: it starts at the kernel's entry).
     pub barrier_pc: Option<u32>,
-    /// T: the most cycles from its first issue to the first issue after it (to `s_endpgm`'s
-    /// issue for the last section), a wavefront alone.
+    /// The most times it runs in one launch: the product of (bound + 1) over the loops
+    /// around its barrier.
+    pub count: u64,
+    /// T: the most cycles from its first issue to the first issue after the barrier that ends
+    /// it (or to `s_endpgm`'s issue), a wavefront alone.
     pub t_iso: u64,
     /// E: the most exec cycles (issue slots, VALU cycles) on one path through it.
     pub exec: u64,
@@ -84,7 +89,7 @@ pub struct MultiPhase {
     pub other_groups: u64,
     /// Cycles lost to other SIMDs' memory instructions on the shared pipes.
     pub pipes: u64,
-    /// The bound on one SIMD: Σ section GUBs (+ carry per section) + `other_groups`.
+    /// The bound on one SIMD: Σ count × section GUB (carry included) + `other_groups`.
     pub gub: u64,
     /// The launch: first dispatch, tail, d and dispatch spread (from the PWS analysis).
     pub launch: u64,
@@ -119,10 +124,10 @@ impl MultiPhase {
             self.policy, self.k, self.k_wg
         );
         for s in &self.sections {
-            let end = s.barrier_pc.map_or("end".into(), |pc| format!("{pc:#x}"));
+            let from = s.barrier_pc.map_or("entry".into(), |pc| format!("barrier {pc:#x}"));
             t += &format!(
-                "  section {:#x}..{end}: T {}  E {}  M {}  GUB {}\n",
-                s.first_pc, s.t_iso, s.exec, s.mem, s.gub
+                "  section from {from} (×{}): T {}  E {}  M {}  GUB {}\n",
+                s.count, s.t_iso, s.exec, s.mem, s.gub
             );
         }
         t += &format!(
@@ -174,11 +179,89 @@ fn refusal(case: &WcetCase, a: &Analysis, g: &Graph) -> Option<String> {
     if d.groups() > resident_wgs(cfg, d.grid, d.wg, case.lds) {
         return Some("more work-groups than fit at once (the warps must all start)".into());
     }
-    g.nodes
-        .iter()
-        .enumerate()
-        .find(|(i, n)| is_barrier(n) && g.innermost(*i).is_some())
-        .map(|(_, n)| format!("the barrier at {:#x} is inside a loop", n.pc))
+    None
+}
+
+/// Longest paths from a node to the end of its barrier section: to the first issue after
+/// the next barrier (its exit edge), or to `s_endpgm` (plus `end`). Loops without a barrier
+/// are collapsed at their bounds; a loop with one is walked through, its back edge leading to
+/// the next iteration's barrier.
+struct Seg<'a> {
+    g: &'a Graph,
+    c: Costed<'a>,
+    end: u64,
+    /// Per loop: it holds a barrier.
+    barrier_loop: Vec<bool>,
+    memo: Vec<Option<u64>>,
+    busy: Vec<bool>,
+}
+
+impl<'a> Seg<'a> {
+    fn new(g: &'a Graph, c: Costed<'a>, end: u64) -> Seg<'a> {
+        let barrier_loop = g
+            .loops
+            .iter()
+            .map(|l| (l.head..=l.end).any(|i| is_barrier(&g.nodes[i])))
+            .collect();
+        let n = g.nodes.len();
+        Seg {
+            g,
+            c,
+            end,
+            barrier_loop,
+            memo: vec![None; n],
+            busy: vec![false; n],
+        }
+    }
+
+    /// The most cost from `i`'s issue to the section's end. `Err` when a path goes around a
+    /// loop without a barrier's passing.
+    fn longest(&mut self, i: usize) -> Result<u64, String> {
+        if i >= self.g.nodes.len() {
+            return Ok(self.end);
+        }
+        if let Some(v) = self.memo[i] {
+            return Ok(v);
+        }
+        if self.busy[i] {
+            return Err(format!(
+                "{:#06x}: a path around a loop passes no barrier (a barrier must be on every \
+                 iteration's path)",
+                self.g.nodes[i].pc
+            ));
+        }
+        self.busy[i] = true;
+        let v = self.from(i)?;
+        self.busy[i] = false;
+        self.memo[i] = Some(v);
+        Ok(v)
+    }
+
+    fn from(&mut self, i: usize) -> Result<u64, String> {
+        let g = self.g;
+        if is_barrier(&g.nodes[i]) {
+            let exit = g.succs[i].iter().map(|&j| (self.c.cost)(i, j)).max();
+            return Ok(exit.unwrap_or(self.end));
+        }
+        if g.succs[i].is_empty() {
+            return Ok(self.end);
+        }
+        let mut best = 0;
+        match g.loop_at(i).filter(|(k, _)| !self.barrier_loop[*k]) {
+            Some((k, _)) => {
+                for (t, c) in self.c.loop_exits(k)? {
+                    best = best.max(c.saturating_add(self.longest(t)?));
+                }
+            }
+            None => {
+                for &j in &g.succs[i] {
+                    let c = (self.c.cost)(i, j);
+                    best = best.max(c.saturating_add(self.longest(j)?));
+                }
+            }
+        }
+        Ok(best)
+    }
 }
 
 /// The multi-phase bound of `case` (analysed by `a`), with `mutate` applied to the sections
@@ -207,56 +290,70 @@ pub fn bound(
     let own = |i: usize, j: usize| rules.edge(&g.nodes[i], states[i], &g.nodes[j]);
     let exec = |i: usize, _: usize| exec_cycles(&g.nodes[i], ip);
     let mem = |i: usize, _: usize| u64::from(on_pipe(&g.nodes[i]));
-    let path = |cost: &dyn Fn(usize, usize) -> u64, lo: usize, hi: usize| {
-        Costed {
-            g: &g,
-            cost,
-            bounds: &bounds,
-        }
-        .region(lo, hi, &|j| (lo..=hi).contains(&j))
-        .map_err(WcetError::Input)
-    };
     let d = case.dims;
     let waves = u64::from(d.waves_per_group());
     let live = waves * u64::from(d.groups());
     let n_simd = a.n_simd as u64;
     let k = live.div_ceil(n_simd);
     let k_wg = k.min(waves.div_ceil(n_simd));
-    let ends: Vec<usize> = (0..g.nodes.len())
-        .filter(|&i| is_barrier(&g.nodes[i]) || i + 1 == g.nodes.len())
+    let costed = |cost| Costed {
+        g: &g,
+        cost,
+        bounds: &bounds,
+    };
+    let barriers: Vec<usize> = (0..g.nodes.len())
+        .filter(|&i| is_barrier(&g.nodes[i]))
         .collect();
-    let barriers = ends.iter().any(|&i| is_barrier(&g.nodes[i]));
-    let per_simd = if barriers { k_wg } else { k };
+    let per_simd = if barriers.is_empty() { k } else { k_wg };
+    let starts = std::iter::once((0, None, 1)).chain(barriers.iter().map(|&b| {
+        let count = g
+            .loops
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| (l.head..=l.end).contains(&b))
+            .map(|(x, _)| bounds[x].saturating_add(1))
+            .product::<u64>();
+        (b + 1, Some(g.nodes[b].pc), count)
+    }));
     let mut sections = Vec::new();
-    let mut lo = 0;
-    for &hi in &ends {
-        let last = !is_barrier(&g.nodes[hi]);
-        // The last section's `s_endpgm` holds its issue slot too.
-        let e = path(&exec, lo, hi)? + u64::from(last);
-        let t = path(&own, lo, hi)?;
+    for (lo, barrier_pc, count) in starts {
+        let seg = |cost, end| Seg::new(&g, costed(cost), end).longest(lo);
         sections.push(Section {
-            first_pc: g.nodes[lo].pc,
-            barrier_pc: (!last).then_some(g.nodes[hi].pc),
-            t_iso: t,
-            exec: e,
-            mem: path(&mem, lo, hi)?,
+            first_pc: g.nodes.get(lo).map_or(0, |n| n.pc),
+            barrier_pc,
+            count,
+            t_iso: seg(&own, 0).map_err(WcetError::Input)?,
+            exec: seg(&exec, 1).map_err(WcetError::Input)?,
+            mem: seg(&mem, 0).map_err(WcetError::Input)?,
             gub: 0,
         });
-        lo = hi + 1;
     }
     mutate(&mut sections);
-    for s in &mut sections {
-        s.gub = s.t_iso + (per_simd - 1) * s.exec;
-    }
     let carry = u64::from(ip.saturating_sub(case.cfg.lat.valu));
-    let e_all: u64 = sections.iter().map(|s| s.exec).sum();
-    let m_all: u64 = sections.iter().map(|s| s.mem).sum();
-    let other_groups = if barriers { (live - waves) * e_all } else { 0 };
-    let gub = sections.iter().map(|s| s.gub + carry).sum::<u64>() + other_groups;
+    for s in &mut sections {
+        s.gub = s.t_iso + (per_simd - 1) * s.exec + carry;
+    }
+    let whole = |cost| {
+        costed(cost)
+            .region(0, g.nodes.len() - 1, &|_| true)
+            .map_err(WcetError::Input)
+    };
+    let e_all = whole(&exec)? + 1;
+    let m_all = whole(&mem)?;
+    // The other groups' wavefronts on the SIMDs this group spans, each counted whole.
+    let span = waves.min(n_simd);
+    let other_groups = match barriers.is_empty() {
+        true => 0,
+        false => (live - waves).min(span * (k - 1)) * e_all,
+    };
+    let gub = sections
+        .iter()
+        .map(|s| s.count.saturating_mul(s.gub))
+        .fold(other_groups, u64::saturating_add);
     let pipes = match live.min(n_simd) {
         1 => 0,
-        _ if barriers => live * m_all,
-        _ => (live - 1) * m_all,
+        _ if barriers.is_empty() => (live - 1) * m_all,
+        _ => live * m_all,
     };
     let launch = a.overhead + a.bound.d_eff;
     Ok(MultiPhase {
