@@ -9,15 +9,18 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, clap::Args)]
 pub struct ReproduceArgs {
     /// The experiment: `pws` (Table 3 and the kernel set's speedups), `pws-fig11` (the
-    /// OpenCL C suite's speedups), `pws-fig12` (SpSIMD reuse) or `reorder` (the reordering
-    /// paper's miss-estimate accuracy and its cycles against pure round-robin).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder"])]
+    /// OpenCL C suite's speedups), `pws-fig12` (SpSIMD reuse), `reorder` (the reordering
+    /// paper's miss-estimate accuracy and its cycles against pure round-robin) or
+    /// `multiphase` (the multi-phase paper's Table 3: the GUB's overestimation per kernel,
+    /// memory latency and scheduler).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
-    /// `reorder-eval.png`).
+    /// `reorder-eval.png`, `multiphase-table3.png`).
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    /// The assembly kernels: synthetic.s (pws, pws-fig12), the kernel set (pws, reorder)
+    /// The assembly kernels: synthetic.s (pws, pws-fig12), the kernel set (pws, reorder,
+    /// multiphase)
     /// (default: firmware/kernels under the current directory).
     #[arg(long, value_name = "DIR")]
     pub kernel_dir: Option<PathBuf>,
@@ -52,6 +55,11 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
             let k = kernels().map_err(Fail::coded)?;
             let f = evals::fig12(&k, o.n2, &o.out).map_err(fail)?;
             print_json_or(o.json, &f, evals::Fig12::text)
+        }
+        "multiphase" => {
+            let k = kernels().map_err(Fail::coded)?;
+            let t = rtgpu_testbench::cu::wcet::mp_table::table3(&k, &o.out).map_err(fail)?;
+            print_json_or(o.json, &t, |t| t.text())
         }
         "reorder" => {
             let k = kernels().map_err(Fail::coded)?;

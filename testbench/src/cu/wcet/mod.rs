@@ -31,6 +31,7 @@ pub mod loop_splits;
 pub mod loops;
 pub mod measure;
 pub mod memory;
+pub mod mp_table;
 pub mod paths;
 pub mod reproduce;
 pub mod timing;
