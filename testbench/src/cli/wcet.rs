@@ -41,12 +41,17 @@ pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
         ));
     }
     let mp = &report.multiphase;
-    if let Some(o) = report.observed.as_ref().filter(|o| {
-        mp.not_applicable.is_none() && o.status == "done" && o.cycles > mp.wcet
-    }) {
+    if let Some(o) = report
+        .observed
+        .as_ref()
+        .filter(|o| mp.not_applicable.is_none() && o.status == "done" && o.cycles > mp.wcet)
+    {
         return Err(Fail(
             1,
-            format!("observed {} cycles > multi-phase WCET {}", o.cycles, mp.wcet),
+            format!(
+                "observed {} cycles > multi-phase WCET {}",
+                o.cycles, mp.wcet
+            ),
         ));
     }
     match &report.observed {

@@ -79,7 +79,10 @@ fn sweep(n: u64) -> usize {
 #[test]
 fn gub_holds_for_every_kernel_over_inputs() {
     let applied = sweep(3);
-    assert!(applied >= 20, "the bound applied to only {applied} launches");
+    assert!(
+        applied >= 20,
+        "the bound applied to only {applied} launches"
+    );
 }
 
 /// The long run: 1,000 inputs per launch (`cargo test --release ... -- --ignored gub_`).

@@ -5,7 +5,7 @@
 //! in order, with partially pipelined units; its bound is, per warp w, the isolated time
 //! Tiso(w) plus the exec phases E(v) of every other warp v, maximised over w. On the compute
 //! unit the "SM" is one SIMD (one issue per cycle among its wavefront contexts, GTO or LRR,
-//! both work-conserving) and the rest maps as follows (docs/assumptions.md#A59):
+//! both work-conserving) and the rest maps as follows (docs/assumptions.md#A57):
 //!
 //! - **isolated time**: the timing rules of [`super::timing`] with no pipe wait (a
 //!   wavefront alone on the compute unit): per barrier section the longest path
@@ -124,7 +124,9 @@ impl MultiPhase {
             self.policy, self.k, self.k_wg
         );
         for s in &self.sections {
-            let from = s.barrier_pc.map_or("entry".into(), |pc| format!("barrier {pc:#x}"));
+            let from = s
+                .barrier_pc
+                .map_or("entry".into(), |pc| format!("barrier {pc:#x}"));
             t += &format!(
                 "  section from {from} (×{}): T {}  E {}  M {}  GUB {}\n",
                 s.count, s.t_iso, s.exec, s.mem, s.gub

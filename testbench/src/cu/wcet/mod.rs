@@ -841,12 +841,16 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
 pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
     let (case, _) = WcetCase::from_opts(o).map_err(|m| (2, m))?;
     let analysis = analyze(&case).map_err(|e| (e.code(), e.to_string()))?;
-    let multiphase = gub::bound(&case, &analysis, &|_| {}).map_err(|e| (e.code(), e.to_string()))?;
+    let multiphase =
+        gub::bound(&case, &analysis, &|_| {}).map_err(|e| (e.code(), e.to_string()))?;
     let observed = match o.run {
         true => Some(observe(&case, &analysis).map_err(|m| (1, m))?),
         false => None,
     };
-    let mp = multiphase.not_applicable.is_none().then_some(multiphase.wcet);
+    let mp = multiphase
+        .not_applicable
+        .is_none()
+        .then_some(multiphase.wcet);
     let inputs = match o.inputs {
         Some(n) => Some(inputs::run_inputs(&case, &analysis, mp, n, tick).map_err(|m| (1, m))?),
         None => None,

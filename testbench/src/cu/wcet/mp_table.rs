@@ -121,7 +121,11 @@ fn cell(path: &Path, lat: u32, policy: Policy) -> Result<Result<Cell, String>, S
     }
     let o = observe(&c, &a)?;
     if o.status != "done" {
-        return Err(format!("{}: the launch ended in {}", path.display(), o.status));
+        return Err(format!(
+            "{}: the launch ended in {}",
+            path.display(),
+            o.status
+        ));
     }
     Ok(Ok(Cell {
         kernel: name_of(path),
