@@ -13,6 +13,9 @@ use rtgpu_testbench::cu::wcet::gub::{bound, MultiPhase, Section};
 use rtgpu_testbench::cu::wcet::inputs::{random_input, run_inputs};
 use rtgpu_testbench::cu::wcet::{analyze, observe, WcetCase};
 
+/// A change to the sections before they are summed.
+type Mutation = dyn Fn(&mut [Section]);
+
 /// The launches of the sweep: the kernel's own shape on 4 SIMDs, its grid ×4 (several
 /// wavefronts per SIMD), and on one SIMD (every wavefront of the launch on one "SM", the
 /// paper's setting), under `policy`, no splitting.
@@ -38,7 +41,7 @@ fn grown(d: Dims, by: u32) -> Dims {
 }
 
 /// The bound of `c` with `mutate` on its sections (`None`: it does not apply to `c`).
-fn gub_of(c: &WcetCase, mutate: &dyn Fn(&mut [Section])) -> Option<MultiPhase> {
+fn gub_of(c: &WcetCase, mutate: &Mutation) -> Option<MultiPhase> {
     let a = analyze(c).unwrap();
     let m = bound(c, &a, mutate).unwrap();
     m.not_applicable.is_none().then_some(m)
@@ -46,7 +49,7 @@ fn gub_of(c: &WcetCase, mutate: &dyn Fn(&mut [Section])) -> Option<MultiPhase> {
 
 /// Runs `n` random inputs of `c` against its multi-phase bound (computed once); the worst
 /// observed and the number of inputs above the bound. `None` when the bound does not apply.
-fn inputs_against(c: &WcetCase, n: u64, mutate: &dyn Fn(&mut [Section])) -> Option<(u64, usize)> {
+fn inputs_against(c: &WcetCase, n: u64, mutate: &Mutation) -> Option<(u64, usize)> {
     let a = analyze(c).unwrap();
     let m = bound(c, &a, mutate).unwrap();
     if m.not_applicable.is_some() {
@@ -149,7 +152,7 @@ proptest! {
 /// launch with several wavefronts per SIMD goes above the bound.
 #[test]
 fn an_unsafe_gub_is_caught_by_the_input_runs() {
-    let mutations: [(&str, &dyn Fn(&mut [Section])); 2] = [
+    let mutations: [(&str, &Mutation); 2] = [
         ("E = 0", &|s| s.iter_mut().for_each(|x| x.exec = 0)),
         ("T / 2", &|s| s.iter_mut().for_each(|x| x.t_iso /= 2)),
     ];
