@@ -33,6 +33,7 @@ pub mod measure;
 pub mod memory;
 pub mod mp_table;
 pub mod paths;
+pub mod reorder_eq;
 pub mod reproduce;
 pub mod timing;
 
