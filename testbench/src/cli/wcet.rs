@@ -40,6 +40,20 @@ pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
             ),
         ));
     }
+    if let Some(l) = report
+        .lemmas
+        .as_ref()
+        .filter(|l| !l.lemma7.is_empty() || !l.lemma8.is_empty())
+    {
+        return Err(Fail(
+            1,
+            format!(
+                "Lemma 7/8 violated: {:?} {:?}",
+                l.lemma7.first(),
+                l.lemma8.first()
+            ),
+        ));
+    }
     let mp = &report.multiphase;
     if let Some(o) = report
         .observed

@@ -114,6 +114,15 @@ impl MultiPhase {
         }
     }
 
+    /// Whether the per-phase checks of [`super::phases`] apply to `case`: the bound applies,
+    /// one SIMD, no barrier section, fixed latencies.
+    pub fn lemmas_apply(&self, case: &WcetCase, a: &Analysis) -> bool {
+        self.not_applicable.is_none()
+            && a.n_simd == 1
+            && self.sections.len() == 1
+            && !case.cfg.memory.hierarchy
+    }
+
     /// The report's lines.
     pub fn text(&self) -> String {
         if let Some(why) = &self.not_applicable {
