@@ -9,15 +9,19 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, clap::Args)]
 pub struct ReproduceArgs {
     /// The experiment: `pws` (Table 3 and the kernel set's speedups), `pws-fig11` (the
-    /// OpenCL C suite's speedups), `pws-fig12` (SpSIMD reuse) or `reorder` (the reordering
-    /// paper's miss-estimate accuracy and its cycles against pure round-robin).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder"])]
+    /// OpenCL C suite's speedups), `pws-fig12` (SpSIMD reuse), `reorder` (the reordering
+    /// paper's miss-estimate accuracy and its cycles against pure round-robin) or
+    /// `multiphase` (the multi-phase paper's Table 3: the GUB's overestimation per kernel,
+    /// memory latency and scheduler) or `reorder-wcet` (the reordering paper's Eqs. 1–4 on the
+    /// kernel set, without and with the miss information: its Fig. 16).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
-    /// `reorder-eval.png`).
+    /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`).
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    /// The assembly kernels: synthetic.s (pws, pws-fig12), the kernel set (pws, reorder)
+    /// The assembly kernels: synthetic.s (pws, pws-fig12), the kernel set (pws, reorder,
+    /// multiphase, reorder-wcet)
     /// (default: firmware/kernels under the current directory).
     #[arg(long, value_name = "DIR")]
     pub kernel_dir: Option<PathBuf>,
@@ -28,7 +32,7 @@ pub struct ReproduceArgs {
     /// (1..=1024).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub n2: u32,
-    /// pws and reorder run this many times each kernel's default grid (1..=64).
+    /// pws, reorder and reorder-wcet run this many times each kernel's default grid (1..=64).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,
     /// pws-fig11 runs the suite at this `rtgpu suite --size` (1..=64).
@@ -52,6 +56,17 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
             let k = kernels().map_err(Fail::coded)?;
             let f = evals::fig12(&k, o.n2, &o.out).map_err(fail)?;
             print_json_or(o.json, &f, evals::Fig12::text)
+        }
+        "multiphase" => {
+            let k = kernels().map_err(Fail::coded)?;
+            let t = rtgpu_testbench::cu::wcet::mp_table::table3(&k, &o.out).map_err(fail)?;
+            print_json_or(o.json, &t, |t| t.text())
+        }
+        "reorder-wcet" => {
+            let k = kernels().map_err(Fail::coded)?;
+            let r = rtgpu_testbench::cu::wcet::reorder_eq::reorder_wcet(&k, o.scale, &o.out)
+                .map_err(fail)?;
+            print_json_or(o.json, &r, |r| r.text())
         }
         "reorder" => {
             let k = kernels().map_err(Fail::coded)?;

@@ -26,6 +26,48 @@ pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
             ),
         ));
     }
+    if let Some(r) = report
+        .inputs
+        .as_ref()
+        .filter(|r| !r.multiphase_violations.is_empty())
+    {
+        return Err(Fail(
+            1,
+            format!(
+                "{} of {} inputs exceed the multi-phase bound",
+                r.multiphase_violations.len(),
+                r.inputs
+            ),
+        ));
+    }
+    if let Some(l) = report
+        .lemmas
+        .as_ref()
+        .filter(|l| !l.lemma7.is_empty() || !l.lemma8.is_empty())
+    {
+        return Err(Fail(
+            1,
+            format!(
+                "Lemma 7/8 violated: {:?} {:?}",
+                l.lemma7.first(),
+                l.lemma8.first()
+            ),
+        ));
+    }
+    let mp = &report.multiphase;
+    if let Some(o) = report
+        .observed
+        .as_ref()
+        .filter(|o| mp.not_applicable.is_none() && o.status == "done" && o.cycles > mp.wcet)
+    {
+        return Err(Fail(
+            1,
+            format!(
+                "observed {} cycles > multi-phase WCET {}",
+                o.cycles, mp.wcet
+            ),
+        ));
+    }
     match &report.observed {
         Some(o) if o.status != "done" => Err(Fail(1, format!("the launch ended in {}", o.status))),
         Some(o) if !o.within => Err(Fail(

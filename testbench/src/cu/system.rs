@@ -98,12 +98,30 @@ impl SysCase {
         blocks: Option<Arc<dyn Blocks>>,
         record_dram: bool,
     ) -> Result<Launched, String> {
+        self.launch_with(blocks, record_dram, false)
+    }
+
+    /// [`SysCase::launch`] with the reference models and every issue recorded (the compute
+    /// unit's issue log, read from `Launched::gpu`).
+    pub fn launch_logged(&self) -> Result<Launched, String> {
+        self.launch_with(None, false, true)
+    }
+
+    fn launch_with(
+        &self,
+        blocks: Option<Arc<dyn Blocks>>,
+        record_dram: bool,
+        log: bool,
+    ) -> Result<Launched, String> {
         let (code, meta) = load_kernel(&self.kernel)?;
         let dims = self.dims.unwrap_or(meta.dims);
         check_launch(&self.cfg, dims, meta.lds, &meta.args)?;
         let image = Image::build(&meta.args, dims, self.seed);
         let mut gpu = Gpu::new(self.cfg)?;
         gpu.cu_mut().record_dram = record_dram;
+        if log {
+            gpu.cu_mut().issue_log = Some(Vec::new());
+        }
         if let Some(b) = blocks {
             gpu.cu_mut().set_blocks(b);
         }

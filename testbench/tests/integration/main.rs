@@ -37,4 +37,5 @@ mod verilator;
 mod waveform_views;
 mod wcet;
 mod wcet_cli;
+mod wcet_gub;
 mod wcet_memory;

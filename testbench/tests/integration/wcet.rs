@@ -278,7 +278,7 @@ pub(crate) fn all_kernels() -> Vec<(String, Kernel)> {
 /// buffers, ranged scalar arguments drawn) must stay within it.
 fn once_then_inputs(c: &WcetCase, n: u64, what: &str) -> (u64, u64) {
     let a = analyze(c).unwrap_or_else(|e| panic!("{what}: analysis: {e}"));
-    let r = run_inputs(c, &a, n, &|| {}).unwrap_or_else(|e| panic!("{what}: run: {e}"));
+    let r = run_inputs(c, &a, None, n, &|| {}).unwrap_or_else(|e| panic!("{what}: run: {e}"));
     assert!(
         r.violations.is_empty(),
         "{what}: bound {} exceeded: {:?}",
@@ -389,7 +389,7 @@ fn wcet_bound_holds_when_another_input_reaches_the_heavy_arm() {
         // The check itself can fail: a bound one below the worst is reported.
         let mut lower = a.clone();
         lower.wcet = cycles[2] - 1;
-        let r = run_inputs(&c, &lower, 8, &|| {}).unwrap();
+        let r = run_inputs(&c, &lower, None, 8, &|| {}).unwrap();
         assert!(!r.violations.is_empty(), "{mode:?}");
     }
 }
@@ -517,7 +517,7 @@ fn an_under_costed_block_is_caught_by_the_input_runs() {
         let k = generated(seed, &opts);
         let c = case(&k, k.1.dims, Mode::NoSplit, 1);
         let a = analyze_with(&c, &zero_costliest).unwrap();
-        let r = run_inputs(&c, &a, 8, &|| {}).unwrap();
+        let r = run_inputs(&c, &a, None, 8, &|| {}).unwrap();
         !r.violations.is_empty()
     });
     assert!(caught, "no input exceeded an under-costed bound");

@@ -42,7 +42,7 @@ fn sweep_hierarchy(n: u64) -> f64 {
             let c = hier_case(&k, conf);
             let what = format!("{name} {:?} S={} {:?}", c.mode, c.s, c.policy);
             let a = analyze(&c).unwrap_or_else(|e| panic!("{what}: analysis: {e}"));
-            let r = run_inputs(&c, &a, n, &|| {}).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let r = run_inputs(&c, &a, None, n, &|| {}).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert!(
                 r.violations.is_empty(),
                 "{what}: bound {} exceeded: {:?}",

@@ -37,6 +37,10 @@ pub struct InputRuns {
     pub tightness: f64,
     /// The inputs above the bound or not finishing.
     pub violations: Vec<Violation>,
+    /// The multi-phase bound the inputs were also checked against (`None`: not applicable).
+    pub multiphase: Option<u64>,
+    /// The inputs above the multi-phase bound.
+    pub multiphase_violations: Vec<Violation>,
 }
 
 /// Input `i` of the random series of `case`: its buffers from seed `case.seed + i`, its
@@ -57,10 +61,12 @@ pub fn random_input(case: &WcetCase, i: u64) -> (WcetCase, Vec<(usize, i64)>) {
     (c, scalars)
 }
 
-/// Runs `n` random inputs of `case` against `a`'s bound; `tick` after each.
+/// Runs `n` random inputs of `case` against `a`'s bound and the multi-phase bound `mp`;
+/// `tick` after each.
 pub fn run_inputs(
     case: &WcetCase,
     a: &Analysis,
+    mp: Option<u64>,
     n: u64,
     tick: &dyn Fn(),
 ) -> Result<InputRuns, String> {
@@ -71,6 +77,8 @@ pub fn run_inputs(
         worst_scalars: Vec::new(),
         tightness: 0.0,
         violations: Vec::new(),
+        multiphase: mp,
+        multiphase_violations: Vec::new(),
     };
     for i in 0..n {
         let (c, scalars) = random_input(case, i);
@@ -78,13 +86,17 @@ pub fn run_inputs(
         if o.cycles > r.worst {
             (r.worst, r.worst_seed, r.worst_scalars) = (o.cycles, c.seed, scalars.clone());
         }
+        let v = Violation {
+            seed: c.seed,
+            scalars,
+            cycles: o.cycles,
+            status: o.status,
+        };
+        if mp.is_some_and(|b| v.cycles > b || v.status != "done") {
+            r.multiphase_violations.push(v.clone());
+        }
         if !o.within {
-            r.violations.push(Violation {
-                seed: c.seed,
-                scalars,
-                cycles: o.cycles,
-                status: o.status,
-            });
+            r.violations.push(v);
         }
         tick();
     }
@@ -105,7 +117,14 @@ impl InputRuns {
             self.tightness,
             self.violations.len()
         );
-        for v in &self.violations {
+        if let Some(mp) = self.multiphase {
+            t += &format!(
+                "multi-phase GUB {mp}: tightness {:.2}, {} violation(s)\n",
+                mp as f64 / self.worst.max(1) as f64,
+                self.multiphase_violations.len()
+            );
+        }
+        for v in self.violations.iter().chain(&self.multiphase_violations) {
             t += &format!(
                 "ABOVE the bound: seed {}{}: {} cycles ({})\n",
                 v.seed,

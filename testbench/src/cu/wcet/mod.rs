@@ -24,13 +24,17 @@
 //!   takes to send a round.
 
 pub mod graph;
+pub mod gub;
 pub mod inputs;
 pub mod lanes;
 pub mod loop_splits;
 pub mod loops;
 pub mod measure;
 pub mod memory;
+pub mod mp_table;
 pub mod paths;
+pub mod phases;
+pub mod reorder_eq;
 pub mod reproduce;
 pub mod timing;
 
@@ -264,6 +268,13 @@ pub struct WcetReport {
     pub dims: Dims,
     /// The analysis.
     pub analysis: Analysis,
+    /// The multi-phase bound (GUB) on the compute unit's wavefronts under `--sched`, or why
+    /// it does not apply.
+    pub multiphase: gub::MultiPhase,
+    /// `--run` on one SIMD without barriers, fixed latencies: Lemmas 7 and 8 per phase of
+    /// every wavefront's profile against the run ([`phases`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lemmas: Option<phases::LemmaCheck>,
     /// `--run`: the simulation.
     pub observed: Option<Observed>,
     /// `--run --inputs N`: the random inputs.
@@ -809,10 +820,23 @@ fn block_costs(
 
 /// Simulates the compiled kernel of `a` in the configuration the bound is for.
 pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
+    observe_with(case, a, false).map(|(o, _)| o)
+}
+
+/// [`observe`], with every issue of the launch recorded when `log` is set.
+pub fn observe_with(
+    case: &WcetCase,
+    a: &Analysis,
+    log: bool,
+) -> Result<(Observed, Vec<rtgpu_hw::cu::IssueRecord>), String> {
     let mut cfg = case.cfg;
     cfg.n_simd = a.n_simd;
     let image = case.image();
-    let mut drv = Driver::new(Gpu::new(cfg)?).map_err(|e| e.to_string())?;
+    let mut gpu = Gpu::new(cfg)?;
+    if log {
+        gpu.cu_mut().issue_log = Some(Vec::new());
+    }
+    let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
     let desc = LaunchDesc::new(
         image.kernarg,
         case.dims,
@@ -824,11 +848,13 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
     let out = driver::run(&mut drv, &a.compiled.code, &image, desc, case.timeout)
         .map_err(|e| e.to_string())?;
     let cycles = out.counters.get("cycles");
-    Ok(Observed {
+    let issues = drv.into_bus().cu_mut().issue_log.take().unwrap_or_default();
+    let o = Observed {
         status: status_name(&out.result),
         within: out.result.is_ok() && cycles <= a.wcet,
         cycles,
-    })
+    };
+    Ok((o, issues))
 }
 
 /// `rtgpu wcet`; `tick` after each random input. `Err((2, message))` for bad input,
@@ -836,12 +862,24 @@ pub fn observe(case: &WcetCase, a: &Analysis) -> Result<Observed, String> {
 pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
     let (case, _) = WcetCase::from_opts(o).map_err(|m| (2, m))?;
     let analysis = analyze(&case).map_err(|e| (e.code(), e.to_string()))?;
-    let observed = match o.run {
-        true => Some(observe(&case, &analysis).map_err(|m| (1, m))?),
-        false => None,
+    let multiphase =
+        gub::bound(&case, &analysis, &|_| {}).map_err(|e| (e.code(), e.to_string()))?;
+    let lemmas_apply = o.run && multiphase.lemmas_apply(&case, &analysis);
+    let (observed, lemmas) = match o.run {
+        true => {
+            let (obs, log) = observe_with(&case, &analysis, lemmas_apply).map_err(|m| (1, m))?;
+            let lemmas =
+                lemmas_apply.then(|| phases::check(&analysis.compiled.code, &case.cfg, &log, true));
+            (Some(obs), lemmas)
+        }
+        false => (None, None),
     };
+    let mp = multiphase
+        .not_applicable
+        .is_none()
+        .then_some(multiphase.wcet);
     let inputs = match o.inputs {
-        Some(n) => Some(inputs::run_inputs(&case, &analysis, n, tick).map_err(|m| (1, m))?),
+        Some(n) => Some(inputs::run_inputs(&case, &analysis, mp, n, tick).map_err(|m| (1, m))?),
         None => None,
     };
     let listing = match o.listing {
@@ -852,6 +890,8 @@ pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
         kernel: o.kernel.display().to_string(),
         dims: case.dims,
         analysis,
+        multiphase,
+        lemmas,
         observed,
         inputs,
         listing,
@@ -896,12 +936,31 @@ impl WcetReport {
             "E_kernel {} + overhead {} = analytical WCET {} cycles\n",
             b.e_kernel, a.overhead, a.wcet
         );
+        t += &self.multiphase.text();
         if let Some(o) = &self.observed {
             t += &format!(
                 "observed {} cycles ({}), {} the bound\n",
                 o.cycles,
                 o.status,
                 if o.within { "within" } else { "ABOVE" }
+            );
+            if self.multiphase.not_applicable.is_none() {
+                let mp = self.multiphase.wcet;
+                t += &format!(
+                    "multi-phase: observed {} cycles, {} the GUB {mp} (tightness {:.2})\n",
+                    o.cycles,
+                    if o.cycles <= mp { "within" } else { "ABOVE" },
+                    mp as f64 / o.cycles.max(1) as f64
+                );
+            }
+        }
+        if let Some(l) = &self.lemmas {
+            t += &format!(
+                "Lemmas 7/8: {} phases of {} wavefronts against the run, {} + {} violation(s)\n",
+                l.phases,
+                l.waves,
+                l.lemma7.len(),
+                l.lemma8.len()
             );
         }
         if let Some(r) = &self.inputs {

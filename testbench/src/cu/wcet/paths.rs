@@ -49,7 +49,7 @@ impl Costed<'_> {
 
     /// The exits of loop `k` collapsed: per target outside it, the most cycles from the
     /// header's first issue.
-    fn loop_exits(&self, k: usize) -> Result<BTreeMap<usize, u64>, String> {
+    pub(super) fn loop_exits(&self, k: usize) -> Result<BTreeMap<usize, u64>, String> {
         let l = self.g.loops[k];
         let e = self.walk(l.head, l.end, &|_| true, Some(l.head))?;
         let pc = self.g.nodes[l.head].pc;

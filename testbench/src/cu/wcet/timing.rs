@@ -192,6 +192,33 @@ impl Rules {
         }
     }
 
+    /// The isolated issue cycle of every instruction of one path (a wavefront alone, its
+    /// first issue at 0): each issue follows the previous one by its edge cost, the state
+    /// carried along the path itself.
+    pub fn walk(&self, path: &[Node]) -> Vec<u64> {
+        let mut t = Vec::with_capacity(path.len());
+        let mut prev: Option<(&Node, State, u64)> = None;
+        for n in path {
+            let at = prev.map_or(0, |(p, s, at)| at + self.edge(p, s, n));
+            let s = self.after(prev.map(|(p, s, _)| (p, s)), n);
+            t.push(at);
+            prev = Some((n, s, at));
+        }
+        t
+    }
+
+    /// Cycles from `n`'s issue to its completion: a memory access its latency, any other
+    /// instruction its issue latency.
+    pub fn completion(&self, n: &Node) -> u64 {
+        let l = &self.lat;
+        match n.f.unit {
+            unit::VMEM => u64::from(l.flat),
+            unit::SMEM => u64::from(l.smem),
+            unit::LDS => u64::from(l.lds),
+            _ => self.latency(n),
+        }
+    }
+
     /// The fixed point: per node, the state after its issue over every path from the entry.
     pub fn states(&self, g: &Graph) -> Vec<State> {
         let n = g.nodes.len();
