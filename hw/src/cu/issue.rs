@@ -149,13 +149,14 @@ impl ComputeUnit {
             return false;
         };
         let c = &self.groups[gi].ctx[k];
-        let at_memory = r == Stall::Waitcnt
-            || r == Stall::Structural
-                && self
-                    .decoded
-                    .get((c.pc / 4) as usize)
-                    .is_some_and(|f| f.unit == unit::VMEM);
-        at_memory && m.holds((gi * self.cfg.n_wfc + c.wf) as u8)
+        // (The unit's count first: without reordering it is never set.)
+        m.holds((gi * self.cfg.n_wfc + c.wf) as u8)
+            && (r == Stall::Waitcnt
+                || r == Stall::Structural
+                    && self
+                        .decoded
+                        .get((c.pc / 4) as usize)
+                        .is_some_and(|f| f.unit == unit::VMEM))
     }
 
     /// The hierarchy takes a global access of context k of group gi this cycle.

@@ -79,9 +79,21 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 }
 
 /// Calls `f(index, value)` for every leaf signal, in the order of [`list_signals`].
-pub fn for_each_value(uut: &dyn Block, mut f: impl FnMut(usize, Word)) {
+pub fn for_each_value(uut: &dyn Block, f: impl FnMut(usize, Word)) {
+    for_each_value_cached(uut, &mut Vec::new(), f);
+}
+
+/// [`for_each_value`], keeping every atom's type descriptor in `descs` from one call to the
+/// next (a descriptor is built with allocated names; a block's atoms keep their types).
+pub fn for_each_value_cached(
+    uut: &dyn Block,
+    descs: &mut Vec<TypeDescriptor>,
+    mut f: impl FnMut(usize, Word),
+) {
     let mut reader = Reader {
         index: 0,
+        atom: 0,
+        descs,
         f: &mut f,
     };
     uut.accept("", &mut reader);
@@ -161,28 +173,35 @@ impl Probe for Lister {
 
 struct Reader<'a, F: FnMut(usize, Word)> {
     index: usize,
+    /// The atom being visited, and the descriptors of the atoms seen so far.
+    atom: usize,
+    descs: &'a mut Vec<TypeDescriptor>,
     f: &'a mut F,
 }
 
-impl<F: FnMut(usize, Word)> Reader<'_, F> {
-    fn emit(&mut self, value: &VCDValue, desc: &TypeDescriptor) {
-        match (value, &desc.kind) {
-            (VCDValue::Composite(values), TypeKind::Composite(fields)) => {
-                for (v, field) in values.iter().zip(fields) {
-                    self.emit(v, &field.kind);
-                }
+/// Calls `f` with every leaf of `value` (of type `desc`), from leaf number `index` on.
+fn emit<F: FnMut(usize, Word)>(index: &mut usize, f: &mut F, value: &VCDValue, desc: &TypeKind) {
+    match (value, desc) {
+        (VCDValue::Composite(values), TypeKind::Composite(fields)) => {
+            for (v, field) in values.iter().zip(fields) {
+                emit(index, f, v, &field.kind.kind);
             }
-            (value, kind) => {
-                (self.f)(self.index, to_word(value, kind));
-                self.index += 1;
-            }
+        }
+        (value, kind) => {
+            f(*index, to_word(value, kind));
+            *index += 1;
         }
     }
 }
 
 impl<F: FnMut(usize, Word)> Probe for Reader<'_, F> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
-        self.emit(&signal.vcd(), &signal.descriptor());
+        if self.atom == self.descs.len() {
+            self.descs.push(signal.descriptor());
+        }
+        let desc = &self.descs[self.atom];
+        emit(&mut self.index, self.f, &signal.vcd(), &desc.kind);
+        self.atom += 1;
     }
 }
 
@@ -200,12 +219,17 @@ fn variant_names(v: &[String]) -> Vec<String> {
 
 fn to_word(value: &VCDValue, kind: &TypeKind) -> Word {
     match value {
-        VCDValue::Single(v) => std::iter::once(*v == vcd06::Value::V1).collect(),
-        VCDValue::Vector(msb_first) => msb_first
-            .iter()
-            .rev()
-            .map(|v| *v == vcd06::Value::V1)
-            .collect(),
+        VCDValue::Single(v) => bitvec![u64, Lsb0; u64::from(*v == vcd06::Value::V1); 1],
+        VCDValue::Vector(msb_first) => {
+            // (One allocation of the word's size, bits set where they are 1.)
+            let mut w = bitvec![u64, Lsb0; 0; msb_first.len()];
+            for (i, v) in msb_first.iter().rev().enumerate() {
+                if *v == vcd06::Value::V1 {
+                    w.set(i, true);
+                }
+            }
+            w
+        }
         VCDValue::String(s) => enum_word(s, kind),
         VCDValue::Composite(_) => Word::new(),
     }
@@ -215,10 +239,8 @@ fn enum_word(variant: &str, kind: &TypeKind) -> Word {
     let TypeKind::Enum(variants) = kind else {
         return Word::new();
     };
-    let index = variant_names(variants)
-        .iter()
-        .position(|v| v == variant)
-        .unwrap_or(0);
+    let short = |v: &String| v.rsplit("::").next() == Some(variant);
+    let index = variants.iter().position(short).unwrap_or(0);
     let mut w = bitvec![u64, Lsb0; 0; enum_width(variants.len())];
     w.store(index as u64);
     w

@@ -199,7 +199,7 @@ impl ProbeRecorder {
 /// Writes value `v` of a `w`-bit variable with id `id` (ending in its newline) as the `vcd`
 /// crate does (`1!`, or `b0101 !` with every bit; x bits if `v` does not fit), in one write
 /// without allocating.
-fn write_change(out: &mut impl Write, v: u64, w: usize, id: &[u8]) -> io::Result<()> {
+pub(super) fn write_change(out: &mut impl Write, v: u64, w: usize, id: &[u8]) -> io::Result<()> {
     let mut buf = [0u8; 96];
     let n = if w == 1 {
         buf[0] = b'0' + (v & 1) as u8;

@@ -6,7 +6,8 @@
 //! recorder pays nothing.
 
 use crate::paths::with_path;
-use crate::sim::signals::{for_each_value, list_signals, to_u64, Role, SignalInfo, Word};
+use crate::sim::signals::{for_each_value_cached, list_signals, to_u64, Role, SignalInfo, Word};
+use rust_hdl::core::type_descriptor::TypeDescriptor;
 use rust_hdl::core::block::Block;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -30,8 +31,11 @@ pub struct VcdOptions {
 pub struct VcdRecorder {
     writer: vcd::Writer<BufWriter<File>>,
     path: PathBuf,
-    /// By signal index: the VCD id of a recorded signal.
-    ids: Vec<Option<IdCode>>,
+    /// By signal index: the VCD id of a recorded signal, and the id as written in a value
+    /// change (with the line's ending).
+    ids: Vec<Option<(IdCode, Vec<u8>)>>,
+    /// The block's atoms' type descriptors (built once).
+    descs: Vec<TypeDescriptor>,
     /// By signal index: variant names of enum signals.
     names: Vec<Option<Vec<String>>>,
     /// By signal index: the last value written.
@@ -62,11 +66,12 @@ impl VcdRecorder {
         let mut open: Vec<String> = Vec::new();
         for s in &recorded {
             enter_scope(&mut writer, &mut open, &s.scope)?;
-            ids[s.index] = Some(match s.variants {
+            let id = match s.variants {
                 // Enums are written by name (GTKWave shows VCD string variables as text).
                 Some(_) => writer.add_var(VarType::String, 1, &s.name, None)?,
                 None => writer.add_wire(s.width as u32, &s.name)?,
-            });
+            };
+            ids[s.index] = Some((id, format!("{id}\n").into_bytes()));
         }
         enter_scope(&mut writer, &mut open, &[])?;
         writer.enddefinitions()?;
@@ -75,6 +80,7 @@ impl VcdRecorder {
             path: path.to_path_buf(),
             last: vec![None; ids.len()],
             ids,
+            descs: Vec::new(),
             names,
             recorded,
             time: None,
@@ -99,8 +105,10 @@ impl VcdRecorder {
         }
         let mut result = Ok(());
         let mut stamped = self.time == Some(ps);
-        for_each_value(uut, |index, value| {
-            let Some(id) = self.ids[index] else { return };
+        for_each_value_cached(uut, &mut self.descs, |index, value| {
+            let Some((id, id_line)) = &self.ids[index] else {
+                return;
+            };
             if result.is_err() || self.last[index].as_ref() == Some(&value) {
                 return;
             }
@@ -110,8 +118,8 @@ impl VcdRecorder {
             }
             if result.is_ok() {
                 result = match &self.names[index] {
-                    Some(names) => self.writer.change_string(id, variant(names, &value)),
-                    None => write_value(&mut self.writer, id, &value),
+                    Some(names) => self.writer.change_string(*id, variant(names, &value)),
+                    None => write_value(&mut self.writer, (*id, id_line), &value),
                 };
             }
             self.last[index] = Some(value);
@@ -158,12 +166,16 @@ fn variant<'a>(names: &'a [String], value: &Word) -> &'a str {
         .map_or("?", String::as_str)
 }
 
-fn write_value<W: Write>(writer: &mut vcd::Writer<W>, id: IdCode, value: &Word) -> io::Result<()> {
-    let bit = |b: bool| if b { Value::V1 } else { Value::V0 };
-    if value.len() == 1 {
-        writer.change_scalar(id, bit(value[0]))
-    } else {
-        let msb_first: Vec<Value> = value.iter().rev().map(|b| bit(*b)).collect();
-        writer.change_vector(id, msb_first)
+/// A value change (up to 64 bits without allocating, as [`super::probe`] writes them).
+fn write_value<W: Write>(
+    writer: &mut vcd::Writer<W>,
+    (id, id_line): (IdCode, &[u8]),
+    value: &Word,
+) -> io::Result<()> {
+    if (1..=64).contains(&value.len()) {
+        return super::probe::write_change(writer.writer(), to_u64(value), value.len(), id_line);
     }
+    let bit = |b: bool| if b { Value::V1 } else { Value::V0 };
+    let msb_first: Vec<Value> = value.iter().rev().map(|b| bit(*b)).collect();
+    writer.change_vector(id, msb_first)
 }
