@@ -1,0 +1,60 @@
+//! The SALU's 64-bit logic unit.
+
+use rust_hdl::prelude::*;
+
+/// Combinational bitwise `a op y` (AND, or OR / XOR when selected; `y` first inverted with
+/// `inv_y`), or `!a` with `not`.
+#[derive(LogicBlock)]
+pub struct SaluLogic {
+    /// First operand.
+    pub a: Signal<In, Bits<64>>,
+    /// Second operand.
+    pub y: Signal<In, Bits<64>>,
+    /// OR.
+    pub or: Signal<In, Bit>,
+    /// XOR.
+    pub xor: Signal<In, Bit>,
+    /// NOT `a` (`y` unused).
+    pub not: Signal<In, Bit>,
+    /// Invert `y` first (`andn2`, `orn2`).
+    pub inv_y: Signal<In, Bit>,
+    /// The result.
+    pub d: Signal<Out, Bits<64>>,
+    /// `y`, inverted with `inv_y`.
+    yy: Signal<Local, Bits<64>>,
+}
+
+impl Default for SaluLogic {
+    fn default() -> Self {
+        Self {
+            a: Default::default(),
+            y: Default::default(),
+            or: Default::default(),
+            xor: Default::default(),
+            not: Default::default(),
+            inv_y: Default::default(),
+            d: Default::default(),
+            yy: Default::default(),
+        }
+    }
+}
+
+impl Logic for SaluLogic {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.yy.next = self.y.val();
+        if self.inv_y.val() {
+            self.yy.next = !self.y.val();
+        }
+        self.d.next = self.a.val() & self.yy.val();
+        if self.or.val() {
+            self.d.next = self.a.val() | self.yy.val();
+        }
+        if self.xor.val() {
+            self.d.next = self.a.val() ^ self.yy.val();
+        }
+        if self.not.val() {
+            self.d.next = !self.a.val();
+        }
+    }
+}
