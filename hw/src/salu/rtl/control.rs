@@ -45,7 +45,7 @@ pub struct Ctl {
     /// The adder takes SCC as carry / borrow in.
     pub use_cin: bool,
     /// The comparison is signed.
-    pub signed: bool,
+    pub is_signed: bool,
     /// The comparison holds when equal.
     pub cmp_eq: bool,
     /// The comparison holds when less.
@@ -70,7 +70,7 @@ pub struct Ctl {
     pub bfe: bool,
     /// The second operand is `b[15:0]` (SOPK).
     pub b_imm: bool,
-    /// ... sign-extended (SOPK but the unsigned compares).
+    /// With `b_imm`: sign-extended (every SOPK instruction but the unsigned compares).
     pub b_sext: bool,
     /// The second operand is EXEC (the saveexecs).
     pub b_exec: bool,
@@ -120,7 +120,7 @@ pub struct SaluControl {
     /// The adder takes SCC as carry / borrow in.
     pub use_cin: Signal<Out, Bit>,
     /// The comparison is signed.
-    pub signed: Signal<Out, Bit>,
+    pub is_signed: Signal<Out, Bit>,
     /// The comparison holds when equal.
     pub cmp_eq: Signal<Out, Bit>,
     /// The comparison holds when less.
@@ -145,20 +145,22 @@ pub struct SaluControl {
     pub bfe: Signal<Out, Bit>,
     /// The second operand is `b[15:0]` (SOPK).
     pub b_imm: Signal<Out, Bit>,
-    /// ... sign-extended (SOPK but the unsigned compares).
+    /// With `b_imm`: sign-extended (every SOPK instruction but the unsigned compares).
     pub b_sext: Signal<Out, Bit>,
     /// The second operand is EXEC (the saveexecs).
     pub b_exec: Signal<Out, Bit>,
     /// The table index `{format[1:0], opcode[5:0]}`.
     index: Signal<Local, Bits<8>>,
     /// The truth tables, in the order of the outputs.
-    table: [Constant<Bits<256>>; CONTROLS],
-    /// `format[1:0] << 6`.
+    truth: [Constant<Bits<256>>; CONTROLS],
+    /// `format[1:0] << 6` (SOPC, format 4, on page 0).
     page: Signal<Local, Bits<8>>,
-    /// The low format bits 0..=3.
-    low_format: [Constant<Bits<2>>; 4],
-    /// Their pages `f << 6`.
-    page_of: [Constant<Bits<8>>; 4],
+    /// The format codes 1..=3 (SOP2, SOPK, SOP1).
+    format_of: [Constant<Bits<4>>; 3],
+    /// Their pages `code << 6`.
+    page_of: [Constant<Bits<8>>; 3],
+    /// SOPC's page, 0.
+    sopc_page: Constant<Bits<8>>,
     /// `0x3F`.
     low6: Constant<Bits<8>>,
 }
@@ -187,7 +189,7 @@ fn field(c: &Ctl, i: usize) -> bool {
         c.scc_exec,
         c.sub,
         c.use_cin,
-        c.signed,
+        c.is_signed,
         c.cmp_eq,
         c.cmp_lt,
         c.cmp_gt,
@@ -243,7 +245,7 @@ impl Default for SaluControl {
             scc_exec: Default::default(),
             sub: Default::default(),
             use_cin: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             cmp_eq: Default::default(),
             cmp_lt: Default::default(),
             cmp_gt: Default::default(),
@@ -259,10 +261,11 @@ impl Default for SaluControl {
             b_sext: Default::default(),
             b_exec: Default::default(),
             index: Default::default(),
-            table: array_init::array_init(table),
+            truth: array_init::array_init(table),
             page: Default::default(),
-            low_format: array_init::array_init(|f| k(f as u64)),
-            page_of: array_init::array_init(|f| k((f as u64) << 6)),
+            format_of: array_init::array_init(|f| k(f as u64 + 1)),
+            page_of: array_init::array_init(|f| k((f as u64 + 1) << 6)),
+            sopc_page: k(0),
             low6: k(0x3F),
         }
     }
@@ -271,46 +274,46 @@ impl Default for SaluControl {
 impl Logic for SaluControl {
     #[hdl_gen]
     fn update(&mut self) {
-        self.page.next = self.page_of[0].val();
-        for f in 1..4 {
-            if self.format.val().get_bits::<2>(0) == self.low_format[f].val() {
+        self.page.next = self.sopc_page.val();
+        for f in 0..3 {
+            if self.format.val() == self.format_of[f].val() {
                 self.page.next = self.page_of[f].val();
             }
         }
         self.index.next = (self.opcode.val() & self.low6.val()) | self.page.val();
-        self.sel_add.next = self.table[0].val().get_bit(self.index.val().index());
-        self.sel_logic.next = self.table[1].val().get_bit(self.index.val().index());
-        self.sel_shift.next = self.table[2].val().get_bit(self.index.val().index());
-        self.sel_mul.next = self.table[3].val().get_bit(self.index.val().index());
-        self.sel_pick.next = self.table[4].val().get_bit(self.index.val().index());
-        self.sel_a.next = self.table[5].val().get_bit(self.index.val().index());
-        self.sel_b.next = self.table[6].val().get_bit(self.index.val().index());
-        self.sel_exec.next = self.table[7].val().get_bit(self.index.val().index());
-        self.wide.next = self.table[8].val().get_bit(self.index.val().index());
-        self.sdst_we.next = self.table[9].val().get_bit(self.index.val().index());
-        self.exec_we.next = self.table[10].val().get_bit(self.index.val().index());
-        self.scc_carry.next = self.table[11].val().get_bit(self.index.val().index());
-        self.scc_ovf.next = self.table[12].val().get_bit(self.index.val().index());
-        self.scc_nz.next = self.table[13].val().get_bit(self.index.val().index());
-        self.scc_cmp.next = self.table[14].val().get_bit(self.index.val().index());
-        self.scc_exec.next = self.table[15].val().get_bit(self.index.val().index());
-        self.sub.next = self.table[16].val().get_bit(self.index.val().index());
-        self.use_cin.next = self.table[17].val().get_bit(self.index.val().index());
-        self.signed.next = self.table[18].val().get_bit(self.index.val().index());
-        self.cmp_eq.next = self.table[19].val().get_bit(self.index.val().index());
-        self.cmp_lt.next = self.table[20].val().get_bit(self.index.val().index());
-        self.cmp_gt.next = self.table[21].val().get_bit(self.index.val().index());
-        self.pick_scc.next = self.table[22].val().get_bit(self.index.val().index());
-        self.log_or.next = self.table[23].val().get_bit(self.index.val().index());
-        self.log_xor.next = self.table[24].val().get_bit(self.index.val().index());
-        self.log_not.next = self.table[25].val().get_bit(self.index.val().index());
-        self.inv_b.next = self.table[26].val().get_bit(self.index.val().index());
-        self.sh_left.next = self.table[27].val().get_bit(self.index.val().index());
-        self.sh_arith.next = self.table[28].val().get_bit(self.index.val().index());
-        self.bfe.next = self.table[29].val().get_bit(self.index.val().index());
-        self.b_imm.next = self.table[30].val().get_bit(self.index.val().index());
-        self.b_sext.next = self.table[31].val().get_bit(self.index.val().index());
-        self.b_exec.next = self.table[32].val().get_bit(self.index.val().index());
+        self.sel_add.next = self.truth[0].val().get_bit(self.index.val().index());
+        self.sel_logic.next = self.truth[1].val().get_bit(self.index.val().index());
+        self.sel_shift.next = self.truth[2].val().get_bit(self.index.val().index());
+        self.sel_mul.next = self.truth[3].val().get_bit(self.index.val().index());
+        self.sel_pick.next = self.truth[4].val().get_bit(self.index.val().index());
+        self.sel_a.next = self.truth[5].val().get_bit(self.index.val().index());
+        self.sel_b.next = self.truth[6].val().get_bit(self.index.val().index());
+        self.sel_exec.next = self.truth[7].val().get_bit(self.index.val().index());
+        self.wide.next = self.truth[8].val().get_bit(self.index.val().index());
+        self.sdst_we.next = self.truth[9].val().get_bit(self.index.val().index());
+        self.exec_we.next = self.truth[10].val().get_bit(self.index.val().index());
+        self.scc_carry.next = self.truth[11].val().get_bit(self.index.val().index());
+        self.scc_ovf.next = self.truth[12].val().get_bit(self.index.val().index());
+        self.scc_nz.next = self.truth[13].val().get_bit(self.index.val().index());
+        self.scc_cmp.next = self.truth[14].val().get_bit(self.index.val().index());
+        self.scc_exec.next = self.truth[15].val().get_bit(self.index.val().index());
+        self.sub.next = self.truth[16].val().get_bit(self.index.val().index());
+        self.use_cin.next = self.truth[17].val().get_bit(self.index.val().index());
+        self.is_signed.next = self.truth[18].val().get_bit(self.index.val().index());
+        self.cmp_eq.next = self.truth[19].val().get_bit(self.index.val().index());
+        self.cmp_lt.next = self.truth[20].val().get_bit(self.index.val().index());
+        self.cmp_gt.next = self.truth[21].val().get_bit(self.index.val().index());
+        self.pick_scc.next = self.truth[22].val().get_bit(self.index.val().index());
+        self.log_or.next = self.truth[23].val().get_bit(self.index.val().index());
+        self.log_xor.next = self.truth[24].val().get_bit(self.index.val().index());
+        self.log_not.next = self.truth[25].val().get_bit(self.index.val().index());
+        self.inv_b.next = self.truth[26].val().get_bit(self.index.val().index());
+        self.sh_left.next = self.truth[27].val().get_bit(self.index.val().index());
+        self.sh_arith.next = self.truth[28].val().get_bit(self.index.val().index());
+        self.bfe.next = self.truth[29].val().get_bit(self.index.val().index());
+        self.b_imm.next = self.truth[30].val().get_bit(self.index.val().index());
+        self.b_sext.next = self.truth[31].val().get_bit(self.index.val().index());
+        self.b_exec.next = self.truth[32].val().get_bit(self.index.val().index());
     }
 }
 
@@ -340,7 +343,7 @@ fn write(wide: bool) -> Ctl {
 fn compare(kind: u8, signed: bool) -> Ctl {
     Ctl {
         sub: true,
-        signed,
+        is_signed: signed,
         scc_cmp: true,
         cmp_eq: matches!(kind, 0 | 3 | 5),
         cmp_lt: matches!(kind, 1 | 4 | 5),

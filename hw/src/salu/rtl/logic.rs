@@ -11,17 +11,19 @@ pub struct SaluLogic {
     /// Second operand.
     pub y: Signal<In, Bits<64>>,
     /// OR.
-    pub or: Signal<In, Bit>,
+    pub sel_or: Signal<In, Bit>,
     /// XOR.
-    pub xor: Signal<In, Bit>,
+    pub sel_xor: Signal<In, Bit>,
     /// NOT `a` (`y` unused).
-    pub not: Signal<In, Bit>,
+    pub sel_not: Signal<In, Bit>,
     /// Invert `y` first (`andn2`, `orn2`).
     pub inv_y: Signal<In, Bit>,
     /// The result.
     pub d: Signal<Out, Bits<64>>,
     /// `y`, inverted with `inv_y`.
     yy: Signal<Local, Bits<64>>,
+    /// The result (`d` is assigned once: see [`crate::salu::rtl`]).
+    r: Signal<Local, Bits<64>>,
 }
 
 impl Default for SaluLogic {
@@ -29,12 +31,13 @@ impl Default for SaluLogic {
         Self {
             a: Default::default(),
             y: Default::default(),
-            or: Default::default(),
-            xor: Default::default(),
-            not: Default::default(),
+            sel_or: Default::default(),
+            sel_xor: Default::default(),
+            sel_not: Default::default(),
             inv_y: Default::default(),
             d: Default::default(),
             yy: Default::default(),
+            r: Default::default(),
         }
     }
 }
@@ -46,15 +49,16 @@ impl Logic for SaluLogic {
         if self.inv_y.val() {
             self.yy.next = !self.y.val();
         }
-        self.d.next = self.a.val() & self.yy.val();
-        if self.or.val() {
-            self.d.next = self.a.val() | self.yy.val();
+        self.r.next = self.a.val() & self.yy.val();
+        if self.sel_or.val() {
+            self.r.next = self.a.val() | self.yy.val();
         }
-        if self.xor.val() {
-            self.d.next = self.a.val() ^ self.yy.val();
+        if self.sel_xor.val() {
+            self.r.next = self.a.val() ^ self.yy.val();
         }
-        if self.not.val() {
-            self.d.next = !self.a.val();
+        if self.sel_not.val() {
+            self.r.next = !self.a.val();
         }
+        self.d.next = self.r.val();
     }
 }

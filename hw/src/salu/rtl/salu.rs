@@ -57,13 +57,17 @@ pub struct Salu {
     /// The adder (adds, subtracts, compares).
     add: SaluAdder,
     /// The logic unit (also the saveexecs' new EXEC).
-    logic: SaluLogic,
+    bitwise: SaluLogic,
     /// The shifter.
     shift: SaluShift,
     /// The multiplier.
     mul: SaluMul,
     /// The second operand: `b`, SOPK's constant (zero- or sign-extended), or EXEC.
     y: Signal<Local, Bits<64>>,
+    /// The shifter's input: `a`, or its low half zero- or sign-extended.
+    sx: Signal<Local, Bits<64>>,
+    /// The shift amount: `b[5:0]`, or `b[4:0]` for a 32-bit shift.
+    samount: Signal<Local, Bits<6>>,
     /// The comparison's `a < y` (signed or unsigned).
     lt: Signal<Local, Bit>,
     /// The comparison holds.
@@ -145,10 +149,12 @@ impl Default for Salu {
             exec_out: Default::default(),
             ctl: Default::default(),
             add: Default::default(),
-            logic: Default::default(),
+            bitwise: Default::default(),
             shift: Default::default(),
             mul: Default::default(),
             y: Default::default(),
+            sx: Default::default(),
+            samount: Default::default(),
             lt: Default::default(),
             cmp: Default::default(),
             pick: Default::default(),
@@ -205,21 +211,23 @@ impl Logic for Salu {
         self.add.y.next = self.y.val();
         self.add.sub.next = self.ctl.sub.val();
         self.add.cin.next = self.ctl.use_cin.val() & self.scc.val();
-        self.logic.a.next = self.a.val();
-        self.logic.y.next = self.y.val();
-        self.logic.or.next = self.ctl.log_or.val();
-        self.logic.xor.next = self.ctl.log_xor.val();
-        self.logic.not.next = self.ctl.log_not.val();
-        self.logic.inv_y.next = self.ctl.inv_b.val();
-        self.shift.x.next = self.a.val();
-        self.shift.amount.next = self.b.val().get_bits::<6>(0);
+        self.bitwise.a.next = self.a.val();
+        self.bitwise.y.next = self.y.val();
+        self.bitwise.sel_or.next = self.ctl.log_or.val();
+        self.bitwise.sel_xor.next = self.ctl.log_xor.val();
+        self.bitwise.sel_not.next = self.ctl.log_not.val();
+        self.bitwise.inv_y.next = self.ctl.inv_b.val();
+        self.sx.next = self.a.val();
+        self.samount.next = self.b.val().get_bits::<6>(0);
         if !self.ctl.wide.val() {
-            self.shift.x.next = self.a.val() & self.low32.val();
-            self.shift.amount.next = self.b.val().get_bits::<6>(0) & self.max5.val();
+            self.sx.next = self.a.val() & self.low32.val();
+            self.samount.next = self.b.val().get_bits::<6>(0) & self.max5.val();
         }
         if !self.ctl.wide.val() & self.ctl.sh_arith.val() & self.a.val().get_bit(31) {
-            self.shift.x.next = (self.a.val() & self.low32.val()) | self.high32.val();
+            self.sx.next = (self.a.val() & self.low32.val()) | self.high32.val();
         }
+        self.shift.x.next = self.sx.val();
+        self.shift.amount.next = self.samount.val();
         self.shift.left.next = self.ctl.sh_left.val();
         self.shift.arith.next = self.ctl.sh_arith.val();
         self.shift.bfe.next = self.ctl.bfe.val();
@@ -228,7 +236,7 @@ impl Logic for Salu {
         self.mul.y.next = self.y.val().get_bits::<32>(0);
         // The comparison: min/max pick `a` when it holds, the compares write it to SCC.
         self.lt.next = self.add.lt_u.val();
-        if self.ctl.signed.val() {
+        if self.ctl.is_signed.val() {
             self.lt.next = self.add.lt_s.val();
         }
         self.cmp.next = (self.ctl.cmp_eq.val() & self.add.eq.val())
@@ -244,7 +252,7 @@ impl Logic for Salu {
             self.res.next = self.add.sum.val();
         }
         if self.ctl.sel_logic.val() {
-            self.res.next = self.logic.d.val();
+            self.res.next = self.bitwise.d.val();
         }
         if self.ctl.sel_shift.val() {
             self.res.next = self.shift.d.val();
@@ -272,7 +280,7 @@ impl Logic for Salu {
                 & ((self.lo.val() != self.z32.val())
                     | (self.sized.val().get_bits::<32>(32) != self.z32.val())))
             | (self.ctl.scc_cmp.val() & self.cmp.val())
-            | (self.ctl.scc_exec.val() & (self.logic.d.val() != self.z64.val()));
+            | (self.ctl.scc_exec.val() & (self.bitwise.d.val() != self.z64.val()));
         self.scc_write.next = self.ctl.scc_carry.val()
             | self.ctl.scc_ovf.val()
             | self.ctl.scc_nz.val()
@@ -299,7 +307,7 @@ impl Logic for Salu {
             self.r_scc_we.d.next = self.scc_write.val();
             self.r_scc.d.next = self.scc_new.val() & self.scc_write.val();
             self.r_exec_we.d.next = self.ctl.exec_we.val();
-            self.r_exec.d.next = self.logic.d.val();
+            self.r_exec.d.next = self.bitwise.d.val();
             if !self.ctl.exec_we.val() {
                 self.r_exec.d.next = self.z64.val();
             }

@@ -25,6 +25,8 @@ pub struct SaluShift {
     pub d: Signal<Out, Bits<64>>,
     /// `x >> amount`.
     right: Signal<Local, Bits<64>>,
+    /// The result (`d` is assigned once: see [`crate::salu::rtl`]).
+    r: Signal<Local, Bits<64>>,
     /// The field mask of `bfe`.
     mask: Signal<Local, Bits<64>>,
     /// All ones.
@@ -47,6 +49,7 @@ impl Default for SaluShift {
             d: Default::default(),
             right: Default::default(),
             mask: Default::default(),
+            r: Default::default(),
             ones: k(u64::MAX),
             low32: k(0xFFFF_FFFF),
             zero2: k(0),
@@ -63,15 +66,16 @@ impl Logic for SaluShift {
             self.mask.next =
                 !(self.ones.val() << self.width.val().get_bits::<5>(0)) & self.low32.val();
         }
-        self.d.next = self.right.val();
+        self.r.next = self.right.val();
         if self.arith.val() & self.x.val().get_bit(63) {
-            self.d.next = self.right.val() | !(self.ones.val() >> self.amount.val());
+            self.r.next = self.right.val() | !(self.ones.val() >> self.amount.val());
         }
         if self.bfe.val() {
-            self.d.next = self.right.val() & self.mask.val();
+            self.r.next = self.right.val() & self.mask.val();
         }
         if self.left.val() {
-            self.d.next = self.x.val() << self.amount.val();
+            self.r.next = self.x.val() << self.amount.val();
         }
+        self.d.next = self.r.val();
     }
 }
