@@ -347,7 +347,7 @@ fn compare(kind: u8, signed: bool) -> Ctl {
         scc_cmp: true,
         cmp_eq: matches!(kind, 0 | 3 | 5),
         cmp_lt: matches!(kind, 1 | 4 | 5),
-        cmp_gt: matches!(kind, 1 | 2 | 3),
+        cmp_gt: matches!(kind, 1..=3),
         ..Ctl::default()
     }
 }

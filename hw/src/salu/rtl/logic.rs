@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 /// Combinational bitwise `a op y` (AND, or OR / XOR when selected; `y` first inverted with
 /// `inv_y`), or `!a` with `not`.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SaluLogic {
     /// First operand.
     pub a: Signal<In, Bits<64>>,
@@ -24,22 +24,6 @@ pub struct SaluLogic {
     yy: Signal<Local, Bits<64>>,
     /// The result (`d` is assigned once: see [`crate::salu::rtl`]).
     r: Signal<Local, Bits<64>>,
-}
-
-impl Default for SaluLogic {
-    fn default() -> Self {
-        Self {
-            a: Default::default(),
-            y: Default::default(),
-            sel_or: Default::default(),
-            sel_xor: Default::default(),
-            sel_not: Default::default(),
-            inv_y: Default::default(),
-            d: Default::default(),
-            yy: Default::default(),
-            r: Default::default(),
-        }
-    }
 }
 
 impl Logic for SaluLogic {

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 /// Combinational `(a * y)[31:0]` from three 16 × 16-bit products (rust-hdl's multiplier):
 /// `alo·ylo + ((ahi·ylo + alo·yhi) << 16)`; the low half is the same for signed and unsigned
 /// operands (`s_mul_i32`, `s_mulk_i32`).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SaluMul {
     /// First operand.
     pub a: Signal<In, Bits<32>>,
@@ -19,19 +19,6 @@ pub struct SaluMul {
     cross_a: Signal<Local, Bits<32>>,
     /// `alo·yhi`.
     cross_y: Signal<Local, Bits<32>>,
-}
-
-impl Default for SaluMul {
-    fn default() -> Self {
-        Self {
-            a: Default::default(),
-            y: Default::default(),
-            d: Default::default(),
-            lo: Default::default(),
-            cross_a: Default::default(),
-            cross_y: Default::default(),
-        }
-    }
 }
 
 impl Logic for SaluMul {
