@@ -4,10 +4,13 @@
 //! model), random operands with random upper halves on 32-bit operations, SCC, EXEC, `dst`,
 //! idle cycles and resets; every output every cycle.
 //!
-//! Mutation caught: the adder's carry taken from bit 31 instead of bit 32
-//! (`full.get_bit(31)` in `SaluAdder`'s `carry`) fails `rtl_salu_equals_the_model` at once,
-//! shrunk to one `s_add_u32 0x80000000, 0x7FFFFFFF` (SCC 1 where the model has 0); `rtgpu tb
-//! salu` fails on it at cycle 2, its first directed case.
+//! Mutations caught, each failing `rtl_salu_equals_the_model` on its first cases:
+//! - the adder's carry taken from bit 31 instead of bit 32 (`full.get_bit(31)` in
+//!   `SaluAdder`'s `carry`), shrunk to one `s_add_u32 0x80000000, 0x7FFFFFFF` (SCC 1 where
+//!   the model has 0); `rtgpu tb salu` fails on it at cycle 2, its first directed case;
+//! - a 32-bit shift that does not clear `a[63:32]` (the `sx = a & low32` line removed): a
+//!   `s_lshr_b32`/`s_bfe_u32` shifts the random upper half in; `rtgpu tb salu` fails at
+//!   cycle 57.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
