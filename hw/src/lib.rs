@@ -18,4 +18,5 @@ pub mod memsys;
 pub mod oracle;
 pub mod pws;
 pub mod reorder;
+pub mod salu;
 pub mod sched;

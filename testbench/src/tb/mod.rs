@@ -17,6 +17,7 @@ pub mod ldst;
 pub mod pws;
 pub mod reorder;
 mod runner;
+pub mod salu;
 pub mod sched;
 
 pub use counter::{Counter32, CounterTb};
@@ -54,7 +55,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 18] {
+pub fn all() -> [&'static dyn BlockTb; 19] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -72,6 +73,7 @@ pub fn all() -> [&'static dyn BlockTb; 18] {
         &crate::tb::cache::tb::L1Tb,
         &crate::tb::cache::coal_tb::CoalescerTb,
         &crate::tb::ldst::tb::ReorderExampleTb,
+        &salu::SaluTb,
         &DecodeTb,
         &CounterTb,
     ]

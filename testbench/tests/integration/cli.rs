@@ -33,6 +33,7 @@ fn list_names_every_block_and_speaks_json() {
             "l1-cache",
             "coalescer",
             "reorder-example",
+            "salu",
             "decode",
             "counter"
         ]

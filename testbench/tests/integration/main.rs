@@ -29,6 +29,7 @@ mod pws_pass_cu;
 mod reorder;
 mod rtl_system;
 mod run;
+mod salu;
 mod sched;
 mod standalone;
 mod sweep;

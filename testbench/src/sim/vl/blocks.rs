@@ -11,6 +11,7 @@ use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_hw::ldst::LdstPath;
 use rtgpu_hw::pws::SimdGroup;
 use rtgpu_hw::reorder::Reorder;
+use rtgpu_hw::salu::Salu;
 use rtgpu_hw::sched::WarpScheduler;
 
 crate::vl_ports!([] Counter32 { clock, enable, count });
@@ -18,6 +19,11 @@ crate::vl_ports!([] Counter32 { clock, enable, count });
 crate::vl_ports!([] InsnDecode {
     clock, reset, valid, word0, word1, out_valid, illegal, format, unit, opcode, dst, sdst,
     src0, src1, src2, imm, literal, words, abs, neg, clamp, omod, glc, slc, gds, imm_offset,
+});
+
+crate::vl_ports!([] Salu {
+    clock, reset, valid, format, opcode, dst, a, b, scc, exec, out_valid, out_dst, sdst_we,
+    wide, d_lo, d_hi, scc_we, scc_out, exec_we, exec_out,
 });
 
 crate::vl_ports!([] PwsDecode {
