@@ -204,7 +204,8 @@ impl CuProbe {
         for (i, used) in self.used.iter_mut().enumerate() {
             *used |= ctx[i * CTX_VARS.len()] != State::Empty as u64;
         }
-        self.values.truncate(self.ctx_at + self.ctxs.len() * CTX_VARS.len());
+        self.values
+            .truncate(self.ctx_at + self.ctxs.len() * CTX_VARS.len());
         self.sys.core_values(cu, cycle, &mut self.values);
         self.cycles = cycle + 1;
         self.sample_domains(cycle * CYCLE_PS, cu)

@@ -90,6 +90,20 @@ pub fn for_each_value_cached(
     descs: &mut Vec<TypeDescriptor>,
     mut f: impl FnMut(usize, Word),
 ) {
+    for_each_leaf(uut, descs, |index, value, kind| {
+        f(index, to_word(value, kind))
+    });
+}
+
+/// Calls `f(index, value, kind)` for every leaf signal as rust-hdl gives it, in the order of
+/// [`list_signals`], with the descriptors cached in `descs` (see
+/// [`for_each_value_cached`]); [`leaf_value`] reads a value of up to 64 bits without
+/// allocating.
+pub fn for_each_leaf(
+    uut: &dyn Block,
+    descs: &mut Vec<TypeDescriptor>,
+    mut f: impl FnMut(usize, &VCDValue, &TypeKind),
+) {
     let mut reader = Reader {
         index: 0,
         atom: 0,
@@ -97,6 +111,19 @@ pub fn for_each_value_cached(
         f: &mut f,
     };
     uut.accept("", &mut reader);
+}
+
+/// A leaf's value as a number (an enum's variant index), if it has at most 64 bits.
+pub fn leaf_value(value: &VCDValue, kind: &TypeKind) -> Option<u64> {
+    let one = |v: &vcd06::Value| u64::from(*v == vcd06::Value::V1);
+    match value {
+        VCDValue::Single(v) => Some(one(v)),
+        VCDValue::Vector(msb_first) if msb_first.len() <= 64 => {
+            Some(msb_first.iter().fold(0, |acc, v| acc << 1 | one(v)))
+        }
+        VCDValue::String(s) => Some(enum_index(s, kind)),
+        _ => None,
+    }
 }
 
 /// The ports of the root block, in declaration order.
@@ -171,7 +198,7 @@ impl Probe for Lister {
     }
 }
 
-struct Reader<'a, F: FnMut(usize, Word)> {
+struct Reader<'a, F: FnMut(usize, &VCDValue, &TypeKind)> {
     index: usize,
     /// The atom being visited, and the descriptors of the atoms seen so far.
     atom: usize,
@@ -179,22 +206,27 @@ struct Reader<'a, F: FnMut(usize, Word)> {
     f: &'a mut F,
 }
 
-/// Calls `f` with every leaf of `value` (of type `desc`), from leaf number `index` on.
-fn emit<F: FnMut(usize, Word)>(index: &mut usize, f: &mut F, value: &VCDValue, desc: &TypeKind) {
-    match (value, desc) {
+/// Calls `f` with every leaf of `value` (of type `kind`), from leaf number `index` on.
+fn emit<F: FnMut(usize, &VCDValue, &TypeKind)>(
+    index: &mut usize,
+    f: &mut F,
+    value: &VCDValue,
+    kind: &TypeKind,
+) {
+    match (value, kind) {
         (VCDValue::Composite(values), TypeKind::Composite(fields)) => {
             for (v, field) in values.iter().zip(fields) {
                 emit(index, f, v, &field.kind.kind);
             }
         }
         (value, kind) => {
-            f(*index, to_word(value, kind));
+            f(*index, value, kind);
             *index += 1;
         }
     }
 }
 
-impl<F: FnMut(usize, Word)> Probe for Reader<'_, F> {
+impl<F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Reader<'_, F> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
         if self.atom == self.descs.len() {
             self.descs.push(signal.descriptor());
@@ -217,7 +249,8 @@ fn variant_names(v: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn to_word(value: &VCDValue, kind: &TypeKind) -> Word {
+/// A leaf value as a word (an enum as its variant index, at its width).
+pub fn to_word(value: &VCDValue, kind: &TypeKind) -> Word {
     match value {
         VCDValue::Single(v) => bitvec![u64, Lsb0; u64::from(*v == vcd06::Value::V1); 1],
         VCDValue::Vector(msb_first) => {
@@ -239,11 +272,18 @@ fn enum_word(variant: &str, kind: &TypeKind) -> Word {
     let TypeKind::Enum(variants) = kind else {
         return Word::new();
     };
-    let short = |v: &String| v.rsplit("::").next() == Some(variant);
-    let index = variants.iter().position(short).unwrap_or(0);
     let mut w = bitvec![u64, Lsb0; 0; enum_width(variants.len())];
-    w.store(index as u64);
+    w.store(enum_index(variant, kind));
     w
+}
+
+/// The index of enum variant `variant` (its short name) in `kind`, 0 if it is not one.
+fn enum_index(variant: &str, kind: &TypeKind) -> u64 {
+    let TypeKind::Enum(variants) = kind else {
+        return 0;
+    };
+    let short = |v: &String| v.rsplit("::").next() == Some(variant);
+    variants.iter().position(short).unwrap_or(0) as u64
 }
 
 /// A word as lowercase hex, `width` bits wide (at least one digit).

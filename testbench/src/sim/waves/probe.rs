@@ -151,9 +151,9 @@ impl ProbeRecorder {
         while i < end {
             let to = (i + 8).min(end);
             if values[i..to] != self.last[i..to] {
-                for j in i..to {
-                    if values[j] != self.last[j] {
-                        self.last[j] = values[j];
+                for (j, &v) in values.iter().enumerate().take(to).skip(i) {
+                    if v != self.last[j] {
+                        self.last[j] = v;
                         if inside {
                             self.write(ps, j)?;
                         }

@@ -6,9 +6,11 @@
 //! recorder pays nothing.
 
 use crate::paths::with_path;
-use crate::sim::signals::{for_each_value_cached, list_signals, to_u64, Role, SignalInfo, Word};
-use rust_hdl::core::type_descriptor::TypeDescriptor;
+use crate::sim::signals::{
+    for_each_leaf, leaf_value, list_signals, to_word, Role, SignalInfo, Word,
+};
 use rust_hdl::core::block::Block;
+use rust_hdl::core::type_descriptor::TypeDescriptor;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -39,7 +41,9 @@ pub struct VcdRecorder {
     /// By signal index: variant names of enum signals.
     names: Vec<Option<Vec<String>>>,
     /// By signal index: the last value written.
-    last: Vec<Option<Word>>,
+    last: Vec<Option<Leaf>>,
+    /// By signal index: its width.
+    widths: Vec<usize>,
     recorded: Vec<SignalInfo>,
     time: Option<u64>,
     window: (u64, u64),
@@ -79,6 +83,7 @@ impl VcdRecorder {
             writer,
             path: path.to_path_buf(),
             last: vec![None; ids.len()],
+            widths: signals.iter().map(|s| s.width).collect(),
             ids,
             descs: Vec::new(),
             names,
@@ -105,9 +110,13 @@ impl VcdRecorder {
         }
         let mut result = Ok(());
         let mut stamped = self.time == Some(ps);
-        for_each_value_cached(uut, &mut self.descs, |index, value| {
+        for_each_leaf(uut, &mut self.descs, |index, value, kind| {
             let Some((id, id_line)) = &self.ids[index] else {
                 return;
+            };
+            let value = match leaf_value(value, kind) {
+                Some(v) => Leaf::Small(v),
+                None => Leaf::Wide(to_word(value, kind)),
             };
             if result.is_err() || self.last[index].as_ref() == Some(&value) {
                 return;
@@ -117,9 +126,17 @@ impl VcdRecorder {
                 result = self.writer.timestamp(ps);
             }
             if result.is_ok() {
-                result = match &self.names[index] {
-                    Some(names) => self.writer.change_string(*id, variant(names, &value)),
-                    None => write_value(&mut self.writer, (*id, id_line), &value),
+                result = match (&self.names[index], &value) {
+                    (Some(names), Leaf::Small(v)) => {
+                        self.writer.change_string(*id, variant(names, *v))
+                    }
+                    (_, Leaf::Small(v)) => super::probe::write_change(
+                        self.writer.writer(),
+                        *v,
+                        self.widths[index],
+                        id_line,
+                    ),
+                    (_, Leaf::Wide(w)) => write_wide(&mut self.writer, *id, w),
                 };
             }
             self.last[index] = Some(value);
@@ -160,21 +177,20 @@ pub(crate) fn enter_scope<W: Write>(
 }
 
 /// The name of an enum value (its index), or `?` for an index out of range.
-fn variant<'a>(names: &'a [String], value: &Word) -> &'a str {
-    names
-        .get(to_u64(value) as usize)
-        .map_or("?", String::as_str)
+fn variant(names: &[String], index: u64) -> &str {
+    names.get(index as usize).map_or("?", String::as_str)
 }
 
-/// A value change (up to 64 bits without allocating, as [`super::probe`] writes them).
-fn write_value<W: Write>(
-    writer: &mut vcd::Writer<W>,
-    (id, id_line): (IdCode, &[u8]),
-    value: &Word,
-) -> io::Result<()> {
-    if (1..=64).contains(&value.len()) {
-        return super::probe::write_change(writer.writer(), to_u64(value), value.len(), id_line);
-    }
+/// A signal's value: up to 64 bits as a number (an enum as its variant index), wider ones as
+/// words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Leaf {
+    Small(u64),
+    Wide(Word),
+}
+
+/// The value change of a signal wider than 64 bits.
+fn write_wide<W: Write>(writer: &mut vcd::Writer<W>, id: IdCode, value: &Word) -> io::Result<()> {
     let bit = |b: bool| if b { Value::V1 } else { Value::V0 };
     let msb_first: Vec<Value> = value.iter().rev().map(|b| bit(*b)).collect();
     writer.change_vector(id, msb_first)
