@@ -14,6 +14,7 @@ use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
 use rtgpu_hw::dram::model::{checker, trace_cmd};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
+use rtgpu_wcet::reorder::analyzer::Analysis;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -205,15 +206,15 @@ fn check_dram(gpu: &Gpu, cfg: &CuConfig) -> Result<Result<CheckStats, Violation>
     Ok(chk.finish(m.counters().dram.cycles.saturating_sub(1)))
 }
 
-/// The static estimator's L1 misses for rounds of the compute unit's resident work-groups.
-fn predicted(
+/// The reordering analysis of a launch: its global accesses as the reference interpreter
+/// makes them (the static estimator's input).
+pub(crate) fn launch_analysis(
     code: &[u32],
     meta: &KernelMeta,
     image: &Image,
     dims: Dims,
-    cfg: &CuConfig,
-) -> Result<u64, String> {
-    let a = analyze(
+) -> Result<Analysis, String> {
+    analyze(
         code,
         0,
         dims,
@@ -222,7 +223,18 @@ fn predicted(
         &image.mem,
         &InterpConfig::default(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())
+}
+
+/// The static estimator's L1 misses for rounds of the compute unit's resident work-groups.
+fn predicted(
+    code: &[u32],
+    meta: &KernelMeta,
+    image: &Image,
+    dims: Dims,
+    cfg: &CuConfig,
+) -> Result<u64, String> {
+    let a = launch_analysis(code, meta, image, dims)?;
     let r = resident_wgs(cfg, dims.grid, dims.wg, meta.lds) as usize;
     let m = &cfg.memory;
     let e = predict_l1(&a, r, m.l1_sets as u32, m.l1_ways as u32)?;

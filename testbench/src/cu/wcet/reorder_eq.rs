@@ -25,10 +25,9 @@ use super::graph::Graph;
 use super::memory::{MemBound, Traffic};
 use super::timing::Rules;
 use crate::cu::sweep::kernels_in;
-use crate::cu::system::{Launched, SysCase};
+use crate::cu::system::{launch_analysis, Launched, SysCase};
 use crate::plot::{bar_chart_png, BarChart, Series};
-use rtgpu_firmware::interp::InterpConfig;
-use rtgpu_firmware::ldst_trace::{analyze, sequence_major, LINE_BYTES};
+use rtgpu_firmware::ldst_trace::{sequence_major, LINE_BYTES};
 use rtgpu_hw::cu::{resident_wgs, CuConfig, IssueRecord, Mode};
 use rtgpu_hw::isa::insn_model::unit;
 use rtgpu_hw::sched::model::Policy;
@@ -186,16 +185,7 @@ fn row(path: &Path, scale: u32) -> Result<EqRow, String> {
         ..
     } = case.launch_logged()?;
     out.result.map_err(|e| format!("{}: {e}", path.display()))?;
-    let a = analyze(
-        &code,
-        0,
-        dims,
-        meta.lds,
-        image.kernarg,
-        &image.mem,
-        &InterpConfig::default(),
-    )
-    .map_err(|e| e.to_string())?;
+    let a = launch_analysis(&code, &meta, &image, dims)?;
     let resident = resident_wgs(&cfg, dims.grid, dims.wg, meta.lds) as usize;
     let (est, worst) = miss_info(&a, resident, &cfg)?;
     let coal_max = worst.iter().map(|w| w.coal).max().unwrap_or(1).clamp(1, 32);
