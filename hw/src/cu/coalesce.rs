@@ -14,7 +14,6 @@ const MAX_LINES: usize = 2 * WAVE_LANES;
 pub(super) struct Coalescing {
     block: DynBlock<CoalescerIn<WAVE_LANES>, CoalescerOut>,
     input: CoalescerIn<WAVE_LANES>,
-    spans: Vec<LineSpan>,
 }
 
 impl Coalescing {
@@ -26,16 +25,14 @@ impl Coalescing {
             ..CoalescerIn::default()
         };
         block.step(&input);
-        Ok(Self {
-            block,
-            input,
-            spans: Vec::with_capacity(MAX_LINES),
-        })
+        Ok(Self { block, input })
     }
 
     /// The lines touched by `n` dwords (1..=4) from each lane's byte address (`addrs`: (lane,
     /// address) for the lanes of `eff`), ascending, each with its span: the block loads the
     /// instruction, then is advanced every cycle until `last` (an empty `eff` gives no line).
+    /// The lines are written into `spans` (emptied first; a list the hierarchy gave back, see
+    /// `MemSystem::take_lines`), which is returned.
     /// The memory port has checked every dword against the data memory (at most 1 GiB), so the
     /// addresses fit the block's 32 bits.
     pub(super) fn lines(
@@ -43,6 +40,7 @@ impl Coalescing {
         addrs: impl Iterator<Item = (usize, u64)>,
         eff: u64,
         n: usize,
+        mut spans: Vec<LineSpan>,
     ) -> Vec<LineSpan> {
         let i = &mut self.input;
         i.reset = false;
@@ -53,13 +51,13 @@ impl Coalescing {
         (i.load, i.mask, i.size, i.next) = (true, eff, (n - 1) as u8, false);
         self.block.step(i);
         (i.load, i.next) = (false, true);
-        self.spans.clear();
+        spans.clear();
         for _ in 0..MAX_LINES {
             let out = self.block.cycle(i);
             if !out.busy {
                 break;
             }
-            self.spans.push(LineSpan {
+            spans.push(LineSpan {
                 line: out.line,
                 first: out.first,
                 words: out.words,
@@ -68,7 +66,7 @@ impl Coalescing {
                 break;
             }
         }
-        self.spans.clone()
+        spans
     }
 
     /// The block's lock-step fault, if any.

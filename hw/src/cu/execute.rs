@@ -95,7 +95,8 @@ impl ComputeUnit {
             return Ok(());
         };
         let addrs = memory::flat_addresses(f, &g.wfs[wf].vrf, eff);
-        let lines = coal.lines(addrs, eff, memory::dwords(f));
+        let spans = self.mem_sys.as_mut().map(MemSystem::take_lines);
+        let lines = coal.lines(addrs, eff, memory::dwords(f), spans.unwrap_or_default());
         if lines.is_empty() {
             p.at = self.now + 1;
             self.pending.push(p);

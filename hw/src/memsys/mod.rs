@@ -181,6 +181,11 @@ pub struct MemSystem {
     /// for its fill: a miss starts a list, a hit on the line while it is being filled joins
     /// the newest, a fill completes the oldest.
     waiting: HashMap<u32, VecDeque<Vec<u64>>>,
+    /// Emptied lists and per-line queues of `waiting`, kept for the next misses (the cycle
+    /// allocates nothing once they exist).
+    spare: (Vec<Vec<u64>>, Vec<VecDeque<Vec<u64>>>),
+    /// Line lists of sequenced accesses, for [`MemSystem::take_lines`].
+    spare_lines: Vec<Vec<LineSpan>>,
     /// Completed accesses: (id, cycle of completion).
     done: Vec<(u64, u64)>,
     /// Channels with a free entry, as they stand at the start of the cycle.
@@ -254,6 +259,8 @@ impl MemSystem {
             miss_queue: VecDeque::new(),
             tracks: HashMap::new(),
             waiting: HashMap::new(),
+            spare: (Vec::new(), Vec::new()),
+            spare_lines: Vec::new(),
             done: Vec::new(),
             free: 0,
             next_dram_edge: dram_clk.period,
@@ -472,12 +479,22 @@ impl MemSystem {
         let line = r.span.line;
         let waiters = self.waiting.get_mut(&line).and_then(VecDeque::pop_front);
         if self.waiting.get(&line).is_some_and(VecDeque::is_empty) {
-            self.waiting.remove(&line);
+            self.retire_line(line);
         }
-        for id in waiters.unwrap_or_default() {
+        let mut waiters = waiters.unwrap_or_default();
+        for &id in &waiters {
             self.progress(id, now + 1, |t| t.fills_left -= 1);
         }
+        waiters.clear();
+        self.spare.0.push(waiters);
         Some(line)
+    }
+
+    /// Line `line` has no load waiting for a fill any more: its queue goes to the spares.
+    fn retire_line(&mut self, line: u32) {
+        if let Some(q) = self.waiting.remove(&line) {
+            self.spare.1.push(q);
+        }
     }
 
     /// Applies `f` to access `id`'s track, then completes it if nothing is left.
@@ -541,7 +558,11 @@ impl MemSystem {
             self.miss_queue.push_back(req);
             (0, 1)
         } else {
-            let lists = self.waiting.entry(span.line).or_default();
+            let (spare_lists, spare_queues) = &mut self.spare;
+            let lists = self
+                .waiting
+                .entry(span.line)
+                .or_insert_with(|| spare_queues.pop().unwrap_or_default());
             if !o.hit {
                 // The whole line comes from DRAM (the L1 holds lines).
                 let whole = LineSpan {
@@ -550,7 +571,7 @@ impl MemSystem {
                     words: coalesce::LINE_WORDS,
                 };
                 self.miss_queue.push_back(LineReq { span: whole, ..req });
-                lists.push_back(Vec::new());
+                lists.push_back(spare_lists.pop().unwrap_or_default());
             }
             let wait = match lists.back_mut() {
                 Some(l) => {
@@ -560,7 +581,7 @@ impl MemSystem {
                 None => false,
             };
             if lists.is_empty() {
-                self.waiting.remove(&span.line);
+                self.retire_line(span.line);
             }
             (usize::from(wait), 0)
         };
@@ -578,9 +599,18 @@ impl MemSystem {
         if let Some((a, i)) = &mut self.seq {
             *i += 1;
             if *i == a.lines.len() {
-                self.seq = None;
+                if let Some((mut a, _)) = self.seq.take() {
+                    a.lines.clear();
+                    self.spare_lines.push(a.lines);
+                }
             }
         }
+    }
+
+    /// An empty list for the next access's lines: one its sequencing emptied before, so that
+    /// an access allocates nothing once the pool holds the accesses in flight.
+    pub fn take_lines(&mut self) -> Vec<LineSpan> {
+        self.spare_lines.pop().unwrap_or_default()
     }
 
     /// The reordering unit's cycle: configuration, the request, the release.
