@@ -181,9 +181,11 @@ pub struct MemSystem {
     /// for its fill: a miss starts a list, a hit on the line while it is being filled joins
     /// the newest, a fill completes the oldest.
     waiting: HashMap<u32, VecDeque<Vec<u64>>>,
-    /// Emptied lists and per-line queues of `waiting`, kept for the next misses (the cycle
-    /// allocates nothing once they exist).
-    spare: (Vec<Vec<u64>>, Vec<VecDeque<Vec<u64>>>),
+    /// Emptied lists of `waiting`, kept for the next misses (the cycle allocates nothing
+    /// once the pools hold what is in flight).
+    spare_waiters: Vec<Vec<u64>>,
+    /// Emptied per-line queues of `waiting`, kept for the next lines.
+    spare_queues: Vec<VecDeque<Vec<u64>>>,
     /// Line lists of sequenced accesses, for [`MemSystem::take_lines`].
     spare_lines: Vec<Vec<LineSpan>>,
     /// Completed accesses: (id, cycle of completion).
@@ -259,7 +261,8 @@ impl MemSystem {
             miss_queue: VecDeque::new(),
             tracks: HashMap::new(),
             waiting: HashMap::new(),
-            spare: (Vec::new(), Vec::new()),
+            spare_waiters: Vec::new(),
+            spare_queues: Vec::new(),
             spare_lines: Vec::new(),
             done: Vec::new(),
             free: 0,
@@ -486,14 +489,14 @@ impl MemSystem {
             self.progress(id, now + 1, |t| t.fills_left -= 1);
         }
         waiters.clear();
-        self.spare.0.push(waiters);
+        self.spare_waiters.push(waiters);
         Some(line)
     }
 
     /// Line `line` has no load waiting for a fill any more: its queue goes to the spares.
     fn retire_line(&mut self, line: u32) {
         if let Some(q) = self.waiting.remove(&line) {
-            self.spare.1.push(q);
+            self.spare_queues.push(q);
         }
     }
 
@@ -558,7 +561,7 @@ impl MemSystem {
             self.miss_queue.push_back(req);
             (0, 1)
         } else {
-            let (spare_lists, spare_queues) = &mut self.spare;
+            let spare_queues = &mut self.spare_queues;
             let lists = self
                 .waiting
                 .entry(span.line)
@@ -571,7 +574,7 @@ impl MemSystem {
                     words: coalesce::LINE_WORDS,
                 };
                 self.miss_queue.push_back(LineReq { span: whole, ..req });
-                lists.push_back(spare_lists.pop().unwrap_or_default());
+                lists.push_back(self.spare_waiters.pop().unwrap_or_default());
             }
             let wait = match lists.back_mut() {
                 Some(l) => {

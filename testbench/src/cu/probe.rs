@@ -204,8 +204,7 @@ impl CuProbe {
         for (i, used) in self.used.iter_mut().enumerate() {
             *used |= ctx[i * CTX_VARS.len()] != State::Empty as u64;
         }
-        self.values
-            .truncate(self.ctx_at + self.ctxs.len() * CTX_VARS.len());
+        self.values.truncate(self.ctx_range().end);
         self.sys.core_values(cu, cycle, &mut self.values);
         self.cycles = cycle + 1;
         self.sample_domains(cycle * CYCLE_PS, cu)
@@ -230,6 +229,11 @@ impl CuProbe {
         Ok(())
     }
 
+    /// Where the context values sit in `values` (the system's values follow them).
+    fn ctx_range(&self) -> std::ops::Range<usize> {
+        self.ctx_at..self.ctx_at + self.ctxs.len() * CTX_VARS.len()
+    }
+
     /// Captures the per-context values of the current cycle (call before the step).
     pub fn capture(&mut self, cu: &ComputeUnit) {
         // After a quiet cycle the contexts are as they were captured before it, and no split
@@ -241,7 +245,8 @@ impl CuProbe {
             self.note_events(cu.now(), g);
         }
         self.captured = true;
-        let v = &mut self.values[self.ctx_at..self.ctx_at + self.ctxs.len() * CTX_VARS.len()];
+        let range = self.ctx_range();
+        let v = &mut self.values[range];
         for (out, &(g, u, s)) in v.chunks_exact_mut(CTX_VARS.len()).zip(&self.ctxs) {
             let values = match cu.groups().get(g) {
                 Some(grp) if u < grp.n_units() => {

@@ -79,26 +79,16 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 }
 
 /// Calls `f(index, value)` for every leaf signal, in the order of [`list_signals`].
-pub fn for_each_value(uut: &dyn Block, f: impl FnMut(usize, Word)) {
-    for_each_value_cached(uut, &mut Vec::new(), f);
-}
-
-/// [`for_each_value`], keeping every atom's type descriptor in `descs` from one call to the
-/// next (a descriptor is built with allocated names; a block's atoms keep their types).
-pub fn for_each_value_cached(
-    uut: &dyn Block,
-    descs: &mut Vec<TypeDescriptor>,
-    mut f: impl FnMut(usize, Word),
-) {
-    for_each_leaf(uut, descs, |index, value, kind| {
+pub fn for_each_value(uut: &dyn Block, mut f: impl FnMut(usize, Word)) {
+    for_each_leaf(uut, &mut Vec::new(), |index, value, kind| {
         f(index, to_word(value, kind))
     });
 }
 
 /// Calls `f(index, value, kind)` for every leaf signal as rust-hdl gives it, in the order of
-/// [`list_signals`], with the descriptors cached in `descs` (see
-/// [`for_each_value_cached`]); [`leaf_value`] reads a value of up to 64 bits without
-/// allocating.
+/// [`list_signals`], keeping every atom's type descriptor in `descs` from one call to the next
+/// (rust-hdl builds a descriptor with allocated names; a block's atoms keep their types);
+/// [`leaf_value`] reads a value of up to 64 bits without allocating.
 pub fn for_each_leaf(
     uut: &dyn Block,
     descs: &mut Vec<TypeDescriptor>,
