@@ -22,6 +22,21 @@ pub trait Bus {
     fn write(&mut self, a: u32, v: u32) -> Result<(), BusError>;
     /// Lets `cycles` core clock cycles pass.
     fn tick(&mut self, cycles: u64);
+
+    /// Reads register `a` `out.len()` times, in order (a burst through an auto-incrementing
+    /// window); a bus that can do it faster overrides this.
+    fn read_burst(&mut self, a: u32, out: &mut [u32]) -> Result<(), BusError> {
+        out.iter_mut().try_for_each(|w| {
+            *w = self.read(a)?;
+            Ok(())
+        })
+    }
+
+    /// Writes `words` to register `a`, in order (a burst through an auto-incrementing
+    /// window); a bus that can do it faster overrides this.
+    fn write_burst(&mut self, a: u32, words: &[u32]) -> Result<(), BusError> {
+        words.iter().try_for_each(|&w| self.write(a, w))
+    }
 }
 
 impl Bus for Gpu {
@@ -35,6 +50,14 @@ impl Bus for Gpu {
 
     fn tick(&mut self, cycles: u64) {
         self.run(cycles);
+    }
+
+    fn read_burst(&mut self, a: u32, out: &mut [u32]) -> Result<(), BusError> {
+        Gpu::read_burst(self, a, out)
+    }
+
+    fn write_burst(&mut self, a: u32, words: &[u32]) -> Result<(), BusError> {
+        Gpu::write_burst(self, a, words)
     }
 }
 
@@ -315,9 +338,7 @@ impl<B: Bus> Driver<B> {
     }
 
     fn write(&mut self, a: u32, v: u32) -> Result<(), DriverError> {
-        self.bus
-            .write(a, v)
-            .map_err(|error| DriverError::Bus { addr: a, error })
+        self.bus.write(a, v).map_err(refused(a))
     }
 
     /// Loads a code image at instruction address 0.
@@ -354,9 +375,9 @@ impl<B: Bus> Driver<B> {
             });
         }
         self.set_mem_addr(at)?;
-        words
-            .iter()
-            .try_for_each(|&w| self.write(addr::MEM_DATA, w))
+        self.bus
+            .write_burst(addr::MEM_DATA, words)
+            .map_err(refused(addr::MEM_DATA))
     }
 
     fn set_mem_addr(&mut self, at: u64) -> Result<(), DriverError> {
@@ -367,7 +388,11 @@ impl<B: Bus> Driver<B> {
     /// Reads `n` dwords of data memory from byte address `at`.
     pub fn read_mem(&mut self, at: u64, n: usize) -> Result<Vec<u32>, DriverError> {
         self.set_mem_addr(at)?;
-        (0..n).map(|_| self.read(addr::MEM_DATA)).collect()
+        let mut words = vec![0; n];
+        self.bus
+            .read_burst(addr::MEM_DATA, &mut words)
+            .map_err(refused(addr::MEM_DATA))?;
+        Ok(words)
     }
 
     /// Writes the launch registers and rings the doorbell. The GPU itself checks the sizes
@@ -487,8 +512,12 @@ impl<B: Bus> Driver<B> {
 }
 
 fn read<B: Bus>(bus: &mut B, a: u32) -> Result<u32, DriverError> {
-    bus.read(a)
-        .map_err(|error| DriverError::Bus { addr: a, error })
+    bus.read(a).map_err(refused(a))
+}
+
+/// The error of a bus access to register `a` that the bus refused.
+fn refused(a: u32) -> impl FnOnce(BusError) -> DriverError {
+    move |error| DriverError::Bus { addr: a, error }
 }
 
 #[cfg(test)]

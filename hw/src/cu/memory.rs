@@ -58,6 +58,23 @@ impl Memory {
         Ok(())
     }
 
+    /// The `n` dwords from byte address `addr`, when all of them are in memory.
+    pub fn span(&self, addr: u64, n: usize) -> Option<&[u32]> {
+        let i = self.span_start(addr, n)?;
+        Some(&self.0[i..i + n])
+    }
+
+    /// [`Memory::span`], writable.
+    pub fn span_mut(&mut self, addr: u64, n: usize) -> Option<&mut [u32]> {
+        let i = self.span_start(addr, n)?;
+        Some(&mut self.0[i..i + n])
+    }
+
+    fn span_start(&self, addr: u64, n: usize) -> Option<usize> {
+        let i = self.index(addr).ok()?;
+        (n <= self.0.len() - i).then_some(i)
+    }
+
     /// All of memory as dwords.
     pub fn words(&self) -> &[u32] {
         &self.0

@@ -40,6 +40,7 @@ fn float_in(s: Shape) -> bool {
 }
 
 /// Whether the result is fp32 (output modifiers apply).
+#[inline(always)]
 fn float_out(s: Shape) -> bool {
     match s {
         Shape::Vop1(op) => matches!(op, 0x05 | 0x06 | 0x22 | 0x23 | 0x27),
@@ -164,28 +165,119 @@ pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(
         }
         row
     });
-    let (fout, dst) = (float_out(s), usize::from(f.dst));
-    let vopc = matches!(s, Shape::Vopc(_));
-    let out = v.row_mut(dst);
-    let mut mask_out = 0u64;
-    for lane in lanes(eff) {
-        let inp = LaneIn {
-            a: rows[0][lane],
-            b: rows[1][lane],
-            c: rows[2][lane],
-            bit: mask_in >> lane & 1 == 1,
-        };
-        let (d, bit) = lane_op(s, &inp, out[lane], f.clamp);
-        mask_out |= u64::from(bit) << lane;
-        if !vopc {
-            out[lane] = if fout {
-                output_mod(d, f.omod, f.clamp)
-            } else {
-                d
-            };
+    let lanes = Lanes {
+        rows: &rows,
+        mask_in,
+        eff,
+        out: v.row_mut(usize::from(f.dst)),
+    };
+    let mask_out = specialised(s, lanes, f);
+    write_mask(f, s, e64, r, mask_out)
+}
+
+/// The operands of one instruction over the 64 lanes, and its destination row.
+struct Lanes<'a> {
+    rows: &'a [[u32; LANES]; 3],
+    /// Carry-in / condition bits.
+    mask_in: u64,
+    /// The lanes that take the result.
+    eff: u64,
+    out: &'a mut [u32; LANES],
+}
+
+/// Runs `s` over the lanes: the frequent shapes through a loop compiled for that shape
+/// alone (the lane operation folded, no per-lane dispatch), the others through the same
+/// loop with the shape read per lane. Returns the mask bits of the lanes of `eff`.
+fn specialised(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
+    /// `(kind, opcode)` as one constant: 1 VOP1, 2 VOP2, 3 VOPC, 4 VOP3.
+    const fn key(s: Shape) -> u32 {
+        match s {
+            Shape::Vop1(op) => 1 << 16 | op as u32,
+            Shape::Vop2(op) => 2 << 16 | op as u32,
+            Shape::Vopc(op) => 3 << 16 | op as u32,
+            Shape::Vop3(op) => 4 << 16 | op as u32,
         }
     }
-    write_mask(f, s, e64, r, mask_out)
+    const fn shape_of(k: u32) -> Shape {
+        let op = (k & 0xFFFF) as u16;
+        match k >> 16 {
+            1 => Shape::Vop1(op),
+            2 => Shape::Vop2(op),
+            3 => Shape::Vopc(op),
+            _ => Shape::Vop3(op),
+        }
+    }
+    fn fixed<const K: u32>(l: Lanes, f: &InsnFields) -> u64 {
+        over_lanes(shape_of(K), l, f)
+    }
+    macro_rules! table {
+        ($($s:expr),* $(,)?) => {
+            match key(s) {
+                $(k if k == key($s) => fixed::<{ key($s) }>(l, f),)*
+                _ => over_lanes(s, l, f),
+            }
+        };
+    }
+    use Shape::*;
+    table!(
+        Vop1(0x01),  // v_mov_b32
+        Vop2(0x00),  // v_cndmask_b32
+        Vop2(0x01),  // v_add_f32
+        Vop2(0x05),  // v_mul_f32
+        Vop2(0x11),  // v_ashrrev_i32
+        Vop2(0x12),  // v_lshlrev_b32
+        Vop2(0x13),  // v_and_b32
+        Vop2(0x14),  // v_or_b32
+        Vop2(0x15),  // v_xor_b32
+        Vop2(0x16),  // v_mac_f32
+        Vop2(0x19),  // v_add_u32
+        Vop2(0x1A),  // v_sub_u32
+        Vop2(0x1B),  // v_subrev_u32
+        Vop2(0x1C),  // v_addc_u32
+        Vop3(0x1C1), // v_mad_f32
+        Vop3(0x285), // v_mul_lo_u32
+        Vopc(0xC1),  // v_cmp_lt_i32
+        Vopc(0xCA),  // v_cmp_eq_u32
+    )
+}
+
+/// Every lane computed into a row (a lane operation has no side effect; a loop without a
+/// branch, which the compiler vectorises when `s` is a constant), then the lanes of `eff`
+/// written: the whole row at once when every lane is on.
+#[inline(always)]
+fn over_lanes(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
+    let fout = float_out(s);
+    let mut d = [0u32; LANES];
+    let mut bits = [false; LANES];
+    for lane in 0..LANES {
+        let inp = LaneIn {
+            a: l.rows[0][lane],
+            b: l.rows[1][lane],
+            c: l.rows[2][lane],
+            bit: l.mask_in >> lane & 1 == 1,
+        };
+        let (x, bit) = lane_op(s, &inp, l.out[lane], f.clamp);
+        d[lane] = if fout {
+            output_mod(x, f.omod, f.clamp)
+        } else {
+            x
+        };
+        bits[lane] = bit;
+    }
+    if !matches!(s, Shape::Vopc(_)) {
+        if l.eff == u64::MAX {
+            *l.out = d;
+        } else {
+            for lane in lanes(l.eff) {
+                l.out[lane] = d[lane];
+            }
+        }
+    }
+    if !matches!(s, Shape::Vopc(_) | Shape::Vop2(0x19..=0x1E)) {
+        return 0;
+    }
+    let mask = bits.iter().rev().fold(0u64, |m, &b| m << 1 | u64::from(b));
+    mask & l.eff
 }
 
 /// Writes the lane mask an instruction produces: VOPC results (VCC, or the e64 form's SGPR
@@ -254,6 +346,7 @@ fn vopc64(op: u16, a: u64, b: u64) -> bool {
 }
 
 /// Whether integer compare `op` (bits [2:0] F, LT, EQ, LE, GT, NE, GE, T) holds for `ord`.
+#[inline(always)]
 fn int_holds(op: u16, ord: std::cmp::Ordering) -> bool {
     use std::cmp::Ordering::*;
     match op & 7 {
@@ -277,6 +370,7 @@ fn input_mod(x: u32, abs: bool, neg: bool) -> u32 {
     }
 }
 
+#[inline(always)]
 fn output_mod(d: u32, omod: u8, clamp: bool) -> u32 {
     let mut x = f32::from_bits(d);
     x = match omod {
@@ -292,11 +386,13 @@ fn output_mod(d: u32, omod: u8, clamp: bool) -> u32 {
     x.to_bits()
 }
 
+#[inline(always)]
 fn fl(x: u32) -> f32 {
     f32::from_bits(x)
 }
 
 /// Saturates a u64 result to 32 bits when `clamp` is set.
+#[inline(always)]
 fn sat(x: u64, clamp: bool) -> u32 {
     if clamp {
         x.min(u64::from(u32::MAX)) as u32
@@ -306,6 +402,7 @@ fn sat(x: u64, clamp: bool) -> u32 {
 }
 
 /// One lane: (result, mask bit).
+#[inline(always)]
 fn lane_op(s: Shape, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
     let (a, b, c) = (i.a, i.b, i.c);
     match s {
@@ -316,6 +413,7 @@ fn lane_op(s: Shape, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
     }
 }
 
+#[inline(always)]
 fn vop1(op: u16, a: u32) -> u32 {
     match op {
         0x05 => (a as i32 as f32).to_bits(),
@@ -329,6 +427,7 @@ fn vop1(op: u16, a: u32) -> u32 {
     }
 }
 
+#[inline(always)]
 fn vop2(op: u16, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
     let (a, b) = (i.a, i.b);
     let carry = |x: u64| (sat(x, clamp), x >> 32 != 0);
@@ -371,12 +470,14 @@ fn vop2(op: u16, i: &LaneIn, old: u32, clamp: bool) -> (u32, bool) {
 }
 
 /// `x - y - bit` with the borrow out (saturated to 0 with `clamp`).
+#[inline(always)]
 fn borrow_in(x: u32, y: u32, bit: bool, clamp: bool) -> (u32, bool) {
     let d = i64::from(x) - i64::from(y) - i64::from(bit);
     let out = if d < 0 && clamp { 0 } else { d as u32 };
     (out, d < 0)
 }
 
+#[inline(always)]
 fn vop3(op: u16, a: u32, b: u32, c: u32, clamp: bool) -> u32 {
     match op {
         0x1C1 => (fl(a) * fl(b) + fl(c)).to_bits(),
@@ -398,6 +499,7 @@ fn vop3(op: u16, a: u32, b: u32, c: u32, clamp: bool) -> u32 {
 
 /// A VOPC compare. Integer opcodes: bits [2:0] F, LT, EQ, LE, GT, NE, GE, T; 0xC0 signed,
 /// 0xC8 unsigned. Float opcodes (below 0x80): bits [3:0] the 16 IEEE predicates.
+#[inline(always)]
 fn vopc(op: u16, a: u32, b: u32) -> bool {
     use std::cmp::Ordering::*;
     if op >= 0x80 {
@@ -435,6 +537,23 @@ fn vopc(op: u16, a: u32, b: u32) -> bool {
 mod tests {
     use super::*;
     use crate::isa::insn_model::decode_fields;
+
+    /// The mask a VOPC compare or a carry-out writes holds only the lanes of the effective
+    /// mask; the destination's other lanes keep their values.
+    #[test]
+    fn mask_results_and_writes_keep_to_the_effective_lanes() {
+        let (mut r, mut v) = (Sregs::default(), Vrf::default());
+        *v.row_mut(0) = [0xFFFF_FFFF; LANES];
+        *v.row_mut(1) = [0xFFFF_FFFF; LANES];
+        *v.row_mut(2) = [7; LANES];
+        // v_cmp_eq_u32 vcc, v0, v1: true in every lane.
+        execute(&decode_fields(0x7D94_0300, 0), &mut r, &mut v, 0b1010).unwrap();
+        assert_eq!(r.vcc, 0b1010);
+        // v_add_u32 v2, vcc, v0, v1: a carry out of every lane.
+        execute(&decode_fields(0x3204_0300, 0), &mut r, &mut v, 0xF0).unwrap();
+        assert_eq!(r.vcc, 0xF0);
+        assert_eq!((v.get(2, 4), v.get(2, 3), v.get(2, 8)), (0xFFFF_FFFE, 7, 7));
+    }
 
     #[test]
     fn lshlrev_b64_reads_a_scalar_source_as_64_bits() {

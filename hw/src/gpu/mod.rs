@@ -189,6 +189,37 @@ impl Gpu {
         }
     }
 
+    /// `out.len()` MMIO reads of register `a`, in order: through `MEM_DATA`, in one copy
+    /// when the whole span is in memory. The same as that many [`Gpu::read`]s.
+    pub fn read_burst(&mut self, a: u32, out: &mut [u32]) -> Result<(), BusError> {
+        if let Some(src) = (a == addr::MEM_DATA)
+            .then(|| self.cu.mem.span(self.mem_addr, out.len()))
+            .flatten()
+        {
+            out.copy_from_slice(src);
+            self.mem_addr += 4 * out.len() as u64;
+            return Ok(());
+        }
+        out.iter_mut().try_for_each(|w| {
+            *w = self.read(a)?;
+            Ok(())
+        })
+    }
+
+    /// MMIO writes of `words` to register `a`, in order: through `MEM_DATA`, in one copy
+    /// when the whole span is in memory. The same as that many [`Gpu::write`]s.
+    pub fn write_burst(&mut self, a: u32, words: &[u32]) -> Result<(), BusError> {
+        if let Some(dst) = (a == addr::MEM_DATA)
+            .then(|| self.cu.mem.span_mut(self.mem_addr, words.len()))
+            .flatten()
+        {
+            dst.copy_from_slice(words);
+            self.mem_addr += 4 * words.len() as u64;
+            return Ok(());
+        }
+        words.iter().try_for_each(|&w| self.write(a, w))
+    }
+
     /// An MMIO write.
     pub fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
         let launch_reg = (addr::ENTRY_PC..addr::USER_DATA_END).contains(&a);
@@ -412,6 +443,49 @@ mod tests {
         let mut user = [0; 16];
         (user[1], user[15]) = (0x800, 7);
         assert_eq!(g.launch().abi, Abi::Hsa { rsrc2: 0x90, user });
+    }
+
+    /// A burst equals its words one by one: the memory, the window's address and the
+    /// response, also when the burst runs past the end of memory.
+    #[test]
+    fn bursts_equal_single_accesses() {
+        let end = CuConfig::default().mem_bytes;
+        for (at, n) in [
+            (0x100u64, 37usize),
+            (end - 16, 4),
+            (end - 8, 5),
+            (end, 1),
+            (2, 3),
+        ] {
+            let words: Vec<u32> = (0..n as u32).map(|i| 0x1000 + i).collect();
+            let (mut one, mut burst) = (gpu(), gpu());
+            for g in [&mut one, &mut burst] {
+                g.write(addr::MEM_ADDR_LO, at as u32).unwrap();
+                g.write(addr::MEM_ADDR_HI, (at >> 32) as u32).unwrap();
+            }
+            let single = words.iter().try_for_each(|&w| one.write(addr::MEM_DATA, w));
+            assert_eq!(
+                burst.write_burst(addr::MEM_DATA, &words),
+                single,
+                "{at:#x}+{n}"
+            );
+            assert_eq!(one.cu.mem.words(), burst.cu.mem.words(), "{at:#x}+{n}");
+            let moved = one.read(addr::MEM_ADDR_LO);
+            assert_eq!(moved, burst.read(addr::MEM_ADDR_LO), "{at:#x}+{n}");
+            for g in [&mut one, &mut burst] {
+                g.write(addr::MEM_ADDR_LO, at as u32).unwrap();
+            }
+            let (mut a, mut b) = (vec![0; n], vec![0; n]);
+            let single = a.iter_mut().try_for_each(|w| {
+                *w = one.read(addr::MEM_DATA)?;
+                Ok(())
+            });
+            assert_eq!(burst.read_burst(addr::MEM_DATA, &mut b), single);
+            assert_eq!(
+                (a, one.read(addr::MEM_ADDR_LO)),
+                (b, burst.read(addr::MEM_ADDR_LO))
+            );
+        }
     }
 
     #[test]

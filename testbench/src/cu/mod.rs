@@ -69,6 +69,14 @@ impl Bus for Recording {
         self.gpu.write(a, v)
     }
 
+    fn read_burst(&mut self, a: u32, out: &mut [u32]) -> Result<(), BusError> {
+        self.gpu.read_burst(a, out)
+    }
+
+    fn write_burst(&mut self, a: u32, words: &[u32]) -> Result<(), BusError> {
+        self.gpu.write_burst(a, words)
+    }
+
     fn tick(&mut self, cycles: u64) {
         let Some(probe) = self.probe.as_mut() else {
             self.gpu.run(cycles);
