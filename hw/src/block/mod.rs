@@ -55,6 +55,14 @@ pub trait Clocked {
         *out = self.cycle(input);
     }
 
+    /// Whether the last edge changed no output: with any inputs, the outputs are what they
+    /// were before it, so an owner whose inputs did not change may keep the outputs it read.
+    /// Only a model that can tell cheaply says `true`; an RTL implementation keeps the
+    /// default `false`.
+    fn outputs_kept(&self) -> bool {
+        false
+    }
+
     /// Whether the implementation is still sound: a lock-step pair reports its first
     /// mismatch (or its engine's failure) here. Models are always sound.
     fn check(&self) -> Result<(), Box<BlockFault>> {

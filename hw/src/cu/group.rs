@@ -259,12 +259,16 @@ impl Group {
         self.pws.outputs_into(&self.pws_in, &mut self.out);
     }
 
-    /// The split/merge unit's inputs: the pending command and every context's EXEC.
-    fn load_pws_in(&mut self) {
+    /// The split/merge unit's inputs: the pending command and every context's EXEC; whether
+    /// an EXEC changed since the last load.
+    fn load_pws_in(&mut self) -> bool {
         self.pws_in.group = self.cmd;
+        let mut moved = false;
         for (e, c) in self.pws_in.exec.iter_mut().zip(&self.ctx) {
+            moved |= *e != c.r.exec;
             *e = c.r.exec;
         }
+        moved
     }
 
     /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by `ages`
@@ -336,13 +340,18 @@ impl Group {
         if let Some(t) = self.trace.as_mut() {
             t.push((self.cmd, self.ctx.iter().map(|c| c.r.exec).collect()));
         }
-        self.load_pws_in();
+        // (The inputs the outputs were last read with.)
+        let read_with = self.pws_in.group;
+        let exec_moved = self.load_pws_in();
         self.pws.step(&self.pws_in);
         self.last_split = (self.cmd.cmd == crate::pws::Cmd::Split as u8)
             .then(|| self.k(self.cmd.cmd_unit.into(), self.cmd.cmd_slot.into()));
         self.cmd = self.idle_cmd(self.cmd.dws, self.cmd.watchdog);
-        // (The edge changes no EXEC: only the command is new.)
-        self.read_outputs();
+        // The edge changes no EXEC: only the command is new. The outputs are read again
+        // unless no input changed since the last read and the edge changed no output.
+        if exec_moved || read_with != self.cmd || !self.pws.outputs_kept() {
+            self.read_outputs();
+        }
     }
 
     /// The first fault of a block of the group checked in lock-step.

@@ -4,14 +4,17 @@
 use super::*;
 
 impl SimdGroupModel {
-    /// The timers: SPLITTING/MERGING count down to READY, MERGE_WAIT counts up.
-    pub(super) fn count_down(&mut self) {
+    /// The timers: SPLITTING/MERGING count down to READY, MERGE_WAIT counts up. Whether a
+    /// context became READY.
+    pub(super) fn count_down(&mut self) -> bool {
+        let mut readied = false;
         for c in &mut self.ctx {
             match c.state {
                 State::Splitting | State::Merging => {
                     if c.timer == 1 {
                         c.state = State::Ready;
                         c.timer = 0;
+                        readied = true;
                     } else {
                         c.timer = c.timer.wrapping_sub(1) & COUNTDOWN_BITS;
                     }
@@ -20,6 +23,7 @@ impl SimdGroupModel {
                 State::Empty | State::Ready | State::Done => {}
             }
         }
+        readied
     }
 
     /// The merge of the pair found at the previous edge: the target `t` (whose stack top is

@@ -237,6 +237,19 @@ pub struct SimdGroupModel {
     error: ErrorCode,
     /// The error register's context.
     error_ctx: usize,
+    /// The last edge changed no output (only timers, `live` counts or a waiting PC moved).
+    outputs_kept: Hint,
+}
+
+/// A simulation hint kept beside the registers, not a register: two models whose registers
+/// are equal are equal whatever their hints.
+#[derive(Clone, Copy, Debug, Default, Eq)]
+struct Hint(bool);
+
+impl PartialEq for Hint {
+    fn eq(&self, _: &Hint) -> bool {
+        true
+    }
 }
 
 impl SimdGroupModel {
@@ -257,6 +270,7 @@ impl SimdGroupModel {
             split_denied: false,
             error: ErrorCode::None,
             error_ctx: 0,
+            outputs_kept: Hint(false),
         }
     }
 
@@ -311,6 +325,10 @@ impl SimdGroupModel {
             return;
         }
         let dws = inp.dws;
+        let (strobes, old_error) = (
+            self.copy.is_some() || self.split_denied,
+            (self.error, self.error_ctx),
+        );
         // What the edge does is decided from the current state: the command's action, the
         // watchdog and the merging pair. The updates below then run in place, in the order in
         // which later ones overwrite earlier ones (timers, merge, command); the contexts the
@@ -324,7 +342,7 @@ impl SimdGroupModel {
                 (b, a)
             }
         });
-        self.count_down();
+        let readied = self.count_down();
         // Changes to the `live` counters of root contexts, applied last.
         let mut live_down = None;
         if let Some((t, c)) = merge {
@@ -344,6 +362,19 @@ impl SimdGroupModel {
             }
         }
         (self.error, self.error_ctx) = error;
+        self.outputs_kept = Hint(
+            !strobes
+                && !readied
+                && merge.is_none()
+                && action == Action::Nothing
+                && error == old_error,
+        );
+    }
+
+    /// Whether the last edge changed no output: the outputs, with any inputs, are what they
+    /// were before it.
+    pub fn outputs_kept(&self) -> bool {
+        self.outputs_kept.0
     }
 
     /// Introspection: context k's child stack, bottom first (last = top).
@@ -430,5 +461,9 @@ impl crate::block::Clocked for SimdGroupModel {
 
     fn step(&mut self, input: &PwsIn) {
         self.clock(&input.group);
+    }
+
+    fn outputs_kept(&self) -> bool {
+        SimdGroupModel::outputs_kept(self)
     }
 }

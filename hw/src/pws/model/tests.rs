@@ -100,16 +100,26 @@ impl Bench {
     }
 
     /// Presents `inp` (with the bench's dws and watchdog) during the current cycle, clocks,
-    /// and returns the outputs of the next cycle.
+    /// and returns the outputs of the next cycle. Every edge that says it kept the outputs
+    /// is checked to have kept them.
     fn step(&mut self, inp: GroupIn) -> GroupOut {
         let inp = GroupIn {
             dws: self.dws,
             watchdog: self.watchdog,
             ..inp
         };
+        let before = self.out();
         self.m.clock(&inp);
         self.t += 1;
-        self.out()
+        let after = self.out();
+        if self.m.outputs_kept() {
+            assert_eq!(
+                after, before,
+                "cycle {}: outputs_kept, yet they changed",
+                self.t
+            );
+        }
+        after
     }
 
     /// Idles until cycle `t` (inclusive of the clocks in between), returning its outputs.
