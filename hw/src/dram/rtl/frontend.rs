@@ -109,7 +109,7 @@ pub struct FrontEnd {
     ones16: Constant<Bits<16>>,
     fifteen: Constant<Bits<4>>,
     one16: Constant<Bits<16>>,
-    one30: Constant<Bits<30>>,
+    one4: Constant<Bits<4>>,
     sixteen: Constant<Bits<30>>,
     high26: Constant<Bits<30>>,
     zero16: Constant<Bits<16>>,
@@ -171,7 +171,7 @@ impl Default for FrontEnd {
             ones16: k(0xFFFF),
             fifteen: k(15),
             one16: k(1),
-            one30: k(1),
+            one4: k(1),
             sixteen: k(16),
             high26: k(((1 << 30) - 1) & !15),
             zero16: k(0),
@@ -202,7 +202,7 @@ impl Logic for FrontEnd {
             self.fits[j].next = self.rel_end[j].val() <= self.sixteen.val();
             self.hi[j].next = self.fifteen.val();
             if self.fits[j].val() {
-                self.hi[j].next = (self.rel_end[j].val() - self.one30.val()).get_bits::<4>(0);
+                self.hi[j].next = self.rel_end[j].val().get_bits::<4>(0) - self.one4.val();
             }
         }
         for j in 1..STAGES {
@@ -215,7 +215,7 @@ impl Logic for FrontEnd {
             & (self.ones16.val() >> (self.fifteen.val() - self.hi[0].val()));
         self.resume[0].next = self.sixteen.val();
         self.resume_row[0].next = self.rel[0].val();
-        self.rows_done[0].next = self.zero16.val();
+        self.rows_done[0].next = self.jk[0].val();
         self.last[0].next = false;
         for j in 1..STAGES {
             self.merged[j].next = self.merged[j - 1].val();
