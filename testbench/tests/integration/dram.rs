@@ -202,9 +202,8 @@ fn fig3_tile_on_the_rtl() {
 /// gather of 512 words (64 bursts, 8 rows each) costs the 318 cycles of the 64 bursts read
 /// contiguously (one row segment per cycle took 547), and dense tiles up to 16 rows per burst
 /// (words 1, period 1) run on the RTL in lock-step with the model, each as fast as the
-/// contiguous request over the same bursts. Mutations caught: one row per cycle (547), a walk
-/// of 16 stages instead of 17 (RTL != model on the 1 × 48 tile), the resumed row's start not
-/// advanced (wrong masks on the data bus).
+/// contiguous request over the same bursts. Mutations caught: one row per cycle (547), an RTL
+/// walk of 16 stages instead of 17 (RTL != model on the 1 × 48 tile).
 #[test]
 fn dense_tiles_run_at_one_burst_per_cycle() {
     let part = Part::DDR4_3200AA_X16;
