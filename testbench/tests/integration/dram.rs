@@ -302,7 +302,7 @@ fn cli_request_prints_the_stable_line_and_a_checkable_trace() {
 /// An iterative indexed request from a file: the stable line, one CAS per index (no
 /// coalescing), the LID the library's driver gives for the same request, a trace the DDR4
 /// checker accepts. And above 48 KiB the sweep says Eq. 15 no longer bounds (the pair
-/// starvation explained in docs/results.md): 16,384 words reach 4,224 against 4,167.
+/// starvation explained in docs/blocks/dram.md): 16,384 words reach 4,224 against 4,167.
 #[test]
 fn cli_indexed_request_from_a_file_and_the_sweep_that_exceeds_eq15() {
     let dir = tempfile::tempdir().unwrap();
@@ -387,6 +387,51 @@ fn cli_tile_sweep_agrees_with_single_requests() {
     assert_eq!(lid(worst), max);
     assert_eq!(lid(0), min, "the aligned tile is the cheapest");
     let (code, _, err) = rtgpu(&["dram", "tiles", "--words", "2048", "--period", "1024"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rows would overlap"), "{err}");
+}
+
+/// `dram tiles` over a list of periods, as CSV: one line per words × rows × period shape, the
+/// Fig. 3 tile's worst start as costly as its LID from word 2 or more; `dram sweep --json` and
+/// `dram table --json` say whether Eq. 15 bounds (`bounded`), true at 4 KiB where the maximum
+/// equals the bound, false at 16,384 words. Mutations caught: `bounded` as `max < bound`
+/// (false at 4 KiB), a single period swept (two lines, not four).
+#[test]
+fn cli_tile_sweep_over_periods_as_csv_and_the_bounded_flag() {
+    let args = [
+        "dram", "tiles", "--words", "1,5", "--rows", "3", "--period", "7,32", "--csv",
+    ];
+    let (code, out, err) = rtgpu(&args);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "words,rows,period,min,max,worst_addr,util");
+    let shapes: Vec<String> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').take(3).collect::<Vec<_>>().join("x"))
+        .collect();
+    assert_eq!(shapes, ["1x3x7", "5x3x7", "1x3x32", "5x3x32"]);
+    let fig3: Vec<u32> = lines[2]
+        .split(',')
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    assert!(fig3[3] <= 85 && fig3[4] >= 85, "{}", lines[2]);
+    let sweep_json = |words: &str| {
+        let (code, out, err) = rtgpu(&["dram", "sweep", "--words", words, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let s = sweep_json("1024");
+    assert_eq!(
+        (s["max"].as_u64(), s["bound"].as_u64()),
+        (Some(327), Some(327))
+    );
+    assert_eq!(s["bounded"], true);
+    assert_eq!(sweep_json("16384")["bounded"], false);
+    let (code, out, err) = rtgpu(&["dram", "table", "--max-bursts", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[1]["bounded"], true, "{rows}");
+    let (code, _, err) = rtgpu(&["dram", "tiles", "--words", "8", "--period", "4"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("rows would overlap"), "{err}");
 }
