@@ -394,8 +394,8 @@ fn cli_tile_sweep_agrees_with_single_requests() {
 /// `dram tiles` over a list of periods, as CSV: one line per words × rows × period shape, the
 /// Fig. 3 tile's worst start as costly as its LID from word 2 or more; `dram sweep --json` and
 /// `dram table --json` say whether Eq. 15 bounds (`bounded`), true at 4 KiB where the maximum
-/// equals the bound, false at 16,384 words. Mutations caught: `bounded` as `max < bound`
-/// (false at 4 KiB), a single period swept (two lines, not four).
+/// equals the bound, false at 16,384 words. Mutation caught: `bounded` as `max < bound`
+/// (false at 4 KiB).
 #[test]
 fn cli_tile_sweep_over_periods_as_csv_and_the_bounded_flag() {
     let args = [
