@@ -71,17 +71,16 @@
 //!
 //! **Tile.** The *segments* of a request are, for each row r in order and within the row in
 //! ascending address order, the intersection of the row with one burst: segment =
-//! (burst k, mask of the row's words in burst k; bit i = word 16k + i). The front-end
-//! processes at most one segment per cycle, the first in t_a + 1. A segment *completes its
-//! burst* when it is the request's last segment or the next segment lies in another burst;
-//! otherwise its mask is merged (OR) into the following segment's (rows closer than 16 words
-//! share bursts: Fig. 3's 5×3 tile from a 7-word period gives 2 bursts, masks 0x3E7C and
-//! 0x001F). A completing segment *emits* its burst, with the merged mask, to the command
-//! generator in the cycle it is processed, if the generator accepts it (below); otherwise the
-//! front-end stays on that segment (a stall) and retries in the next cycle. A non-completing
-//! segment is always processed in one cycle. Since P ≥ W, bursts are emitted in strictly
-//! ascending address order; each burst carries its *successor*: the next burst the request
-//! emits, or none for the last.
+//! (burst k, mask of the row's words in burst k; bit i = word 16k + i). The segments of one burst
+//! are consecutive (rows do not overlap, P ≥ W); the burst's *mask* is the OR of theirs (rows
+//! closer than 16 words share bursts: Fig. 3's 5×3 tile from a 7-word period gives 2 bursts,
+//! masks 0x3E7C and 0x001F). The front-end offers one burst per cycle, the first in t_a + 1:
+//! in each cycle it offers the burst of its current segment with the mask merged over every
+//! segment of that burst (up to 16 rows), to the command generator; if the generator accepts
+//! it (below), the front-end moves to the first segment of the next burst, else it stays (a
+//! stall) and offers the same burst in the next cycle. Bursts without a word of the request are
+//! never offered. Since P ≥ W, bursts are emitted in strictly ascending address order; each
+//! burst carries its *successor*: the next burst the request emits, or none for the last.
 //!
 //! **Indexed.** `idx_ready` = 1 in a cycle (from t_a + 1 on) when the request still needs
 //! indexes and the

@@ -1,10 +1,11 @@
 //! `rtgpu dram`: the Sim-D DRAM controller (hw/src/dram/): one request's LID and command
 //! trace, LID sweeps over all word alignments, per-size tables against Sim-D's Eq. 15.
 
-use crate::common::{print_json_or, Fail};
+use crate::common::{print_json_or, progress, Fail};
 use clap::Subcommand;
 use rtgpu_hw::dram::Part;
 use rtgpu_testbench::tb::dram::cli::{self, CliError};
+use rtgpu_testbench::tb::dram::sweep;
 use std::path::PathBuf;
 
 /// The arguments of `rtgpu dram`: a subcommand.
@@ -29,8 +30,8 @@ enum DramCmd {
     Sweep(SweepArgs),
     /// The sweep for every size from 1 to --max-bursts bursts: min, max, bound and gap.
     Table(TableArgs),
-    /// 2D tiles: the LID of every --words × --rows shape over the first 256 start words, with
-    /// the data-bus use at the worst start.
+    /// 2D tiles: the LID of every --words × --rows × --period shape over the first 256 start
+    /// words, with the data-bus use at the worst start (a table, --json or --csv).
     Tiles(TilesArgs),
 }
 
@@ -46,12 +47,16 @@ struct TilesArgs {
     /// Rows, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "4,16,64")]
     rows: Vec<u64>,
-    /// Words from one row's start to the next (the width of the buffer the tile is cut from).
-    #[arg(long, default_value_t = 1024)]
-    period: u64,
+    /// Words from one row's start to the next (the width of the buffer the tile is cut
+    /// from), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1024")]
+    period: Vec<u64>,
     /// Print JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// Print CSV (`words,rows,period,min,max,worst_addr,util`).
+    #[arg(long)]
+    csv: bool,
 }
 
 /// The arguments of `rtgpu dram request`.
@@ -107,6 +112,9 @@ struct SweepArgs {
     /// Words per request.
     #[arg(long)]
     words: u64,
+    /// Print JSON (with `bounded`: false where Eq. 15 does not bound the maximum).
+    #[arg(long)]
+    json: bool,
 }
 
 /// The arguments of `rtgpu dram table`.
@@ -163,8 +171,8 @@ fn request(r: &RequestArgs) -> Result<(), Fail> {
 /// `sweep`: prints the LID range over all alignments and the bound.
 fn sweep(s: &SweepArgs) -> Result<(), Fail> {
     let (part, write) = part_dir(&s.target.part, &s.target.dir)?;
-    println!("{}", cli::sweep_line(&part, write, s.words).map_err(coded)?);
-    Ok(())
+    let sweep = cli::sweep_words(&part, write, s.words).map_err(coded)?;
+    print_json_or(s.json, &sweep, |s| format!("{}\n", cli::sweep_line(s)))
 }
 
 /// `table`: prints the sweep of every size as a table or JSON.
@@ -177,6 +185,13 @@ fn table(t: &TableArgs) -> Result<(), Fail> {
 /// `tiles`: the 2D tile sweep as a table or JSON.
 fn tiles(t: &TilesArgs) -> Result<(), Fail> {
     let (part, write) = part_dir(&t.target.part, &t.target.dir)?;
-    let rows = cli::tile_rows(&part, write, &t.words, &t.rows, t.period).map_err(coded)?;
+    let shapes = cli::tile_shapes(write, &t.words, &t.rows, &t.period).map_err(coded)?;
+    let bar = progress(shapes.len() as u64, "tiles");
+    let rows = sweep::tiles(&part, write, &shapes, || bar.inc(1)).map_err(|e| Fail(1, e))?;
+    bar.finish_and_clear();
+    if t.csv {
+        print!("{}", cli::tiles_csv(&rows));
+        return Ok(());
+    }
     print_json_or(t.json, &rows, |rows| cli::render_tiles(rows))
 }

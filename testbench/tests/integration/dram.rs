@@ -157,12 +157,15 @@ fn four_kib_read_testbench() {
 }
 
 /// Fig. 3 on the RTL: a 5 × 3 tile with period 7 from word 2 is two bursts whose data-bus
-/// masks are words {2–6, 9–13} and {0–4} (Section 3.2.1 of the Sim-D paper).
+/// masks are words {2–6, 9–13} and {0–4} (Section 3.2.1 of the Sim-D paper), and with one
+/// burst per cycle its LID is 85, the authors' controller's (one row segment per cycle gave
+/// 86). Mutation caught: the front-end walking one row per cycle (LID 86).
 #[test]
 fn fig3_tile_on_the_rtl() {
     let part = Part::DDR4_3200AA_X16;
     let mut rtl = RtlDram::<8>::new(&part, 0).unwrap();
     let mut masks: Vec<(u16, u32)> = Vec::new();
+    let mut lids = Vec::new();
     for t in 0..200 {
         let inp = DramIn {
             req_valid: t == 0,
@@ -173,6 +176,9 @@ fn fig3_tile_on_the_rtl() {
             ..DramIn::default()
         };
         let o = rtl.step(&inp).unwrap();
+        if o.done {
+            lids.push(o.done_lid);
+        }
         if o.dq_valid {
             if o.dq_beat == 0 {
                 masks.push((o.dq_col, 0));
@@ -189,6 +195,50 @@ fn fig3_tile_on_the_rtl() {
         words.contains(&0x3E7C) && words.contains(&0x001F),
         "{words:x?}"
     );
+    assert_eq!(lids, [85]);
+}
+
+/// The stride sequencer emits one burst per cycle however many rows share it: a stride-2
+/// gather of 512 words (64 bursts, 8 rows each) costs the 318 cycles of the 64 bursts read
+/// contiguously (one row segment per cycle took 547), and dense tiles up to 16 rows per burst
+/// (words 1, period 1) run on the RTL in lock-step with the model, each as fast as the
+/// contiguous request over the same bursts. Mutations caught: one row per cycle (547), an RTL
+/// walk of 16 stages instead of 17 (RTL != model on the 1 × 48 tile).
+#[test]
+fn dense_tiles_run_at_one_burst_per_cycle() {
+    let part = Part::DDR4_3200AA_X16;
+    let gather = Request::tile(false, 0, 1, 2, 512);
+    assert_eq!(request_lid(part, 0, &gather).unwrap(), 318);
+    assert_eq!(
+        request_lid(part, 0, &Request::contiguous(false, 0, 1024)).unwrap(),
+        318
+    );
+    // (words, period, rows): every row count per burst from 16 down, rows ending inside and
+    // across bursts, the period one past a burst.
+    let shapes = [
+        (1, 2, 512),
+        (1, 1, 48),
+        (3, 4, 40),
+        (5, 7, 30),
+        (15, 16, 12),
+        (16, 17, 10),
+        (2, 9, 20),
+    ];
+    let reqs: Vec<Request> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, p, c))| Request::tile(i % 2 == 1, 16 * i as u32 + 3, w, p, c))
+        .collect();
+    let (_, done) =
+        tb::simulate_requests::<8>("dense", &part, 0, &reqs, &TbOptions::default(), None).unwrap();
+    for (r, c) in reqs.iter().zip(&done) {
+        // The contiguous request over the same words from the tile's first to its last.
+        let span = (u32::from(r.count) - 1) * r.period + r.words;
+        let flat = request_lid(part, 0, &Request::contiguous(r.write, r.addr, span)).unwrap();
+        if r.period - r.words < 16 {
+            assert_eq!(c.lid, flat, "{r:?}: every burst of the span is touched");
+        }
+    }
 }
 
 /// Refresh only between requests: with the first refresh due during a request, the REF
@@ -252,7 +302,7 @@ fn cli_request_prints_the_stable_line_and_a_checkable_trace() {
 /// An iterative indexed request from a file: the stable line, one CAS per index (no
 /// coalescing), the LID the library's driver gives for the same request, a trace the DDR4
 /// checker accepts. And above 48 KiB the sweep says Eq. 15 no longer bounds (the pair
-/// starvation explained in docs/results.md): 16,384 words reach 4,224 against 4,167.
+/// starvation explained in docs/blocks/dram.md): 16,384 words reach 4,224 against 4,167.
 #[test]
 fn cli_indexed_request_from_a_file_and_the_sweep_that_exceeds_eq15() {
     let dir = tempfile::tempdir().unwrap();
@@ -337,6 +387,51 @@ fn cli_tile_sweep_agrees_with_single_requests() {
     assert_eq!(lid(worst), max);
     assert_eq!(lid(0), min, "the aligned tile is the cheapest");
     let (code, _, err) = rtgpu(&["dram", "tiles", "--words", "2048", "--period", "1024"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rows would overlap"), "{err}");
+}
+
+/// `dram tiles` over a list of periods, as CSV: one line per words × rows × period shape, the
+/// Fig. 3 tile's worst start as costly as its LID from word 2 or more; `dram sweep --json` and
+/// `dram table --json` say whether Eq. 15 bounds (`bounded`), true at 4 KiB where the maximum
+/// equals the bound, false at 16,384 words. Mutation caught: `bounded` as `max < bound`
+/// (false at 4 KiB).
+#[test]
+fn cli_tile_sweep_over_periods_as_csv_and_the_bounded_flag() {
+    let args = [
+        "dram", "tiles", "--words", "1,5", "--rows", "3", "--period", "7,32", "--csv",
+    ];
+    let (code, out, err) = rtgpu(&args);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "words,rows,period,min,max,worst_addr,util");
+    let shapes: Vec<String> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').take(3).collect::<Vec<_>>().join("x"))
+        .collect();
+    assert_eq!(shapes, ["1x3x7", "5x3x7", "1x3x32", "5x3x32"]);
+    let fig3: Vec<u32> = lines[2]
+        .split(',')
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    assert!(fig3[3] <= 85 && fig3[4] >= 85, "{}", lines[2]);
+    let sweep_json = |words: &str| {
+        let (code, out, err) = rtgpu(&["dram", "sweep", "--words", words, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let s = sweep_json("1024");
+    assert_eq!(
+        (s["max"].as_u64(), s["bound"].as_u64()),
+        (Some(327), Some(327))
+    );
+    assert_eq!(s["bounded"], true);
+    assert_eq!(sweep_json("16384")["bounded"], false);
+    let (code, out, err) = rtgpu(&["dram", "table", "--max-bursts", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[1]["bounded"], true, "{rows}");
+    let (code, _, err) = rtgpu(&["dram", "tiles", "--words", "8", "--period", "4"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("rows would overlap"), "{err}");
 }

@@ -63,11 +63,9 @@ impl DramModel {
         let mut emit = None;
         if self.active && !self.req.bad && !self.fe_done {
             if !self.req.indexed {
-                let s = self.segment();
-                if s.completing {
-                    let succ = s.next.map(|(_, pos, _)| pos >> 4);
-                    emit = Some(self.generate(s.burst, self.acc | s.mask, succ, succ.is_none()));
-                }
+                let (s, mask) = self.burst_walk();
+                let succ = s.next.map(|(_, pos, _)| pos >> 4);
+                emit = Some(self.generate(s.burst, mask, succ, succ.is_none()));
                 seg = Some(s);
             } else if let Some(w) = self.idx_reg {
                 let last = self.emitted + 1 == self.req.count;

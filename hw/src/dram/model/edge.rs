@@ -112,16 +112,7 @@ impl DramModel {
             }
         }
         if let Some(s) = d.seg {
-            let advance = if s.completing {
-                d.emit.is_some_and(|e| e.accepted)
-            } else {
-                self.acc |= s.mask;
-                true
-            };
-            if advance {
-                if s.completing {
-                    self.acc = 0;
-                }
+            if d.emit.is_some_and(|e| e.accepted) {
                 match s.next {
                     Some((row, pos, end)) => {
                         self.row = row;
@@ -270,7 +261,6 @@ impl DramModel {
         self.row = 0;
         self.pos = u64::from(addr);
         self.row_end = u64::from(addr) + u64::from(words);
-        self.acc = 0;
         self.idx_reg = None;
         self.taken = 0;
         self.emitted = 0;

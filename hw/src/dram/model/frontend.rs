@@ -16,17 +16,18 @@ impl DramModel {
         (bank, row, col)
     }
 
-    /// The tile front-end's current segment.
-    pub(super) fn segment(&self) -> Seg {
-        let burst = self.pos >> 4;
-        let lo = (self.pos & 15) as u32;
-        let hi = (self.row_end - (burst << 4)).min(16) as u32;
+    /// The tile segment starting at word `pos` of row `row`, which ends (exclusive) at
+    /// `row_end`.
+    fn segment_at(&self, row: u32, pos: u64, row_end: u64) -> Seg {
+        let burst = pos >> 4;
+        let lo = (pos & 15) as u32;
+        let hi = (row_end - (burst << 4)).min(16) as u32;
         let mask = ((1u32 << hi) - (1u32 << lo)) as u16;
         let next_start = (burst + 1) << 4;
-        let next = if next_start < self.row_end {
-            Some((self.row, next_start, self.row_end))
-        } else if self.row + 1 < self.req.count {
-            let r = self.row + 1;
+        let next = if next_start < row_end {
+            Some((row, next_start, row_end))
+        } else if row + 1 < self.req.count {
+            let r = row + 1;
             let start = u64::from(self.req.addr) + u64::from(r) * u64::from(self.req.period);
             Some((r, start, start + u64::from(self.req.words)))
         } else {
@@ -39,6 +40,20 @@ impl DramModel {
             next,
             completing,
         }
+    }
+
+    /// The tile front-end's current burst: every segment from the current one up to the one
+    /// completing its burst, walked in one cycle. Returns the completing segment (its `next`
+    /// is where the walk resumes) and the burst's merged mask.
+    pub(super) fn burst_walk(&self) -> (Seg, u16) {
+        let mut s = self.segment_at(self.row, self.pos, self.row_end);
+        let mut mask = s.mask;
+        while !s.completing {
+            let (row, pos, end) = s.next.expect("a non-completing segment has a successor");
+            s = self.segment_at(row, pos, end);
+            mask |= s.mask;
+        }
+        (s, mask)
     }
 
     /// The compound command for `burst` with word mask `mask`, its stand-alone PREs, and

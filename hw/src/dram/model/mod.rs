@@ -224,7 +224,7 @@ struct Decision {
     issue: Option<(u8, Step)>,
     /// A REF issues.
     refresh: bool,
-    /// The tile segment processed this cycle (if a tile is running).
+    /// The segment completing the tile burst offered this cycle (if a tile is running).
     seg: Option<Seg>,
     /// The burst offered to the generator.
     emit: Option<Emit>,
@@ -283,8 +283,6 @@ pub struct DramModel {
     pos: u64,
     /// Tile: the current row's end (exclusive, unwrapped).
     row_end: u64,
-    /// Tile: merged mask of the previous segments of the current burst.
-    acc: u16,
     /// Indexed: the index register.
     idx_reg: Option<u32>,
     /// Indexed: indexes taken.
@@ -359,7 +357,6 @@ impl DramModel {
             row: 0,
             pos: 0,
             row_end: 0,
-            acc: 0,
             idx_reg: None,
             taken: 0,
             emitted: 0,

@@ -189,26 +189,26 @@ fn fig3_tile_two_bursts() {
     );
     assert_eq!(bursts, expected_bursts(&X16, &req));
     assert_eq!(dq, 8);
-    // Segments: row 0 in cycle 1 (burst 0, merged), row 1 in cycle 2 (next segment in
-    // burst 1: emits burst 0, successor burst 1 = same pair, same row → RD, ap = 0), row 2
-    // in cycle 3 (last: emits burst 1 with ap = 1; the partner bank 0 is open in the
-    // shadow table → a stand-alone PRE for bank 0).
-    // ACT b0 in 3; ACT b1 (other BG) at 3 + RRD_S = 12; RD b0 at 3 + RCD = 25;
-    // RDA b1 at 12 + RCD = 34; PRE b0 at max(3 + RAS, 25 + RTP) = 55.
-    // REF legal: max(55 + RP = 77, max(34 + RTP, 12 + RAS) + RP = 86, 12 + RC = 86) = 86
-    // → done in 84, LID 86.
+    // One burst per cycle: burst 0 (rows 0 and 1 merged) is emitted in cycle 1 with
+    // successor burst 1 (same pair, same row → RD, ap = 0), burst 1 (row 2, the last) in
+    // cycle 2 with ap = 1; the partner bank 0 is open in the shadow table → a stand-alone PRE
+    // for bank 0.
+    // ACT b0 in 2; ACT b1 (other BG) at 2 + RRD_S = 11; RD b0 at 2 + RCD = 24;
+    // RDA b1 at 11 + RCD = 33; PRE b0 at max(2 + RAS, 24 + RTP) = 54.
+    // REF legal: max(54 + RP = 76, max(33 + RTP, 11 + RAS) + RP = 85, 11 + RC = 85) = 85
+    // → done in 83, LID 85: the authors' controller's LID for this tile.
     let c = commands(&X16, &log);
     assert_eq!(
         c,
         vec![
-            (3, Command::Act, 0, 0, 0),
-            (12, Command::Act, 1, 0, 0),
-            (25, Command::Rd, 0, 0, 0),
-            (34, Command::Rda, 1, 0, 0),
-            (55, Command::Pre, 0, 0, 0),
+            (2, Command::Act, 0, 0, 0),
+            (11, Command::Act, 1, 0, 0),
+            (24, Command::Rd, 0, 0, 0),
+            (33, Command::Rda, 1, 0, 0),
+            (54, Command::Pre, 0, 0, 0),
         ]
     );
-    assert_eq!((t_a, t_d, out.done_lid), (0, 84, 86));
+    assert_eq!((t_a, t_d, out.done_lid), (0, 83, 85));
     check_timing(&X16, 0, &log).unwrap();
 }
 

@@ -1,12 +1,24 @@
 //! The front-end (Section 3.2.1 of the Sim-D paper): the stride sequencer of tile requests (one
-//! segment per cycle, segments of one burst merged) and the index iterator of indexed requests (one
-//! burst per index). It offers one burst at a time to the command generator.
+//! burst per cycle: every row segment of the burst merged in the same cycle) and the index
+//! iterator of indexed requests (one burst per index). It offers one burst at a time to the
+//! command generator.
+//!
+//! The stride sequencer walks the burst in [`STAGES`] combinational stages: stage 0 is the
+//! current row from the current word, stage j ≥ 1 the row j rows further, which starts at
+//! `row_start + j · period`. Stage j takes part when every earlier row ends inside the burst,
+//! the request has that row and the row starts inside the burst; the walk resumes at the
+//! burst after (the last row taking part continues past the burst) or at the first row that
+//! does not start in it. Since `period ≥ words ≥ 1`, row j starts at least j words after the
+//! burst's first word, so 16 rows take part at most and stage 16 only says where to resume.
 
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Width of a burst index (word address >> 4).
 pub const BURST_BITS: usize = 26;
+
+/// Stages of the stride sequencer's walk: the current row and the next 16.
+pub const STAGES: usize = 17;
 
 /// The front-end of [`crate::dram::DramCtrl`]; see the module doc of [`super`] for the contract.
 #[derive(LogicBlock)]
@@ -58,34 +70,50 @@ pub struct FrontEnd {
     rows_left: DFF<Bits<16>>,
     words: DFF<Bits<30>>,
     period: DFF<Bits<30>>,
-    acc: DFF<Bits<16>>,
     // Index iterator.
     to_take: DFF<Bits<16>>,
     to_emit: DFF<Bits<16>>,
     idx_full: DFF<Bit>,
     idx_r: DFF<Bits<30>>,
-    // Tile segment.
-    row_end: Signal<Local, Bits<30>>,
-    burst_end: Signal<Local, Bits<30>>,
-    seg_end: Signal<Local, Bits<30>>,
-    in_row_last: Signal<Local, Bit>,
-    seg_final: Signal<Local, Bit>,
-    next_row: Signal<Local, Bits<30>>,
-    next_seg: Signal<Local, Bits<30>>,
-    completes: Signal<Local, Bit>,
-    seg_mask: Signal<Local, Bits<16>>,
-    seg_last: Signal<Local, Bits<30>>,
+    // Tile walk, per stage j (0 = the current row from `cur`, j = the row j rows on).
+    /// The burst's first word.
+    base: Signal<Local, Bits<30>>,
+    /// Row j's start − `base` (wrapping).
+    rel: [Signal<Local, Bits<30>>; STAGES],
+    /// Row j's end − `base`.
+    rel_end: [Signal<Local, Bits<30>>; STAGES],
+    /// Row j ends inside the burst.
+    fits: [Signal<Local, Bit>; STAGES],
+    /// Every row before j ends inside the burst (the walk reaches stage j).
+    go: [Signal<Local, Bit>; STAGES],
+    /// Row j has words in the burst.
+    here: [Signal<Local, Bit>; STAGES],
+    /// Row j's first and last word in the burst (when `here`).
+    lo: [Signal<Local, Bits<4>>; STAGES],
+    hi: [Signal<Local, Bits<4>>; STAGES],
+    /// The burst's mask merged over stages 0..=j.
+    merged: [Signal<Local, Bits<16>>; STAGES],
+    /// Where the walk resumes, − `base`, decided by stages 0..=j.
+    resume: [Signal<Local, Bits<30>>; STAGES],
+    /// The resumed row's start − `base`, decided by stages 0..=j.
+    resume_row: [Signal<Local, Bits<30>>; STAGES],
+    /// Rows finished by the burst, decided by stages 0..=j.
+    rows_done: [Signal<Local, Bits<16>>; STAGES],
+    /// The burst is the request's last, decided by stages 0..=j.
+    last: [Signal<Local, Bit>; STAGES],
+    next_cur: Signal<Local, Bits<30>>,
     t_valid: Signal<Local, Bit>,
     advance: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
+    jk: [Constant<Bits<16>>; STAGES],
     ones16: Constant<Bits<16>>,
     fifteen: Constant<Bits<4>>,
     one16: Constant<Bits<16>>,
-    one30: Constant<Bits<30>>,
-    low4: Constant<Bits<30>>,
+    one4: Constant<Bits<4>>,
+    sixteen: Constant<Bits<30>>,
+    high26: Constant<Bits<30>>,
     zero16: Constant<Bits<16>>,
     zero30: Constant<Bits<30>>,
-    four: Constant<Bits<30>>,
 }
 
 impl Default for FrontEnd {
@@ -118,32 +146,36 @@ impl Default for FrontEnd {
             rows_left: Default::default(),
             words: Default::default(),
             period: Default::default(),
-            acc: Default::default(),
             to_take: Default::default(),
             to_emit: Default::default(),
             idx_full: Default::default(),
             idx_r: Default::default(),
-            row_end: Default::default(),
-            burst_end: Default::default(),
-            seg_end: Default::default(),
-            in_row_last: Default::default(),
-            seg_final: Default::default(),
-            next_row: Default::default(),
-            next_seg: Default::default(),
-            completes: Default::default(),
-            seg_mask: Default::default(),
-            seg_last: Default::default(),
+            base: Default::default(),
+            rel: array_init::array_init(|_| Default::default()),
+            rel_end: array_init::array_init(|_| Default::default()),
+            fits: array_init::array_init(|_| Default::default()),
+            go: array_init::array_init(|_| Default::default()),
+            here: array_init::array_init(|_| Default::default()),
+            lo: array_init::array_init(|_| Default::default()),
+            hi: array_init::array_init(|_| Default::default()),
+            merged: array_init::array_init(|_| Default::default()),
+            resume: array_init::array_init(|_| Default::default()),
+            resume_row: array_init::array_init(|_| Default::default()),
+            rows_done: array_init::array_init(|_| Default::default()),
+            last: array_init::array_init(|_| Default::default()),
+            next_cur: Default::default(),
             t_valid: Default::default(),
             advance: Default::default(),
             take: Default::default(),
+            jk: array_init::array_init(|j| k(j as u64)),
             ones16: k(0xFFFF),
             fifteen: k(15),
             one16: k(1),
-            one30: k(1),
-            low4: k(15),
+            one4: k(1),
+            sixteen: k(16),
+            high26: k(((1 << 30) - 1) & !15),
             zero16: k(0),
             zero30: k(0),
-            four: k(4),
         }
     }
 }
@@ -153,58 +185,86 @@ impl Logic for FrontEnd {
     fn update(&mut self) {
         dff_setup!(
             self, clock, active, finished_r, indexed_r, row_start, cur, rows_left, words, period,
-            acc, to_take, to_emit, idx_full, idx_r
+            to_take, to_emit, idx_full, idx_r
         );
-        // ---- Tile: the current segment [cur, seg_end) of the row [row_start, row_end).
-        self.row_end.next = self.row_start.q.val() + self.words.q.val();
-        self.burst_end.next = (self.cur.q.val() | self.low4.val()) + self.one30.val();
-        self.in_row_last.next = self.row_end.val() <= self.burst_end.val();
-        self.seg_end.next = self.burst_end.val();
-        if self.in_row_last.val() {
-            self.seg_end.next = self.row_end.val();
+        // ---- Tile: the walk over the rows with words in the burst of `cur`.
+        self.base.next = self.cur.q.val() & self.high26.val();
+        self.rel[0].next = self.row_start.q.val() - self.base.val();
+        self.go[0].next = true;
+        self.here[0].next = self.go[0].val();
+        self.lo[0].next = self.cur.q.val().get_bits::<4>(0);
+        for j in 1..STAGES {
+            self.rel[j].next = self.rel[j - 1].val() + self.period.q.val();
+            self.lo[j].next = self.rel[j].val().get_bits::<4>(0);
         }
-        self.seg_final.next = self.in_row_last.val() & (self.rows_left.q.val() == self.one16.val());
-        self.next_row.next = self.row_start.q.val() + self.period.q.val();
-        self.next_seg.next = self.burst_end.val();
-        if self.in_row_last.val() {
-            self.next_seg.next = self.next_row.val();
+        for j in 0..STAGES {
+            self.rel_end[j].next = self.rel[j].val() + self.words.q.val();
+            self.fits[j].next = self.rel_end[j].val() <= self.sixteen.val();
+            self.hi[j].next = self.fifteen.val();
+            if self.fits[j].val() {
+                self.hi[j].next = self.rel_end[j].val().get_bits::<4>(0) - self.one4.val();
+            }
         }
-        self.completes.next = self.seg_final.val()
-            | ((self.next_seg.val() >> self.four.val()) != (self.cur.q.val() >> self.four.val()));
-        self.seg_last.next = self.seg_end.val() - self.one30.val();
-        self.seg_mask.next = (self.ones16.val() << self.cur.q.val().get_bits::<4>(0))
-            & (self.ones16.val() >> (self.fifteen.val() - self.seg_last.val().get_bits::<4>(0)));
+        for j in 1..STAGES {
+            self.go[j].next = self.here[j - 1].val() & self.fits[j - 1].val();
+            self.here[j].next = self.go[j].val()
+                & (self.rows_left.q.val() > self.jk[j].val())
+                & (self.rel[j].val() < self.sixteen.val());
+        }
+        self.merged[0].next = (self.ones16.val() << self.lo[0].val())
+            & (self.ones16.val() >> (self.fifteen.val() - self.hi[0].val()));
+        self.resume[0].next = self.sixteen.val();
+        self.resume_row[0].next = self.rel[0].val();
+        self.rows_done[0].next = self.jk[0].val();
+        self.last[0].next = false;
+        for j in 1..STAGES {
+            self.merged[j].next = self.merged[j - 1].val();
+            if self.here[j].val() {
+                self.merged[j].next = self.merged[j - 1].val()
+                    | ((self.ones16.val() << self.lo[j].val())
+                        & (self.ones16.val() >> (self.fifteen.val() - self.hi[j].val())));
+            }
+            self.resume[j].next = self.resume[j - 1].val();
+            self.resume_row[j].next = self.resume_row[j - 1].val();
+            self.rows_done[j].next = self.rows_done[j - 1].val();
+            self.last[j].next = self.last[j - 1].val();
+            if self.go[j].val() {
+                self.resume[j].next = self.rel[j].val();
+                if self.here[j].val() {
+                    self.resume[j].next = self.sixteen.val();
+                }
+                self.resume_row[j].next = self.rel[j].val();
+                self.rows_done[j].next = self.jk[j].val();
+                self.last[j].next = self.rows_left.q.val() == self.jk[j].val();
+            }
+        }
         self.t_valid.next = self.active.q.val() & !self.indexed_r.q.val();
         // ---- The offered burst.
-        self.burst_valid.next = false;
-        self.burst.next = self.cur.q.val().get_bits::<BURST_BITS>(4);
-        self.burst_words.next = self.acc.q.val() | self.seg_mask.val();
-        self.burst_last.next = self.seg_final.val();
-        self.succ.next = self.next_seg.val().get_bits::<BURST_BITS>(4);
-        if self.t_valid.val() {
-            self.burst_valid.next = self.completes.val();
+        for j in (STAGES - 1)..STAGES {
+            self.next_cur.next = self.base.val() + self.resume[j].val();
+            self.burst_words.next = self.merged[j].val();
+            self.burst_last.next = self.last[j].val();
         }
+        self.burst_valid.next = self.t_valid.val();
+        self.burst.next = self.cur.q.val().get_bits::<BURST_BITS>(4);
+        self.succ.next = self.next_cur.val().get_bits::<BURST_BITS>(4);
         if self.indexed_r.q.val() {
             self.burst_valid.next = self.active.q.val() & self.idx_full.q.val();
             self.burst.next = self.idx_r.q.val().get_bits::<BURST_BITS>(4);
             self.burst_words.next = self.one16.val() << self.idx_r.q.val().get_bits::<4>(0);
             self.burst_last.next = self.to_emit.q.val() == self.one16.val();
         }
-        // ---- Tile: advance (a completing segment only when the generator takes its burst).
-        self.advance.next = self.t_valid.val() & (!self.completes.val() | self.accept.val());
+        // ---- Tile: advance to the next burst when the generator takes this one.
+        self.advance.next = self.t_valid.val() & self.accept.val();
         if self.advance.val() {
-            self.cur.d.next = self.next_seg.val();
-            self.acc.d.next = self.acc.q.val() | self.seg_mask.val();
-            if self.completes.val() {
-                self.acc.d.next = self.zero16.val();
-            }
-            if self.in_row_last.val() {
-                self.row_start.d.next = self.next_row.val();
-                self.rows_left.d.next = self.rows_left.q.val() - self.one16.val();
-            }
-            if self.seg_final.val() {
-                self.active.d.next = false;
-                self.finished_r.d.next = true;
+            self.cur.d.next = self.next_cur.val();
+            for j in (STAGES - 1)..STAGES {
+                self.row_start.d.next = self.base.val() + self.resume_row[j].val();
+                self.rows_left.d.next = self.rows_left.q.val() - self.rows_done[j].val();
+                if self.last[j].val() {
+                    self.active.d.next = false;
+                    self.finished_r.d.next = true;
+                }
             }
         }
         // ---- Indexed: the one-entry index register.
@@ -236,7 +296,6 @@ impl Logic for FrontEnd {
             self.rows_left.d.next = self.req_count.val();
             self.words.d.next = self.req_words.val();
             self.period.d.next = self.req_period.val();
-            self.acc.d.next = self.zero16.val();
             self.to_take.d.next = self.req_count.val();
             self.to_emit.d.next = self.req_count.val();
             self.idx_full.d.next = false;
@@ -252,7 +311,6 @@ impl Logic for FrontEnd {
             self.rows_left.d.next = self.zero16.val();
             self.words.d.next = self.zero30.val();
             self.period.d.next = self.zero30.val();
-            self.acc.d.next = self.zero16.val();
             self.to_take.d.next = self.zero16.val();
             self.to_emit.d.next = self.zero16.val();
             self.idx_full.d.next = false;

@@ -2,7 +2,7 @@
 //! stable interface (other tools parse them).
 
 use super::run::{run, Run};
-use super::sweep::{sweep, table, tiles, Sweep, TileSweep};
+use super::sweep::{sweep, table, Sweep, TileSweep};
 use super::tb::simulate_requests;
 use crate::tb::{TbError, TbOptions};
 use rtgpu_hw::dram::model::{DramModel, Request};
@@ -170,19 +170,23 @@ fn waveform(part: &Part, req: &Request, path: &Path) -> Result<(), CliError> {
         .map_err(|e: TbError| CliError(1, e.to_string()))
 }
 
-/// `min=.. max=.. bound=..` over all alignments.
-pub fn sweep_line(part: &Part, write: bool, words: u64) -> Result<String, CliError> {
+/// The sweep of `words`-word requests over all alignments (exit 2 outside 1 to 2^20 words).
+pub fn sweep_words(part: &Part, write: bool, words: u64) -> Result<Sweep, CliError> {
     if words == 0 || words > 1 << 20 {
         return Err(usage(format!("--words {words}: use 1 to {}", 1 << 20)));
     }
-    let s = sweep(part, write, words as u32).map_err(|e| CliError(1, e))?;
-    Ok(format!(
+    sweep(part, write, words as u32).map_err(|e| CliError(1, e))
+}
+
+/// `min=.. max=.. bound=.. bounds=yes|no` for a sweep.
+pub fn sweep_line(s: &Sweep) -> String {
+    format!(
         "min={} max={} bound={} bounds={}",
         s.min,
         s.max,
         s.bound,
-        if s.max <= s.bound { "yes" } else { "no" }
-    ))
+        if s.bounded { "yes" } else { "no" }
+    )
 }
 
 /// Per size 1..=`max_bursts` bursts: min, max, bound, gap.
@@ -210,12 +214,12 @@ pub fn render(rows: &[Sweep]) -> String {
             r.max,
             r.bound,
             i64::from(r.bound) - i64::from(r.max),
-            if r.max > r.bound { "  EXCEEDED" } else { "" }
+            if r.bounded { "" } else { "  EXCEEDED" }
         );
     }
     let over: Vec<String> = rows
         .iter()
-        .filter(|r| r.max > r.bound)
+        .filter(|r| !r.bounded)
         .map(|r| (r.words / 16).to_string())
         .collect();
     s += &match over.len() {
@@ -229,32 +233,32 @@ pub fn render(rows: &[Sweep]) -> String {
     s
 }
 
-/// The 2D tile sweep of every `words` × `rows` shape with row period `period` (exit 2 when a
-/// shape is empty, wider than its period, or does not fit in the part).
-pub fn tile_rows(
-    part: &Part,
+/// Shapes a tile sweep may cover at most.
+pub const MAX_SHAPES: usize = 256;
+
+/// The validated `(words, rows, period)` shapes of a tile sweep, periods outermost (exit 2
+/// when a shape is empty, wider than its period, or does not fit in the part, or there are
+/// more than [`MAX_SHAPES`]).
+pub fn tile_shapes(
     write: bool,
     words: &[u64],
     rows: &[u64],
-    period: u64,
-) -> Result<Vec<TileSweep>, CliError> {
-    let mut shapes = Vec::new();
-    for &w in words {
-        for &r in rows {
-            let req = tile(
-                write,
-                u64::from(super::sweep::TILE_STARTS),
-                w,
-                Some(period),
-                r,
-            )?;
-            shapes.push((req.words, req.count));
+    periods: &[u64],
+) -> Result<Vec<(u32, u16, u32)>, CliError> {
+    let n = words.len() * rows.len() * periods.len();
+    if n > MAX_SHAPES {
+        return Err(usage(format!("{n} shapes: use at most {MAX_SHAPES}")));
+    }
+    let mut shapes = Vec::with_capacity(n);
+    for &p in periods {
+        for &w in words {
+            for &r in rows {
+                let req = tile(write, u64::from(super::sweep::TILE_STARTS), w, Some(p), r)?;
+                shapes.push((req.words, req.count, req.period));
+            }
         }
     }
-    if shapes.len() > 256 {
-        return Err(usage(format!("{} shapes: use at most 256", shapes.len())));
-    }
-    tiles(part, write, &shapes, period as u32).map_err(|e| CliError(1, e))
+    Ok(shapes)
 }
 
 /// The tile sweep as text.
@@ -273,6 +277,18 @@ pub fn render_tiles(rows: &[TileSweep]) -> String {
             r.max,
             r.worst_addr,
             100.0 * r.util
+        );
+    }
+    s
+}
+
+/// The tile sweep as CSV: a header, then one line per shape (util as a fraction).
+pub fn tiles_csv(rows: &[TileSweep]) -> String {
+    let mut s = String::from("words,rows,period,min,max,worst_addr,util\n");
+    for r in rows {
+        s += &format!(
+            "{},{},{},{},{},{},{:.4}\n",
+            r.words, r.rows, r.period, r.min, r.max, r.worst_addr, r.util
         );
     }
     s

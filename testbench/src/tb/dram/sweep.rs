@@ -27,6 +27,9 @@ pub struct Sweep {
     pub worst_addr: u32,
     /// Eq. 15 for the worst-case burst count, plus the front-end latency.
     pub bound: u32,
+    /// Eq. 15 bounds every alignment (`max ≤ bound`); false above 48 KiB on DDR4-3200AA x16
+    /// (112 KiB on x8), where rule 2 starves a pair's last CAS (docs/blocks/dram.md).
+    pub bounded: bool,
 }
 
 /// The LID of one contiguous request from an idle controller (refresh phase 0: no refresh
@@ -65,6 +68,7 @@ pub fn sweep(part: &Part, write: bool, words: u32) -> Result<Sweep, String> {
         max: 0,
         worst_addr: 0,
         bound: tid(part, write, worst_bursts(words)) + FRONT_END,
+        bounded: true,
     };
     for a in 0..ALIGNMENTS {
         let l = by_class[&class(a, words)];
@@ -74,6 +78,7 @@ pub fn sweep(part: &Part, write: bool, words: u32) -> Result<Sweep, String> {
             out.worst_addr = a;
         }
     }
+    out.bounded = out.max <= out.bound;
     Ok(out)
 }
 
@@ -153,16 +158,17 @@ fn tile_lid(part: &Part, req: &Request) -> Result<(u32, u64), String> {
     Ok((r.completions[0].lid, r.dq_cycles))
 }
 
-/// Sweeps each `(words, rows)` shape with row period `period` over the start words.
+/// Sweeps each `(words, rows, period)` shape over the start words; `tick` is called after
+/// each shape.
 pub fn tiles(
     part: &Part,
     write: bool,
-    shapes: &[(u32, u16)],
-    period: u32,
+    shapes: &[(u32, u16, u32)],
+    tick: impl Fn(),
 ) -> Result<Vec<TileSweep>, String> {
     shapes
         .iter()
-        .map(|&(words, rows)| {
+        .map(|&(words, rows, period)| {
             let starts: Vec<u32> = (0..TILE_STARTS).collect();
             let runs = parallel(&starts, |&a| {
                 tile_lid(part, &Request::tile(write, a, words, period, rows))
@@ -172,6 +178,7 @@ pub fn tiles(
                 .enumerate()
                 .max_by_key(|(i, r)| (r.0, std::cmp::Reverse(*i)))
                 .ok_or("no start words")?;
+            tick();
             Ok(TileSweep {
                 words,
                 rows,
