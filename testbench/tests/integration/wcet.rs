@@ -43,6 +43,7 @@ pub(crate) fn case((code, meta, facts): &Kernel, dims: Dims, mode: Mode, s: u32)
         policy: Policy::Gto,
         timeout: 50_000_000,
         facts: facts.clone(),
+        reorder: false,
     }
 }
 
