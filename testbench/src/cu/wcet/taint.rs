@@ -236,9 +236,10 @@ pub fn dependence(g: &Graph, insns: &[Insn], known: &Known) -> Dependence {
 /// Whether branch `k` decides whether a global access runs or how often: one lies between
 /// it and its target (the skipped stretch of a forward branch, the body of a loop).
 fn controls_access(g: &Graph, k: usize) -> bool {
-    g.succs[k].iter().any(|&t| {
-        let (lo, hi) = (t.min(k), t.max(k));
-        (lo..=hi).any(|j| g.nodes[j].f.unit == unit::VMEM)
+    let vmem = |j: usize| g.nodes[j].f.unit == unit::VMEM;
+    g.succs[k].iter().any(|&t| match t > k {
+        true => (k + 1..t).any(vmem),
+        false => (t..=k).any(vmem),
     })
 }
 
