@@ -272,6 +272,7 @@ pub fn fig12(kernels: &Path, n2: u32, out: &Path) -> Result<Fig12, String> {
             ranges: Vec::new(),
             ..facts.clone()
         },
+        reorder: false,
     };
     let cycles = |c: &WcetCase| -> Result<(u64, usize, usize), String> {
         let a = analyze(c).map_err(|e| e.to_string())?;

@@ -40,3 +40,4 @@ mod wcet;
 mod wcet_cli;
 mod wcet_gub;
 mod wcet_memory;
+mod wcet_reorder;

@@ -43,6 +43,7 @@ pub(crate) fn case((code, meta, facts): &Kernel, dims: Dims, mode: Mode, s: u32)
         policy: Policy::Gto,
         timeout: 50_000_000,
         facts: facts.clone(),
+        reorder: false,
     }
 }
 
@@ -276,7 +277,7 @@ pub(crate) fn all_kernels() -> Vec<(String, Kernel)> {
 
 /// The bound is computed once on the launch's own input; then `n` random inputs (random
 /// buffers, ranged scalar arguments drawn) must stay within it.
-fn once_then_inputs(c: &WcetCase, n: u64, what: &str) -> (u64, u64) {
+pub(crate) fn once_then_inputs(c: &WcetCase, n: u64, what: &str) -> (u64, u64) {
     let a = analyze(c).unwrap_or_else(|e| panic!("{what}: analysis: {e}"));
     let r = run_inputs(c, &a, None, n, &|| {}).unwrap_or_else(|e| panic!("{what}: run: {e}"));
     assert!(

@@ -86,10 +86,10 @@ fn wcet_shapes_the_model_cannot_run_are_bad_input() {
             vec!["wcet", va.as_str(), "--s", "3", "--reprovision"],
             "16 SIMDs",
         ),
-        // The reordering unit is not in the bound: refused, not bounded as the bypass.
+        // The reordering unit runs on the memory hierarchy only.
         (
-            vec!["wcet", va.as_str(), "--reorder", "--run"],
-            "reordering unit",
+            vec!["wcet", va.as_str(), "--reorder", "--memory", "fixed"],
+            "--reorder needs --memory hierarchy",
         ),
         // A work-group of 4 wavefronts on 1 SIMD × 2 contexts.
         (
@@ -115,6 +115,28 @@ fn wcet_shapes_the_model_cannot_run_are_bad_input() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+/// `--reorder`: the reordering bound with the static estimate on vector_add, random inputs
+/// within it, and the input-dependent accesses listed on fig2.
+#[test]
+fn wcet_reorder_bounds_the_launch_and_lists_dependent_accesses() {
+    let va = kernel("vector_add.s");
+    let (code, out, err) = rtgpu(&["wcet", &va, "--reorder", "--run", "--inputs", "3", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &v["analysis"]["reorder"];
+    assert_eq!(r["estimated"], true, "{r}");
+    assert_eq!(v["analysis"]["wcet"], r["wcet"]);
+    assert_eq!(v["inputs"]["violations"].as_array().unwrap().len(), 0);
+    let fig2 = kernel("fig2_divergent.s");
+    let (code, out, err) = rtgpu(&["wcet", &fig2, "--reorder"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("input-dependent: 0x"), "{out}");
+    assert!(
+        out.contains("multi-phase GUB (gto): not applicable"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -22,7 +22,7 @@ fn hier_case(k: &Kernel, conf: (Mode, u32, rtgpu_hw::sched::model::Policy)) -> W
 }
 
 /// The kernels of the sweep and two generated kernels whose timing depends on the input.
-fn kernels() -> Vec<(String, Kernel)> {
+pub(crate) fn kernels() -> Vec<(String, Kernel)> {
     let gen = GenOptions {
         inputs: true,
         ..GenOptions::default()

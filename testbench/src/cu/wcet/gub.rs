@@ -182,6 +182,13 @@ fn refusal(case: &WcetCase, a: &Analysis, g: &Graph) -> Option<String> {
             case.policy.name()
         ));
     }
+    if case.reorder {
+        return Some(
+            "the reordering unit may hold a wavefront's access for another wavefront's \
+             (the phases assume a wavefront waits for its own accesses only)"
+                .into(),
+        );
+    }
     if a.launch_mode != Mode::NoSplit && has_split(g) {
         return Some("the compiled kernel keeps splits (use --mode nosplit)".into());
     }

@@ -88,7 +88,7 @@ fn lane(s: i64) -> Val {
 }
 
 /// Whether `f` may write EXEC.
-fn writes_exec(f: &InsnFields) -> bool {
+pub(super) fn writes_exec(f: &InsnFields) -> bool {
     let salu = matches!(f.format, format::SOP1 | format::SOP2 | format::SOPK);
     f.unit == unit::PWS
         || f.format == format::VOPC

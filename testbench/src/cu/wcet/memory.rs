@@ -225,7 +225,7 @@ impl MemBound {
 
 /// Core cycles the refreshes in a window of `window` core cycles may add (Sim-D's Eq. 19
 /// inflation, with one more refresh for the phase and `interval` slack each).
-fn refresh_cost(window: u64, part: &Part, dram: DramWorst, core_ps: u64) -> u64 {
+pub(super) fn refresh_cost(window: u64, part: &Part, dram: DramWorst, core_ps: u64) -> u64 {
     let tck = u64::from(part.tck_ps);
     let gap = ((u64::from(part.refi) - u64::from(part.rfc)) * tck / core_ps).max(1);
     let each = to_core(u64::from(part.rfc) + dram.interval, tck, core_ps);

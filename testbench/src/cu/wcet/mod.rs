@@ -34,8 +34,10 @@ pub mod memory;
 pub mod mp_table;
 pub mod paths;
 pub mod phases;
+pub mod reorder_bound;
 pub mod reorder_eq;
 pub mod reproduce;
+pub mod taint;
 pub mod timing;
 
 use super::run::{parse_mode, parse_policy, status_name, LaunchOpts};
@@ -128,7 +130,9 @@ pub struct WcetOpts {
     /// wavefronts' requests) or `fixed` (`lat.flat`); default: the configuration's.
     #[arg(long, value_parser = ["hierarchy", "fixed"])]
     pub memory: Option<String>,
-    /// The reordering unit on (implies `--memory hierarchy`); not bounded yet: refused.
+    /// The reordering unit on (implies `--memory hierarchy`): the bound of
+    /// [`reorder_bound`] (compute and memory work summed over the launch; the static L1
+    /// estimate where the accesses do not depend on the input).
     #[arg(long)]
     pub reorder: bool,
     /// Issue policy: gto or lrr.
@@ -178,6 +182,8 @@ pub struct WcetCase {
     pub timeout: u64,
     /// Loop bounds and argument ranges from the source (`// @loop`, `// @range`).
     pub facts: Facts,
+    /// The reordering unit on (the memory hierarchy too).
+    pub reorder: bool,
 }
 
 /// A block's measured cost.
@@ -243,6 +249,12 @@ pub struct Analysis {
     pub wcet: u64,
     /// The memory hierarchy's per-access bound (`None`: fixed latencies).
     pub memory: Option<memory::MemBound>,
+    /// One wavefront's serial cost: IPET over the convergent graph with both arms of every if
+    /// and e_split + e_merge at every split point (with reordering: global accesses free).
+    pub e_serial: u64,
+    /// Reordering on: the bound that replaces E_kernel + overhead ([`reorder_bound`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reorder: Option<reorder_bound::ReorderBound>,
     /// The compiled kernel, its structure and the pass's report.
     #[serde(skip)]
     pub compiled: Compiled,
@@ -297,12 +309,10 @@ impl WcetCase {
             cfg.memory.hierarchy = m == "hierarchy";
         }
         if o.reorder {
-            return Err(
-                "--reorder: the reordering unit can hold an access until another \
-                        wavefront's earlier access in its order arrives; the bound does not \
-                        cover it yet (docs/cli.md#rtgpu-wcet)"
-                    .into(),
-            );
+            if o.memory.as_deref() == Some("fixed") {
+                return Err("--reorder needs --memory hierarchy, not fixed".into());
+            }
+            cfg.memory.hierarchy = true;
         }
         let (dims, args) = o.launch.resolve(&meta)?;
         let case = WcetCase {
@@ -323,6 +333,7 @@ impl WcetCase {
             policy: o.sched,
             timeout: o.timeout,
             facts,
+            reorder: o.reorder,
         };
         case.check()?;
         Ok((case, meta))
@@ -378,6 +389,24 @@ pub fn analyze_mutated(
     mutate: &dyn Fn(&mut [u64]),
     mem: &dyn Fn(&mut memory::MemBound),
 ) -> Result<Analysis, WcetError> {
+    analyze_all(case, mutate, mem, &|_| {})
+}
+
+/// [`analyze`] with reordering's bound under-estimated by `reorder` (the tests leave a part
+/// out with it).
+pub fn analyze_reorder_mutated(
+    case: &WcetCase,
+    reorder: &dyn Fn(&mut reorder_bound::ReorderBound),
+) -> Result<Analysis, WcetError> {
+    analyze_all(case, &|_| {}, &|_| {}, reorder)
+}
+
+fn analyze_all(
+    case: &WcetCase,
+    mutate: &dyn Fn(&mut [u64]),
+    mem: &dyn Fn(&mut memory::MemBound),
+    reorder: &dyn Fn(&mut reorder_bound::ReorderBound),
+) -> Result<Analysis, WcetError> {
     case.check().map_err(WcetError::Input)?;
     // A kernel the pass cannot compile as asked (its structure,
     // docs/assumptions.md#A13, docs/assumptions.md#A22) is bad input.
@@ -388,7 +417,19 @@ pub fn analyze_mutated(
     hidden.restore(&mut compiled.code);
     let shape = RunShape::of(case, &compiled)?;
     let image = case.image();
-    let (mut stat, mb) = static_costs(case, &compiled, shape, &image, mem)?;
+    // Reordering on: the static costs with every global access returning at once (the
+    // unit's and the hierarchy's work is counted over the launch, [`reorder_bound`]).
+    let full = std::cell::Cell::new(None);
+    let mem_or_free = |m: &mut memory::MemBound| {
+        mem(m);
+        if case.reorder {
+            full.set(Some(*m));
+            m.access = 0;
+            m.accept = 0;
+        }
+    };
+    let (mut stat, mb) = static_costs(case, &compiled, shape, &image, &mem_or_free)?;
+    let mb = full.get().or(mb);
     mutate(&mut stat);
     let run = isolated_run(
         &compiled.code,
@@ -414,6 +455,8 @@ pub fn analyze_mutated(
     )
     .map_err(WcetError::Analysis)?;
     let mut a = bound(case, compiled, &m, &stat, shape).map_err(failed)?;
+    // Reordering: the last access is in the memory work, the overhead is the launch's own.
+    let launch_overhead = a.overhead;
     if let Some(mb) = mb {
         // The last wavefront's last access may complete up to the access bound later.
         let tail = (mb.access + 2).saturating_sub(m.tail.max(tail_bound(&case.cfg)));
@@ -421,6 +464,19 @@ pub fn analyze_mutated(
         a.wcet += tail;
     }
     a.memory = mb;
+    if case.reorder {
+        let mb = mb.ok_or_else(|| failed("reordering without the memory hierarchy"))?;
+        let p = reorder_bound::Parts {
+            compiled: &a.compiled,
+            mb: &mb,
+            e_serial: a.e_serial,
+            d_eff: a.bound.d_eff,
+            overhead: launch_overhead,
+        };
+        let r = reorder_bound::bound(case, &p, reorder)?;
+        a.wcet = r.wcet;
+        a.reorder = Some(r);
+    }
     Ok(a)
 }
 
@@ -699,6 +755,18 @@ fn bound(
         e_m,
     };
     let ipet_c = no_split_e_wf(&c).map_err(|e| e.to_string())?;
+    let e_serial = match run.mode {
+        // DWS: the split points are charged in `block` already.
+        Mode::NoSplit | Mode::Dws => ipet_c,
+        Mode::Pws => {
+            let mut charged = block.clone();
+            for u in st.marked() {
+                charged[u] += e_s + e_m;
+            }
+            let c = st.costed(&charged, &bsb).map_err(|e| e.to_string())?;
+            no_split_e_wf(&c).map_err(|e| e.to_string())?
+        }
+    };
     let (ipet, bound) = match case.mode {
         Mode::NoSplit => (ipet_c, KernelBound::no_split(&inputs, ipet_c)),
         Mode::Dws => (ipet_c, KernelBound::dws_charged(&inputs, case.s, ipet_c)),
@@ -727,6 +795,8 @@ fn bound(
         measured_d: m.d,
         overhead,
         memory: None,
+        e_serial,
+        reorder: None,
         compiled,
     })
 }
@@ -837,14 +907,17 @@ pub fn observe_with(
         gpu.cu_mut().issue_log = Some(Vec::new());
     }
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-    let desc = LaunchDesc::new(
-        image.kernarg,
-        case.dims,
-        case.lds,
-        a.launch_mode,
-        a.launch_s,
-        case.policy,
-    );
+    let desc = LaunchDesc {
+        reorder: case.reorder,
+        ..LaunchDesc::new(
+            image.kernarg,
+            case.dims,
+            case.lds,
+            a.launch_mode,
+            a.launch_s,
+            case.policy,
+        )
+    };
     let out = driver::run(&mut drv, &a.compiled.code, &image, desc, case.timeout)
         .map_err(|e| e.to_string())?;
     let cycles = out.counters.get("cycles");
@@ -932,10 +1005,15 @@ impl WcetReport {
         if let Some(m) = &a.memory {
             t += &m.text();
         }
-        t += &format!(
-            "E_kernel {} + overhead {} = analytical WCET {} cycles\n",
-            b.e_kernel, a.overhead, a.wcet
-        );
+        match &a.reorder {
+            Some(r) => t += &r.text(),
+            None => {
+                t += &format!(
+                    "E_kernel {} + overhead {} = analytical WCET {} cycles\n",
+                    b.e_kernel, a.overhead, a.wcet
+                )
+            }
+        }
         t += &self.multiphase.text();
         if let Some(o) = &self.observed {
             t += &format!(

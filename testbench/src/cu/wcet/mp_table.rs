@@ -108,6 +108,7 @@ fn one_simd_case(path: &Path, lat: u32, policy: Policy) -> Result<WcetCase, Stri
         policy,
         timeout: 50_000_000,
         facts,
+        reorder: false,
     })
 }
 

@@ -169,6 +169,7 @@ fn synthetic_case(kernels: &Path, n2: u32, mode: Mode, s: u32) -> Result<WcetCas
             ranges: Vec::new(),
             ..facts
         },
+        reorder: false,
     })
 }
 
@@ -231,6 +232,7 @@ fn speedup_of(path: &Path, scale: u32) -> Result<Speedup, String> {
         policy: Policy::Gto,
         timeout: 100_000_000,
         facts: facts.clone(),
+        reorder: false,
     };
     // The analysis also gives the launch's shape (the re-provisioned SIMDs).
     let run = |c: &WcetCase| -> Result<(u64, usize), String> {
