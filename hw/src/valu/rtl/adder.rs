@@ -20,7 +20,7 @@ pub struct LaneAdder {
     /// Carry in (add) or borrow in (subtract).
     pub cin: Signal<In, Bit>,
     /// The comparison is signed.
-    pub signed: Signal<In, Bit>,
+    pub is_signed: Signal<In, Bit>,
     /// The 32-bit result.
     pub sum: Signal<Out, Bits<32>>,
     /// Carry out (add) or borrow out (subtract).
@@ -51,7 +51,7 @@ impl Default for LaneAdder {
             swap: Default::default(),
             sub: Default::default(),
             cin: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             sum: Default::default(),
             carry: Default::default(),
             lt: Default::default(),
@@ -92,7 +92,7 @@ impl Logic for LaneAdder {
         // Signs that differ decide a signed compare; equal signs compare as unsigned.
         self.lt_u.next = !self.full.val().get_bit(32);
         self.less.next = self.lt_u.val();
-        if self.signed.val() & (self.a.val().get_bit(31) != self.b.val().get_bit(31)) {
+        if self.is_signed.val() & (self.a.val().get_bit(31) != self.b.val().get_bit(31)) {
             self.less.next = self.a.val().get_bit(31);
         }
         self.lt.next = self.less.val();

@@ -187,7 +187,7 @@ pub struct ValuControl {
     /// The adder takes the lane's mask bit as carry / borrow in.
     pub use_cin: Signal<Out, Bit>,
     /// Compares, min/max and right shifts are signed.
-    pub signed: Signal<Out, Bit>,
+    pub is_signed: Signal<Out, Bit>,
     /// The multiplier's operands are cut to 24 bits.
     pub u24: Signal<Out, Bit>,
     /// The result is the adder's.
@@ -229,7 +229,7 @@ pub struct ValuControl {
     /// The control bits before the VOP3-only range check.
     raw: [Signal<Local, Bit>; CONTROLS],
     /// A VOP3-only index whose opcode is not 0x200..=0x2FF (aliases of the table's rows).
-    alias: Signal<Local, Bit>,
+    aliased: Signal<Local, Bit>,
     /// The format is a vector ALU one.
     vector: Signal<Local, Bit>,
     /// The index names an instruction of the table (no alias, a vector format).
@@ -275,7 +275,7 @@ impl Default for ValuControl {
             swap: Default::default(),
             sub: Default::default(),
             use_cin: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             u24: Default::default(),
             sel_add: Default::default(),
             sel_not: Default::default(),
@@ -296,7 +296,7 @@ impl Default for ValuControl {
             sgpr_dst: Default::default(),
             index: Default::default(),
             raw: Default::default(),
-            alias: Default::default(),
+            aliased: Default::default(),
             vector: Default::default(),
             ok: Default::default(),
             code: Default::default(),
@@ -348,14 +348,14 @@ impl Logic for ValuControl {
         if self.format.val() == self.fmt_vopc.val() {
             self.index.next = self.class_of[0].val() | (self.opcode.val() & self.low8.val());
         }
-        self.alias.next = (self.index.val().get_bits::<2>(8)
+        self.aliased.next = (self.index.val().get_bits::<2>(8)
             == self.class_of[3].val().get_bits::<2>(8))
             & (self.opcode.val().get_bits::<2>(8) != self.page2.val());
         self.vector.next = (self.format.val() == self.fmt_vop1.val())
             | (self.format.val() == self.fmt_vop2.val())
             | (self.format.val() == self.fmt_vopc.val())
             | (self.format.val() == self.fmt_vop3.val());
-        self.ok.next = !self.alias.val() & self.vector.val();
+        self.ok.next = !self.aliased.val() & self.vector.val();
         for b in 0..CONTROLS {
             self.raw[b].next = self.truth[b].val().get_bit(self.index.val().index());
         }
@@ -369,7 +369,7 @@ impl Logic for ValuControl {
         self.swap.next = self.raw[6].val() & self.ok.val();
         self.sub.next = self.raw[7].val() & self.ok.val();
         self.use_cin.next = self.raw[8].val() & self.ok.val();
-        self.signed.next = self.raw[9].val() & self.ok.val();
+        self.is_signed.next = self.raw[9].val() & self.ok.val();
         self.u24.next = self.raw[10].val() & self.ok.val();
         self.sel_add.next = self.raw[11].val() & self.ok.val();
         self.sel_not.next = self.raw[12].val() & self.ok.val();

@@ -16,24 +16,24 @@ pub struct ValuLane {
     /// `src1` of the lane.
     pub b: Signal<In, Bits<32>>,
     /// The lane's bit of the mask source (carry in, `v_cndmask_b32`'s select).
-    pub bit: Signal<In, Bit>,
+    pub src_bit: Signal<In, Bit>,
     /// Swap the adder's operands.
     pub swap: Signal<In, Bit>,
     /// The adder subtracts.
     pub sub: Signal<In, Bit>,
-    /// The adder takes `bit` as carry / borrow in.
+    /// The adder takes `src_bit` as carry / borrow in.
     pub use_cin: Signal<In, Bit>,
     /// Saturate the adder (all ones on carry, 0 on borrow) and `v_mul_u32_u24`.
     pub clamp: Signal<In, Bit>,
     /// Compares, min/max and the right shift are signed.
-    pub signed: Signal<In, Bit>,
+    pub is_signed: Signal<In, Bit>,
     /// The multiplier's operands are cut to 24 bits.
     pub u24: Signal<In, Bit>,
     /// The result is the adder's.
     pub sel_add: Signal<In, Bit>,
     /// The result is `!a`.
     pub sel_not: Signal<In, Bit>,
-    /// The result is `bit ? b : a`.
+    /// The result is `src_bit ? b : a`.
     pub sel_cnd: Signal<In, Bit>,
     /// The result is `a & b`.
     pub sel_and: Signal<In, Bit>,
@@ -94,12 +94,12 @@ impl Default for ValuLane {
         Self {
             a: Default::default(),
             b: Default::default(),
-            bit: Default::default(),
+            src_bit: Default::default(),
             swap: Default::default(),
             sub: Default::default(),
             use_cin: Default::default(),
             clamp: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             u24: Default::default(),
             sel_add: Default::default(),
             sel_not: Default::default(),
@@ -141,8 +141,8 @@ impl Logic for ValuLane {
         self.add.b.next = self.b.val();
         self.add.swap.next = self.swap.val();
         self.add.sub.next = self.sub.val();
-        self.add.cin.next = self.use_cin.val() & self.bit.val();
-        self.add.signed.next = self.signed.val();
+        self.add.cin.next = self.use_cin.val() & self.src_bit.val();
+        self.add.is_signed.next = self.is_signed.val();
         self.mul.a.next = self.a.val();
         self.mul.b.next = self.b.val();
         if self.u24.val() {
@@ -151,7 +151,7 @@ impl Logic for ValuLane {
         }
         self.amount.next = self.a.val() & self.low5.val();
         self.right.next = self.b.val() >> self.amount.val();
-        if self.signed.val() & self.b.val().get_bit(31) {
+        if self.is_signed.val() & self.b.val().get_bit(31) {
             self.right.next = (self.b.val() >> self.amount.val())
                 | !(self.ones.val() >> self.amount.val());
         }
@@ -168,7 +168,7 @@ impl Logic for ValuLane {
         if self.sel_not.val() {
             self.r.next = !self.a.val();
         }
-        if (self.sel_cnd.val() & self.bit.val())
+        if (self.sel_cnd.val() & self.src_bit.val())
             | (self.sel_min.val() & !self.add.lt.val())
             | (self.sel_max.val() & self.add.lt.val())
         {

@@ -117,12 +117,12 @@ impl Logic for ValuQuarter {
         for i in 0..16 {
             self.lane[i].a.next = self.a[i].val();
             self.lane[i].b.next = self.b[i].val();
-            self.lane[i].bit.next = self.bits.val().get_bit(i);
+            self.lane[i].src_bit.next = self.bits.val().get_bit(i);
             self.lane[i].clamp.next = self.clamp.val();
             self.lane[i].swap.next = self.dec.swap.val();
             self.lane[i].sub.next = self.dec.sub.val();
             self.lane[i].use_cin.next = self.dec.use_cin.val();
-            self.lane[i].signed.next = self.dec.signed.val();
+            self.lane[i].is_signed.next = self.dec.is_signed.val();
             self.lane[i].u24.next = self.dec.u24.val();
             self.lane[i].sel_add.next = self.dec.sel_add.val();
             self.lane[i].sel_not.next = self.dec.sel_not.val();
