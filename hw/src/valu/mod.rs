@@ -55,10 +55,11 @@
 //! | `wb_lanes` | 16 | the lanes written (EXEC's bits of the quarter) |
 //! | `wb_data[16]` | 32 each | the results (0 in lanes not written) |
 //! | `done` | 1 | the instruction's last quarter ended (cycle *k+4*) |
-//! | `sgpr_we` | 1 | with `done`: write `sgpr_data` to the SGPR code `sgpr_dst` |
+//! | `sgpr_we` | 1 | with `done`: write `sgpr_hi:sgpr_lo` to the SGPR code `sgpr_dst` |
 //! | `sgpr_wide` | 1 | the write is a 64-bit pair (a lane mask), else 32 bits (`v_readfirstlane_b32`) |
 //! | `sgpr_dst` | 7 | the SGPR code (106 = VCC for the 32-bit encodings) |
-//! | `sgpr_data` | 64 | the lane mask (0 in inactive lanes), or the first active lane's value |
+//! | `sgpr_lo` | 32 | the lane mask's bits \[31:0\] (0 in inactive lanes), or the first active lane's value |
+//! | `sgpr_hi` | 32 | the lane mask's bits \[63:32\] (0 for `v_readfirstlane_b32`) |
 //! | `exec_we` | 1 | with `done`: `v_cmpx_*` also writes the mask to EXEC |
 //!
 //! # Operations
@@ -135,14 +136,16 @@ pub struct ValuOut {
     pub wb_data: [u32; QUARTER],
     /// The instruction ended.
     pub done: bool,
-    /// Write `sgpr_data` to `sgpr_dst`.
+    /// Write `sgpr_hi:sgpr_lo` to `sgpr_dst`.
     pub sgpr_we: bool,
     /// A 64-bit write.
     pub sgpr_wide: bool,
     /// The SGPR code.
     pub sgpr_dst: u8,
-    /// The mask or the first active lane's value.
-    pub sgpr_data: u64,
+    /// The mask's bits \[31:0\] or the first active lane's value.
+    pub sgpr_lo: u32,
+    /// The mask's bits \[63:32\].
+    pub sgpr_hi: u32,
     /// The mask is also written to EXEC.
     pub exec_we: bool,
 }
@@ -162,6 +165,14 @@ crate::ports!(ValuOut {
     sgpr_we,
     sgpr_wide,
     sgpr_dst,
-    sgpr_data,
+    sgpr_lo,
+    sgpr_hi,
     exec_we
 });
+
+impl ValuOut {
+    /// The SGPR value `sgpr_hi:sgpr_lo`.
+    pub fn sgpr_data(&self) -> u64 {
+        u64::from(self.sgpr_hi) << 32 | u64::from(self.sgpr_lo)
+    }
+}

@@ -243,7 +243,8 @@ impl ValuModel {
             self.held.sgpr_we = true;
             self.held.sgpr_wide = wide;
             self.held.sgpr_dst = code;
-            self.held.sgpr_data = if wide { f.mask } else { u64::from(f.first.0) };
+            let data = if wide { f.mask } else { u64::from(f.first.0) };
+            (self.held.sgpr_lo, self.held.sgpr_hi) = (data as u32, (data >> 32) as u32);
             self.held.exec_we = matches!(f.op, Op::Vopc(o) if o & 0x10 != 0);
         }
         None
@@ -288,7 +289,7 @@ pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64]) -> RowEffect {
             }
         }
         if o.done && o.sgpr_we {
-            e.sgpr = Some((o.sgpr_dst, o.sgpr_data, o.sgpr_wide, o.exec_we));
+            e.sgpr = Some((o.sgpr_dst, o.sgpr_data(), o.sgpr_wide, o.exec_we));
         }
     }
     e

@@ -33,14 +33,16 @@ pub struct LaneAdder {
     x: Signal<Local, Bits<32>>,
     /// `y` or its complement.
     y: Signal<Local, Bits<32>>,
-    /// The 33-bit sum.
-    full: Signal<Local, Bits<33>>,
+    /// The 32-bit sum.
+    full: Signal<Local, Bits<32>>,
+    /// The carry out of bit 31.
+    cout: Signal<Local, Bit>,
     /// `a < b` unsigned: the borrow of `a - b`.
     lt_u: Signal<Local, Bit>,
     /// `a < b` (outputs are assigned once: see [`super`]).
     less: Signal<Local, Bit>,
     /// 1.
-    one: Constant<Bits<33>>,
+    one: Constant<Bits<32>>,
 }
 
 impl Default for LaneAdder {
@@ -59,6 +61,7 @@ impl Default for LaneAdder {
             x: Default::default(),
             y: Default::default(),
             full: Default::default(),
+            cout: Default::default(),
             lt_u: Default::default(),
             less: Default::default(),
             one: k(1),
@@ -81,16 +84,17 @@ impl Logic for LaneAdder {
                 self.y.next = !self.a.val();
             }
         }
-        self.full.next = bit_cast::<33, 32>(self.x.val()) + bit_cast::<33, 32>(self.y.val());
+        self.full.next = self.x.val() + self.y.val();
         if self.cin.val() ^ self.sub.val() {
-            self.full.next = bit_cast::<33, 32>(self.x.val())
-                + bit_cast::<33, 32>(self.y.val())
-                + self.one.val();
+            self.full.next = self.x.val() + self.y.val() + self.one.val();
         }
-        self.sum.next = self.full.val().get_bits::<32>(0);
-        self.carry.next = self.full.val().get_bit(32) ^ self.sub.val();
+        // The carry out of bit 31: both top bits set, or one set and the sum's top bit clear.
+        self.cout.next = (self.x.val().get_bit(31) & self.y.val().get_bit(31))
+            | ((self.x.val().get_bit(31) | self.y.val().get_bit(31)) & !self.full.val().get_bit(31));
+        self.sum.next = self.full.val();
+        self.carry.next = self.cout.val() ^ self.sub.val();
         // Signs that differ decide a signed compare; equal signs compare as unsigned.
-        self.lt_u.next = !self.full.val().get_bit(32);
+        self.lt_u.next = !self.cout.val();
         self.less.next = self.lt_u.val();
         if self.is_signed.val() & (self.a.val().get_bit(31) != self.b.val().get_bit(31)) {
             self.less.next = self.a.val().get_bit(31);

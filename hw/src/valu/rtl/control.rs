@@ -164,8 +164,8 @@ pub struct ValuControl {
     pub format: Signal<In, Bits<4>>,
     /// Opcode.
     pub opcode: Signal<In, Bits<10>>,
-    /// The `dst` field.
-    pub dst: Signal<In, Bits<8>>,
+    /// The `dst` field, bits \[6:0\] (an SGPR code where the decode uses it).
+    pub dst: Signal<In, Bits<7>>,
     /// The `sdst` field.
     pub sdst: Signal<In, Bits<7>>,
     /// The instruction is in the block's subset.
@@ -176,8 +176,6 @@ pub struct ValuControl {
     pub sgpr_we: Signal<Out, Bit>,
     /// The SGPR write is a 64-bit lane mask.
     pub sgpr_wide: Signal<Out, Bit>,
-    /// `v_readfirstlane_b32`.
-    pub first: Signal<Out, Bit>,
     /// `v_cmpx_*`: the mask also goes to EXEC.
     pub cmpx: Signal<Out, Bit>,
     /// The adder takes `b` and `a` swapped (the `rev` forms).
@@ -270,7 +268,6 @@ impl Default for ValuControl {
             writes_vgpr: Default::default(),
             sgpr_we: Default::default(),
             sgpr_wide: Default::default(),
-            first: Default::default(),
             cmpx: Default::default(),
             swap: Default::default(),
             sub: Default::default(),
@@ -364,7 +361,6 @@ impl Logic for ValuControl {
         self.writes_vgpr.next = self.raw[1].val() & self.ok.val();
         self.sgpr_we.next = self.raw[2].val() & self.ok.val();
         self.sgpr_wide.next = self.raw[3].val() & self.ok.val();
-        self.first.next = self.raw[4].val() & self.ok.val();
         self.cmpx.next = self.raw[5].val() & self.ok.val();
         self.swap.next = self.raw[6].val() & self.ok.val();
         self.sub.next = self.raw[7].val() & self.ok.val();
@@ -393,11 +389,11 @@ impl Logic for ValuControl {
         if self.format.val() == self.fmt_vop3.val() {
             self.code.next = self.sdst.val();
             if self.index.val().get_bits::<2>(8) == self.class_of[0].val().get_bits::<2>(8) {
-                self.code.next = self.dst.val().get_bits::<7>(0);
+                self.code.next = self.dst.val();
             }
         }
         if self.raw[4].val() {
-            self.code.next = self.dst.val().get_bits::<7>(0);
+            self.code.next = self.dst.val();
         }
         self.sgpr_dst.next = self.code.val();
     }

@@ -14,8 +14,8 @@ pub struct ValuQuarter {
     pub format: Signal<In, Bits<4>>,
     /// Opcode.
     pub opcode: Signal<In, Bits<10>>,
-    /// The `dst` field.
-    pub dst: Signal<In, Bits<8>>,
+    /// The `dst` field, bits \[6:0\].
+    pub dst: Signal<In, Bits<7>>,
     /// The `sdst` field.
     pub sdst: Signal<In, Bits<7>>,
     /// VOP3 clamp.
@@ -44,8 +44,8 @@ pub struct ValuQuarter {
     pub wlanes: Signal<Out, Bits<16>>,
     /// The results of the lanes written (0 elsewhere).
     pub wdata: [Signal<Out, Bits<32>>; QUARTER],
-    /// The mask bits of the active lanes.
-    pub flags: Signal<Out, Bits<16>>,
+    /// The mask bits of the active lanes, in bits \[63:48\] (where the top collects them).
+    pub flags: Signal<Out, Bits<64>>,
     /// An active lane is in the quarter.
     pub found: Signal<Out, Bit>,
     /// `a` of the lowest active lane (lane 0 when none is).
@@ -55,19 +55,21 @@ pub struct ValuQuarter {
     /// The lanes.
     lane: [ValuLane; QUARTER],
     /// `acc[i]`: the mask bits of lanes below `i`.
-    acc: [Signal<Local, Bits<16>>; QUARTER + 1],
+    acc: [Signal<Local, Bits<64>>; QUARTER + 1],
     /// The write data before the output (outputs are assigned once: see [`super`]).
     wd: [Signal<Local, Bits<32>>; QUARTER],
     /// The lanes written.
     wl: Signal<Local, Bits<16>>,
     /// The first active lane's `a`.
     pick: Signal<Local, Bits<32>>,
-    /// Lane `i`'s bit.
-    onehot: [Constant<Bits<16>>; QUARTER],
+    /// Lane `i`'s bit, `48 + i`.
+    onehot: [Constant<Bits<64>>; QUARTER],
     /// 0.
     zero16: Constant<Bits<16>>,
     /// 0.
     zero32: Constant<Bits<32>>,
+    /// 0.
+    zero64: Constant<Bits<64>>,
 }
 
 impl Default for ValuQuarter {
@@ -99,9 +101,10 @@ impl Default for ValuQuarter {
             wd: Default::default(),
             wl: Default::default(),
             pick: Default::default(),
-            onehot: array_init::array_init(|i| k(1 << i)),
+            onehot: array_init::array_init(|i| k(1 << (48 + i))),
             zero16: k(0),
             zero32: k(0),
+            zero64: k(0),
         }
     }
 }
@@ -113,7 +116,7 @@ impl Logic for ValuQuarter {
         self.dec.opcode.next = self.opcode.val();
         self.dec.dst.next = self.dst.val();
         self.dec.sdst.next = self.sdst.val();
-        self.acc[0].next = self.zero16.val();
+        self.acc[0].next = self.zero64.val();
         for i in 0..16 {
             self.lane[i].a.next = self.a[i].val();
             self.lane[i].b.next = self.b[i].val();

@@ -49,14 +49,16 @@ pub struct Valu {
     pub wb_data: [Signal<Out, Bits<32>>; QUARTER],
     /// The instruction's last quarter ended.
     pub done: Signal<Out, Bit>,
-    /// With `done`: write `sgpr_data` to `sgpr_dst`.
+    /// With `done`: write `sgpr_hi:sgpr_lo` to `sgpr_dst`.
     pub sgpr_we: Signal<Out, Bit>,
     /// The SGPR write is a 64-bit lane mask (else `v_readfirstlane_b32`'s 32 bits).
     pub sgpr_wide: Signal<Out, Bit>,
     /// The SGPR code.
     pub sgpr_dst: Signal<Out, Bits<7>>,
-    /// The lane mask, or the first active lane's value.
-    pub sgpr_data: Signal<Out, Bits<64>>,
+    /// The lane mask's bits \[31:0\], or the first active lane's value.
+    pub sgpr_lo: Signal<Out, Bits<32>>,
+    /// The lane mask's bits \[63:32\] (0 for `v_readfirstlane_b32`).
+    pub sgpr_hi: Signal<Out, Bits<32>>,
     /// With `done`: `v_cmpx_*` writes the mask to EXEC too.
     pub exec_we: Signal<Out, Bit>,
     /// The decode and the 16 lanes.
@@ -85,8 +87,8 @@ pub struct Valu {
     first_now: Signal<Local, Bits<32>>,
     /// An active lane gave `first_now`.
     found_now: Signal<Local, Bit>,
-    /// The SGPR value at the end.
-    sdata: Signal<Local, Bits<64>>,
+    /// The SGPR value at the end, bits \[31:0\].
+    sdata: Signal<Local, Bits<32>>,
     /// In quarters 1..3.
     r_run: DFF<Bit>,
     /// The quarter counter.
@@ -129,8 +131,10 @@ pub struct Valu {
     o_swide: DFF<Bit>,
     /// Output register: `sgpr_dst`.
     o_sdst: DFF<Bits<7>>,
-    /// Output register: `sgpr_data`.
-    o_sdata: DFF<Bits<64>>,
+    /// Output register: `sgpr_lo`.
+    o_slo: DFF<Bits<32>>,
+    /// Output register: `sgpr_hi`.
+    o_shi: DFF<Bits<32>>,
     /// Output register: `exec_we`.
     o_exec_we: DFF<Bit>,
     /// 3, the last quarter.
@@ -147,8 +151,6 @@ pub struct Valu {
     z16: Constant<Bits<16>>,
     /// 0.
     z32: Constant<Bits<32>>,
-    /// 0.
-    z64: Constant<Bits<64>>,
 }
 
 impl Default for Valu {
@@ -177,7 +179,8 @@ impl Default for Valu {
             sgpr_we: Default::default(),
             sgpr_wide: Default::default(),
             sgpr_dst: Default::default(),
-            sgpr_data: Default::default(),
+            sgpr_lo: Default::default(),
+            sgpr_hi: Default::default(),
             exec_we: Default::default(),
             dp: Default::default(),
             cur_format: Default::default(),
@@ -214,7 +217,8 @@ impl Default for Valu {
             o_swe: Default::default(),
             o_swide: Default::default(),
             o_sdst: Default::default(),
-            o_sdata: Default::default(),
+            o_slo: Default::default(),
+            o_shi: Default::default(),
             o_exec_we: Default::default(),
             q3: k(3),
             one2: k(1),
@@ -223,7 +227,6 @@ impl Default for Valu {
             z8: k(0),
             z16: k(0),
             z32: k(0),
-            z64: k(0),
         }
     }
 }
@@ -234,7 +237,7 @@ impl Logic for Valu {
         dff_setup!(
             self, clock, r_run, r_q, r_format, r_opcode, r_dst, r_sdst, r_clamp, r_exec, r_min,
             r_mask, r_first, r_found, o_wb_valid, o_wb_q, o_wb_vgpr, o_wb_lanes, o_done, o_swe,
-            o_swide, o_sdst, o_sdata, o_exec_we
+            o_swide, o_sdst, o_slo, o_shi, o_exec_we
         );
         for i in 0..16 {
             self.o_wb_data[i].clock.next = self.clock.val();
@@ -258,7 +261,7 @@ impl Logic for Valu {
         }
         self.dp.format.next = self.cur_format.val();
         self.dp.opcode.next = self.cur_opcode.val();
-        self.dp.dst.next = self.cur_dst.val();
+        self.dp.dst.next = self.cur_dst.val().get_bits::<7>(0);
         self.dp.sdst.next = self.cur_sdst.val();
         self.dp.clamp.next = self.cur_clamp.val();
         self.dp.lanes.next = self.cur_exec.val().get_bits::<16>(0);
@@ -284,12 +287,12 @@ impl Logic for Valu {
         self.r_exec.d.next = self.cur_exec.val() >> 16;
         self.r_min.d.next = self.cur_min.val() >> 16;
         // The mask and the first active lane, collected over the quarters.
-        self.mask_now.next = bit_cast::<64, 16>(self.dp.flags.val()) << 48;
+        self.mask_now.next = self.dp.flags.val();
         self.first_now.next = self.dp.first.val();
         self.found_now.next = self.dp.found.val();
         if self.r_run.q.val() {
             self.mask_now.next =
-                (self.r_mask.q.val() >> 16) | (bit_cast::<64, 16>(self.dp.flags.val()) << 48);
+                (self.r_mask.q.val() >> 16) | self.dp.flags.val();
             if self.r_found.q.val() | !self.dp.found.val() {
                 self.first_now.next = self.r_first.q.val();
                 self.found_now.next = self.r_found.q.val();
@@ -316,19 +319,23 @@ impl Logic for Valu {
                 self.o_wb_data[i].d.next = self.dp.wdata[i].val();
             }
         }
-        self.sdata.next = bit_cast::<64, 32>(self.first_now.val());
+        self.sdata.next = self.first_now.val();
         if self.dp.sgpr_wide.val() {
-            self.sdata.next = self.mask_now.val();
+            self.sdata.next = self.mask_now.val().get_bits::<32>(0);
         }
         self.o_done.d.next = self.last.val();
         self.o_swe.d.next = self.last.val() & self.dp.sgpr_we.val();
         self.o_swide.d.next = self.last.val() & self.dp.sgpr_we.val() & self.dp.sgpr_wide.val();
         self.o_exec_we.d.next = self.last.val() & self.dp.sgpr_we.val() & self.dp.cmpx.val();
         self.o_sdst.d.next = self.z7.val();
-        self.o_sdata.d.next = self.z64.val();
+        self.o_slo.d.next = self.z32.val();
+        self.o_shi.d.next = self.z32.val();
         if self.last.val() & self.dp.sgpr_we.val() {
             self.o_sdst.d.next = self.dp.sgpr_dst.val();
-            self.o_sdata.d.next = self.sdata.val();
+            self.o_slo.d.next = self.sdata.val();
+        }
+        if self.last.val() & self.dp.sgpr_we.val() & self.dp.sgpr_wide.val() {
+            self.o_shi.d.next = self.mask_now.val().get_bits::<32>(32);
         }
         self.busy.next = self.r_run.q.val();
         self.quarter.next = self.r_q.q.val();
@@ -343,7 +350,8 @@ impl Logic for Valu {
         self.sgpr_we.next = self.o_swe.q.val();
         self.sgpr_wide.next = self.o_swide.q.val();
         self.sgpr_dst.next = self.o_sdst.q.val();
-        self.sgpr_data.next = self.o_sdata.q.val();
+        self.sgpr_lo.next = self.o_slo.q.val();
+        self.sgpr_hi.next = self.o_shi.q.val();
         self.exec_we.next = self.o_exec_we.q.val();
     }
 }

@@ -30,7 +30,7 @@ crate::vl_ports!([] Salu {
 crate::vl_ports!([] Valu {
     clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, busy, quarter,
     wb_valid, wb_quarter, wb_vgpr, wb_lanes, wb_data, done, sgpr_we, sgpr_wide, sgpr_dst,
-    sgpr_data, exec_we,
+    sgpr_lo, sgpr_hi, exec_we,
 });
 
 crate::vl_ports!([] PwsDecode {
