@@ -15,7 +15,7 @@ use crate::sim::waves::{named, Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_firmware::isa::assemble;
-use rtgpu_firmware::isa::{Sig, ALL_OPS};
+use rtgpu_firmware::isa::{vector_alu_lines, ALL_OPS};
 use rtgpu_hw::isa::insn_model::{decode_fields, InsnFields};
 use rtgpu_hw::valu::model::{op_of, ValuModel};
 use rtgpu_hw::valu::{Valu, ValuIn, ValuOut, QUARTER};
@@ -24,43 +24,12 @@ use rust_hdl::core::prelude::*;
 /// The `valu` testbench.
 pub struct ValuTb;
 
-/// The assembly lines of an instruction: its 32-bit encoding and its `_e64` form (sources
-/// v1 and v2, VGPR destination v3, mask destination VCC or s\[8:9\], mask source VCC or
-/// s\[6:7\]); `None` for a signature the block does not take.
-fn lines_of(name: &str, sig: Sig) -> Option<[String; 2]> {
-    let e64 = format!("{name}_e64");
-    let pair = |a: String, b: String| Some([a, b]);
-    match sig {
-        Sig::Vop1 => pair(format!("{name} v3, v1"), format!("{e64} v3, v1")),
-        Sig::ReadLane => pair(format!("{name} s4, v1"), format!("{name} s5, v2")),
-        Sig::Vop2 => pair(format!("{name} v3, v1, v2"), format!("{e64} v3, v1, v2")),
-        Sig::Carry => pair(
-            format!("{name} v3, vcc, v1, v2"),
-            format!("{e64} v3, s[8:9], v1, v2 clamp"),
-        ),
-        Sig::CarryIn => pair(
-            format!("{name} v3, vcc, v1, v2, vcc"),
-            format!("{e64} v3, s[8:9], v1, v2, s[6:7] clamp"),
-        ),
-        Sig::Cndmask => pair(
-            format!("{name} v3, v1, v2, vcc"),
-            format!("{e64} v3, v1, v2, s[6:7]"),
-        ),
-        Sig::Vopc => pair(
-            format!("{name} vcc, v1, v2"),
-            format!("{e64} s[8:9], v1, v2"),
-        ),
-        Sig::Vop3(1, 1, 1, 0) => pair(format!("{name} v3, v1, v2"), format!("{name} v4, v2, v1")),
-        _ => None,
-    }
-}
-
 /// Every instruction of the block's subset, in both encodings (and `v_mul_u32_u24` also with
 /// clamp), with its assembly line, assembled and decoded (the decoder's model).
 pub fn valu_ops() -> Vec<(String, InsnFields)> {
     let mut lines: Vec<String> = ALL_OPS
         .iter()
-        .filter_map(|&op| lines_of(op.info().name, op.info().sig))
+        .filter_map(|&op| vector_alu_lines(op))
         .flatten()
         .collect();
     lines.push("v_mul_u32_u24_e64 v3, v1, v2 clamp".into());
