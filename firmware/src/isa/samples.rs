@@ -36,4 +36,3 @@ pub fn vector_alu_lines(op: Op) -> Option<[String; 2]> {
         _ => None,
     }
 }
-

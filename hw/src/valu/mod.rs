@@ -151,7 +151,17 @@ pub struct ValuOut {
 }
 
 crate::ports!(ValuIn {
-    reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b
+    reset,
+    valid,
+    format,
+    opcode,
+    dst,
+    sdst,
+    clamp,
+    exec,
+    mask_in,
+    a,
+    b
 });
 crate::ports!(ValuOut {
     busy,

@@ -54,7 +54,14 @@ pub fn lane(op: Op, a: u32, b: u32, bit: bool, clamp: bool) -> (u32, bool) {
     // x - y (- borrow in) with the borrow out, clamped to 0.
     let sub = |x: u64, y: u64| {
         let borrow = y > x;
-        (if borrow && clamp { 0 } else { x.wrapping_sub(y) as u32 }, borrow)
+        (
+            if borrow && clamp {
+                0
+            } else {
+                x.wrapping_sub(y) as u32
+            },
+            borrow,
+        )
     };
     match op {
         Op::Vop1(0x2B) => (!a, false),

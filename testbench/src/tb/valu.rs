@@ -122,15 +122,45 @@ impl Feed {
 /// value; lane `l` adds `l` to both unless the value is a mask-edge one).
 const DIRECTED: [(&str, u64, u64, u32, u32); 10] = [
     ("v_add_u32 v3, vcc, v1, v2", u64::MAX, 0, u32::MAX, 1),
-    ("v_subb_u32 v3, vcc, v1, v2, vcc", 0xFFFF_0000_FFFF_0000, u64::MAX, 5, 5),
-    ("v_add_u32_e64 v3, s[8:9], v1, v2 clamp", u64::MAX, 0, u32::MAX, 2),
-    ("v_subrev_u32_e64 v3, s[8:9], v1, v2 clamp", u64::MAX, 0, 9, 3),
+    (
+        "v_subb_u32 v3, vcc, v1, v2, vcc",
+        0xFFFF_0000_FFFF_0000,
+        u64::MAX,
+        5,
+        5,
+    ),
+    (
+        "v_add_u32_e64 v3, s[8:9], v1, v2 clamp",
+        u64::MAX,
+        0,
+        u32::MAX,
+        2,
+    ),
+    (
+        "v_subrev_u32_e64 v3, s[8:9], v1, v2 clamp",
+        u64::MAX,
+        0,
+        9,
+        3,
+    ),
     ("v_readfirstlane_b32 s4, v1", 0, 0, 0x1234, 0),
     ("v_readfirstlane_b32 s4, v1", 1 << 40, 0, 0x1000, 0),
-    ("v_cmpx_gt_i32_e64 s[8:9], v1, v2", 0xF0F0, 0, 0x8000_0000, 3),
+    (
+        "v_cmpx_gt_i32_e64 s[8:9], v1, v2",
+        0xF0F0,
+        0,
+        0x8000_0000,
+        3,
+    ),
     ("v_mul_hi_u32 v3, v1, v2", u64::MAX, 0, u32::MAX, u32::MAX),
     ("v_ashrrev_i32 v3, v1, v2", u64::MAX, 0, 31, 0x8000_0000),
-    ("v_cndmask_b32 v3, v1, v2, vcc", u64::MAX, 0xAAAA_AAAA_AAAA_AAAA, 7, 9),
+    (
+        "v_cndmask_b32 v3, v1, v2, vcc",
+        u64::MAX,
+        0xAAAA_AAAA_AAAA_AAAA,
+        7,
+        9,
+    ),
 ];
 
 /// The directed feeds, in order.
@@ -280,7 +310,6 @@ fn layout(window_cycles: u64) -> Gtkw {
                 p("valu.busy"),
                 dec("valu.quarter"),
                 lanes("valu.dp.lanes"),
-                
                 lanes("valu.mask_now"),
             ],
         )

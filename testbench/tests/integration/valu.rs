@@ -63,7 +63,9 @@ fn rtl_equals_model(cycles: &[Cycle]) -> Result<(), String> {
             .cycle(|u| apply(u, &inp), read_outputs)
             .map_err(|e| e.to_string())?;
         if got != now {
-            return Err(format!("cycle {k}: RTL {got:?}, model {now:?}, feed {feed:?}"));
+            return Err(format!(
+                "cycle {k}: RTL {got:?}, model {now:?}, feed {feed:?}"
+            ));
         }
         model.clock(&inp);
     }

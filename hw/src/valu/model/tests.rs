@@ -41,7 +41,10 @@ fn four_quarters_then_done() {
             let o = m.outputs();
             // 0xFFFFFFFF + 2 = 1 with carry, lanes 0 and 63 only.
             assert_eq!((o.wb_lanes, o.wb_data[15]), (1 << 15, 1));
-            assert_eq!((o.sgpr_dst, o.sgpr_data(), o.sgpr_wide), (VCC, 1 | 1 << 63, true));
+            assert_eq!(
+                (o.sgpr_dst, o.sgpr_data(), o.sgpr_wide),
+                (VCC, 1 | 1 << 63, true)
+            );
         }
     }
     assert_eq!(
@@ -68,7 +71,10 @@ fn lanes_follow_the_manual() {
     assert_eq!(lane(v2(0x1C), u32::MAX, 0, true, true), (u32::MAX, true));
     assert_eq!(lane(Op::Vopc(0xC1), u32::MAX, 0, false, false), (0, true));
     assert_eq!(lane(Op::Vopc(0xC9), u32::MAX, 0, false, false), (0, false));
-    assert_eq!(lane(Op::Vop3(0x286), u32::MAX, u32::MAX, false, false).0, 0xFFFF_FFFE);
+    assert_eq!(
+        lane(Op::Vop3(0x286), u32::MAX, u32::MAX, false, false).0,
+        0xFFFF_FFFE
+    );
     assert_eq!(lane(v2(0x11), 4, 0x8000_0000, false, false).0, 0xF800_0000);
     assert_eq!(lane(v2(0x08), 0x100_0002, 3, false, false).0, 6);
 }

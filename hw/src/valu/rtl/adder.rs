@@ -90,7 +90,8 @@ impl Logic for LaneAdder {
         }
         // The carry out of bit 31: both top bits set, or one set and the sum's top bit clear.
         self.cout.next = (self.x.val().get_bit(31) & self.y.val().get_bit(31))
-            | ((self.x.val().get_bit(31) | self.y.val().get_bit(31)) & !self.full.val().get_bit(31));
+            | ((self.x.val().get_bit(31) | self.y.val().get_bit(31))
+                & !self.full.val().get_bit(31));
         self.sum.next = self.full.val();
         self.carry.next = self.cout.val() ^ self.sub.val();
         // Signs that differ decide a signed compare; equal signs compare as unsigned.

@@ -126,7 +126,10 @@ pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
         (class::VOPC, 0xC0..=0xDF) => {
             set(&mask);
             set(&[bit::SUB, bit::FLAG_CMP]);
-            for (i, b) in [bit::CMP_LT, bit::CMP_EQ, bit::CMP_GT].into_iter().enumerate() {
+            for (i, b) in [bit::CMP_LT, bit::CMP_EQ, bit::CMP_GT]
+                .into_iter()
+                .enumerate()
+            {
                 if op >> i & 1 == 1 {
                     set(&[b]);
                 }

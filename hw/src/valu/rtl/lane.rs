@@ -152,8 +152,8 @@ impl Logic for ValuLane {
         self.amount.next = self.a.val() & self.low5.val();
         self.right.next = self.b.val() >> self.amount.val();
         if self.is_signed.val() & self.b.val().get_bit(31) {
-            self.right.next = (self.b.val() >> self.amount.val())
-                | !(self.ones.val() >> self.amount.val());
+            self.right.next =
+                (self.b.val() >> self.amount.val()) | !(self.ones.val() >> self.amount.val());
         }
         self.cmp.next = (self.cmp_lt.val() & self.add.lt.val())
             | (self.cmp_eq.val() & self.add.eq.val())

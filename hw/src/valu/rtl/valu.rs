@@ -291,8 +291,7 @@ impl Logic for Valu {
         self.first_now.next = self.dp.first.val();
         self.found_now.next = self.dp.found.val();
         if self.r_run.q.val() {
-            self.mask_now.next =
-                (self.r_mask.q.val() >> 16) | self.dp.flags.val();
+            self.mask_now.next = (self.r_mask.q.val() >> 16) | self.dp.flags.val();
             if self.r_found.q.val() | !self.dp.found.val() {
                 self.first_now.next = self.r_first.q.val();
                 self.found_now.next = self.r_found.q.val();
