@@ -6,10 +6,9 @@
 //!
 //! Mutations caught, each failing `rtl_valu_equals_the_model` on its first cases:
 //! - the adder's carry out taken from the sum's bit 31 alone (`cout = full[31]` in
-//!   `LaneAdder`): every carry and compare mask differs; `rtgpu tb valu` fails at cycle 4,
-//!   the end of its first directed `v_add_u32`;
+//!   `LaneAdder`): shrunk to a difference in cycle 1;
 //! - the quarter counter wrapping after quarter 2 (`q3` = 2 in `Valu`): the instruction ends
-//!   a cycle early, `busy` and `done` differ at once.
+//!   a cycle early, `done` differs in cycle 3.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
