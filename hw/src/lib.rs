@@ -20,3 +20,4 @@ pub mod pws;
 pub mod reorder;
 pub mod salu;
 pub mod sched;
+pub mod valu;

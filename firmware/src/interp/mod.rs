@@ -31,6 +31,8 @@ mod step;
 #[cfg(test)]
 mod tests;
 mod valu;
+#[cfg(test)]
+mod valu_block;
 mod wave;
 
 pub use error::InterpError;

@@ -19,6 +19,7 @@ pub mod reorder;
 mod runner;
 pub mod salu;
 pub mod sched;
+pub mod valu;
 
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
@@ -55,7 +56,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 19] {
+pub fn all() -> [&'static dyn BlockTb; 20] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -74,6 +75,7 @@ pub fn all() -> [&'static dyn BlockTb; 19] {
         &crate::tb::cache::coal_tb::CoalescerTb,
         &crate::tb::ldst::tb::ReorderExampleTb,
         &salu::SaluTb,
+        &valu::ValuTb,
         &DecodeTb,
         &CounterTb,
     ]

@@ -34,6 +34,7 @@ fn list_names_every_block_and_speaks_json() {
             "coalescer",
             "reorder-example",
             "salu",
+            "valu",
             "decode",
             "counter"
         ]

@@ -34,6 +34,7 @@ mod sched;
 mod standalone;
 mod sweep;
 mod system;
+mod valu;
 mod verilator;
 mod waveform_views;
 mod wcet;

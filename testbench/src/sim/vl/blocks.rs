@@ -13,6 +13,7 @@ use rtgpu_hw::pws::SimdGroup;
 use rtgpu_hw::reorder::Reorder;
 use rtgpu_hw::salu::Salu;
 use rtgpu_hw::sched::WarpScheduler;
+use rtgpu_hw::valu::Valu;
 
 crate::vl_ports!([] Counter32 { clock, enable, count });
 
@@ -24,6 +25,12 @@ crate::vl_ports!([] InsnDecode {
 crate::vl_ports!([] Salu {
     clock, reset, valid, format, opcode, dst, a, b, scc, exec, out_valid, out_dst, sdst_we,
     wide, d_lo, d_hi, scc_we, scc_out, exec_we, exec_out,
+});
+
+crate::vl_ports!([] Valu {
+    clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, busy, quarter,
+    wb_valid, wb_quarter, wb_vgpr, wb_lanes, wb_data, done, sgpr_we, sgpr_wide, sgpr_dst,
+    sgpr_lo, sgpr_hi, exec_we,
 });
 
 crate::vl_ports!([] PwsDecode {

@@ -1,0 +1,406 @@
+//! The VALU's instruction decode: the native shape of (format, opcode) as a class and an
+//! 8-bit opcode, then one control bit per datapath choice, each a 1024-entry truth table
+//! indexed by `{class, opcode}`.
+
+use crate::hdl::k;
+use rust_hdl::prelude::*;
+
+/// Shape classes of the table index: VOPC (also VOP3 opcodes 0..=0xFF), VOP2 (VOP3
+/// 0x100..=0x13F), VOP1 (VOP3 0x140..=0x1BF), VOP3-only.
+pub mod class {
+    /// Vector compares.
+    pub const VOPC: usize = 0;
+    /// Two sources.
+    pub const VOP2: usize = 1;
+    /// One source.
+    pub const VOP1: usize = 2;
+    /// VOP3-only opcodes (their low 8 bits; the table requires `opcode[9:8]` = 2).
+    pub const VOP3: usize = 3;
+}
+
+/// Control bit numbers: the order of [`control`]'s array and of the decoder's outputs.
+pub mod bit {
+    /// The instruction is in the block's subset.
+    pub const LEGAL: usize = 0;
+    /// The results go to the VGPR `dst`.
+    pub const WRITES_VGPR: usize = 1;
+    /// An SGPR is written at the end.
+    pub const SGPR_WE: usize = 2;
+    /// The SGPR write is a 64-bit lane mask.
+    pub const SGPR_WIDE: usize = 3;
+    /// `v_readfirstlane_b32`.
+    pub const FIRST: usize = 4;
+    /// `v_cmpx_*`: the mask also goes to EXEC.
+    pub const CMPX: usize = 5;
+    /// The adder takes `b` and `a` swapped (the `rev` forms).
+    pub const SWAP: usize = 6;
+    /// The adder subtracts.
+    pub const SUB: usize = 7;
+    /// The adder takes the lane's mask bit as carry / borrow in.
+    pub const USE_CIN: usize = 8;
+    /// Compares, min/max and right shifts are signed.
+    pub const SIGNED: usize = 9;
+    /// The multiplier's operands are cut to 24 bits.
+    pub const U24: usize = 10;
+    /// The result is the adder's.
+    pub const SEL_ADD: usize = 11;
+    /// The result is `!a`.
+    pub const SEL_NOT: usize = 12;
+    /// The result is `bit ? b : a`.
+    pub const SEL_CND: usize = 13;
+    /// The result is `a & b`.
+    pub const SEL_AND: usize = 14;
+    /// The result is `a | b`.
+    pub const SEL_OR: usize = 15;
+    /// The result is `a ^ b`.
+    pub const SEL_XOR: usize = 16;
+    /// The result is `b << a[4:0]`.
+    pub const SEL_SHL: usize = 17;
+    /// The result is `b >> a[4:0]` (arithmetic when signed).
+    pub const SEL_SHR: usize = 18;
+    /// The result is the minimum.
+    pub const SEL_MIN: usize = 19;
+    /// The result is the maximum.
+    pub const SEL_MAX: usize = 20;
+    /// The result is the product's low half.
+    pub const SEL_LO: usize = 21;
+    /// The result is the product's high half.
+    pub const SEL_HI: usize = 22;
+    /// A compare holds when `a < b`.
+    pub const CMP_LT: usize = 23;
+    /// A compare holds when `a == b`.
+    pub const CMP_EQ: usize = 24;
+    /// A compare holds when `a > b`.
+    pub const CMP_GT: usize = 25;
+    /// The lane's mask bit is the compare (else the carry / borrow).
+    pub const FLAG_CMP: usize = 26;
+}
+
+/// The number of control bits.
+pub const CONTROLS: usize = 27;
+
+/// The control bits of `(class, op)` (all clear outside the subset).
+pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
+    let mut c = [false; CONTROLS];
+    let mut set = |bits: &[usize]| bits.iter().for_each(|&b| c[b] = true);
+    let vgpr = [bit::LEGAL, bit::WRITES_VGPR];
+    let mask = [bit::LEGAL, bit::SGPR_WE, bit::SGPR_WIDE];
+    match (cls, op) {
+        (class::VOP1, 0x01) => set(&vgpr),
+        (class::VOP1, 0x02) => set(&[bit::LEGAL, bit::SGPR_WE, bit::FIRST]),
+        (class::VOP1, 0x2B) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_NOT]),
+        (class::VOP2, 0x00) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_CND]),
+        (class::VOP2, 0x08) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_LO, bit::U24]),
+        (class::VOP2, 0x0C..=0x0F) => {
+            set(&vgpr);
+            set(&[bit::SUB, [bit::SEL_MIN, bit::SEL_MAX][op & 1]]);
+            if op < 0x0E {
+                set(&[bit::SIGNED]);
+            }
+        }
+        (class::VOP2, 0x10..=0x12) => {
+            set(&vgpr);
+            set(&[[bit::SEL_SHR, bit::SEL_SHR, bit::SEL_SHL][op - 0x10]]);
+            if op == 0x11 {
+                set(&[bit::SIGNED]);
+            }
+        }
+        (class::VOP2, 0x13..=0x15) => {
+            set(&vgpr);
+            set(&[[bit::SEL_AND, bit::SEL_OR, bit::SEL_XOR][op - 0x13]]);
+        }
+        (class::VOP2, 0x19..=0x1E) => {
+            set(&vgpr);
+            set(&mask);
+            set(&[bit::SEL_ADD]);
+            if op != 0x19 && op != 0x1C {
+                set(&[bit::SUB]);
+            }
+            if op == 0x1B || op == 0x1E {
+                set(&[bit::SWAP]);
+            }
+            if op >= 0x1C {
+                set(&[bit::USE_CIN]);
+            }
+        }
+        (class::VOPC, 0xC0..=0xDF) => {
+            set(&mask);
+            set(&[bit::SUB, bit::FLAG_CMP]);
+            for (i, b) in [bit::CMP_LT, bit::CMP_EQ, bit::CMP_GT]
+                .into_iter()
+                .enumerate()
+            {
+                if op >> i & 1 == 1 {
+                    set(&[b]);
+                }
+            }
+            if op & 8 == 0 {
+                set(&[bit::SIGNED]);
+            }
+            if op & 0x10 != 0 {
+                set(&[bit::CMPX]);
+            }
+        }
+        (class::VOP3, 0x85) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_LO]),
+        (class::VOP3, 0x86) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_HI]),
+        _ => {}
+    }
+    c
+}
+
+/// The truth table of control bit `b`.
+fn table(b: usize) -> Constant<Bits<1024>> {
+    let mut t = Bits::<1024>::default();
+    for index in 0..1024usize {
+        if control(index >> 8, index & 0xFF)[b] {
+            t = t.replace_bit(index, true);
+        }
+    }
+    Constant::new(t)
+}
+
+/// The decode: the table index from (format, opcode), the control bits (outputs named as
+/// in [`bit`]), and the SGPR code of the instruction's scalar write.
+#[derive(LogicBlock)]
+pub struct ValuControl {
+    /// Format code (7 VOP1, 8 VOP2, 9 VOPC, 10 VOP3).
+    pub format: Signal<In, Bits<4>>,
+    /// Opcode.
+    pub opcode: Signal<In, Bits<10>>,
+    /// The `dst` field, bits \[6:0\] (an SGPR code where the decode uses it).
+    pub dst: Signal<In, Bits<7>>,
+    /// The `sdst` field.
+    pub sdst: Signal<In, Bits<7>>,
+    /// The instruction is in the block's subset.
+    pub legal: Signal<Out, Bit>,
+    /// The results go to the VGPR `dst`.
+    pub writes_vgpr: Signal<Out, Bit>,
+    /// An SGPR is written at the end.
+    pub sgpr_we: Signal<Out, Bit>,
+    /// The SGPR write is a 64-bit lane mask.
+    pub sgpr_wide: Signal<Out, Bit>,
+    /// `v_cmpx_*`: the mask also goes to EXEC.
+    pub cmpx: Signal<Out, Bit>,
+    /// The adder takes `b` and `a` swapped (the `rev` forms).
+    pub swap: Signal<Out, Bit>,
+    /// The adder subtracts.
+    pub sub: Signal<Out, Bit>,
+    /// The adder takes the lane's mask bit as carry / borrow in.
+    pub use_cin: Signal<Out, Bit>,
+    /// Compares, min/max and right shifts are signed.
+    pub is_signed: Signal<Out, Bit>,
+    /// The multiplier's operands are cut to 24 bits.
+    pub u24: Signal<Out, Bit>,
+    /// The result is the adder's.
+    pub sel_add: Signal<Out, Bit>,
+    /// The result is `!a`.
+    pub sel_not: Signal<Out, Bit>,
+    /// The result is `bit ? b : a`.
+    pub sel_cnd: Signal<Out, Bit>,
+    /// The result is `a & b`.
+    pub sel_and: Signal<Out, Bit>,
+    /// The result is `a | b`.
+    pub sel_or: Signal<Out, Bit>,
+    /// The result is `a ^ b`.
+    pub sel_xor: Signal<Out, Bit>,
+    /// The result is `b << a[4:0]`.
+    pub sel_shl: Signal<Out, Bit>,
+    /// The result is `b >> a[4:0]` (arithmetic when signed).
+    pub sel_shr: Signal<Out, Bit>,
+    /// The result is the minimum.
+    pub sel_min: Signal<Out, Bit>,
+    /// The result is the maximum.
+    pub sel_max: Signal<Out, Bit>,
+    /// The result is the product's low half.
+    pub sel_lo: Signal<Out, Bit>,
+    /// The result is the product's high half.
+    pub sel_hi: Signal<Out, Bit>,
+    /// A compare holds when `a < b`.
+    pub cmp_lt: Signal<Out, Bit>,
+    /// A compare holds when `a == b`.
+    pub cmp_eq: Signal<Out, Bit>,
+    /// A compare holds when `a > b`.
+    pub cmp_gt: Signal<Out, Bit>,
+    /// The lane's mask bit is the compare (else the carry / borrow).
+    pub flag_cmp: Signal<Out, Bit>,
+    /// The SGPR code of the scalar write.
+    pub sgpr_dst: Signal<Out, Bits<7>>,
+    /// The table index `{class, opcode[7:0]}`.
+    index: Signal<Local, Bits<10>>,
+    /// The control bits before the VOP3-only range check.
+    raw: [Signal<Local, Bit>; CONTROLS],
+    /// A VOP3-only index whose opcode is not 0x200..=0x2FF (aliases of the table's rows).
+    aliased: Signal<Local, Bit>,
+    /// The format is a vector ALU one.
+    vector: Signal<Local, Bit>,
+    /// The index names an instruction of the table (no alias, a vector format).
+    ok: Signal<Local, Bit>,
+    /// The SGPR code (outputs are assigned once: see [`super`]).
+    code: Signal<Local, Bits<7>>,
+    /// The truth tables.
+    truth: [Constant<Bits<1024>>; CONTROLS],
+    /// Format codes VOP1, VOP2, VOPC, VOP3.
+    fmt_vop1: Constant<Bits<4>>,
+    /// VOP2.
+    fmt_vop2: Constant<Bits<4>>,
+    /// VOPC.
+    fmt_vopc: Constant<Bits<4>>,
+    /// VOP3.
+    fmt_vop3: Constant<Bits<4>>,
+    /// The index's class field per class.
+    class_of: [Constant<Bits<10>>; 4],
+    /// `0x40`: VOP1's offset in VOP3 opcodes' low byte (0x140).
+    vop1_base: Constant<Bits<10>>,
+    /// `0xFF`.
+    low8: Constant<Bits<10>>,
+    /// `opcode[9:8]` of the VOP3-only opcodes of the subset.
+    page2: Constant<Bits<2>>,
+    /// VCC's code.
+    vcc: Constant<Bits<7>>,
+}
+
+impl Default for ValuControl {
+    fn default() -> Self {
+        use crate::isa::insn_model::format;
+        Self {
+            format: Default::default(),
+            opcode: Default::default(),
+            dst: Default::default(),
+            sdst: Default::default(),
+            legal: Default::default(),
+            writes_vgpr: Default::default(),
+            sgpr_we: Default::default(),
+            sgpr_wide: Default::default(),
+            cmpx: Default::default(),
+            swap: Default::default(),
+            sub: Default::default(),
+            use_cin: Default::default(),
+            is_signed: Default::default(),
+            u24: Default::default(),
+            sel_add: Default::default(),
+            sel_not: Default::default(),
+            sel_cnd: Default::default(),
+            sel_and: Default::default(),
+            sel_or: Default::default(),
+            sel_xor: Default::default(),
+            sel_shl: Default::default(),
+            sel_shr: Default::default(),
+            sel_min: Default::default(),
+            sel_max: Default::default(),
+            sel_lo: Default::default(),
+            sel_hi: Default::default(),
+            cmp_lt: Default::default(),
+            cmp_eq: Default::default(),
+            cmp_gt: Default::default(),
+            flag_cmp: Default::default(),
+            sgpr_dst: Default::default(),
+            index: Default::default(),
+            raw: Default::default(),
+            aliased: Default::default(),
+            vector: Default::default(),
+            ok: Default::default(),
+            code: Default::default(),
+            truth: array_init::array_init(table),
+            fmt_vop1: k(format::VOP1.into()),
+            fmt_vop2: k(format::VOP2.into()),
+            fmt_vopc: k(format::VOPC.into()),
+            fmt_vop3: k(format::VOP3.into()),
+            class_of: array_init::array_init(|c| k((c as u64) << 8)),
+            vop1_base: k(0x40),
+            low8: k(0xFF),
+            page2: k(2),
+            vcc: k(super::super::VCC.into()),
+        }
+    }
+}
+
+impl Logic for ValuControl {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // VOP3: opcode[9:8] = 0 compares, 1 with opcode[7:6] = 0 VOP2, 1 or 2 VOP1, else
+        // VOP3-only; the native formats name their class.
+        self.index.next = self.class_of[3].val() | (self.opcode.val() & self.low8.val());
+        if self.opcode.val().get_bits::<2>(8) == self.class_of[0].val().get_bits::<2>(8) {
+            self.index.next = self.class_of[0].val() | (self.opcode.val() & self.low8.val());
+        }
+        if (self.opcode.val().get_bits::<2>(8) == self.class_of[1].val().get_bits::<2>(8))
+            & !self.opcode.val().get_bit(7)
+        {
+            self.index.next = self.class_of[1].val() | (self.opcode.val() & self.low8.val());
+            if self.opcode.val().get_bit(6) {
+                self.index.next = self.class_of[2].val()
+                    | ((self.opcode.val() - self.vop1_base.val()) & self.low8.val());
+            }
+        }
+        if (self.opcode.val().get_bits::<2>(8) == self.class_of[1].val().get_bits::<2>(8))
+            & self.opcode.val().get_bit(7)
+            & !self.opcode.val().get_bit(6)
+        {
+            self.index.next = self.class_of[2].val()
+                | ((self.opcode.val() - self.vop1_base.val()) & self.low8.val());
+        }
+        if self.format.val() == self.fmt_vop1.val() {
+            self.index.next = self.class_of[2].val() | (self.opcode.val() & self.low8.val());
+        }
+        if self.format.val() == self.fmt_vop2.val() {
+            self.index.next = self.class_of[1].val() | (self.opcode.val() & self.low8.val());
+        }
+        if self.format.val() == self.fmt_vopc.val() {
+            self.index.next = self.class_of[0].val() | (self.opcode.val() & self.low8.val());
+        }
+        self.aliased.next = (self.index.val().get_bits::<2>(8)
+            == self.class_of[3].val().get_bits::<2>(8))
+            & (self.opcode.val().get_bits::<2>(8) != self.page2.val());
+        self.vector.next = (self.format.val() == self.fmt_vop1.val())
+            | (self.format.val() == self.fmt_vop2.val())
+            | (self.format.val() == self.fmt_vopc.val())
+            | (self.format.val() == self.fmt_vop3.val());
+        self.ok.next = !self.aliased.val() & self.vector.val();
+        for b in 0..CONTROLS {
+            self.raw[b].next = self.truth[b].val().get_bit(self.index.val().index());
+        }
+        // The outputs in the order of [`bit`] (`raw[i]` is bit `i`).
+        self.legal.next = self.raw[0].val() & self.ok.val();
+        self.writes_vgpr.next = self.raw[1].val() & self.ok.val();
+        self.sgpr_we.next = self.raw[2].val() & self.ok.val();
+        self.sgpr_wide.next = self.raw[3].val() & self.ok.val();
+        self.cmpx.next = self.raw[5].val() & self.ok.val();
+        self.swap.next = self.raw[6].val() & self.ok.val();
+        self.sub.next = self.raw[7].val() & self.ok.val();
+        self.use_cin.next = self.raw[8].val() & self.ok.val();
+        self.is_signed.next = self.raw[9].val() & self.ok.val();
+        self.u24.next = self.raw[10].val() & self.ok.val();
+        self.sel_add.next = self.raw[11].val() & self.ok.val();
+        self.sel_not.next = self.raw[12].val() & self.ok.val();
+        self.sel_cnd.next = self.raw[13].val() & self.ok.val();
+        self.sel_and.next = self.raw[14].val() & self.ok.val();
+        self.sel_or.next = self.raw[15].val() & self.ok.val();
+        self.sel_xor.next = self.raw[16].val() & self.ok.val();
+        self.sel_shl.next = self.raw[17].val() & self.ok.val();
+        self.sel_shr.next = self.raw[18].val() & self.ok.val();
+        self.sel_min.next = self.raw[19].val() & self.ok.val();
+        self.sel_max.next = self.raw[20].val() & self.ok.val();
+        self.sel_lo.next = self.raw[21].val() & self.ok.val();
+        self.sel_hi.next = self.raw[22].val() & self.ok.val();
+        self.cmp_lt.next = self.raw[23].val() & self.ok.val();
+        self.cmp_eq.next = self.raw[24].val() & self.ok.val();
+        self.cmp_gt.next = self.raw[25].val() & self.ok.val();
+        self.flag_cmp.next = self.raw[26].val() & self.ok.val();
+        // The scalar write: readfirstlane's and the e64 compares' `dst`, the e64 carries'
+        // `sdst`, VCC for the 32-bit encodings.
+        self.code.next = self.vcc.val();
+        if self.format.val() == self.fmt_vop3.val() {
+            self.code.next = self.sdst.val();
+            if self.index.val().get_bits::<2>(8) == self.class_of[0].val().get_bits::<2>(8) {
+                self.code.next = self.dst.val();
+            }
+        }
+        if self.raw[4].val() {
+            self.code.next = self.dst.val();
+        }
+        self.sgpr_dst.next = self.code.val();
+    }
+}
+
+// The decode names `raw[i]` by these numbers.
+const _: () = assert!(bit::FIRST == 4 && bit::FLAG_CMP == 26 && CONTROLS == 27);

@@ -1,0 +1,212 @@
+//! One lane of the datapath: the adder, the multiplier, the logic, the shifter and the
+//! result mux, combinational.
+
+use super::adder::LaneAdder;
+use super::mul::LaneMul;
+use crate::hdl::k;
+use rust_hdl::prelude::*;
+
+/// One lane: the result and the mask bit of the selected operation on `a` (`src0`) and `b`
+/// (`src1`); the select and mode inputs are the decoder's control bits
+/// ([`super::control::bit`]). With no select set the result is `a` (`v_mov_b32`).
+#[derive(LogicBlock)]
+pub struct ValuLane {
+    /// `src0` of the lane.
+    pub a: Signal<In, Bits<32>>,
+    /// `src1` of the lane.
+    pub b: Signal<In, Bits<32>>,
+    /// The lane's bit of the mask source (carry in, `v_cndmask_b32`'s select).
+    pub src_bit: Signal<In, Bit>,
+    /// Swap the adder's operands.
+    pub swap: Signal<In, Bit>,
+    /// The adder subtracts.
+    pub sub: Signal<In, Bit>,
+    /// The adder takes `src_bit` as carry / borrow in.
+    pub use_cin: Signal<In, Bit>,
+    /// Saturate the adder (all ones on carry, 0 on borrow) and `v_mul_u32_u24`.
+    pub clamp: Signal<In, Bit>,
+    /// Compares, min/max and the right shift are signed.
+    pub is_signed: Signal<In, Bit>,
+    /// The multiplier's operands are cut to 24 bits.
+    pub u24: Signal<In, Bit>,
+    /// The result is the adder's.
+    pub sel_add: Signal<In, Bit>,
+    /// The result is `!a`.
+    pub sel_not: Signal<In, Bit>,
+    /// The result is `src_bit ? b : a`.
+    pub sel_cnd: Signal<In, Bit>,
+    /// The result is `a & b`.
+    pub sel_and: Signal<In, Bit>,
+    /// The result is `a | b`.
+    pub sel_or: Signal<In, Bit>,
+    /// The result is `a ^ b`.
+    pub sel_xor: Signal<In, Bit>,
+    /// The result is `b << a[4:0]`.
+    pub sel_shl: Signal<In, Bit>,
+    /// The result is `b >> a[4:0]`.
+    pub sel_shr: Signal<In, Bit>,
+    /// The result is the minimum.
+    pub sel_min: Signal<In, Bit>,
+    /// The result is the maximum.
+    pub sel_max: Signal<In, Bit>,
+    /// The result is the product's low half.
+    pub sel_lo: Signal<In, Bit>,
+    /// The result is the product's high half.
+    pub sel_hi: Signal<In, Bit>,
+    /// The compare holds when `a < b`.
+    pub cmp_lt: Signal<In, Bit>,
+    /// The compare holds when `a == b`.
+    pub cmp_eq: Signal<In, Bit>,
+    /// The compare holds when `a > b`.
+    pub cmp_gt: Signal<In, Bit>,
+    /// `flag` is the compare (else the carry / borrow).
+    pub flag_cmp: Signal<In, Bit>,
+    /// The result.
+    pub d: Signal<Out, Bits<32>>,
+    /// The mask bit: the compare, or the carry / borrow out.
+    pub flag: Signal<Out, Bit>,
+    /// The adder.
+    add: LaneAdder,
+    /// The multiplier.
+    mul: LaneMul,
+    /// The shift amount `a[4:0]`.
+    amount: Signal<Local, Bits<32>>,
+    /// `b >> amount`, sign-filled when signed.
+    right: Signal<Local, Bits<32>>,
+    /// The compare holds.
+    cmp: Signal<Local, Bit>,
+    /// The mask bit (outputs are assigned once: see [`super`]).
+    mask_bit: Signal<Local, Bit>,
+    /// The result.
+    r: Signal<Local, Bits<32>>,
+    /// `0xFF_FFFF`.
+    low24: Constant<Bits<32>>,
+    /// `0x1F`.
+    low5: Constant<Bits<32>>,
+    /// All ones.
+    ones: Constant<Bits<32>>,
+    /// 0.
+    zero: Constant<Bits<32>>,
+}
+
+impl Default for ValuLane {
+    fn default() -> Self {
+        Self {
+            a: Default::default(),
+            b: Default::default(),
+            src_bit: Default::default(),
+            swap: Default::default(),
+            sub: Default::default(),
+            use_cin: Default::default(),
+            clamp: Default::default(),
+            is_signed: Default::default(),
+            u24: Default::default(),
+            sel_add: Default::default(),
+            sel_not: Default::default(),
+            sel_cnd: Default::default(),
+            sel_and: Default::default(),
+            sel_or: Default::default(),
+            sel_xor: Default::default(),
+            sel_shl: Default::default(),
+            sel_shr: Default::default(),
+            sel_min: Default::default(),
+            sel_max: Default::default(),
+            sel_lo: Default::default(),
+            sel_hi: Default::default(),
+            cmp_lt: Default::default(),
+            cmp_eq: Default::default(),
+            cmp_gt: Default::default(),
+            flag_cmp: Default::default(),
+            d: Default::default(),
+            flag: Default::default(),
+            add: Default::default(),
+            mul: Default::default(),
+            amount: Default::default(),
+            right: Default::default(),
+            cmp: Default::default(),
+            mask_bit: Default::default(),
+            r: Default::default(),
+            low24: k(0xFF_FFFF),
+            low5: k(0x1F),
+            ones: k(0xFFFF_FFFF),
+            zero: k(0),
+        }
+    }
+}
+
+impl Logic for ValuLane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.add.a.next = self.a.val();
+        self.add.b.next = self.b.val();
+        self.add.swap.next = self.swap.val();
+        self.add.sub.next = self.sub.val();
+        self.add.cin.next = self.use_cin.val() & self.src_bit.val();
+        self.add.is_signed.next = self.is_signed.val();
+        self.mul.a.next = self.a.val();
+        self.mul.b.next = self.b.val();
+        if self.u24.val() {
+            self.mul.a.next = self.a.val() & self.low24.val();
+            self.mul.b.next = self.b.val() & self.low24.val();
+        }
+        self.amount.next = self.a.val() & self.low5.val();
+        self.right.next = self.b.val() >> self.amount.val();
+        if self.is_signed.val() & self.b.val().get_bit(31) {
+            self.right.next =
+                (self.b.val() >> self.amount.val()) | !(self.ones.val() >> self.amount.val());
+        }
+        self.cmp.next = (self.cmp_lt.val() & self.add.lt.val())
+            | (self.cmp_eq.val() & self.add.eq.val())
+            | (self.cmp_gt.val() & !self.add.lt.val() & !self.add.eq.val());
+        self.mask_bit.next = self.add.carry.val();
+        if self.flag_cmp.val() {
+            self.mask_bit.next = self.cmp.val();
+        }
+        self.flag.next = self.mask_bit.val();
+        // The result mux (the selects are one-hot; none: `a`).
+        self.r.next = self.a.val();
+        if self.sel_not.val() {
+            self.r.next = !self.a.val();
+        }
+        if (self.sel_cnd.val() & self.src_bit.val())
+            | (self.sel_min.val() & !self.add.lt.val())
+            | (self.sel_max.val() & self.add.lt.val())
+        {
+            self.r.next = self.b.val();
+        }
+        if self.sel_add.val() {
+            self.r.next = self.add.sum.val();
+            if self.clamp.val() & self.add.carry.val() {
+                self.r.next = self.zero.val();
+                if !self.sub.val() {
+                    self.r.next = self.ones.val();
+                }
+            }
+        }
+        if self.sel_and.val() {
+            self.r.next = self.a.val() & self.b.val();
+        }
+        if self.sel_or.val() {
+            self.r.next = self.a.val() | self.b.val();
+        }
+        if self.sel_xor.val() {
+            self.r.next = self.a.val() ^ self.b.val();
+        }
+        if self.sel_shl.val() {
+            self.r.next = self.b.val() << self.amount.val();
+        }
+        if self.sel_shr.val() {
+            self.r.next = self.right.val();
+        }
+        if self.sel_lo.val() {
+            self.r.next = self.mul.lo.val();
+            if self.u24.val() & self.clamp.val() & (self.mul.hi.val() != self.zero.val()) {
+                self.r.next = self.ones.val();
+            }
+        }
+        if self.sel_hi.val() {
+            self.r.next = self.mul.hi.val();
+        }
+        self.d.next = self.r.val();
+    }
+}

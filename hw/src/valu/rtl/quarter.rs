@@ -1,0 +1,178 @@
+//! The datapath of one cycle: the decode and the 16 lanes of a quarter, with the quarter's
+//! write data, mask bits and first active lane.
+
+use super::control::ValuControl;
+use super::lane::ValuLane;
+use crate::hdl::k;
+use crate::valu::QUARTER;
+use rust_hdl::prelude::*;
+
+/// The decode of the instruction and one quarter of its lanes, combinational.
+#[derive(LogicBlock)]
+pub struct ValuQuarter {
+    /// Format code.
+    pub format: Signal<In, Bits<4>>,
+    /// Opcode.
+    pub opcode: Signal<In, Bits<10>>,
+    /// The `dst` field, bits \[6:0\].
+    pub dst: Signal<In, Bits<7>>,
+    /// The `sdst` field.
+    pub sdst: Signal<In, Bits<7>>,
+    /// VOP3 clamp.
+    pub clamp: Signal<In, Bit>,
+    /// The quarter's EXEC bits.
+    pub lanes: Signal<In, Bits<16>>,
+    /// The quarter's bits of the mask source.
+    pub bits: Signal<In, Bits<16>>,
+    /// `src0` of the quarter's lanes.
+    pub a: [Signal<In, Bits<32>>; QUARTER],
+    /// `src1` of the quarter's lanes.
+    pub b: [Signal<In, Bits<32>>; QUARTER],
+    /// The instruction is in the subset.
+    pub legal: Signal<Out, Bit>,
+    /// It writes its VGPR.
+    pub writes_vgpr: Signal<Out, Bit>,
+    /// It writes an SGPR at the end.
+    pub sgpr_we: Signal<Out, Bit>,
+    /// The SGPR write is a 64-bit mask.
+    pub sgpr_wide: Signal<Out, Bit>,
+    /// `v_cmpx_*`.
+    pub cmpx: Signal<Out, Bit>,
+    /// The SGPR code.
+    pub sgpr_dst: Signal<Out, Bits<7>>,
+    /// The lanes written (`lanes`, or 0 when no VGPR is written).
+    pub wlanes: Signal<Out, Bits<16>>,
+    /// The results of the lanes written (0 elsewhere).
+    pub wdata: [Signal<Out, Bits<32>>; QUARTER],
+    /// The mask bits of the active lanes, in bits \[63:48\] (where the top collects them).
+    pub flags: Signal<Out, Bits<64>>,
+    /// An active lane is in the quarter.
+    pub found: Signal<Out, Bit>,
+    /// `a` of the lowest active lane (lane 0 when none is).
+    pub first: Signal<Out, Bits<32>>,
+    /// The decode.
+    dec: ValuControl,
+    /// The lanes.
+    lane: [ValuLane; QUARTER],
+    /// `acc[i]`: the mask bits of lanes below `i`.
+    acc: [Signal<Local, Bits<64>>; QUARTER + 1],
+    /// The write data before the output (outputs are assigned once: see [`super`]).
+    wd: [Signal<Local, Bits<32>>; QUARTER],
+    /// The lanes written.
+    wl: Signal<Local, Bits<16>>,
+    /// The first active lane's `a`.
+    pick: Signal<Local, Bits<32>>,
+    /// Lane `i`'s bit, `48 + i`.
+    onehot: [Constant<Bits<64>>; QUARTER],
+    /// 0.
+    zero16: Constant<Bits<16>>,
+    /// 0.
+    zero32: Constant<Bits<32>>,
+    /// 0.
+    zero64: Constant<Bits<64>>,
+}
+
+impl Default for ValuQuarter {
+    fn default() -> Self {
+        Self {
+            format: Default::default(),
+            opcode: Default::default(),
+            dst: Default::default(),
+            sdst: Default::default(),
+            clamp: Default::default(),
+            lanes: Default::default(),
+            bits: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            legal: Default::default(),
+            writes_vgpr: Default::default(),
+            sgpr_we: Default::default(),
+            sgpr_wide: Default::default(),
+            cmpx: Default::default(),
+            sgpr_dst: Default::default(),
+            wlanes: Default::default(),
+            wdata: Default::default(),
+            flags: Default::default(),
+            found: Default::default(),
+            first: Default::default(),
+            dec: Default::default(),
+            lane: array_init::array_init(|_| Default::default()),
+            acc: Default::default(),
+            wd: Default::default(),
+            wl: Default::default(),
+            pick: Default::default(),
+            onehot: array_init::array_init(|i| k(1 << (48 + i))),
+            zero16: k(0),
+            zero32: k(0),
+            zero64: k(0),
+        }
+    }
+}
+
+impl Logic for ValuQuarter {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.dec.format.next = self.format.val();
+        self.dec.opcode.next = self.opcode.val();
+        self.dec.dst.next = self.dst.val();
+        self.dec.sdst.next = self.sdst.val();
+        self.acc[0].next = self.zero64.val();
+        for i in 0..16 {
+            self.lane[i].a.next = self.a[i].val();
+            self.lane[i].b.next = self.b[i].val();
+            self.lane[i].src_bit.next = self.bits.val().get_bit(i);
+            self.lane[i].clamp.next = self.clamp.val();
+            self.lane[i].swap.next = self.dec.swap.val();
+            self.lane[i].sub.next = self.dec.sub.val();
+            self.lane[i].use_cin.next = self.dec.use_cin.val();
+            self.lane[i].is_signed.next = self.dec.is_signed.val();
+            self.lane[i].u24.next = self.dec.u24.val();
+            self.lane[i].sel_add.next = self.dec.sel_add.val();
+            self.lane[i].sel_not.next = self.dec.sel_not.val();
+            self.lane[i].sel_cnd.next = self.dec.sel_cnd.val();
+            self.lane[i].sel_and.next = self.dec.sel_and.val();
+            self.lane[i].sel_or.next = self.dec.sel_or.val();
+            self.lane[i].sel_xor.next = self.dec.sel_xor.val();
+            self.lane[i].sel_shl.next = self.dec.sel_shl.val();
+            self.lane[i].sel_shr.next = self.dec.sel_shr.val();
+            self.lane[i].sel_min.next = self.dec.sel_min.val();
+            self.lane[i].sel_max.next = self.dec.sel_max.val();
+            self.lane[i].sel_lo.next = self.dec.sel_lo.val();
+            self.lane[i].sel_hi.next = self.dec.sel_hi.val();
+            self.lane[i].cmp_lt.next = self.dec.cmp_lt.val();
+            self.lane[i].cmp_eq.next = self.dec.cmp_eq.val();
+            self.lane[i].cmp_gt.next = self.dec.cmp_gt.val();
+            self.lane[i].flag_cmp.next = self.dec.flag_cmp.val();
+            self.wd[i].next = self.zero32.val();
+            if self.lanes.val().get_bit(i) & self.dec.writes_vgpr.val() {
+                self.wd[i].next = self.lane[i].d.val();
+            }
+            self.wdata[i].next = self.wd[i].val();
+            self.acc[i + 1].next = self.acc[i].val();
+            if self.lanes.val().get_bit(i) & self.lane[i].flag.val() {
+                self.acc[i + 1].next = self.acc[i].val() | self.onehot[i].val();
+            }
+        }
+        self.flags.next = self.acc[16].val();
+        self.wl.next = self.zero16.val();
+        if self.dec.writes_vgpr.val() {
+            self.wl.next = self.lanes.val();
+        }
+        self.wlanes.next = self.wl.val();
+        // The lowest active lane: the last one set, scanning down.
+        self.pick.next = self.a[0].val();
+        for j in 0..16 {
+            if self.lanes.val().get_bit(15 - j) {
+                self.pick.next = self.a[15 - j].val();
+            }
+        }
+        self.first.next = self.pick.val();
+        self.found.next = self.lanes.val() != self.zero16.val();
+        self.legal.next = self.dec.legal.val();
+        self.writes_vgpr.next = self.dec.writes_vgpr.val();
+        self.sgpr_we.next = self.dec.sgpr_we.val();
+        self.sgpr_wide.next = self.dec.sgpr_wide.val();
+        self.cmpx.next = self.dec.cmpx.val();
+        self.sgpr_dst.next = self.dec.sgpr_dst.val();
+    }
+}
