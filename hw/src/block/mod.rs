@@ -63,6 +63,14 @@ pub trait Clocked {
         false
     }
 
+    /// Whether an edge with `input` would change nothing: neither the state nor any output
+    /// of the cycles after it, so that an owner who needs no output of such a cycle may skip
+    /// it. Only a model that can tell cheaply says `true`; an RTL implementation keeps the
+    /// default `false` (its clock and waveform must see every cycle).
+    fn idle_with(&self, _input: &Self::In) -> bool {
+        false
+    }
+
     /// Whether the implementation is still sound: a lock-step pair reports its first
     /// mismatch (or its engine's failure) here. Models are always sound.
     fn check(&self) -> Result<(), Box<BlockFault>> {

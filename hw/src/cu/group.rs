@@ -136,6 +136,26 @@ pub struct Unit {
     pub idu: Option<super::idu_port::ValuIdu>,
     /// The slots' ages that the scheduler's age ranks (`sched_in.age`) were computed from.
     pub ranked: Option<[u64; MAX_SLOTS]>,
+    /// Nothing of this unit can issue before a cycle, unless an event of its group wakes it
+    /// (see [`Nap`]).
+    pub nap: Option<Nap>,
+}
+
+/// A unit none of whose contexts can issue before `until`: each waits for a known cycle
+/// (a dependency, its VALU) or for an event that wakes the group's units ([`Group::wake`]:
+/// new split/merge outputs, a completion, a barrier release, a dispatch). Until then every
+/// cycle of the unit is what its last full issue scan was: no grant, the same stall reason,
+/// the same scheduler inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nap {
+    /// The first cycle to scan again.
+    pub until: u64,
+    /// The stall counted for each cycle.
+    pub reason: super::Stall,
+    /// The scheduler's `present` mask.
+    pub present: u64,
+    /// The scheduler says a cycle with these inputs changes nothing: it is not clocked.
+    pub sched_idle: bool,
 }
 
 /// Contexts per unit the compute unit supports (its configuration's `n_wfc` range).
@@ -170,6 +190,9 @@ pub struct Group {
     /// When recording: the split/merge unit's inputs of every cycle (command, each
     /// context's EXEC), to replay them on the RTL.
     pub trace: Option<Vec<(GroupIn, Vec<u64>)>>,
+    /// How many events have woken the group's units ([`Group::wake`]): between two equal
+    /// counts, a context's state, SpM, PC and EXEC changed only where it issued.
+    pub wakes: u64,
 }
 
 impl Group {
@@ -206,6 +229,7 @@ impl Group {
                     issued: None,
                     idu: None,
                     ranked: None,
+                    nap: None,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -223,6 +247,7 @@ impl Group {
             cmd: GroupIn::default(),
             last_split: None,
             trace: None,
+            wakes: 0,
         };
         g.cmd = g.idle_cmd(dws, watchdog);
         g.refresh();
@@ -247,14 +272,33 @@ impl Group {
         slot * self.units.len() + unit
     }
 
+    /// Whether unit `u`'s scheduler would change nothing with no eligible context and
+    /// `present` (see [`crate::block::Clocked::idle_with`]).
+    pub fn sched_idle(&mut self, u: usize, present: u64) -> bool {
+        let unit = &mut self.units[u];
+        unit.sched_in.eligible = 0;
+        unit.sched_in.present = present;
+        unit.sched.idle_with(&unit.sched_in)
+    }
+
     /// Reads the split/merge unit's outputs for the current cycle.
     pub fn refresh(&mut self) {
         self.load_pws_in();
         self.read_outputs();
     }
 
+    /// An event that may let a context issue earlier than its unit's [`Nap`] says: every
+    /// unit of the group scans again.
+    pub fn wake(&mut self) {
+        self.wakes += 1;
+        for u in &mut self.units {
+            u.nap = None;
+        }
+    }
+
     /// Reads the split/merge unit's outputs with the pending command (every EXEC loaded).
     fn read_outputs(&mut self) {
+        self.wake();
         self.pws_in.group = self.cmd;
         self.pws.outputs_into(&self.pws_in, &mut self.out);
     }

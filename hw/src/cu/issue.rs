@@ -1,6 +1,7 @@
 //! Issue on the compute unit: every SIMD/SpSIMD picks an eligible context (the scheduler's
 //! policy) and issues its next instruction to the unit that executes it.
 
+use super::group::Nap;
 use super::*;
 
 impl ComputeUnit {
@@ -32,14 +33,28 @@ impl ComputeUnit {
     }
 
     pub(super) fn issue_unit(&mut self, gi: usize, u: usize, l: &Launch) {
+        if let Some(nap) = self.groups[gi].units[u].nap {
+            if self.now < nap.until {
+                return self.nap_cycle(gi, u, nap);
+            }
+        }
         let n_wfc = self.cfg.n_wfc;
         let (mut mask, mut present) = (0u64, 0u64);
         let mut reason = Stall::Idle;
+        // The first cycle a context may become eligible without an event; None: never
+        // without one (only a full scan sees it).
+        let mut wake = Some(u64::MAX);
         for slot in 0..n_wfc {
             let k = self.groups[gi].k(u, slot);
-            match self.eligibility(gi, (u, k), l) {
+            let e = self.eligibility(gi, (u, k), l);
+            wake = match e {
+                Elig::Until(_, at) => wake.map(|w| w.min(at)),
+                Elig::No(Stall::SplitMerge | Stall::Barrier) | Elig::Absent => wake,
+                Elig::No(_) | Elig::Yes => None,
+            };
+            match e {
                 Elig::Yes => mask |= 1 << slot,
-                Elig::No(r) => {
+                Elig::No(r) | Elig::Until(r, _) => {
                     reason = reason.min_by_priority(r);
                     // Pure RR waits on a stalled context, not on one that waits for others
                     // (a barrier, a split or merge, the reordering unit): that one cannot
@@ -63,6 +78,15 @@ impl ComputeUnit {
         }
         let Some(slot) = g.grant(u, (mask, present | mask), &ages) else {
             self.counters.stalls[reason as usize] += 1;
+            if let Some(until) = wake.filter(|_| self.quiet.on) {
+                let sched_idle = g.sched_idle(u, present);
+                g.units[u].nap = Some(Nap {
+                    until,
+                    reason,
+                    present,
+                    sched_idle,
+                });
+            }
             return;
         };
         self.quiet.active = true;
@@ -89,6 +113,16 @@ impl ComputeUnit {
         self.issue(gi, u, k, f, l);
     }
 
+    /// A cycle of a napping unit: its last scan's scheduler inputs and stall.
+    fn nap_cycle(&mut self, gi: usize, u: usize, nap: Nap) {
+        if !nap.sched_idle {
+            let g = &mut self.groups[gi];
+            let granted = g.grant(u, (0, nap.present), &[0; group::MAX_SLOTS]);
+            debug_assert!(granted.is_none(), "a grant without an eligible context");
+        }
+        self.counters.stalls[nap.reason as usize] += 1;
+    }
+
     /// Whether context k (of unit u) of group gi may issue now.
     #[inline]
     pub(super) fn eligibility(&self, gi: usize, (u, k): (usize, usize), l: &Launch) -> Elig {
@@ -108,7 +142,7 @@ impl ComputeUnit {
             return Elig::No(Stall::Barrier);
         }
         if c.ready_at > self.now {
-            return Elig::No(Stall::Dependency);
+            return Elig::Until(Stall::Dependency, c.ready_at);
         }
         let Some(&f) = self.decoded.get((c.pc / 4) as usize) else {
             // Issue reports the bad PC.
@@ -120,7 +154,10 @@ impl ComputeUnit {
         let structural = match f.unit {
             unit::VALU => match &g.units[u].idu {
                 Some(idu) => !idu.can_dispatch(self.now),
-                None => g.units[u].valu_free > self.now,
+                None if g.units[u].valu_free > self.now => {
+                    return Elig::Until(Stall::Structural, g.units[u].valu_free)
+                }
+                None => false,
             },
             unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
             unit::SMEM => self.pipes[0],

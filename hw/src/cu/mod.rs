@@ -167,8 +167,12 @@ impl Ord for Pending {
 enum Elig {
     /// It may issue its next instruction.
     Yes,
-    /// It may not, for this reason.
+    /// It may not, for this reason, until something the issue stage does not track changes
+    /// (an event: a split/merge output, a completion, a barrier release, a dispatch — or this
+    /// cycle's shared pipes and ports).
     No(Stall),
+    /// It may not, for this reason, before this cycle unless an event changes it.
+    Until(Stall, u64),
     /// It holds no wavefront.
     Absent,
 }

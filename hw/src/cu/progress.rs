@@ -66,6 +66,7 @@ impl ComputeUnit {
     /// Counts `p` down and writes its registers.
     fn apply(&mut self, p: Pending) {
         let g = &mut self.groups[p.group];
+        g.wake();
         let ctx = &mut g.ctx[p.ctx];
         let count = match p.counter {
             Counter::Vm => &mut ctx.vmcnt,
@@ -103,6 +104,7 @@ impl ComputeUnit {
                 y.serial = self.serial;
                 y.ready_at = 0;
                 g.ctx[to] = y;
+                g.wake();
                 self.counters.splits += 1;
             }
             if denied {
@@ -159,12 +161,17 @@ impl ComputeUnit {
         // (A release is activity; a wait without one repeats until something else happens.)
         self.quiet.active |= any.iter().zip(every.iter()).any(|(a, e)| *a && *e);
         for g in &mut self.groups {
+            let mut released = false;
             for c in g
                 .ctx
                 .iter_mut()
                 .filter(|c| c.live && any[c.wg] && every[c.wg])
             {
                 c.barrier = false;
+                released = true;
+            }
+            if released {
+                g.wake();
             }
         }
     }
@@ -266,6 +273,7 @@ impl ComputeUnit {
         l.abi.init_sgprs(at, &mut c.r.s);
         c.r.exec = lanes;
         g.ctx[k] = c;
+        g.wake();
         g.command(Cmd::Dispatch, k, lanes, 0);
         self.counters.wf[global].0 = self.now + 1 - self.start;
         if let Some(r) = &mut self.rounds {

@@ -136,11 +136,13 @@ impl PolicyScheduler {
     }
 
     /// The first warp of `mask` from slot last + 1 on (slot 0 before any grant), wrapping.
+    /// (`mask` holds supervised warps only: the first set bit at or above the start, else the
+    /// first set bit.)
     fn next_after_last(&self, mask: u64) -> Option<usize> {
         let start = self.last.map_or(0, |l| (l + 1) % self.warps);
-        (0..self.warps)
-            .map(|k| (start + k) % self.warps)
-            .find(|&w| mask >> w & 1 == 1)
+        let from_start = mask & (u64::MAX << start);
+        let m = if from_start != 0 { from_start } else { mask };
+        (m != 0).then(|| m.trailing_zeros() as usize)
     }
 
     /// The warp `policy` grants among `eligible` (pure RR: if it is the current one of
@@ -163,12 +165,24 @@ impl PolicyScheduler {
                 .filter(|&w| eligible >> w & 1 == 1),
             Policy::Gto => match self.last {
                 Some(l) if eligible >> l & 1 == 1 => Some(l),
-                _ => (0..self.warps)
-                    .filter(|&w| eligible >> w & 1 == 1)
-                    .min_by_key(|&w| (age(w), w)),
+                _ => oldest(eligible, age),
             },
         }
     }
+}
+
+/// The warp of the non-empty `mask` with the smallest (age, index).
+fn oldest(mut mask: u64, age: impl Fn(usize) -> u64) -> Option<usize> {
+    let mut best: Option<(u64, usize)> = None;
+    while mask != 0 {
+        let w = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let a = age(w);
+        if best.is_none_or(|(b, _)| a < b) {
+            best = Some((a, w));
+        }
+    }
+    best.map(|(_, w)| w)
 }
 
 /// The scheduler block's inputs of one cycle (the ports of [`super::WarpScheduler`]).
@@ -254,7 +268,36 @@ impl crate::block::Clocked for PolicyScheduler {
     /// The grant under the `rr` and `gto` ports' policy (the constructor's policy is not
     /// used).
     fn outputs(&self, i: &SchedIn) -> SchedOut {
-        let pick = self.pick(i.policy(), i.eligible, i.present, |w| u64::from(i.age[w]));
+        self.drive(self.pick_for(i))
+    }
+
+    fn step(&mut self, i: &SchedIn) {
+        let pick = if i.reset { None } else { self.pick_for(i) };
+        self.edge(i, pick);
+    }
+
+    /// No grant and no reset: the last granted warp stays.
+    fn idle_with(&self, i: &SchedIn) -> bool {
+        !i.reset && self.pick_for(i).is_none()
+    }
+
+    /// The outputs and the edge with one pick (the default picks twice).
+    fn cycle(&mut self, i: &SchedIn) -> SchedOut {
+        let pick = self.pick_for(i);
+        let out = self.drive(pick);
+        self.edge(i, pick);
+        out
+    }
+}
+
+impl PolicyScheduler {
+    /// The warp the ports' policy grants with these inputs.
+    fn pick_for(&self, i: &SchedIn) -> Option<usize> {
+        self.pick(i.policy(), i.eligible, i.present, |w| u64::from(i.age[w]))
+    }
+
+    /// The outputs with this cycle's pick.
+    fn drive(&self, pick: Option<usize>) -> SchedOut {
         SchedOut {
             grant_valid: pick.is_some(),
             grant: pick.unwrap_or(0) as u8,
@@ -263,13 +306,12 @@ impl crate::block::Clocked for PolicyScheduler {
         }
     }
 
-    fn step(&mut self, i: &SchedIn) {
+    /// The edge: reset forgets the last grant, a grant becomes it.
+    fn edge(&mut self, i: &SchedIn, pick: Option<usize>) {
         if i.reset {
             self.last = None;
-        } else if let Some(w) =
-            self.pick(i.policy(), i.eligible, i.present, |w| u64::from(i.age[w]))
-        {
-            self.last = Some(w);
+        } else if pick.is_some() {
+            self.last = pick;
         }
     }
 }

@@ -57,6 +57,15 @@ pub struct CuProbe {
     ctx_at: usize,
     /// The contexts were captured at least once.
     captured: bool,
+    /// Per group: its wake count at the last capture ([`Group::wakes`]).
+    wakes: Vec<u64>,
+    /// The contexts (indices into `ctxs`) captured anew for the coming sample; the others
+    /// hold the values the recorder last saw.
+    fresh_ctx: Vec<usize>,
+    /// Every context is captured anew (the first capture).
+    all_fresh: bool,
+    /// Units per group and contexts per unit (`ctxs` is group, unit, slot major).
+    shape: (usize, usize),
     /// The DRAM cycles of the last core cycle (reused).
     drams: Vec<(u64, [u64; 8])>,
     /// SIMD group 0's splits and merges: (cycle, label), for the `.gtkw`'s markers.
@@ -143,6 +152,10 @@ impl CuProbe {
             },
             ctx_at,
             captured: false,
+            wakes: vec![u64::MAX; groups],
+            fresh_ctx: Vec::new(),
+            all_fresh: true,
+            shape: (units, n_wfc),
             drams: Vec::new(),
             events: Vec::new(),
             held: vec![(0, NO_WORD); unit_list.len()],
@@ -200,10 +213,6 @@ impl CuProbe {
             let at = 1 + i * UNIT_VARS.len();
             self.values[at..at + UNIT_VARS.len()].copy_from_slice(&[slot, pc, word, class]);
         }
-        let ctx = &self.values[self.ctx_at..];
-        for (i, used) in self.used.iter_mut().enumerate() {
-            *used |= ctx[i * CTX_VARS.len()] != State::Empty as u64;
-        }
         self.values.truncate(self.ctx_range().end);
         self.sys.core_values(cu, cycle, &mut self.values);
         self.cycles = cycle + 1;
@@ -215,18 +224,36 @@ impl CuProbe {
     fn sample_domains(&mut self, t_core: u64, cu: &ComputeUnit) -> io::Result<()> {
         let at = self.sys.dram_cycles(cu, &mut self.drams);
         let mut core_done = false;
-        for &(t, d) in &self.drams {
+        for i in 0..self.drams.len() {
+            let (t, d) = self.drams[i];
             if t > t_core && !core_done {
-                self.rec.sample(t_core, &self.values)?;
+                self.sample_core(t_core)?;
                 core_done = true;
             }
             self.values[at..at + d.len()].copy_from_slice(&d);
             self.rec.sample_part(t, &self.values, at..at + d.len())?;
         }
         if !core_done {
-            self.rec.sample(t_core, &self.values)?;
+            self.sample_core(t_core)?;
         }
         Ok(())
+    }
+
+    /// The core sample at `t_core`: the values before the contexts, the contexts captured
+    /// anew, and the values after them (the other contexts stand as last sampled).
+    fn sample_core(&mut self, t_core: u64) -> io::Result<()> {
+        let ctx = self.ctx_range();
+        if self.all_fresh || self.rec.writes_all_at(t_core) {
+            return self.rec.sample(t_core, &self.values);
+        }
+        self.rec.sample_part(t_core, &self.values, 0..ctx.start)?;
+        for &i in &self.fresh_ctx {
+            let at = ctx.start + i * CTX_VARS.len();
+            self.rec
+                .sample_part(t_core, &self.values, at..at + CTX_VARS.len())?;
+        }
+        self.rec
+            .sample_part(t_core, &self.values, ctx.end..self.values.len())
     }
 
     /// Where the context values sit in `values` (the system's values follow them).
@@ -234,8 +261,11 @@ impl CuProbe {
         self.ctx_at..self.ctx_at + self.ctxs.len() * CTX_VARS.len()
     }
 
-    /// Captures the per-context values of the current cycle (call before the step).
+    /// Captures the per-context values of the current cycle (call before the step): of a
+    /// group that an event woke since the last capture every context, otherwise only the
+    /// contexts that issued in the last step (nothing else changes them).
     pub fn capture(&mut self, cu: &ComputeUnit) {
+        self.fresh_ctx.clear();
         // After a quiet cycle the contexts are as they were captured before it, and no split
         // or merge happened.
         if cu.last_cycle_quiet() && self.captured {
@@ -244,26 +274,46 @@ impl CuProbe {
         if let Some(g) = cu.groups().first() {
             self.note_events(cu.now(), g);
         }
+        self.all_fresh = !self.captured;
         self.captured = true;
-        let range = self.ctx_range();
-        let v = &mut self.values[range];
-        for (out, &(g, u, s)) in v.chunks_exact_mut(CTX_VARS.len()).zip(&self.ctxs) {
-            let values = match cu.groups().get(g) {
-                Some(grp) if u < grp.n_units() => {
-                    let k = grp.k(u, s);
-                    let c = &grp.ctx[k];
-                    [
-                        grp.state(k) as u64,
-                        u64::from(c.pc),
-                        c.r.exec,
-                        grp.spm(k),
-                        grp.eff(k),
-                    ]
+        let (units, n_wfc) = self.shape;
+        for (gi, grp) in cu.groups().iter().enumerate().take(self.wakes.len()) {
+            let first = gi * units * n_wfc;
+            if std::mem::replace(&mut self.wakes[gi], grp.wakes) != grp.wakes {
+                self.fresh_ctx.extend(first..first + units * n_wfc);
+                continue;
+            }
+            for (u, unit) in grp.units.iter().enumerate().take(units) {
+                if let Some((slot, ..)) = unit.issued {
+                    self.fresh_ctx.push(first + u * n_wfc + slot);
                 }
-                _ => [0; CTX_VARS.len()],
-            };
-            out.copy_from_slice(&values);
+            }
         }
+        for j in 0..self.fresh_ctx.len() {
+            self.capture_ctx(cu, self.fresh_ctx[j]);
+        }
+    }
+
+    /// Captures context `i` (of `ctxs`) into its place in `values`.
+    fn capture_ctx(&mut self, cu: &ComputeUnit, i: usize) {
+        let (g, u, s) = self.ctxs[i];
+        let values = match cu.groups().get(g) {
+            Some(grp) if u < grp.n_units() => {
+                let k = grp.k(u, s);
+                let c = &grp.ctx[k];
+                [
+                    grp.state(k) as u64,
+                    u64::from(c.pc),
+                    c.r.exec,
+                    grp.spm(k),
+                    grp.eff(k),
+                ]
+            }
+            _ => [0; CTX_VARS.len()],
+        };
+        let at = self.ctx_at + i * CTX_VARS.len();
+        self.values[at..at + CTX_VARS.len()].copy_from_slice(&values);
+        self.used[i] |= values[0] != State::Empty as u64;
     }
 
     /// Notes group 0's split copies and merge rendezvous (a context entering MERGING) of the

@@ -121,6 +121,12 @@ impl ProbeRecorder {
         &self.path
     }
 
+    /// Whether a sample at `ps` writes every value (the first sample, or the first one in the
+    /// window): it must then be a whole [`ProbeRecorder::sample`], not parts.
+    pub fn writes_all_at(&self, ps: u64) -> bool {
+        !self.sampled || (self.fresh && ps >= self.window.0 && ps <= self.window.1)
+    }
+
     /// Writes the values that changed at time `ps` (`values` in declaration order). A value
     /// that does not fit its variable (narrower than 64 bits) is written as unknown (x).
     pub fn sample(&mut self, ps: u64, values: &[u64]) -> io::Result<()> {
