@@ -287,7 +287,7 @@ impl Group {
         self.read_outputs();
     }
 
-    /// An event that may let a context issue earlier than its unit's [`Nap`] says: every
+    /// An event that may let a context issue earlier than its unit's nap says: every
     /// unit of the group scans again.
     pub fn wake(&mut self) {
         self.wakes += 1;
