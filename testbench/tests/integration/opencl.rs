@@ -395,9 +395,11 @@ fn compile_errors_and_unsupported_instructions_are_bad_input() {
 /// being 7), whatever the timing; DWS splits when both halves have lanes. In this model the
 /// split costs time (A63: the then-arm's half runs every instruction the unsplit wavefront
 /// runs, plus the split, the merge and the wait for the arm's stores): PWS S = 1 on fixed
-/// latency with GTO is slower than no-split (measured 2,603 against 2,152 cycles).
-/// Mutation caught: `Marks::Auto` leaving one-armed ifs inside loops out of P (0 splits, and
-/// the cycles of no-split).
+/// latency with GTO is slower than no-split (measured 2,603 against 2,152 cycles). With the 4
+/// wavefronts on one SIMD (`n_simd = 1`), competing for issue, the split makes PWS S = 1 more
+/// than 1 % faster than no-split (measured 4,640 against 4,714). Mutation caught:
+/// `Marks::Auto` leaving one-armed ifs inside loops out of P (0 splits under DWS; on one SIMD
+/// PWS then takes no-split's 4,714 cycles).
 #[test]
 fn bfs_in_loop_if_is_split_in_every_configuration() {
     use rtgpu_testbench::cu::suite::{self as tsuite, SuiteOpts};
@@ -460,5 +462,25 @@ fn bfs_in_loop_if_is_split_in_every_configuration() {
     assert!(
         nosplit > 0 && pws > nosplit,
         "no-split {nosplit}, PWS S = 1 {pws}"
+    );
+    // The 4 wavefronts on one SIMD compete for issue; there the split pays.
+    let one = CuConfig { n_simd: 1, ..cfg };
+    let at = |mode: Mode| {
+        let p = points
+            .iter()
+            .find(|p| p.mode == mode && p.s == 1 && p.sched == Policy::Gto && !p.memory.hierarchy)
+            .unwrap();
+        let row = tsuite::run_point(&o, one, l, p);
+        assert!(
+            row.passed,
+            "n_simd 1 {mode:?}: {} {}",
+            row.status, row.difference
+        );
+        row.cycles
+    };
+    let (nosplit, pws) = (at(Mode::NoSplit), at(Mode::Pws));
+    assert!(
+        pws * 100 < nosplit * 99,
+        "one SIMD: no-split {nosplit}, PWS S = 1 {pws}"
     );
 }
