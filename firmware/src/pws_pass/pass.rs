@@ -35,11 +35,13 @@ pub enum Marks {
     /// paper's synthetic benchmark annotates "as many split points as there are SpSIMD
     /// units", and with S = 3 on a binary tree of ifs that is the root and both level-1 ifs.
     Shallowest(usize),
-    /// Compiled kernels (no marks of their own): every two-armed if that can be split safely.
-    /// An if whose region holds an `s_barrier`, writes a scalar register read after the join
-    /// or by the else path, or whose condition `split` cannot name is left unsplit, and so is
-    /// a one-armed if (no gain, docs/assumptions.md#A17) and everything inside a loop; each is
-    /// listed in [`PassReport::refused`] with the reason. No refusal is an error.
+    /// Compiled kernels (no marks of their own): every two-armed if that can be split safely,
+    /// and every one-armed if inside a loop body that can (the PWS paper's bfs pattern,
+    /// docs/assumptions.md#A63). An if whose region holds an `s_barrier`, writes a scalar
+    /// register read after the join or by the else path, or whose condition `split` cannot
+    /// name is left unsplit, and so is a one-armed if outside loops (no gain,
+    /// docs/assumptions.md#A17) and a loop's exits; each is listed in [`PassReport::refused`]
+    /// with the reason. No refusal is an error.
     Auto,
 }
 
@@ -242,14 +244,18 @@ fn depth(ks: &Kstruct, id: usize) -> usize {
     std::iter::successors(ks.ifs()[id].parent, |&p| ks.ifs()[p].parent).count()
 }
 
-/// The two-armed ifs [`Marks`] adds to the kernel's own marks.
+/// The ifs [`Marks`] adds to the kernel's own marks: two-armed ifs, and for [`Marks::Auto`]
+/// the one-armed ifs inside loops too (docs/assumptions.md#A63).
 fn extra_marks(ks: &Kstruct, marks: Marks) -> BTreeSet<usize> {
     let mut two: Vec<usize> = (0..ks.n_ifs())
         .filter(|&id| !ks.ifs()[id].one_armed())
         .collect();
     match marks {
         Marks::Source => BTreeSet::new(),
-        Marks::All | Marks::Auto => two.into_iter().collect(),
+        Marks::All => two.into_iter().collect(),
+        Marks::Auto => (0..ks.n_ifs())
+            .filter(|&id| !ks.ifs()[id].one_armed() || inside_loop(ks, &ks.ifs()[id]))
+            .collect(),
         Marks::Shallowest(n) => {
             two.sort_by_key(|&id| (depth(ks, id), id));
             two.into_iter().take(n).collect()
@@ -283,10 +289,10 @@ fn split_points(ks: &Kstruct, opts: &PassOptions, report: &mut PassReport) -> Ve
 }
 
 /// [`Marks::Auto`]: removes from `cand` the ifs that cannot be split safely and lists them,
-/// the one-armed ifs and the loops in [`PassReport::refused`].
+/// the one-armed ifs outside loops and the loops (their exits) in [`PassReport::refused`].
 fn refuse(ks: &Kstruct, cand: &mut BTreeSet<usize>, report: &mut PassReport) {
     for (id, f) in ks.ifs().iter().enumerate() {
-        let why = if f.one_armed() {
+        let why = if f.one_armed() && !inside_loop(ks, f) {
             Some("one-armed if: a split gains nothing (docs/assumptions.md#A17)".to_string())
         } else {
             check::refusal(ks, f)
@@ -297,7 +303,7 @@ fn refuse(ks: &Kstruct, cand: &mut BTreeSet<usize>, report: &mut PassReport) {
         }
     }
     let why = if ks.loops_structured() {
-        "loop (back edge): its exits stay masked (docs/assumptions.md#A26)"
+        "loop (back edge): its exits stay masked (docs/assumptions.md#A63)"
     } else {
         "loop (back edge): its exits and the ifs inside it stay masked"
     };

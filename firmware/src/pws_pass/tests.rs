@@ -290,3 +290,45 @@ fn auto_refuses_a_scalar_live_around_the_back_edge() {
         1
     );
 }
+
+/// clang's bfs loop (firmware/suite/bfs.cl): a rotated loop with a divergent exit
+/// (`s_or_b64 s[2:3], vcc, s[2:3]; s_andn2_b64 exec, exec, s[2:3]; s_cbranch_execz X`) around
+/// a one-armed if whose skip and then-arm end both go to the latch J, which starts with the
+/// if's join. The if's `s_and_saveexec_b64` is at pc 40, the exit test at pc 32.
+const BFS_LOOP: &str = "s_mov_b64 s[2:3], 0\nv_mov_b32 v4, 5\ns_branch H\nJ:\n\
+    s_or_b64 exec, exec, s[6:7]\nv_add_u32 v4, vcc, -1, v4\nv_cmp_eq_u32 vcc, 0, v4\n\
+    s_or_b64 s[2:3], vcc, s[2:3]\ns_andn2_b64 exec, exec, s[2:3]\ns_cbranch_execz X\nH:\n\
+    v_cmp_lt_i32 vcc, 0, v6\ns_and_saveexec_b64 s[6:7], vcc\ns_cbranch_execz J\n\
+    v_mov_b32 v1, 1\ns_branch J\nX:\ns_endpgm";
+
+/// The one-armed if inside bfs's loop is an automatic split point (docs/assumptions.md#A63),
+/// split and merged inside the loop body, while the loop's divergent exit stays masked (listed
+/// as refused) and a one-armed if outside a loop is still refused. Catches: [`Marks::Auto`]
+/// leaving one-armed ifs out of P again (no split point: `sb` empty), and a split placed
+/// outside the body (the merge after the back edge).
+#[test]
+fn auto_splits_the_one_armed_if_in_bfs_loop() {
+    for mode in [PassMode::Dws, PassMode::Pws] {
+        let c = compile(&code(BFS_LOOP), &auto(mode)).unwrap();
+        assert_eq!(c.report.sb, vec![40], "{mode:?}: {:?}", c.report);
+        assert_eq!(c.report.inserted_merge, 1, "{:?}", c.report);
+        assert_eq!(c.report.refused.len(), 1, "{:?}", c.report);
+        assert!(c.report.refused[0].1.contains("loop"), "{:?}", c.report);
+        let text = listing(&c);
+        let order: Vec<usize> = ["split", "s_or_b64 exec", "merge", "s_andn2_b64", "s_endpgm"]
+            .iter()
+            .map(|w| text.find(w).unwrap_or_else(|| panic!("{w}: {text}")))
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+    let outside = format!(
+        "v_cmp_lt_i32 vcc, 0, v6\ns_and_saveexec_b64 s[6:7], vcc\nv_mov_b32 v1, 1\n{JOIN}s_endpgm"
+    );
+    let c = compile(&code(&outside), &auto(PassMode::Dws)).unwrap();
+    assert!(c.report.sb.is_empty(), "{:?}", c.report);
+    assert!(
+        c.report.refused[0].1.contains("one-armed"),
+        "{:?}",
+        c.report
+    );
+}

@@ -3,8 +3,9 @@
 //! - **`pws-fig11`**: the PWS paper's Fig. 11 on the OpenCL C suite — every suite kernel with
 //!   no-split and with PWS S = 1 (fixed memory latency, GTO, the SpSIMDs added beside the
 //!   SIMDs), the speedup and its geometric and arithmetic means (docs/works/pws.md#fig-11).
-//!   A compiled kernel splits only where its assembly has `split`s: without them PWS runs
-//!   exactly as no-split and the speedup is 1.
+//!   A compiled kernel splits where the PWS pass places split points in clang's code
+//!   (`Marks::Auto`: two-armed ifs, and one-armed ifs inside loop bodies such as bfs's);
+//!   without any, PWS runs the code no-split runs.
 //! - **`pws-fig12`**: the PWS paper's Fig. 12 — SpSIMD reuse (re-provisioning, Eq. 2): the
 //!   synthetic kernel at full divergence (D = 3, N1 = 0) on 2 SIMDs with S = 3 (the paper has
 //!   4; the compute unit holds at most 8 SIMDs, the 2 × 4 units re-provisioned), with 0 to 3

@@ -385,3 +385,102 @@ fn compile_errors_and_unsupported_instructions_are_bad_input() {
         "{err}"
     );
 }
+
+/// bfs (firmware/suite/bfs.cl) diverges inside its loop over a node's edges at the one-armed
+/// `if (visited[u] <= 0)` (docs/assumptions.md#A63). In every configuration `rtgpu suite` runs
+/// (no-split, DWS and PWS with S = 1 and 3; GTO, LRR and pure RR; fixed latency, the memory
+/// hierarchy, the hierarchy with the reordering unit) the buffers equal the host reference,
+/// which equals the reference interpreter's on this input; no-split never splits; PWS splits
+/// once per iteration of every wavefront (4 wavefronts × 7 iterations, the largest degree
+/// being 7), whatever the timing; DWS splits when both halves have lanes. In this model the
+/// split costs time (A63: the then-arm's half runs every instruction the unsplit wavefront
+/// runs, plus the split, the merge and the wait for the arm's stores): PWS S = 1 on fixed
+/// latency with GTO is slower than no-split (measured 2,603 against 2,152 cycles). With the 4
+/// wavefronts on one SIMD (`n_simd = 1`), competing for issue, the split makes PWS S = 1 more
+/// than 1 % faster than no-split (measured 4,640 against 4,714). Mutation caught:
+/// `Marks::Auto` leaving one-armed ifs inside loops out of P (0 splits under DWS; on one SIMD
+/// PWS then takes no-split's 4,714 cycles).
+#[test]
+fn bfs_in_loop_if_is_split_in_every_configuration() {
+    use rtgpu_testbench::cu::suite::{self as tsuite, SuiteOpts};
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        o: SuiteOpts,
+    }
+    let o =
+        <Line as clap::Parser>::try_parse_from(["suite", "--kernels", "bfs", "--suite-dir", SUITE])
+            .unwrap()
+            .o;
+    let cfg = CuConfig::default();
+    let kernels = tsuite::load(&o, &cfg).unwrap();
+    let l = &kernels[0];
+    // The host reference agrees with the interpreter on the suite's input (seed 1).
+    let image = l.kernel.image(&l.args, l.dims, o.seed).unwrap();
+    let mut mem = image.mem.clone();
+    let (words, entry) = (l.kernel.prog.words(), l.kernel.prog.entry_pc());
+    interp::run(
+        &words,
+        entry,
+        l.dims,
+        l.kernel.meta.lds,
+        image.abi,
+        &mut mem,
+        &InterpConfig::default(),
+    )
+    .unwrap();
+    let interpreted: Vec<Vec<u32>> = (0..image.buffers.len())
+        .map(|i| image.buffer(&mem, i).to_vec())
+        .collect();
+    let initial = (0..image.buffers.len())
+        .map(|i| image.buffer(&image.mem, i).to_vec())
+        .collect();
+    let reference = suite::reference("bfs").unwrap();
+    let inputs = Inputs::new(l.dims, &l.args, initial);
+    assert_eq!(reference.check(&inputs, &interpreted), None);
+    let points = tsuite::plan(&o, 1).unwrap();
+    assert_eq!(points.len(), 45);
+    let (mut nosplit, mut pws) = (0, 0);
+    for p in &points {
+        let row = tsuite::run_point(&o, cfg, l, p);
+        let what = format!("{} {} {}", row.mode_label(), row.sched, row.memory_label());
+        assert!(row.passed, "{what}: {} {}", row.status, row.difference);
+        let splits = row.get("splits");
+        match p.mode {
+            Mode::NoSplit => assert_eq!(splits, 0, "{what}"),
+            Mode::Pws => assert_eq!(splits, 28, "{what}"),
+            Mode::Dws => assert!(splits > 0, "{what}"),
+        }
+        if p.sched == Policy::Gto && !p.memory.hierarchy && p.s == 1 {
+            match p.mode {
+                Mode::NoSplit => nosplit = row.cycles,
+                Mode::Pws => pws = row.cycles,
+                Mode::Dws => {}
+            }
+        }
+    }
+    assert!(
+        nosplit > 0 && pws > nosplit,
+        "no-split {nosplit}, PWS S = 1 {pws}"
+    );
+    // The 4 wavefronts on one SIMD compete for issue; there the split pays.
+    let one = CuConfig { n_simd: 1, ..cfg };
+    let at = |mode: Mode| {
+        let p = points
+            .iter()
+            .find(|p| p.mode == mode && p.s == 1 && p.sched == Policy::Gto && !p.memory.hierarchy)
+            .unwrap();
+        let row = tsuite::run_point(&o, one, l, p);
+        assert!(
+            row.passed,
+            "n_simd 1 {mode:?}: {} {}",
+            row.status, row.difference
+        );
+        row.cycles
+    };
+    let (nosplit, pws) = (at(Mode::NoSplit), at(Mode::Pws));
+    assert!(
+        pws * 100 < nosplit * 99,
+        "one SIMD: no-split {nosplit}, PWS S = 1 {pws}"
+    );
+}
