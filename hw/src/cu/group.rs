@@ -169,6 +169,26 @@ fn set_ranks(rank: &mut [u8; MAX_WARPS], ages: &[u64]) {
     }
 }
 
+/// `a` and `b` differ at most in their contexts' `eff`.
+fn same_but_eff(a: &GroupOut, b: &GroupOut) -> bool {
+    let strobes = |o: &GroupOut| {
+        (
+            o.copy_valid,
+            o.copy_from,
+            o.copy_to,
+            o.split_denied,
+            o.error,
+            o.error_ctx,
+        )
+    };
+    strobes(a) == strobes(b)
+        && a.ctx.len() == b.ctx.len()
+        && a.ctx
+            .iter()
+            .zip(&b.ctx)
+            .all(|(x, y)| CtxOut { eff: y.eff, ..*x } == *y)
+}
+
 /// One SIMD group.
 pub struct Group {
     /// Units: 0 = the SIMD, 1..=S its SpSIMDs.
@@ -183,6 +203,8 @@ pub struct Group {
     pws_in: PwsIn,
     /// The split/merge unit's outputs this cycle.
     pub out: GroupOut,
+    /// The outputs read before them (their buffers reused by the next read).
+    prev_out: GroupOut,
     /// The command for this cycle's edge (one per cycle: the port).
     pub cmd: GroupIn,
     /// The context whose split was commanded last cycle (DWS denial bookkeeping).
@@ -239,6 +261,7 @@ impl Group {
             ctx: vec![Ctx::default(); n],
             wfs: vec![Wf::default(); n_wfc],
             out: GroupOut::default(),
+            prev_out: GroupOut::default(),
             pws,
             pws_in: PwsIn {
                 group: GroupIn::default(),
@@ -297,10 +320,15 @@ impl Group {
     }
 
     /// Reads the split/merge unit's outputs with the pending command (every EXEC loaded).
+    /// An output other than a context's `eff` (which the compute unit computes itself from
+    /// EXEC and SpM) that changed wakes the units.
     fn read_outputs(&mut self) {
-        self.wake();
         self.pws_in.group = self.cmd;
+        std::mem::swap(&mut self.out, &mut self.prev_out);
         self.pws.outputs_into(&self.pws_in, &mut self.out);
+        if !same_but_eff(&self.out, &self.prev_out) {
+            self.wake();
+        }
     }
 
     /// The split/merge unit's inputs: the pending command and every context's EXEC; whether

@@ -21,6 +21,14 @@
 //! a split/merge trace being recorded, and, with reordering on, an idle hierarchy (the next
 //! round opens on it). Counters, stall reasons, memory and waveforms are identical with
 //! skipping on and off (the system tests compare both).
+//!
+//! The same idea per issue unit, inside full cycles: a unit whose scan finds no eligible
+//! context, each waiting either for a known cycle (a dependency's `ready_at`, its VALU's
+//! `valu_free`) or for an event (a split/merge output, a barrier release, a dispatch, a
+//! completion), *naps* until the earliest known cycle: it repeats its last stall reason and
+//! scheduler inputs without scanning, and any such event in its group wakes it
+//! ([`super::Group::wake`]). A wait on the shared pipes, a port, `s_waitcnt` or an IDU never
+//! naps. Naps are on with skipping and off with `--no-skip`.
 
 /// Stall reasons counted.
 const STALLS: usize = super::counters::STALLS.len();

@@ -59,9 +59,9 @@ pub struct CuProbe {
     captured: bool,
     /// Per group: its wake count at the last capture ([`Group::wakes`]).
     wakes: Vec<u64>,
-    /// The contexts (indices into `ctxs`) captured anew for the coming sample; the others
-    /// hold the values the recorder last saw.
-    fresh_ctx: Vec<usize>,
+    /// The runs of contexts (index ranges into `ctxs`, ascending) captured anew for the
+    /// coming sample; the others hold the values the recorder last saw.
+    fresh_ctx: Vec<std::ops::Range<usize>>,
     /// Every context is captured anew (the first capture).
     all_fresh: bool,
     /// Units per group and contexts per unit (`ctxs` is group, unit, slot major).
@@ -247,10 +247,13 @@ impl CuProbe {
             return self.rec.sample(t_core, &self.values);
         }
         self.rec.sample_part(t_core, &self.values, 0..ctx.start)?;
-        for &i in &self.fresh_ctx {
-            let at = ctx.start + i * CTX_VARS.len();
-            self.rec
-                .sample_part(t_core, &self.values, at..at + CTX_VARS.len())?;
+        for r in &self.fresh_ctx {
+            let n = CTX_VARS.len();
+            self.rec.sample_part(
+                t_core,
+                &self.values,
+                ctx.start + r.start * n..ctx.start + r.end * n,
+            )?;
         }
         self.rec
             .sample_part(t_core, &self.values, ctx.end..self.values.len())
@@ -280,17 +283,20 @@ impl CuProbe {
         for (gi, grp) in cu.groups().iter().enumerate().take(self.wakes.len()) {
             let first = gi * units * n_wfc;
             if std::mem::replace(&mut self.wakes[gi], grp.wakes) != grp.wakes {
-                self.fresh_ctx.extend(first..first + units * n_wfc);
+                self.fresh_ctx.push(first..first + units * n_wfc);
                 continue;
             }
             for (u, unit) in grp.units.iter().enumerate().take(units) {
                 if let Some((slot, ..)) = unit.issued {
-                    self.fresh_ctx.push(first + u * n_wfc + slot);
+                    let i = first + u * n_wfc + slot;
+                    self.fresh_ctx.push(i..i + 1);
                 }
             }
         }
         for j in 0..self.fresh_ctx.len() {
-            self.capture_ctx(cu, self.fresh_ctx[j]);
+            for i in self.fresh_ctx[j].clone() {
+                self.capture_ctx(cu, i);
+            }
         }
     }
 

@@ -185,7 +185,7 @@ impl ProbeRecorder {
             return Ok(());
         };
         if self.stamped != Some(ps) {
-            self.writer.timestamp(ps)?;
+            write_timestamp(self.writer.writer(), ps)?;
             self.stamped = Some(ps);
         }
         write_change(self.writer.writer(), self.last[j], r.width, &r.id)
@@ -200,6 +200,25 @@ impl ProbeRecorder {
         self.writer.flush()?;
         Ok(self.path)
     }
+}
+
+/// Writes `#ps` and a newline as the `vcd` crate's `timestamp` does, without `fmt`.
+fn write_timestamp(out: &mut impl Write, ps: u64) -> io::Result<()> {
+    let mut buf = [0u8; 22];
+    let mut at = buf.len() - 1;
+    buf[at] = b'\n';
+    let mut v = ps;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    at -= 1;
+    buf[at] = b'#';
+    out.write_all(&buf[at..])
 }
 
 /// Writes value `v` of a `w`-bit variable with id `id` (ending in its newline) as the `vcd`
@@ -218,7 +237,10 @@ pub(super) fn write_change(out: &mut impl Write, v: u64, w: usize, id: &[u8]) ->
     };
     match buf.get_mut(n..n + id.len()) {
         Some(tail) => {
-            tail.copy_from_slice(id);
+            // (Byte by byte: an id is a few bytes, shorter than a call to copy them.)
+            for (t, b) in tail.iter_mut().zip(id) {
+                *t = *b;
+            }
             out.write_all(&buf[..n + id.len()])
         }
         None => {
@@ -304,6 +326,19 @@ mod tests {
                 theirs.change_vector(id, bits).unwrap();
             }
             assert_eq!(ours, theirs.writer().clone(), "{v:#x} in {w} bits");
+        }
+    }
+
+    /// Timestamps as the `vcd` crate writes them, from one digit to twenty; catches digits
+    /// written least significant first or a lost zero.
+    #[test]
+    fn timestamps_are_written_as_the_vcd_crate_writes_them() {
+        for ps in [0, 7, 10, 1000, 123_456_789, u64::MAX] {
+            let mut ours = Vec::new();
+            write_timestamp(&mut ours, ps).unwrap();
+            let mut theirs = vcd::Writer::new(Vec::new());
+            theirs.timestamp(ps).unwrap();
+            assert_eq!(ours, theirs.writer().clone(), "{ps}");
         }
     }
 }
