@@ -37,6 +37,7 @@ pub mod phases;
 pub mod reorder_bound;
 pub mod reorder_eq;
 pub mod reproduce;
+pub mod sgemm_table;
 pub mod taint;
 pub mod timing;
 
