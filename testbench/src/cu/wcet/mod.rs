@@ -279,6 +279,9 @@ pub struct WcetReport {
     pub kernel: String,
     /// Launch sizes.
     pub dims: Dims,
+    /// Per kernel argument: whether it is input (buffer contents, ranged scalars: the bound
+    /// holds for every value) or the launch shape (the bound is for its value).
+    pub args: Vec<loops::ArgRole>,
     /// The analysis.
     pub analysis: Analysis,
     /// The multi-phase bound (GUB) on the compute unit's wavefronts under `--sched`, or why
@@ -1010,6 +1013,7 @@ pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
     Ok(WcetReport {
         kernel: o.kernel.display().to_string(),
         dims: case.dims,
+        args: case.known(&case.image()).roles,
         analysis,
         multiphase,
         lemmas,
@@ -1028,6 +1032,9 @@ impl WcetReport {
             "{} --mode {} --s {}: grid {} wg {}, {} SIMDs × S {}\n",
             self.kernel, a.mode, a.s, self.dims.grid, self.dims.wg, a.n_simd, a.launch_s
         );
+        for (k, r) in self.args.iter().enumerate() {
+            t += &format!("argument {k}: {}\n", r.name());
+        }
         t += &format!(
             "pass: P = {}, kept splits = {}, swfCount = {}\n",
             a.pass.p, a.pass.kept, a.pass.swf_count
