@@ -22,15 +22,15 @@
 //! itself (clang never sees it), and the error for an unbounded loop names the label.
 
 use super::graph::{is_sopp_branch, Graph, Loop};
-use rtgpu_firmware::isa::Program;
 use rtgpu_firmware::hsa::{HsaKernel, DISPATCH_ADDR};
+use rtgpu_firmware::isa::Program;
 use rtgpu_firmware::launch::{Arg, Dims, Image, KERNARG_ADDR};
-use rtgpu_hw::cu::abi::WavePlace;
-use std::collections::BTreeMap;
 use rtgpu_firmware::pws_pass::{ScalarAccess, Sreg};
+use rtgpu_hw::cu::abi::WavePlace;
 use rtgpu_hw::cu::regfile::Sregs;
 use rtgpu_hw::cu::salu;
 use rtgpu_hw::isa::insn_model::unit;
+use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
 /// The most back edges a derived loop may take before it counts as unbounded.
@@ -237,7 +237,11 @@ impl Known {
                 let o = args
                     .iter()
                     .map(|a| {
-                        let align = if matches!(a, Arg::Buffer { .. }) { 8 } else { 4 };
+                        let align = if matches!(a, Arg::Buffer { .. }) {
+                            8
+                        } else {
+                            4
+                        };
                         let offset = at.next_multiple_of(align);
                         at = offset + align;
                         offset
@@ -246,7 +250,9 @@ impl Known {
                 (o, at)
             }
         };
-        let mut segment: BTreeMap<u64, Vec<u32>> = (0..u64::from(len).div_ceil(4))
+        // Past the last argument the segment holds zeros the launch wrote (clang may load a
+        // dword or more of them with a wide `s_load_dwordx*`): 16 dwords more are known.
+        let mut segment: BTreeMap<u64, Vec<u32>> = (0..u64::from(len).div_ceil(4) + 16)
             .map(|d| (base + 4 * d, vec![word(base + 4 * d)]))
             .collect();
         let mut roles = Vec::new();

@@ -97,7 +97,9 @@ fn failed(e: impl ToString) -> WcetError {
 /// The arguments of `rtgpu wcet`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct WcetOpts {
-    /// Kernel source (see firmware/kernels/README.md); its `split`s are the marked branches P.
+    /// Kernel source: assembly (see firmware/kernels/README.md; its `split`s are the marked
+    /// branches P) or OpenCL C (`.cl`, compiled with clang-14; its split points are the pass's
+    /// own, its `// @loop .LBB0_N N` lines name clang's loop labels, docs/cli.md#loop-bounds).
     pub kernel: PathBuf,
     /// nosplit, dws or pws.
     #[arg(long, default_value = "pws", value_parser = parse_mode)]

@@ -30,7 +30,8 @@ use std::path::Path;
 pub const WAVES: [u32; 4] = [2, 4, 8, 16];
 
 /// The two variants: name and kernel file of the suite.
-pub const VARIANTS: [(&str, &str); 2] = [("naive", "sgemm.cl"), ("double buffering", "sgemm_db.cl")];
+pub const VARIANTS: [(&str, &str); 2] =
+    [("naive", "sgemm.cl"), ("double buffering", "sgemm_db.cl")];
 
 /// The paper's Table 4 (percent, LRR): per variant (naive, double buffering), per latency
 /// (the order of [`LATENCIES`]), per warp count 4, 8, 16, 32.
@@ -103,10 +104,17 @@ pub fn case(
     };
     cfg.memory.hierarchy = false;
     cfg.lat.flat = lat;
-    let args = ["float:grid", "float:256", "float:grid", "16", "f32:1.5", "f32:0.5"]
-        .iter()
-        .map(|a| Arg::parse(a).map_err(|e| e.0))
-        .collect::<Result<Vec<_>, _>>()?;
+    let args = [
+        "float:grid",
+        "float:256",
+        "float:grid",
+        "16",
+        "f32:1.5",
+        "f32:0.5",
+    ]
+    .iter()
+    .map(|a| Arg::parse(a).map_err(|e| e.0))
+    .collect::<Result<Vec<_>, _>>()?;
     Ok(WcetCase {
         code,
         lds: meta.lds,
