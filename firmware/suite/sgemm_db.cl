@@ -25,7 +25,10 @@ __kernel void sgemm_db(__global const float *a, __global const float *b, __globa
     const __global float *an = ar + 4 * nt;
     float n0 = an[0], n1 = an[1], n2 = an[2], n3 = an[3];
     __local const float *cur = tile[t & 1];
-    acc += a0 * cur[col] + a1 * cur[n + col] + a2 * cur[2 * n + col] + a3 * cur[3 * n + col];
+    acc += a0 * cur[col];
+    acc += a1 * cur[n + col];
+    acc += a2 * cur[2 * n + col];
+    acc += a3 * cur[3 * n + col];
     tile[(t + 1) & 1][l] = nb;
     barrier(CLK_LOCAL_MEM_FENCE);
     a0 = n0;
