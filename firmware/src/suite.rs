@@ -117,6 +117,11 @@ pub const REFERENCES: &[Reference] = &[
         run: sgemm,
     },
     Reference {
+        name: "sgemm_db",
+        float: true,
+        run: sgemm_db,
+    },
+    Reference {
         name: "histogram",
         float: false,
         run: histogram,
@@ -276,6 +281,20 @@ fn sgemm(x: &Inputs) -> Vec<Vec<u32>> {
     let (n, alpha, beta) = (x.count(0), x.float(1), x.float(2));
     let mut c = x.floats(2);
     let items = (x.dims.grid as usize).min(c.len()).min(n * n);
+    for (i, ci) in c.iter_mut().enumerate().take(items) {
+        let (row, col) = (i / n, i % n);
+        let acc = (0..n).fold(0.0f32, |acc, k| acc + a[row * n + k] * b[k * n + col]);
+        *ci = alpha * acc + beta * *ci;
+    }
+    x.with(2, bits(c))
+}
+
+/// The double-buffered SGEMM: every row of A (grid / n rows) times B.
+fn sgemm_db(x: &Inputs) -> Vec<Vec<u32>> {
+    let (a, b) = (x.floats(0), x.floats(1));
+    let (n, alpha, beta) = (x.count(0).max(1), x.float(1), x.float(2));
+    let mut c = x.floats(2);
+    let items = (x.dims.grid as usize).min(c.len()).min(a.len() / n * n);
     for (i, ci) in c.iter_mut().enumerate().take(items) {
         let (row, col) = (i / n, i % n);
         let acc = (0..n).fold(0.0f32, |acc, k| acc + a[row * n + k] * b[k * n + col]);

@@ -13,11 +13,14 @@ pub struct ReproduceArgs {
     /// paper's miss-estimate accuracy and its cycles against pure round-robin) or
     /// `multiphase` (the multi-phase paper's Table 3: the GUB's overestimation per kernel,
     /// memory latency and scheduler) or `reorder-wcet` (the reordering paper's Eqs. 1–4 on the
-    /// kernel set, without and with the miss information: its Fig. 16).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet"])]
+    /// kernel set, without and with the miss information: its Fig. 16) or `sgemm` (the
+    /// multi-phase paper's Table 4: the GUB's overestimation for the OpenCL C SGEMM, naive and
+    /// double-buffered, by wavefront count and memory latency, over random inputs).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
-    /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`).
+    /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`,
+    /// `multiphase-table4.png`).
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
     /// The assembly kernels: synthetic.s (pws, pws-fig12), the kernel set (pws, reorder,
@@ -25,7 +28,8 @@ pub struct ReproduceArgs {
     /// (default: firmware/kernels under the current directory).
     #[arg(long, value_name = "DIR")]
     pub kernel_dir: Option<PathBuf>,
-    /// The OpenCL C suite (pws-fig11; default: firmware/suite under the current directory).
+    /// The OpenCL C suite (pws-fig11, sgemm; default: firmware/suite under the current
+    /// directory).
     #[arg(long, value_name = "DIR")]
     pub suite_dir: Option<PathBuf>,
     /// Leaf loop iterations of the synthetic kernel (N2): the divergent work per path
@@ -38,6 +42,9 @@ pub struct ReproduceArgs {
     /// pws-fig11 runs the suite at this `rtgpu suite --size` (1..=64).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub size: u32,
+    /// sgemm: random inputs per cell (1..=10000; the worst is the observed time).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    pub inputs: u64,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -60,6 +67,15 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
         "multiphase" => {
             let k = kernels().map_err(Fail::coded)?;
             let t = rtgpu_testbench::cu::wcet::mp_table::table3(&k, &o.out).map_err(fail)?;
+            print_json_or(o.json, &t, |t| t.text())
+        }
+        "sgemm" => {
+            let dir = o
+                .suite_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("firmware/suite"));
+            let t = rtgpu_testbench::cu::wcet::sgemm_table::table4(&dir, o.inputs, &o.out)
+                .map_err(fail)?;
             print_json_or(o.json, &t, |t| t.text())
         }
         "reorder-wcet" => {

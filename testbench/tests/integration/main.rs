@@ -41,4 +41,5 @@ mod wcet;
 mod wcet_cli;
 mod wcet_gub;
 mod wcet_memory;
+mod wcet_opencl;
 mod wcet_reorder;

@@ -131,10 +131,9 @@ fn dep(src: &str) -> Dependence {
     };
     let compiled = compile(&code, &opts).unwrap();
     let g = Graph::new(&compiled.code).unwrap();
-    let known = Known {
-        kernarg: vec![vec![0]; 8],
-        wg: 64,
-    };
+    let args = vec![rtgpu_firmware::launch::Arg::Scalar(0); 8];
+    let dims = rtgpu_firmware::launch::Dims { grid: 64, wg: 64 };
+    let known = Known::of(&args, dims, &[], &[]);
     dependence(&g, compiled.structure.insns(), &known)
 }
 

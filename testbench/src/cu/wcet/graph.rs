@@ -153,6 +153,27 @@ fn find_loops(nodes: &[Node], succs: &[Vec<usize>]) -> Result<Vec<Loop>, String>
     Ok(loops)
 }
 
+impl Graph {
+    /// The nodes from which `w` can be reached over one edge or more (`w` itself when it is
+    /// in a loop).
+    pub fn reaching(&self, w: usize) -> Vec<bool> {
+        let mut preds = vec![Vec::new(); self.nodes.len()];
+        for (i, s) in self.succs.iter().enumerate() {
+            for &t in s {
+                preds[t].push(i);
+            }
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut work = preds.get(w).cloned().unwrap_or_default();
+        while let Some(p) = work.pop() {
+            if !std::mem::replace(&mut seen[p], true) {
+                work.extend(&preds[p]);
+            }
+        }
+        seen
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,9 +90,16 @@ fn lane(s: i64) -> Val {
 /// Whether `f` may write EXEC.
 pub(super) fn writes_exec(f: &InsnFields) -> bool {
     let salu = matches!(f.format, format::SOP1 | format::SOP2 | format::SOPK);
+    // A compare writes EXEC when it is a `v_cmpx_*` (or, VOP3, names EXEC as its SGPR
+    // destination); `v_cmp_*` writes VCC or an SGPR pair only.
+    let cmpx = match f.opcode {
+        0x10..=0x15 => f.opcode & 1 == 1,
+        0x20..=0xff => f.opcode & 0x10 != 0,
+        _ => false,
+    };
     f.unit == unit::PWS
-        || f.format == format::VOPC
-        || (f.format == format::VOP3 && f.opcode < 0x100)
+        || (f.format == format::VOPC && cmpx)
+        || (f.format == format::VOP3 && f.opcode < 0x100 && (cmpx || matches!(f.dst, 126 | 127)))
         || (salu && matches!(f.dst, 126 | 127))
         || (f.format == format::SOP1 && (0x20..=0x27).contains(&f.opcode))
 }

@@ -9,17 +9,28 @@
 //! decided on the computed SCC, until the loop exits (at most [`MAX_TRIPS`] back edges). A
 //! register is known at the header when its only write outside the loop is an unconditional
 //! instruction before it whose sources are known (a constant, another known register, or an
-//! `s_load_dword*` of the kernel argument segment through the untouched `s[0:1]`), or when it
-//! is never written (the ABI's initial value: `s[0:1]` the argument segment, `s3` the
-//! work-group size, other SGPRs 0; `s2` and `s4` differ between wavefronts and are unknown).
+//! `s_load_dword*` of the kernel argument segment or the HSA dispatch packet through an
+//! untouched SGPR pair the ABI points at it), or when it is never written (the ABI's initial
+//! value where it is the same in every wavefront: under the simple ABI `s[0:1]` the argument
+//! segment, `s3` the work-group size, other SGPRs 0, while `s2` and `s4` differ between
+//! wavefronts and are unknown; under the HSA ABI the user SGPRs the descriptor enables —
+//! dispatch packet and kernarg pointers among them — while the work-group id and info are
+//! unknown).
+//!
+//! Compiled OpenCL C kernels name their loops by the labels clang gives their headers
+//! (`.LBB0_3`): the `// @loop .LBB0_3 N` line goes in the `.cl` file, which rtgpu reads
+//! itself (clang never sees it), and the error for an unbounded loop names the label.
 
 use super::graph::{is_sopp_branch, Graph, Loop};
+use rtgpu_firmware::hsa::{HsaKernel, DISPATCH_ADDR};
 use rtgpu_firmware::isa::Program;
-use rtgpu_firmware::launch::{Arg, Dims, KERNARG_ADDR};
+use rtgpu_firmware::launch::{Arg, Dims, Image, KERNARG_ADDR};
 use rtgpu_firmware::pws_pass::{ScalarAccess, Sreg};
+use rtgpu_hw::cu::abi::WavePlace;
 use rtgpu_hw::cu::regfile::Sregs;
 use rtgpu_hw::cu::salu;
 use rtgpu_hw::isa::insn_model::unit;
+use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
 /// The most back edges a derived loop may take before it counts as unbounded.
@@ -56,6 +67,9 @@ pub struct Facts {
     pub loops: Vec<SourceLoop>,
     /// Declared ranges of scalar arguments.
     pub ranges: Vec<ArgRange>,
+    /// A compiled (OpenCL C) kernel's HSA interface: its argument layout from the
+    /// `.amdgpu_metadata` (which segment dwords are buffer pointers, scalars, hidden).
+    pub hsa: Option<HsaKernel>,
 }
 
 impl Facts {
@@ -96,7 +110,16 @@ impl Facts {
                 ranges.push(r);
             }
         }
-        Ok(Facts { loops, ranges })
+        Ok(Facts {
+            loops,
+            ranges,
+            hsa: None,
+        })
+    }
+
+    /// The label of loop `k`'s header, if it has one.
+    pub fn label(&self, k: usize) -> Option<&str> {
+        self.loops.get(k).and_then(|l| l.label.as_deref())
     }
 
     /// The name of loop `k` in messages: its label, or its source address.
@@ -142,40 +165,157 @@ fn parse_range(v: &str) -> Result<ArgRange, String> {
     Ok(ArgRange { arg, lo, hi })
 }
 
-/// What the derivation knows of a launch: the kernel argument segment's dwords (each a
-/// fixed value or every value of a declared range) and the work-group size.
+/// What the derivation and the taint analysis know of a launch: the memory the kernel reads
+/// through its ABI pointers (the kernel argument segment, and under the HSA ABI the dispatch
+/// packet), each dword a fixed value or every value of a declared range, and the initial
+/// SGPRs that are the same in every wavefront.
+#[derive(Clone, Debug, Default)]
 pub struct Known {
-    /// Per argument-segment dword: its possible values.
-    pub kernarg: Vec<Vec<u32>>,
-    /// The work-group size (`s3`).
-    pub wg: u32,
+    /// Per dword (by byte address) of the argument segment and dispatch packet: its
+    /// possible values. More than one: a ranged scalar argument (input).
+    pub segment: BTreeMap<u64, Vec<u32>>,
+    /// Per SGPR: its initial value when every wavefront starts with the same one.
+    pub init: Vec<Option<u32>>,
+    /// Per user argument: what it is for the bound (for the report).
+    pub roles: Vec<ArgRole>,
+}
+
+/// What a kernel argument is to the bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ArgRole {
+    /// A buffer pointer: the address is the launch's layout; the contents are input (random
+    /// under `--inputs`).
+    Buffer,
+    /// A scalar with a declared range: input, every value of the range is bounded.
+    Ranged,
+    /// A scalar without a range: part of the launch shape (the bound is for its value).
+    Shape,
+}
+
+impl ArgRole {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Buffer => "buffer (contents are input)",
+            Self::Ranged => "ranged scalar (input)",
+            Self::Shape => "scalar (launch shape)",
+        }
+    }
 }
 
 impl Known {
-    /// The segment of `args` (buffer addresses from the launch's layout).
+    /// The simple ABI's segment of `args` (buffer addresses from the launch's layout `mem`).
     pub fn of(args: &[Arg], dims: Dims, ranges: &[ArgRange], mem: &[u32]) -> Known {
-        let base = (KERNARG_ADDR / 4) as usize;
-        let mut kernarg = Vec::new();
-        for (k, a) in args.iter().enumerate() {
-            match a {
-                Arg::Scalar(v) => kernarg.push(match ranges.iter().rev().find(|r| r.arg == k) {
-                    Some(r) => (r.lo..=r.hi).map(|x| x as u32).collect(),
-                    None => vec![*v],
-                }),
-                Arg::Buffer { .. } => {
-                    if kernarg.len() % 2 == 1 {
-                        kernarg.push(vec![0]);
+        let image = Image {
+            mem: mem.to_vec(),
+            kernarg: KERNARG_ADDR,
+            abi: KERNARG_ADDR.into(),
+            buffers: Vec::new(),
+        };
+        Known::of_image(args, dims, ranges, &image, None)
+    }
+
+    /// The launch of `args` laid out in `image` by the simple ABI (`hsa` `None`) or the HSA
+    /// ABI of `hsa` (argument offsets from its metadata, the dispatch packet readable too).
+    pub fn of_image(
+        args: &[Arg],
+        dims: Dims,
+        ranges: &[ArgRange],
+        image: &Image,
+        hsa: Option<&HsaKernel>,
+    ) -> Known {
+        let base = image.kernarg;
+        let word = |a: u64| image.mem.get((a / 4) as usize).copied().unwrap_or(0);
+        // Byte offset of each user argument and the segment's length in bytes.
+        let (offsets, len): (Vec<u32>, u32) = match hsa {
+            Some(h) => (
+                h.user_args().map(|a| a.offset).collect(),
+                h.args.iter().map(|a| a.offset + a.size).max().unwrap_or(0),
+            ),
+            None => {
+                let mut at = 0u32;
+                let o = args
+                    .iter()
+                    .map(|a| {
+                        let align = if matches!(a, Arg::Buffer { .. }) {
+                            8
+                        } else {
+                            4
+                        };
+                        let offset = at.next_multiple_of(align);
+                        at = offset + align;
+                        offset
+                    })
+                    .collect();
+                (o, at)
+            }
+        };
+        // Past the last argument the segment holds zeros the launch wrote (clang may load a
+        // dword or more of them with a wide `s_load_dwordx*`): 16 dwords more are known.
+        let mut segment: BTreeMap<u64, Vec<u32>> = (0..u64::from(len).div_ceil(4) + 16)
+            .map(|d| (base + 4 * d, vec![word(base + 4 * d)]))
+            .collect();
+        let mut roles = Vec::new();
+        for (k, (a, &off)) in args.iter().zip(&offsets).enumerate() {
+            let at = base + u64::from(off);
+            roles.push(match a {
+                Arg::Buffer { .. } => ArgRole::Buffer,
+                Arg::Scalar(_) => match ranges.iter().rev().find(|r| r.arg == k) {
+                    Some(r) => {
+                        segment.insert(at, (r.lo..=r.hi).map(|x| x as u32).collect());
+                        ArgRole::Ranged
                     }
-                    let at = base + kernarg.len();
-                    kernarg.push(vec![mem.get(at).copied().unwrap_or(0)]);
-                    kernarg.push(vec![mem.get(at + 1).copied().unwrap_or(0)]);
-                }
+                    None => ArgRole::Shape,
+                },
+            });
+        }
+        if hsa.is_some() {
+            for d in 0..16 {
+                let a = DISPATCH_ADDR + 4 * d;
+                segment.insert(a, vec![word(a)]);
             }
         }
+        // The initial SGPRs: a value every wavefront starts with is known.
+        let places = [(0, 0), (1, 1), (2, 0), (0, 2)].map(|(group, wave)| {
+            let mut s = vec![0u32; 128];
+            image.abi.init_sgprs(
+                WavePlace {
+                    group,
+                    wg: dims.wg,
+                    wave,
+                },
+                &mut s,
+            );
+            s
+        });
+        let init = (0..128)
+            .map(|r| {
+                let v = places[0][r];
+                places.iter().all(|p| p[r] == v).then_some(v)
+            })
+            .collect();
         Known {
-            kernarg,
-            wg: dims.wg,
+            segment,
+            init,
+            roles,
         }
+    }
+
+    /// The byte address an untouched SGPR pair `b`, `b+1` holds, if every wavefront starts
+    /// with the same one and it points into the known segment.
+    pub fn pointer(&self, b: u8) -> Option<u64> {
+        let lo = (*self.init.get(usize::from(b))?)?;
+        let hi = (*self.init.get(usize::from(b) + 1)?)?;
+        let a = u64::from(lo) | u64::from(hi) << 32;
+        self.segment.contains_key(&a).then_some(a)
+    }
+
+    /// The ranged (input) dwords of the segment, by byte address.
+    pub fn ranged(&self) -> impl Iterator<Item = u64> + '_ {
+        self.segment
+            .iter()
+            .filter(|(_, v)| v.len() > 1)
+            .map(|(a, _)| *a)
     }
 }
 
@@ -195,8 +335,8 @@ impl Scalar<'_> {
     /// values it depends on.
     pub fn derive(&self, l: Loop, known: &Known) -> Result<u64, Why> {
         let cond = self.conditional(l);
-        let needs = self.entry_needs(l, &cond);
-        let dwords: Vec<usize> = needs
+        let needs = self.entry_needs(l, &cond, known);
+        let dwords: Vec<u64> = needs
             .args
             .values()
             .copied()
@@ -204,8 +344,8 @@ impl Scalar<'_> {
             .into_iter()
             .collect();
         let mut combos = 1u64;
-        for &d in &dwords {
-            let n = known.kernarg.get(d).map_or(1, Vec::len) as u64;
+        for d in &dwords {
+            let n = known.segment.get(d).map_or(1, Vec::len) as u64;
             combos = combos.saturating_mul(n);
         }
         if combos > MAX_COMBINATIONS {
@@ -242,7 +382,7 @@ impl Scalar<'_> {
     }
 
     /// How every SGPR the loop reads is known at its header.
-    fn entry_needs(&self, l: Loop, cond: &[bool]) -> Needs {
+    fn entry_needs(&self, l: Loop, cond: &[bool], known: &Known) -> Needs {
         let body = || (l.head..=l.end).map(|i| &self.acc[i]);
         let poisoned: BTreeSet<Sreg> = (l.head..=l.end)
             .filter(|&i| cond[i])
@@ -258,7 +398,7 @@ impl Scalar<'_> {
         let mut needs = Needs::default();
         for n in reads {
             let r = Sreg::Sgpr(n);
-            if poisoned.contains(&r) || !self.source(n, l.head, l, 3, &mut needs) {
+            if poisoned.contains(&r) || !self.source(n, l.head, l, 3, &mut needs, known) {
                 needs.unknown.insert(n);
             }
         }
@@ -269,7 +409,15 @@ impl Scalar<'_> {
     /// from the last write before `at` on a straight-line stretch into it, or from the only
     /// write outside loop `l` when that one is unconditional and before `at`, and that write
     /// is a SALU instruction with known sources or an argument load; or it is never written.
-    fn source(&self, n: u8, at: usize, l: Loop, depth: u32, needs: &mut Needs) -> bool {
+    fn source(
+        &self,
+        n: u8,
+        at: usize,
+        l: Loop,
+        depth: u32,
+        needs: &mut Needs,
+        known: &Known,
+    ) -> bool {
         let r = Sreg::Sgpr(n);
         let writes: Vec<usize> = (0..self.g.nodes.len())
             .filter(|&i| (i < l.head || i > l.end) && self.acc[i].writes.contains(&r))
@@ -286,7 +434,7 @@ impl Scalar<'_> {
         }
         let f = &self.g.nodes[w].f;
         if f.unit == unit::SMEM {
-            return match self.kernarg_dword(w, n) {
+            return match self.kernarg_dword(w, n, known) {
                 Some(d) => {
                     needs.args.insert(n, d);
                     true
@@ -297,7 +445,7 @@ impl Scalar<'_> {
         let reads = self.acc[w].reads.iter().filter(|s| **s != Sreg::Scc);
         let known = f.unit == unit::SALU
             && reads.clone().all(|s| match s {
-                Sreg::Sgpr(m) => self.source(*m, w, l, depth - 1, needs),
+                Sreg::Sgpr(m) => self.source(*m, w, l, depth - 1, needs, known),
                 _ => false,
             });
         if known {
@@ -306,11 +454,12 @@ impl Scalar<'_> {
         known
     }
 
-    /// Every path into `at` comes straight from `w` (falling through, no branch in between
-    /// and no branch into the stretch; loop `l`'s back edges into its header aside).
+    /// Every path into `at` comes straight from `w` (falling through, no branch into the
+    /// stretch; loop `l`'s back edges into its header aside). A branch out of the stretch
+    /// (clang's zero-trip test jumping over a loop) is no other way in.
     fn straight(&self, w: usize, at: usize, l: Loop) -> bool {
         (w + 1..=at).all(|p| {
-            let only_next = self.g.succs[p - 1] == [p];
+            let only_next = self.g.succs[p - 1].contains(&p);
             let preds_ok = (0..self.g.nodes.len()).all(|q| {
                 let back = p == l.head && (l.head..=l.end).contains(&q);
                 q == p - 1 || back || !self.g.succs[q].contains(&p)
@@ -326,14 +475,17 @@ impl Scalar<'_> {
         !in_loop && !skipped
     }
 
-    /// The argument-segment dword that the `s_load_dword*` at `w` writes into `s{n}`, when it
-    /// loads through the untouched `s[0:1]` at a constant offset.
-    fn kernarg_dword(&self, w: usize, n: u8) -> Option<usize> {
+    /// The byte address of the segment dword that the `s_load_dword*` at `w` writes into
+    /// `s{n}`, when it loads through an untouched SGPR pair the ABI points at the argument
+    /// segment or the dispatch packet, at a constant offset.
+    fn kernarg_dword(&self, w: usize, n: u8, known: &Known) -> Option<u64> {
         let f = &self.g.nodes[w].f;
-        let touched = |a: &ScalarAccess| (0..2).any(|k| a.writes.contains(&Sreg::Sgpr(k)));
-        let untouched = !self.acc.iter().any(touched);
-        (f.src0 == 0 && untouched && n >= f.dst)
-            .then(|| (f.imm / 4) as usize + usize::from(n - f.dst))
+        // SMEM's `sbase` field is the pair's first SGPR halved.
+        let b = u8::try_from(2 * f.src0).ok().filter(|&b| b < 101)?;
+        let untouched = initial_at(self.g, &self.acc, w, b);
+        let base = known.pointer(b).filter(|_| untouched && n >= f.dst)?;
+        let a = base + u64::from(f.imm / 4 * 4) + 4 * u64::from(n - f.dst);
+        known.segment.contains_key(&a).then_some(a)
     }
 
     /// The registers at the header for argument combination `c`.
@@ -341,15 +493,15 @@ impl Scalar<'_> {
         &self,
         needs: &Needs,
         known: &Known,
-        dwords: &[usize],
+        dwords: &[u64],
         mut c: u64,
     ) -> Result<Regs, Why> {
         let mut regs = Regs::initial(known);
         let mut vals = std::collections::BTreeMap::new();
         for &d in dwords {
             let v = known
-                .kernarg
-                .get(d)
+                .segment
+                .get(&d)
                 .ok_or("it loads past the argument segment")?;
             vals.insert(d, v[(c % v.len() as u64) as usize]);
             c /= v.len() as u64;
@@ -415,11 +567,19 @@ impl Scalar<'_> {
     }
 }
 
+/// Whether SGPRs `b` and `b + 1` still hold their initial (ABI) values when node `w` runs: no
+/// node on any path from the entry to `w` writes them.
+pub fn initial_at(g: &Graph, acc: &[ScalarAccess], w: usize, b: u8) -> bool {
+    let pair = [Sreg::Sgpr(b), Sreg::Sgpr(b.saturating_add(1))];
+    let reaching = g.reaching(w);
+    !(0..g.nodes.len()).any(|i| reaching[i] && pair.iter().any(|r| acc[i].writes.contains(r)))
+}
+
 /// How a loop's registers are known at its header.
 #[derive(Debug, Default)]
 struct Needs {
-    /// Registers loaded from an argument-segment dword.
-    args: std::collections::BTreeMap<u8, usize>,
+    /// Registers loaded from an argument-segment (or dispatch packet) dword, by its address.
+    args: BTreeMap<u8, u64>,
     /// SALU definitions to execute, by node.
     defs: BTreeSet<usize>,
     /// Registers the analysis does not know.
@@ -440,11 +600,12 @@ impl Regs {
             known: [true; 128],
             scc: Some(false),
         };
-        r.set(0, KERNARG_ADDR as u32);
-        r.set(1, (KERNARG_ADDR >> 32) as u32);
-        r.set(3, k.wg);
-        r.known[2] = false;
-        r.known[4] = false;
+        for n in 0..102u8 {
+            match k.init.get(usize::from(n)).copied().flatten() {
+                Some(v) => r.set(n, v),
+                None => r.known[usize::from(n)] = false,
+            }
+        }
         for s in 102..128 {
             r.known[s] = false;
         }

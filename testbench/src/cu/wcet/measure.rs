@@ -87,7 +87,7 @@ pub fn isolated_run(
     let mut gpu = Gpu::new(iso)?;
     gpu.cu_mut().issue_log = Some(Vec::new());
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
-    let desc = LaunchDesc::new(image.kernarg, dims, lds, Mode::NoSplit, 1, Policy::Gto);
+    let desc = LaunchDesc::new(image.abi, dims, lds, Mode::NoSplit, 1, Policy::Gto);
     let out = driver::run(&mut drv, code, image, desc, timeout).map_err(|e| e.to_string())?;
     out.result
         .map_err(|e| format!("the isolated measurement run failed: {e}"))?;

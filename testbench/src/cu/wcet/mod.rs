@@ -37,6 +37,7 @@ pub mod phases;
 pub mod reorder_bound;
 pub mod reorder_eq;
 pub mod reproduce;
+pub mod sgemm_table;
 pub mod taint;
 pub mod timing;
 
@@ -96,7 +97,9 @@ fn failed(e: impl ToString) -> WcetError {
 /// The arguments of `rtgpu wcet`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct WcetOpts {
-    /// Kernel source (see firmware/kernels/README.md); its `split`s are the marked branches P.
+    /// Kernel source: assembly (see firmware/kernels/README.md; its `split`s are the marked
+    /// branches P) or OpenCL C (`.cl`, compiled with clang-14; its split points are the pass's
+    /// own, its `// @loop .LBB0_N N` lines name clang's loop labels, docs/cli.md#loop-bounds).
     pub kernel: PathBuf,
     /// nosplit, dws or pws.
     #[arg(long, default_value = "pws", value_parser = parse_mode)]
@@ -278,6 +281,9 @@ pub struct WcetReport {
     pub kernel: String,
     /// Launch sizes.
     pub dims: Dims,
+    /// Per kernel argument: whether it is input (buffer contents, ranged scalars: the bound
+    /// holds for every value) or the launch shape (the bound is for its value).
+    pub args: Vec<loops::ArgRole>,
     /// The analysis.
     pub analysis: Analysis,
     /// The multi-phase bound (GUB) on the compute unit's wavefronts under `--sched`, or why
@@ -347,11 +353,33 @@ impl WcetCase {
             return Err("--reprovision is for --mode pws".into());
         }
         self.cfg.check()?;
+        if let Some(h) = &self.facts.hsa {
+            h.image(&self.args, self.dims, self.lds, self.seed)
+                .map_err(|e| e.0)?;
+        }
         super::run::check_launch(&self.cfg, self.dims, self.lds, &self.args)
     }
 
-    fn image(&self) -> Image {
-        Image::build(&self.args, self.dims, self.seed)
+    /// The launch's memory image, laid out by the kernel's ABI (the HSA ABI's metadata
+    /// offsets and dispatch packet for a compiled kernel).
+    pub fn image(&self) -> Image {
+        match &self.facts.hsa {
+            Some(h) => h
+                .image(&self.args, self.dims, self.lds, self.seed)
+                .unwrap_or_else(|_| Image::build(&self.args, self.dims, self.seed)),
+            None => Image::build(&self.args, self.dims, self.seed),
+        }
+    }
+
+    /// What the analysis knows of the launch of `image` ([`Known::of_image`]).
+    pub fn known(&self, image: &Image) -> Known {
+        Known::of_image(
+            &self.args,
+            self.dims,
+            &self.facts.ranges,
+            image,
+            self.facts.hsa.as_ref(),
+        )
     }
 
     fn pass_options(&self) -> PassOptions {
@@ -362,7 +390,11 @@ impl WcetCase {
                 Mode::Pws => PassMode::Pws,
             },
             s: self.s as usize,
-            marks: self.marks,
+            // A compiled kernel has no `split`s: its split points are the pass's choice.
+            marks: match (&self.facts.hsa, self.marks) {
+                (Some(_), Marks::Source) => Marks::Auto,
+                (_, m) => m,
+            },
         }
     }
 }
@@ -625,7 +657,7 @@ fn loop_bounds(
         g,
         acc: insns.iter().map(|i| ScalarAccess::of(&i.insn)).collect(),
     };
-    let known = Known::of(&case.args, case.dims, &case.facts.ranges, &image.mem);
+    let known = case.known(image);
     let f = &case.facts;
     g.loops
         .iter()
@@ -636,20 +668,41 @@ fn loop_bounds(
                 let name = f.name(k, g.nodes[l.head].pc);
                 WcetError::Input(format!(
                     "loop {name} is unbounded for the analysis: {why}; give its bound with \
-                     `// @loop LABEL N` (docs/cli.md#loop-bounds)"
+                     `// @loop {label} N` in the kernel source (docs/cli.md#loop-bounds)",
+                    label = f.label(k).unwrap_or("LABEL"),
                 ))
             }),
         })
         .collect()
 }
 
-/// Assembles a kernel file: its code, header and flow facts.
+/// Assembles a kernel file (an OpenCL C `.cl` file is compiled first): its code, header and
+/// flow facts (the `// @loop` and `// @range` lines, and a compiled kernel's HSA argument
+/// layout).
 pub fn load_with_facts(path: &std::path::Path) -> Result<(Vec<u32>, KernelMeta, Facts), String> {
     let text = super::run::read_input(path)?;
     let name = path.display().to_string();
-    let (prog, meta) = super::run::assemble_kernel(&text, &name)?;
-    let facts = Facts::parse(&text, &prog, &meta.args).map_err(|e| format!("{name}: {e}"))?;
-    Ok((prog.words(), meta, facts))
+    let k = super::run::Kernel::load(path).map_err(|(_, m)| m)?;
+    if k.hsa.is_some() && k.prog.entry_pc() != 0 {
+        return Err(format!(
+            "{name}: the kernel's entry is not its first instruction, which the analysis needs"
+        ));
+    }
+    let mut facts =
+        Facts::parse(&text, &k.prog, &k.meta.args).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(h) = &k.hsa {
+        let params: Vec<_> = h.user_args().collect();
+        for r in &facts.ranges {
+            if params.get(r.arg).map(|p| &p.kind) != Some(&rtgpu_firmware::hsa::ArgKind::Scalar) {
+                return Err(format!(
+                    "{name}: @range {}: parameter {} of kernel {} is not a scalar",
+                    r.arg, r.arg, h.name
+                ));
+            }
+        }
+    }
+    facts.hsa = k.hsa;
+    Ok((k.prog.words(), k.meta, facts))
 }
 
 fn owner_index(o: Owner, n: usize) -> usize {
@@ -910,7 +963,7 @@ pub fn observe_with(
     let desc = LaunchDesc {
         reorder: case.reorder,
         ..LaunchDesc::new(
-            image.kernarg,
+            image.abi,
             case.dims,
             case.lds,
             a.launch_mode,
@@ -962,6 +1015,7 @@ pub fn wcet(o: &WcetOpts, tick: &dyn Fn()) -> Result<WcetReport, (u8, String)> {
     Ok(WcetReport {
         kernel: o.kernel.display().to_string(),
         dims: case.dims,
+        args: case.known(&case.image()).roles,
         analysis,
         multiphase,
         lemmas,
@@ -980,6 +1034,9 @@ impl WcetReport {
             "{} --mode {} --s {}: grid {} wg {}, {} SIMDs × S {}\n",
             self.kernel, a.mode, a.s, self.dims.grid, self.dims.wg, a.n_simd, a.launch_s
         );
+        for (k, r) in self.args.iter().enumerate() {
+            t += &format!("argument {k}: {}\n", r.name());
+        }
         t += &format!(
             "pass: P = {}, kept splits = {}, swfCount = {}\n",
             a.pass.p, a.pass.kept, a.pass.swf_count

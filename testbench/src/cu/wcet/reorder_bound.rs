@@ -174,7 +174,7 @@ pub fn bound(
     let code = &p.compiled.code;
     let g = Graph::new(code).map_err(WcetError::Input)?;
     let image = case.image();
-    let known = super::loops::Known::of(&case.args, case.dims, &case.facts.ranges, &image.mem);
+    let known = case.known(&image);
     let dep = dependence(&g, p.compiled.structure.insns(), &known);
     let t = match dep.independent() {
         true => estimated(case, code, &image)?,

@@ -6,8 +6,11 @@
 //!
 //! Sources of input dependence: every FLAT load's and LDS read's destination (LDS may hold
 //! loaded data), and an SMEM load's destination unless it reads the kernel argument segment
-//! through `s[0:1]` (never written by the kernel) at dwords that hold no ranged argument. Fixed
-//! arguments, the launch shape and the ABI's registers are not input. An instruction's
+//! (or, under the HSA ABI, the dispatch packet) through an SGPR pair the ABI points there and
+//! the kernel never writes (`s[0:1]` under the simple ABI; the kernarg and dispatch pointers
+//! of the descriptor's user SGPRs under the HSA ABI, e.g. `s[6:7]` and `s[4:5]`), at constant
+//! dwords that hold no ranged argument. Buffer pointers, fixed scalar arguments, the launch
+//! shape and the ABI's registers are not input; the buffers' contents and ranged scalars are. An instruction's
 //! destinations are dependent when any register it reads is (vector instructions also read
 //! EXEC); a vector write while EXEC may be partial keeps the old dependence of the lanes it
 //! skips; EXEC only ever gains dependence. The analysis is conservative: it may call an
@@ -15,7 +18,7 @@
 
 use super::graph::{is_sopp_branch, Graph};
 use super::lanes::writes_exec;
-use super::loops::Known;
+use super::loops::{initial_at, Known};
 use rtgpu_firmware::isa::{Op, Operand, Slot};
 use rtgpu_firmware::pws_pass::{Insn, ScalarAccess, Sreg};
 use rtgpu_hw::isa::insn_model::unit;
@@ -113,29 +116,36 @@ fn vector_operands(i: &Insn) -> (Vec<usize>, Vec<usize>) {
     (reads, writes)
 }
 
-/// Context of the analysis: the launch's ranged argument dwords and whether `s[0:1]` keeps
-/// the argument segment's address.
+/// Context of the analysis: the launch's ranged segment dwords, every node's scalar accesses
+/// and what the ABI points at.
 struct Ctx<'a> {
     g: &'a Graph,
     insns: &'a [Insn],
-    ranged: Vec<usize>,
-    s01_kept: bool,
+    known: &'a Known,
+    ranged: Vec<u64>,
+    acc: Vec<ScalarAccess>,
 }
 
 impl Ctx<'_> {
     /// Whether the SMEM load `i` may read an input-dependent value.
-    fn smem(&self, s: &St, i: &Insn) -> bool {
+    fn smem(&self, s: &St, k: usize, i: &Insn) -> bool {
         let insn = &i.insn;
-        let base_is_args = matches!(insn.src[0], Some(Operand::Sgpr(0))) && self.s01_kept;
+        let Some(Operand::Sgpr(b)) = insn.src[0] else {
+            return true;
+        };
+        let kept = initial_at(self.g, &self.acc, k, b);
+        let base = match self.known.pointer(b) {
+            Some(a) if kept && !s.dep[usize::from(b)] && !s.dep[usize::from(b) + 1] => a,
+            _ => return true,
+        };
         let first = match insn.src[1] {
-            None => (insn.imm / 4) as usize,
+            None => base + (u64::from(insn.imm) & !3),
             Some(_) => return true,
         };
-        let n = ScalarAccess::of(insn).writes.len().max(1);
-        !base_is_args
-            || s.dep[0]
-            || s.dep[1]
-            || self.ranged.iter().any(|d| (first..first + n).contains(d))
+        let n = ScalarAccess::of(insn).writes.len().max(1) as u64;
+        (first..first + 4 * n)
+            .step_by(4)
+            .any(|a| !self.known.segment.contains_key(&a) || self.ranged.contains(&a))
     }
 
     fn step(&self, s: &St, k: usize) -> St {
@@ -149,7 +159,7 @@ impl Ctx<'_> {
             || (vector && s.exec());
         let loaded = match f.unit {
             unit::VMEM | unit::LDS => !vwrites.is_empty(),
-            unit::SMEM => self.smem(s, i),
+            unit::SMEM => self.smem(s, k, i),
             _ => false,
         };
         let v = read || loaded;
@@ -177,20 +187,12 @@ impl Ctx<'_> {
 /// The dependence of kernel `g` (its instructions `insns`, aligned with `g.nodes`) on the
 /// input of a launch whose argument segment is `known`.
 pub fn dependence(g: &Graph, insns: &[Insn], known: &Known) -> Dependence {
-    let s01_kept = !insns.iter().any(|i| {
-        ScalarAccess::of(&i.insn)
-            .writes
-            .iter()
-            .any(|&r| matches!(r, Sreg::Sgpr(0 | 1)))
-    });
-    let ranged = (0..known.kernarg.len())
-        .filter(|&d| known.kernarg[d].len() > 1)
-        .collect();
     let cx = Ctx {
         g,
         insns,
-        ranged,
-        s01_kept,
+        known,
+        ranged: known.ranged().collect(),
+        acc: insns.iter().map(|i| ScalarAccess::of(&i.insn)).collect(),
     };
     let n = g.nodes.len();
     let mut before: Vec<Option<St>> = vec![None; n];
