@@ -192,11 +192,32 @@ pub struct LdsOut {
 }
 
 crate::ports!(LdsIn {
-    reset, valid, opcode, offset, vdst, exec, wg_base, wg_words, clear, addr, data0, data1
+    reset,
+    valid,
+    opcode,
+    offset,
+    vdst,
+    exec,
+    wg_base,
+    wg_words,
+    clear,
+    addr,
+    data0,
+    data1
 });
 crate::ports!(LdsOut {
-    busy, quarter, wb_valid, wb_quarter, wb_vgpr, wb_two, wb_lanes, wb_data0, wb_data1, done,
-    fault, fault_addr
+    busy,
+    quarter,
+    wb_valid,
+    wb_quarter,
+    wb_vgpr,
+    wb_two,
+    wb_lanes,
+    wb_data0,
+    wb_data1,
+    done,
+    fault,
+    fault_addr
 });
 
 #[cfg(test)]
@@ -204,9 +225,6 @@ mod tests {
     /// The block's latency is the behavioural compute unit's default LDS latency.
     #[test]
     fn latency_is_the_behavioural_one() {
-        assert_eq!(
-            super::LATENCY as u32,
-            crate::cu::Latencies::default().lds
-        );
+        assert_eq!(super::LATENCY as u32, crate::cu::Latencies::default().lds);
     }
 }

@@ -37,7 +37,10 @@ impl DsOp {
         if self.two() {
             (a.wrapping_add(o0 * 4), a.wrapping_add(o1 * 4))
         } else {
-            (a.wrapping_add(u32::from(self.offset)), a.wrapping_add(o1 * 4))
+            (
+                a.wrapping_add(u32::from(self.offset)),
+                a.wrapping_add(o1 * 4),
+            )
         }
     }
 

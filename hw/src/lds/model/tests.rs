@@ -27,14 +27,20 @@ fn case() -> impl Strategy<Value = Case> {
     (
         prop::sample::select(op::ALL.to_vec()),
         (1u32..=W as u32).prop_flat_map(|words| (Just(words), 0..=(W as u32 - words))),
-        prop_oneof![Just(u64::MAX), any::<u64>(), (0u32..64).prop_map(|l| 1u64 << l)],
+        prop_oneof![
+            Just(u64::MAX),
+            any::<u64>(),
+            (0u32..64).prop_map(|l| 1u64 << l)
+        ],
         any::<u64>(),
         prop::collection::vec(any::<u32>(), W),
     )
         .prop_map(|(opcode, (words, base), exec, seed, ram)| {
             let mut s = seed;
             let mut next = move || {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (s >> 33) as u32
             };
             // Mostly aligned in-range addresses over few words (lanes collide), sometimes
@@ -193,13 +199,22 @@ fn a_fault_stops_the_writes_after_it() {
     for cycle in 0..6u32 {
         let q = u32::from(m.outputs().quarter);
         let o = m.outputs();
-        assert_eq!((o.fault, o.fault_addr), (cycle == 4, if cycle == 4 { 6 } else { 0 }));
+        assert_eq!(
+            (o.fault, o.fault_addr),
+            (cycle == 4, if cycle == 4 { 6 } else { 0 })
+        );
         m.clock(&LdsIn {
             valid: cycle == 0,
             opcode: op::WRITE,
             exec: u64::MAX,
             wg_words: W as u32,
-            addr: std::array::from_fn(|l| if q == 1 && l == 3 { 6 } else { 4 * (16 * q + l as u32) }),
+            addr: std::array::from_fn(|l| {
+                if q == 1 && l == 3 {
+                    6
+                } else {
+                    4 * (16 * q + l as u32)
+                }
+            }),
             data0: [7; QUARTER],
             ..LdsIn::default()
         });

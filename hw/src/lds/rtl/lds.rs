@@ -194,8 +194,8 @@ impl<const W: usize> Logic for Lds<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, r_run, r_q, r_op, r_off, r_vdst, r_exec, r_base, r_words, r_blk,
-            r_faddr, o_fault, o_faddr
+            self, clock, r_run, r_q, r_op, r_off, r_vdst, r_exec, r_base, r_words, r_blk, r_faddr,
+            o_fault, o_faddr
         );
         self.ram.clock.next = self.clock.val();
         self.pipe.clock.next = self.clock.val();
@@ -251,8 +251,10 @@ impl<const W: usize> Logic for Lds<W> {
             self.dp.data0[l].next = self.data0[l].val();
             self.dp.data1[l].next = self.data1[l].val();
         }
+        for l in 0..16 {
+            self.dp.old[l].next = self.ram.rdata[2 * l].val();
+        }
         for p in 0..32 {
-            self.dp.old[p].next = self.ram.rdata[p].val();
             self.ram.idx[p].next = self.dp.idx[p].val();
             self.ram.wdata[p].next = self.dp.wdata[p].val();
         }

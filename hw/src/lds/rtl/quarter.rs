@@ -38,8 +38,8 @@ pub struct LdsQuarter {
     pub data0: [Signal<In, Bits<32>>; QUARTER],
     /// `DATA1` of the lanes.
     pub data1: [Signal<In, Bits<32>>; QUARTER],
-    /// The RAM's read values of the ports.
-    pub old: [Signal<In, Bits<32>>; PORTS],
+    /// The RAM's values of the lanes' first words (`ds_add_u32`'s old values).
+    pub old: [Signal<In, Bits<32>>; QUARTER],
     /// The ports' words.
     pub idx: [Signal<Out, Bits<16>>; PORTS],
     /// The ports that write.
@@ -162,7 +162,7 @@ impl Logic for LdsQuarter {
         for j in 0..16 {
             self.sums.idx[j].next = self.lane[j].idx0.val();
             self.sums.d[j].next = self.data0[j].val();
-            self.sums.old[j].next = self.old[2 * j].val();
+            self.sums.old[j].next = self.old[j].val();
             self.wd[j].next = self.data0[j].val();
             if self.add.val() {
                 self.wd[j].next = self.sums.sum[j].val();
