@@ -46,7 +46,7 @@ impl DsOp {
 
     /// The address is aligned and inside the partition.
     fn ok(&self, e: u32) -> bool {
-        e % 4 == 0 && e >> 2 < self.wg_words
+        e.is_multiple_of(4) && e >> 2 < self.wg_words
     }
 
     /// The RAM word of address `e` (16 bits, wrapping).

@@ -33,7 +33,7 @@ pub fn ds_fields(line: &str) -> InsnFields {
     let program = assemble(line, "lds").expect("the DS instruction assembles");
     let w = program.words();
     let f = decode_fields(w[0], w.get(1).copied().unwrap_or(0));
-    assert_eq!(f.illegal, false, "{line} decodes");
+    assert!(!f.illegal, "{line} decodes");
     f
 }
 

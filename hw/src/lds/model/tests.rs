@@ -47,7 +47,7 @@ fn case() -> impl Strategy<Value = Case> {
             // unaligned or past the partition; offsets small.
             let two = matches!(opcode, op::WRITE2 | op::READ2);
             let offset = if two {
-                (next() % 4 | (next() % 4) << 8) as u16
+                ((next() % 4) | ((next() % 4) << 8)) as u16
             } else {
                 (next() % 3 * 4) as u16
             };
@@ -72,9 +72,12 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-/// The behavioural compute unit's execution of the case: the partition after, the loaded
-/// dwords of the active lanes, the fault.
-fn behavioural(c: &Case) -> (Vec<u32>, Vec<(usize, u32, u32)>, Option<u32>) {
+/// What the behavioural compute unit leaves: the partition after, the loaded dwords of the
+/// active lanes (lane, first, second), the fault.
+type Effect = (Vec<u32>, Vec<(usize, u32, u32)>, Option<u32>);
+
+/// The behavioural compute unit's execution of the case.
+fn behavioural(c: &Case) -> Effect {
     let mut v = Vrf::default();
     for l in 0..64 {
         v.set(1, l, c.addr[l]);
