@@ -222,7 +222,8 @@ crate::ports!(LdsOut {
 
 #[cfg(test)]
 mod tests {
-    /// The block's latency is the behavioural compute unit's default LDS latency.
+    /// The block's latency is the behavioural compute unit's default LDS latency (fails with
+    /// `LATENCY` = 17).
     #[test]
     fn latency_is_the_behavioural_one() {
         assert_eq!(super::LATENCY as u32, crate::cu::Latencies::default().lds);

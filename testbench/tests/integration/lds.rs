@@ -6,12 +6,13 @@
 //! idle cycles, clears and resets; every output every cycle, the caller feeding the quarter
 //! the block names.
 //!
-//! Mutations caught, each failing `rtl_lds_equals_the_model`:
+//! Mutations caught, each failing `rtl_lds_equals_the_model` (run as listed, then restored):
 //! - the `ds_add_u32` sums counting only the lane itself (`upto` = `1 << j` in `LdsSums`):
-//!   lanes adding to one word leave only the highest lane's addend, a later read differs;
-//! - a lane after a fault still writing (`!blk[j]` dropped from `we0` in `LdsQuarter`): the
-//!   words differ on a later read;
-//! - one pipeline stage fewer (`STAGES` = `LATENCY` − 4): `done` a cycle early.
+//!   a later read differs, shrunk to cycle 29;
+//! - a lane after a fault still writing (`!blk[j]` dropped from `we0` in `LdsQuarter`): a
+//!   later read differs, shrunk to cycle 29;
+//! - the quarter counter wrapping after quarter 2 (`q3` = 2 in `Lds`): `busy` differs in
+//!   cycle 3.
 
 use proptest::prelude::*;
 use rand::SeedableRng;

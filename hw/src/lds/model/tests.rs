@@ -131,7 +131,8 @@ proptest! {
     /// [`access`] equals the behavioural compute unit's DS execution on random instructions:
     /// the partition's words after (also after a fault: the lanes before it wrote), the
     /// words outside it untouched, the loaded dwords of a load that does not fault, the
-    /// first faulting address.
+    /// first faulting address. Fails on a model whose `ds_write2_b32` lanes after a fault
+    /// still write (`if blocked && d.opcode != op::WRITE2` in `access_quarter`).
     #[test]
     fn model_equals_the_behavioural_lds(c in case()) {
         let (part, loads, fault) = behavioural(&c);
@@ -151,7 +152,8 @@ proptest! {
 
 /// A `ds_write_b32` then a `ds_read_b32` of the words written: the read's quarters come out
 /// in cycles 13..16 after its issue, `done` with quarter 3 (cycle 16) for both, `busy` in the
-/// three cycles after each issue.
+/// three cycles after each issue. Fails with one pipeline stage fewer (`STAGES` =
+/// `LATENCY` − 4).
 #[test]
 fn latency_sixteen_from_the_quarters_and_the_pipeline() {
     let mut m = LdsModel::new(W);
@@ -195,7 +197,7 @@ fn latency_sixteen_from_the_quarters_and_the_pipeline() {
 }
 
 /// A fault in quarter 1 is reported in cycle 4 with its address; quarters 2 and 3 write
-/// nothing, quarter 0 wrote.
+/// nothing, quarter 0 wrote. Fails on a model that does not block the lanes after a fault.
 #[test]
 fn a_fault_stops_the_writes_after_it() {
     let mut m = LdsModel::new(W);
