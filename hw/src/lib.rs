@@ -13,6 +13,7 @@ pub mod gpu;
 pub mod hdl;
 pub mod idu;
 pub mod isa;
+pub mod lds;
 pub mod ldst;
 pub mod memsys;
 pub mod oracle;

@@ -13,6 +13,7 @@ mod decode;
 pub mod dram;
 pub mod idu;
 pub mod insn;
+pub mod lds;
 pub mod ldst;
 pub mod pws;
 pub mod reorder;
@@ -56,7 +57,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 20] {
+pub fn all() -> [&'static dyn BlockTb; 21] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -76,6 +77,7 @@ pub fn all() -> [&'static dyn BlockTb; 20] {
         &crate::tb::ldst::tb::ReorderExampleTb,
         &salu::SaluTb,
         &valu::ValuTb,
+        &lds::LdsTb,
         &DecodeTb,
         &CounterTb,
     ]

@@ -35,6 +35,7 @@ fn list_names_every_block_and_speaks_json() {
             "reorder-example",
             "salu",
             "valu",
+            "lds",
             "decode",
             "counter"
         ]

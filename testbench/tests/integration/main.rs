@@ -20,6 +20,7 @@ mod fuzz;
 mod harness;
 mod idu;
 mod insn_decode;
+mod lds;
 mod ldst;
 mod multiphase;
 mod opencl;

@@ -8,6 +8,7 @@ use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::idu::{Dispatcher, Idu};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+use rtgpu_hw::lds::Lds;
 use rtgpu_hw::ldst::LdstPath;
 use rtgpu_hw::pws::SimdGroup;
 use rtgpu_hw::reorder::Reorder;
@@ -31,6 +32,12 @@ crate::vl_ports!([] Valu {
     clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, busy, quarter,
     wb_valid, wb_quarter, wb_vgpr, wb_lanes, wb_data, done, sgpr_we, sgpr_wide, sgpr_dst,
     sgpr_lo, sgpr_hi, exec_we,
+});
+
+crate::vl_ports!([const W: usize] Lds<W> {
+    clock, reset, valid, opcode, offset, vdst, exec, wg_base, wg_words, clear, addr, data0,
+    data1, busy, quarter, wb_valid, wb_quarter, wb_vgpr, wb_two, wb_lanes, wb_data0, wb_data1,
+    done, fault, fault_addr,
 });
 
 crate::vl_ports!([] PwsDecode {
