@@ -11,7 +11,7 @@
 
 use super::run::{check_launch, load_config, parse_mode, parse_policy, Kernel, RunOpts, RunReport};
 use super::sweep::{catch_panic, csv_line, mode_s, on_off, parallel, parse_switch};
-use rtgpu_firmware::launch::{Arg, Dims, KernelMeta};
+use rtgpu_firmware::launch::{Arg, Count, Dims, KernelMeta};
 use rtgpu_firmware::suite::REFERENCES;
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::sched::model::Policy;
@@ -78,11 +78,16 @@ pub struct SuiteOpts {
 const HOTSPOT_H: usize = 4;
 /// Argument position of sgemm's `n` (the matrices' side).
 const SGEMM_N: usize = 3;
+/// Argument position of bfs's `n` (the graph's nodes).
+const BFS_N: usize = 1;
 
 /// The launch of kernel `name` at size `n` from its default launch `meta`:
 /// - **hotspot** (a w × h grid): h and the grid × N (the same width, N times the rows);
 /// - **sgemm** (n × n matrices, one work-item per element): the side × k, the grid × k², with
 ///   k the integer square root of N (the work-items grow by the square at or below N);
+/// - **bfs** (a graph of n nodes, one work-item per node, each with up to 8 edges): n, the grid
+///   and the fixed-size buffers (the edges, the costs and flags) × N: N times the nodes and
+///   edges, N times the wavefronts;
 /// - **every other kernel** (one-dimensional): the grid × N, and every scalar argument that
 ///   counts the elements — a value within one work-group below the default grid or equal to
 ///   it, as `n` of vector_add, nn, saxpy and `cols` of pathfinder — × N. Buffers sized
@@ -102,11 +107,25 @@ pub fn scaled(name: &str, meta: &KernelMeta, n: u32) -> Result<(Dims, Vec<Arg>),
                 );
             (counts.map(|(i, _)| (i, n)).collect(), n)
         }
-        // A layout that does not grow with the grid (a graph, fixed centres, a matrix step):
-        // the default launch.
+        // The graph: its nodes (`n`) and the grid × N; its fixed-size buffers (the edges, the
+        // results) grow below.
+        "bfs" => (vec![(BFS_N, n)], n),
+        // A layout that does not grow with the grid (fixed centres, a matrix step): the
+        // default launch.
         _ => (Vec::new(), 1),
     };
     let mut args = meta.args.clone();
+    if name == "bfs" {
+        for a in &mut args {
+            if let Arg::Buffer {
+                dwords: Count::Fixed(d),
+                ..
+            } = a
+            {
+                *d = d.checked_mul(n).ok_or_else(too_big)?;
+            }
+        }
+    }
     for (i, by) in grow {
         if let Some(Arg::Scalar(v)) = args.get_mut(i) {
             *v = v.checked_mul(by).ok_or_else(too_big)?;
@@ -608,5 +627,29 @@ mod tests {
         let (d, a) = scaled("sgemm", &g, 5).unwrap();
         assert_eq!(d.grid, 1024);
         assert!(matches!(a[3], Arg::Scalar(32)));
+    }
+
+    /// bfs grows its graph: the nodes `n`, the grid, the edges and the result buffers × N,
+    /// the level and the grid-sized buffers as the grid. Mutation caught: the fixed-size
+    /// buffers left at their default (the edges of the new nodes would lie outside the graph).
+    #[test]
+    fn size_grows_bfs_graph() {
+        let m = meta(
+            256,
+            64,
+            &[
+                "int:2304", "u32:256", "i32:3", "int:grid", "int:grid", "zero:512",
+            ],
+        );
+        let (d, a) = scaled("bfs", &m, 16).unwrap();
+        assert_eq!(d, Dims { grid: 4096, wg: 64 });
+        let words = |i: usize| match a[i] {
+            Arg::Buffer { dwords, .. } => dwords.resolve(d),
+            Arg::Scalar(v) => v,
+        };
+        assert_eq!(
+            (0..6).map(words).collect::<Vec<_>>(),
+            [9 * 4096, 4096, 3, 4096, 4096, 2 * 4096]
+        );
     }
 }

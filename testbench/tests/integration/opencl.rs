@@ -484,3 +484,66 @@ fn bfs_in_loop_if_is_split_in_every_configuration() {
         "one SIMD: no-split {nosplit}, PWS S = 1 {pws}"
     );
 }
+
+/// bfs as the PWS paper measured it (its Fig. 11): at `rtgpu suite --size 16` the graph has
+/// 4,096 nodes and the launch 64 wavefronts, more than the 4 SIMDs' 40 contexts, so the SIMDs
+/// are contended. The split does not pay there either (docs/assumptions.md#A72: the SIMD keeps
+/// the then-arm's lanes and so issues every instruction of the loop, plus the split, the merge
+/// and their waits): PWS S = 1 on fixed latency with GTO is slower than no-split, by less than
+/// 5 % (measured 17,063 against 16,542 cycles), both checked against the host reference.
+/// Mutations caught: the split/merge unit giving the split operand's lanes (the then-arm's) to
+/// the SpSIMD instead of keeping them on the SIMD (PWS then 12,653 cycles, 1.31× faster than
+/// no-split); bfs's graph not growing with the size (the grid stays 256).
+#[test]
+fn bfs_contended_split_costs_little() {
+    use rtgpu_testbench::cu::suite::{self as tsuite, SuiteOpts};
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        o: SuiteOpts,
+    }
+    let o = <Line as clap::Parser>::try_parse_from([
+        "suite",
+        "--kernels",
+        "bfs",
+        "--suite-dir",
+        SUITE,
+        "--size",
+        "16",
+        "--modes",
+        "nosplit,pws",
+        "--s",
+        "1",
+        "--sched",
+        "gto",
+        "--memory",
+        "fixed",
+    ])
+    .unwrap()
+    .o;
+    let cfg = CuConfig::default();
+    let kernels = tsuite::load(&o, &cfg).unwrap();
+    let l = &kernels[0];
+    assert_eq!(l.dims.grid, 4096);
+    let points = tsuite::plan(&o, 1).unwrap();
+    assert_eq!(points.len(), 2);
+    let cycles: Vec<u64> = points
+        .iter()
+        .map(|p| {
+            let row = tsuite::run_point(&o, cfg, l, p);
+            assert!(
+                row.passed,
+                "{}: {} {}",
+                row.mode_label(),
+                row.status,
+                row.difference
+            );
+            row.cycles
+        })
+        .collect();
+    let (nosplit, pws) = (cycles[0], cycles[1]);
+    assert!(
+        nosplit < pws && pws * 100 < nosplit * 105,
+        "size 16: no-split {nosplit}, PWS S = 1 {pws}"
+    );
+}
