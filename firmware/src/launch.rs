@@ -244,8 +244,15 @@ impl Image {
     /// [`BUFFER_ALIGN`]-aligned, filled from `seed`. It allocates the whole image: check its
     /// size with [`Image::check`] first.
     pub fn build(args: &[Arg], dims: Dims, seed: u64) -> Image {
+        let (offsets, _) = Image::offsets(args);
+        Image::build_at(args, &offsets, dims, seed)
+    }
+
+    /// The project's own argument layout (buffers as 8-aligned addresses, scalars as 4
+    /// bytes): each argument's byte offset, and the segment's length in bytes.
+    pub fn offsets(args: &[Arg]) -> (Vec<u32>, u32) {
         let mut at = 0u32;
-        let offsets: Vec<u32> = args
+        let offsets = args
             .iter()
             .map(|a| {
                 let align = if matches!(a, Arg::Buffer { .. }) {
@@ -258,7 +265,7 @@ impl Image {
                 offset
             })
             .collect();
-        Image::build_at(args, &offsets, dims, seed)
+        (offsets, at)
     }
 
     /// [`Image::build`] with argument `i` at byte `offsets[i]` of the segment (4-aligned; a

@@ -78,13 +78,17 @@ fn every_block_cosimulates_lints_and_synthesizes() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     std::thread::scope(|s| {
         for _ in 0..cores {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                match blocks.get(i) {
-                    Some(t) => cosimulate(*t),
-                    None => break,
-                }
-            });
+            // (rust-hdl builds a block on the stack: the LDS takes more than a thread's default.)
+            std::thread::Builder::new()
+                .stack_size(rtgpu_testbench::sim::twin::RTL_STACK)
+                .spawn_scoped(s, || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    match blocks.get(i) {
+                        Some(t) => cosimulate(*t),
+                        None => break,
+                    }
+                })
+                .expect("a cosimulation thread starts");
         }
     });
 }

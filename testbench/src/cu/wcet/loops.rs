@@ -232,23 +232,7 @@ impl Known {
                 h.user_args().map(|a| a.offset).collect(),
                 h.args.iter().map(|a| a.offset + a.size).max().unwrap_or(0),
             ),
-            None => {
-                let mut at = 0u32;
-                let o = args
-                    .iter()
-                    .map(|a| {
-                        let align = if matches!(a, Arg::Buffer { .. }) {
-                            8
-                        } else {
-                            4
-                        };
-                        let offset = at.next_multiple_of(align);
-                        at = offset + align;
-                        offset
-                    })
-                    .collect();
-                (o, at)
-            }
+            None => Image::offsets(args),
         };
         // Past the last argument the segment holds zeros the launch wrote (clang may load a
         // dword or more of them with a wide `s_load_dwordx*`): 16 dwords more are known.
