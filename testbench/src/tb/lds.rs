@@ -411,45 +411,63 @@ impl BlockTb for LdsTb {
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
-        let queue: std::collections::VecDeque<Feed> = directed().into();
-        let window = 4 * queue.len() as u64 + 20;
-        let cycles = opts.cycles.max(window);
-        let mut stim = Stimulus {
-            feed: queue[0],
-            queue,
-            rng: ChaCha8Rng::seed_from_u64(opts.seed),
-            cycle: 0,
-        };
-        let mut model = LdsModel::new(TB_WORDS);
-        let (mut done, mut faults) = (0u64, 0u64);
-        let mut run = drive(
-            LdsTbBlock::default(),
-            self.name(),
-            |u| &mut u.clock,
-            opts,
-            cycles,
-            |h, k| {
-                let inp = stim.next(&model.outputs());
-                let got = h.cycle(|u| apply(u, &inp), read_outputs)?;
-                same(k, &got, &model.outputs())?;
-                model.clock(&inp);
-                done += u64::from(got.done);
-                faults += u64::from(got.fault);
-                Ok(marker(&inp, &got))
-            },
-            move || layout(window),
-        )?;
-        run.summary = format!(
-            "{cycles} cycles, RTL == model every cycle ({done} instructions, {faults} faults)"
-        );
-        Ok(run)
+        on_rtl_stack(|| run_tb(opts))
     }
 
     fn verilog(&self) -> Result<String, String> {
-        verilog_of(&mut LdsTbBlock::default())
+        on_rtl_stack(|| verilog_of(&mut LdsTbBlock::default()))
     }
 
     fn lint_waivers(&self) -> &'static [Waiver] {
         &WAIVERS
     }
+}
+
+/// Runs `f` on a thread with the RTL threads' stack: rust-hdl builds the LDS (its flat arrays
+/// of lanes, adders and stages) on the stack, more than a test's or a worker's default thread
+/// has.
+fn on_rtl_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(crate::sim::twin::RTL_STACK)
+            .spawn_scoped(s, f)
+            .expect("a thread for the LDS starts")
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// The testbench: the directed sequence, then random instructions, RTL against the model.
+fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
+    let queue: std::collections::VecDeque<Feed> = directed().into();
+    let window = 4 * queue.len() as u64 + 20;
+    let cycles = opts.cycles.max(window);
+    let mut stim = Stimulus {
+        feed: queue[0],
+        queue,
+        rng: ChaCha8Rng::seed_from_u64(opts.seed),
+        cycle: 0,
+    };
+    let mut model = LdsModel::new(TB_WORDS);
+    let (mut done, mut faults) = (0u64, 0u64);
+    let mut run = drive(
+        LdsTbBlock::default(),
+        "lds",
+        |u| &mut u.clock,
+        opts,
+        cycles,
+        |h, k| {
+            let inp = stim.next(&model.outputs());
+            let got = h.cycle(|u| apply(u, &inp), read_outputs)?;
+            same(k, &got, &model.outputs())?;
+            model.clock(&inp);
+            done += u64::from(got.done);
+            faults += u64::from(got.fault);
+            Ok(marker(&inp, &got))
+        },
+        move || layout(window),
+    )?;
+    run.summary =
+        format!("{cycles} cycles, RTL == model every cycle ({done} instructions, {faults} faults)");
+    Ok(run)
 }

@@ -51,6 +51,11 @@ fn cycle() -> impl Strategy<Value = Cycle> {
 /// Runs the cycles on the RTL and the model; the first difference as an error. The feed
 /// changes only when the block is idle (a caller keeps an issued instruction's rows).
 fn rtl_equals_model(cycles: &[Cycle]) -> Result<(), String> {
+    // (rust-hdl builds the block on the stack: more than a test thread has.)
+    rtgpu_testbench::sim::twin::on_rtl_stack(|| rtl_equals_model_here(cycles))
+}
+
+fn rtl_equals_model_here(cycles: &[Cycle]) -> Result<(), String> {
     let mut h = Harness::new(LdsTbBlock::default(), "lds").map_err(|e| e.to_string())?;
     h.add_clock("clock", Period::ps(1000)?, |u| &mut u.clock)
         .map_err(|e| e.to_string())?;
