@@ -9,6 +9,7 @@ pub mod block;
 pub mod cache;
 pub mod cu;
 pub mod dram;
+pub mod fetch;
 pub mod gpu;
 pub mod hdl;
 pub mod idu;

@@ -2,8 +2,9 @@
 //! `split`/`merge` pair (docs/architecture.md; encodings in docs/assumptions.md#A2).
 //!
 //! - [`InsnDecode`]: the compute unit's decode stage (format, opcode, functional unit, operand
-//!   fields, literal, length, modifiers, legality), built from [`InsnFormat`],
-//!   [`OpcodeCheck`] and [`MaskSourceCheck`]; reference model [`insn_model`].
+//!   fields, literal, length, modifiers, legality), built on [`InsnCheck`] (format, unit and
+//!   legality from [`InsnFormat`], [`OpcodeCheck`] and [`MaskSourceCheck`], which the
+//!   instruction fetch's predecode shares); reference model [`insn_model`].
 //! - [`PwsDecode`]: the foundation's pilot block recognising only `split`/`merge`; reference
 //!   model [`pws_decode_model`].
 //!
@@ -16,6 +17,7 @@ pub use rtl::formats;
 pub mod insn_model;
 pub mod pws_decode_model;
 
+pub use rtl::insn_check::InsnCheck;
 pub use rtl::insn_decode::InsnDecode;
 pub use rtl::insn_format::InsnFormat;
 pub use rtl::mask_source::MaskSourceCheck;

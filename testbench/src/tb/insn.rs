@@ -184,7 +184,7 @@ const FORMAT_NAMES: [&str; 13] = [
 ];
 
 /// The decoder's unit codes by value (`rtgpu_hw::isa::formats::unit`).
-const UNIT_NAMES: [&str; 10] = [
+pub const UNIT_NAMES: [&str; 10] = [
     "NONE", "SALU", "VALU", "VMEM", "SMEM", "LDS", "BRANCH", "PWS", "SYNC", "PROGRAM",
 ];
 
@@ -253,9 +253,9 @@ fn layout(window_cycles: u64) -> Gtkw {
         .group(
             "legality",
             &[
-                p("insn.check.legal"),
-                p("insn.mask0.ok"),
-                p("insn.mask1.ok"),
+                p("insn.chk.legal"),
+                p("insn.chk.mask0.ok"),
+                p("insn.chk.mask1.ok"),
             ],
         )
 }

@@ -11,6 +11,7 @@ pub mod cache;
 mod counter;
 mod decode;
 pub mod dram;
+pub mod fetch;
 pub mod idu;
 pub mod insn;
 pub mod lds;
@@ -57,7 +58,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 21] {
+pub fn all() -> [&'static dyn BlockTb; 22] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -78,6 +79,7 @@ pub fn all() -> [&'static dyn BlockTb; 21] {
         &salu::SaluTb,
         &valu::ValuTb,
         &lds::LdsTb,
+        &fetch::FetchTb,
         &DecodeTb,
         &CounterTb,
     ]

@@ -16,6 +16,7 @@ mod cosim;
 mod decode_rtl_vs_model;
 mod docs;
 mod dram;
+mod fetch;
 mod fuzz;
 mod harness;
 mod idu;

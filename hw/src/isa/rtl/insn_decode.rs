@@ -1,7 +1,8 @@
 //! The instruction decode stage of the compute unit.
 
+use super::insn_check::InsnCheck;
 use crate::hdl::k;
-use crate::isa::{InsnFormat, MaskSourceCheck, OpcodeCheck};
+use crate::isa::InsnFormat;
 use rust_hdl::prelude::*;
 
 /// Decode stage for rtgpu's GCN3 (gfx8) subset plus `split`/`merge`: one registered stage.
@@ -78,19 +79,12 @@ pub struct InsnDecode {
     full: DFF<Bit>,
     /// Format and opcode of `w0`.
     fmt: InsnFormat,
-    /// Subset membership and unit.
-    check: OpcodeCheck,
-    /// `split` ssrc0 legality.
-    mask0: MaskSourceCheck,
-    /// `split` ssrc1 legality.
-    mask1: MaskSourceCheck,
-    /// The instruction is a `split`.
-    is_split: Signal<Local, Bit>,
+    /// Unit and legality.
+    chk: InsnCheck,
     /// A source field holds the literal code 255.
     has_literal: Signal<Local, Bit>,
     /// Decoded and legal.
     ok: Signal<Local, Bit>,
-    op_split: Constant<Bits<10>>,
     m7_8: Constant<Bits<8>>,
     m8_9: Constant<Bits<9>>,
     m6_9: Constant<Bits<9>>,
@@ -143,13 +137,9 @@ impl Default for InsnDecode {
             w1: Default::default(),
             full: Default::default(),
             fmt: Default::default(),
-            check: Default::default(),
-            mask0: Default::default(),
-            mask1: Default::default(),
-            is_split: Default::default(),
+            chk: Default::default(),
             has_literal: Default::default(),
             ok: Default::default(),
-            op_split: k(0x7f),
             m7_8: k(0x7f),
             m8_9: k(0xff),
             m6_9: k(0x3f),
@@ -184,36 +174,14 @@ impl Logic for InsnDecode {
             self.w1.d.next = self.word1.val();
         }
         self.fmt.word.next = self.w0.q.val().get_bits::<24>(8);
-        self.check.is_sop2.next = self.fmt.is_sop2.val();
-        self.check.is_sopk.next = self.fmt.is_sopk.val();
-        self.check.is_sop1.next = self.fmt.is_sop1.val();
-        self.check.is_sopc.next = self.fmt.is_sopc.val();
-        self.check.is_sopp.next = self.fmt.is_sopp.val();
-        self.check.is_smem.next = self.fmt.is_smem.val();
-        self.check.is_vop1.next = self.fmt.is_vop1.val();
-        self.check.is_vop2.next = self.fmt.is_vop2.val();
-        self.check.is_vopc.next = self.fmt.is_vopc.val();
-        self.check.is_vop3.next = self.fmt.is_vop3.val();
-        self.check.is_flat.next = self.fmt.is_flat.val();
-        self.check.is_ds.next = self.fmt.is_ds.val();
-        self.check.opcode.next = self.fmt.opcode.val();
-        self.mask0.code.next = self.w0.q.val().get_bits::<8>(0);
-        self.mask1.code.next = self.w0.q.val().get_bits::<8>(8);
-        // Legality.
-        self.is_split.next =
-            (self.fmt.is_sopc.val()) & (self.fmt.opcode.val() == self.op_split.val());
-        self.ok.next = self.full.q.val()
-            & self.check.legal.val()
-            & !(self.is_split.val() & !(self.mask0.ok.val() & self.mask1.ok.val()))
-            & !((self.fmt.is_vop3.val())
-                & ((self.w1.q.val().get_bits::<9>(0) == self.lit9.val())
-                    | (self.w1.q.val().get_bits::<9>(9) == self.lit9.val())
-                    | (self.w1.q.val().get_bits::<9>(18) == self.lit9.val())));
+        self.chk.w0.next = self.w0.q.val();
+        self.chk.w1_srcs.next = self.w1.q.val().get_bits::<27>(0);
+        self.ok.next = self.full.q.val() & self.chk.legal.val();
         self.out_valid.next = self.full.q.val();
         self.illegal.next = self.full.q.val() & !self.ok.val();
         // Literal: a 32-bit format with a source code 255.
         self.has_literal.next = false;
-        if (self.fmt.is_sop2.val()) | ((self.fmt.is_sopc.val()) & !self.is_split.val()) {
+        if (self.fmt.is_sop2.val()) | ((self.fmt.is_sopc.val()) & !self.chk.is_split.val()) {
             self.has_literal.next = (self.w0.q.val().get_bits::<8>(0) == self.lit8.val())
                 | (self.w0.q.val().get_bits::<8>(8) == self.lit8.val());
         }
@@ -245,7 +213,7 @@ impl Logic for InsnDecode {
         self.imm_offset.next = false;
         if self.ok.val() {
             self.format.next = self.fmt.format.val();
-            self.unit.next = self.check.unit.val();
+            self.unit.next = self.chk.unit.val();
             self.opcode.next = self.fmt.opcode.val();
             self.words.next = self.one.val();
             // Scalar formats.
@@ -290,7 +258,7 @@ impl Logic for InsnDecode {
                 self.neg.next = self.w1.q.val().get_bits::<3>(29);
                 self.omod.next = self.w1.q.val().get_bits::<2>(27);
                 self.words.next = self.two.val();
-                if self.check.vop3b.val() {
+                if self.chk.vop3b.val() {
                     self.sdst.next = self.w0.q.val().get_bits::<7>(8);
                 } else {
                     self.abs.next = self.w0.q.val().get_bits::<3>(8);

@@ -6,6 +6,7 @@ use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
+use rtgpu_hw::fetch::Fetch;
 use rtgpu_hw::idu::{Dispatcher, Idu};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_hw::lds::Lds;
@@ -38,6 +39,11 @@ crate::vl_ports!([const W: usize] Lds<W> {
     clock, reset, valid, opcode, offset, vdst, exec, wg_base, wg_words, clear, addr, data0,
     data1, busy, quarter, wb_valid, wb_quarter, wb_vgpr, wb_two, wb_lanes, wb_data0, wb_data1,
     done, fault, fault_addr,
+});
+
+crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W> {
+    clock, reset, wen, waddr, wdata, raddr, rdata, sel, pc, copy, copy_from, copy_to, valid, w0,
+    w1, unit, illegal, oob,
 });
 
 crate::vl_ports!([] PwsDecode {
