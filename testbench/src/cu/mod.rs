@@ -9,6 +9,7 @@ pub mod scenario;
 pub mod suite;
 pub mod sweep;
 mod sys_probe;
+pub mod vuln;
 pub mod system;
 pub mod wcet;
 
