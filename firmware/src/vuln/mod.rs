@@ -8,8 +8,14 @@
 
 pub mod access;
 pub mod estimate;
+pub mod launch;
 pub mod measure;
 pub mod schedule;
 
 pub use access::{Reg, RegAccess};
+pub use launch::{run_case, Case};
 pub use measure::{Tracker, Vulnerability};
+pub use schedule::{schedule, Scheduled, ScheduleError};
+
+#[cfg(test)]
+mod tests;
