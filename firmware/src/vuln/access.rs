@@ -169,6 +169,29 @@ fn scalar(r: Sreg) -> Option<Reg> {
     }
 }
 
+/// The registers `code` names: (SGPRs, VGPRs), each one past the highest numbered (at least
+/// the four SGPRs and one VGPR the ABI initialises). Undecodable dwords are skipped.
+pub fn used_regs(code: &[u32]) -> (u8, u16) {
+    let (mut s, mut v) = (4u8, 1u16);
+    let mut at = 0;
+    while at < code.len() {
+        let Ok((insn, n)) = crate::isa::decode(&code[at..]) else {
+            at += 1;
+            continue;
+        };
+        let a = RegAccess::of(&insn);
+        for r in a.reads.iter().chain(&a.writes) {
+            match *r {
+                Reg::Sgpr(n) => s = s.max(n + 1),
+                Reg::Vgpr(n) => v = v.max(u16::from(n) + 1),
+                _ => {}
+            }
+        }
+        at += n.max(1);
+    }
+    (s, v)
+}
+
 /// A load: its destination is written when the data arrives.
 pub fn is_load(insn: &Instruction) -> bool {
     match insn.op.info().sig {
