@@ -42,7 +42,7 @@ fn flip(wave: u32, reg: Reg, bit: u8) -> Target {
 /// A flip in a dead register is always masked: v1 (the byte offset) of wavefront 0 after the
 /// `v_add` that reads it last, in every cycle up to the wavefront's end (lanes and bits
 /// varying), and v100, which the kernel never names, at 20 cycles. Catches the hook flipping
-/// v0 whatever register it is asked for.
+/// another VGPR than the one asked for (v + 7: v1 becomes v8, the live store address).
 #[test]
 fn a_flip_in_a_dead_register_is_masked() {
     let c = Campaign::new(vector_add(), CuConfig::default()).unwrap();
@@ -81,7 +81,8 @@ fn a_flip_in_a_live_address_register_is_not_masked() {
 
 /// The counts depend on the seed only: two campaigns of 24 injections with seed 9, one over
 /// every core and one run in order on this thread, count the same; every injection was
-/// classified. Catches draws taken from a shared generator in thread order.
+/// classified. Catches draws that depend on the thread running them (the stream mixed with
+/// the thread's name).
 #[test]
 fn counts_are_reproducible_from_the_seed() {
     let c = Campaign::new(vector_add(), CuConfig::default()).unwrap();
