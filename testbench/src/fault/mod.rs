@@ -9,6 +9,7 @@
 //! seeded with `(seed, i)`, so the counts depend on the seed only, not on the threads that
 //! ran them. The watchdog stops a run at [`HANG_FACTOR`] times the golden cycle count.
 
+pub mod lee_ch3;
 mod tally;
 
 pub use tally::{wilson, Outcome, Tally};
