@@ -114,7 +114,9 @@ impl RegAccess {
     /// The VGPR operands of the op's slots.
     fn vgprs(&mut self, insn: &Instruction) {
         let span = |op: Option<Operand>, w: u8| match op {
-            Some(Operand::Vgpr(n)) => (0..w.max(1)).map(|d| Reg::Vgpr(n.wrapping_add(d))).collect(),
+            Some(Operand::Vgpr(n)) => (0..w.max(1))
+                .map(|d| Reg::Vgpr(n.wrapping_add(d)))
+                .collect(),
             _ => Vec::new(),
         };
         for slot in insn.slots() {
@@ -244,6 +246,9 @@ mod tests {
         let m = access("s_mov_b64 exec, s[4:5]");
         assert_eq!(m.writes, vec![Reg::Exec(0), Reg::Exec(1)]);
         assert_eq!(m.reads, vec![Reg::Sgpr(4), Reg::Sgpr(5)]);
-        assert!(access("s_add_u32 s1, s2, s3").reads.iter().all(|r| !matches!(r, Reg::Exec(_))));
+        assert!(access("s_add_u32 s1, s2, s3")
+            .reads
+            .iter()
+            .all(|r| !matches!(r, Reg::Exec(_))));
     }
 }

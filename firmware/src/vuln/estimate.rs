@@ -110,7 +110,9 @@ impl Walk<'_> {
         let t0 = self.issue_comp;
         let mut end = t0;
         for _ in 0..m.n_warp {
-            let slot = (0..self.pool.len()).min_by_key(|&i| self.pool[i]).unwrap_or(0);
+            let slot = (0..self.pool.len())
+                .min_by_key(|&i| self.pool[i])
+                .unwrap_or(0);
             let s = t0.max(self.pool[slot]);
             self.pool[slot] = s + mem;
             end = end.max(s + mem);
@@ -121,7 +123,11 @@ impl Walk<'_> {
     /// Adds a closed value of `r`.
     fn close(&mut self, r: Reg, (at, read): (u64, Option<u64>)) {
         let p = read.map_or(0, |t| t.saturating_sub(at));
-        let weight = if matches!(r, Reg::Vgpr(_)) { self.lanes } else { 1 };
+        let weight = if matches!(r, Reg::Vgpr(_)) {
+            self.lanes
+        } else {
+            1
+        };
         let add = p * r.bits() * weight;
         match r {
             Reg::Vgpr(_) => self.total.vgpr += add,

@@ -15,7 +15,7 @@ pub mod schedule;
 pub use access::{Reg, RegAccess};
 pub use launch::{run_case, Case};
 pub use measure::{Tracker, Vulnerability};
-pub use schedule::{schedule, Scheduled, ScheduleError};
+pub use schedule::{schedule, ScheduleError, Scheduled};
 
 #[cfg(test)]
 mod tests;

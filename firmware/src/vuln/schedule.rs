@@ -74,7 +74,11 @@ impl Item {
     }
 
     fn touches(&self, set: &BTreeSet<Reg>) -> bool {
-        self.acc.reads.iter().chain(&self.acc.writes).any(|r| set.contains(r))
+        self.acc
+            .reads
+            .iter()
+            .chain(&self.acc.writes)
+            .any(|r| set.contains(r))
     }
 }
 
@@ -92,8 +96,8 @@ fn decode_all(code: &[u32]) -> Result<Vec<(usize, Item)>, ScheduleError> {
     let mut v = Vec::new();
     let mut at = 0;
     while at < code.len() {
-        let (insn, n) = decode(&code[at..])
-            .map_err(|e| ScheduleError(format!("dword {at}: {e}")))?;
+        let (insn, n) =
+            decode(&code[at..]).map_err(|e| ScheduleError(format!("dword {at}: {e}")))?;
         let acc = RegAccess::of(&insn);
         v.push((
             at,

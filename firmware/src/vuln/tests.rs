@@ -129,7 +129,12 @@ fn pass_keeps_results_on_every_kernel() {
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "s"))
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect();
     texts.push(("load then store".into(), LOAD_THEN_STORE.into()));
     for seed in 0..48 {
@@ -183,7 +188,15 @@ fn texts(code: &[u32]) -> Vec<String> {
     disassemble(code)
         .unwrap()
         .into_iter()
-        .map(|d| d.to_string().split(';').next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|d| {
+            d.to_string()
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect()
 }
 
@@ -203,7 +216,10 @@ fn fig_3_4_only_the_legal_moves_happen() {
     assert!(at("v_mov_b32_e32 v2, 3") < at("v_add_u32_e32 v3"));
     assert!(at("v_mov_b32_e32 v6, 5") < at("s_barrier"));
     assert_eq!(at("v_mov_b32_e32 v22, 9") + 1, at("v_mov_b32_e32 v11, v22"));
-    assert_eq!(at("v_mov_b32_e32 v10, 11") + 1, at("v_mov_b32_e32 v14, v10"));
+    assert_eq!(
+        at("v_mov_b32_e32 v10, 11") + 1,
+        at("v_mov_b32_e32 v14, v10")
+    );
     assert_eq!(interpreted(&c, &s.code), interpreted(&c, &c.code));
 }
 

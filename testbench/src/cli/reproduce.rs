@@ -3,8 +3,8 @@
 use crate::common::{print_json_or, Fail};
 use rtgpu_testbench::cu::evals;
 use rtgpu_testbench::cu::sweep::kernels_in;
-use rtgpu_testbench::fault::lee_ch3;
 use rtgpu_testbench::cu::wcet::reproduce::{self, ReproduceOpts};
+use rtgpu_testbench::fault::lee_ch3;
 use std::path::PathBuf;
 
 /// The arguments of `rtgpu reproduce`.

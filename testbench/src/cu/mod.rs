@@ -9,8 +9,8 @@ pub mod scenario;
 pub mod suite;
 pub mod sweep;
 mod sys_probe;
-pub mod vuln;
 pub mod system;
+pub mod vuln;
 pub mod wcet;
 
 pub use run::{

@@ -23,8 +23,8 @@ impl VulnReport {
     /// The human-readable lines.
     pub fn text(&self) -> String {
         let (m, e) = (&self.measured, &self.estimated);
-        let mut out = "vulnerable period (bit-cycles)      measured     estimated (Alg. 1)\n"
-            .to_string();
+        let mut out =
+            "vulnerable period (bit-cycles)      measured     estimated (Alg. 1)\n".to_string();
         let rows = [
             ("vgpr", m.vgpr, e.vgpr),
             ("sgpr", m.sgpr, e.sgpr),
@@ -51,7 +51,11 @@ pub fn attach(cu: &mut ComputeUnit, code: &[u32]) {
 
 /// Detaches the tracker and estimates: the report (`None` if none was attached).
 pub fn collect(cu: &mut ComputeUnit, code: &[u32], dims: Dims) -> Option<VulnReport> {
-    let tracker = cu.set_observer(None)?.into_any().downcast::<Tracker>().ok()?;
+    let tracker = cu
+        .set_observer(None)?
+        .into_any()
+        .downcast::<Tracker>()
+        .ok()?;
     let log = cu.issue_log.take().unwrap_or_default();
     let mut paths: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for r in &log {

@@ -148,8 +148,16 @@ impl LeeCh3 {
     pub fn text(&self) -> String {
         let mut s = format!(
             "{:<20} {:>5} {:>13} {:>13} {:>6} {:>9} {:>9} {:>7} {:>18} {:>18}\n",
-            "kernel", "moved", "VP measured", "VP est.", "after", "cycles", "after", "ovh %",
-            "fail before", "fail after"
+            "kernel",
+            "moved",
+            "VP measured",
+            "VP est.",
+            "after",
+            "cycles",
+            "after",
+            "ovh %",
+            "fail before",
+            "fail after"
         );
         for r in &self.rows {
             let (b, a) = (&r.before, &r.after);

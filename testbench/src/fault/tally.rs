@@ -80,7 +80,10 @@ mod tests {
     #[test]
     fn wilson_reference_values() {
         let (lo, hi) = wilson(5, 10);
-        assert!((lo - 0.2366).abs() < 1e-4 && (hi - 0.7634).abs() < 1e-4, "{lo} {hi}");
+        assert!(
+            (lo - 0.2366).abs() < 1e-4 && (hi - 0.7634).abs() < 1e-4,
+            "{lo} {hi}"
+        );
         let (lo, hi) = wilson(0, 20);
         assert!(lo == 0.0 && (hi - 0.1611).abs() < 1e-4, "{hi}");
     }

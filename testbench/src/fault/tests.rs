@@ -6,7 +6,10 @@ use rtgpu_firmware::launch::{Image, KernelMeta};
 use rtgpu_hw::cu::inject::Reg;
 
 fn vector_add() -> Case {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../firmware/kernels/vector_add.s");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../firmware/kernels/vector_add.s"
+    );
     let text = std::fs::read_to_string(path).unwrap();
     let code = assemble(&text, "vector_add").unwrap().words();
     let meta = KernelMeta::parse(&text).unwrap();
@@ -26,8 +29,10 @@ fn pc_of(code: &[u32], prefix: &str) -> u32 {
 
 /// The launch cycles at which wavefront 0 issued the instruction at `pc`.
 fn issues_of(c: &Campaign, pc: u32) -> Vec<u64> {
-    let (_, mut gpu) = run_case(&c.case, c.cfg, 1_000_000, |cu| cu.issue_log = Some(Vec::new()))
-        .unwrap();
+    let (_, mut gpu) = run_case(&c.case, c.cfg, 1_000_000, |cu| {
+        cu.issue_log = Some(Vec::new())
+    })
+    .unwrap();
     let log = gpu.cu_mut().issue_log.take().unwrap();
     log.iter()
         .filter(|r| r.wave == 0 && r.pc == pc)
@@ -51,7 +56,10 @@ fn a_flip_in_a_dead_register_is_masked() {
     let end = issues_of(&c, pc_of(code, "s_endpgm"))[0];
     assert!(end > last + 32, "{last}..{end}");
     for (k, at) in (last + 1..=end).enumerate() {
-        let v1 = Reg::Vgpr { v: 1, lane: (k * 13 % 64) as u8 };
+        let v1 = Reg::Vgpr {
+            v: 1,
+            lane: (k * 13 % 64) as u8,
+        };
         let (o, f) = c.inject(at, flip(0, v1, (k % 32) as u8)).unwrap();
         assert_eq!(o, Outcome::Masked, "v1 at {at}");
         assert!(f.is_some(), "nothing flipped at {at}");
@@ -73,8 +81,13 @@ fn a_flip_in_a_live_address_register_is_not_masked() {
     let load = issues_of(&c, pc_of(code, "flat_load_dword v6"))[0];
     assert!(write < load);
     for at in write + 1..=load {
-        let (o, f) = c.inject(at, flip(0, Reg::Vgpr { v: 3, lane: 0 }, 20)).unwrap();
-        assert!(matches!(o, Outcome::Detected | Outcome::Sdc), "{o:?} at {at}");
+        let (o, f) = c
+            .inject(at, flip(0, Reg::Vgpr { v: 3, lane: 0 }, 20))
+            .unwrap();
+        assert!(
+            matches!(o, Outcome::Detected | Outcome::Sdc),
+            "{o:?} at {at}"
+        );
         assert_eq!(f.map(|f| f.cycle), Some(at));
     }
 }
