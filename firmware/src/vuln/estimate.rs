@@ -6,7 +6,7 @@
 //! instruction path in program order:
 //!
 //! - issue completes at `t_issue_comp(n) = max(t_issue_comp(n-1), t_data_ready(n)) + L_issue`
-//!   (Eqs. 3.1 and 3.3; the completion equation the text leaves out, [A73](../../docs/assumptions.md#A73)),
+//!   (Eqs. 3.1 and 3.3; the completion equation the text leaves out, docs/assumptions.md#A73),
 //!   with `L_issue = n_warp × issue_period` (Eq. 3.2 with a 64-wide wavefront and
 //!   `64 / issue_period` lanes per cycle);
 //! - the instruction completes at `t_issue_comp(n) + L_pipe + L_mem` (its unit's latency;

@@ -23,7 +23,7 @@
 //! first one whose destination is read by the most recently placed instruction, then (the
 //! thesis' `Cand.front()`) the first in program order whose destination some placed
 //! instruction reads, else the last in program order (the original order).
-//! Assumption [A74](../../docs/assumptions.md#A74).
+//! Assumption docs/assumptions.md#A74.
 
 use super::access::{Reg, RegAccess};
 use crate::isa::{decode, Format, Instruction, Op, Sig};
