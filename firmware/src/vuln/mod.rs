@@ -4,7 +4,7 @@
 //! - [`access`]: every architectural register an instruction reads and writes;
 //! - [`measure`]: the exact vulnerable periods of a run on the compute unit (an observer);
 //! - [`estimate`]: Algorithm 1, the estimate from the latency model (Eqs. 3.1 to 3.22);
-//! - [`schedule`]: Algorithm 2 (BuildFromBottom) as a pass over GCN3 kernels.
+//! - [`mod@schedule`]: Algorithm 2 (BuildFromBottom) as a pass over GCN3 kernels.
 
 pub mod access;
 pub mod estimate;
