@@ -23,3 +23,4 @@ pub mod launch;
 pub mod ldst_trace;
 pub mod pws_pass;
 pub mod suite;
+pub mod vuln;

@@ -15,6 +15,7 @@
 pub mod aging;
 pub mod bench;
 pub mod cu;
+pub mod fault;
 pub mod fuzz;
 pub mod multiphase;
 pub mod opencl;

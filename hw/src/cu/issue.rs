@@ -110,6 +110,16 @@ impl ComputeUnit {
                 pc,
             });
         }
+        if self.observer.is_some() {
+            let (ctx, lanes) = (self.ctx_id(gi, k), self.groups[gi].eff(k));
+            let cycle = self.launch_cycle();
+            self.tell(|| observe::RegEvent::Issue {
+                cycle,
+                ctx,
+                pc,
+                lanes,
+            });
+        }
         self.issue(gi, u, k, f, l);
     }
 

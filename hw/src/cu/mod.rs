@@ -57,7 +57,9 @@ pub mod counters;
 mod dispatch;
 mod group;
 mod idu_port;
+pub mod inject;
 pub mod memory;
+pub mod observe;
 pub mod quiet;
 pub mod regfile;
 mod rounds;
@@ -228,6 +230,10 @@ pub struct ComputeUnit {
     spare_loads: Vec<memory::Loaded>,
     /// Idle-cycle skipping.
     quiet: quiet::Quiet,
+    /// The register observer ([`observe`]; `None`: off).
+    observer: Option<Box<dyn observe::Observer>>,
+    /// The armed bit flip ([`inject`]; `None`: off) and, once done, what it flipped.
+    inject: inject::Armed,
 }
 
 /// One instruction issue, as [`ComputeUnit::issue_log`] records it.
@@ -279,6 +285,8 @@ impl ComputeUnit {
             barrier_scratch: (Vec::new(), Vec::new()),
             spare_loads: Vec::new(),
             quiet: quiet::Quiet::default(),
+            observer: None,
+            inject: inject::Armed::default(),
             cfg,
         })
     }

@@ -76,6 +76,17 @@ impl ComputeUnit {
         *count = count.saturating_sub(1);
         if let Some(wb) = p.writeback {
             let wf = ctx.wf;
+            if let Some(o) = &mut self.observer {
+                let ctx = observe::CtxId {
+                    wave: g.wfs[wf].global as u32,
+                    occupant: p.serial,
+                };
+                o.event(&observe::RegEvent::Written {
+                    cycle: self.now - self.start,
+                    ctx,
+                    regs: wb.regs(),
+                });
+            }
             let applied = wb.apply(&mut g.ctx[p.ctx].r, &mut g.wfs[wf].vrf);
             let pc = g.ctx[p.ctx].last_pc;
             wb.recycle(&mut self.spare_loads);
@@ -104,6 +115,14 @@ impl ComputeUnit {
                 y.serial = self.serial;
                 y.ready_at = 0;
                 g.ctx[to] = y;
+                if let Some(o) = &mut self.observer {
+                    let ctx = observe::CtxId {
+                        wave: g.wfs[g.ctx[to].wf].global as u32,
+                        occupant: self.serial,
+                    };
+                    let cycle = self.now - self.start;
+                    o.event(&observe::RegEvent::Start { cycle, ctx });
+                }
                 g.wake();
                 self.counters.splits += 1;
             }
@@ -276,6 +295,12 @@ impl ComputeUnit {
         g.wake();
         g.command(Cmd::Dispatch, k, lanes, 0);
         self.counters.wf[global].0 = self.now + 1 - self.start;
+        let ctx = observe::CtxId {
+            wave: global as u32,
+            occupant: self.serial,
+        };
+        let cycle = self.launch_cycle();
+        self.tell(|| observe::RegEvent::Start { cycle, ctx });
         if let Some(r) = &mut self.rounds {
             r.placed(gi * self.cfg.n_wfc + slot, wg_id, wave, global);
         }

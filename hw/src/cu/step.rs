@@ -31,6 +31,7 @@ impl ComputeUnit {
             self.now += 1;
             return;
         }
+        self.flip_due();
         if self
             .quiet
             .holds(self.now, self.pending.peek().map(|p| p.at))
@@ -101,6 +102,7 @@ impl ComputeUnit {
             return 0;
         }
         let k = n
+            .min(self.cycles_to_flip())
             .min(self.quiet.until - self.now)
             .min(next.map_or(u64::MAX, |at| at - self.now));
         let simd = &mut self.disp.next_simd;

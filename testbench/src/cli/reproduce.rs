@@ -2,7 +2,9 @@
 
 use crate::common::{print_json_or, Fail};
 use rtgpu_testbench::cu::evals;
+use rtgpu_testbench::cu::sweep::kernels_in;
 use rtgpu_testbench::cu::wcet::reproduce::{self, ReproduceOpts};
+use rtgpu_testbench::fault::lee_ch3;
 use std::path::PathBuf;
 
 /// The arguments of `rtgpu reproduce`.
@@ -15,8 +17,10 @@ pub struct ReproduceArgs {
     /// memory latency and scheduler) or `reorder-wcet` (the reordering paper's Eqs. 1–4 on the
     /// kernel set, without and with the miss information: its Fig. 16) or `sgemm` (the
     /// multi-phase paper's Table 4: the GUB's overestimation for the OpenCL C SGEMM, naive and
-    /// double-buffered, by wavefront count and memory latency, over random inputs).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm"])]
+    /// double-buffered, by wavefront count and memory latency, over random inputs) or
+    /// `lee-ch3` (Lee's thesis, Chapter 3: vulnerable periods measured and estimated, before
+    /// and after the BuildFromBottom pass, bit-flip injection outcomes, the pass's cycle cost).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm", "lee-ch3"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
     /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`,
@@ -45,6 +49,15 @@ pub struct ReproduceArgs {
     /// sgemm: random inputs per cell (1..=10000; the worst is the observed time).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub inputs: u64,
+    /// lee-ch3: injections per kernel and variant (default 24; with --long 400).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub injections: Option<u64>,
+    /// lee-ch3: the long run (400 injections per kernel and variant).
+    #[arg(long)]
+    pub long: bool,
+    /// lee-ch3: seed of the injection campaigns.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -84,6 +97,7 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
                 .map_err(fail)?;
             print_json_or(o.json, &r, |r| r.text())
         }
+        "lee-ch3" => lee_ch3(o),
         "reorder" => {
             let k = kernels().map_err(Fail::coded)?;
             let e = evals::reorder_eval(&k, o.scale, &o.out).map_err(fail)?;
@@ -99,4 +113,26 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
         })
         .map_err(Fail::coded),
     }
+}
+
+/// `reproduce lee-ch3`: the assembly kernels and the OpenCL C suite.
+fn lee_ch3(o: &ReproduceArgs) -> Result<(), Fail> {
+    let k = rtgpu_testbench::paths::kernel_dir(o.kernel_dir.as_deref()).map_err(Fail::coded)?;
+    let suite = o
+        .suite_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("firmware/suite"));
+    let mut kernels = kernels_in(&k).map_err(|e| Fail(2, e))?;
+    let mut cl: Vec<PathBuf> = std::fs::read_dir(&suite)
+        .map_err(|e| Fail(2, format!("{}: {e}", suite.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+        .collect();
+    cl.sort();
+    kernels.extend(cl);
+    let n = o.injections.unwrap_or(if o.long { 400 } else { 24 });
+    let bar = crate::common::progress(2 * n * kernels.len() as u64, "lee-ch3");
+    let r = lee_ch3::lee_ch3(&kernels, n, o.seed, &|| bar.inc(1));
+    bar.finish_and_clear();
+    print_json_or(o.json, &r, lee_ch3::LeeCh3::text)
 }

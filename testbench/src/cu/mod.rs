@@ -10,6 +10,7 @@ pub mod suite;
 pub mod sweep;
 mod sys_probe;
 pub mod system;
+pub mod vuln;
 pub mod wcet;
 
 pub use run::{

@@ -101,6 +101,10 @@ pub struct RunOpts {
     /// The engine of the --rtl blocks.
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Measure every register value's vulnerable period on the compute unit (write to last
+    /// read, bits × cycles) and print it beside Algorithm 1's estimate (Lee's thesis, Ch. 3).
+    #[arg(long)]
+    pub vulnerability: bool,
 }
 
 /// The blocks `--rtl` names.
@@ -285,6 +289,8 @@ pub struct RunReport {
     pub perf: PerfCounters,
     /// Simulation speed, with `--bench`.
     pub speed: Option<Speed>,
+    /// Vulnerable periods, with `--vulnerability`.
+    pub vulnerability: Option<super::vuln::VulnReport>,
 }
 
 impl RunReport {
@@ -322,6 +328,9 @@ impl RunReport {
                 "speed: {:.0} cycles/s ({:.3} s)\n",
                 s.cycles_per_second, s.seconds
             );
+        }
+        if let Some(v) = &self.vulnerability {
+            out += &v.text();
         }
         out
     }
@@ -658,6 +667,10 @@ pub fn run_loaded(
     }
     let mut gpu = Gpu::new(cfg).map_err(bad)?;
     gpu.cu_mut().set_skip_idle(!o.no_skip);
+    let (code, auto_split) = kernel.code(o.mode, o.s);
+    if o.vulnerability {
+        super::vuln::attach(gpu.cu_mut(), &code);
+    }
     let timeline = Timeline::default();
     let mut rtl_blocks = None;
     if let Some(RtlList(kinds)) = &o.rtl {
@@ -703,11 +716,11 @@ pub fn run_loaded(
         ..LaunchDesc::new(image.abi, dims, meta.lds, o.mode, o.s, o.sched)
     };
     let t0 = std::time::Instant::now();
-    let (code, auto_split) = kernel.code(o.mode, o.s);
     let outcome =
         driver::run(&mut drv, &code, &image, desc, o.timeout).map_err(|e| bad(e.to_string()))?;
     let seconds = t0.elapsed().as_secs_f64();
-    let (gpu, probe, io_error) = drv.into_bus().finish();
+    let (mut gpu, probe, io_error) = drv.into_bus().finish();
+    let vulnerability = super::vuln::collect(gpu.cu_mut(), &code, dims);
     if let Some(e) = io_error {
         return Err((1, format!("writing the waveform: {e}")));
     }
@@ -747,6 +760,7 @@ pub fn run_loaded(
     r.dump = dumped;
     r.check = check;
     r.auto_split = auto_split;
+    r.vulnerability = vulnerability;
     if let Some(f) = &fault {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
@@ -834,6 +848,7 @@ fn report(
         error,
         perf: c,
         speed: None,
+        vulnerability: None,
     }
 }
 
