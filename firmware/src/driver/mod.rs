@@ -150,6 +150,7 @@ fn hint(e: CuError, info: u32) -> String {
                 "entry PC outside instruction memory",
                 "reordering needs the memory hierarchy (memory.hierarchy = true)",
                 "the reordering trace table is unreadable or does not match the launch",
+                "the sub-kernel's work-groups are empty, outside the grid, or use reordering",
             ];
             let check = (info as usize).checked_sub(1).and_then(|i| what.get(i));
             format!(": {}", check.unwrap_or(&"unknown check"))
@@ -541,16 +542,16 @@ mod tests {
         fn tick(&mut self, _: u64) {}
     }
 
-    /// The register map is version 2 (`SCHED` = 2 is pure round-robin) and the driver
+    /// The register map is version 3 (N compute units and the queue) and the driver
     /// refuses a version-1 device, whose `SCHED` = 2 meant LRR. Fails if `regs::VERSION`
     /// is left at 1 or if `Driver::new` skips the version check.
     #[test]
     fn register_map_version_is_checked() {
-        assert_eq!(regs::VERSION, 2);
+        assert_eq!(regs::VERSION, 3);
         let mut gpu = Gpu::new(Default::default()).unwrap();
-        assert_eq!(gpu.read(addr::VERSION), Ok(2));
+        assert_eq!(gpu.read(addr::VERSION), Ok(3));
         assert!(Driver::new(gpu).is_ok());
-        assert!(Driver::new(IdBus(2)).is_ok());
+        assert!(Driver::new(IdBus(3)).is_ok());
         match Driver::new(IdBus(1)) {
             Err(e @ DriverError::Version(1)) => assert!(e.to_string().contains("version 1")),
             Err(e) => panic!("{e}"),
