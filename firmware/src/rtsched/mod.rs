@@ -14,6 +14,7 @@ pub mod eval;
 pub mod fig54;
 pub mod model;
 pub mod policy;
+pub mod report;
 pub mod response;
 pub mod schedgen;
 pub mod splitter;

@@ -15,8 +15,10 @@ pub struct ReproduceArgs {
     /// memory latency and scheduler) or `reorder-wcet` (the reordering paper's Eqs. 1–4 on the
     /// kernel set, without and with the miss information: its Fig. 16) or `sgemm` (the
     /// multi-phase paper's Table 4: the GUB's overestimation for the OpenCL C SGEMM, naive and
-    /// double-buffered, by wavefront count and memory latency, over random inputs).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm"])]
+    /// double-buffered, by wavefront count and memory latency, over random inputs) or
+    /// `lee-ch5` (the thesis' Section 5.4: random sets of its Table 5.1 applications on 13
+    /// compute units, deadlines met per priority class under its scheduler, FIFO and EDF).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm", "lee-ch5"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
     /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`,
@@ -45,6 +47,10 @@ pub struct ReproduceArgs {
     /// sgemm: random inputs per cell (1..=10000; the worst is the observed time).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub inputs: u64,
+    /// lee-ch5: the full set (20 to 100 applications, the scalability analysis 3 to 15, three
+    /// random sets per point; several minutes) instead of the short run.
+    #[arg(long)]
+    pub long: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -55,6 +61,7 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
     let kernels = || rtgpu_testbench::paths::kernel_dir(o.kernel_dir.as_deref());
     let fail = |m: String| Fail(1, m);
     match o.what.as_str() {
+        "lee-ch5" => lee_ch5(o),
         "pws-fig11" => {
             let f = evals::fig11(o.suite_dir.as_deref(), o.size, &o.out).map_err(fail)?;
             print_json_or(o.json, &f, evals::Fig11::text)
@@ -99,4 +106,22 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
         })
         .map_err(Fail::coded),
     }
+}
+
+/// `reproduce lee-ch5`: the thesis' Section 5.4 on the model, with a progress bar.
+fn lee_ch5(o: &ReproduceArgs) -> Result<(), Fail> {
+    use rtgpu_firmware::rtsched::eval::{evaluate, EvalConfig};
+    let cfg = if o.long {
+        EvalConfig::long()
+    } else {
+        EvalConfig::short()
+    };
+    let bar = crate::common::progress(0, "lee-ch5");
+    let r = evaluate(&cfg, &mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .map_err(|e| Fail(1, e))?;
+    bar.finish_and_clear();
+    print_json_or(o.json, &r, |r| r.text())
 }
