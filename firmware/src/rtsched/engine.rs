@@ -43,8 +43,12 @@ pub struct Event {
     pub kernel: Option<String>,
     /// The sub-kernel, as `C'0`.
     pub sub: Option<String>,
+    /// Its first work-group in this entry.
+    pub first: Option<u32>,
     /// Its work-groups in this entry.
     pub size: Option<u32>,
+    /// The hardware queue's tag of the entry.
+    pub tag: Option<u32>,
     /// Its compute units.
     pub cus: Vec<usize>,
     /// The new share, for `share` events.
@@ -168,10 +172,18 @@ impl<G: GpuSide> Run<'_, G> {
             app: spec.name.clone(),
             sub: p.map(|p| format!("{}'{}", spec.kernels[p.kernel].name, p.sub)),
             kernel,
+            first: p.map(|p| p.first),
             size: p.map(|p| p.count),
+            tag: None,
             cus: p.map(|p| p.cus.clone()).unwrap_or_default(),
             share: None,
         });
+    }
+
+    fn tag_last(&mut self, tag: u32) {
+        if let Some(e) = self.events.last_mut() {
+            e.tag = Some(tag);
+        }
     }
 
     fn arrivals(&mut self, now: u64) {
@@ -195,6 +207,7 @@ impl<G: GpuSide> Run<'_, G> {
         for p in placed {
             let tag = self.gpu.submit(&self.st.apps[p.app].spec, &p)?;
             self.log(now, "submit", p.app, Some(&p));
+            self.tag_last(tag);
             self.inflight.insert(tag, p);
         }
         Ok(())
@@ -205,7 +218,9 @@ impl<G: GpuSide> Run<'_, G> {
             return;
         };
         self.log(f.start, "start", p.app, Some(&p));
+        self.tag_last(f.tag);
         self.log(f.end, "end", p.app, Some(&p));
+        self.tag_last(f.tag);
         if self.st.complete(&p, f.end) {
             self.log(f.end, "finish", p.app, None);
         }

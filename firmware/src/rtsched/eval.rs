@@ -36,7 +36,14 @@ const fn app(
     deadline_ms: u64,
     (kernels, tbs, tb_ms): (u32, u32, u64),
 ) -> Rodinia {
-    Rodinia { name, priority, deadline_ms, kernels, tbs, tb_ms }
+    Rodinia {
+        name,
+        priority,
+        deadline_ms,
+        kernels,
+        tbs,
+        tb_ms,
+    }
 }
 
 /// Table 5.1 (names, classes, deadlines) with our workloads.
@@ -179,7 +186,11 @@ pub fn random_set(n: usize, window_ms: u64, u: u64, rng: &mut ChaCha8Rng) -> Vec
                 arrival: t,
                 deadline: r.deadline_ms * u,
                 kernels: (0..r.kernels)
-                    .map(|k| KernelSpec { name: format!("K{k}"), kind, tbs: r.tbs })
+                    .map(|k| KernelSpec {
+                        name: format!("K{k}"),
+                        kind,
+                        tbs: r.tbs,
+                    })
                     .collect(),
             };
             t += rng.gen_range(0..=window_ms * u);
@@ -217,7 +228,13 @@ fn add(a: &mut Row, b: &Row) {
 }
 
 /// Runs `apps` under `policy` on `gpu` from its current cycle.
-fn run_set(gpu: &mut ModelGpu, cfg: &EvalConfig, prof: &Profile, mut apps: Vec<AppSpec>, policy: Policy) -> Result<Outcome, String> {
+fn run_set(
+    gpu: &mut ModelGpu,
+    cfg: &EvalConfig,
+    prof: &Profile,
+    mut apps: Vec<AppSpec>,
+    policy: Policy,
+) -> Result<Outcome, String> {
     let t0 = gpu.now()?;
     apps.iter_mut().for_each(|a| a.arrival += t0);
     run(apps, prof.clone(), 0, cfg.cus, policy, gpu)
@@ -231,9 +248,10 @@ pub fn evaluate(cfg: &EvalConfig, tick: &mut dyn FnMut(usize, usize)) -> Result<
         .collect::<Result<Vec<_>, _>>()?;
     let tbs: Vec<u32> = TABLE_5_1.iter().map(|r| r.tbs).collect();
     let prof = profile(&mut gpu, &tbs, cfg.cus as u32)?;
-    let points: Vec<(&'static str, usize, u64)> = (cfg.sweep.iter().map(|&n| ("deadlines", n, cfg.window_ms)))
-        .chain(cfg.scal.iter().map(|&n| ("scalability", n, cfg.burst_ms)))
-        .collect();
+    let points: Vec<(&'static str, usize, u64)> =
+        (cfg.sweep.iter().map(|&n| ("deadlines", n, cfg.window_ms)))
+            .chain(cfg.scal.iter().map(|&n| ("scalability", n, cfg.burst_ms)))
+            .collect();
     let total = points.len() * cfg.sets * Policy::ALL.len();
     let (mut rows, mut done) = (Vec::new(), 0);
     for (analysis, n, window) in points {
@@ -254,5 +272,11 @@ pub fn evaluate(cfg: &EvalConfig, tick: &mut dyn FnMut(usize, usize)) -> Result<
         }
         rows.extend(sums.into_iter().flatten());
     }
-    Ok(Report { config: cfg.clone(), counts, profile: prof, rows, thesis: THESIS })
+    Ok(Report {
+        config: cfg.clone(),
+        counts,
+        profile: prof,
+        rows,
+        thesis: THESIS,
+    })
 }

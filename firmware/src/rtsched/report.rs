@@ -93,7 +93,12 @@ impl Report {
              k-exclusion; up to {:.2}x in the scalability analysis; average violation cut by \
              {:.2} / {:.2} / {:.2} % against TimeGraph / k-exclusion / GPU-EvR; saturation \
              near {} applications",
-            t.met_ratio, t.scal_ratio, t.violation_cut[0], t.violation_cut[1], t.violation_cut[2], t.saturation
+            t.met_ratio,
+            t.scal_ratio,
+            t.violation_cut[0],
+            t.violation_cut[1],
+            t.violation_cut[2],
+            t.saturation
         );
         let _ = writeln!(s, "ours: {}", self.summary());
         s
@@ -119,7 +124,11 @@ impl Report {
         }
         for base in [Policy::Fifo, Policy::Edf] {
             let v = |p: Policy| -> f64 {
-                self.rows.iter().filter(|r| r.analysis == "deadlines" && r.policy == p).map(|r| r.violation_ms).sum()
+                self.rows
+                    .iter()
+                    .filter(|r| r.analysis == "deadlines" && r.policy == p)
+                    .map(|r| r.violation_ms)
+                    .sum()
             };
             let cut = 100.0 * (1.0 - v(Policy::Ours) / v(base));
             let _ = write!(s, "violation cut {cut:.1} % vs {}; ", base.name());

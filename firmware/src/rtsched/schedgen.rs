@@ -77,24 +77,29 @@ fn next_sub(st: &mut State, a: usize) -> u32 {
     *made - 1
 }
 
-/// Algorithm 9: the sub-kernels `reqs` placed in priority/EDF order; after each
-/// higher-priority one, the first starved sub-kernel (or the shortest) whose one work-group
-/// fits in that application's slack takes a compute unit still free.
+/// Algorithm 9: the sub-kernels `reqs` placed in priority/EDF order; then, for each of them
+/// in that order, the first starved sub-kernel (or the shortest) whose one work-group fits in
+/// that application's slack takes a compute unit still free. (The listing launches the
+/// starved sub-kernel before each k'; placing every k' first keeps a starved one from taking
+/// a compute unit a later, higher-priority k' needs: docs/assumptions.md#A80.)
 pub fn generate(st: &mut State, reqs: &[Request], now: u64) -> Vec<Placed> {
     let (mut starved, k1): (Vec<Request>, Vec<Request>) = reqs.iter().partition(|r| r.starved);
     let mut out = Vec::new();
-    for r in k1 {
+    for r in &k1 {
         let sub = next_sub(st, r.app);
         out.extend(place(st, r.app, r.tbs, sub));
+    }
+    for r in &k1 {
         if starved.is_empty() || st.free_cus().is_empty() {
-            continue;
+            break;
         }
         let avail = slack(st, r.app, now);
-        let pick = match exec_one(st, starved[0].app) < avail {
+        let exec = |i: usize| exec_one(st, starved[i].app);
+        let pick = match exec(0) < avail {
             true => Some(0),
             false => (0..starved.len())
-                .min_by_key(|&i| exec_one(st, starved[i].app))
-                .filter(|&i| exec_one(st, starved[i].app) < avail),
+                .min_by_key(|&i| exec(i))
+                .filter(|&i| exec(i) < avail),
         };
         if let Some(i) = pick {
             let s = starved.remove(i);
