@@ -50,8 +50,8 @@ mod tests {
 
     /// Fig. 5.4 in milliseconds: High needs 3 SMs at 1 ms (2 give 8 ms for A + B, past its
     /// 5 ms window), Mid needs 3 at 0 ms (C + D + E = 2 + 2 + 3 = 7 ≤ 8). With the thesis'
-    /// lower bound n_r(i) = 2 remaining kernels, Eq. 5.6 would count only E for Mid at 0 ms and
-    /// find 2 SMs enough (the mutation the index fix rules out).
+    /// lower bound n_r(i) = 2 remaining kernels, Eq. 5.6 would count only E for Mid at 0 ms
+    /// (5 ms on 3 SMs): the mutation the index fix rules out.
     #[test]
     fn fig_5_4_needs_three_compute_units() {
         let (apps, prof) = fig54::ideal();
