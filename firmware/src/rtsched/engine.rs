@@ -198,10 +198,13 @@ impl<G: GpuSide> Run<'_, G> {
     fn decide(&mut self, now: u64) -> Result<(), String> {
         let before: Vec<u32> = self.st.apps.iter().map(|a| a.share).collect();
         let placed = self.policy.decide(&mut self.st, now);
-        for a in 0..self.st.apps.len() {
-            if self.st.apps[a].share != before[a] {
+        for (a, &old) in before.iter().enumerate() {
+            let share = self.st.apps[a].share;
+            if share != old {
                 self.log(now, "share", a, None);
-                self.events.last_mut().expect("just logged").share = Some(self.st.apps[a].share);
+                if let Some(e) = self.events.last_mut() {
+                    e.share = Some(share);
+                }
             }
         }
         for p in placed {

@@ -142,8 +142,7 @@ pub fn facts(o: &Outcome, u: u64) -> Vec<Fact> {
         .sum();
     let mid_share = ev("share", "Mid")
         .iter()
-        .filter(|e| e.t <= u)
-        .last()
+        .rfind(|e| e.t <= u)
         .and_then(|e| e.share);
     let high_end = o
         .apps
@@ -192,19 +191,6 @@ mod tests {
     #[test]
     fn fig_5_4_on_the_model_holds_the_robust_facts() {
         let f = run_fig54(2000, Policy::Ours).unwrap();
-        for e in &f.outcome.events {
-            eprintln!(
-                "{:>6} {:.2} {:6} {:4} {:?} {:?} {:?} {:?}",
-                e.t,
-                e.t as f64 / 2000.0,
-                e.what,
-                e.app,
-                e.sub,
-                e.size,
-                e.cus,
-                e.share
-            );
-        }
         for fact in &f.facts {
             assert!(fact.holds, "{}", fact.fact);
         }

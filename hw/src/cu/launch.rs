@@ -12,7 +12,7 @@ impl ComputeUnit {
     /// 8 the reordering trace table unreadable or not matching the launch, 9 a part of the
     /// launch ([`Self::launch_part`]) outside its grid, empty, or with reordering on).
     pub fn launch(&mut self, l: Launch) {
-        let groups = if l.wg == 0 { 0 } else { l.grid / l.wg };
+        let groups = l.grid.checked_div(l.wg).unwrap_or(0);
         self.launch_part(l, WgPart::all(groups));
     }
 
