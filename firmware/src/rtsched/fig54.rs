@@ -2,7 +2,7 @@
 //! with its deadline at 6 ms, Mid (C, D, E) at 0 ms with 8 ms, Low (F) at 4 ms with 9 ms; the
 //! kernels' work-groups take 1, 2 or 3 ms. On the model a millisecond is `U` cycles and each
 //! kind's spin count is the largest whose work-group fits its milliseconds
-//! (docs/works/thesis.md#fig-5.4).
+//! (docs/works/thesis.md#fig-5-4).
 
 use super::app::{AppSpec, KernelSpec, Priority, Profile};
 use super::engine::{run, Outcome};
@@ -184,7 +184,7 @@ mod tests {
     use super::*;
 
     /// The example through the driver on four compute units holds every robust fact, and
-    /// its schedule is the one docs/works/thesis.md#fig-5.4 describes: C'0 whole at 0 ms; at
+    /// its schedule is the one docs/works/thesis.md#fig-5-4 describes: C'0 whole at 0 ms; at
     /// 1 ms A'0 (3 work-groups: one on the free compute unit, two queued behind C'0); D'0 on
     /// the third compute unit C'0 frees; B'0 (3) and D'3 (1) at 4 ms; E'0 at 5 ms; E'1 (2)
     /// and F'0 (1) when High ends; F's remaining four in two sub-kernels of two.

@@ -16,7 +16,7 @@ pub struct Progress {
 /// R(A_i, n) = R_c + R_r (Eq. 5.7) in cycles: Eq. 5.5, the current kernel's unprocessed
 /// share of E(K, n), plus Eq. 5.6, launch overhead and E(K, n) of every later kernel. Eq. 5.6
 /// is summed over the kernels after the current one, k + 1 … N_k − 1 (the thesis writes the
-/// lower bound as the count n_r(i); docs/works/thesis.md#eq-5.6).
+/// lower bound as the count n_r(i); docs/works/thesis.md#eq-5-6).
 pub fn remaining(app: &AppSpec, p: Progress, n: u32, prof: &Profile, l_lnch: u64) -> u64 {
     let Some(cur) = app.kernels.get(p.kernel) else {
         return 0;

@@ -1,4 +1,4 @@
-//! The GPU's hardware queue of launches (the thesis' "GPU hardware queue", docs/works/thesis.md#fig-5.1).
+//! The GPU's hardware queue of launches (the thesis' "GPU hardware queue", docs/works/thesis.md#fig-5-1).
 //!
 //! The host pushes **sub-kernels**: a launch's registers, a range of its work-groups and a set
 //! of compute units (`CTRL` bit 2, the enqueue). An entry starts as soon as every compute unit
