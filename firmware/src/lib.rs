@@ -22,5 +22,6 @@ pub mod isa;
 pub mod launch;
 pub mod ldst_trace;
 pub mod pws_pass;
+pub mod rtsched;
 pub mod suite;
 pub mod vuln;

@@ -3,8 +3,10 @@
 //! doorbell, waits with a timeout, and reads results, counters and per-wavefront times.
 //! Every failure is a [`DriverError`] with a message.
 
+mod queue;
 mod session;
 
+pub use queue::{Completion, SubKernel};
 pub use session::{run, Outcome};
 
 use crate::launch::{Dims, LaunchError};
@@ -150,6 +152,7 @@ fn hint(e: CuError, info: u32) -> String {
                 "entry PC outside instruction memory",
                 "reordering needs the memory hierarchy (memory.hierarchy = true)",
                 "the reordering trace table is unreadable or does not match the launch",
+                "the sub-kernel's work-groups are empty, outside the grid, or use reordering",
             ];
             let check = (info as usize).checked_sub(1).and_then(|i| what.get(i));
             format!(": {}", check.unwrap_or(&"unknown check"))
@@ -337,6 +340,11 @@ impl<B: Bus> Driver<B> {
         read(&mut self.bus, a)
     }
 
+    /// A 64-bit register from its low half at `a` and high half at `a + 4`.
+    fn read64(&mut self, a: u32) -> Result<u64, DriverError> {
+        Ok(u64::from(self.read(a)?) | u64::from(self.read(a + 4)?) << 32)
+    }
+
     fn write(&mut self, a: u32, v: u32) -> Result<(), DriverError> {
         self.bus.write(a, v).map_err(refused(a))
     }
@@ -395,9 +403,16 @@ impl<B: Bus> Driver<B> {
         Ok(words)
     }
 
-    /// Writes the launch registers and rings the doorbell. The GPU itself checks the sizes
-    /// (a bad launch ends in its `bad_launch` status, which [`Driver::wait`] reports).
+    /// Writes the launch registers and rings the doorbell (the whole grid on every compute
+    /// unit). The GPU itself checks the sizes (a bad launch ends in its `bad_launch` status,
+    /// which [`Driver::wait`] reports).
     pub fn launch(&mut self, d: &LaunchDesc) -> Result<(), DriverError> {
+        self.write_launch(d, &SubKernel::ALL)?;
+        self.write(addr::CTRL, regs::CTRL_DOORBELL)
+    }
+
+    /// Writes the launch registers of `d` and the sub-kernel `sub`.
+    fn write_launch(&mut self, d: &LaunchDesc, sub: &SubKernel) -> Result<(), DriverError> {
         if d.s > 7 {
             return Err(DriverError::BadLaunch(format!(
                 "S = {} does not fit the MODE register (1..=7)",
@@ -430,7 +445,9 @@ impl<B: Bus> Driver<B> {
         )?;
         self.write(addr::TRACE_ADDR_LO, d.trace_addr as u32)?;
         self.write(addr::TRACE_ADDR_HI, (d.trace_addr >> 32) as u32)?;
-        self.write(addr::CTRL, regs::CTRL_DOORBELL)
+        self.write(addr::WG_FIRST, sub.first)?;
+        self.write(addr::WG_COUNT, sub.count)?;
+        self.write(addr::CU_MASK, sub.cus)
     }
 
     /// The ABI registers: `KERNARG` for the simple ABI, `PGM_RSRC2` and `USER_DATA` for HSA.
@@ -493,8 +510,7 @@ impl<B: Bus> Driver<B> {
         ];
         for (base, names) in banks {
             for (i, name) in names.iter().enumerate() {
-                let a = base + 8 * i as u32;
-                let v = u64::from(self.read(a)?) | u64::from(self.read(a + 4)?) << 32;
+                let v = self.read64(base + 8 * i as u32)?;
                 counters.push((name.to_string(), v));
             }
         }
@@ -541,16 +557,16 @@ mod tests {
         fn tick(&mut self, _: u64) {}
     }
 
-    /// The register map is version 2 (`SCHED` = 2 is pure round-robin) and the driver
+    /// The register map is version 3 (N compute units and the queue) and the driver
     /// refuses a version-1 device, whose `SCHED` = 2 meant LRR. Fails if `regs::VERSION`
     /// is left at 1 or if `Driver::new` skips the version check.
     #[test]
     fn register_map_version_is_checked() {
-        assert_eq!(regs::VERSION, 2);
+        assert_eq!(regs::VERSION, 3);
         let mut gpu = Gpu::new(Default::default()).unwrap();
-        assert_eq!(gpu.read(addr::VERSION), Ok(2));
+        assert_eq!(gpu.read(addr::VERSION), Ok(3));
         assert!(Driver::new(gpu).is_ok());
-        assert!(Driver::new(IdBus(2)).is_ok());
+        assert!(Driver::new(IdBus(3)).is_ok());
         match Driver::new(IdBus(1)) {
             Err(e @ DriverError::Version(1)) => assert!(e.to_string().contains("version 1")),
             Err(e) => panic!("{e}"),

@@ -31,15 +31,55 @@ pub struct Dispatcher {
     pub next_simd: usize,
     /// Work-groups below this id may be admitted (reordering's rounds).
     pub limit: u32,
+    /// The id step from one admitted work-group to the next: 1 for a whole launch, n for one
+    /// of the n compute units of a sub-kernel ([`WgPart`]).
+    pub stride: u32,
+}
+
+/// The work-groups of a launch one compute unit runs: ids `first`, `first + stride`, … below
+/// `end` (a sub-kernel's share of one of its compute units; docs/assumptions.md#A77).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WgPart {
+    /// The first work-group id.
+    pub first: u32,
+    /// One past the last work-group id of the sub-kernel.
+    pub end: u32,
+    /// The id step (the sub-kernel's number of compute units).
+    pub stride: u32,
+}
+
+impl WgPart {
+    /// Every work-group of a launch of `groups` work-groups.
+    pub fn all(groups: u32) -> Self {
+        Self {
+            first: 0,
+            end: groups,
+            stride: 1,
+        }
+    }
+
+    /// Work-groups this part holds.
+    pub fn len(&self) -> u32 {
+        self.end
+            .saturating_sub(self.first)
+            .div_ceil(self.stride.max(1))
+    }
+
+    /// The part holds no work-group.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl Dispatcher {
-    /// A dispatcher for `groups` work-groups of `waves` wavefronts.
-    pub fn new(groups: u32, waves: u32) -> Self {
+    /// A dispatcher for the work-groups `part` of a launch, of `waves` wavefronts each.
+    pub fn new(part: WgPart, waves: u32) -> Self {
         Self {
-            groups,
+            next_wg: part.first,
+            groups: part.end,
             waves,
-            limit: groups,
+            limit: part.end,
+            stride: part.stride.max(1),
             ..Self::default()
         }
     }
@@ -82,7 +122,7 @@ impl Dispatcher {
         wg.lds.clear();
         wg.lds.resize(lds_words, 0);
         self.pending.extend((0..self.waves).map(|w| (idx, w)));
-        self.next_wg += 1;
+        self.next_wg += self.stride;
         true
     }
 }

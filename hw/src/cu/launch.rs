@@ -9,8 +9,17 @@ impl ComputeUnit {
     /// the `bad_launch` error, with `info` saying which check failed (1 work-group size,
     /// 2 grid size (a positive multiple of the work-group size, at most 2^24), 3 wavefronts
     /// per work-group, 4 LDS size, 5 S, 6 entry PC, 7 reordering without the memory hierarchy,
-    /// 8 the reordering trace table unreadable or not matching the launch).
+    /// 8 the reordering trace table unreadable or not matching the launch, 9 a part of the
+    /// launch ([`Self::launch_part`]) outside its grid, empty, or with reordering on).
     pub fn launch(&mut self, l: Launch) {
+        let groups = l.grid.checked_div(l.wg).unwrap_or(0);
+        self.launch_part(l, WgPart::all(groups));
+    }
+
+    /// Starts the work-groups `part` of launch `l` only (one compute unit's share of a
+    /// sub-kernel, docs/assumptions.md#A77); the rest as [`Self::launch`]. The per-wavefront
+    /// counters keep the whole launch's numbering (a wavefront outside `part` reads 0, 0).
+    pub fn launch_part(&mut self, l: Launch, part: WgPart) {
         self.counters = Counters::default();
         self.block_fault = None;
         if let Some(log) = &mut self.issue_log {
@@ -23,7 +32,7 @@ impl ComputeUnit {
         self.quiet.reset();
         self.launch = Some(l);
         self.start = self.now;
-        if let Err(info) = self.check_launch(&l) {
+        if let Err(info) = self.check_launch(&l).and_then(|()| check_part(&l, part)) {
             self.status = Status::Error(Fault {
                 error: CuError::BadLaunch,
                 pc: 0,
@@ -33,7 +42,7 @@ impl ComputeUnit {
         }
         let waves = l.wg.div_ceil(64);
         let groups = l.grid / l.wg;
-        self.disp = Dispatcher::new(groups, waves);
+        self.disp = Dispatcher::new(part, waves);
         self.counters.wf = vec![(0, 0); (groups * waves) as usize];
         let params = PwsParams {
             half: 32,
@@ -211,5 +220,17 @@ impl ComputeUnit {
             Some(i) => Err(i as u32 + 1),
             None => Ok(()),
         }
+    }
+}
+
+/// Check 9 of [`ComputeUnit::launch_part`]: `part` is a non-empty part of `l`'s work-groups,
+/// and a part less than the whole launch runs without reordering (its rounds span the grid).
+fn check_part(l: &Launch, part: WgPart) -> Result<(), u32> {
+    let groups = l.grid / l.wg;
+    let whole = part == WgPart::all(groups);
+    let inside = part.first < part.end && part.end <= groups && part.stride >= 1;
+    match inside && (whole || !l.reorder) {
+        true => Ok(()),
+        false => Err(9),
     }
 }

@@ -84,6 +84,7 @@ use crate::isa::insn_model::{format, unit, InsnDecodeIn, InsnFields};
 use crate::memsys::plan::ReorderPlan;
 use crate::memsys::{GlobalAccess, MemSystem};
 use crate::pws::{assemble_mask, lane_mask, Cmd, ErrorCode, PwsParams, State};
+pub use dispatch::WgPart;
 use dispatch::{Dispatcher, Wg};
 use memory::{Access, Counter, Memory, Port, Writeback};
 use rounds::Rounds;

@@ -1,10 +1,23 @@
-//! The GPU top: one compute unit ([`crate::cu`]) behind a 32-bit MMIO register map
-//! ([`regs`]): code/data windows, launch registers, doorbell, status and counters.
+//! The GPU top: N compute units ([`crate::cu`], one by default) behind a 32-bit MMIO
+//! register map ([`regs`]): code/data windows, launch registers, doorbell, the hardware queue
+//! of sub-kernels ([`queue`]), status and counters.
+//!
+//! The compute units share the instruction memory (a code write goes to all) and the data
+//! memory (it lives in compute unit 0 and is lent to each other compute unit for its cycle;
+//! docs/assumptions.md#A79). Each has its own fixed-latency memory port, or its own memory
+//! hierarchy with `memory.hierarchy`. Every cycle the queue starts what may start, then the
+//! compute units step in index order, then the queue completes what finished. With one
+//! compute unit and no queued work the GPU is exactly the compute unit of before (its run of
+//! cycles, including the skipping of quiet cycles).
 
+mod mmio;
+pub mod queue;
 pub mod regs;
 
+use crate::cu::memory::Memory;
 use crate::cu::{Abi, ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
 use crate::sched::model::Policy;
+use queue::{Done, HwQueue, MAX_CUS};
 use regs::{addr, status, BusError};
 
 /// The launch registers.
@@ -27,22 +40,51 @@ struct LaunchRegs {
     rsrc2: u32,
     /// `USER_DATA[i]` (HSA).
     user: [u32; 16],
+    /// `WG_FIRST`: the sub-kernel's first work-group.
+    wg_first: u32,
+    /// `WG_COUNT`: its work-groups (0: to the end of the grid).
+    wg_count: u32,
+    /// `CU_MASK`: its compute units (0: all).
+    cu_mask: u32,
 }
 
-/// The GPU: a compute unit and its register block.
+/// The GPU: its compute units, the hardware queue and the register block.
 pub struct Gpu {
-    cu: ComputeUnit,
+    cus: Vec<ComputeUnit>,
+    queue: HwQueue,
     regs: LaunchRegs,
     code_addr: u32,
     mem_addr: u64,
     wf_sel: u32,
+    /// `CU_SEL`: the compute unit whose counters and wavefront times the registers show.
+    cu_sel: usize,
+    /// The last completion `DONE_POP` returned.
+    popped: Done,
+    /// The running launch came from the doorbell (its registers are locked).
+    doorbell: bool,
 }
 
 impl Gpu {
-    /// A GPU whose compute unit has this configuration.
+    /// A GPU with one compute unit of this configuration.
     pub fn new(cfg: CuConfig) -> Result<Self, String> {
+        Self::with_cus(cfg, 1)
+    }
+
+    /// A GPU with `n` (1..=32) compute units of this configuration.
+    pub fn with_cus(cfg: CuConfig, n: usize) -> Result<Self, String> {
+        if !(1..=MAX_CUS).contains(&n) {
+            return Err(format!("compute units = {n} is outside 1..={MAX_CUS}"));
+        }
+        let mut cus = vec![ComputeUnit::new(cfg)?];
+        for _ in 1..n {
+            let mut cu = ComputeUnit::new(cfg)?;
+            // (The data memory is compute unit 0's; see `on_cu`.)
+            cu.mem = Memory::new(0);
+            cus.push(cu);
+        }
         Ok(Self {
-            cu: ComputeUnit::new(cfg)?,
+            cus,
+            queue: HwQueue::default(),
             regs: LaunchRegs {
                 wg: 64,
                 grid: 64,
@@ -53,312 +95,139 @@ impl Gpu {
             code_addr: 0,
             mem_addr: 0,
             wf_sel: 0,
+            cu_sel: 0,
+            popped: Done::default(),
+            doorbell: false,
         })
     }
 
-    /// The compute unit (for waveforms and probes; software uses the registers).
+    /// Compute unit 0 (for waveforms and probes; software uses the registers).
     pub fn cu(&self) -> &ComputeUnit {
-        &self.cu
+        &self.cus[0]
     }
 
-    /// The compute unit, to set up recording (software uses the registers).
+    /// Compute unit 0, to set up recording (software uses the registers).
     pub fn cu_mut(&mut self) -> &mut ComputeUnit {
-        &mut self.cu
+        &mut self.cus[0]
+    }
+
+    /// Every compute unit.
+    pub fn cus(&self) -> &[ComputeUnit] {
+        &self.cus
+    }
+
+    /// The shared data memory.
+    pub fn mem(&self) -> &Memory {
+        &self.cus[0].mem
+    }
+
+    /// Cycles since power-up.
+    pub fn now(&self) -> u64 {
+        self.cus[0].now()
     }
 
     /// Runs `n` core clock cycles.
     pub fn run(&mut self, n: u64) {
-        self.cu.run(n);
+        if self.single() {
+            return self.cus[0].run(n);
+        }
+        for _ in 0..n {
+            self.cycle();
+        }
     }
 
     /// Runs one core clock cycle.
     pub fn step(&mut self) {
-        self.cu.step();
+        if self.single() {
+            return self.cus[0].step();
+        }
+        self.cycle();
+    }
+
+    /// One compute unit and nothing queued: the compute unit runs alone.
+    fn single(&self) -> bool {
+        self.cus.len() == 1 && self.queue.idle()
+    }
+
+    /// A cycle of the whole GPU: queued starts, every compute unit, completions.
+    fn cycle(&mut self) {
+        if self.failed_mask() == 0 {
+            let now = self.now();
+            for e in self.queue.start(self.busy_mask(), now) {
+                self.start_parts(&e.launch, &queue::parts(&e));
+            }
+        }
+        for j in 0..self.cus.len() {
+            self.on_cu(j, ComputeUnit::step);
+        }
+        let (busy, failed, now) = (self.busy_mask(), self.failed_mask(), self.now());
+        self.queue.complete(busy, failed, now);
+    }
+
+    /// Starts each compute unit's part of a launch.
+    fn start_parts(&mut self, l: &Launch, parts: &[(usize, crate::cu::WgPart)]) {
+        for &(cu, part) in parts {
+            self.on_cu(cu, |c| c.launch_part(*l, part));
+        }
+    }
+
+    /// Runs `f` on compute unit `j` with the shared data memory lent to it.
+    fn on_cu(&mut self, j: usize, f: impl FnOnce(&mut ComputeUnit)) {
+        if j == 0 {
+            return f(&mut self.cus[0]);
+        }
+        let (home, rest) = self.cus.split_at_mut(1);
+        let cu = &mut rest[j - 1];
+        std::mem::swap(&mut home[0].mem, &mut cu.mem);
+        f(cu);
+        std::mem::swap(&mut home[0].mem, &mut cu.mem);
+    }
+
+    /// Bit i: compute unit i is running a launch.
+    pub fn busy_mask(&self) -> u32 {
+        self.mask_of(|s| s == Status::Busy)
+    }
+
+    /// Bit i: compute unit i stopped with an error.
+    fn failed_mask(&self) -> u32 {
+        self.mask_of(|s| matches!(s, Status::Error(_)))
+    }
+
+    fn mask_of(&self, f: impl Fn(Status) -> bool) -> u32 {
+        (0..self.cus.len())
+            .filter(|&i| f(self.cus[i].status()))
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    /// The GPU's run state: an error of any compute unit, else busy while any runs or the
+    /// queue holds work, else done once any has run (exactly the compute unit's state with
+    /// one compute unit and no queue).
+    fn status(&self) -> Status {
+        let st = || self.cus.iter().map(ComputeUnit::status);
+        if let Some(e) = st().find(|s| matches!(s, Status::Error(_))) {
+            return e;
+        }
+        if st().any(|s| s == Status::Busy) || !self.queue.idle() {
+            return Status::Busy;
+        }
+        match st().any(|s| s == Status::Done) {
+            true => Status::Done,
+            false => Status::Idle,
+        }
+    }
+
+    /// The first compute unit in an error state (0 if none).
+    fn error_cu(&self) -> usize {
+        let failed = self.failed_mask();
+        if failed == 0 {
+            0
+        } else {
+            failed.trailing_zeros() as usize
+        }
     }
 
     fn busy(&self) -> bool {
-        self.cu.status() == Status::Busy
-    }
-
-    /// An MMIO read.
-    pub fn read(&mut self, a: u32) -> Result<u32, BusError> {
-        let cfg = *self.cu.config();
-        let c = self.cu.counters();
-        Ok(match a {
-            addr::ID => regs::ID_VALUE,
-            addr::VERSION => regs::VERSION,
-            addr::STATUS => self.status_code(),
-            addr::ERROR | addr::ERROR_PC | addr::ERROR_INFO => self.error_reg(a),
-            addr::CODE_ADDR => self.code_addr,
-            addr::CODE_DATA => {
-                let v = *self
-                    .cu
-                    .code
-                    .get((self.code_addr / 4) as usize)
-                    .ok_or(BusError::OutOfRange)?;
-                self.code_addr = self.code_addr.wrapping_add(4);
-                v
-            }
-            addr::MEM_ADDR_LO => self.mem_addr as u32,
-            addr::MEM_ADDR_HI => (self.mem_addr >> 32) as u32,
-            addr::MEM_DATA => {
-                let v = self
-                    .cu
-                    .mem
-                    .read(self.mem_addr)
-                    .map_err(|_| BusError::OutOfRange)?;
-                self.mem_addr = self.mem_addr.wrapping_add(4);
-                v
-            }
-            addr::CODE_SIZE => cfg.code_bytes,
-            addr::MEM_SIZE_LO => cfg.mem_bytes as u32,
-            addr::MEM_SIZE_HI => (cfg.mem_bytes >> 32) as u32,
-            addr::ENTRY_PC => self.regs.entry_pc,
-            addr::KERNARG_LO => self.regs.kernarg as u32,
-            addr::KERNARG_HI => (self.regs.kernarg >> 32) as u32,
-            addr::GRID => self.regs.grid,
-            addr::WG => self.regs.wg,
-            addr::LDS => self.regs.lds,
-            addr::MODE => self.regs.mode,
-            addr::SCHED => self.regs.sched,
-            addr::FEATURES => self.regs.features,
-            addr::ABI => self.regs.abi,
-            addr::PGM_RSRC2 => self.regs.rsrc2,
-            a if (addr::USER_DATA..addr::USER_DATA_END).contains(&a) && a % 4 == 0 => {
-                self.regs.user[((a - addr::USER_DATA) / 4) as usize]
-            }
-            addr::TRACE_ADDR_LO => self.regs.trace_addr as u32,
-            addr::TRACE_ADDR_HI => (self.regs.trace_addr >> 32) as u32,
-            a if (addr::IDU_CLUSTER..addr::IDU_CLUSTER_END).contains(&a) && a % 4 == 0 => {
-                let (lo, hi) = self.regs.idu[((a - addr::IDU_CLUSTER) / 8) as usize];
-                if a % 8 == 0 {
-                    lo
-                } else {
-                    hi
-                }
-            }
-            a if (addr::COUNTERS2..addr::COUNTERS2 + 8 * regs::N_COUNTERS2).contains(&a)
-                && a % 4 == 0 =>
-            {
-                let v = counter2(c, ((a - addr::COUNTERS2) / 8) as usize);
-                if a % 8 == 0 {
-                    v as u32
-                } else {
-                    (v >> 32) as u32
-                }
-            }
-            addr::WF_COUNT => c.wf.len() as u32,
-            addr::WF_SEL => self.wf_sel,
-            addr::WF_START | addr::WF_FINISH => {
-                let (s, f) = c.wf.get(self.wf_sel as usize).copied().unwrap_or((0, 0));
-                (if a == addr::WF_START { s } else { f }) as u32
-            }
-            a if (addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a)
-                && a % 4 == 0 =>
-            {
-                let i = (a - addr::COUNTERS) / 8;
-                let v = counter(c, i as usize);
-                if a % 8 == 0 {
-                    v as u32
-                } else {
-                    (v >> 32) as u32
-                }
-            }
-            addr::CTRL => return Err(BusError::ReadOnly),
-            _ => return Err(BusError::Unmapped),
-        })
-    }
-
-    fn status_code(&self) -> u32 {
-        match self.cu.status() {
-            Status::Idle => status::IDLE,
-            Status::Busy => status::BUSY,
-            Status::Done => status::DONE,
-            Status::Error(_) => status::ERROR,
-        }
-    }
-
-    fn error_reg(&self, a: u32) -> u32 {
-        match self.cu.status() {
-            Status::Error(f) => match a {
-                addr::ERROR => f.error as u32,
-                addr::ERROR_PC => f.pc,
-                _ => f.info,
-            },
-            _ => 0,
-        }
-    }
-
-    /// `out.len()` MMIO reads of register `a`, in order: through `MEM_DATA`, in one copy
-    /// when the whole span is in memory. The same as that many [`Gpu::read`]s.
-    pub fn read_burst(&mut self, a: u32, out: &mut [u32]) -> Result<(), BusError> {
-        if let Some(src) = (a == addr::MEM_DATA)
-            .then(|| self.cu.mem.span(self.mem_addr, out.len()))
-            .flatten()
-        {
-            out.copy_from_slice(src);
-            self.mem_addr += 4 * out.len() as u64;
-            return Ok(());
-        }
-        out.iter_mut().try_for_each(|w| {
-            *w = self.read(a)?;
-            Ok(())
-        })
-    }
-
-    /// MMIO writes of `words` to register `a`, in order: through `MEM_DATA`, in one copy
-    /// when the whole span is in memory. The same as that many [`Gpu::write`]s.
-    pub fn write_burst(&mut self, a: u32, words: &[u32]) -> Result<(), BusError> {
-        if let Some(dst) = (a == addr::MEM_DATA)
-            .then(|| self.cu.mem.span_mut(self.mem_addr, words.len()))
-            .flatten()
-        {
-            dst.copy_from_slice(words);
-            self.mem_addr += 4 * words.len() as u64;
-            return Ok(());
-        }
-        words.iter().try_for_each(|&w| self.write(a, w))
-    }
-
-    /// An MMIO write.
-    pub fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
-        let launch_reg = (addr::ENTRY_PC..addr::USER_DATA_END).contains(&a);
-        if launch_reg && self.busy() {
-            return Err(BusError::Busy);
-        }
-        match a {
-            addr::CTRL => self.ctrl(v)?,
-            addr::CODE_ADDR => self.code_addr = v,
-            addr::CODE_DATA => {
-                let slot = self
-                    .cu
-                    .code
-                    .get_mut((self.code_addr / 4) as usize)
-                    .ok_or(BusError::OutOfRange)?;
-                *slot = v;
-                self.code_addr = self.code_addr.wrapping_add(4);
-            }
-            addr::MEM_ADDR_LO => self.mem_addr = self.mem_addr & !0xFFFF_FFFF | u64::from(v),
-            addr::MEM_ADDR_HI => self.mem_addr = self.mem_addr & 0xFFFF_FFFF | u64::from(v) << 32,
-            addr::MEM_DATA => {
-                self.cu
-                    .mem
-                    .write(self.mem_addr, v)
-                    .map_err(|_| BusError::OutOfRange)?;
-                self.mem_addr = self.mem_addr.wrapping_add(4);
-            }
-            addr::ENTRY_PC => self.regs.entry_pc = v,
-            addr::KERNARG_LO => self.regs.kernarg = self.regs.kernarg & !0xFFFF_FFFF | u64::from(v),
-            addr::KERNARG_HI => {
-                self.regs.kernarg = self.regs.kernarg & 0xFFFF_FFFF | u64::from(v) << 32
-            }
-            addr::GRID => self.regs.grid = v,
-            addr::WG => self.regs.wg = v,
-            addr::LDS => self.regs.lds = v,
-            addr::MODE => self.regs.mode = v,
-            addr::SCHED => self.regs.sched = v,
-            addr::FEATURES => self.regs.features = v,
-            addr::ABI => self.regs.abi = v & 1,
-            addr::PGM_RSRC2 => self.regs.rsrc2 = v,
-            a if (addr::USER_DATA..addr::USER_DATA_END).contains(&a) && a % 4 == 0 => {
-                self.regs.user[((a - addr::USER_DATA) / 4) as usize] = v
-            }
-            a if (addr::IDU_CLUSTER..addr::IDU_CLUSTER_END).contains(&a) && a % 4 == 0 => {
-                let r = &mut self.regs.idu[((a - addr::IDU_CLUSTER) / 8) as usize];
-                if a % 8 == 0 {
-                    r.0 = v & 0x1FF
-                } else {
-                    r.1 = v
-                }
-            }
-            addr::TRACE_ADDR_LO => {
-                self.regs.trace_addr = self.regs.trace_addr & !0xFFFF_FFFF | u64::from(v)
-            }
-            addr::TRACE_ADDR_HI => {
-                self.regs.trace_addr = self.regs.trace_addr & 0xFFFF_FFFF | u64::from(v) << 32
-            }
-            addr::WF_SEL => self.wf_sel = v,
-            a if self.read_only(a) => return Err(BusError::ReadOnly),
-            _ => return Err(BusError::Unmapped),
-        }
-        Ok(())
-    }
-
-    /// A mapped register software may only read.
-    fn read_only(&mut self, a: u32) -> bool {
-        a != addr::CODE_DATA && a != addr::MEM_DATA && a != addr::CTRL && self.peek(a)
-    }
-
-    /// Whether `a` is a readable register (without side effects).
-    fn peek(&self, a: u32) -> bool {
-        matches!(
-            a,
-            addr::ID
-                | addr::VERSION
-                | addr::STATUS
-                | addr::ERROR
-                | addr::ERROR_PC
-                | addr::ERROR_INFO
-                | addr::CODE_SIZE
-                | addr::MEM_SIZE_LO
-                | addr::MEM_SIZE_HI
-                | addr::WF_COUNT
-                | addr::WF_START
-                | addr::WF_FINISH
-        ) || ((addr::COUNTERS..addr::COUNTERS + 8 * regs::N_COUNTERS).contains(&a)
-            || (addr::COUNTERS2..addr::COUNTERS2 + 8 * regs::N_COUNTERS2).contains(&a))
-            && a.is_multiple_of(4)
-    }
-
-    fn ctrl(&mut self, v: u32) -> Result<(), BusError> {
-        if v & regs::CTRL_RESET != 0 {
-            self.cu.abort();
-        }
-        if v & regs::CTRL_DOORBELL != 0 {
-            if self.busy() {
-                return Err(BusError::Busy);
-            }
-            self.cu.launch(self.launch());
-        }
-        Ok(())
-    }
-
-    /// The launch the registers describe (an unknown mode code or S outside 1..=7 makes
-    /// the compute unit refuse it as bad_launch).
-    fn launch(&self) -> Launch {
-        let r = &self.regs;
-        let s = (r.mode >> 4) & 7;
-        let (mode, s) = match Mode::from_code(r.mode & 3) {
-            Some(m) => (m, s),
-            None => (Mode::NoSplit, 0),
-        };
-        Launch {
-            entry_pc: r.entry_pc,
-            abi: if r.abi == 1 {
-                Abi::Hsa {
-                    rsrc2: r.rsrc2,
-                    user: r.user,
-                }
-            } else {
-                Abi::Rtgpu { kernarg: r.kernarg }
-            },
-            grid: r.grid,
-            wg: r.wg,
-            lds_per_wg: r.lds,
-            mode,
-            s,
-            policy: match r.sched & 3 {
-                1 => Policy::Gto,
-                2 => Policy::Rr,
-                _ => Policy::Lrr,
-            },
-            reorder: r.features & regs::FEATURE_REORDER != 0,
-            idu: (r.features & regs::FEATURE_IDU != 0).then(|| IduLaunch {
-                enable: r.features & regs::FEATURE_IDU_ENABLE != 0,
-                clusters: r.idu.map(|(lo, ps)| (lo & 0x100 != 0, lo as u8, ps)),
-            }),
-            trace_addr: r.trace_addr,
-        }
+        self.status() == Status::Busy
     }
 }
 
@@ -469,7 +338,7 @@ mod tests {
                 single,
                 "{at:#x}+{n}"
             );
-            assert_eq!(one.cu.mem.words(), burst.cu.mem.words(), "{at:#x}+{n}");
+            assert_eq!(one.mem().words(), burst.mem().words(), "{at:#x}+{n}");
             let moved = one.read(addr::MEM_ADDR_LO);
             assert_eq!(moved, burst.read(addr::MEM_ADDR_LO), "{at:#x}+{n}");
             for g in [&mut one, &mut burst] {

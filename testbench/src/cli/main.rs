@@ -23,6 +23,7 @@ mod list;
 mod multiphase;
 mod reorder;
 mod reproduce;
+mod rtsched;
 mod run;
 mod scenario;
 mod suite;
@@ -123,6 +124,11 @@ enum Cmd {
     /// (idu); prints per policy the aging spread, relative sigma, GPU relative delay, success
     /// rate and time cost against orig.
     Aging(aging::AgingArgs),
+    /// Timing-aware kernel scheduling on several compute units (the thesis' Chapter 5):
+    /// `fig5.4` runs the worked example of Fig. 5.4 through the driver on four compute units
+    /// and prints its schedule (`--json`: the event log) and the thesis' facts about it; exit
+    /// 1 when a fact does not hold.
+    Rtsched(rtsched::RtschedArgs),
     /// Measure simulated cycles/s: harness (VCD off/on), rust-hdl Simulation, Verilator -O3.
     Bench(bench::BenchArgs),
     /// Fuzz the parsers: assembler, disassembler, configuration (TOML, JSON) and PTX, with
@@ -179,6 +185,7 @@ fn dispatch(cmd: Cmd) -> Result<(), Fail> {
         Cmd::Dram(a) => dram::run(&a),
         Cmd::Reorder(a) => reorder::run(&a),
         Cmd::Aging(a) => aging::run(&a),
+        Cmd::Rtsched(a) => rtsched::run(&a),
         Cmd::Bench(a) => bench::run(&a),
         Cmd::Fuzz(a) => fuzz::run(&a),
     }

@@ -20,7 +20,9 @@ pub struct ReproduceArgs {
     /// double-buffered, by wavefront count and memory latency, over random inputs) or
     /// `lee-ch3` (Lee's thesis, Chapter 3: vulnerable periods measured and estimated, before
     /// and after the BuildFromBottom pass, bit-flip injection outcomes, the pass's cycle cost).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm", "lee-ch3"])]
+    /// `lee-ch5` (the thesis' Section 5.4: random sets of its Table 5.1 applications on 13
+    /// compute units, deadlines met per priority class under its scheduler, FIFO and EDF).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm", "lee-ch3", "lee-ch5"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
     /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`,
@@ -52,7 +54,9 @@ pub struct ReproduceArgs {
     /// lee-ch3: injections per kernel and variant (default 24; with --long 400).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub injections: Option<u64>,
-    /// lee-ch3: the long run (400 injections per kernel and variant).
+    /// The long run: lee-ch3 with 400 injections per kernel and variant; lee-ch5 with the
+    /// full set (20 to 100 applications, the scalability analysis 3 to 15, three random sets
+    /// per point; several minutes).
     #[arg(long)]
     pub long: bool,
     /// lee-ch3: seed of the injection campaigns.
@@ -68,6 +72,7 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
     let kernels = || rtgpu_testbench::paths::kernel_dir(o.kernel_dir.as_deref());
     let fail = |m: String| Fail(1, m);
     match o.what.as_str() {
+        "lee-ch5" => lee_ch5(o),
         "pws-fig11" => {
             let f = evals::fig11(o.suite_dir.as_deref(), o.size, &o.out).map_err(fail)?;
             print_json_or(o.json, &f, evals::Fig11::text)
@@ -135,4 +140,21 @@ fn lee_ch3(o: &ReproduceArgs) -> Result<(), Fail> {
     let r = lee_ch3::lee_ch3(&kernels, n, o.seed, &|| bar.inc(1));
     bar.finish_and_clear();
     print_json_or(o.json, &r, lee_ch3::LeeCh3::text)
+
+/// `reproduce lee-ch5`: the thesis' Section 5.4 on the model, with a progress bar.
+fn lee_ch5(o: &ReproduceArgs) -> Result<(), Fail> {
+    use rtgpu_firmware::rtsched::eval::{evaluate, EvalConfig};
+    let cfg = if o.long {
+        EvalConfig::long()
+    } else {
+        EvalConfig::short()
+    };
+    let bar = crate::common::progress(0, "lee-ch5");
+    let r = evaluate(&cfg, &mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .map_err(|e| Fail(1, e))?;
+    bar.finish_and_clear();
+    print_json_or(o.json, &r, |r| r.text())
 }
