@@ -13,7 +13,8 @@ use rust_hdl::prelude::*;
 /// none); the reference model is [`crate::isa::insn_model`]. `illegal` is raised (with every other
 /// field 0) for an unknown format or an opcode outside the subset, a VOP3 source code 255
 /// (gfx8 VOP3 has no literal), or a `split` operand that is not a mask source
-/// ([`MaskSourceCheck`]).
+/// ([`MaskSourceCheck`]), or a Sim-D `tile_ld`/`tile_st` whose descriptor starts past s98 or
+/// whose ssrc1 is not 0 (docs/assumptions.md#A81).
 #[derive(LogicBlock)]
 pub struct InsnDecode {
     /// Core clock; the stage register loads on its rising edge.
@@ -86,11 +87,18 @@ pub struct InsnDecode {
     mask1: MaskSourceCheck,
     /// The instruction is a `split`.
     is_split: Signal<Local, Bit>,
+    /// The instruction is a Sim-D `tile_ld`/`tile_st` whose descriptor operand is bad
+    /// (ssrc0 past s98 or ssrc1 not 0).
+    bad_tile: Signal<Local, Bit>,
     /// A source field holds the literal code 255.
     has_literal: Signal<Local, Bit>,
     /// Decoded and legal.
     ok: Signal<Local, Bit>,
     op_split: Constant<Bits<10>>,
+    op_tile_ld: Constant<Bits<10>>,
+    op_tile_st: Constant<Bits<10>>,
+    tile_last: Constant<Bits<8>>,
+    z8_src1: Constant<Bits<8>>,
     m7_8: Constant<Bits<8>>,
     m8_9: Constant<Bits<9>>,
     m6_9: Constant<Bits<9>>,
@@ -147,9 +155,14 @@ impl Default for InsnDecode {
             mask0: Default::default(),
             mask1: Default::default(),
             is_split: Default::default(),
+            bad_tile: Default::default(),
             has_literal: Default::default(),
             ok: Default::default(),
             op_split: k(0x7f),
+            op_tile_ld: k(0x7e),
+            op_tile_st: k(0x7d),
+            tile_last: k(98),
+            z8_src1: k(0),
             m7_8: k(0x7f),
             m8_9: k(0xff),
             m6_9: k(0x3f),
@@ -202,8 +215,14 @@ impl Logic for InsnDecode {
         // Legality.
         self.is_split.next =
             (self.fmt.is_sopc.val()) & (self.fmt.opcode.val() == self.op_split.val());
+        self.bad_tile.next = (self.fmt.is_sopc.val())
+            & ((self.fmt.opcode.val() == self.op_tile_ld.val())
+                | (self.fmt.opcode.val() == self.op_tile_st.val()))
+            & ((self.w0.q.val().get_bits::<8>(0) > self.tile_last.val())
+                | (self.w0.q.val().get_bits::<8>(8) != self.z8_src1.val()));
         self.ok.next = self.full.q.val()
             & self.check.legal.val()
+            & !self.bad_tile.val()
             & !(self.is_split.val() & !(self.mask0.ok.val() & self.mask1.ok.val()))
             & !((self.fmt.is_vop3.val())
                 & ((self.w1.q.val().get_bits::<9>(0) == self.lit9.val())
