@@ -68,6 +68,7 @@ mod execute;
 mod issue;
 mod launch;
 mod progress;
+mod simd_port;
 mod step;
 
 pub use abi::{Abi, WavePlace};
@@ -228,6 +229,8 @@ pub struct ComputeUnit {
     spare_loads: Vec<memory::Loaded>,
     /// Idle-cycle skipping.
     quiet: quiet::Quiet,
+    /// Sim-D execution: the slots' scheduler and the access resource (`None`: GCN).
+    simd: Option<Box<crate::simd::SimdExec>>,
 }
 
 /// One instruction issue, as [`ComputeUnit::issue_log`] records it.
@@ -279,6 +282,7 @@ impl ComputeUnit {
             barrier_scratch: (Vec::new(), Vec::new()),
             spare_loads: Vec::new(),
             quiet: quiet::Quiet::default(),
+            simd: None,
             cfg,
         })
     }
@@ -347,6 +351,7 @@ impl ComputeUnit {
         self.mem_sys = None;
         self.coal = None;
         self.rounds = None;
+        self.simd = None;
         self.disp = Dispatcher::default();
     }
 

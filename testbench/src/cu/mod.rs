@@ -6,6 +6,7 @@ pub mod evals;
 pub mod probe;
 pub(crate) mod run;
 pub mod scenario;
+pub mod simd;
 pub mod suite;
 pub mod sweep;
 mod sys_probe;

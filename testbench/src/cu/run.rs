@@ -21,6 +21,7 @@ use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::memsys::DramPart;
 use rtgpu_hw::sched::model::Policy;
+use rtgpu_hw::simd::Exec;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -80,6 +81,12 @@ pub struct RunOpts {
     /// The reordering unit on (implies `--memory hierarchy`).
     #[arg(long)]
     pub reorder: bool,
+    /// Execution model: `gcn` (the compute unit), `simd` (Sim-D: work-groups as access and
+    /// compute phases, `tile_ld`/`tile_st` straight to the DRAM controller, two slots under
+    /// GTRR and the pairwise rule; kernels in firmware/kernels/simd/) or `simd-free` (Sim-D
+    /// without the phase rules).
+    #[arg(long, default_value = "gcn", value_parser = parse_exec)]
+    pub exec: Exec,
     /// DRAM part: ddr4-3200aa-x16, ddr4-3200aa-x8 or ddr4-1866m-x16 (default: the
     /// configuration's).
     #[arg(long, value_parser = DramPart::by_name)]
@@ -101,6 +108,16 @@ pub struct RunOpts {
     /// The engine of the --rtl blocks.
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// `--exec`: gcn, simd or simd-free.
+pub fn parse_exec(s: &str) -> Result<Exec, String> {
+    match s {
+        "gcn" => Ok(Exec::Gcn),
+        "simd" => Ok(Exec::Simd),
+        "simd-free" => Ok(Exec::SimdFree),
+        _ => Err(format!("unknown execution model {s:?} (gcn, simd, simd-free)")),
+    }
 }
 
 /// The blocks `--rtl` names.
@@ -285,6 +302,8 @@ pub struct RunReport {
     pub perf: PerfCounters,
     /// Simulation speed, with `--bench`.
     pub speed: Option<Speed>,
+    /// Sim-D execution: the phases and the DRAM use.
+    pub simd: Option<super::simd::SimdSummary>,
 }
 
 impl RunReport {
@@ -308,6 +327,9 @@ impl RunReport {
         }
         for (name, v) in self.perf.counters.iter().filter(|(n, _)| self.applies(n)) {
             out += &format!("{name:>18} {v}\n");
+        }
+        if let Some(s) = &self.simd {
+            out += &s.text();
         }
         let finish: Vec<String> = self.perf.wf.iter().map(|(_, f)| f.to_string()).collect();
         out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
@@ -699,6 +721,7 @@ pub fn run_loaded(
     let desc = LaunchDesc {
         reorder: o.reorder,
         idu,
+        exec: o.exec,
         entry_pc: prog.entry_pc(),
         ..LaunchDesc::new(image.abi, dims, meta.lds, o.mode, o.s, o.sched)
     };
@@ -712,6 +735,7 @@ pub fn run_loaded(
         return Err((1, format!("writing the waveform: {e}")));
     }
     let fault = gpu.cu().block_fault().cloned();
+    let simd = gpu.cu().simd().map(super::simd::SimdSummary::of);
     // The RTL blocks close their own waveforms when they are dropped, before the merge.
     drop(gpu);
     if let (Some(p), Some(vcd)) = (probe, &o.vcd) {
@@ -747,6 +771,7 @@ pub fn run_loaded(
     r.dump = dumped;
     r.check = check;
     r.auto_split = auto_split;
+    r.simd = simd;
     if let Some(f) = &fault {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
@@ -834,6 +859,7 @@ fn report(
         error,
         perf: c,
         speed: None,
+        simd: None,
     }
 }
 
