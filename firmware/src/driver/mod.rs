@@ -11,8 +11,8 @@ use crate::launch::{Dims, LaunchError};
 use rtgpu_hw::cu::{Abi, CuError, IduLaunch, Mode};
 use rtgpu_hw::gpu::regs::{self, addr, status, BusError};
 use rtgpu_hw::gpu::Gpu;
-use rtgpu_hw::simd::Exec;
 use rtgpu_hw::sched::model::Policy;
+use rtgpu_hw::simd::Exec;
 use std::fmt;
 
 /// A 32-bit MMIO bus with a clock: what the driver needs from the GPU.

@@ -29,9 +29,9 @@ mod mem;
 mod observe;
 mod salu;
 mod step;
-mod tile;
 #[cfg(test)]
 mod tests;
+mod tile;
 mod valu;
 #[cfg(test)]
 mod valu_block;

@@ -232,9 +232,12 @@ impl Instruction {
     /// A Sim-D tile descriptor is four SGPRs (docs/assumptions.md#A81).
     fn check_tile(&self) -> Result<(), Invalid> {
         match (self.op, self.src[0]) {
-            (Op::TileLd | Op::TileSt, Some(src)) if !matches!(src, Operand::Sgpr(_)) => invalid(
-                format!("{} cannot be a tile descriptor (use s[n:n+3])", src.describe()),
-            ),
+            (Op::TileLd | Op::TileSt, Some(src)) if !matches!(src, Operand::Sgpr(_)) => {
+                invalid(format!(
+                    "{} cannot be a tile descriptor (use s[n:n+3])",
+                    src.describe()
+                ))
+            }
             _ => Ok(()),
         }
     }

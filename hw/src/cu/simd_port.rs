@@ -46,7 +46,12 @@ impl ComputeUnit {
     }
 
     /// `tile_ld`/`tile_st` by context k of group gi: it waits at the work-group's transfer.
-    pub(super) fn tile(&mut self, gi: usize, k: usize, f: &InsnFields) -> Result<(), (CuError, u32)> {
+    pub(super) fn tile(
+        &mut self,
+        gi: usize,
+        k: usize,
+        f: &InsnFields,
+    ) -> Result<(), (CuError, u32)> {
         let Some(s) = self.simd.as_deref_mut() else {
             return Err(bad(f.opcode));
         };
@@ -123,7 +128,9 @@ impl ComputeUnit {
         let w = s.waiting[slot].expect("a waiting transfer");
         let lds = &mut self.wgs[slot].lds;
         match w.desc.check(self.mem.words().len(), lds.len()) {
-            Err(a) if a == w.desc.lds && w.desc.dram % 4 == 0 => return Err((CuError::LdsFault, a)),
+            Err(a) if a == w.desc.lds && w.desc.dram % 4 == 0 => {
+                return Err((CuError::LdsFault, a))
+            }
             Err(a) => return Err((CuError::MemoryFault, a)),
             Ok(()) => {}
         }
@@ -168,7 +175,11 @@ impl ComputeUnit {
     /// work-group in resident entry `wi` ended.
     pub(super) fn simd_may_admit(&self) -> bool {
         self.simd.as_ref().is_none_or(|s| {
-            let entry = self.wgs.iter().position(|w| !w.active).unwrap_or(self.wgs.len());
+            let entry = self
+                .wgs
+                .iter()
+                .position(|w| !w.active)
+                .unwrap_or(self.wgs.len());
             entry < 2 && !s.sched.occupied(entry) && s.sched.may_admit(self.disp.next_wg)
         })
     }

@@ -4,8 +4,8 @@
 pub mod regs;
 
 use crate::cu::{Abi, ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
-use crate::simd::Exec;
 use crate::sched::model::Policy;
+use crate::simd::Exec;
 use regs::{addr, status, BusError};
 
 /// The launch registers.

@@ -159,8 +159,8 @@ impl PhaseSched {
         self.slots[slot].access_from = Some(now);
     }
 
-    /// The transfer of `slot` completed in cycle `now` (its phase ends with the cycle); the
-    /// work-group is freed when it was the final one and every wavefront has ended.
+    /// The transfer of `slot` completed in cycle `now` (its phase is `[start, now)`: the
+    /// resource passes on within the cycle); the work-group is freed when it was the final one and every wavefront has ended.
     pub fn access_done(&mut self, slot: usize, now: u64, ended: bool) {
         let s = &mut self.slots[slot];
         if let (Some(from), Some(wg)) = (s.access_from.take(), s.wg) {
@@ -169,7 +169,7 @@ impl PhaseSched {
                 slot,
                 kind: PhaseKind::Access,
                 start: from,
-                end: now + 1,
+                end: now,
             });
         }
         s.blocked = false;

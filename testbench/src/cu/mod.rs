@@ -7,6 +7,7 @@ pub mod probe;
 pub(crate) mod run;
 pub mod scenario;
 pub mod simd;
+pub mod simd_gen;
 pub mod suite;
 pub mod sweep;
 mod sys_probe;

@@ -116,7 +116,9 @@ pub fn parse_exec(s: &str) -> Result<Exec, String> {
         "gcn" => Ok(Exec::Gcn),
         "simd" => Ok(Exec::Simd),
         "simd-free" => Ok(Exec::SimdFree),
-        _ => Err(format!("unknown execution model {s:?} (gcn, simd, simd-free)")),
+        _ => Err(format!(
+            "unknown execution model {s:?} (gcn, simd, simd-free)"
+        )),
     }
 }
 

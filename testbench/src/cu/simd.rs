@@ -1,8 +1,17 @@
 //! What a Sim-D launch measured ([`SimdSummary`]): its phases, the tile requests and the DRAM
-//! data-bus use, from the compute unit's Sim-D state after the run.
+//! data-bus use, from the compute unit's Sim-D state after the run; and a launch with its
+//! oracles ([`run_simd`]).
 
+use super::system::check_trace;
+use crate::oracle::ddr4::{CheckStats, Violation};
+use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
+use rtgpu_firmware::interp::{self, InterpConfig};
+use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
+use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
 use rtgpu_hw::simd::sched::{Phase, PhaseKind};
-use rtgpu_hw::simd::SimdExec;
+use rtgpu_hw::simd::{Exec, SimdExec};
 use serde::Serialize;
 
 /// A Sim-D launch's phases and DRAM use (`rtgpu run --exec simd`).
@@ -73,4 +82,58 @@ impl SimdSummary {
             self.refreshes
         )
     }
+}
+
+/// A Sim-D launch with its oracles: the interpreter's buffers and the DDR4 checker.
+#[derive(Clone, Debug)]
+pub struct SimdOutcome {
+    /// `Ok` when the GPU reported done, else the driver's message.
+    pub result: Result<(), String>,
+    /// Core cycles of the launch.
+    pub cycles: u64,
+    /// The buffers equal the interpreter's (`None` when the launch failed).
+    pub exact: Option<bool>,
+    /// The DDR4 checker over every DRAM command: its statistics or the first violation.
+    pub ddr4: Result<CheckStats, Violation>,
+    /// Phases and DRAM use.
+    pub summary: SimdSummary,
+}
+
+/// Runs `kernel` (code and header) with `dims` under `exec` on configuration `cfg`, seed
+/// `seed`; compares the buffers with the interpreter's and checks every DRAM command.
+pub fn run_simd(
+    (code, meta): (&[u32], &KernelMeta),
+    dims: Dims,
+    exec: Exec,
+    cfg: &CuConfig,
+    seed: u64,
+) -> Result<SimdOutcome, String> {
+    let image = Image::build(&meta.args, dims, seed);
+    let mut gpu = Gpu::new(*cfg)?;
+    gpu.cu_mut().record_dram = true;
+    let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
+    let desc = LaunchDesc {
+        exec,
+        ..LaunchDesc::new(image.kernarg, dims, meta.lds, Mode::NoSplit, 1, Policy::Gto)
+    };
+    let out = driver::run(&mut drv, code, &image, desc, 50_000_000).map_err(|e| e.to_string())?;
+    let gpu = drv.into_bus();
+    let s = gpu.cu().simd().ok_or("the launch ran without Sim-D")?;
+    let trace = s.access.trace.as_deref().unwrap_or(&[]);
+    let ddr4 = check_trace(trace, s.access.counters.dram_cycles, cfg)?;
+    let exact = match out.result {
+        Ok(()) => Some(
+            out.buffers
+                == interp::buffers(code, dims, meta.lds, &image, &InterpConfig::default())
+                    .map_err(|e| format!("interpreter: {e}"))?,
+        ),
+        Err(_) => None,
+    };
+    Ok(SimdOutcome {
+        result: out.result.map_err(|e| e.to_string()),
+        cycles: out.counters.get("cycles"),
+        exact,
+        ddr4,
+        summary: SimdSummary::of(s),
+    })
 }
