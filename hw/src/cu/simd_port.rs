@@ -128,7 +128,7 @@ impl ComputeUnit {
         let w = s.waiting[slot].expect("a waiting transfer");
         let lds = &mut self.wgs[slot].lds;
         match w.desc.check(self.mem.words().len(), lds.len()) {
-            Err(a) if a == w.desc.lds && w.desc.dram % 4 == 0 => {
+            Err(a) if a == w.desc.lds && w.desc.dram.is_multiple_of(4) => {
                 return Err((CuError::LdsFault, a))
             }
             Err(a) => return Err((CuError::MemoryFault, a)),

@@ -42,7 +42,7 @@ impl TileDesc {
             u64::from(self.period),
         );
         let shape_ok = words > 0 && rows > 0 && (rows == 1 || period >= words);
-        let aligned = self.dram % 4 == 0 && self.lds % 4 == 0;
+        let aligned = self.dram.is_multiple_of(4) && self.lds.is_multiple_of(4);
         let mem_end = u64::from(self.dram / 4) + (rows.max(1) - 1) * period + words;
         let lds_end = u64::from(self.lds / 4) + rows * words;
         if !shape_ok || !aligned || mem_end > mem_words as u64 {

@@ -7,7 +7,7 @@ use crate::oracle::ddr4::{CheckStats, Violation};
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
 use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
-use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::cu::{CuConfig, IssueRecord, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_hw::simd::sched::{Phase, PhaseKind};
@@ -97,6 +97,23 @@ pub struct SimdOutcome {
     pub ddr4: Result<CheckStats, Violation>,
     /// Phases and DRAM use.
     pub summary: SimdSummary,
+    /// Instructions (other than `s_endpgm`) issued outside a compute phase of their
+    /// work-group.
+    pub stray_issues: usize,
+}
+
+/// The issues of `log` (other than `s_endpgm`, `0xBF810000`) outside every compute phase of
+/// their work-group (`waves` wavefronts each).
+fn stray_issues(log: &[IssueRecord], phases: &[Phase], code: &[u32], waves: u32) -> usize {
+    let inside = |r: &IssueRecord| {
+        let wg = r.wave / waves;
+        phases.iter().any(|p| {
+            p.wg == wg && p.kind == PhaseKind::Compute && (p.start..p.end).contains(&r.cycle)
+        })
+    };
+    log.iter()
+        .filter(|r| code.get(r.pc as usize / 4) != Some(&0xBF81_0000) && !inside(r))
+        .count()
 }
 
 /// Runs `kernel` (code and header) with `dims` under `exec` on configuration `cfg`, seed
@@ -111,6 +128,7 @@ pub fn run_simd(
     let image = Image::build(&meta.args, dims, seed);
     let mut gpu = Gpu::new(*cfg)?;
     gpu.cu_mut().record_dram = true;
+    gpu.cu_mut().issue_log = Some(Vec::new());
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
     let desc = LaunchDesc {
         exec,
@@ -129,7 +147,10 @@ pub fn run_simd(
         ),
         Err(_) => None,
     };
+    let log = gpu.cu().issue_log.as_deref().unwrap_or(&[]);
+    let phases = &s.sched.log;
     Ok(SimdOutcome {
+        stray_issues: stray_issues(log, phases, code, dims.wg.div_ceil(64)),
         result: out.result.map_err(|e| e.to_string()),
         cycles: out.counters.get("cycles"),
         exact,

@@ -149,6 +149,9 @@ fn check_program(p: &SimdProgram, exec: Exec) -> Result<SimdOutcome, String> {
     in_program_order(log, p.groups, p.phases.len() + 1)?;
     if exec == Exec::Simd {
         exclusive(log, PhaseKind::Compute)?;
+        if o.stray_issues > 0 {
+            return Err(format!("{} issues outside a compute phase", o.stray_issues));
+        }
         pairwise(log, p.groups)?;
     }
     Ok(o)
