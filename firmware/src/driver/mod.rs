@@ -524,6 +524,15 @@ fn refused(a: u32) -> impl FnOnce(BusError) -> DriverError {
     move |error| DriverError::Bus { addr: a, error }
 }
 
+/// The `FEATURES` bits of an execution model.
+fn exec_bits(e: Exec) -> u32 {
+    match e {
+        Exec::Gcn => 0,
+        Exec::Simd => regs::FEATURE_SIMD,
+        Exec::SimdFree => regs::FEATURE_SIMD | regs::FEATURE_SIMD_FREE,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,14 +584,5 @@ mod tests {
                 );
             }
         }
-    }
-}
-
-/// The `FEATURES` bits of an execution model.
-fn exec_bits(e: Exec) -> u32 {
-    match e {
-        Exec::Gcn => 0,
-        Exec::Simd => regs::FEATURE_SIMD,
-        Exec::SimdFree => regs::FEATURE_SIMD | regs::FEATURE_SIMD_FREE,
     }
 }

@@ -266,7 +266,7 @@ fn state_after(flow: Flow) -> State {
 /// ended has arrived: the transfer runs once (the first waiting wavefront's descriptor) and
 /// they continue.
 fn release_tile(state: &mut [State], m: &mut Memories) -> Result<(), InterpError> {
-    if state.iter().any(|s| *s == State::Ready) {
+    if state.contains(&State::Ready) {
         return Ok(());
     }
     let Some(t) = state.iter().find_map(|s| match s {
