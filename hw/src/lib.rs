@@ -22,4 +22,5 @@ pub mod pws;
 pub mod reorder;
 pub mod salu;
 pub mod sched;
+pub mod simd;
 pub mod valu;

@@ -14,6 +14,7 @@ use rtgpu_hw::cu::{Abi, CuError, IduLaunch, Mode};
 use rtgpu_hw::gpu::regs::{self, addr, status, BusError};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
+use rtgpu_hw::simd::Exec;
 use std::fmt;
 
 /// A 32-bit MMIO bus with a clock: what the driver needs from the GPU.
@@ -226,6 +227,8 @@ pub struct LaunchDesc {
     pub trace_addr: u64,
     /// The IDU in front of the VALU lane clusters (`FEATURES` bits 1–2, `IDU_CLUSTER`).
     pub idu: Option<IduLaunch>,
+    /// GCN or Sim-D execution (`FEATURES` bits 3–4).
+    pub exec: Exec,
 }
 
 impl LaunchDesc {
@@ -250,6 +253,7 @@ impl LaunchDesc {
             reorder: false,
             trace_addr: 0,
             idu: None,
+            exec: Exec::Gcn,
         }
     }
 }
@@ -441,7 +445,7 @@ impl<B: Bus> Driver<B> {
         }
         self.write(
             addr::FEATURES,
-            (u32::from(d.reorder) * regs::FEATURE_REORDER) | idu,
+            (u32::from(d.reorder) * regs::FEATURE_REORDER) | idu | exec_bits(d.exec),
         )?;
         self.write(addr::TRACE_ADDR_LO, d.trace_addr as u32)?;
         self.write(addr::TRACE_ADDR_HI, (d.trace_addr >> 32) as u32)?;
@@ -534,6 +538,15 @@ fn read<B: Bus>(bus: &mut B, a: u32) -> Result<u32, DriverError> {
 /// The error of a bus access to register `a` that the bus refused.
 fn refused(a: u32) -> impl FnOnce(BusError) -> DriverError {
     move |error| DriverError::Bus { addr: a, error }
+}
+
+/// The `FEATURES` bits of an execution model.
+fn exec_bits(e: Exec) -> u32 {
+    match e {
+        Exec::Gcn => 0,
+        Exec::Simd => regs::FEATURE_SIMD,
+        Exec::SimdFree => regs::FEATURE_SIMD | regs::FEATURE_SIMD_FREE,
+    }
 }
 
 #[cfg(test)]

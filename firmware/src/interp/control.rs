@@ -14,6 +14,8 @@ pub(crate) enum Flow {
     Barrier,
     /// The wavefront ended (`s_endpgm`).
     End,
+    /// Wait at a Sim-D tile transfer of the whole work-group, then continue at `Wave::pc`.
+    Tile(super::tile::Tile),
 }
 
 /// The instruction is handled here.

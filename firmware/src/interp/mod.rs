@@ -4,7 +4,8 @@
 //!
 //! Work-groups run one after another. Inside a work-group the wavefronts interleave one
 //! instruction at a time, round-robin in wave order; a wavefront at `s_barrier` waits until
-//! every wavefront of its group that has not ended has arrived. `split` and `merge` change
+//! every wavefront of its group that has not ended has arrived; at a Sim-D `tile_ld`/`tile_st`
+//! (`tile`) likewise, and then the transfer runs once for the work-group. `split` and `merge` change
 //! no architectural state (lanes are governed by EXEC alone), `s_waitcnt`, `s_nop` and
 //! `s_sleep` do nothing. [`run_observed`] runs the same launch and reports each FLAT
 //! load/store and `s_barrier` to an observer ([`MemEvent`]); [`run`] has no observer.
@@ -30,6 +31,7 @@ mod salu;
 mod step;
 #[cfg(test)]
 mod tests;
+mod tile;
 mod valu;
 #[cfg(test)]
 mod valu_block;
@@ -132,6 +134,8 @@ pub fn run_observed(
 enum State {
     Ready,
     AtBarrier,
+    /// At a Sim-D tile transfer (done once every live wavefront is there).
+    AtTile(tile::Tile),
     Done,
 }
 
@@ -219,6 +223,7 @@ impl<'a> Launch<'a, '_> {
                     *s = self.step(w, &mut m, WaveId { group, wave })?;
                 }
             }
+            release_tile(&mut state, &mut m)?;
             release_barrier(&mut state);
         }
         Ok(())
@@ -253,7 +258,28 @@ fn state_after(flow: Flow) -> State {
         Flow::Continue => State::Ready,
         Flow::Barrier => State::AtBarrier,
         Flow::End => State::Done,
+        Flow::Tile(t) => State::AtTile(t),
     }
+}
+
+/// When no wavefront can run and some wait at a tile transfer, every wavefront that has not
+/// ended has arrived: the transfer runs once (the first waiting wavefront's descriptor) and
+/// they continue.
+fn release_tile(state: &mut [State], m: &mut Memories) -> Result<(), InterpError> {
+    if state.contains(&State::Ready) {
+        return Ok(());
+    }
+    let Some(t) = state.iter().find_map(|s| match s {
+        State::AtTile(t) => Some(*t),
+        _ => None,
+    }) else {
+        return Ok(());
+    };
+    tile::run(&t, m).map_err(|e| e.at(t.pc, t.word))?;
+    for s in state.iter_mut().filter(|s| matches!(s, State::AtTile(_))) {
+        *s = State::Ready;
+    }
+    Ok(())
 }
 
 /// When no wavefront can run and some wait at the barrier, every wavefront that has not

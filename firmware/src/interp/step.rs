@@ -4,8 +4,8 @@ use super::control::{self, Flow};
 use super::error::InterpError;
 use super::mem::{self, Memories};
 use super::wave::Wave;
-use super::{salu, valu};
-use crate::isa::{decode, Format, Instruction};
+use super::{salu, tile, valu};
+use crate::isa::{decode, Format, Instruction, Op};
 
 /// The code image with a lazily filled decode cache.
 pub(crate) struct Code<'a> {
@@ -51,7 +51,10 @@ pub(crate) fn step(w: &mut Wave, code: &mut Code, m: &mut Memories) -> Result<Fl
     let (insn, len) = code.fetch(pc)?;
     w.pc = pc + u64::from(len);
     let format = insn.op.info().format;
-    let result = if control::is_control(insn.op) {
+    let word = code.words[(pc / 4) as usize];
+    let result = if matches!(insn.op, Op::TileLd | Op::TileSt) {
+        tile::read(w, &insn, pc as u32, word).map(Flow::Tile)
+    } else if control::is_control(insn.op) {
         control::exec(w, &insn)
     } else {
         match format {
@@ -64,5 +67,5 @@ pub(crate) fn step(w: &mut Wave, code: &mut Code, m: &mut Memories) -> Result<Fl
             _ => valu::exec(w, &insn).map(|_| Flow::Continue),
         }
     };
-    result.map_err(|t| t.at(pc as u32, code.words[(pc / 4) as usize]))
+    result.map_err(|t| t.at(pc as u32, word))
 }

@@ -90,6 +90,7 @@ pub fn slots(op: Op, e64: bool) -> Vec<Slot> {
         (Sig::GetPc, _) => vec![SDst(2)],
         (Sig::SetPc, _) => vec![SSrc(0, 2)],
         (Sig::Sopc | Sig::Split, _) => vec![SSrc(0, 1), SSrc(1, 1)],
+        (Sig::Tile, _) => vec![SSrc(0, 4)],
         (Sig::SoppNone, _) => vec![],
         (Sig::SoppImm, _) => vec![Count16],
         (Sig::Branch, _) => vec![Label],
@@ -207,6 +208,7 @@ impl Instruction {
         self.check_unused(&used)?;
         self.check_literals()?;
         self.check_split()?;
+        self.check_tile()?;
         self.check_mods()
     }
 
@@ -225,6 +227,19 @@ impl Instruction {
             }
         }
         Ok(())
+    }
+
+    /// A Sim-D tile descriptor is four SGPRs (docs/assumptions.md#A81).
+    fn check_tile(&self) -> Result<(), Invalid> {
+        match (self.op, self.src[0]) {
+            (Op::TileLd | Op::TileSt, Some(src)) if !matches!(src, Operand::Sgpr(_)) => {
+                invalid(format!(
+                    "{} cannot be a tile descriptor (use s[n:n+3])",
+                    src.describe()
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 
     fn check_slot(&self, slot: Slot, used: &mut Used) -> Result<(), Invalid> {

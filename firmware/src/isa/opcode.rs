@@ -81,6 +81,9 @@ pub enum Sig {
     Sopc,
     /// `split ssrc0, ssrc1`: SOPC, both operands must be mask sources (docs/assumptions.md#A2).
     Split,
+    /// `tile_ld s[n:n+3]` / `tile_st s[n:n+3]`: Sim-D's work-group-wide tile transfers (SOPC,
+    /// ssrc0 = the descriptor's first SGPR, ssrc1 = 0; docs/assumptions.md#A81).
+    Tile,
     /// No operand (`s_endpgm`, `s_barrier`, `merge`).
     SoppNone,
     /// A 16-bit count (`s_nop 3`, `s_sleep 2`).
@@ -288,6 +291,8 @@ opcodes! {
     SCmpLtU32 "s_cmp_lt_u32" Sopc 0xa Sopc, NONE;
     SCmpLeU32 "s_cmp_le_u32" Sopc 0xb Sopc, NONE;
     Split "split" Sopc 0x7f Split, NONE;
+    TileLd "tile_ld" Sopc 0x7e Tile, NONE;
+    TileSt "tile_st" Sopc 0x7d Tile, NONE;
     SNop "s_nop" Sopp 0x0 SoppImm, NONE;
     SEndpgm "s_endpgm" Sopp 0x1 SoppNone, NONE;
     SBranch "s_branch" Sopp 0x2 Branch, NONE;

@@ -68,6 +68,9 @@ pub fn instruction(rng: &mut impl Rng) -> Instruction {
             }
         }
     }
+    if matches!(op, Op::TileLd | Op::TileSt) {
+        insn.src[0] = Some(scalar_reg(rng, 4));
+    }
     modifiers(rng, &mut insn);
     insn
 }

@@ -242,6 +242,8 @@ pub struct Launch {
     /// Byte address of the reordering unit's trace table in data memory
     /// ([`crate::memsys::plan`]; read at the launch when `reorder`).
     pub trace_addr: u64,
+    /// GCN or Sim-D execution ([`crate::simd`]).
+    pub exec: crate::simd::Exec,
 }
 
 #[cfg(test)]

@@ -239,6 +239,7 @@ impl ComputeUnit {
         wg.live_waves -= 1;
         if wg.live_waves == 0 {
             wg.active = false;
+            self.simd_wg_event(wi, false);
         }
     }
 }

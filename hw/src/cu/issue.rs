@@ -151,6 +151,9 @@ impl ComputeUnit {
         if c.barrier {
             return Elig::No(Stall::Barrier);
         }
+        if self.simd_blocks(gi, k) {
+            return Elig::No(Stall::Barrier);
+        }
         if c.ready_at > self.now {
             return Elig::Until(Stall::Dependency, c.ready_at);
         }
@@ -265,7 +268,9 @@ impl ComputeUnit {
                 let wf = g.ctx[k].wf;
                 valu::execute(&f, &mut g.ctx[k].r, &mut g.wfs[wf].vrf, eff).map_err(|b| bad(b.0))
             }
+            unit::VMEM if self.simd.is_some() => Err(bad(f.opcode)),
             unit::VMEM | unit::SMEM | unit::LDS => self.memory(gi, k, &f),
+            unit::TILE => self.tile(gi, k, &f),
             unit::BRANCH => self.branch(gi, k, &f, next),
             unit::PWS => self.split_merge(gi, k, &f, l.mode),
             unit::SYNC => {

@@ -70,6 +70,9 @@ impl ComputeUnit {
                 return;
             }
         }
+        if let Err(e) = self.start_simd(&l) {
+            return self.fail_blocks(e);
+        }
         if let Err(e) = self.decode_all() {
             return self.fail_blocks(e);
         }

@@ -79,6 +79,11 @@ impl Memory {
     pub fn words(&self) -> &[u32] {
         &self.0
     }
+
+    /// All of memory as dwords, writable (Sim-D tile transfers).
+    pub fn words_mut(&mut self) -> &mut [u32] {
+        &mut self.0
+    }
 }
 
 /// Which counter a memory instruction counts in.

@@ -70,6 +70,7 @@ mod execute;
 mod issue;
 mod launch;
 mod progress;
+mod simd_port;
 mod step;
 
 pub use abi::{Abi, WavePlace};
@@ -235,6 +236,8 @@ pub struct ComputeUnit {
     observer: Option<Box<dyn observe::Observer>>,
     /// The armed bit flip ([`inject`]; `None`: off) and, once done, what it flipped.
     inject: inject::Armed,
+    /// Sim-D execution: the slots' scheduler and the access resource (`None`: GCN).
+    simd: Option<Box<crate::simd::SimdExec>>,
 }
 
 /// One instruction issue, as [`ComputeUnit::issue_log`] records it.
@@ -288,6 +291,7 @@ impl ComputeUnit {
             quiet: quiet::Quiet::default(),
             observer: None,
             inject: inject::Armed::default(),
+            simd: None,
             cfg,
         })
     }
@@ -356,6 +360,7 @@ impl ComputeUnit {
         self.mem_sys = None;
         self.coal = None;
         self.rounds = None;
+        self.simd = None;
         self.disp = Dispatcher::default();
     }
 

@@ -10,6 +10,7 @@ impl ComputeUnit {
             && self.inflight.is_empty()
             && self.mem_sys.as_ref().is_none_or(MemSystem::idle)
             && self.pending.is_empty()
+            && self.simd.as_ref().is_none_or(|s| s.idle())
             && self.groups.iter().all(|g| g.ctx.iter().all(|c| !c.live))
     }
 
@@ -174,6 +175,14 @@ impl ComputeUnit {
             any[c.wg] |= c.barrier;
             every[c.wg] &= c.barrier;
         }
+        // (Sim-D: wavefronts at a tile transfer wait for it, not for a barrier.)
+        if let Some(s) = &self.simd {
+            for (slot, w) in s.waiting.iter().enumerate() {
+                if w.is_some() && slot < every.len() {
+                    (any[slot], every[slot]) = (false, false);
+                }
+            }
+        }
         if !any.contains(&true) {
             return;
         }
@@ -233,6 +242,7 @@ impl ComputeUnit {
             .map_or(usize::MAX, |n| n as usize);
         // Admit while fewer wavefronts wait than there are SIMD groups to send them to.
         while self.disp.pending.len() < n
+            && self.simd_may_admit()
             && self.disp.admit(
                 &mut self.wgs,
                 free,
@@ -241,6 +251,10 @@ impl ComputeUnit {
             )
         {
             self.quiet.active = true;
+            let id = self.disp.next_wg - 1;
+            if let Some(wi) = self.wgs.iter().position(|w| w.active && w.id == id) {
+                self.simd_wg_event(wi, true);
+            }
         }
         for step in 0..n {
             let Some(&(wi, wave)) = self.disp.pending.front() else {

@@ -44,6 +44,7 @@ impl ComputeUnit {
         self.quiet.last = false;
         self.retire();
         self.observe();
+        self.simd_cycle();
         self.release_barriers();
         self.dispatch();
         self.issue_all();
@@ -96,6 +97,7 @@ impl ComputeUnit {
     pub(super) fn quiet_jump(&mut self, n: u64) -> u64 {
         let next = self.pending.peek().map(|p| p.at);
         if self.mem_sys.is_some()
+            || self.simd.is_some()
             || self.status != Status::Busy
             || !self.quiet.holds(self.now, next)
         {
@@ -116,7 +118,8 @@ impl ComputeUnit {
     /// After a full cycle in which nothing happened: the first cycle that must run in full
     /// again, or `None` if the next one must (see [`quiet`]).
     pub(super) fn quiet_horizon(&mut self) -> Option<u64> {
-        if !self.quiet.on || self.quiet.active || self.status != Status::Busy {
+        if !self.quiet.on || self.quiet.active || self.status != Status::Busy || self.simd.is_some()
+        {
             return None;
         }
         if self.blocks.checked() || !self.note_mem_waits() {

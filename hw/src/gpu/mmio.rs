@@ -355,6 +355,14 @@ impl Gpu {
                 clusters: r.idu.map(|(lo, ps)| (lo & 0x100 != 0, lo as u8, ps)),
             }),
             trace_addr: r.trace_addr,
+            exec: match (
+                r.features & regs::FEATURE_SIMD != 0,
+                r.features & regs::FEATURE_SIMD_FREE != 0,
+            ) {
+                (false, _) => Exec::Gcn,
+                (true, false) => Exec::Simd,
+                (true, true) => Exec::SimdFree,
+            },
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod regs;
 use crate::cu::memory::Memory;
 use crate::cu::{Abi, ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
 use crate::sched::model::Policy;
+use crate::simd::Exec;
 use queue::{Done, HwQueue, MAX_CUS};
 use regs::{addr, status, BusError};
 

@@ -26,7 +26,7 @@
 //! | 0x054 | `LDS` | RW | LDS bytes per work-group |
 //! | 0x058 | `MODE` | RW | bits 1:0 mode (0 no-split, 1 DWS, 2 PWS); bits 6:4 S (1..=7) |
 //! | 0x05C | `SCHED` | RW | issue policy (bits 1:0): 0 LRR, 1 GTO, 2 pure RR (3: LRR) |
-//! | 0x060 | `FEATURES` | RW | bit 0: the reordering unit on (needs `memory.hierarchy`; the trace table at `TRACE_ADDR`) |
+//! | 0x060 | `FEATURES` | RW | bit 0: the reordering unit on (needs `memory.hierarchy`; the trace table at `TRACE_ADDR`); bit 3: Sim-D execution (work-groups as access and compute phases, `tile_ld`/`tile_st` to the DRAM controller, two slots; [`crate::simd`]); bit 4 with bit 3: the phase rules off (free scheduling of the two slots) |
 //! | 0x064 | `TRACE_ADDR_LO` | RW | byte address of the reordering trace table in data memory ([`crate::memsys::plan`]), low half |
 //! | 0x068 | `TRACE_ADDR_HI` | RW | high half |
 //! | 0x06C | `ABI` | RW | bit 0: the wavefronts start with the HSA ABI from `PGM_RSRC2` and `USER_DATA` (else rtgpu's simple ABI from `KERNARG`; [`crate::cu::abi`]) |
@@ -165,6 +165,10 @@ pub const FEATURE_REORDER: u32 = 1;
 pub const FEATURE_IDU: u32 = 2;
 /// `FEATURES` bit 2: the IDU distributes by its limits (else the stock dispatcher).
 pub const FEATURE_IDU_ENABLE: u32 = 4;
+/// `FEATURES` bit 3: Sim-D execution (phases, tile transfers, two slots; [`crate::simd`]).
+pub const FEATURE_SIMD: u32 = 8;
+/// `FEATURES` bit 4 (with bit 3): the Sim-D phase rules off (free scheduling).
+pub const FEATURE_SIMD_FREE: u32 = 16;
 /// Number of 64-bit counters of the second bank (`COUNTERS2`).
 pub const N_COUNTERS2: u32 = 10;
 /// The second bank's names, by index.

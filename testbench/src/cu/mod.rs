@@ -6,6 +6,8 @@ pub mod evals;
 pub mod probe;
 pub(crate) mod run;
 pub mod scenario;
+pub mod simd;
+pub mod simd_gen;
 pub mod suite;
 pub mod sweep;
 mod sys_probe;

@@ -21,6 +21,7 @@ use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::memsys::DramPart;
 use rtgpu_hw::sched::model::Policy;
+use rtgpu_hw::simd::Exec;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -80,6 +81,12 @@ pub struct RunOpts {
     /// The reordering unit on (implies `--memory hierarchy`).
     #[arg(long)]
     pub reorder: bool,
+    /// Execution model: `gcn` (the compute unit), `simd` (Sim-D: work-groups as access and
+    /// compute phases, `tile_ld`/`tile_st` straight to the DRAM controller, two slots under
+    /// GTRR and the pairwise rule; kernels in firmware/kernels/simd/) or `simd-free` (Sim-D
+    /// without the phase rules).
+    #[arg(long, default_value = "gcn", value_parser = parse_exec)]
+    pub exec: Exec,
     /// DRAM part: ddr4-3200aa-x16, ddr4-3200aa-x8 or ddr4-1866m-x16 (default: the
     /// configuration's).
     #[arg(long, value_parser = DramPart::by_name)]
@@ -105,6 +112,18 @@ pub struct RunOpts {
     /// read, bits × cycles) and print it beside Algorithm 1's estimate (Lee's thesis, Ch. 3).
     #[arg(long)]
     pub vulnerability: bool,
+}
+
+/// `--exec`: gcn, simd or simd-free.
+pub fn parse_exec(s: &str) -> Result<Exec, String> {
+    match s {
+        "gcn" => Ok(Exec::Gcn),
+        "simd" => Ok(Exec::Simd),
+        "simd-free" => Ok(Exec::SimdFree),
+        _ => Err(format!(
+            "unknown execution model {s:?} (gcn, simd, simd-free)"
+        )),
+    }
 }
 
 /// The blocks `--rtl` names.
@@ -291,6 +310,8 @@ pub struct RunReport {
     pub speed: Option<Speed>,
     /// Vulnerable periods, with `--vulnerability`.
     pub vulnerability: Option<super::vuln::VulnReport>,
+    /// Sim-D execution: the phases and the DRAM use.
+    pub simd: Option<super::simd::SimdSummary>,
 }
 
 impl RunReport {
@@ -314,6 +335,9 @@ impl RunReport {
         }
         for (name, v) in self.perf.counters.iter().filter(|(n, _)| self.applies(n)) {
             out += &format!("{name:>18} {v}\n");
+        }
+        if let Some(s) = &self.simd {
+            out += &s.text();
         }
         let finish: Vec<String> = self.perf.wf.iter().map(|(_, f)| f.to_string()).collect();
         out += &format!("wavefront finish cycles: {}\n", finish.join(" "));
@@ -712,6 +736,7 @@ pub fn run_loaded(
     let desc = LaunchDesc {
         reorder: o.reorder,
         idu,
+        exec: o.exec,
         entry_pc: prog.entry_pc(),
         ..LaunchDesc::new(image.abi, dims, meta.lds, o.mode, o.s, o.sched)
     };
@@ -725,6 +750,7 @@ pub fn run_loaded(
         return Err((1, format!("writing the waveform: {e}")));
     }
     let fault = gpu.cu().block_fault().cloned();
+    let simd = gpu.cu().simd().map(super::simd::SimdSummary::of);
     // The RTL blocks close their own waveforms when they are dropped, before the merge.
     drop(gpu);
     if let (Some(p), Some(vcd)) = (probe, &o.vcd) {
@@ -761,6 +787,7 @@ pub fn run_loaded(
     r.check = check;
     r.auto_split = auto_split;
     r.vulnerability = vulnerability;
+    r.simd = simd;
     if let Some(f) = &fault {
         let path = match &o.vcd {
             Some(v) => v.with_file_name("rtl-mismatch.vcd"),
@@ -849,6 +876,7 @@ fn report(
         perf: c,
         speed: None,
         vulnerability: None,
+        simd: None,
     }
 }
 

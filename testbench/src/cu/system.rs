@@ -11,7 +11,7 @@ use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
 use rtgpu_hw::block::Blocks;
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
-use rtgpu_hw::dram::model::{checker, trace_cmd};
+use rtgpu_hw::dram::model::{checker, trace_cmd, DramOut};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_wcet::reorder::analyzer::Analysis;
@@ -191,11 +191,20 @@ pub fn run_case(c: &SysCase) -> Result<SysOutcome, String> {
 
 /// Every DRAM command of the launch through the independent checker.
 fn check_dram(gpu: &Gpu, cfg: &CuConfig) -> Result<Result<CheckStats, Violation>, String> {
-    let mut chk = checker(&cfg.memory.dram_part.part(), cfg.memory.refresh_phase)?;
     let Some(m) = gpu.cu().mem_sys() else {
         return Err("the launch had no memory hierarchy".into());
     };
     let trace = m.dram_trace().unwrap_or(&[]);
+    check_trace(trace, m.counters().dram.cycles, cfg)
+}
+
+/// A DRAM command trace of `cycles` DRAM cycles through the independent checker.
+pub fn check_trace(
+    trace: &[(u64, DramOut)],
+    cycles: u64,
+    cfg: &CuConfig,
+) -> Result<Result<CheckStats, Violation>, String> {
+    let mut chk = checker(&cfg.memory.dram_part.part(), cfg.memory.refresh_phase)?;
     for (cycle, o) in trace {
         if let Some(t) = trace_cmd(*cycle, o) {
             if let Err(v) = chk.check(&t) {
@@ -203,7 +212,7 @@ fn check_dram(gpu: &Gpu, cfg: &CuConfig) -> Result<Result<CheckStats, Violation>
             }
         }
     }
-    Ok(chk.finish(m.counters().dram.cycles.saturating_sub(1)))
+    Ok(chk.finish(cycles.saturating_sub(1)))
 }
 
 /// The reordering analysis of a launch: its global accesses as the reference interpreter

@@ -18,8 +18,8 @@ use std::path::Path;
 /// The `insn` testbench.
 pub struct InsnTb;
 
-/// The directed kernel: one instruction of most formats, a split/merge pair, a literal, VOP3a
-/// and VOP3b modifiers.
+/// The directed kernel: one instruction of most formats, a split/merge pair, the Sim-D tile
+/// pair, a literal, VOP3a and VOP3b modifiers.
 pub const DIRECTED_KERNEL: &str = "
     s_load_dwordx2 s[0:1], s[4:5], 0x0
     s_waitcnt lgkmcnt(0)
@@ -33,6 +33,8 @@ pub const DIRECTED_KERNEL: &str = "
     v_add_u32_e64 v1, s[2:3], v2, v3
     ds_read2_b32 v[0:1], v2 offset0:1 offset1:2
     s_movk_i32 s7, 0x1234
+    tile_ld s[8:11]
+    tile_st s[96:99]
 skip:
     s_waitcnt 0
     merge
@@ -40,8 +42,10 @@ skip:
 ";
 
 /// Illegal words after the kernel: (word0, word1, what).
-pub const ILLEGAL: [(u32, u32, &str); 4] = [
+pub const ILLEGAL: [(u32, u32, &str); 6] = [
     (0xBF7F_05FF, 0, "split with a literal"),
+    (0xBF7E_0063, 0, "tile_ld from s99 (past s98)"),
+    (0xBF7D_0108, 0, "tile_st with ssrc1 = 1"),
     (0xE000_0000, 0, "MUBUF (not in the subset)"),
     (0xD101_0000, 0x0000_00FF, "VOP3 with the literal code"),
     (

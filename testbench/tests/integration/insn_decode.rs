@@ -86,6 +86,7 @@ fn unit_code(op: Op) -> u8 {
     use Format::*;
     match (op.info().format, op.info().sig, op) {
         (_, _, Op::Split | Op::Merge) => 7,
+        (_, _, Op::TileLd | Op::TileSt) => 10,
         (_, Sig::Branch, _) | (_, _, Op::SSetpcB64 | Op::SSwappcB64) => 6,
         (_, _, Op::SWaitcnt | Op::SBarrier) => 8,
         (Sopp, ..) => 9,

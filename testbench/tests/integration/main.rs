@@ -33,6 +33,7 @@ mod rtl_system;
 mod run;
 mod salu;
 mod sched;
+mod simd;
 mod standalone;
 mod sweep;
 mod system;

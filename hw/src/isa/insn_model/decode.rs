@@ -142,8 +142,8 @@ pub(super) fn decode_sop1(w0: u32, w1: u32) -> Option<InsnFields> {
     Some(with_literal(f, s0 == LITERAL_CODE, w1))
 }
 
-/// SOPC: `src0` `[7:0]`, `src1` `[15:8]`; `split` checks its mask sources, compares may
-/// take a literal.
+/// SOPC: `src0` `[7:0]`, `src1` `[15:8]`; `split` checks its mask sources, `tile_ld`/`tile_st`
+/// take an SGPR descriptor start ≤ s98 and `src1` = 0, compares may take a literal.
 pub(super) fn decode_sopc(w0: u32, w1: u32) -> Option<InsnFields> {
     let op = bits(w0, 22, 16) as u16;
     let (s0, s1) = (bits(w0, 7, 0), bits(w0, 15, 8));
@@ -154,6 +154,8 @@ pub(super) fn decode_sopc(w0: u32, w1: u32) -> Option<InsnFields> {
     };
     if op == SPLIT_OP {
         (is_mask_source(s0) && is_mask_source(s1)).then(|| f(unit::PWS))
+    } else if op == TILE_LD_OP || op == TILE_ST_OP {
+        (s0 <= TILE_DESC_LAST && s1 == 0).then(|| f(unit::TILE))
     } else if op <= SOPC_CMP_LAST {
         let literal = s0 == LITERAL_CODE || s1 == LITERAL_CODE;
         Some(with_literal(f(unit::SALU), literal, w1))

@@ -77,6 +77,8 @@ pub mod unit {
     pub const SYNC: u8 = 8;
     /// Program control: `s_nop`, `s_endpgm`, `s_sleep`.
     pub const PROGRAM: u8 = 9;
+    /// Sim-D tile transfers: `tile_ld`, `tile_st` (docs/assumptions.md#A81).
+    pub const TILE: u8 = 10;
 }
 
 /// The decoded fields of one instruction. All zero/false except `illegal` when illegal.

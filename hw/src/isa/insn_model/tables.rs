@@ -75,6 +75,13 @@ pub(super) const SOPC_CMP_LAST: u16 = 0x0B;
 /// SOPC opcode of the PWS `split`.
 pub(super) const SPLIT_OP: u16 = 0x7F;
 
+/// SOPC opcode of the Sim-D `tile_ld` (docs/assumptions.md#A81).
+pub(super) const TILE_LD_OP: u16 = 0x7E;
+/// SOPC opcode of the Sim-D `tile_st`.
+pub(super) const TILE_ST_OP: u16 = 0x7D;
+/// The highest SGPR code a tile descriptor may start at (it spans s\[n\]..=s\[n+3\] ≤ s101).
+pub(super) const TILE_DESC_LAST: u32 = 98;
+
 /// SOPP opcodes in the subset with their unit (`merge` is OP 0x7F).
 pub(super) const SOPP_OPS: [(u16, u8); 13] = [
     (0x00, unit::PROGRAM), // s_nop

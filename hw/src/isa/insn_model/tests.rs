@@ -98,7 +98,7 @@ fn opcode_sweeps_match_llvm_table() {
     sweep(format::SOP2, 29, 23, 0);
     sweep(format::SOPK, 27, 23, 0);
     sweep(format::SOP1, 15, 8, 0);
-    sweep(format::SOPC, 22, 16, 1); // split
+    sweep(format::SOPC, 22, 16, 1); // split (the row's ssrc1 ≠ 0 makes tile_ld/st illegal)
     sweep(format::SOPP, 22, 16, 1); // merge
     sweep(format::SMEM, 25, 18, 0);
     sweep(format::VOP1, 16, 9, 0);
@@ -258,6 +258,26 @@ fn split_mask_source_boundaries() {
     }
     let legal_count = (0..=255).filter(|&c| is_mask_source(c)).count();
     assert_eq!(legal_count, 102 + 2 + 2 + 81);
+}
+
+/// `tile_ld s[n:n+3]` (OP 0x7E) / `tile_st` (0x7D): legal for a descriptor from s0 to s98 with
+/// ssrc1 = 0, unit TILE; anything else illegal (docs/assumptions.md#A81).
+#[test]
+fn tile_descriptor_boundaries() {
+    for (op, base) in [(0x7E, 0xBF7E_0000u32), (0x7D, 0xBF7D_0000)] {
+        for s in [0u32, 8, 98] {
+            let f = InsnFields {
+                src0: s as u16,
+                ..ZERO
+            };
+            let want = legal(format::SOPC, unit::TILE, op, 1, f);
+            assert_eq!(decode_fields(base | s, 0), want, "op {op:#x} s{s}");
+        }
+        for s in [99u32, 101, 106, 255] {
+            assert_eq!(decode_fields(base | s, 0), ILLEGAL, "op {op:#x} s{s}");
+        }
+        assert_eq!(decode_fields(base | 1 << 8 | 8, 0), ILLEGAL, "ssrc1 1");
+    }
 }
 
 #[test]

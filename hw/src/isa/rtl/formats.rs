@@ -52,4 +52,6 @@ pub mod unit {
     pub const SYNC: u64 = 8;
     /// `s_nop`, `s_endpgm`, `s_sleep`.
     pub const PROGRAM: u64 = 9;
+    /// Sim-D `tile_ld`, `tile_st`.
+    pub const TILE: u64 = 10;
 }

@@ -10,8 +10,8 @@ use rust_hdl::prelude::*;
 /// `w0` (and whose VOP3 sources are in `w1_srcs`).
 ///
 /// `legal` is low for an unknown format or an opcode outside the subset ([`OpcodeCheck`]), a
-/// VOP3 source code 255 (gfx8 VOP3 has no literal), or a `split` operand that is not a mask
-/// source ([`MaskSourceCheck`]); the reference is `illegal` of
+/// VOP3 source code 255 (gfx8 VOP3 has no literal), a `split` operand that is not a mask
+/// source ([`MaskSourceCheck`]), or a bad Sim-D tile descriptor operand; the reference is `illegal` of
 /// [`crate::isa::insn_model::decode_fields`].
 #[derive(LogicBlock)]
 pub struct InsnCheck {
@@ -35,8 +35,18 @@ pub struct InsnCheck {
     mask0: MaskSourceCheck,
     /// `split` ssrc1 legality.
     mask1: MaskSourceCheck,
+    /// The instruction is a Sim-D `tile_ld`/`tile_st` whose descriptor operand is bad
+    /// (ssrc0 past s98 or ssrc1 not 0).
+    bad_tile: Signal<Local, Bit>,
     /// The opcode of `split` in the SOPC format.
     op_split: Constant<Bits<10>>,
+    /// The opcodes of `tile_ld` and `tile_st` in the SOPC format.
+    op_tile_ld: Constant<Bits<10>>,
+    op_tile_st: Constant<Bits<10>>,
+    /// The last SGPR a tile descriptor (four SGPRs) may start at.
+    tile_last: Constant<Bits<8>>,
+    /// 0.
+    z8: Constant<Bits<8>>,
     /// The literal source code.
     lit9: Constant<Bits<9>>,
     /// The SOPC format code.
@@ -56,7 +66,12 @@ impl Default for InsnCheck {
             check: Default::default(),
             mask0: Default::default(),
             mask1: Default::default(),
+            bad_tile: Default::default(),
             op_split: k(0x7f),
+            op_tile_ld: k(0x7e),
+            op_tile_st: k(0x7d),
+            tile_last: k(98),
+            z8: k(0),
             lit9: k(255),
             sopc: k(format::SOPC),
         }
@@ -84,7 +99,13 @@ impl Logic for InsnCheck {
         self.mask1.code.next = self.w0.val().get_bits::<8>(8);
         self.is_split.next = (self.fmt.format.val() == self.sopc.val())
             & (self.fmt.opcode.val() == self.op_split.val());
+        self.bad_tile.next = (self.fmt.is_sopc.val())
+            & ((self.fmt.opcode.val() == self.op_tile_ld.val())
+                | (self.fmt.opcode.val() == self.op_tile_st.val()))
+            & ((self.w0.val().get_bits::<8>(0) > self.tile_last.val())
+                | (self.w0.val().get_bits::<8>(8) != self.z8.val()));
         self.legal.next = self.check.legal.val()
+            & !self.bad_tile.val()
             & !(self.is_split.val() & !(self.mask0.ok.val() & self.mask1.ok.val()))
             & !((self.fmt.is_vop3.val())
                 & ((self.w1_srcs.val().get_bits::<9>(0) == self.lit9.val())

@@ -14,7 +14,8 @@ use rust_hdl::prelude::*;
 /// none); the reference model is [`crate::isa::insn_model`]. `illegal` is raised (with every other
 /// field 0) for an unknown format or an opcode outside the subset, a VOP3 source code 255
 /// (gfx8 VOP3 has no literal), or a `split` operand that is not a mask source
-/// ([`MaskSourceCheck`]).
+/// ([`MaskSourceCheck`]), or a Sim-D `tile_ld`/`tile_st` whose descriptor starts past s98 or
+/// whose ssrc1 is not 0 (docs/assumptions.md#A81).
 #[derive(LogicBlock)]
 pub struct InsnDecode {
     /// Core clock; the stage register loads on its rising edge.

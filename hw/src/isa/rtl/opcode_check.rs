@@ -90,6 +90,9 @@ pub struct OpcodeCheck {
     u_pws: Constant<Bits<4>>,
     u_sync: Constant<Bits<4>>,
     u_program: Constant<Bits<4>>,
+    u_tile: Constant<Bits<4>>,
+    op_tile_ld: Constant<Bits<10>>,
+    op_tile_st: Constant<Bits<10>>,
 }
 
 impl Default for OpcodeCheck {
@@ -156,6 +159,9 @@ impl Default for OpcodeCheck {
             u_pws: k(unit::PWS),
             u_sync: k(unit::SYNC),
             u_program: k(unit::PROGRAM),
+            u_tile: k(unit::TILE),
+            op_tile_ld: k(0x7e),
+            op_tile_st: k(0x7d),
         }
     }
 }
@@ -200,10 +206,17 @@ impl Logic for OpcodeCheck {
                     .m_sopc
                     .val()
                     .get_bit(self.opcode.val().get_bits::<6>(0).index()))
-                | (self.opcode.val() == self.op_pws.val());
+                | (self.opcode.val() == self.op_pws.val())
+                | (self.opcode.val() == self.op_tile_ld.val())
+                | (self.opcode.val() == self.op_tile_st.val());
             self.unit.next = self.u_salu.val();
             if self.opcode.val() == self.op_pws.val() {
                 self.unit.next = self.u_pws.val();
+            }
+            if (self.opcode.val() == self.op_tile_ld.val())
+                | (self.opcode.val() == self.op_tile_st.val())
+            {
+                self.unit.next = self.u_tile.val();
             }
         }
         if self.is_sopp.val() {
