@@ -181,6 +181,7 @@ mod tests {
             reorder: false,
             idu: None,
             trace_addr: 0,
+            exec: crate::simd::Exec::Gcn,
         };
         Entry {
             tag: 0,

@@ -140,6 +140,7 @@ fn lee_ch3(o: &ReproduceArgs) -> Result<(), Fail> {
     let r = lee_ch3::lee_ch3(&kernels, n, o.seed, &|| bar.inc(1));
     bar.finish_and_clear();
     print_json_or(o.json, &r, lee_ch3::LeeCh3::text)
+}
 
 /// `reproduce lee-ch5`: the thesis' Section 5.4 on the model, with a progress bar.
 fn lee_ch5(o: &ReproduceArgs) -> Result<(), Fail> {
