@@ -1,6 +1,7 @@
 //! The GPU top: one compute unit ([`crate::cu`]) behind a 32-bit MMIO register map
 //! ([`regs`]): code/data windows, launch registers, doorbell, status and counters.
 
+pub mod regmap;
 pub mod regs;
 
 use crate::cu::{Abi, ComputeUnit, CuConfig, IduLaunch, Launch, Mode, Status};
