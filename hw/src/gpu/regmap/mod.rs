@@ -81,7 +81,7 @@ pub mod model;
 pub mod rtl;
 pub mod traffic;
 
-// pub use rtl::regmap::RegMap;
+pub use rtl::regmap::RegMap;
 
 /// `err_code` of an unknown or unaligned offset ([`super::regs::BusError::Unmapped`]).
 pub const ERR_UNMAPPED: u8 = 0;
