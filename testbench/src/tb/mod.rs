@@ -16,6 +16,7 @@ pub mod insn;
 pub mod lds;
 pub mod ldst;
 pub mod pws;
+pub mod regmap;
 pub mod reorder;
 mod runner;
 pub mod salu;
@@ -57,7 +58,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 21] {
+pub fn all() -> [&'static dyn BlockTb; 22] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -78,6 +79,7 @@ pub fn all() -> [&'static dyn BlockTb; 21] {
         &salu::SaluTb,
         &valu::ValuTb,
         &lds::LdsTb,
+        &regmap::RegMapTb,
         &DecodeTb,
         &CounterTb,
     ]

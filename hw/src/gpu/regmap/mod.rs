@@ -28,7 +28,7 @@
 //!
 //! # Compute-unit side
 //!
-//! `doorbell` and `abort` are the `CTRL` write's bits, combinational in the access cycle,
+//! `doorbell` and `stop` are the `CTRL` write's bits, combinational in the access cycle,
 //! so the compute unit starts (or abandons) the launch at the same edge that ends the write
 //! and a read in the next cycle sees its new `status`, as a [`super::Gpu::read`] after a
 //! [`super::Gpu::write`] does. The launch registers are outputs, held while the launch runs
@@ -64,16 +64,19 @@
 //! | `err_code` | 2 | the error's kind |
 //! | `rdata` | 32 | the word read |
 //! | `doorbell` | 1 | start the launch (this cycle's `CTRL` write, not refused) |
-//! | `abort` | 1 | abandon the launch, status idle, counters 0 (`CTRL` bit 1) |
+//! | `stop` | 1 | abandon the launch, status idle, counters 0 (`CTRL` bit 1) |
 //! | `code_req`, `code_we`, `code_addr`, `code_wdata` | 1, 1, 32, 32 | the instruction RAM's port (byte address) |
-//! | `mem_req`, `mem_we`, `mem_addr`, `mem_wdata` | 1, 1, 64, 32 | the data RAM's port (byte address) |
+//! | `mem_req`, `mem_we`, `mem_addr_lo`/`_hi`, `mem_wdata` | 1, 1, 32 + 32, 32 | the data RAM's port (byte address in two halves) |
 //! | `cnt_idx` | 6 | the counter a read at `addr` addresses |
 //! | `wf_sel` | 32 | `WF_SEL` |
 //! | `entry_pc`, `grid`, `wg`, `lds`, `mode`, `sched`, `features`, `rsrc2` | 32 each | the launch registers |
-//! | `kernarg`, `trace_addr` | 64 each | the two-half launch registers |
+//! | `kernarg_lo`/`_hi`, `trace_lo`/`_hi` | 32 each | the two-half launch registers |
 //! | `abi` | 1 | `ABI` bit 0 |
 //! | `user[16]` | 32 each | `USER_DATA[i]` |
-//! | `idu_ctl[8]`, `idu_ps[8]` | 9, 32 each | `IDU_CLUSTER[k]` +0 (limit, working) and +4 (period) |
+//! | `idu_ctl[8]`, `idu_ps[8]` | 32 each | `IDU_CLUSTER[k]` +0 (limit, working; bits 31:9 0) and +4 (period) |
+//!
+//! The 64-bit registers are kept and output as 32-bit halves: the block never widens a
+//! signal (Verilator's width lint), and the bus writes them by halves anyway.
 //!
 //! The reference model is [`model::RegMapModel`], written from the table of [`super::regs`].
 
@@ -215,7 +218,7 @@ pub struct RegMapOut {
     /// Start the launch.
     pub doorbell: bool,
     /// Abandon the launch.
-    pub abort: bool,
+    pub stop: bool,
     /// Instruction RAM request.
     pub code_req: bool,
     /// It writes.

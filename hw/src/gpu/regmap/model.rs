@@ -147,7 +147,7 @@ impl RegMapModel {
         }
     }
 
-    /// The outputs in a cycle with inputs `i` (the RAM ports and `doorbell`/`abort` follow
+    /// The outputs in a cycle with inputs `i` (the RAM ports and `doorbell`/`stop` follow
     /// the cycle's access).
     pub fn outputs(&self, i: &RegMapIn) -> RegMapOut {
         let (acc, reg) = (i.rd || i.wr, lookup(i.addr));
@@ -165,7 +165,7 @@ impl RegMapModel {
             err_code: self.resp.err.unwrap_or(0),
             rdata: data,
             doorbell: ctrl && i.wdata & regs::CTRL_DOORBELL != 0,
-            abort: i.wr && reg == Some(Reg::Ctrl) && i.wdata & regs::CTRL_RESET != 0,
+            stop: i.wr && reg == Some(Reg::Ctrl) && i.wdata & regs::CTRL_RESET != 0,
             code_req: ok && reg == Some(Reg::CodeData),
             code_we: i.wr,
             code_addr: self.code_addr,

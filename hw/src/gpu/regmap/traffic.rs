@@ -177,3 +177,64 @@ fn port(ram: &mut [u32], i: usize, (we, wdata): (bool, u32), out: &mut u32) {
         (true, None) => {}
     }
 }
+
+/// A stand-in for the compute unit behind the register map in the block's testbench: a
+/// doorbell makes it busy for a few cycles, then done or (one launch in three) in error; an
+/// stop makes it idle. Its counters and wavefront times are fixed pseudo-random words, so
+/// that a read of the wrong counter or half shows.
+#[derive(Clone, Debug)]
+pub struct CuStandIn {
+    status: u8,
+    left: u64,
+    launches: u64,
+    seed: u64,
+}
+
+impl CuStandIn {
+    /// An idle stand-in whose values come from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            status: 0,
+            left: 0,
+            launches: 0,
+            seed,
+        }
+    }
+
+    /// The word `n` of the stand-in's values.
+    fn word(&self, n: u64) -> u64 {
+        let mut s = self.seed ^ n.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        mix(&mut s)
+    }
+
+    /// Puts its status, error, counter `cnt_idx` and the times of wavefront `wf_sel` on `i`.
+    pub fn drive(&self, i: &mut RegMapIn, cnt_idx: u8, wf_sel: u32) {
+        i.status = self.status;
+        i.error = self.word(1) as u32 % 13;
+        i.error_pc = self.word(2) as u32;
+        i.error_info = self.word(3) as u32;
+        i.counter = self.word(100 + u64::from(cnt_idx));
+        i.wf_count = self.word(4) as u32 % 64;
+        i.wf_start = self.word(200 + u64::from(wf_sel)) as u32;
+        i.wf_finish = self.word(300 + u64::from(wf_sel)) as u32;
+    }
+
+    /// The edge that ends a cycle in which the register map drove `o`.
+    pub fn clock(&mut self, o: &super::RegMapOut) {
+        use crate::gpu::regs::status;
+        if o.stop {
+            self.status = status::IDLE as u8;
+        }
+        if o.doorbell {
+            self.launches += 1;
+            self.status = status::BUSY as u8;
+            self.left = 2 + self.word(400 + self.launches) % 24;
+        } else if self.status == status::BUSY as u8 {
+            self.left -= 1;
+            if self.left == 0 {
+                let failed = self.word(500 + self.launches) % 3 == 0;
+                self.status = if failed { status::ERROR } else { status::DONE } as u8;
+            }
+        }
+    }
+}

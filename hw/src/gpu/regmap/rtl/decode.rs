@@ -87,6 +87,8 @@ pub struct RegDecode {
     k_wf_sel: Constant<Bits<8>>,
     /// `ENTRY_PC`'s.
     k_launch: Constant<Bits<8>>,
+    /// `ENTRY_PC`'s, six bits.
+    k_launch6: Constant<Bits<6>>,
     /// Past `PGM_RSRC2`'s.
     k_launch_gap: Constant<Bits<8>>,
     /// `IDU_CLUSTER[0]`'s.
@@ -152,6 +154,7 @@ impl Default for RegDecode {
             k_mem_data: kw(addr::MEM_DATA),
             k_wf_sel: kw(addr::WF_SEL),
             k_launch: kw(addr::ENTRY_PC),
+            k_launch6: k(u64::from(addr::ENTRY_PC / 4)),
             k_launch_gap: kw(addr::PGM_RSRC2 + 4),
             k_idu: kw(addr::IDU_CLUSTER),
             k_launch_end: kw(addr::USER_DATA_END),
@@ -183,7 +186,8 @@ impl Logic for RegDecode {
             & (self.w.val() < self.k_launch_end.val())
             & ((self.w.val() < self.k_launch_gap.val()) | (self.w.val() >= self.k_idu.val()));
         self.launch.next = self.lw.val();
-        self.lidx.next = (self.w.val() - self.k_launch.val()).get_bits::<6>(0);
+        // (Launch words are 16..=63: their index less 16 fits the low six bits.)
+        self.lidx.next = self.w.val().get_bits::<6>(0) - self.k_launch6.val();
         self.bank1.next =
             self.ok.val() & (self.w.val() >= self.k_cnt.val()) & (self.w.val() < self.k_cnt_end.val());
         self.bank2.next = self.ok.val()

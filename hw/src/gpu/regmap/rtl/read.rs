@@ -29,8 +29,10 @@ pub struct RegRead {
     pub error_info: Signal<In, Bits<32>>,
     /// `CODE_ADDR`.
     pub code_addr: Signal<In, Bits<32>>,
-    /// `MEM_ADDR`.
-    pub mem_addr: Signal<In, Bits<64>>,
+    /// `MEM_ADDR`, low half.
+    pub mem_lo: Signal<In, Bits<32>>,
+    /// High half.
+    pub mem_hi: Signal<In, Bits<32>>,
     /// `CODE_SIZE`.
     pub code_bytes: Signal<In, Bits<32>>,
     /// `MEM_SIZE`.
@@ -57,6 +59,10 @@ pub struct RegRead {
     k_id: Constant<Bits<32>>,
     /// `VERSION`'s value.
     k_version: Constant<Bits<32>>,
+    /// The status codes.
+    k_st: [Constant<Bits<2>>; 4],
+    /// The status codes, 32 bits.
+    k_st32: [Constant<Bits<32>>; 4],
     /// `STATUS` = error.
     k_error: Constant<Bits<2>>,
     /// 0.
@@ -96,7 +102,8 @@ impl Default for RegRead {
             error_pc: Default::default(),
             error_info: Default::default(),
             code_addr: Default::default(),
-            mem_addr: Default::default(),
+            mem_lo: Default::default(),
+            mem_hi: Default::default(),
             code_bytes: Default::default(),
             mem_bytes: Default::default(),
             wf_count: Default::default(),
@@ -109,6 +116,8 @@ impl Default for RegRead {
             kw: WORDS.map(|a| k(u64::from(a / 4))),
             k_id: k(u64::from(regs::ID_VALUE)),
             k_version: k(u64::from(regs::VERSION)),
+            k_st: array_init::array_init(|j| k(j as u64)),
+            k_st32: array_init::array_init(|j| k(j as u64)),
             k_error: k(u64::from(status::ERROR)),
             z32: k(0),
         }
@@ -126,8 +135,10 @@ impl Logic for RegRead {
         if self.word.val() == self.kw[1].val() {
             self.v.next = self.k_version.val();
         }
-        if self.word.val() == self.kw[2].val() {
-            self.v.next = bit_cast::<32, 2>(self.status.val());
+        for j in 0..4 {
+            if (self.word.val() == self.kw[2].val()) & (self.status.val() == self.k_st[j].val()) {
+                self.v.next = self.k_st32[j].val();
+            }
         }
         if self.faulted.val() & (self.word.val() == self.kw[3].val()) {
             self.v.next = self.error.val();
@@ -142,10 +153,10 @@ impl Logic for RegRead {
             self.v.next = self.code_addr.val();
         }
         if self.word.val() == self.kw[7].val() {
-            self.v.next = self.mem_addr.val().get_bits::<32>(0);
+            self.v.next = self.mem_lo.val();
         }
         if self.word.val() == self.kw[8].val() {
-            self.v.next = self.mem_addr.val().get_bits::<32>(32);
+            self.v.next = self.mem_hi.val();
         }
         if self.word.val() == self.kw[9].val() {
             self.v.next = self.code_bytes.val();

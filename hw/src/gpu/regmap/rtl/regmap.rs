@@ -2,7 +2,7 @@
 //! ports, the response registers, `WF_SEL`, and the wiring of the decode, the read
 //! multiplexer and the launch register banks.
 
-use super::bank::{RegBank, WORDS};
+use super::bank::RegBank;
 use super::decode::RegDecode;
 use super::read::RegRead;
 use crate::gpu::regmap::model::launch_mask;
@@ -61,7 +61,7 @@ pub struct RegMap {
     /// Start the launch in the launch registers (a `CTRL` write with bit 0, not refused).
     pub doorbell: Signal<Out, Bit>,
     /// Abandon the launch (a `CTRL` write with bit 1).
-    pub abort: Signal<Out, Bit>,
+    pub stop: Signal<Out, Bit>,
     /// The instruction RAM is accessed this cycle.
     pub code_req: Signal<Out, Bit>,
     /// The access writes.
@@ -74,8 +74,10 @@ pub struct RegMap {
     pub mem_req: Signal<Out, Bit>,
     /// The access writes.
     pub mem_we: Signal<Out, Bit>,
-    /// Its byte address (`MEM_ADDR`).
-    pub mem_addr: Signal<Out, Bits<64>>,
+    /// Its byte address (`MEM_ADDR`), low half.
+    pub mem_addr_lo: Signal<Out, Bits<32>>,
+    /// High half.
+    pub mem_addr_hi: Signal<Out, Bits<32>>,
     /// The word written.
     pub mem_wdata: Signal<Out, Bits<32>>,
     /// The counter the access addresses.
@@ -84,8 +86,10 @@ pub struct RegMap {
     pub wf_sel: Signal<Out, Bits<32>>,
     /// `ENTRY_PC`.
     pub entry_pc: Signal<Out, Bits<32>>,
-    /// `KERNARG`.
-    pub kernarg: Signal<Out, Bits<64>>,
+    /// `KERNARG`, low half.
+    pub kernarg_lo: Signal<Out, Bits<32>>,
+    /// High half.
+    pub kernarg_hi: Signal<Out, Bits<32>>,
     /// `GRID`.
     pub grid: Signal<Out, Bits<32>>,
     /// `WG`.
@@ -98,16 +102,18 @@ pub struct RegMap {
     pub sched: Signal<Out, Bits<32>>,
     /// `FEATURES`.
     pub features: Signal<Out, Bits<32>>,
-    /// `TRACE_ADDR`.
-    pub trace_addr: Signal<Out, Bits<64>>,
+    /// `TRACE_ADDR`, low half.
+    pub trace_lo: Signal<Out, Bits<32>>,
+    /// High half.
+    pub trace_hi: Signal<Out, Bits<32>>,
     /// `ABI` bit 0.
     pub abi: Signal<Out, Bit>,
     /// `PGM_RSRC2`.
     pub rsrc2: Signal<Out, Bits<32>>,
     /// `USER_DATA[i]`.
     pub user: [Signal<Out, Bits<32>>; 16],
-    /// `IDU_CLUSTER[k]` +0: limit (bits 7:0), working (bit 8).
-    pub idu_ctl: [Signal<Out, Bits<9>>; 8],
+    /// `IDU_CLUSTER[k]` +0: limit (bits 7:0), working (bit 8); bits 31:9 are 0.
+    pub idu_ctl: [Signal<Out, Bits<32>>; 8],
     /// `IDU_CLUSTER[k]` +4: clock period, ps.
     pub idu_ps: [Signal<Out, Bits<32>>; 8],
     /// Address decode.
@@ -115,11 +121,11 @@ pub struct RegMap {
     /// Read multiplexer.
     rmux: RegRead,
     /// `ENTRY_PC`..`PGM_RSRC2`.
-    b_main: RegBank,
+    b_main: RegBank<MAIN>,
     /// `IDU_CLUSTER`.
-    b_idu: RegBank,
+    b_idu: RegBank<16>,
     /// `USER_DATA`.
-    b_user: RegBank,
+    b_user: RegBank<16>,
     /// A read (not a write) this cycle.
     rd_only: Signal<Local, Bit>,
     /// An access this cycle.
@@ -146,8 +152,14 @@ pub struct RegMap {
     rv: Signal<Local, Bits<32>>,
     /// `CODE_ADDR`.
     r_code_addr: DFF<Bits<32>>,
-    /// `MEM_ADDR`.
-    r_mem_addr: DFF<Bits<64>>,
+    /// `MEM_ADDR`, low half.
+    r_mem_lo: DFF<Bits<32>>,
+    /// High half.
+    r_mem_hi: DFF<Bits<32>>,
+    /// `MEM_ADDR` / 4 is below `mem_bytes` / 4, by halves: the high halves.
+    hi_below: Signal<Local, Bit>,
+    /// The high halves are equal.
+    hi_same: Signal<Local, Bit>,
     /// `WF_SEL`.
     r_wf_sel: DFF<Bits<32>>,
     /// Response: `ack`.
@@ -176,33 +188,27 @@ pub struct RegMap {
     k_bank: [Constant<Bits<2>>; 3],
     /// 4.
     four32: Constant<Bits<32>>,
-    /// 4.
-    four64: Constant<Bits<64>>,
+    /// 1.
+    one32: Constant<Bits<32>>,
+    /// 2^32 - 4: the low half's last step without a carry.
+    k_wrap: Constant<Bits<32>>,
     /// 0.
     z2: Constant<Bits<2>>,
     /// 0.
     z32: Constant<Bits<32>>,
-    /// 0.
-    z64: Constant<Bits<64>>,
-    /// The high half's bits.
-    m_hi: Constant<Bits<64>>,
-    /// The low half's bits.
-    m_lo: Constant<Bits<64>>,
 }
 
-/// A bank's reset values and masks from the launch registers' (bank `b`: words
-/// `16·b .. 16·b+16` from `ENTRY_PC`; no register in the main bank past `PGM_RSRC2`).
-fn bank(b: u32) -> RegBank {
+/// Registers of the main bank: `ENTRY_PC` to `PGM_RSRC2`.
+const MAIN: usize = 13;
+
+/// Bank `b`'s registers (words `16·b ..` from `ENTRY_PC`) with their reset values and masks.
+fn bank<const N: usize>(b: u32) -> RegBank<N> {
     let d = LaunchOut::default();
-    let mut init = [0; WORDS];
+    let mut init = [0; N];
     if b == 0 {
         (init[3], init[4], init[6], init[7]) = (d.grid, d.wg, d.mode, d.sched);
     }
-    let mask = std::array::from_fn(|w| match (b, w) {
-        (0, 13..) => 0,
-        _ => launch_mask(16 * b + w as u32),
-    });
-    RegBank::new(init, mask)
+    RegBank::new(init, std::array::from_fn(|w| launch_mask(16 * b + w as u32)))
 }
 
 impl Default for RegMap {
@@ -231,26 +237,29 @@ impl Default for RegMap {
             err_code: Default::default(),
             rdata: Default::default(),
             doorbell: Default::default(),
-            abort: Default::default(),
+            stop: Default::default(),
             code_req: Default::default(),
             code_we: Default::default(),
             code_addr: Default::default(),
             code_wdata: Default::default(),
             mem_req: Default::default(),
             mem_we: Default::default(),
-            mem_addr: Default::default(),
+            mem_addr_lo: Default::default(),
+            mem_addr_hi: Default::default(),
             mem_wdata: Default::default(),
             cnt_idx: Default::default(),
             wf_sel: Default::default(),
             entry_pc: Default::default(),
-            kernarg: Default::default(),
+            kernarg_lo: Default::default(),
+            kernarg_hi: Default::default(),
             grid: Default::default(),
             wg: Default::default(),
             lds: Default::default(),
             mode: Default::default(),
             sched: Default::default(),
             features: Default::default(),
-            trace_addr: Default::default(),
+            trace_lo: Default::default(),
+            trace_hi: Default::default(),
             abi: Default::default(),
             rsrc2: Default::default(),
             user: Default::default(),
@@ -274,7 +283,10 @@ impl Default for RegMap {
             step_mem: Default::default(),
             rv: Default::default(),
             r_code_addr: Default::default(),
-            r_mem_addr: Default::default(),
+            r_mem_lo: Default::default(),
+            r_mem_hi: Default::default(),
+            hi_below: Default::default(),
+            hi_same: Default::default(),
             r_wf_sel: Default::default(),
             r_ack: Default::default(),
             r_err: Default::default(),
@@ -289,12 +301,10 @@ impl Default for RegMap {
             k_range: k(u64::from(ERR_RANGE)),
             k_bank: array_init::array_init(|b| k(b as u64)),
             four32: k(4),
-            four64: k(4),
+            one32: k(1),
+            k_wrap: k(0xFFFF_FFFC),
             z2: k(0),
             z32: k(0),
-            z64: k(0),
-            m_hi: k(0xFFFF_FFFF_0000_0000),
-            m_lo: k(0xFFFF_FFFF),
         }
     }
 }
@@ -303,7 +313,7 @@ impl Logic for RegMap {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and the decode.
-        dff_setup!(self, clock, r_code_addr, r_mem_addr, r_wf_sel, r_ack, r_err, r_ecode, r_data, r_code_rd, r_mem_rd);
+        dff_setup!(self, clock, r_code_addr, r_mem_lo, r_mem_hi, r_wf_sel, r_ack, r_err, r_ecode, r_data, r_code_rd, r_mem_rd);
         self.b_main.clock.next = self.clock.val();
         self.b_idu.clock.next = self.clock.val();
         self.b_user.clock.next = self.clock.val();
@@ -314,8 +324,13 @@ impl Logic for RegMap {
         self.busy.next = self.status.val() == self.k_busy.val();
         self.code_in.next =
             (self.r_code_addr.q.val() >> 2) < (self.code_bytes.val() >> 2);
-        self.mem_in.next = (self.r_mem_addr.q.val().get_bits::<2>(0) == self.z2.val())
-            & ((self.r_mem_addr.q.val() >> 2) < (self.mem_bytes.val() >> 2));
+        self.hi_below.next = self.r_mem_hi.q.val() < self.mem_bytes.val().get_bits::<32>(32);
+        self.hi_same.next = self.r_mem_hi.q.val() == self.mem_bytes.val().get_bits::<32>(32);
+        self.mem_in.next = (self.r_mem_lo.q.val().get_bits::<2>(0) == self.z2.val())
+            & (self.hi_below.val()
+                | (self.hi_same.val()
+                    & ((self.r_mem_lo.q.val() >> 2)
+                        < (self.mem_bytes.val().get_bits::<32>(0) >> 2))));
         self.refuse.next = false;
         self.ecode.next = self.z2.val();
         if !self.dec.mapped.val() {
@@ -344,7 +359,7 @@ impl Logic for RegMap {
         // The compute unit's commands and the RAM ports.
         self.doorbell.next =
             self.ok.val() & self.wr.val() & self.dec.ctrl.val() & self.wdata.val().get_bit(0);
-        self.abort.next = self.wr.val() & self.dec.ctrl.val() & self.wdata.val().get_bit(1);
+        self.stop.next = self.wr.val() & self.dec.ctrl.val() & self.wdata.val().get_bit(1);
         self.step_code.next = self.ok.val() & self.dec.code_data.val();
         self.step_mem.next = self.ok.val() & self.dec.mem_data.val();
         self.code_req.next = self.step_code.val();
@@ -353,7 +368,8 @@ impl Logic for RegMap {
         self.code_wdata.next = self.wdata.val();
         self.mem_req.next = self.step_mem.val();
         self.mem_we.next = self.wr.val();
-        self.mem_addr.next = self.r_mem_addr.q.val();
+        self.mem_addr_lo.next = self.r_mem_lo.q.val();
+        self.mem_addr_hi.next = self.r_mem_hi.q.val();
         self.mem_wdata.next = self.wdata.val();
         self.cnt_idx.next = self.dec.cnt_idx.val();
         // The window addresses and WF_SEL.
@@ -364,15 +380,17 @@ impl Logic for RegMap {
             self.r_code_addr.d.next = self.wdata.val();
         }
         if self.step_mem.val() {
-            self.r_mem_addr.d.next = self.r_mem_addr.q.val() + self.four64.val();
+            self.r_mem_lo.d.next = self.r_mem_lo.q.val() + self.four32.val();
+            // (The carry into the high half: the low half wraps past 2^32 - 4.)
+            if self.r_mem_lo.q.val() >= self.k_wrap.val() {
+                self.r_mem_hi.d.next = self.r_mem_hi.q.val() + self.one32.val();
+            }
         }
         if self.ok.val() & self.wr.val() & self.dec.mem_lo.val() {
-            self.r_mem_addr.d.next = (self.r_mem_addr.q.val() & self.m_hi.val())
-                | bit_cast::<64, 32>(self.wdata.val());
+            self.r_mem_lo.d.next = self.wdata.val();
         }
         if self.ok.val() & self.wr.val() & self.dec.mem_hi.val() {
-            self.r_mem_addr.d.next = (self.r_mem_addr.q.val() & self.m_lo.val())
-                | (bit_cast::<64, 32>(self.wdata.val()) << 32);
+            self.r_mem_hi.d.next = self.wdata.val();
         }
         if self.ok.val() & self.wr.val() & self.dec.wf_sel.val() {
             self.r_wf_sel.d.next = self.wdata.val();
@@ -412,7 +430,8 @@ impl Logic for RegMap {
         self.rmux.error_pc.next = self.error_pc.val();
         self.rmux.error_info.next = self.error_info.val();
         self.rmux.code_addr.next = self.r_code_addr.q.val();
-        self.rmux.mem_addr.next = self.r_mem_addr.q.val();
+        self.rmux.mem_lo.next = self.r_mem_lo.q.val();
+        self.rmux.mem_hi.next = self.r_mem_hi.q.val();
         self.rmux.code_bytes.next = self.code_bytes.val();
         self.rmux.mem_bytes.next = self.mem_bytes.val();
         self.rmux.wf_count.next = self.wf_count.val();
@@ -434,7 +453,8 @@ impl Logic for RegMap {
         self.r_mem_rd.d.next = self.step_mem.val() & self.rd_only.val();
         if self.reset.val() {
             self.r_code_addr.d.next = self.z32.val();
-            self.r_mem_addr.d.next = self.z64.val();
+            self.r_mem_lo.d.next = self.z32.val();
+            self.r_mem_hi.d.next = self.z32.val();
             self.r_wf_sel.d.next = self.z32.val();
             self.r_ack.d.next = false;
             self.r_err.d.next = false;
@@ -456,23 +476,23 @@ impl Logic for RegMap {
         }
         self.wf_sel.next = self.r_wf_sel.q.val();
         self.entry_pc.next = self.b_main.q[0].val();
-        self.kernarg.next = bit_cast::<64, 32>(self.b_main.q[1].val())
-            | (bit_cast::<64, 32>(self.b_main.q[2].val()) << 32);
+        self.kernarg_lo.next = self.b_main.q[1].val();
+        self.kernarg_hi.next = self.b_main.q[2].val();
         self.grid.next = self.b_main.q[3].val();
         self.wg.next = self.b_main.q[4].val();
         self.lds.next = self.b_main.q[5].val();
         self.mode.next = self.b_main.q[6].val();
         self.sched.next = self.b_main.q[7].val();
         self.features.next = self.b_main.q[8].val();
-        self.trace_addr.next = bit_cast::<64, 32>(self.b_main.q[9].val())
-            | (bit_cast::<64, 32>(self.b_main.q[10].val()) << 32);
+        self.trace_lo.next = self.b_main.q[9].val();
+        self.trace_hi.next = self.b_main.q[10].val();
         self.abi.next = self.b_main.q[11].val().get_bit(0);
         self.rsrc2.next = self.b_main.q[12].val();
         for i in 0..16 {
             self.user[i].next = self.b_user.q[i].val();
         }
         for j in 0..8 {
-            self.idu_ctl[j].next = self.b_idu.q[2 * j].val().get_bits::<9>(0);
+            self.idu_ctl[j].next = self.b_idu.q[2 * j].val();
             self.idu_ps[j].next = self.b_idu.q[2 * j + 1].val();
         }
     }
