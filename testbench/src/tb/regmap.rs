@@ -121,19 +121,48 @@ pub fn directed() -> Vec<Access> {
     let mut s = vec![rd(addr::ID), rd(addr::VERSION), rd(addr::STATUS)];
     s.push(wr(addr::CODE_ADDR, 0));
     s.extend((0..3).map(|k| wr(addr::CODE_DATA, 0xBF81_0000 + k)));
-    s.extend([wr(addr::CODE_ADDR, 4), rd(addr::CODE_DATA), rd(addr::CODE_DATA)]);
-    s.extend([wr(addr::MEM_ADDR_LO, MEM_BYTES as u32 - 4), wr(addr::MEM_DATA, 7)]);
+    s.extend([
+        wr(addr::CODE_ADDR, 4),
+        rd(addr::CODE_DATA),
+        rd(addr::CODE_DATA),
+    ]);
+    s.extend([
+        wr(addr::MEM_ADDR_LO, MEM_BYTES as u32 - 4),
+        wr(addr::MEM_DATA, 7),
+    ]);
     s.extend([rd(addr::MEM_DATA), rd(addr::MEM_ADDR_LO)]);
-    s.extend([wr(addr::GRID, 256), wr(addr::WG, 128), wr(addr::USER_DATA + 4, 0x800)]);
+    s.extend([
+        wr(addr::GRID, 256),
+        wr(addr::WG, 128),
+        wr(addr::USER_DATA + 4, 0x800),
+    ]);
     s.extend([wr(addr::ABI, 3), wr(addr::IDU_CLUSTER, 0x3FF)]);
-    s.extend([wr(addr::CTRL, CTRL_DOORBELL), rd(addr::STATUS), wr(addr::GRID, 64)]);
+    s.extend([
+        wr(addr::CTRL, CTRL_DOORBELL),
+        rd(addr::STATUS),
+        wr(addr::GRID, 64),
+    ]);
     s.extend([wr(addr::CTRL, CTRL_DOORBELL), wr(addr::LDS + 1, 0)]);
-    s.extend([rd(addr::COUNTERS), rd(addr::COUNTERS + 4), rd(addr::COUNTERS2 + 8 * 9)]);
+    s.extend([
+        rd(addr::COUNTERS),
+        rd(addr::COUNTERS + 4),
+        rd(addr::COUNTERS2 + 8 * 9),
+    ]);
     s.extend([wr(addr::WF_SEL, 3), rd(addr::WF_START), rd(addr::WF_FINISH)]);
-    s.extend([rd(addr::CTRL), wr(addr::STATUS, 1), rd(addr::ID + 2), rd(0x3FC)]);
+    s.extend([
+        rd(addr::CTRL),
+        wr(addr::STATUS, 1),
+        rd(addr::ID + 2),
+        rd(0x3FC),
+    ]);
     s.extend([wr(addr::CODE_ADDR, CODE_BYTES), rd(addr::CODE_DATA)]);
     s.extend((0..30).map(|_| rd(addr::STATUS)));
-    s.extend([rd(addr::ERROR), rd(addr::ERROR_INFO), wr(addr::CTRL, 2), rd(addr::STATUS)]);
+    s.extend([
+        rd(addr::ERROR),
+        rd(addr::ERROR_INFO),
+        wr(addr::CTRL, 2),
+        rd(addr::STATUS),
+    ]);
     s
 }
 
@@ -200,7 +229,10 @@ fn layout(window_cycles: u64) -> Gtkw {
     let dec = |s: &'static str| (s, Some(Format::Dec));
     Gtkw::new("rtgpu regmap: the GPU's MMIO register map (hw/src/gpu/regmap/rtl/regmap.rs)")
         .window(window_cycles * TB_PERIOD_PS)
-        .names("err", &named(&["unmapped", "read_only", "busy", "out_of_range"]))
+        .names(
+            "err",
+            &named(&["unmapped", "read_only", "busy", "out_of_range"]),
+        )
         .names("status", &named(&["idle", "busy", "done", "error"]))
         .group(
             "bus",

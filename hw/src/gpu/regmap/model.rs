@@ -2,7 +2,9 @@
 //! [`crate::gpu::regs`]: [`lookup`] names the register at an offset, [`RegMapModel`] holds
 //! the writable registers and answers one access per cycle a cycle later, as the block does.
 
-use super::{LaunchOut, RegMapIn, RegMapOut, BANK2, ERR_BUSY, ERR_RANGE, ERR_READ_ONLY, ERR_UNMAPPED};
+use super::{
+    LaunchOut, RegMapIn, RegMapOut, BANK2, ERR_BUSY, ERR_RANGE, ERR_READ_ONLY, ERR_UNMAPPED,
+};
 use crate::gpu::regs::{self, addr, status};
 
 /// A register of the map.

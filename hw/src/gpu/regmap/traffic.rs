@@ -159,11 +159,21 @@ impl Rams {
     pub fn clock(&mut self, o: &super::RegMapOut) {
         if o.code_req {
             let w = (o.code_we, o.code_wdata);
-            port(&mut self.code, (o.code_addr / 4) as usize, w, &mut self.code_out);
+            port(
+                &mut self.code,
+                (o.code_addr / 4) as usize,
+                w,
+                &mut self.code_out,
+            );
         }
         if o.mem_req {
             let w = (o.mem_we, o.mem_wdata);
-            port(&mut self.mem, (o.mem_addr / 4) as usize, w, &mut self.mem_out);
+            port(
+                &mut self.mem,
+                (o.mem_addr / 4) as usize,
+                w,
+                &mut self.mem_out,
+            );
         }
     }
 }

@@ -2,6 +2,9 @@
 //! [`crate::gpu::Gpu::write`]): the same random register traffic into both, the model's
 //! RAMs and compute-unit inputs taken from the GPU's; every response, the launch registers,
 //! `WF_SEL` and the memories' contents compared after every access.
+//!
+//! Mutation caught: the busy lock of the launch registers dropped from `refusal` fails all
+//! three tests (the GPU answers busy where the model accepts the write, access 1).
 
 use super::*;
 use crate::cu::CuConfig;
@@ -142,7 +145,11 @@ fn model_equals_gpu(seeds: &[u64]) -> Result<[u32; 6], String> {
             ));
         }
         if resp.ack {
-            seen[if resp.err { usize::from(resp.err_code) } else { 4 }] += 1;
+            seen[if resp.err {
+                usize::from(resp.err_code)
+            } else {
+                4
+            }] += 1;
         }
         seen[5] += u32::from(at.doorbell);
         if acc == Access::default() {

@@ -188,8 +188,9 @@ impl Logic for RegDecode {
         self.launch.next = self.lw.val();
         // (Launch words are 16..=63: their index less 16 fits the low six bits.)
         self.lidx.next = self.w.val().get_bits::<6>(0) - self.k_launch6.val();
-        self.bank1.next =
-            self.ok.val() & (self.w.val() >= self.k_cnt.val()) & (self.w.val() < self.k_cnt_end.val());
+        self.bank1.next = self.ok.val()
+            & (self.w.val() >= self.k_cnt.val())
+            & (self.w.val() < self.k_cnt_end.val());
         self.bank2.next = self.ok.val()
             & (self.w.val() >= self.k_cnt2.val())
             & (self.w.val() < self.k_cnt2_end.val());
@@ -199,7 +200,8 @@ impl Logic for RegDecode {
             self.cnt_idx.next = self.w.val().get_bits::<6>(1) & self.m5.val();
         }
         if self.bank2.val() {
-            self.cnt_idx.next = (self.w.val().get_bits::<6>(1) & self.m5.val()) | self.k_bank2.val();
+            self.cnt_idx.next =
+                (self.w.val().get_bits::<6>(1) & self.m5.val()) | self.k_bank2.val();
         }
         self.rofix.next = false;
         for j in 0..12 {

@@ -208,7 +208,10 @@ fn bank<const N: usize>(b: u32) -> RegBank<N> {
     if b == 0 {
         (init[3], init[4], init[6], init[7]) = (d.grid, d.wg, d.mode, d.sched);
     }
-    RegBank::new(init, std::array::from_fn(|w| launch_mask(16 * b + w as u32)))
+    RegBank::new(
+        init,
+        std::array::from_fn(|w| launch_mask(16 * b + w as u32)),
+    )
 }
 
 impl Default for RegMap {
@@ -313,7 +316,20 @@ impl Logic for RegMap {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and the decode.
-        dff_setup!(self, clock, r_code_addr, r_mem_lo, r_mem_hi, r_wf_sel, r_ack, r_err, r_ecode, r_data, r_code_rd, r_mem_rd);
+        dff_setup!(
+            self,
+            clock,
+            r_code_addr,
+            r_mem_lo,
+            r_mem_hi,
+            r_wf_sel,
+            r_ack,
+            r_err,
+            r_ecode,
+            r_data,
+            r_code_rd,
+            r_mem_rd
+        );
         self.b_main.clock.next = self.clock.val();
         self.b_idu.clock.next = self.clock.val();
         self.b_user.clock.next = self.clock.val();
@@ -322,8 +338,7 @@ impl Logic for RegMap {
         self.acc.next = self.rd.val() | self.wr.val();
         self.rd_only.next = self.rd.val() & !self.wr.val();
         self.busy.next = self.status.val() == self.k_busy.val();
-        self.code_in.next =
-            (self.r_code_addr.q.val() >> 2) < (self.code_bytes.val() >> 2);
+        self.code_in.next = (self.r_code_addr.q.val() >> 2) < (self.code_bytes.val() >> 2);
         self.hi_below.next = self.r_mem_hi.q.val() < self.mem_bytes.val().get_bits::<32>(32);
         self.hi_same.next = self.r_mem_hi.q.val() == self.mem_bytes.val().get_bits::<32>(32);
         self.mem_in.next = (self.r_mem_lo.q.val().get_bits::<2>(0) == self.z2.val())
@@ -350,7 +365,9 @@ impl Logic for RegMap {
         if self.wr.val()
             & self.busy.val()
             & (self.dec.lock.val()
-                | (self.dec.ctrl.val() & self.wdata.val().get_bit(0) & !self.wdata.val().get_bit(1)))
+                | (self.dec.ctrl.val()
+                    & self.wdata.val().get_bit(0)
+                    & !self.wdata.val().get_bit(1)))
         {
             self.refuse.next = true;
             self.ecode.next = self.k_ebusy.val();
