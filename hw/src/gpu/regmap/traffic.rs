@@ -91,7 +91,7 @@ fn offset(r: u64) -> u32 {
         12 => addr::COUNTERS + 4 * (pick % 64),
         13 => addr::COUNTERS2 + 4 * (pick % 24),
         14 => 4 * (pick % 0x100),
-        _ => pick % 0x400 | (pick & 1) << 31,
+        _ => (pick % 0x400) | ((pick & 1) << 31),
     }
 }
 
@@ -103,7 +103,7 @@ fn value(r: u64, a: u32) -> u32 {
         (0..=5, addr::CODE_ADDR | addr::MEM_ADDR_LO | addr::WF_SEL) => small,
         (0..=5, addr::MEM_ADDR_HI) => small / 64,
         (0..=6, addr::GRID | addr::WG) => 64 * (1 + small % 3),
-        (0..=5, addr::MODE) => small % 3 | (1 + small % 7) << 4,
+        (0..=5, addr::MODE) => (small % 3) | ((1 + small % 7) << 4),
         (0..=5, _) => 4 * (small % 16),
         _ => (r >> 16) as u32,
     }
@@ -242,7 +242,7 @@ impl CuStandIn {
         } else if self.status == status::BUSY as u8 {
             self.left -= 1;
             if self.left == 0 {
-                let failed = self.word(500 + self.launches) % 3 == 0;
+                let failed = self.word(500 + self.launches).is_multiple_of(3);
                 self.status = if failed { status::ERROR } else { status::DONE } as u8;
             }
         }
