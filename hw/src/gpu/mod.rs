@@ -12,6 +12,7 @@
 
 mod mmio;
 pub mod queue;
+pub mod regmap;
 pub mod regs;
 
 use crate::cu::memory::Memory;

@@ -17,6 +17,7 @@ pub mod insn;
 pub mod lds;
 pub mod ldst;
 pub mod pws;
+pub mod regmap;
 pub mod reorder;
 mod runner;
 pub mod salu;
@@ -58,7 +59,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 22] {
+pub fn all() -> [&'static dyn BlockTb; 23] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -80,6 +81,7 @@ pub fn all() -> [&'static dyn BlockTb; 22] {
         &valu::ValuTb,
         &lds::LdsTb,
         &fetch::FetchTb,
+        &regmap::RegMapTb,
         &DecodeTb,
         &CounterTb,
     ]

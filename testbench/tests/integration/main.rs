@@ -28,6 +28,7 @@ mod opencl;
 mod outputs_in_current_dir;
 mod pws;
 mod pws_pass_cu;
+mod regmap;
 mod reorder;
 mod rtl_system;
 mod run;

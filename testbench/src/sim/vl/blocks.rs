@@ -7,6 +7,7 @@ use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::fetch::Fetch;
+use rtgpu_hw::gpu::regmap::RegMap;
 use rtgpu_hw::idu::{Dispatcher, Idu};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
 use rtgpu_hw::lds::Lds;
@@ -44,6 +45,14 @@ crate::vl_ports!([const W: usize] Lds<W> {
 crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W> {
     clock, reset, wen, waddr, wdata, raddr, rdata, sel, pc, copy, copy_from, copy_to, valid, w0,
     w1, unit, illegal, oob,
+});
+
+crate::vl_ports!([] RegMap {
+    clock, reset, rd, wr, addr, wdata, status, error, error_pc, error_info, code_bytes,
+    mem_bytes, code_rdata, mem_rdata, counter, wf_count, wf_start, wf_finish, ack, err,
+    err_code, rdata, doorbell, stop, code_req, code_we, code_addr, code_wdata, mem_req, mem_we,
+    mem_addr_lo, mem_addr_hi, mem_wdata, cnt_idx, wf_sel, entry_pc, kernarg_lo, kernarg_hi, grid,
+    wg, lds, mode, sched, features, trace_lo, trace_hi, abi, rsrc2, user, idu_ctl, idu_ps,
 });
 
 crate::vl_ports!([] PwsDecode {
