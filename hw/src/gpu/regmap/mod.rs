@@ -5,6 +5,11 @@
 //! contract is the table of [`super::regs`] and the behaviour of [`super::Gpu::read`] and
 //! [`super::Gpu::write`] for the registers it holds.
 //!
+//! It is the map of a GPU with one compute unit and no hardware queue: the registers of
+//! several compute units and of the queue (`WG_FIRST`, `WG_COUNT`, `CU_MASK`, `N_CU` ..
+//! `ERROR_CU`) are unmapped here and `CTRL`'s enqueue bit is ignored; they come with the
+//! RTL GPU of several compute units.
+//!
 //! # Bus
 //!
 //! One access per cycle: `wr` (a write of `wdata`) or `rd` (a read) at byte offset `addr`,
