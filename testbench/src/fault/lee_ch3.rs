@@ -70,7 +70,7 @@ pub struct LeeCh3 {
 }
 
 /// The launch case of the kernel at `path` (assembly or OpenCL C) with its default launch.
-fn load(path: &Path) -> Result<Case, String> {
+pub fn load(path: &Path) -> Result<Case, String> {
     let k = Kernel::load(path).map_err(|e| e.1)?;
     if k.prog.entry_pc() != 0 {
         return Err("the entry is not the first instruction".into());

@@ -11,7 +11,8 @@ use rust_hdl::prelude::*;
 ///
 /// `legal` is low for an unknown format or an opcode outside the subset ([`OpcodeCheck`]), a
 /// VOP3 source code 255 (gfx8 VOP3 has no literal), a `split` operand that is not a mask
-/// source ([`MaskSourceCheck`]), or a bad Sim-D tile descriptor operand; the reference is `illegal` of
+/// source ([`MaskSourceCheck`]), or a bad Sim-D tile descriptor operand
+/// (docs/assumptions.md#A81); the reference is `illegal` of
 /// [`crate::isa::insn_model::decode_fields`].
 #[derive(LogicBlock)]
 pub struct InsnCheck {

@@ -11,11 +11,11 @@ use rust_hdl::prelude::*;
 /// during cycle *k+1*. An empty stage (power-up, `reset`, or no `valid`) drives every output 0.
 ///
 /// Fields are raw extractions of the instruction's operand fields (0 where its format has
-/// none); the reference model is [`crate::isa::insn_model`]. `illegal` is raised (with every other
-/// field 0) for an unknown format or an opcode outside the subset, a VOP3 source code 255
-/// (gfx8 VOP3 has no literal), or a `split` operand that is not a mask source
-/// ([`MaskSourceCheck`]), or a Sim-D `tile_ld`/`tile_st` whose descriptor starts past s98 or
-/// whose ssrc1 is not 0 (docs/assumptions.md#A81).
+/// none); the reference model is [`crate::isa::insn_model`]. `illegal` is raised (with every
+/// other field 0) where [`InsnCheck`] finds the instruction outside the subset: an unknown
+/// format or opcode, a VOP3 source code 255 (gfx8 VOP3 has no literal), a `split` operand
+/// that is not a mask source, or a Sim-D `tile_ld`/`tile_st` whose descriptor starts past s98
+/// or whose ssrc1 is not 0 (docs/assumptions.md#A81).
 #[derive(LogicBlock)]
 pub struct InsnDecode {
     /// Core clock; the stage register loads on its rising edge.
