@@ -390,3 +390,28 @@ fn reorder_compare_rejects_bad_input_with_a_message() {
         "{err}"
     );
 }
+
+/// The thesis' two host-side experiments as a user runs them from a clean clone: Chapter 3's
+/// on every kernel (two injections per variant: the periods, the pass and the campaigns run;
+/// no kernel skipped), Chapter 5's Fig. 5.4 with its five facts holding.
+#[test]
+fn the_thesis_chapters_3_and_5_run_from_the_cli() {
+    let (code, out, err) = rtgpu(&["reproduce", "lee-ch3", "--injections", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["skipped"].as_array().unwrap().len(),
+        0,
+        "{}",
+        v["skipped"]
+    );
+    let rows = v["rows"].as_array().unwrap();
+    assert!(rows.len() >= 22, "{} kernels", rows.len());
+    assert!(rows.iter().all(|r| r["moved"].as_u64().unwrap() > 0));
+    let (code, out, err) = rtgpu(&["rtsched", "fig5.4", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let facts = v["facts"].as_array().unwrap();
+    assert_eq!(facts.len(), 5);
+    assert!(facts.iter().all(|f| f["holds"] == true), "{facts:?}");
+}
