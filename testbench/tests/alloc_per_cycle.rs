@@ -11,19 +11,30 @@ use rtgpu_hw::gpu::regs::BusError;
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Counts allocations (and reallocations) while `ON` is set.
+/// Counts allocations (and reallocations) of a thread while its `ON` is set.
 struct Counting;
 
-static ON: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    /// This thread's ticks are being watched (a const initialiser: reading it never
+    /// allocates, so the allocator may read it).
+    static ON: Cell<bool> = const { Cell::new(false) };
+}
 static COUNT: AtomicU64 = AtomicU64::new(0);
-/// One count at a time (the tests of this binary run in parallel threads).
+/// One count at a time (the tests of this binary run in parallel threads; each counts only
+/// its own thread's allocations, and only one counts at a time).
 static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// This thread is being watched.
+fn watched() -> bool {
+    ON.try_with(Cell::get).unwrap_or(false)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        if ON.load(Ordering::Relaxed) {
+        if watched() {
             COUNT.fetch_add(1, Ordering::Relaxed);
         }
         System.alloc(l)
@@ -32,7 +43,7 @@ unsafe impl GlobalAlloc for Counting {
         System.dealloc(p, l)
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        if ON.load(Ordering::Relaxed) {
+        if watched() {
             COUNT.fetch_add(1, Ordering::Relaxed);
         }
         System.realloc(p, l, n)
@@ -56,9 +67,9 @@ impl Bus for Watched {
         self.gpu.write(a, v)
     }
     fn tick(&mut self, cycles: u64) {
-        ON.store(true, Ordering::Relaxed);
+        ON.set(true);
         self.gpu.run(cycles);
-        ON.store(false, Ordering::Relaxed);
+        ON.set(false);
         self.cycles += cycles;
     }
 }

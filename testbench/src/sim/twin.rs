@@ -11,16 +11,23 @@ use std::sync::Arc;
 /// largest (the reordering unit, the split/merge unit at S = 3) take megabytes.
 pub const RTL_STACK: usize = 1 << 30;
 
-/// Runs `f` on a thread with [`RTL_STACK`] of stack; a panic is an error.
-pub fn on_rtl_stack<T: Send>(f: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
+/// Runs `f` on a thread with [`RTL_STACK`] of stack and returns what the thread gave: `Err`
+/// with the panic's payload if it panicked (or a message if it could not start).
+pub fn with_rtl_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::thread::Result<T> {
     std::thread::scope(|s| {
-        std::thread::Builder::new()
+        match std::thread::Builder::new()
             .stack_size(RTL_STACK)
             .spawn_scoped(s, f)
-            .map_err(|e| format!("cannot start the RTL thread: {e}"))?
-            .join()
-            .unwrap_or_else(|_| Err("the RTL simulation panicked".into()))
+        {
+            Ok(h) => h.join(),
+            Err(e) => Err(Box::new(format!("cannot start the RTL thread: {e}")) as _),
+        }
     })
+}
+
+/// Runs `f` on a thread with [`RTL_STACK`] of stack; a panic is an error.
+pub fn on_rtl_stack<T: Send>(f: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
+    with_rtl_stack(f).unwrap_or_else(|_| Err("the RTL simulation panicked".into()))
 }
 
 /// What a launch gave.

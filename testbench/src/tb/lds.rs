@@ -423,18 +423,10 @@ impl BlockTb for LdsTb {
     }
 }
 
-/// Runs `f` on a thread with the RTL threads' stack: rust-hdl builds the LDS (its flat arrays
-/// of lanes, adders and stages) on the stack, more than a test's or a worker's default thread
-/// has.
+/// Runs `f` on a thread with the RTL threads' stack (rust-hdl builds the LDS, its flat arrays
+/// of lanes, adders and stages, on the stack: more than a default thread has); a panic goes on.
 fn on_rtl_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(crate::sim::twin::RTL_STACK)
-            .spawn_scoped(s, f)
-            .expect("a thread for the LDS starts")
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p))
-    })
+    crate::sim::twin::with_rtl_stack(f).unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// The testbench: the directed sequence, then random instructions, RTL against the model.

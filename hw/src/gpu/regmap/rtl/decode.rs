@@ -2,25 +2,10 @@
 //! offset names a register only when it is 4-aligned and below 0x400; `word` is its dword
 //! index (offset bits 9:2).
 
+use super::read::{READ_ONLY, WORDS};
 use crate::gpu::regs::addr;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
-
-/// Dword indices of the registers software may only read (besides the counters).
-const READ_ONLY: [u32; 12] = [
-    addr::ID,
-    addr::VERSION,
-    addr::STATUS,
-    addr::ERROR,
-    addr::ERROR_PC,
-    addr::ERROR_INFO,
-    addr::CODE_SIZE,
-    addr::MEM_SIZE_LO,
-    addr::MEM_SIZE_HI,
-    addr::WF_COUNT,
-    addr::WF_START,
-    addr::WF_FINISH,
-];
 
 /// The decode of a byte offset.
 #[derive(LogicBlock)]
@@ -70,7 +55,7 @@ pub struct RegDecode {
     /// A read-only register other than a counter.
     rofix: Signal<Local, Bit>,
     /// The read-only registers' dword indices.
-    k_ro: [Constant<Bits<8>>; 12],
+    k_ro: [Constant<Bits<8>>; READ_ONLY],
     /// `CTRL`'s dword index.
     k_ctrl: Constant<Bits<8>>,
     /// `CODE_ADDR`'s.
@@ -145,7 +130,7 @@ impl Default for RegDecode {
             bank2: Default::default(),
             lw: Default::default(),
             rofix: Default::default(),
-            k_ro: READ_ONLY.map(kw),
+            k_ro: array_init::array_init(|j| kw(WORDS[j])),
             k_ctrl: kw(addr::CTRL),
             k_code_addr: kw(addr::CODE_ADDR),
             k_code_data: kw(addr::CODE_DATA),

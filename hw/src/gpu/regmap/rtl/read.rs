@@ -69,25 +69,30 @@ pub struct RegRead {
     z32: Constant<Bits<32>>,
 }
 
-/// The byte offsets of [`RegRead::kw`], in order.
-const WORDS: [u32; 16] = [
+/// The byte offsets of [`RegRead::kw`], in order: first the [`READ_ONLY`] registers
+/// (besides the counters, the ones software may only read; the decode refuses writes to
+/// them), then the writable ones this multiplexer reads back.
+pub const WORDS: [u32; 16] = [
     addr::ID,
     addr::VERSION,
     addr::STATUS,
     addr::ERROR,
     addr::ERROR_PC,
     addr::ERROR_INFO,
-    addr::CODE_ADDR,
-    addr::MEM_ADDR_LO,
-    addr::MEM_ADDR_HI,
     addr::CODE_SIZE,
     addr::MEM_SIZE_LO,
     addr::MEM_SIZE_HI,
     addr::WF_COUNT,
-    addr::WF_SEL,
     addr::WF_START,
     addr::WF_FINISH,
+    addr::CODE_ADDR,
+    addr::MEM_ADDR_LO,
+    addr::MEM_ADDR_HI,
+    addr::WF_SEL,
 ];
+
+/// How many of [`WORDS`] (the first) are read-only.
+pub const READ_ONLY: usize = 12;
 
 impl Default for RegRead {
     fn default() -> Self {
@@ -149,34 +154,34 @@ impl Logic for RegRead {
         if self.faulted.val() & (self.word.val() == self.kw[5].val()) {
             self.v.next = self.error_info.val();
         }
-        if self.word.val() == self.kw[6].val() {
+        if self.word.val() == self.kw[12].val() {
             self.v.next = self.code_addr.val();
         }
-        if self.word.val() == self.kw[7].val() {
+        if self.word.val() == self.kw[13].val() {
             self.v.next = self.mem_lo.val();
         }
-        if self.word.val() == self.kw[8].val() {
+        if self.word.val() == self.kw[14].val() {
             self.v.next = self.mem_hi.val();
         }
-        if self.word.val() == self.kw[9].val() {
+        if self.word.val() == self.kw[6].val() {
             self.v.next = self.code_bytes.val();
         }
-        if self.word.val() == self.kw[10].val() {
+        if self.word.val() == self.kw[7].val() {
             self.v.next = self.mem_bytes.val().get_bits::<32>(0);
         }
-        if self.word.val() == self.kw[11].val() {
+        if self.word.val() == self.kw[8].val() {
             self.v.next = self.mem_bytes.val().get_bits::<32>(32);
         }
-        if self.word.val() == self.kw[12].val() {
+        if self.word.val() == self.kw[9].val() {
             self.v.next = self.wf_count.val();
         }
-        if self.word.val() == self.kw[13].val() {
+        if self.word.val() == self.kw[15].val() {
             self.v.next = self.wf_sel.val();
         }
-        if self.word.val() == self.kw[14].val() {
+        if self.word.val() == self.kw[10].val() {
             self.v.next = self.wf_start.val();
         }
-        if self.word.val() == self.kw[15].val() {
+        if self.word.val() == self.kw[11].val() {
             self.v.next = self.wf_finish.val();
         }
         if self.launch.val() {
