@@ -7,6 +7,7 @@
 
 pub mod block;
 pub mod cache;
+pub mod cdc;
 pub mod cu;
 pub mod dram;
 pub mod fetch;

@@ -90,6 +90,11 @@ impl<T> CdcFifo<T> {
         Some(x)
     }
 
+    /// Entries the reader, at its edge at `now`, may pop.
+    pub fn seen(&self, now: u64) -> usize {
+        self.entries.iter().take_while(|(t, _)| *t <= now).count()
+    }
+
     /// Entries in the FIFO (seen from outside, for waveforms).
     pub fn len(&self) -> usize {
         self.entries.len()

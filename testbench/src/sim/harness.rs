@@ -202,7 +202,8 @@ impl<B: Block> Harness<B> {
     }
 
     /// Adds a clock domain driving the clock input `pin`; returns its index. At most
-    /// [`MAX_DOMAINS`] domains, and none once port recording is on.
+    /// [`MAX_DOMAINS`] domains, and none once port recording is on (it records one clock's
+    /// cycles or several clocks' instants).
     pub fn add_clock(
         &mut self,
         name: &str,
@@ -241,7 +242,7 @@ impl<B: Block> Harness<B> {
         }
         if self.vectors.is_some() {
             return Err(HarnessError::Setup(
-                "port recording is single-clock: add clocks before record_ports()".into(),
+                "add every clock before record_ports()".into(),
             ));
         }
         self.domains.push(Domain {
@@ -294,16 +295,16 @@ impl<B: Block> Harness<B> {
         Ok(())
     }
 
-    /// Starts recording the root ports at every cycle start. Single-clock harnesses only: the
-    /// replay toggles every clock port once per row.
+    /// Starts recording the root ports: with one clock at every cycle start (the replay
+    /// toggles the clock once per row), with several at every instant, the clocks recorded
+    /// as inputs ([`PortVectors::per_instant`]).
     pub fn record_ports(&mut self) -> Result<(), HarnessError> {
-        if self.domains.len() != 1 {
-            return Err(HarnessError::NotSingleClock {
-                domains: self.domains.len(),
-            });
+        let vectors = match self.domains.len() {
+            0 => return Err(HarnessError::NotSingleClock { domains: 0 }),
+            1 => PortVectors::for_block(&*self.uut, &self.root),
+            _ => PortVectors::for_block_per_instant(&*self.uut, &self.root),
         }
-        let vectors =
-            PortVectors::for_block(&*self.uut, &self.root).map_err(HarnessError::Setup)?;
+        .map_err(HarnessError::Setup)?;
         self.vectors = Some(vectors);
         Ok(())
     }
@@ -469,6 +470,9 @@ impl<B: Block> Harness<B> {
                 }
             }
             self.settle()?;
+            if let Some(v) = self.vectors.as_mut().filter(|v| v.per_instant) {
+                v.sample(&*self.uut);
+            }
         }
         if starting != 0 {
             for i in bits(starting) {

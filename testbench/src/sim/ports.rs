@@ -5,9 +5,14 @@ use rust_hdl::core::block::Block;
 
 /// The ports of a block and their values, one row per clock cycle.
 ///
-/// Row *k* holds the inputs applied in cycle *k* and the outputs observed in cycle *k* after
-/// they settled, before the rising edge that ends the cycle. Clock ports are not recorded:
-/// the replaying testbench drives them.
+/// Single clock: row *k* holds the inputs applied in cycle *k* and the outputs observed in
+/// cycle *k* after they settled, before the rising edge that ends the cycle. Clock ports are
+/// not recorded: the replaying testbench drives them.
+///
+/// Several clocks ([`PortVectors::per_instant`]): the clocks are recorded like inputs, and a
+/// row is taken after each instant settled: once after its rising edges (only clocks
+/// changed), once after its cycle starts (clocks fall, inputs change). The replay applies
+/// the rows in order, so every edge of every clock happens in its own row, as in the run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortVectors {
     /// The recorded ports (inputs and outputs, clocks excluded), in declaration order.
@@ -16,6 +21,8 @@ pub struct PortVectors {
     pub clocks: Vec<SignalInfo>,
     /// One row per cycle, one value per entry of `ports`.
     pub rows: Vec<Vec<Word>>,
+    /// The clocks are columns and a row is an instant (a block with several clocks).
+    pub per_instant: bool,
 }
 
 impl PortVectors {
@@ -34,7 +41,18 @@ impl PortVectors {
             ports,
             clocks,
             rows: Vec::new(),
+            per_instant: false,
         })
+    }
+
+    /// An empty recording for `uut`'s root ports, clocks included as inputs, one row per
+    /// instant (a block with several clocks).
+    pub fn for_block_per_instant(uut: &dyn Block, root: &str) -> Result<Self, String> {
+        let mut v = Self::for_block(uut, root)?;
+        v.ports = root_ports(uut, root);
+        v.clocks.clear();
+        v.per_instant = true;
+        Ok(v)
     }
 
     /// Appends the current values of the ports as a row.

@@ -80,24 +80,41 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 
 /// Calls `f(index, value)` for every leaf signal, in the order of [`list_signals`].
 pub fn for_each_value(uut: &dyn Block, mut f: impl FnMut(usize, Word)) {
-    for_each_leaf(uut, &mut Vec::new(), |index, value, kind| {
-        f(index, to_word(value, kind))
-    });
+    for_each_leaf(
+        uut,
+        &mut Atoms::default(),
+        |_| true,
+        |index, value, kind| f(index, to_word(value, kind)),
+    );
 }
 
-/// Calls `f(index, value, kind)` for every leaf signal as rust-hdl gives it, in the order of
-/// [`list_signals`], keeping every atom's type descriptor in `descs` from one call to the next
-/// (rust-hdl builds a descriptor with allocated names; a block's atoms keep their types);
-/// [`leaf_value`] reads a value of up to 64 bits without allocating.
+/// What [`for_each_leaf`] keeps from one walk of a block to the next: every atom's type
+/// descriptor (rust-hdl builds one with allocated names; a block's atoms keep their types),
+/// its number of leaves, and whether any of them is wanted.
+#[derive(Default)]
+pub struct Atoms {
+    descs: Vec<TypeDescriptor>,
+    leaves: Vec<usize>,
+    wanted: Vec<bool>,
+}
+
+/// Calls `f(index, value, kind)` for every leaf signal with `want(index)`, as rust-hdl gives
+/// it, in the order of [`list_signals`]. `atoms` carries what the walk learns about the
+/// block's atoms to the next walk of the same block: an atom none of whose leaves is wanted
+/// (a constant, a signal outside the recorded scopes) is skipped without reading its value,
+/// and `want` is asked once per leaf, on the first walk. [`leaf_value`] reads a value of up
+/// to 64 bits without allocating.
 pub fn for_each_leaf(
     uut: &dyn Block,
-    descs: &mut Vec<TypeDescriptor>,
+    atoms: &mut Atoms,
+    want: impl Fn(usize) -> bool,
     mut f: impl FnMut(usize, &VCDValue, &TypeKind),
 ) {
     let mut reader = Reader {
         index: 0,
         atom: 0,
-        descs,
+        atoms,
+        want: &want,
         f: &mut f,
     };
     uut.accept("", &mut reader);
@@ -188,12 +205,21 @@ impl Probe for Lister {
     }
 }
 
-struct Reader<'a, F: FnMut(usize, &VCDValue, &TypeKind)> {
+struct Reader<'a, W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> {
     index: usize,
-    /// The atom being visited, and the descriptors of the atoms seen so far.
+    /// The atom being visited, and what is known of the atoms seen so far.
     atom: usize,
-    descs: &'a mut Vec<TypeDescriptor>,
+    atoms: &'a mut Atoms,
+    want: &'a W,
     f: &'a mut F,
+}
+
+/// Leaves of a value of type `kind`.
+fn leaves(kind: &TypeKind) -> usize {
+    match kind {
+        TypeKind::Composite(fields) => fields.iter().map(|f| leaves(&f.kind.kind)).sum(),
+        _ => 1,
+    }
 }
 
 /// Calls `f` with every leaf of `value` (of type `kind`), from leaf number `index` on.
@@ -216,13 +242,26 @@ fn emit<F: FnMut(usize, &VCDValue, &TypeKind)>(
     }
 }
 
-impl<F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Reader<'_, F> {
+impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Reader<'_, W, F> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
-        if self.atom == self.descs.len() {
-            self.descs.push(signal.descriptor());
+        let a = &mut *self.atoms;
+        if self.atom == a.descs.len() {
+            let desc = signal.descriptor();
+            let n = leaves(&desc.kind);
+            a.wanted.push((self.index..self.index + n).any(self.want));
+            a.leaves.push(n);
+            a.descs.push(desc);
         }
-        let desc = &self.descs[self.atom];
-        emit(&mut self.index, self.f, &signal.vcd(), &desc.kind);
+        if a.wanted[self.atom] {
+            emit(
+                &mut self.index,
+                self.f,
+                &signal.vcd(),
+                &a.descs[self.atom].kind,
+            );
+        } else {
+            self.index += a.leaves[self.atom];
+        }
         self.atom += 1;
     }
 }

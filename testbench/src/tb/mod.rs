@@ -8,6 +8,7 @@ use crate::sim::cosim::Waiver;
 use std::path::Path;
 
 pub mod cache;
+pub mod cdc;
 mod counter;
 mod decode;
 pub mod dram;
@@ -28,8 +29,8 @@ pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
 pub use insn::InsnTb;
 pub use runner::{
-    drive, mismatch, run_cycles, same, tb_finish, tb_harness, Ran, TbError, TbOptions, TbRun,
-    TB_PERIOD_PS,
+    drive, mismatch, run_cycles, same, tb_finish, tb_harness, tb_harness_clocked, Ran, TbError,
+    TbOptions, TbRun, TB_PERIOD_PS,
 };
 
 /// A block testbench.
@@ -59,7 +60,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 23] {
+pub fn all() -> [&'static dyn BlockTb; 24] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -82,6 +83,7 @@ pub fn all() -> [&'static dyn BlockTb; 23] {
         &lds::LdsTb,
         &fetch::FetchTb,
         &regmap::RegMapTb,
+        &cdc::CdcTb,
         &DecodeTb,
         &CounterTb,
     ]

@@ -157,6 +157,20 @@ pub fn tb_harness<B: VlPorts + 'static>(
     clock: ClockPin<B>,
     opts: &TbOptions,
 ) -> Result<Harness<B>, TbError> {
+    tb_harness_clocked(uut, name, opts, |h| {
+        let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
+        h.add_clock("clock", period, clock).map(|_| ())
+    })
+}
+
+/// [`tb_harness`] for a block whose clocks `add_clocks` adds (several clocks: the port
+/// vectors are recorded per instant).
+pub fn tb_harness_clocked<B: VlPorts + 'static>(
+    uut: B,
+    name: &str,
+    opts: &TbOptions,
+    add_clocks: impl FnOnce(&mut Harness<B>) -> Result<(), HarnessError>,
+) -> Result<Harness<B>, TbError> {
     let native_fst = native_fst(opts);
     let vl = VlOptions {
         trace: opts.waves_dir.is_some(),
@@ -164,8 +178,7 @@ pub fn tb_harness<B: VlPorts + 'static>(
         fst: native_fst,
     };
     let mut h = Harness::with_engine(uut, name, opts.engine, &vl)?;
-    let period = Period::ps(TB_PERIOD_PS).map_err(HarnessError::Setup)?;
-    h.add_clock("clock", period, clock)?;
+    add_clocks(&mut h)?;
     let vcd_path = opts
         .waves_dir
         .as_ref()

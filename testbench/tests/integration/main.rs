@@ -8,6 +8,7 @@
 
 mod aging;
 mod cache;
+mod cdc;
 mod cli;
 mod cli_inputs;
 mod coalescer;

@@ -31,7 +31,9 @@ fn decl(width: usize) -> String {
 /// inputs of row *k* applied at 10k ns; outputs compared with `!==`
 /// (X and Z count as mismatches) at 10k+4 ns; clocks rise at 10k+5 ns. The first mismatch is
 /// printed as `MISMATCH cycle=K signal=NAME expected=E got=G` and ends the run with `$fatal`;
-/// a clean run prints `TESTBENCH OK`. The waves go to `cosim.vcd`.
+/// a clean run prints `TESTBENCH OK`. The waves go to `cosim.vcd`. A recording of several
+/// clocks ([`PortVectors::per_instant`]) has the clocks among its inputs and no clock to
+/// toggle: row *k* is one instant of the run.
 pub fn generate(v: &PortVectors) -> TbFiles {
     let n = v.cycles().max(1);
     let mut s = String::new();
@@ -77,9 +79,10 @@ pub fn generate(v: &PortVectors) -> TbFiles {
     set_clocks(&mut s, &v.clocks, "1'b1");
     let _ = writeln!(s, "      #5;\n    end");
     let outputs = v.columns(Role::Output).count();
+    let row = if v.per_instant { "instant" } else { "cycle" };
     let _ = writeln!(
         s,
-        "    $display(\"TESTBENCH OK: {} cycles, {outputs} outputs compared every cycle\");",
+        "    $display(\"TESTBENCH OK: {} {row}s, {outputs} outputs compared every {row}\");",
         v.cycles()
     );
     let _ = writeln!(s, "    $finish;\n  end\nendmodule");

@@ -4,6 +4,7 @@
 use crate::tb::sched::SchedProbe;
 use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
+use rtgpu_hw::cdc::CdcFifo;
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::fetch::Fetch;
@@ -128,4 +129,8 @@ crate::vl_ports!([const W: usize, const D: usize, const T: usize, const S: usize
     line_first, line_words, l1_store,
     l1_ready, hit, way, victim, victim_valid, victim_line, mem_req_valid, mem_req_line,
     mem_req_store, accesses, misses,
+});
+
+crate::vl_ports!([const W: usize, const D: usize, const A1: usize] CdcFifo<W, D, A1> {
+    wclk, wreset, push, wdata, wfree, full, rclk, rreset, pop, rvalid, rdata, rcount,
 });

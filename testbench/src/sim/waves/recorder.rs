@@ -7,10 +7,9 @@
 
 use crate::paths::with_path;
 use crate::sim::signals::{
-    for_each_leaf, leaf_value, list_signals, to_word, Role, SignalInfo, Word,
+    for_each_leaf, leaf_value, list_signals, to_word, Atoms, Role, SignalInfo, Word,
 };
 use rust_hdl::core::block::Block;
-use rust_hdl::core::type_descriptor::TypeDescriptor;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -36,8 +35,9 @@ pub struct VcdRecorder {
     /// By signal index: the VCD id of a recorded signal, and the id as written in a value
     /// change (with the line's ending).
     ids: Vec<Option<(IdCode, Vec<u8>)>>,
-    /// The block's atoms' type descriptors (built once).
-    descs: Vec<TypeDescriptor>,
+    /// The block's atoms: their types, and which ones hold recorded signals (learnt on the
+    /// first sample).
+    atoms: Atoms,
     /// By signal index: variant names of enum signals.
     names: Vec<Option<Vec<String>>>,
     /// By signal index: the last value written.
@@ -85,7 +85,7 @@ impl VcdRecorder {
             last: vec![None; ids.len()],
             widths: signals.iter().map(|s| s.width).collect(),
             ids,
-            descs: Vec::new(),
+            atoms: Atoms::default(),
             names,
             recorded,
             time: None,
@@ -110,37 +110,43 @@ impl VcdRecorder {
         }
         let mut result = Ok(());
         let mut stamped = self.time == Some(ps);
-        for_each_leaf(uut, &mut self.descs, |index, value, kind| {
-            let Some((id, id_line)) = &self.ids[index] else {
-                return;
-            };
-            let value = match leaf_value(value, kind) {
-                Some(v) => Leaf::Small(v),
-                None => Leaf::Wide(to_word(value, kind)),
-            };
-            if result.is_err() || self.last[index].as_ref() == Some(&value) {
-                return;
-            }
-            if !stamped {
-                stamped = true;
-                result = self.writer.timestamp(ps);
-            }
-            if result.is_ok() {
-                result = match (&self.names[index], &value) {
-                    (Some(names), Leaf::Small(v)) => {
-                        self.writer.change_string(*id, variant(names, *v))
-                    }
-                    (_, Leaf::Small(v)) => super::probe::write_change(
-                        self.writer.writer(),
-                        *v,
-                        self.widths[index],
-                        id_line,
-                    ),
-                    (_, Leaf::Wide(w)) => write_wide(&mut self.writer, *id, w),
+        let ids = &self.ids;
+        for_each_leaf(
+            uut,
+            &mut self.atoms,
+            |i| ids[i].is_some(),
+            |index, value, kind| {
+                let Some((id, id_line)) = &ids[index] else {
+                    return;
                 };
-            }
-            self.last[index] = Some(value);
-        });
+                let value = match leaf_value(value, kind) {
+                    Some(v) => Leaf::Small(v),
+                    None => Leaf::Wide(to_word(value, kind)),
+                };
+                if result.is_err() || self.last[index].as_ref() == Some(&value) {
+                    return;
+                }
+                if !stamped {
+                    stamped = true;
+                    result = self.writer.timestamp(ps);
+                }
+                if result.is_ok() {
+                    result = match (&self.names[index], &value) {
+                        (Some(names), Leaf::Small(v)) => {
+                            self.writer.change_string(*id, variant(names, *v))
+                        }
+                        (_, Leaf::Small(v)) => super::probe::write_change(
+                            self.writer.writer(),
+                            *v,
+                            self.widths[index],
+                            id_line,
+                        ),
+                        (_, Leaf::Wide(w)) => write_wide(&mut self.writer, *id, w),
+                    };
+                }
+                self.last[index] = Some(value);
+            },
+        );
         if stamped {
             self.time = Some(ps);
         }

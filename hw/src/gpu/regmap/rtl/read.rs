@@ -69,7 +69,7 @@ pub struct RegRead {
     z32: Constant<Bits<32>>,
 }
 
-/// The byte offsets of [`RegRead::kw`], in order: first the [`READ_ONLY`] registers
+/// The byte offsets of the words the multiplexer reads, in order: first the [`READ_ONLY`] registers
 /// (besides the counters, the ones software may only read; the decode refuses writes to
 /// them), then the writable ones this multiplexer reads back.
 pub const WORDS: [u32; 16] = [
