@@ -35,6 +35,7 @@ mod run;
 mod salu;
 mod sched;
 mod simd;
+mod simd_wcet;
 mod standalone;
 mod sweep;
 mod system;

@@ -1,0 +1,91 @@
+//! Sim-D's WCET (`rtgpu wcet --exec simd`): the bound is never below the simulated launch on
+//! random programs (tile shapes and alignments, compute lengths, work-group counts and sizes,
+//! refresh phases; each bound computed once per program); Eqs. 17–19 on the vector_add phase
+//! costs equal a hand computation; the two Sim-D kernels stay within their bounds.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rtgpu_firmware::launch::Dims;
+use rtgpu_hw::cu::CuConfig;
+use rtgpu_hw::dram::Part;
+use rtgpu_testbench::cu::simd_gen::SimdProgram;
+use rtgpu_testbench::cu::system::load_kernel;
+use rtgpu_testbench::cu::wcet::simd::{bound, combine, cost, observe, PhaseBound};
+use rtgpu_wcet::simd::Resource;
+use std::path::Path;
+
+/// Random programs per run.
+const PROGRAMS: u64 = 40;
+
+#[test]
+fn simd_wcet_bounds_random_programs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x51D0);
+    let mut violations = Vec::new();
+    let mut tightest = f64::MAX;
+    for seed in 0..PROGRAMS {
+        let mut p = SimdProgram::random(&mut rng);
+        p.groups = rng.gen_range(1..=8);
+        let mut cfg = CuConfig::default();
+        cfg.memory.refresh_phase = rng.gen_range(0..12_480);
+        let (code, meta) = p.kernel().expect("the program assembles");
+        let dims = Dims {
+            grid: p.wg * p.groups,
+            wg: p.wg,
+        };
+        let mut b = bound(&code, dims, &cfg).expect("the program is analysable");
+        let o = observe((&code, &meta), dims, &cfg, seed, &mut b).expect("the launch runs");
+        assert_eq!(o.status, "done", "{}", p.source());
+        assert_eq!(o.exact, Some(true));
+        tightest = tightest.min(o.tightness);
+        if !o.within || !o.phases_within {
+            violations.push((seed, o.cycles, b.wcet, b.phases.clone()));
+        }
+    }
+    assert!(violations.is_empty(), "{} violations: {violations:?}", violations.len());
+    assert!(tightest >= 0.0);
+}
+
+fn phase(kind: Resource, bound: u64) -> PhaseBound {
+    PhaseBound {
+        kind,
+        bound,
+        tile: None,
+        lid: None,
+        observed: None,
+    }
+}
+
+/// vector_add's phase costs (C 162, A 211, C 22, A 211, C 250, A 231) by hand:
+/// the access phase of a 4 KiB read, LID 327: ⌈(2 + 1 + 327)·0.625⌉ + 2 + 2 = 211;
+/// c_2wg = max(231, 162) + 211 + 211 + 211 + 250 + 250 = 1364 (Eq. 17); 64 work-groups:
+/// 32·1364 + min(162, 231) = 43 810 (Eq. 18); + 8 launch = 43 818; Eq. 19: ⌈43 818 / 7450⌉ = 6
+/// refreshes of 350 cycles: 45 918.
+#[test]
+fn simd_wcet_of_a_phase_list_equals_the_hand_computation() {
+    let cfg = CuConfig::default();
+    assert_eq!(cost::access_cost(&cfg, &Part::DDR4_3200AA_X16, 327), 211);
+    let (c, a) = (Resource::Compute, Resource::Access);
+    let phases = [(c, 162), (a, 211), (c, 22), (a, 211), (c, 250), (a, 231)]
+        .map(|(k, n)| phase(k, n))
+        .to_vec();
+    let dims = Dims {
+        grid: 64 * 1024,
+        wg: 1024,
+    };
+    let b = combine(dims, 16, phases, &cfg);
+    assert_eq!((b.c_2wg, b.c_edge, b.schedule), (1364, 162, 43_810));
+    assert_eq!((b.refreshes, b.refresh_cycles, b.wcet), (6, 2100, 45_918));
+}
+
+/// Both Sim-D kernels at their default launch: simulated ≤ bound, every phase within its cost.
+#[test]
+fn simd_wcet_bounds_the_simd_kernels() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware/kernels/simd");
+    for name in ["vector_add.s", "stencil.s"] {
+        let (code, meta) = load_kernel(&root.join(name)).expect("the kernel assembles");
+        let cfg = CuConfig::default();
+        let mut b = bound(&code, meta.dims, &cfg).expect("analysable");
+        let o = observe((&code, &meta), meta.dims, &cfg, 1, &mut b).expect("runs");
+        assert!(o.within && o.phases_within, "{name}: {o:?} {b:?}");
+    }
+}
