@@ -89,3 +89,54 @@ fn simd_wcet_bounds_the_simd_kernels() {
         assert!(o.within && o.phases_within, "{name}: {o:?} {b:?}");
     }
 }
+
+fn cli_kernel(name: &str) -> String {
+    format!("{}/../firmware/kernels/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `rtgpu wcet --exec simd`: exit 0 with the bound above the run; 2 for a kernel the analysis
+/// does not take (global memory in a compute phase); 1 when the launch fails (a tile outside the data memory).
+#[test]
+fn simd_wcet_cli_exit_codes() {
+    use crate::common::rtgpu;
+    let va = cli_kernel("simd/vector_add.s");
+    let (code, out, err) = rtgpu(&["wcet", &va, "--exec", "simd", "--run", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (b, o) = (&v["bound"], &v["observed"]);
+    assert_eq!(o["within"], true);
+    assert!(o["cycles"].as_u64().unwrap() <= b["wcet"].as_u64().unwrap());
+    assert_eq!(b["phases"].as_array().unwrap().len(), 6);
+    let branchy = cli_kernel("fig2_divergent.s");
+    let (code, _, err) = rtgpu(&["wcet", &branchy, "--exec", "simd"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("compute phase"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("outside.s");
+    std::fs::write(
+        &bad,
+        "// @grid 1024\n// @wg 1024\n// @lds 4096\n// @args zero:grid\n\
+         s_mov_b32 s16, 0x7ffff000\n s_mov_b32 s17, 0\n s_mov_b32 s18, 0x10040\n\
+         s_mov_b32 s19, 64\n tile_ld s[16:19]\n s_load_dwordx2 s[8:9], s[0:1], 0x0\n\
+         s_waitcnt lgkmcnt(0)\n s_mov_b32 s20, s8\n s_mov_b32 s21, 0\n s_mov_b32 s22, 0x10040\n\
+         s_mov_b32 s23, 64\n tile_st s[20:23]\n s_endpgm\n",
+    )
+    .unwrap();
+    let (code, _, err) = rtgpu(&["wcet", bad.to_str().unwrap(), "--exec", "simd", "--run"]);
+    assert_eq!(code, 1, "{err}");
+}
+
+/// `rtgpu reproduce simd`: every kernel within its bound, the paper's numbers beside ours.
+#[test]
+fn reproduce_simd_runs_from_the_cli() {
+    use crate::common::rtgpu;
+    let (code, out, err) = rtgpu(&["reproduce", "simd", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["violations"], 0);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    assert!(rows
+        .iter()
+        .all(|r| r["rules"].as_u64() <= r["wcet"].as_u64() && r["tightness"].as_f64() >= Some(0.0)));
+}
