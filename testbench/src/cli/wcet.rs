@@ -72,13 +72,24 @@ pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
         ));
     }
     match &report.observed {
-        Some(o) if o.status != "done" => Err(Fail(1, format!("the launch ended in {}", o.status))),
-        Some(o) if !o.within => Err(Fail(
+        Some(o) => observed(
+            &o.status,
+            o.within,
+            o.cycles,
+            report.analysis.wcet,
+            "analytical",
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Exit 1 when the observed launch did not finish or took longer than the `what` WCET `bound`.
+fn observed(status: &str, within: bool, cycles: u64, bound: u64, what: &str) -> Result<(), Fail> {
+    match () {
+        _ if status != "done" => Err(Fail(1, format!("the launch ended in {status}"))),
+        _ if !within => Err(Fail(
             1,
-            format!(
-                "observed {} cycles > analytical WCET {}",
-                o.cycles, report.analysis.wcet
-            ),
+            format!("observed {cycles} cycles > {what} WCET {bound}"),
         )),
         _ => Ok(()),
     }
@@ -90,14 +101,7 @@ fn simd(opts: &WcetArgs) -> Result<(), Fail> {
     let report = wcet::simd::wcet_simd(opts).map_err(|e| Fail(e.code(), e.to_string()))?;
     print_json_or(opts.json, &report, |r| r.text())?;
     match &report.observed {
-        Some(o) if o.status != "done" => Err(Fail(1, format!("the launch ended in {}", o.status))),
-        Some(o) if !o.within => Err(Fail(
-            1,
-            format!(
-                "simulated {} cycles > Sim-D WCET {}",
-                o.cycles, report.bound.wcet
-            ),
-        )),
-        _ => Ok(()),
+        Some(o) => observed(&o.status, o.within, o.cycles, report.bound.wcet, "Sim-D"),
+        None => Ok(()),
     }
 }

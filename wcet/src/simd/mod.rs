@@ -52,7 +52,9 @@ impl PhaseCost {
 /// access (the final store), as the paper's program model requires.
 pub fn check(phases: &[PhaseCost]) -> Result<(), String> {
     if phases.is_empty() || phases.len() % 2 == 1 {
-        return Err("a Sim-D phase list is compute, access pairs (it ends with the final store)".into());
+        return Err(
+            "a Sim-D phase list is compute, access pairs (it ends with the final store)".into(),
+        );
     }
     let ok = phases.iter().enumerate().all(|(i, p)| {
         p.resource
@@ -206,7 +208,10 @@ impl Machine<'_> {
             return;
         }
         let order = self.last_owner.map_or([0, 1], |o| [1 - o, o]);
-        if let Some(s) = order.into_iter().find(|&s| matches!(self.slots[s], Slot::Ready(_))) {
+        if let Some(s) = order
+            .into_iter()
+            .find(|&s| matches!(self.slots[s], Slot::Ready(_)))
+        {
             let Slot::Ready(i) = self.slots[s] else {
                 unreachable!("found ready")
             };

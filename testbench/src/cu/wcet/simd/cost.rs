@@ -76,7 +76,11 @@ pub fn worst_lid(part: &Part, shape: &TileShape) -> Result<u32, String> {
         ));
     }
     let key = (part.name, *shape);
-    let lock = || CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let lock = || {
+        CACHE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
     if let Some(&(_, l)) = lock().iter().find(|(k, _)| *k == key) {
         return Ok(l);
     }

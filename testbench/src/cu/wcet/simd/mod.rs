@@ -96,7 +96,9 @@ impl SimdBound {
                 ),
                 _ => "compute".into(),
             };
-            let obs = p.observed.map_or(String::new(), |o| format!(" (observed ≤ {o})"));
+            let obs = p
+                .observed
+                .map_or(String::new(), |o| format!(" (observed ≤ {o})"));
             s += &format!("  phase {:>2}: {:>7} cycles  {what}{obs}\n", i + 1, p.bound);
         }
         s + &format!(
@@ -219,7 +221,8 @@ impl SimdReport {
     pub fn text(&self) -> String {
         let mut s = format!("{}\n{}", self.kernel, self.bound.text());
         if let Some(o) = &self.observed {
-            s += &format!(
+            s +=
+                &format!(
                 "simulated {} cycles ({}): tightness {:+.1} % ({}); phases within their costs: \
                  {}; {} cycles outside the phases\n{}",
                 o.cycles,
@@ -261,11 +264,16 @@ pub fn observe(
         }
     }
     let part = cfg.memory.dram_part.part();
-    let refresh = (u64::from(part.rfc) * u64::from(part.tck_ps)).div_ceil(u64::from(cfg.memory.core_ps));
+    let refresh =
+        (u64::from(part.rfc) * u64::from(part.tck_ps)).div_ceil(u64::from(cfg.memory.core_ps));
     let mut phases_within = true;
     for (p, s) in b.phases.iter_mut().zip(seen) {
         p.observed = Some(s);
-        let slack = if p.kind == Resource::Access { refresh } else { 0 };
+        let slack = if p.kind == Resource::Access {
+            refresh
+        } else {
+            0
+        };
         phases_within &= s <= p.bound + slack;
     }
     let cycles = out.cycles;
@@ -295,7 +303,13 @@ pub fn wcet_simd(o: &WcetOpts) -> Result<SimdReport, WcetError> {
     let code = k.prog.words();
     let mut b = bound(&code, dims, &cfg)?;
     let observed = match o.run {
-        true => Some(observe((&code, &k.meta), dims, &cfg, o.launch.seed, &mut b)?),
+        true => Some(observe(
+            (&code, &k.meta),
+            dims,
+            &cfg,
+            o.launch.seed,
+            &mut b,
+        )?),
         false => None,
     };
     Ok(SimdReport {

@@ -13,8 +13,8 @@
 use super::super::graph::{Graph, Node};
 use rtgpu_firmware::isa::decode;
 use rtgpu_firmware::pws_pass::{ScalarAccess, Sreg};
-use rtgpu_hw::cu::salu;
 use rtgpu_hw::cu::regfile::Sregs;
+use rtgpu_hw::cu::salu;
 use rtgpu_hw::isa::insn_model::unit;
 use serde::Serialize;
 
@@ -79,7 +79,10 @@ impl Known {
     /// Executes `n` when it is SALU with known sources; what it writes is unknown otherwise.
     fn step(&mut self, n: &Node, acc: &ScalarAccess) {
         let ok = n.f.unit == unit::SALU
-            && acc.reads.iter().all(|s| self.is_known(s) || *s == Sreg::Scc)
+            && acc
+                .reads
+                .iter()
+                .all(|s| self.is_known(s) || *s == Sreg::Scc)
             && salu::execute(&n.f, &mut self.r).is_ok();
         for w in &acc.writes {
             if let Sreg::Sgpr(s) = w {
@@ -90,7 +93,11 @@ impl Known {
 
     /// SGPR `n` if known.
     fn get(&self, n: usize) -> Option<u32> {
-        self.known.get(n).copied().unwrap_or(false).then(|| self.r.s[n])
+        self.known
+            .get(n)
+            .copied()
+            .unwrap_or(false)
+            .then(|| self.r.s[n])
     }
 }
 

@@ -171,7 +171,16 @@ impl SimdRepro {
     pub fn text(&self) -> String {
         let mut s = format!(
             "{:<16} {:>3} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>6}\n",
-            "kernel", "wgs", "free", "WCET^L", "WCET^U", "rules", "WCET", "tight%", "rules%", "bus%"
+            "kernel",
+            "wgs",
+            "free",
+            "WCET^L",
+            "WCET^U",
+            "rules",
+            "WCET",
+            "tight%",
+            "rules%",
+            "bus%"
         );
         for r in &self.rows {
             s += &format!(
