@@ -106,7 +106,7 @@ pub fn c_edge(w: u64, phases: &[PhaseCost]) -> u64 {
     let (Some(first), Some(last)) = (phases.first(), phases.last()) else {
         return 0;
     };
-    if w % 2 == 0 {
+    if w.is_multiple_of(2) {
         first.cycles.min(last.cycles)
     } else {
         sum(phases)
