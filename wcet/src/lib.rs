@@ -10,8 +10,11 @@
 //! - [`reorder`]: warp-based load/store reordering (the reordering paper, docs/works/reorder.md):
 //!   the PTX kernel analyzer, the Reordering Unit's release order (R0/R1), the LRU miss-count
 //!   estimator that the RTL's L1D counts are checked against, and the paper's WCET equations.
+//! - [`simd`]: Sim-D (the Sim-D paper, docs/works/simd.md): the worst-case schedule of the
+//!   two-slot phase machine, the closed form (Eqs. 17–18), Eqs. 10–14 and refresh (Eq. 19).
 
 pub mod multiphase;
 pub mod pws;
 pub mod reorder;
+pub mod simd;
 pub mod trace;

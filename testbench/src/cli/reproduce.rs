@@ -22,7 +22,10 @@ pub struct ReproduceArgs {
     /// and after the BuildFromBottom pass, bit-flip injection outcomes, the pass's cycle cost).
     /// `lee-ch5` (the thesis' Section 5.4: random sets of its Table 5.1 applications on 13
     /// compute units, deadlines met per priority class under its scheduler, FIFO and EDF).
-    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm", "lee-ch3", "lee-ch5"])]
+    /// `simd` (the Sim-D paper's Table 5 and Figs. 7–8: the WCET's tightness over the
+    /// simulated run, the phase rules' cost over free scheduling and the bus use, on the Sim-D
+    /// kernels and generated programs of several tile shapes).
+    #[arg(value_parser = ["pws", "pws-fig11", "pws-fig12", "reorder", "multiphase", "reorder-wcet", "sgemm", "lee-ch3", "lee-ch5", "simd"])]
     pub what: String,
     /// Where to write the plot (`pws.png`, `pws-fig11.png`, `pws-fig12.png`,
     /// `reorder-eval.png`, `multiphase-table3.png`, `reorder-wcet.png`,
@@ -56,7 +59,8 @@ pub struct ReproduceArgs {
     pub injections: Option<u64>,
     /// The long run: lee-ch3 with 400 injections per kernel and variant; lee-ch5 with the
     /// full set (20 to 100 applications, the scalability analysis 3 to 15, three random sets
-    /// per point; several minutes).
+    /// per point; several minutes); simd with the kernels' full grids, 32 work-groups per
+    /// generated program and more tile shapes.
     #[arg(long)]
     pub long: bool,
     /// lee-ch3: seed of the injection campaigns.
@@ -73,6 +77,7 @@ pub fn run(o: &ReproduceArgs) -> Result<(), Fail> {
     let fail = |m: String| Fail(1, m);
     match o.what.as_str() {
         "lee-ch5" => lee_ch5(o),
+        "simd" => simd(o),
         "pws-fig11" => {
             let f = evals::fig11(o.suite_dir.as_deref(), o.size, &o.out).map_err(fail)?;
             print_json_or(o.json, &f, evals::Fig11::text)
@@ -158,4 +163,19 @@ fn lee_ch5(o: &ReproduceArgs) -> Result<(), Fail> {
     .map_err(|e| Fail(1, e))?;
     bar.finish_and_clear();
     print_json_or(o.json, &r, |r| r.text())
+}
+
+/// `reproduce simd`: the Sim-D kernels (firmware/kernels/simd) and generated programs, with a
+/// progress bar; exit 1 if a kernel exceeds its bound.
+fn simd(o: &ReproduceArgs) -> Result<(), Fail> {
+    use rtgpu_testbench::cu::wcet::simd::reproduce as sr;
+    let k = rtgpu_testbench::paths::kernel_dir(o.kernel_dir.as_deref()).map_err(Fail::coded)?;
+    let bar = crate::common::progress(0, "simd");
+    let r = sr::reproduce(&k.join("simd"), o.long, &|| bar.inc(1)).map_err(|e| Fail(1, e))?;
+    bar.finish_and_clear();
+    print_json_or(o.json, &r, sr::SimdRepro::text)?;
+    match r.violations {
+        0 => Ok(()),
+        n => Err(Fail(1, format!("{n} kernels exceed their Sim-D WCET"))),
+    }
 }

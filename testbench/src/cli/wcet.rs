@@ -9,6 +9,9 @@ pub type WcetArgs = WcetOpts;
 /// Analyses the kernel and prints the report; exit code 1 when the simulated launch (`--run`)
 /// did not finish or took longer than the analytical WCET.
 pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
+    if opts.exec == "simd" {
+        return simd(opts);
+    }
     let bar = progress(opts.inputs.unwrap_or(0), "inputs");
     if opts.inputs.is_none() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -69,14 +72,36 @@ pub fn run(opts: &WcetArgs) -> Result<(), Fail> {
         ));
     }
     match &report.observed {
-        Some(o) if o.status != "done" => Err(Fail(1, format!("the launch ended in {}", o.status))),
-        Some(o) if !o.within => Err(Fail(
+        Some(o) => observed(
+            &o.status,
+            o.within,
+            o.cycles,
+            report.analysis.wcet,
+            "analytical",
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Exit 1 when the observed launch did not finish or took longer than the `what` WCET `bound`.
+fn observed(status: &str, within: bool, cycles: u64, bound: u64, what: &str) -> Result<(), Fail> {
+    match () {
+        _ if status != "done" => Err(Fail(1, format!("the launch ended in {status}"))),
+        _ if !within => Err(Fail(
             1,
-            format!(
-                "observed {} cycles > analytical WCET {}",
-                o.cycles, report.analysis.wcet
-            ),
+            format!("observed {cycles} cycles > {what} WCET {bound}"),
         )),
         _ => Ok(()),
+    }
+}
+
+/// `--exec simd`: the Sim-D bound; exit 1 when the simulated launch (`--run`) failed or took
+/// longer than the bound.
+fn simd(opts: &WcetArgs) -> Result<(), Fail> {
+    let report = wcet::simd::wcet_simd(opts).map_err(|e| Fail(e.code(), e.to_string()))?;
+    print_json_or(opts.json, &report, |r| r.text())?;
+    match &report.observed {
+        Some(o) => observed(&o.status, o.within, o.cycles, report.bound.wcet, "Sim-D"),
+        None => Ok(()),
     }
 }

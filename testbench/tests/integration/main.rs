@@ -36,6 +36,7 @@ mod run;
 mod salu;
 mod sched;
 mod simd;
+mod simd_wcet;
 mod standalone;
 mod sweep;
 mod system;

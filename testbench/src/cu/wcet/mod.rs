@@ -38,6 +38,7 @@ pub mod reorder_bound;
 pub mod reorder_eq;
 pub mod reproduce;
 pub mod sgemm_table;
+pub mod simd;
 pub mod taint;
 pub mod timing;
 
@@ -101,6 +102,11 @@ pub struct WcetOpts {
     /// branches P) or OpenCL C (`.cl`, compiled with clang-14; its split points are the pass's
     /// own, its `// @loop .LBB0_N N` lines name clang's loop labels, docs/cli.md#loop-bounds).
     pub kernel: PathBuf,
+    /// Execution model: `gcn` (the PWS analysis of the compute unit) or `simd` (Sim-D's phase
+    /// analysis, [`simd`]: the kernel's compute and access phases, the two-slot schedule of
+    /// the phase rules and refresh; kernels in firmware/kernels/simd/).
+    #[arg(long, default_value = "gcn", value_parser = ["gcn", "simd"])]
+    pub exec: String,
     /// nosplit, dws or pws.
     #[arg(long, default_value = "pws", value_parser = parse_mode)]
     pub mode: Mode,

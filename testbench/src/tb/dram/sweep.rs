@@ -158,8 +158,8 @@ fn tile_lid(part: &Part, req: &Request) -> Result<(u32, u64), String> {
     Ok((r.completions[0].lid, r.dq_cycles))
 }
 
-/// Sweeps each `(words, rows, period)` shape over the start words; `tick` is called after
-/// each shape.
+/// Sweeps each `(words, rows, period)` shape over the [`TILE_STARTS`] start words; `tick` is
+/// called after each shape.
 pub fn tiles(
     part: &Part,
     write: bool,
@@ -168,26 +168,68 @@ pub fn tiles(
 ) -> Result<Vec<TileSweep>, String> {
     shapes
         .iter()
-        .map(|&(words, rows, period)| {
-            let starts: Vec<u32> = (0..TILE_STARTS).collect();
-            let runs = parallel(&starts, |&a| {
-                tile_lid(part, &Request::tile(write, a, words, period, rows))
-            })?;
-            let (worst, &(max, dq)) = runs
-                .iter()
-                .enumerate()
-                .max_by_key(|(i, r)| (r.0, std::cmp::Reverse(*i)))
-                .ok_or("no start words")?;
+        .map(|&shape| {
+            let s = tile_sweep(part, write, shape, TILE_STARTS)?;
             tick();
-            Ok(TileSweep {
-                words,
-                rows,
-                period,
-                min: runs.iter().map(|r| r.0).min().unwrap_or(0),
-                max,
-                worst_addr: worst as u32,
-                util: dq as f64 / f64::from(max.max(1)),
-            })
+            Ok(s)
         })
         .collect()
+}
+
+/// Start words covering a tile's every placement in the address map: four bank pairs of
+/// 16 KiB (64 KiB, after which only the row changes). From an idle controller whose current
+/// pair is 0, a start shifted by k pairs is the same request with the current pair k pairs
+/// back (the arbiter's distances are rotational), so these starts also cover whichever pair
+/// the previous request left current (docs/assumptions.md#A90).
+pub const MAP_STARTS: u32 = 16384;
+
+/// One `(words, rows, period)` shape over start words `0..starts`. The command stream depends
+/// only on the bursts the tile touches, so starts touching the same bursts share one run.
+pub fn tile_sweep(
+    part: &Part,
+    write: bool,
+    (words, rows, period): (u32, u16, u32),
+    starts: u32,
+) -> Result<TileSweep, String> {
+    let mut classes: BTreeMap<(u32, Vec<u32>), u32> = BTreeMap::new();
+    for a in 0..starts {
+        classes.entry(touched(a, words, rows, period)).or_insert(a);
+    }
+    let reps: Vec<u32> = classes.values().copied().collect();
+    let runs = parallel(&reps, |&a| {
+        tile_lid(part, &Request::tile(write, a, words, period, rows))
+    })?;
+    let by_class: BTreeMap<&(u32, Vec<u32>), (u32, u64)> = classes.keys().zip(runs).collect();
+    let mut out = TileSweep {
+        words,
+        rows,
+        period,
+        min: u32::MAX,
+        max: 0,
+        worst_addr: 0,
+        util: 0.0,
+    };
+    for a in 0..starts {
+        let (l, dq) = by_class[&touched(a, words, rows, period)];
+        out.min = out.min.min(l);
+        if l > out.max {
+            (out.max, out.worst_addr) = (l, a);
+            out.util = dq as f64 / f64::from(l.max(1));
+        }
+    }
+    Ok(out)
+}
+
+/// (first burst, the touched bursts relative to it) of a tile starting at word `a`.
+fn touched(a: u32, words: u32, rows: u16, period: u32) -> (u32, Vec<u32>) {
+    let first = a / 16;
+    let mut b: Vec<u32> = (0..u32::from(rows))
+        .flat_map(|r| {
+            let s = a + r * period;
+            s / 16..=(s + words - 1) / 16
+        })
+        .map(|x| x - first)
+        .collect();
+    b.dedup();
+    (first, b)
 }
