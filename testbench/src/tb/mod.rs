@@ -10,6 +10,7 @@ use std::path::Path;
 pub mod cache;
 mod counter;
 mod decode;
+pub mod dispatch;
 pub mod dram;
 pub mod fetch;
 pub mod idu;
@@ -59,7 +60,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 23] {
+pub fn all() -> [&'static dyn BlockTb; 24] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -81,6 +82,7 @@ pub fn all() -> [&'static dyn BlockTb; 23] {
         &valu::ValuTb,
         &lds::LdsTb,
         &fetch::FetchTb,
+        &dispatch::DispatchTb,
         &regmap::RegMapTb,
         &DecodeTb,
         &CounterTb,
