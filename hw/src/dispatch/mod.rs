@@ -58,10 +58,10 @@
 //! |---|---|---|
 //! | `clock` | 1 | core clock |
 //! | `reset` | 1 | synchronous reset: every register cleared |
-//! | `start` | 1 | a launch: load `first`, `end`, `stride`, `waves`, `max_res` |
-//! | `first` | 32 | the first work-group id (with `start`) |
-//! | `end` | 32 | one past the last work-group id (with `start`) |
-//! | `stride` | 32 | the id step (with `start`; 1 for a whole launch, the compute units of a sub-kernel otherwise) |
+//! | `start` | 1 | a launch: load `wg_first`, `wg_end`, `wg_stride`, `waves`, `max_res` |
+//! | `wg_first` | 32 | the first work-group id (with `start`) |
+//! | `wg_end` | 32 | one past the last work-group id (with `start`) |
+//! | `wg_stride` | 32 | the id step (with `start`; 1 for a whole launch, the compute units of a sub-kernel otherwise) |
 //! | `waves` | 8 | wavefronts per work-group (with `start`; 1..=`G × S`) |
 //! | `max_res` | 8 | resident work-groups allowed (with `start`; the LDS partitions; ≥ `R`: `R`) |
 //! | `limit` | 32 | every cycle: work-groups below this id may be admitted (reordering's round; `end` without reordering) |

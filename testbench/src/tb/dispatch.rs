@@ -27,9 +27,9 @@ pub type DispatchTbBlock = Dispatch<TB_GROUPS, TB_SLOTS, TB_RESIDENT>;
 pub fn apply(u: &mut DispatchTbBlock, i: &DispatchIn) {
     u.reset.next = i.reset;
     u.start.next = i.start;
-    u.first.next = u64::from(i.launch.first).to_bits();
-    u.end.next = u64::from(i.launch.end).to_bits();
-    u.stride.next = u64::from(i.launch.stride).to_bits();
+    u.wg_first.next = u64::from(i.launch.first).to_bits();
+    u.wg_end.next = u64::from(i.launch.end).to_bits();
+    u.wg_stride.next = u64::from(i.launch.stride).to_bits();
     u.waves.next = u64::from(i.launch.waves).to_bits();
     u.max_res.next = u64::from(i.launch.max_res).to_bits();
     u.limit.next = u64::from(i.limit).to_bits();
@@ -193,9 +193,9 @@ fn layout(window_cycles: u64) -> Gtkw {
                 p("dispatch.clock"),
                 p("dispatch.reset"),
                 p("dispatch.start"),
-                dec("dispatch.first"),
-                dec("dispatch.end"),
-                dec("dispatch.stride"),
+                dec("dispatch.wg_first"),
+                dec("dispatch.wg_end"),
+                dec("dispatch.wg_stride"),
                 dec("dispatch.waves"),
                 dec("dispatch.max_res"),
                 dec("dispatch.limit"),

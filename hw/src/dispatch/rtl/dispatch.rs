@@ -20,14 +20,14 @@ pub struct Dispatch<const G: usize, const S: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: every register cleared.
     pub reset: Signal<In, Bit>,
-    /// A launch: the edge loads `first`, `end`, `stride`, `waves`, `max_res`.
+    /// A launch: the edge loads `wg_first`, `wg_end`, `wg_stride`, `waves`, `max_res`.
     pub start: Signal<In, Bit>,
     /// The first work-group id (with `start`).
-    pub first: Signal<In, Bits<32>>,
+    pub wg_first: Signal<In, Bits<32>>,
     /// One past the last work-group id (with `start`).
-    pub end: Signal<In, Bits<32>>,
+    pub wg_end: Signal<In, Bits<32>>,
     /// The id step (with `start`).
-    pub stride: Signal<In, Bits<32>>,
+    pub wg_stride: Signal<In, Bits<32>>,
     /// Wavefronts per work-group (with `start`).
     pub waves: Signal<In, Bits<8>>,
     /// Resident work-groups allowed (with `start`; at least `R`: `R`).
@@ -157,9 +157,9 @@ impl<const G: usize, const S: usize, const R: usize> Default for Dispatch<G, S, 
             clock: Default::default(),
             reset: Default::default(),
             start: Default::default(),
-            first: Default::default(),
-            end: Default::default(),
-            stride: Default::default(),
+            wg_first: Default::default(),
+            wg_end: Default::default(),
+            wg_stride: Default::default(),
             waves: Default::default(),
             max_res: Default::default(),
             limit: Default::default(),
@@ -257,6 +257,7 @@ impl<const G: usize, const S: usize, const R: usize> Logic for Dispatch<G, S, R>
         self.qh.next = self.qh_r.q.val();
         self.qn.next = self.qn_r.q.val();
         self.sent.next = self.sent_r.q.val();
+        self.tail.next = self.z8.val();
         // Admission: stage after stage while every condition holds; each takes the lowest
         // free entry below `max_res` and appends it to the queue.
         self.ok.next = self.go.val() & (self.waves_r.q.val() != self.z8.val());
@@ -386,9 +387,9 @@ impl<const G: usize, const S: usize, const R: usize> Logic for Dispatch<G, S, R>
         }
         // A launch loads the launch registers over a cleared state; a reset clears it all.
         if !self.go.val() {
-            self.next_r.d.next = self.first.val();
-            self.end_r.d.next = self.end.val();
-            self.stride_r.d.next = self.stride.val();
+            self.next_r.d.next = self.wg_first.val();
+            self.end_r.d.next = self.wg_end.val();
+            self.stride_r.d.next = self.wg_stride.val();
             self.waves_r.d.next = self.waves.val();
             self.max_r.d.next = self.max_res.val();
             self.simd_r.d.next = self.z8.val();

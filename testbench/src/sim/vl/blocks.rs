@@ -49,7 +49,7 @@ crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W>
 });
 
 crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S, R> {
-    clock, reset, start, first, end, stride, waves, max_res, limit, free, port_free, ended, send,
+    clock, reset, start, wg_first, wg_end, wg_stride, waves, max_res, limit, free, port_free, ended, send,
     send_slot, send_wi, send_wave, send_wg, admitted, resident, live, pending, next_wg, finished,
 });
 
