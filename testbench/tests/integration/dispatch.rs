@@ -2,16 +2,18 @@
 //! behavioural compute unit's own dispatches in real kernels, cycle by cycle, and the RTL
 //! (`hw/src/dispatch/rtl/`) against the model on random launches and wavefront-end timings.
 //!
-//! Mutations caught (each applied, the test seen failing, then restored):
+//! Mutations (each applied, the tests run, then restored):
 //! - the RTL's round-robin pointer not advanced (`simd_r.d` kept at `simd_r.q`):
-//!   `rtl_dispatch_equals_the_model` fails (a wavefront starts in the wrong SIMD group);
+//!   `rtl_dispatch_equals_the_model` fails at cycle 2 (a wavefront starts in the wrong SIMD
+//!   group);
 //! - the model's admission ignoring the pending wavefronts (`free >= waves`):
-//!   `the_model_dispatches_as_the_compute_unit` fails (a work-group admitted a cycle early in
-//!   vector_add, grid 4096);
-//! - the RTL's stride ignored (`nx + 1`): `rtl_dispatch_equals_the_model` fails (a work-group
-//!   id differs);
-//! - the model's ends applied to the wrong entry (`ended[r + 1]`):
-//!   `the_model_dispatches_as_the_compute_unit` fails.
+//!   `rtl_dispatch_equals_the_model` fails (cycle 34 of the shrunk case) and so does the
+//!   model's unit test `admission_counts_the_pending_wavefronts`; the kernels of
+//!   `the_model_dispatches_as_the_compute_unit` do **not** catch it (their slots are never
+//!   short while wavefronts are pending);
+//! - the model's stride ignored (`next + 1`): its unit test `ids_step_by_the_stride_below_the_end`;
+//! - the model's wavefront ends dropped: its unit test
+//!   `an_entry_is_free_the_cycle_after_its_last_wavefront_ends`.
 
 use proptest::prelude::*;
 use rtgpu_firmware::launch::Dims;
