@@ -9,6 +9,7 @@ pub mod block;
 pub mod cache;
 pub mod cdc;
 pub mod cu;
+pub mod dispatch;
 pub mod dram;
 pub mod fetch;
 pub mod gpu;

@@ -235,6 +235,8 @@ impl ComputeUnit {
         let global = g.wfs[c.wf].global;
         let wi = c.wg;
         self.counters.wf[global].1 = self.now - self.start;
+        let cycle = self.launch_cycle();
+        self.log_dispatch(|_| DispatchRecord::End { cycle, wi });
         let wg = &mut self.wgs[wi];
         wg.live_waves -= 1;
         if wg.live_waves == 0 {

@@ -448,6 +448,13 @@ impl Group {
         (0..self.wfs.len()).filter(|&s| self.slot_free(s)).count()
     }
 
+    /// Free original slots as a mask (bit `s`: slot `s`; slots past 15 left out).
+    pub fn free_mask(&self) -> u16 {
+        (0..self.wfs.len().min(16))
+            .filter(|&s| self.slot_free(s))
+            .fold(0, |m, s| m | 1 << s)
+    }
+
     fn slot_free(&self, slot: usize) -> bool {
         let k = self.k(0, slot);
         !self.ctx[k].live && matches!(self.state(k), State::Empty | State::Done)

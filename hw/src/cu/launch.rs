@@ -43,6 +43,17 @@ impl ComputeUnit {
         let waves = l.wg.div_ceil(64);
         let groups = l.grid / l.wg;
         self.disp = Dispatcher::new(part, waves);
+        if let Some(log) = &mut self.dispatch_log {
+            log.clear();
+            let max_resident = self.cfg.lds_bytes.checked_div(l.lds_per_wg).unwrap_or(255);
+            log.push(DispatchRecord::Launch {
+                first: part.first,
+                end: part.end,
+                stride: part.stride,
+                waves,
+                max_resident: max_resident.min(255),
+            });
+        }
         self.counters.wf = vec![(0, 0); (groups * waves) as usize];
         let params = PwsParams {
             half: 32,

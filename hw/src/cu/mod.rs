@@ -55,6 +55,7 @@ mod coalesce;
 mod config;
 pub mod counters;
 mod dispatch;
+pub mod dispatch_log;
 mod group;
 mod idu_port;
 pub mod inject;
@@ -87,6 +88,7 @@ use crate::memsys::{GlobalAccess, MemSystem};
 use crate::pws::{assemble_mask, lane_mask, Cmd, ErrorCode, PwsParams, State};
 pub use dispatch::WgPart;
 use dispatch::{Dispatcher, Wg};
+pub use dispatch_log::DispatchRecord;
 use memory::{Access, Counter, Memory, Port, Writeback};
 use rounds::Rounds;
 use std::collections::{BinaryHeap, HashMap};
@@ -221,6 +223,9 @@ pub struct ComputeUnit {
     /// Record every issue of the next launches ([`IssueRecord`]; `None`: off). Cleared at
     /// each launch. The WCET measurement (testbench's `cu::wcet`) reads it.
     pub issue_log: Option<Vec<IssueRecord>>,
+    /// Record the dispatcher's inputs and actions during the next launches
+    /// ([`dispatch_log`]; `None`: off). Cleared at each launch.
+    pub dispatch_log: Option<Vec<DispatchRecord>>,
     /// Where the swappable blocks come from (their reference models by default).
     blocks: Arc<dyn Blocks>,
     /// The first fault of a block checked in lock-step (the launch stopped in `rtl_block`).
@@ -284,6 +289,7 @@ impl ComputeUnit {
             parked: Vec::new(),
             rounds: None,
             issue_log: None,
+            dispatch_log: None,
             blocks: Arc::new(Models),
             block_fault: None,
             barrier_scratch: (Vec::new(), Vec::new()),

@@ -228,6 +228,7 @@ impl ComputeUnit {
     pub(super) fn dispatch(&mut self) {
         let l = self.launch.expect("dispatch runs during a launch");
         self.round_control();
+        self.log_dispatch(Self::dispatch_inputs);
         let n = self.groups.len();
         // (The free slots are counted only when a work-group may be admitted.)
         let free: usize = match self.disp.more() && self.disp.pending.len() < n {
@@ -254,6 +255,8 @@ impl ComputeUnit {
             let id = self.disp.next_wg - 1;
             if let Some(wi) = self.wgs.iter().position(|w| w.active && w.id == id) {
                 self.simd_wg_event(wi, true);
+                let cycle = self.launch_cycle();
+                self.log_dispatch(|_| DispatchRecord::Admit { cycle, wi, wg: id });
             }
         }
         for step in 0..n {
@@ -277,6 +280,15 @@ impl ComputeUnit {
     /// Puts wave `wave` of resident work-group `wi` into slot `slot` of group `gi`.
     pub(super) fn start_wave(&mut self, gi: usize, slot: usize, wi: usize, wave: u32, l: &Launch) {
         let wg_id = self.wgs[wi].id;
+        let cycle = self.launch_cycle();
+        self.log_dispatch(|_| DispatchRecord::Send {
+            cycle,
+            group: gi,
+            slot,
+            wi,
+            wave,
+            wg: wg_id,
+        });
         let global = (wg_id * self.disp.waves + wave) as usize;
         let lanes = wave_lanes(l.wg, wave);
         let g = &mut self.groups[gi];

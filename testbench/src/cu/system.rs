@@ -10,7 +10,7 @@ use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_firmware::ldst_trace::{analyze, predict_l1};
 use rtgpu_hw::block::Blocks;
-use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
+use rtgpu_hw::cu::{resident_wgs, ComputeUnit, CuConfig, Mode};
 use rtgpu_hw::dram::model::{checker, trace_cmd, DramOut};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
@@ -99,20 +99,29 @@ impl SysCase {
         blocks: Option<Arc<dyn Blocks>>,
         record_dram: bool,
     ) -> Result<Launched, String> {
-        self.launch_with(blocks, record_dram, false)
+        self.launch_with(blocks, record_dram, &mut |_| {})
     }
 
     /// [`SysCase::launch`] with the reference models and every issue recorded (the compute
     /// unit's issue log, read from `Launched::gpu`).
     pub fn launch_logged(&self) -> Result<Launched, String> {
-        self.launch_with(None, false, true)
+        self.launch_with(None, false, &mut |cu| cu.issue_log = Some(Vec::new()))
+    }
+
+    /// [`SysCase::launch`] with the reference models, `setup` applied to the compute unit
+    /// before the launch (a log turned on, idle-cycle skipping off).
+    pub fn launch_set_up(
+        &self,
+        mut setup: impl FnMut(&mut ComputeUnit),
+    ) -> Result<Launched, String> {
+        self.launch_with(None, false, &mut setup)
     }
 
     fn launch_with(
         &self,
         blocks: Option<Arc<dyn Blocks>>,
         record_dram: bool,
-        log: bool,
+        setup: &mut dyn FnMut(&mut ComputeUnit),
     ) -> Result<Launched, String> {
         let (code, meta) = load_kernel(&self.kernel)?;
         let dims = self.dims.unwrap_or(meta.dims);
@@ -120,9 +129,7 @@ impl SysCase {
         let image = Image::build(&meta.args, dims, self.seed);
         let mut gpu = Gpu::new(self.cfg)?;
         gpu.cu_mut().record_dram = record_dram;
-        if log {
-            gpu.cu_mut().issue_log = Some(Vec::new());
-        }
+        setup(gpu.cu_mut());
         if let Some(b) = blocks {
             gpu.cu_mut().set_blocks(b);
         }

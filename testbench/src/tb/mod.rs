@@ -11,6 +11,7 @@ pub mod cache;
 pub mod cdc;
 mod counter;
 mod decode;
+pub mod dispatch;
 pub mod dram;
 pub mod fetch;
 pub mod idu;
@@ -82,6 +83,7 @@ pub fn all() -> [&'static dyn BlockTb; 24] {
         &valu::ValuTb,
         &lds::LdsTb,
         &fetch::FetchTb,
+        &dispatch::DispatchTb,
         &regmap::RegMapTb,
         &cdc::CdcTb,
         &DecodeTb,

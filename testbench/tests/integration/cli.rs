@@ -37,6 +37,7 @@ fn list_names_every_block_and_speaks_json() {
             "valu",
             "lds",
             "fetch",
+            "dispatch",
             "regmap",
             "decode",
             "counter"

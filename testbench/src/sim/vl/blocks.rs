@@ -5,6 +5,7 @@ use crate::tb::sched::SchedProbe;
 use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
+use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::fetch::Fetch;
@@ -46,6 +47,11 @@ crate::vl_ports!([const W: usize] Lds<W> {
 crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W> {
     clock, reset, wen, waddr, wdata, raddr, rdata, sel, pc, copy, copy_from, copy_to, valid, w0,
     w1, unit, illegal, oob,
+});
+
+crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S, R> {
+    clock, reset, start, wg_first, wg_end, wg_stride, waves, max_res, limit, free, port_free, ended, send,
+    send_slot, send_wi, send_wave, send_wg, admitted, resident, live, pending, next_wg, finished,
 });
 
 crate::vl_ports!([] RegMap {
