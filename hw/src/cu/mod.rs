@@ -68,6 +68,7 @@ mod valu;
 
 mod execute;
 mod issue;
+pub mod issue_trace;
 mod launch;
 mod progress;
 mod simd_port;
@@ -221,6 +222,9 @@ pub struct ComputeUnit {
     /// Record every issue of the next launches ([`IssueRecord`]; `None`: off). Cleared at
     /// each launch. The WCET measurement (testbench's `cu::wcet`) reads it.
     pub issue_log: Option<Vec<IssueRecord>>,
+    /// Record every unit's issue decision of the next launches, every cycle scanned
+    /// ([`issue_trace::IssueSample`]; `None`: off). Cleared at each launch.
+    pub issue_trace: Option<Vec<issue_trace::IssueSample>>,
     /// Where the swappable blocks come from (their reference models by default).
     blocks: Arc<dyn Blocks>,
     /// The first fault of a block checked in lock-step (the launch stopped in `rtl_block`).
@@ -284,6 +288,7 @@ impl ComputeUnit {
             parked: Vec::new(),
             rounds: None,
             issue_log: None,
+            issue_trace: None,
             blocks: Arc::new(Models),
             block_fault: None,
             barrier_scratch: (Vec::new(), Vec::new()),

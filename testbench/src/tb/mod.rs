@@ -14,6 +14,7 @@ pub mod dram;
 pub mod fetch;
 pub mod idu;
 pub mod insn;
+pub mod issue;
 pub mod lds;
 pub mod ldst;
 pub mod pws;
@@ -59,7 +60,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 23] {
+pub fn all() -> [&'static dyn BlockTb; 24] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -81,6 +82,7 @@ pub fn all() -> [&'static dyn BlockTb; 23] {
         &valu::ValuTb,
         &lds::LdsTb,
         &fetch::FetchTb,
+        &issue::IssueTb,
         &regmap::RegMapTb,
         &DecodeTb,
         &CounterTb,

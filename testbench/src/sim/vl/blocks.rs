@@ -10,6 +10,7 @@ use rtgpu_hw::fetch::Fetch;
 use rtgpu_hw::gpu::regmap::RegMap;
 use rtgpu_hw::idu::{Dispatcher, Idu};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+use rtgpu_hw::issue::Issue;
 use rtgpu_hw::lds::Lds;
 use rtgpu_hw::ldst::LdstPath;
 use rtgpu_hw::pws::SimdGroup;
@@ -45,6 +46,13 @@ crate::vl_ports!([const W: usize] Lds<W> {
 crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W> {
     clock, reset, wen, waddr, wdata, raddr, rdata, sel, pc, copy, copy_from, copy_to, valid, w0,
     w1, unit, illegal, oob,
+});
+
+crate::vl_ports!([const C: usize] Issue<C> {
+    clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
+    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, release, hold, gport_free,
+    vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid, grant, stall,
+    eligible, present, valu_busy, live, barrier, wait, vmcnt, lgkmcnt,
 });
 
 crate::vl_ports!([] RegMap {
