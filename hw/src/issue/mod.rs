@@ -20,7 +20,7 @@
 //!    **absent** (no stall reason);
 //! 2. state SPLITTING, MERGE_WAIT or MERGING: stalled, `split_merge`;
 //! 3. at a barrier, or `hold[c]` (Sim-D: its work-group may not compute): stalled, `barrier`;
-//! 4. dependency counter `wait[c]` ≠ 0: stalled, `dependency`;
+//! 4. dependency counter `dep[c]` ≠ 0: stalled, `dependency`;
 //! 5. the next instruction is illegal or its PC is past the code: **eligible** (issuing it
 //!    stops the launch with the error);
 //! 6. by the next instruction's unit: VALU — with the IDU on, stalled `structural` unless
@@ -43,7 +43,7 @@
 //!
 //! `start[c]` (a wavefront was dispatched into the context, or a split copied its parent into
 //! it) makes it live with every counter 0 and no barrier, and beats the other events;
-//! otherwise `stop[c]` (a merged child left) clears live, `release[c]` clears the barrier,
+//! otherwise `stop[c]` (a merged child left) clears live, `bar_release[c]` clears the barrier,
 //! `vm_ret[c]` and `lgkm_ret[c]` count the returns of FLAT and of SMEM/LDS operations down
 //! (saturating at 0).
 //!
@@ -64,13 +64,14 @@
 //! |---|---|---|
 //! | `clock`, `reset` | 1 | core clock; synchronous reset |
 //! | `gto`, `rr` | 1 | the scheduler's policy ([`crate::sched`]) |
-//! | `lat_salu`, `lat_valu`, `lat_branch`, `issue_period` | 8 each | [`crate::cu::Latencies`] |
+//! | `lat_salu`, `lat_valu`, `lat_branch` | 16 each | [`crate::cu::Latencies`] |
+//! | `issue_period` | 8 | [`crate::cu::Latencies::issue_period`] |
 //! | `split_on` | 1 | the launch splits (`split`/`merge` need the port) |
 //! | `pipe_mem`, `pipe_lds` | 1 | the memory / LDS pipe was taken this cycle by another unit |
 //! | `port_free` | 1 | the group's split/merge port is free |
 //! | `idu_on`, `idu_ok` | 1 | the IDU is in front of the VALU; it can dispatch now |
 //! | `idu_wait` | 16 | with the IDU: cycles until the issuing context is ready again |
-//! | `start`, `stop`, `release`, `hold`, `gport_free` | C | per context (bit `c`) |
+//! | `start`, `stop`, `bar_release`, `hold`, `gport_free` | C | per context (bit `c`) |
 //! | `vm_ret[C]`, `lgkm_ret[C]` | 8 each | returns this cycle |
 //! | `unit[C]` | 4 each | the next instruction's unit ([`crate::isa::insn_model::unit`]) |
 //! | `opcode[C]` | 8 each | its opcode |
@@ -83,7 +84,7 @@
 //! | out `eligible`, `present` | C | the masks the scheduler got |
 //! | out `valu_busy` | 8 | the VALU busy counter |
 //! | out `live`, `barrier` | C | per context, after the events |
-//! | out `wait[C]` | 16 each | dependency counter after the events |
+//! | out `dep[C]` | 16 each | dependency counter after the events |
 //! | out `vmcnt[C]`, `lgkmcnt[C]` | 8 each | outstanding counters after the events |
 //!
 //! The reference model is [`model::IssueModel`].
@@ -120,11 +121,11 @@ pub struct IssueCfg {
     /// Scheduler policy: pure round-robin.
     pub rr: bool,
     /// SALU (and default) latency.
-    pub lat_salu: u8,
+    pub lat_salu: u16,
     /// VALU result latency.
-    pub lat_valu: u8,
+    pub lat_valu: u16,
     /// Branch latency.
-    pub lat_branch: u8,
+    pub lat_branch: u16,
     /// VALU issue period.
     pub issue_period: u8,
     /// The launch splits.

@@ -191,12 +191,12 @@ fn issue(s: &mut CtxState, e: &CtxIn, i: &IssueIn) -> bool {
 fn latency(e: &CtxIn, i: &IssueIn) -> u16 {
     match (e.unit, e.opcode) {
         (unit::VALU, _) if i.idu_on => i.idu_wait,
-        (unit::VALU, _) => u16::from(i.cfg.lat_valu),
+        (unit::VALU, _) => i.cfg.lat_valu,
         (unit::VMEM | unit::SMEM | unit::LDS, _) => 1,
-        (unit::BRANCH, _) => u16::from(i.cfg.lat_branch),
+        (unit::BRANCH, _) => i.cfg.lat_branch,
         (unit::PROGRAM, S_NOP) => 1 + (e.imm & 0xF),
         (unit::PROGRAM, S_SLEEP) => 64 * (e.imm & 0x7F).max(1),
-        _ => u16::from(i.cfg.lat_salu),
+        _ => i.cfg.lat_salu,
     }
 }
 

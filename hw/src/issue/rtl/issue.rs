@@ -21,11 +21,11 @@ pub struct Issue<const C: usize> {
     /// Scheduler policy: pure round-robin.
     pub rr: Signal<In, Bit>,
     /// SALU (and default) latency.
-    pub lat_salu: Signal<In, Bits<8>>,
+    pub lat_salu: Signal<In, Bits<16>>,
     /// VALU result latency.
-    pub lat_valu: Signal<In, Bits<8>>,
+    pub lat_valu: Signal<In, Bits<16>>,
     /// Branch latency.
-    pub lat_branch: Signal<In, Bits<8>>,
+    pub lat_branch: Signal<In, Bits<16>>,
     /// VALU issue period.
     pub issue_period: Signal<In, Bits<8>>,
     /// The launch splits (`split`/`merge` need the split/merge port).
@@ -47,7 +47,7 @@ pub struct Issue<const C: usize> {
     /// Bit c: context c's wavefront left (a merged child).
     pub stop: Signal<In, Bits<C>>,
     /// Bit c: context c's barrier is released.
-    pub release: Signal<In, Bits<C>>,
+    pub bar_release: Signal<In, Bits<C>>,
     /// Bit c: Sim-D holds context c.
     pub hold: Signal<In, Bits<C>>,
     /// Bit c: the global port takes context c's access.
@@ -85,7 +85,7 @@ pub struct Issue<const C: usize> {
     /// Bit c: context c waits at a barrier.
     pub barrier: Signal<Out, Bits<C>>,
     /// Context c's dependency counter.
-    pub wait: [Signal<Out, Bits<16>>; C],
+    pub dep: [Signal<Out, Bits<16>>; C],
     /// Context c's vmcnt.
     pub vmcnt: [Signal<Out, Bits<8>>; C],
     /// Context c's lgkmcnt.
@@ -102,6 +102,9 @@ pub struct Issue<const C: usize> {
     any_valu: Signal<Local, Bit>,
     /// Context indices.
     kc: [Constant<Bits<6>>; C],
+    /// Context c's bit of a mask.
+    bit_of: [Constant<Bits<C>>; C],
+    zc: Constant<Bits<C>>,
     z8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
 }
@@ -127,7 +130,7 @@ impl<const C: usize> Default for Issue<C> {
             idu_wait: Default::default(),
             start: Default::default(),
             stop: Default::default(),
-            release: Default::default(),
+            bar_release: Default::default(),
             hold: Default::default(),
             gport_free: Default::default(),
             vm_ret: array_init(|_| Default::default()),
@@ -146,7 +149,7 @@ impl<const C: usize> Default for Issue<C> {
             valu_busy: Default::default(),
             live: Default::default(),
             barrier: Default::default(),
-            wait: array_init(|_| Default::default()),
+            dep: array_init(|_| Default::default()),
             vmcnt: array_init(|_| Default::default()),
             lgkmcnt: array_init(|_| Default::default()),
             ctx: array_init(|_| Default::default()),
@@ -155,6 +158,8 @@ impl<const C: usize> Default for Issue<C> {
             r_min: array_init(|_| Default::default()),
             any_valu: Default::default(),
             kc: array_init(|c| k(c as u64)),
+            bit_of: array_init(|c| k(1 << c)),
+            zc: k(0),
             z8: k(0),
             one8: k(1),
         }
@@ -169,17 +174,17 @@ impl<const C: usize> Logic for Issue<C> {
         self.sched.reset.next = self.reset.val();
         self.sched.gto.next = self.gto.val();
         self.sched.rr.next = self.rr.val();
-        self.eligible.next = 0.into();
-        self.present.next = 0.into();
-        self.live.next = 0.into();
-        self.barrier.next = 0.into();
+        self.eligible.next = self.zc.val();
+        self.present.next = self.zc.val();
+        self.live.next = self.zc.val();
+        self.barrier.next = self.zc.val();
         self.any_valu.next = false;
         for c in 0..C {
             self.ctx[c].clock.next = self.clock.val();
             self.ctx[c].reset.next = self.reset.val();
             self.ctx[c].start.next = self.start.val().get_bit(c);
             self.ctx[c].stop.next = self.stop.val().get_bit(c);
-            self.ctx[c].release.next = self.release.val().get_bit(c);
+            self.ctx[c].bar_release.next = self.bar_release.val().get_bit(c);
             self.ctx[c].hold.next = self.hold.val().get_bit(c);
             self.ctx[c].gport_free.next = self.gport_free.val().get_bit(c);
             self.ctx[c].vm_ret.next = self.vm_ret[c].val();
@@ -203,15 +208,20 @@ impl<const C: usize> Logic for Issue<C> {
             self.ctx[c].granted.next =
                 self.sched.grant_valid.val() & (self.sched.grant.val() == self.kc[c].val());
             self.sched.age[c].next = self.age[c].val();
-            self.eligible.next = self
-                .eligible
-                .val()
-                .replace_bit(c, self.ctx[c].eligible.val());
-            self.present.next = self.present.val().replace_bit(c, self.ctx[c].present.val());
-            self.live.next = self.live.val().replace_bit(c, self.ctx[c].live.val());
-            self.barrier.next = self.barrier.val().replace_bit(c, self.ctx[c].barrier.val());
+            if self.ctx[c].eligible.val() {
+                self.eligible.next = self.eligible.val() | self.bit_of[c].val();
+            }
+            if self.ctx[c].present.val() {
+                self.present.next = self.present.val() | self.bit_of[c].val();
+            }
+            if self.ctx[c].live.val() {
+                self.live.next = self.live.val() | self.bit_of[c].val();
+            }
+            if self.ctx[c].barrier.val() {
+                self.barrier.next = self.barrier.val() | self.bit_of[c].val();
+            }
             self.any_valu.next = self.any_valu.val() | self.ctx[c].valu_issue.val();
-            self.wait[c].next = self.ctx[c].wait.val();
+            self.dep[c].next = self.ctx[c].dep.val();
             self.vmcnt[c].next = self.ctx[c].vmcnt.val();
             self.lgkmcnt[c].next = self.ctx[c].lgkmcnt.val();
         }
@@ -227,7 +237,10 @@ impl<const C: usize> Logic for Issue<C> {
                 self.r_min[c + 1].next = self.ctx[c + 1].reason.val();
             }
         }
-        self.stall.next = self.r_min[C - 1].val();
+        // (The one-pass loop names C - 1 for the index expression.)
+        for top in (C - 1)..C {
+            self.stall.next = self.r_min[top].val();
+        }
         // The VALU: busy for the issue period after a VALU issue.
         self.valu_busy.next = self.busy_r.q.val();
         self.busy_r.d.next = self.z8.val();

@@ -17,7 +17,7 @@ pub struct IssueCtx {
     /// The wavefront left (a merged child).
     pub stop: Signal<In, Bit>,
     /// The barrier is released.
-    pub release: Signal<In, Bit>,
+    pub bar_release: Signal<In, Bit>,
     /// Sim-D holds the context (a barrier stall).
     pub hold: Signal<In, Bit>,
     /// The global port takes this context's access.
@@ -39,11 +39,11 @@ pub struct IssueCtx {
     /// This context issues at this edge (the scheduler's grant).
     pub granted: Signal<In, Bit>,
     /// SALU (default) latency.
-    pub lat_salu: Signal<In, Bits<8>>,
+    pub lat_salu: Signal<In, Bits<16>>,
     /// VALU latency.
-    pub lat_valu: Signal<In, Bits<8>>,
+    pub lat_valu: Signal<In, Bits<16>>,
     /// Branch latency.
-    pub lat_branch: Signal<In, Bits<8>>,
+    pub lat_branch: Signal<In, Bits<16>>,
     /// Splitting is on.
     pub split_on: Signal<In, Bit>,
     /// The memory pipe is taken.
@@ -73,14 +73,14 @@ pub struct IssueCtx {
     /// At a barrier, after the events.
     pub barrier: Signal<Out, Bit>,
     /// Dependency counter.
-    pub wait: Signal<Out, Bits<16>>,
+    pub dep: Signal<Out, Bits<16>>,
     /// vmcnt, after the returns.
     pub vmcnt: Signal<Out, Bits<8>>,
     /// lgkmcnt, after the returns.
     pub lgkmcnt: Signal<Out, Bits<8>>,
     live_r: DFF<Bit>,
     barrier_r: DFF<Bit>,
-    wait_r: DFF<Bits<16>>,
+    dep_r: DFF<Bits<16>>,
     vm_r: DFF<Bits<8>>,
     lgkm_r: DFF<Bits<8>>,
     /// The next instruction's structural hazard.
@@ -120,7 +120,11 @@ pub struct IssueCtx {
     r_barrier: Constant<Bits<3>>,
     r_split: Constant<Bits<3>>,
     r_idle: Constant<Bits<3>>,
-    z7: Constant<Bits<7>>,
+    z4: Constant<Bits<4>>,
+    /// `s_nop`'s and `s_sleep`'s immediate fields; `s_sleep 0`'s 64 cycles.
+    mf: Constant<Bits<16>>,
+    m7f: Constant<Bits<16>>,
+    k64: Constant<Bits<16>>,
     z8: Constant<Bits<8>>,
     z16: Constant<Bits<16>>,
     one8: Constant<Bits<8>>,
@@ -136,7 +140,7 @@ impl Default for IssueCtx {
             reset: Default::default(),
             start: Default::default(),
             stop: Default::default(),
-            release: Default::default(),
+            bar_release: Default::default(),
             hold: Default::default(),
             gport_free: Default::default(),
             vm_ret: Default::default(),
@@ -164,12 +168,12 @@ impl Default for IssueCtx {
             valu_issue: Default::default(),
             live: Default::default(),
             barrier: Default::default(),
-            wait: Default::default(),
+            dep: Default::default(),
             vmcnt: Default::default(),
             lgkmcnt: Default::default(),
             live_r: Default::default(),
             barrier_r: Default::default(),
-            wait_r: Default::default(),
+            dep_r: Default::default(),
             vm_r: Default::default(),
             lgkm_r: Default::default(),
             structural: Default::default(),
@@ -200,7 +204,10 @@ impl Default for IssueCtx {
             r_barrier: k(super::super::stall::BARRIER.into()),
             r_split: k(super::super::stall::SPLIT_MERGE.into()),
             r_idle: k(super::super::stall::IDLE.into()),
-            z7: k(0),
+            z4: k(0),
+            mf: k(0xF),
+            m7f: k(0x7F),
+            k64: k(64),
             z8: k(0),
             z16: k(0),
             one8: k(1),
@@ -212,11 +219,11 @@ impl Default for IssueCtx {
 impl Logic for IssueCtx {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, live_r, barrier_r, wait_r, vm_r, lgkm_r);
+        dff_setup!(self, clock, live_r, barrier_r, dep_r, vm_r, lgkm_r);
         // This cycle's events on the registers: a start beats the rest; returns saturate.
         self.live.next = self.live_r.q.val() & !self.stop.val();
-        self.barrier.next = self.barrier_r.q.val() & !self.release.val();
-        self.wait.next = self.wait_r.q.val();
+        self.barrier.next = self.barrier_r.q.val() & !self.bar_release.val();
+        self.dep.next = self.dep_r.q.val();
         self.vmcnt.next = self.z8.val();
         if self.vm_r.q.val() > self.vm_ret.val() {
             self.vmcnt.next = self.vm_r.q.val() - self.vm_ret.val();
@@ -228,7 +235,7 @@ impl Logic for IssueCtx {
         if self.start.val() {
             self.live.next = true;
             self.barrier.next = false;
-            self.wait.next = self.z16.val();
+            self.dep.next = self.z16.val();
             self.vmcnt.next = self.z8.val();
             self.lgkmcnt.next = self.z8.val();
         }
@@ -257,8 +264,10 @@ impl Logic for IssueCtx {
         }
         self.wc_wait.next = (self.unit.val() == self.u_sync.val())
             & (self.opcode.val() == self.op_waitcnt.val())
-            & ((self.vmcnt.val() > bit_cast::<8, 4>(self.imm.val().get_bits::<4>(0)))
-                | (self.lgkmcnt.val() > bit_cast::<8, 4>(self.imm.val().get_bits::<4>(8))));
+            & ((self.vmcnt.val().get_bits::<4>(4) != self.z4.val())
+                | (self.vmcnt.val().get_bits::<4>(0) > self.imm.val().get_bits::<4>(0))
+                | (self.lgkmcnt.val().get_bits::<4>(4) != self.z4.val())
+                | (self.lgkmcnt.val().get_bits::<4>(0) > self.imm.val().get_bits::<4>(8)));
         // The rules, lowest priority first (a later one overrides).
         self.eligible.next = true;
         self.reason.next = self.r_idle.val();
@@ -274,7 +283,7 @@ impl Logic for IssueCtx {
             self.eligible.next = true;
             self.reason.next = self.r_idle.val();
         }
-        if self.wait.val() != self.z16.val() {
+        if self.dep.val() != self.z16.val() {
             self.eligible.next = false;
             self.reason.next = self.r_dep.val();
         }
@@ -295,13 +304,13 @@ impl Logic for IssueCtx {
         }
         self.present.next = self.eligible.val() | (self.reason.val() < self.r_barrier.val());
         // The latency of the next instruction.
-        self.sleep.next = bit_cast::<16, 7>(self.imm.val().get_bits::<7>(0)) << 6;
-        if self.imm.val().get_bits::<7>(0) == self.z7.val() {
-            self.sleep.next = self.one16.val() << 6;
+        self.sleep.next = (self.imm.val() & self.m7f.val()) << 6;
+        if (self.imm.val() & self.m7f.val()) == self.z16.val() {
+            self.sleep.next = self.k64.val();
         }
-        self.lat.next = bit_cast::<16, 8>(self.lat_salu.val());
+        self.lat.next = self.lat_salu.val();
         if self.unit.val() == self.u_valu.val() {
-            self.lat.next = bit_cast::<16, 8>(self.lat_valu.val());
+            self.lat.next = self.lat_valu.val();
             if self.idu_on.val() {
                 self.lat.next = self.idu_wait.val();
             }
@@ -313,12 +322,11 @@ impl Logic for IssueCtx {
             self.lat.next = self.one16.val();
         }
         if self.unit.val() == self.u_branch.val() {
-            self.lat.next = bit_cast::<16, 8>(self.lat_branch.val());
+            self.lat.next = self.lat_branch.val();
         }
         if self.unit.val() == self.u_program.val() {
             if self.opcode.val() == self.op_nop.val() {
-                self.lat.next =
-                    self.one16.val() + bit_cast::<16, 4>(self.imm.val().get_bits::<4>(0));
+                self.lat.next = self.one16.val() + (self.imm.val() & self.mf.val());
             }
             if self.opcode.val() == self.op_sleep.val() {
                 self.lat.next = self.sleep.val();
@@ -329,16 +337,16 @@ impl Logic for IssueCtx {
         self.barrier_r.d.next = self.barrier.val();
         self.vm_r.d.next = self.vmcnt.val();
         self.lgkm_r.d.next = self.lgkmcnt.val();
-        self.wait_r.d.next = self.z16.val();
-        if self.wait.val() != self.z16.val() {
-            self.wait_r.d.next = self.wait.val() - self.one16.val();
+        self.dep_r.d.next = self.z16.val();
+        if self.dep.val() != self.z16.val() {
+            self.dep_r.d.next = self.dep.val() - self.one16.val();
         }
         self.valu_issue.next = false;
         if self.granted.val() & !self.illegal.val() {
             self.valu_issue.next = self.unit.val() == self.u_valu.val();
-            self.wait_r.d.next = self.z16.val();
+            self.dep_r.d.next = self.z16.val();
             if self.lat.val() != self.z16.val() {
-                self.wait_r.d.next = self.lat.val() - self.one16.val();
+                self.dep_r.d.next = self.lat.val() - self.one16.val();
             }
             if self.unit.val() == self.u_vmem.val() {
                 self.vm_r.d.next = self.vmcnt.val() + self.one8.val();
@@ -360,7 +368,7 @@ impl Logic for IssueCtx {
         if self.reset.val() {
             self.live_r.d.next = false;
             self.barrier_r.d.next = false;
-            self.wait_r.d.next = self.z16.val();
+            self.dep_r.d.next = self.z16.val();
             self.vm_r.d.next = self.z8.val();
             self.lgkm_r.d.next = self.z8.val();
         }

@@ -50,9 +50,9 @@ crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W>
 
 crate::vl_ports!([const C: usize] Issue<C> {
     clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
-    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, release, hold, gport_free,
+    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, bar_release, hold, gport_free,
     vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid, grant, stall,
-    eligible, present, valu_busy, live, barrier, wait, vmcnt, lgkmcnt,
+    eligible, present, valu_busy, live, barrier, dep, vmcnt, lgkmcnt,
 });
 
 crate::vl_ports!([] RegMap {

@@ -8,7 +8,7 @@
 pub mod replay;
 
 use super::{drive, mismatch, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::sim::cosim::verilog_of;
+use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,7 +50,7 @@ pub fn apply(u: &mut IssueTbBlock, i: &IssueIn) {
     };
     u.start.next = mask(|x| x.start);
     u.stop.next = mask(|x| x.stop);
-    u.release.next = mask(|x| x.release);
+    u.bar_release.next = mask(|x| x.release);
     u.hold.next = mask(|x| x.hold);
     u.gport_free.next = mask(|x| x.gport_free);
     for (c, x) in i.ctx.iter().enumerate().take(TB_CONTEXTS) {
@@ -80,7 +80,7 @@ pub fn read_outputs(u: &IssueTbBlock) -> IssueOut {
             .map(|c| CtxState {
                 live: bit(live, c),
                 barrier: bit(barrier, c),
-                wait: u.wait[c].val().index() as u16,
+                wait: u.dep[c].val().index() as u16,
                 vmcnt: u.vmcnt[c].val().index() as u8,
                 lgkmcnt: u.lgkmcnt[c].val().index() as u8,
             })
@@ -192,7 +192,7 @@ fn layout(window_cycles: u64) -> Gtkw {
                 p("issue.pipe_lds"),
                 p("issue.port_free"),
                 hex("issue.start"),
-                hex("issue.release"),
+                hex("issue.bar_release"),
             ],
         )
         .group(
@@ -213,11 +213,11 @@ fn layout(window_cycles: u64) -> Gtkw {
                 hex("issue.barrier"),
                 dec("issue.unit$0"),
                 hex("issue.opcode$0"),
-                dec("issue.wait$0"),
+                dec("issue.dep$0"),
                 dec("issue.vmcnt$0"),
                 dec("issue.lgkmcnt$0"),
                 dec("issue.unit$1"),
-                dec("issue.wait$1"),
+                dec("issue.dep$1"),
                 dec("issue.vmcnt$1"),
             ],
         )
@@ -239,7 +239,38 @@ impl BlockTb for IssueTb {
     fn verilog(&self) -> Result<String, String> {
         verilog_of(&mut IssueTbBlock::default())
     }
+
+    fn lint_waivers(&self) -> &'static [Waiver] {
+        &WAIVERS
+    }
 }
+
+/// rust-hdl emits the top's wiring as one `always @(*)`, which Verilator orders as a unit:
+/// the scheduler's grant goes to the contexts' `granted` inputs, which feed only their
+/// registers' next values, never their eligibility (no loop at signal level). The issue
+/// block has no use for the scheduler's last-grant outputs.
+const WAIVERS: [Waiver; 4] = [
+    Waiver {
+        rule: "UNOPTFLAT",
+        signal: "top.sched$grant_valid",
+        why: "top always-block granularity: the grant feeds the contexts' registers, not their eligibility",
+    },
+    Waiver {
+        rule: "UNOPTFLAT",
+        signal: "top.sched$grant",
+        why: "top always-block granularity: the grant feeds the contexts' registers, not their eligibility",
+    },
+    Waiver {
+        rule: "UNUSEDSIGNAL",
+        signal: "sched$last",
+        why: "the issue block does not show the scheduler's last grant",
+    },
+    Waiver {
+        rule: "UNUSEDSIGNAL",
+        signal: "sched$last_valid",
+        why: "the issue block does not show the scheduler's last grant",
+    },
+];
 
 /// The testbench: the replayed kernel, then random inputs, RTL against the model (and the
 /// compute unit where it ran).

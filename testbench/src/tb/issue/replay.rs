@@ -110,13 +110,14 @@ pub fn by_unit(samples: Vec<IssueSample>) -> BTreeMap<(u8, u8), Vec<IssueSample>
 /// The block's static configuration for the compute unit's default latencies and `policy`.
 pub fn config(policy: Policy) -> Result<IssueCfg, String> {
     let lat = CuConfig::default().lat;
-    let b = |v: u32| u8::try_from(v).map_err(|_| format!("latency {v} > 255"));
+    let b = |v: u32| u8::try_from(v).map_err(|_| format!("issue period {v} > 255"));
+    let w = |v: u32| u16::try_from(v).map_err(|_| format!("latency {v} > 65535"));
     Ok(IssueCfg {
         gto: policy == Policy::Gto,
         rr: policy == Policy::Rr,
-        lat_salu: b(lat.salu)?,
-        lat_valu: b(lat.valu)?,
-        lat_branch: b(lat.branch)?,
+        lat_salu: w(lat.salu)?,
+        lat_valu: w(lat.valu)?,
+        lat_branch: w(lat.branch)?,
         issue_period: b(lat.issue_period)?,
         split_on: false,
     })
