@@ -2,15 +2,9 @@
 //! compute unit's issue decisions on real kernel runs (every unit, every cycle, idle skipping
 //! off), and its RTL against the model on random inputs.
 //!
-//! Mutations caught (each applied, the test run, then restored):
-//! - the model's `s_waitcnt` comparing `<` instead of `≤` (`waitcnt_ok`):
-//!   `the_model_decides_as_the_compute_unit` fails (vector_add, a context waits one return
-//!   too long);
-//! - the RTL's stall priority with `waitcnt` and `dependency` swapped:
-//!   `rtl_issue_equals_the_model` fails;
-//! - the model's VALU issue period off by one (`issue_period` instead of `issue_period − 1`):
-//!   `the_model_decides_as_the_compute_unit` fails (`valu_busy` differs after the first VALU
-//!   issue).
+//! Mutations: none has been applied to these tests yet (the candidates: `s_waitcnt` comparing
+//! `<` instead of `≤` in the model, the RTL's stall priority swapped, the VALU issue period
+//! off by one); until then their power to fail is unproven.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
