@@ -2,9 +2,13 @@
 //! compute unit's issue decisions on real kernel runs (every unit, every cycle, idle skipping
 //! off), and its RTL against the model on random inputs.
 //!
-//! Mutations: none has been applied to these tests yet (the candidates: `s_waitcnt` comparing
-//! `<` instead of `≤` in the model, the RTL's stall priority swapped, the VALU issue period
-//! off by one); until then their power to fail is unproven.
+//! Mutations caught (applied, the test run, restored):
+//! - the model's VALU issue period off by one (`issue_period` instead of `issue_period − 1`):
+//!   `the_model_decides_as_the_compute_unit` fails at vector_add (RR), cycle 10, group 0's
+//!   SIMD: `valu_busy 4, the compute unit 3`.
+//!
+//! Not yet applied (no time): `s_waitcnt` comparing `<` instead of `≤`, the RTL's stall
+//! priority swapped.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
