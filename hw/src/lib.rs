@@ -16,6 +16,7 @@ pub mod gpu;
 pub mod hdl;
 pub mod idu;
 pub mod isa;
+pub mod issue;
 pub mod lds;
 pub mod ldst;
 pub mod memsys;

@@ -25,7 +25,10 @@ impl ComputeUnit {
         self.rotate = (self.rotate + 1) % all;
         for i in 0..all {
             let n = (self.rotate + i) % all;
-            self.issue_unit(n / units, n % units, &l);
+            match self.issue_trace.is_some() {
+                true => self.traced_issue_unit(n / units, n % units, &l),
+                false => self.issue_unit(n / units, n % units, &l),
+            }
             if self.status != Status::Busy {
                 return;
             }

@@ -25,6 +25,9 @@ impl ComputeUnit {
         if let Some(log) = &mut self.issue_log {
             log.clear();
         }
+        if let Some(t) = &mut self.issue_trace {
+            t.clear();
+        }
         self.mem_sys = None;
         self.rounds = None;
         // Every launch starts from the same arbitration state (runs are reproducible).

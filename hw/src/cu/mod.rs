@@ -69,6 +69,7 @@ mod valu;
 
 mod execute;
 mod issue;
+pub mod issue_trace;
 mod launch;
 mod progress;
 mod simd_port;
@@ -226,6 +227,9 @@ pub struct ComputeUnit {
     /// Record the dispatcher's inputs and actions during the next launches
     /// ([`dispatch_log`]; `None`: off). Cleared at each launch.
     pub dispatch_log: Option<Vec<DispatchRecord>>,
+    /// Record every unit's issue decision of the next launches, every cycle scanned
+    /// ([`issue_trace::IssueSample`]; `None`: off). Cleared at each launch.
+    pub issue_trace: Option<Vec<issue_trace::IssueSample>>,
     /// Where the swappable blocks come from (their reference models by default).
     blocks: Arc<dyn Blocks>,
     /// The first fault of a block checked in lock-step (the launch stopped in `rtl_block`).
@@ -290,6 +294,7 @@ impl ComputeUnit {
             rounds: None,
             issue_log: None,
             dispatch_log: None,
+            issue_trace: None,
             blocks: Arc::new(Models),
             block_fault: None,
             barrier_scratch: (Vec::new(), Vec::new()),

@@ -16,6 +16,7 @@ pub mod dram;
 pub mod fetch;
 pub mod idu;
 pub mod insn;
+pub mod issue;
 pub mod lds;
 pub mod ldst;
 pub mod pws;
@@ -84,6 +85,7 @@ pub fn all() -> [&'static dyn BlockTb; 24] {
         &lds::LdsTb,
         &fetch::FetchTb,
         &dispatch::DispatchTb,
+        &issue::IssueTb,
         &regmap::RegMapTb,
         &cdc::CdcTb,
         &DecodeTb,

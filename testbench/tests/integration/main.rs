@@ -23,6 +23,7 @@ mod fuzz;
 mod harness;
 mod idu;
 mod insn_decode;
+mod issue;
 mod lds;
 mod ldst;
 mod multiphase;

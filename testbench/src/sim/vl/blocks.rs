@@ -12,6 +12,7 @@ use rtgpu_hw::fetch::Fetch;
 use rtgpu_hw::gpu::regmap::RegMap;
 use rtgpu_hw::idu::{Dispatcher, Idu};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+use rtgpu_hw::issue::Issue;
 use rtgpu_hw::lds::Lds;
 use rtgpu_hw::ldst::LdstPath;
 use rtgpu_hw::pws::SimdGroup;
@@ -52,6 +53,11 @@ crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W>
 crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S, R> {
     clock, reset, start, wg_first, wg_end, wg_stride, waves, max_res, limit, free, port_free, ended, send,
     send_slot, send_wi, send_wave, send_wg, admitted, resident, live, pending, next_wg, finished,
+crate::vl_ports!([const C: usize] Issue<C> {
+    clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
+    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, bar_release, hold, gport_free,
+    vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid, grant, stall,
+    eligible, present, valu_busy, live, barrier, dep, vmcnt, lgkmcnt,
 });
 
 crate::vl_ports!([] RegMap {
