@@ -8,6 +8,7 @@
 pub mod block;
 pub mod cache;
 pub mod cu;
+pub mod ctx;
 pub mod dram;
 pub mod fetch;
 pub mod gpu;
