@@ -122,6 +122,20 @@ pub mod rtl;
 pub use rtl::ctx_regs::CtxRegs;
 pub use rtl::vgprs::Vgprs;
 
+/// The float inline constants of source codes 240..=248, in code order: a 32-bit read gives
+/// the f32 of the value, a 64-bit read the f64.
+pub const INLINE_FLOATS: [f64; 9] = [
+    0.5,
+    -0.5,
+    1.0,
+    -1.0,
+    2.0,
+    -2.0,
+    4.0,
+    -4.0,
+    0.5 / std::f64::consts::PI,
+];
+
 /// SGPRs per context (s0..s101).
 pub const SGPRS: usize = crate::cu::regfile::SGPRS;
 /// Contexts of the testbench's instance.

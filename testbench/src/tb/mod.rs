@@ -9,6 +9,7 @@ use std::path::Path;
 
 pub mod cache;
 mod counter;
+pub mod ctx;
 mod decode;
 pub mod dram;
 pub mod fetch;
@@ -23,6 +24,7 @@ mod runner;
 pub mod salu;
 pub mod sched;
 pub mod valu;
+pub mod vgpr;
 
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
@@ -59,7 +61,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 23] {
+pub fn all() -> [&'static dyn BlockTb; 25] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -81,6 +83,8 @@ pub fn all() -> [&'static dyn BlockTb; 23] {
         &valu::ValuTb,
         &lds::LdsTb,
         &fetch::FetchTb,
+        &ctx::CtxTb,
+        &vgpr::VgprTb,
         &regmap::RegMapTb,
         &DecodeTb,
         &CounterTb,

@@ -37,6 +37,8 @@ fn list_names_every_block_and_speaks_json() {
             "valu",
             "lds",
             "fetch",
+            "ctx",
+            "vgpr",
             "regmap",
             "decode",
             "counter"

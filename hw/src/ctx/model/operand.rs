@@ -1,20 +1,9 @@
 //! The operand codes of the contract ([`crate::ctx`]): what a source code reads and what a
 //! destination code writes, on one context's scalar registers.
 
+use crate::ctx::INLINE_FLOATS;
 use crate::cu::regfile::Sregs;
 
-/// The nine float inline constants, codes 240..=248, in code order.
-const FLOATS: [f64; 9] = [
-    0.5,
-    -0.5,
-    1.0,
-    -1.0,
-    2.0,
-    -2.0,
-    4.0,
-    -4.0,
-    0.5 / std::f64::consts::PI,
-];
 
 /// The integer inline constant of code 128..=208: 0..=64, then −1..=−16.
 fn int_const(code: u16) -> i64 {
@@ -28,7 +17,7 @@ fn int_const(code: u16) -> i64 {
 
 /// The float constant of code 240..=248 as a double.
 fn float_const(code: u16) -> f64 {
-    FLOATS[usize::from(code - 240)]
+    INLINE_FLOATS[usize::from(code - 240)]
 }
 
 /// Half `hi` of a 64-bit register.
@@ -107,17 +96,37 @@ pub fn write(r: &mut Sregs, code: u8, wide: bool, d: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
 
-    /// Random registers (VCC and EXEC sometimes 0, for VCCZ and EXECZ).
-    fn random_sregs(rng: &mut ChaCha8Rng) -> Sregs {
+    /// A splitmix64 stream (the crate has no random-number dependency).
+    struct Mix(u64);
+
+    impl Mix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let z = (self.0 ^ self.0 >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            let z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ z >> 31
+        }
+
+        /// A 64-bit value, 0 one time in four (so that VCCZ and EXECZ are seen set).
+        fn mask(&mut self) -> u64 {
+            let v = self.next();
+            if v % 4 == 0 {
+                0
+            } else {
+                v
+            }
+        }
+    }
+
+    /// Random registers.
+    fn random_sregs(rng: &mut Mix) -> Sregs {
         let mut r = Sregs::default();
-        r.s.iter_mut().for_each(|s| *s = rng.gen());
-        r.vcc = if rng.gen_bool(0.3) { 0 } else { rng.gen() };
-        r.exec = if rng.gen_bool(0.3) { 0 } else { rng.gen() };
-        r.m0 = rng.gen();
-        r.scc = rng.gen();
+        r.s.iter_mut().for_each(|s| *s = rng.next() as u32);
+        r.vcc = rng.mask();
+        r.exec = rng.mask();
+        r.m0 = rng.next() as u32;
+        r.scc = rng.next() & 1 == 1;
         r
     }
 
@@ -127,10 +136,10 @@ mod tests {
     /// (`63 - n`) and VCCZ reading EXEC.
     #[test]
     fn every_code_reads_as_the_behavioural_unit() {
-        let mut rng = ChaCha8Rng::seed_from_u64(95);
+        let mut rng = Mix(95);
         for _ in 0..32 {
             let r = random_sregs(&mut rng);
-            let lit: u32 = rng.gen();
+            let lit = rng.next() as u32;
             for code in 0..=511u16 {
                 assert_eq!(read32(&r, code, lit), r.read(code, lit).ok(), "code {code}");
                 assert_eq!(read64(&r, code, lit), r.read64(code, lit).ok(), "code {code}");
@@ -142,11 +151,11 @@ mod tests {
     /// (`Sregs::write`, `Sregs::write64`), refusals included.
     #[test]
     fn every_destination_writes_as_the_behavioural_unit() {
-        let mut rng = ChaCha8Rng::seed_from_u64(96);
+        let mut rng = Mix(96);
         for code in 0..=127u8 {
             for wide in [false, true] {
                 let r = random_sregs(&mut rng);
-                let d: u64 = rng.gen();
+                let d = rng.next();
                 let (mut ours, mut theirs) = (r.clone(), r);
                 let ok = write(&mut ours, code, wide, d);
                 let want = match wide {

@@ -3,21 +3,9 @@
 //! ([`crate::ctx`]), from the two SGPR words the file selected and the context's VCC, EXEC,
 //! M0 and SCC.
 
+use crate::ctx::INLINE_FLOATS;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
-
-/// The float inline constants of codes 240..=248.
-const FLOATS: [f64; 9] = [
-    0.5,
-    -0.5,
-    1.0,
-    -1.0,
-    2.0,
-    -2.0,
-    4.0,
-    -4.0,
-    0.159_154_943_091_895_35,
-];
 
 /// The resolution of one source code.
 #[derive(LogicBlock)]
@@ -51,7 +39,7 @@ pub struct Operand {
     /// The code is a source of that width.
     hit: Signal<Local, Bit>,
     /// The integer constant, 64 bits.
-    int: Signal<Local, Bits<64>>,
+    ival: Signal<Local, Bits<64>>,
     /// The code, 64 bits.
     code64: Signal<Local, Bits<64>>,
     /// Codes 100, 101, 106, 107, 124, 126, 127, 128, 192, 208, 251, 252, 253, 255.
@@ -105,7 +93,7 @@ impl Default for Operand {
             bad: Default::default(),
             v: Default::default(),
             hit: Default::default(),
-            int: Default::default(),
+            ival: Default::default(),
             code64: Default::default(),
             c100: k(100),
             c101: k(101),
@@ -124,8 +112,8 @@ impl Default for Operand {
             k128: k(128),
             k192: k(192),
             fcode: array_init::array_init(|j| k(240 + j as u64)),
-            f32s: FLOATS.map(|f| k(u64::from((f as f32).to_bits()))),
-            f64s: FLOATS.map(|f| k(f.to_bits())),
+            f32s: INLINE_FLOATS.map(|f| k(u64::from((f as f32).to_bits()))),
+            f64s: INLINE_FLOATS.map(|f| k(f.to_bits())),
             low32: k(0xFFFF_FFFF),
             k32: k(32),
             one: k(1),
@@ -138,9 +126,9 @@ impl Logic for Operand {
     #[hdl_gen]
     fn update(&mut self) {
         self.code64.next = bit_cast::<64, 9>(self.code.val());
-        self.int.next = self.code64.val() - self.k128.val();
+        self.ival.next = self.code64.val() - self.k128.val();
         if self.code.val() > self.c192.val() {
-            self.int.next = self.k192.val() - self.code64.val();
+            self.ival.next = self.k192.val() - self.code64.val();
         }
         self.v.next = self.z64.val();
         self.hit.next = false;
@@ -159,7 +147,7 @@ impl Logic for Operand {
                 self.hit.next = true;
             }
             if (self.code.val() >= self.c128.val()) & (self.code.val() <= self.c208.val()) {
-                self.v.next = self.int.val();
+                self.v.next = self.ival.val();
                 self.hit.next = true;
             }
             for j in 0..9 {
@@ -194,7 +182,7 @@ impl Logic for Operand {
                 self.hit.next = true;
             }
             if (self.code.val() >= self.c128.val()) & (self.code.val() <= self.c208.val()) {
-                self.v.next = self.int.val() & self.low32.val();
+                self.v.next = self.ival.val() & self.low32.val();
                 self.hit.next = true;
             }
             for j in 0..9 {
