@@ -7,8 +7,8 @@
 
 pub mod block;
 pub mod cache;
-pub mod cu;
 pub mod ctx;
+pub mod cu;
 pub mod dram;
 pub mod fetch;
 pub mod gpu;

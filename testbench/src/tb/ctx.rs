@@ -4,7 +4,7 @@
 //! and resets, on contexts that exist and one that does not; RTL == model every cycle.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::sim::cosim::verilog_of;
+use crate::sim::cosim::{verilog_of, Waiver};
 use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -234,7 +234,42 @@ impl BlockTb for CtxTb {
     fn verilog(&self) -> Result<String, String> {
         verilog_of(&mut CtxTbBlock::default())
     }
+
+    fn lint_waivers(&self) -> &'static [Waiver] {
+        &WAIVERS
+    }
 }
+
+/// rust-hdl writes the operand resolution's zero-extensions (`bit_cast`) as an AND with a
+/// 64-bit mask of the narrower signal, which Verilator reports as a width mismatch; the
+/// value is the zero-extension Verilog makes of it.
+const WAIVERS: [Waiver; 5] = [
+    Waiver {
+        rule: "WIDTH",
+        signal: "code",
+        why: "bit_cast zero-extension of the 9-bit code",
+    },
+    Waiver {
+        rule: "WIDTH",
+        signal: "hi",
+        why: "bit_cast zero-extension of the pair's second word",
+    },
+    Waiver {
+        rule: "WIDTH",
+        signal: "lo",
+        why: "bit_cast zero-extension of the SGPR word",
+    },
+    Waiver {
+        rule: "WIDTH",
+        signal: "m0",
+        why: "bit_cast zero-extension of M0",
+    },
+    Waiver {
+        rule: "WIDTH",
+        signal: "lit",
+        why: "bit_cast zero-extension of the literal",
+    },
+];
 
 /// The testbench: random traffic, RTL against the model.
 fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {

@@ -9,9 +9,7 @@ use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::ctx::model::VgprModel;
-use rtgpu_hw::ctx::{
-    VgprAddr, VgprIn, VgprOut, Vgprs, TB_LANES, TB_ROWS, TB_SLOTS, TB_VGPRS,
-};
+use rtgpu_hw::ctx::{VgprAddr, VgprIn, VgprOut, Vgprs, TB_LANES, TB_ROWS, TB_SLOTS, TB_VGPRS};
 use rust_hdl::core::prelude::*;
 
 /// The `vgpr` testbench.
@@ -45,9 +43,8 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
 
 /// The block's outputs as the model's type.
 pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
-    let row = |d: &[Signal<Out, Bits<32>>; TB_LANES]| {
-        d.iter().map(|s| s.val().index() as u32).collect()
-    };
+    let row =
+        |d: &[Signal<Out, Bits<32>>; TB_LANES]| d.iter().map(|s| s.val().index() as u32).collect();
     VgprOut {
         a: row(&u.a_data),
         b: row(&u.b_data),

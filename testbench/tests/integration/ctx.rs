@@ -4,13 +4,10 @@
 //! behavioural compute unit's own (`Sregs::read`, `Sregs::read64`) for every code 0..=511 of
 //! every context, on random registers written through the write ports.
 //!
-//! Mutations caught (each applied, seen failing, restored):
-//! - the RTL's SGPR file reading a pair's second word from `code` instead of `code + 1`
-//!   (`kr_prev` built as `i`): both tests fail;
-//! - the RTL's operand resolution giving the f32 pattern of 1/(2π) for a 64-bit read of
-//!   code 248: `every_code_resolves_as_sregs_read_on_the_rtl` fails at code 248;
-//! - the RTL's per-context registers applying the destination before EXEC within a port
-//!   (`s_and_saveexec_b64 exec` keeps the new EXEC): `rtl_ctx_equals_the_model` fails.
+//! Mutation caught (applied, seen failing, restored): the RTL's SGPR file reading a pair's
+//! second word at `code` instead of `code + 1` (`kr_prev` built as `i`): both tests fail
+//! (`every_code_resolves_as_sregs_read_on_the_rtl` at its cycle 108, the first 64-bit read).
+//! The model's own mutations are listed with its unit tests (`hw/src/ctx/model/`).
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -31,8 +28,10 @@ struct Pair {
 impl Pair {
     fn new() -> Self {
         let mut h = Harness::new(CtxTbBlock::default(), "ctx").expect("a harness");
-        h.add_clock("clock", Period::ps(1000).expect("a period"), |u| &mut u.clock)
-            .expect("a clock");
+        h.add_clock("clock", Period::ps(1000).expect("a period"), |u| {
+            &mut u.clock
+        })
+        .expect("a clock");
         Self {
             h,
             model: CtxRegsModel::new(TB_CONTEXTS),

@@ -3,11 +3,8 @@
 //! the written row and of others, slot clears with writes in the same cycle, rows past the
 //! end and resets; both read ports every cycle.
 //!
-//! Mutations caught by `rtl_vgpr_equals_the_model` (each applied, seen failing, restored):
-//! - the RTL's write ignoring the lane mask (`we` for every lane);
-//! - the RTL's clear applied after the write (a dispatch's v0 write lost);
-//! - the model's row of (slot, VGPR) at `slot · lanes + reg` (rows of different slots
-//!   overlap).
+//! Mutation caught (applied, seen failing, restored): the RTL lane's clear applied after the
+//! write (a dispatch's v0 write in the clear's cycle lost).
 
 use proptest::prelude::*;
 use rand::SeedableRng;

@@ -4,7 +4,6 @@
 use crate::ctx::INLINE_FLOATS;
 use crate::cu::regfile::Sregs;
 
-
 /// The integer inline constant of code 128..=208: 0..=64, then −1..=−16.
 fn int_const(code: u16) -> i64 {
     let n = i64::from(code) - 128;
@@ -111,7 +110,7 @@ mod tests {
         /// A 64-bit value, 0 one time in four (so that VCCZ and EXECZ are seen set).
         fn mask(&mut self) -> u64 {
             let v = self.next();
-            if v % 4 == 0 {
+            if v.is_multiple_of(4) {
                 0
             } else {
                 v
@@ -131,9 +130,8 @@ mod tests {
     }
 
     /// Every code 0..=511, both widths, on random registers: the contract's resolution is the
-    /// behavioural unit's (`Sregs::read`, `Sregs::read64`), errors included. Catches a wrong
-    /// entry of the float table (e.g. 1/(2π) as `1/π`), the negative integers off by one
-    /// (`63 - n`) and VCCZ reading EXEC.
+    /// behavioural unit's (`Sregs::read`, `Sregs::read64`), errors included. Mutation caught
+    /// (applied, seen failing, restored): code 248 read as 1/π instead of 1/(2π).
     #[test]
     fn every_code_reads_as_the_behavioural_unit() {
         let mut rng = Mix(95);
@@ -142,7 +140,11 @@ mod tests {
             let lit = rng.next() as u32;
             for code in 0..=511u16 {
                 assert_eq!(read32(&r, code, lit), r.read(code, lit).ok(), "code {code}");
-                assert_eq!(read64(&r, code, lit), r.read64(code, lit).ok(), "code {code}");
+                assert_eq!(
+                    read64(&r, code, lit),
+                    r.read64(code, lit).ok(),
+                    "code {code}"
+                );
             }
         }
     }

@@ -139,7 +139,10 @@ mod tests {
     fn a_copy_takes_the_parent_state_and_a_write_lands_on_top() {
         let mut m = CtxRegsModel::new(4);
         m.clock(&CtxIn {
-            writes: vec![sgpr_write(1, 5, true, 0xAAAA_0000_BBBB_0001), sgpr_write(1, 106, true, 7)],
+            writes: vec![
+                sgpr_write(1, 5, true, 0xAAAA_0000_BBBB_0001),
+                sgpr_write(1, 106, true, 7),
+            ],
             ..CtxIn::default()
         });
         m.clock(&CtxIn {
@@ -156,11 +159,17 @@ mod tests {
         let out = m.outputs(&i);
         assert_eq!(out.reads[0].data, 0x0000_0009_BBBB_0001);
         assert_eq!(out.reads[1].data, 0xAAAA_0000);
-        assert_eq!((out.reads[2].data, out.ctx[3].vcc), (0, 7), "VCCZ of a VCC of 7");
+        assert_eq!(
+            (out.reads[2].data, out.ctx[3].vcc),
+            (0, 7),
+            "VCCZ of a VCC of 7"
+        );
     }
 
     /// The SALU's order inside a port: `s_and_saveexec_b64 exec, …` leaves the old EXEC in
     /// EXEC (the destination after EXEC); the later port wins; init restores M0's all ones.
+    /// Mutation caught (applied, seen failing, restored): `apply` writing the destination
+    /// before EXEC.
     #[test]
     fn the_destination_follows_exec_and_the_later_port_wins() {
         let mut m = CtxRegsModel::new(2);
@@ -187,7 +196,10 @@ mod tests {
         let mut m = CtxRegsModel::new(2);
         let i = CtxIn {
             reads: vec![read(0, 256, false), read(0, 101, true), read(2, 0, false)],
-            writes: vec![sgpr_write(0, 101, true, u64::MAX), sgpr_write(0, 125, false, 1)],
+            writes: vec![
+                sgpr_write(0, 101, true, u64::MAX),
+                sgpr_write(0, 125, false, 1),
+            ],
             ..CtxIn::default()
         };
         let out = m.outputs(&i);

@@ -142,9 +142,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Default
     }
 }
 
-impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic
-    for CtxRegs<C, N, R, W>
-{
+impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic for CtxRegs<C, N, R, W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.cp_ok.next = false;
@@ -185,8 +183,8 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic
             self.sp.scc_in[p].next = self.scc_in[p].val();
             self.sp.pc_we[p].next = self.pc_we[p].val();
             self.sp.pc_in[p].next = self.pc_in[p].val();
-            self.legal[p].next = (self.sdst[p].val() == self.c106.val())
-                | (self.sdst[p].val() == self.c126.val());
+            self.legal[p].next =
+                (self.sdst[p].val() == self.c106.val()) | (self.sdst[p].val() == self.c126.val());
             if self.wide[p].val() {
                 self.legal[p].next = self.legal[p].val() | (self.sdst[p].val() <= self.c100.val());
             } else {

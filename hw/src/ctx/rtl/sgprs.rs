@@ -127,9 +127,8 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic
         for p in 0..W {
             self.wlo_ok[p].next = self.wen[p].val()
                 & (!self.wwide[p].val() | (self.wcode[p].val() <= self.k100.val()));
-            self.whi_ok[p].next = self.wen[p].val()
-                & self.wwide[p].val()
-                & (self.wcode[p].val() <= self.k100.val());
+            self.whi_ok[p].next =
+                self.wen[p].val() & self.wwide[p].val() & (self.wcode[p].val() <= self.k100.val());
         }
         for c in 0..C {
             for i in 0..SGPRS {

@@ -232,8 +232,8 @@ impl<const C: usize, const R: usize, const W: usize> Logic for Specials<C, R, W>
                     }
                     if self.sdst_we[p].val() & !self.wide[p].val() {
                         if self.sdst[p].val() == self.c106.val() {
-                            self.n_vcc[c].next = (self.n_vcc[c].val() & self.high32.val())
-                                | self.dlo[p].val();
+                            self.n_vcc[c].next =
+                                (self.n_vcc[c].val() & self.high32.val()) | self.dlo[p].val();
                         }
                         if self.sdst[p].val() == self.c107.val() {
                             self.n_vcc[c].next =
@@ -243,8 +243,8 @@ impl<const C: usize, const R: usize, const W: usize> Logic for Specials<C, R, W>
                             self.n_m0[c].next = self.d[p].val().get_bits::<32>(0);
                         }
                         if self.sdst[p].val() == self.c126.val() {
-                            self.n_exec[c].next = (self.n_exec[c].val() & self.high32.val())
-                                | self.dlo[p].val();
+                            self.n_exec[c].next =
+                                (self.n_exec[c].val() & self.high32.val()) | self.dlo[p].val();
                         }
                         if self.sdst[p].val() == self.c127.val() {
                             self.n_exec[c].next =

@@ -47,7 +47,7 @@ pub struct VgprLane<const M: usize, const V: usize> {
 
 impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
     fn default() -> Self {
-        assert!(V > 0 && M % V == 0, "whole slots of V VGPRs");
+        assert!(V > 0 && M.is_multiple_of(V), "whole slots of V VGPRs");
         assert!(M / V <= 256 && V <= 256, "8-bit slot and VGPR numbers");
         Self {
             clock: Default::default(),

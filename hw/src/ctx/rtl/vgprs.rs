@@ -42,9 +42,7 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     lane: [VgprLane<M, V>; L],
 }
 
-impl<const S: usize, const V: usize, const L: usize, const M: usize> Default
-    for Vgprs<S, V, L, M>
-{
+impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for Vgprs<S, V, L, M> {
     fn default() -> Self {
         assert_eq!(M, S * V, "M = S · V rows");
         Self {
