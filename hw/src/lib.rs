@@ -8,6 +8,7 @@
 pub mod block;
 pub mod cache;
 pub mod cdc;
+pub mod ctx;
 pub mod cu;
 pub mod dispatch;
 pub mod dram;

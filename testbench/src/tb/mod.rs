@@ -10,6 +10,7 @@ use std::path::Path;
 pub mod cache;
 pub mod cdc;
 mod counter;
+pub mod ctx;
 mod decode;
 pub mod dispatch;
 pub mod dram;
@@ -26,6 +27,7 @@ mod runner;
 pub mod salu;
 pub mod sched;
 pub mod valu;
+pub mod vgpr;
 
 pub use counter::{Counter32, CounterTb};
 pub use decode::{read_outputs, DecodeTb, EDGE_CODES};
@@ -63,6 +65,7 @@ pub trait BlockTb: Sync {
 
 /// Every testbench, in the order `rtgpu list` shows them.
 pub fn all() -> [&'static dyn BlockTb; 24] {
+pub fn all() -> [&'static dyn BlockTb; 25] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -86,6 +89,8 @@ pub fn all() -> [&'static dyn BlockTb; 24] {
         &fetch::FetchTb,
         &dispatch::DispatchTb,
         &issue::IssueTb,
+        &ctx::CtxTb,
+        &vgpr::VgprTb,
         &regmap::RegMapTb,
         &cdc::CdcTb,
         &DecodeTb,

@@ -38,6 +38,8 @@ fn list_names_every_block_and_speaks_json() {
             "lds",
             "fetch",
             "dispatch",
+            "ctx",
+            "vgpr",
             "regmap",
             "decode",
             "counter"

@@ -6,6 +6,7 @@ use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
 use rtgpu_hw::dispatch::Dispatch;
+use rtgpu_hw::ctx::{CtxRegs, Vgprs};
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::fetch::Fetch;
@@ -66,6 +67,17 @@ crate::vl_ports!([] RegMap {
     err_code, rdata, doorbell, stop, code_req, code_we, code_addr, code_wdata, mem_req, mem_we,
     mem_addr_lo, mem_addr_hi, mem_wdata, cnt_idx, wf_sel, entry_pc, kernarg_lo, kernarg_hi, grid,
     wg, lds, mode, sched, features, trace_lo, trace_hi, abi, rsrc2, user, idu_ctl, idu_ps,
+});
+
+crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize] CtxRegs<C, N, R, W> {
+    clock, reset, init, init_ctx, copy, copy_from, copy_to, rctx, rcode, rwide, rlit, rdata,
+    rbad, wctx, sdst_we, sdst, wide, d, exec_we, exec_in, scc_we, scc_in, pc_we, pc_in, wbad, pc,
+    exec, vcc, scc,
+});
+
+crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
+    clock, reset, clear, clear_slot, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
+    w_reg, w_mask, w_data,
 });
 
 crate::vl_ports!([] PwsDecode {

@@ -1,0 +1,89 @@
+//! The vector register file: `S` wavefront slots of `V` VGPRs of `L` lanes, one
+//! [`VgprLane`] per lane, with two row read ports and a lane-masked row write
+//! ([`crate::ctx`]).
+
+use super::vgpr_lane::VgprLane;
+use rust_hdl::prelude::*;
+
+/// The VGPRs of `S` slots × `V` registers × `L` lanes; `M` = `S` · `V` rows.
+#[derive(LogicBlock)]
+pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize> {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: every word 0.
+    pub reset: Signal<In, Bit>,
+    /// Zero every VGPR of slot `clear_slot` at this edge (before a write).
+    pub clear: Signal<In, Bit>,
+    /// The slot cleared.
+    pub clear_slot: Signal<In, Bits<8>>,
+    /// Read port `a`'s slot (the wavefront of the context read).
+    pub a_slot: Signal<In, Bits<8>>,
+    /// Read port `a`'s VGPR.
+    pub a_reg: Signal<In, Bits<8>>,
+    /// Row `a`, lane `l` (0 past the end).
+    pub a_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `b`'s slot.
+    pub b_slot: Signal<In, Bits<8>>,
+    /// Read port `b`'s VGPR.
+    pub b_reg: Signal<In, Bits<8>>,
+    /// Row `b`, lane `l` (0 past the end).
+    pub b_data: [Signal<Out, Bits<32>>; L],
+    /// Write the lanes of `w_mask` of row (`w_slot`, `w_reg`) at this edge.
+    pub we: Signal<In, Bit>,
+    /// The slot written.
+    pub w_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w_reg: Signal<In, Bits<8>>,
+    /// The lanes written (bit `l`: lane `l`).
+    pub w_mask: Signal<In, Bits<L>>,
+    /// The values, lane `l`.
+    pub w_data: [Signal<In, Bits<32>>; L],
+    /// The lanes.
+    lane: [VgprLane<M, V>; L],
+}
+
+impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for Vgprs<S, V, L, M> {
+    fn default() -> Self {
+        assert_eq!(M, S * V, "M = S · V rows");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            clear: Default::default(),
+            clear_slot: Default::default(),
+            a_slot: Default::default(),
+            a_reg: Default::default(),
+            a_data: array_init::array_init(|_| Default::default()),
+            b_slot: Default::default(),
+            b_reg: Default::default(),
+            b_data: array_init::array_init(|_| Default::default()),
+            we: Default::default(),
+            w_slot: Default::default(),
+            w_reg: Default::default(),
+            w_mask: Default::default(),
+            w_data: array_init::array_init(|_| Default::default()),
+            lane: array_init::array_init(|_| Default::default()),
+        }
+    }
+}
+
+impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for Vgprs<S, V, L, M> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for l in 0..L {
+            self.lane[l].clock.next = self.clock.val();
+            self.lane[l].reset.next = self.reset.val();
+            self.lane[l].clear.next = self.clear.val();
+            self.lane[l].clear_slot.next = self.clear_slot.val();
+            self.lane[l].a_slot.next = self.a_slot.val();
+            self.lane[l].a_reg.next = self.a_reg.val();
+            self.lane[l].b_slot.next = self.b_slot.val();
+            self.lane[l].b_reg.next = self.b_reg.val();
+            self.lane[l].we.next = self.we.val() & self.w_mask.val().get_bit(l);
+            self.lane[l].w_slot.next = self.w_slot.val();
+            self.lane[l].w_reg.next = self.w_reg.val();
+            self.lane[l].w_data.next = self.w_data[l].val();
+            self.a_data[l].next = self.lane[l].a_data.val();
+            self.b_data[l].next = self.lane[l].b_data.val();
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Testbench of the vector register file (`hw/src/ctx/`, [`Vgprs`]): every cycle at random,
+//! lane-masked row writes, two row reads (often of the row being written), slot clears (with
+//! a write in the same cycle, as a dispatch writes v0), addresses past the end and resets;
+//! RTL == model every cycle.
+
+use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
+use crate::sim::cosim::verilog_of;
+use crate::sim::waves::{Format, Gtkw};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rtgpu_hw::ctx::model::VgprModel;
+use rtgpu_hw::ctx::{VgprAddr, VgprIn, VgprOut, Vgprs, TB_LANES, TB_ROWS, TB_SLOTS, TB_VGPRS};
+use rust_hdl::core::prelude::*;
+
+/// The `vgpr` testbench.
+pub struct VgprTb;
+
+/// The block's instance: the testbench's slots, VGPRs and lanes.
+pub type VgprTbBlock = Vgprs<TB_SLOTS, TB_VGPRS, TB_LANES, TB_ROWS>;
+
+/// A fresh model of the testbench's instance.
+pub fn model() -> VgprModel {
+    VgprModel::new(TB_SLOTS, TB_VGPRS, TB_LANES)
+}
+
+/// Drives the block's inputs.
+pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
+    u.reset.next = i.reset;
+    u.clear.next = i.clear;
+    u.clear_slot.next = u64::from(i.clear_slot).to_bits();
+    u.a_slot.next = u64::from(i.a.slot).to_bits();
+    u.a_reg.next = u64::from(i.a.reg).to_bits();
+    u.b_slot.next = u64::from(i.b.slot).to_bits();
+    u.b_reg.next = u64::from(i.b.reg).to_bits();
+    u.we.next = i.we;
+    u.w_slot.next = u64::from(i.w.slot).to_bits();
+    u.w_reg.next = u64::from(i.w.reg).to_bits();
+    u.w_mask.next = i.mask.to_bits();
+    for l in 0..TB_LANES {
+        u.w_data[l].next = u64::from(i.data.get(l).copied().unwrap_or(0)).to_bits();
+    }
+}
+
+/// The block's outputs as the model's type.
+pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
+    let row =
+        |d: &[Signal<Out, Bits<32>>; TB_LANES]| d.iter().map(|s| s.val().index() as u32).collect();
+    VgprOut {
+        a: row(&u.a_data),
+        b: row(&u.b_data),
+    }
+}
+
+/// A row: mostly in the file, sometimes past its end (slot or VGPR).
+fn address(rng: &mut ChaCha8Rng) -> VgprAddr {
+    VgprAddr {
+        slot: rng.gen_range(0..=TB_SLOTS as u8),
+        reg: match rng.gen_ratio(1, 12) {
+            true => rng.gen_range(TB_VGPRS as u8..=255),
+            false => rng.gen_range(0..TB_VGPRS as u8),
+        },
+    }
+}
+
+/// A cycle of random traffic: a write (its lanes masked), reads of random rows or of the row
+/// written, a clear or a reset now and then.
+pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
+    let w = address(rng);
+    let read = |rng: &mut ChaCha8Rng| match rng.gen_ratio(1, 3) {
+        true => w,
+        false => address(rng),
+    };
+    VgprIn {
+        reset: rng.gen_ratio(1, 200),
+        clear: rng.gen_ratio(1, 24),
+        clear_slot: rng.gen_range(0..=TB_SLOTS as u8),
+        a: read(rng),
+        b: read(rng),
+        we: rng.gen_ratio(3, 4),
+        w,
+        mask: rng.gen_range(0..1 << TB_LANES),
+        data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+    }
+}
+
+fn marker(inp: &VgprIn) -> Option<String> {
+    match (inp.reset, inp.clear) {
+        (true, _) => Some("reset".into()),
+        (false, true) => Some(format!("clear slot {}", inp.clear_slot)),
+        _ => None,
+    }
+}
+
+fn layout(window_cycles: u64) -> Gtkw {
+    let p = |s: &'static str| (s, None);
+    let hex = |s: &'static str| (s, Some(Format::Hex));
+    let dec = |s: &'static str| (s, Some(Format::Dec));
+    let bin = |s: &'static str| (s, Some(Format::Bin));
+    Gtkw::new("rtgpu vgpr: the VGPR file, per-lane flip-flop rows (hw/src/ctx/rtl/vgprs.rs)")
+        .window(window_cycles * TB_PERIOD_PS)
+        .group(
+            "control",
+            &[
+                p("vgpr.clock"),
+                p("vgpr.reset"),
+                p("vgpr.clear"),
+                dec("vgpr.clear_slot"),
+            ],
+        )
+        .group(
+            "write port",
+            &[
+                p("vgpr.we"),
+                dec("vgpr.w_slot"),
+                dec("vgpr.w_reg"),
+                bin("vgpr.w_mask"),
+                hex("vgpr.w_data$0"),
+                hex("vgpr.w_data$1"),
+                hex("vgpr.w_data$2"),
+                hex("vgpr.w_data$3"),
+            ],
+        )
+        .group(
+            "read port a",
+            &[
+                dec("vgpr.a_slot"),
+                dec("vgpr.a_reg"),
+                hex("vgpr.a_data$0"),
+                hex("vgpr.a_data$1"),
+                hex("vgpr.a_data$2"),
+                hex("vgpr.a_data$3"),
+            ],
+        )
+        .group(
+            "read port b",
+            &[
+                dec("vgpr.b_slot"),
+                dec("vgpr.b_reg"),
+                hex("vgpr.b_data$0"),
+                hex("vgpr.b_data$1"),
+            ],
+        )
+}
+
+impl BlockTb for VgprTb {
+    fn name(&self) -> &'static str {
+        "vgpr"
+    }
+
+    fn description(&self) -> &'static str {
+        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes, reads of the written row, slot clears, resets; RTL == model every cycle"
+    }
+
+    fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
+        run_tb(opts)
+    }
+
+    fn verilog(&self) -> Result<String, String> {
+        verilog_of(&mut VgprTbBlock::default())
+    }
+}
+
+/// The testbench: random traffic, RTL against the model.
+fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
+    let window = 60;
+    let cycles = opts.cycles.max(window);
+    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
+    let mut model = model();
+    let mut lanes = 0u64;
+    let mut run = drive(
+        VgprTbBlock::default(),
+        "vgpr",
+        |u| &mut u.clock,
+        opts,
+        cycles,
+        |h, k| {
+            let inp = random_input(&mut rng);
+            let got = h.cycle(|u| apply(u, &inp), read_outputs)?;
+            same(k, &got, &model.outputs(&inp))?;
+            model.clock(&inp);
+            lanes += u64::from(inp.we) * u64::from(inp.mask.count_ones());
+            Ok(marker(&inp))
+        },
+        move || layout(window),
+    )?;
+    run.summary = format!("{cycles} cycles, RTL == model every cycle ({lanes} lane words written)");
+    Ok(run)
+}
