@@ -14,7 +14,7 @@
 //! operands (`a`, `b`, each 32 or 64 bits: [`crate::salu`]) and the VALU three (`src0`,
 //! `src1` copied into the lanes, and the 64-bit mask source in `src2`: [`crate::valu`]); each
 //! produces one write-back bundle (an SGPR or pair, EXEC, SCC), and the issue stage writes the
-//! PC. The testbench's instance has 4 contexts, 3 read ports and 2 write ports.
+//! PC. The testbench's instance has 2 contexts, 3 read ports and 2 write ports.
 //!
 //! ## Reset value
 //!
@@ -139,7 +139,7 @@ pub const INLINE_FLOATS: [f64; 9] = [
 /// SGPRs per context (s0..s101).
 pub const SGPRS: usize = crate::cu::regfile::SGPRS;
 /// Contexts of the testbench's instance.
-pub const TB_CONTEXTS: usize = 4;
+pub const TB_CONTEXTS: usize = 2;
 /// SGPR words of the testbench's instance (`SGPRS` × `TB_CONTEXTS`).
 pub const TB_SGPR_WORDS: usize = SGPRS * TB_CONTEXTS;
 /// Operand read ports of the testbench's instance (the VALU's three sources).

@@ -224,7 +224,7 @@ impl BlockTb for CtxTb {
     }
 
     fn description(&self) -> &'static str {
-        "the contexts' scalar state (hw/src/ctx), 4 contexts, 3 read and 2 write ports: random write-backs, operand reads of every code, copies, inits, resets; RTL == model every cycle"
+        "the contexts' scalar state (hw/src/ctx), 2 contexts, 3 read and 2 write ports: random write-backs, operand reads of every code, copies, inits, resets; RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {

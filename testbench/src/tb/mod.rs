@@ -64,8 +64,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 24] {
-pub fn all() -> [&'static dyn BlockTb; 25] {
+pub fn all() -> [&'static dyn BlockTb; 28] {
     [
         &InsnTb,
         &pws::FIG5,

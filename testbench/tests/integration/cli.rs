@@ -38,9 +38,11 @@ fn list_names_every_block_and_speaks_json() {
             "lds",
             "fetch",
             "dispatch",
+            "issue",
             "ctx",
             "vgpr",
             "regmap",
+            "cdc",
             "decode",
             "counter"
         ]

@@ -5,8 +5,8 @@ use crate::tb::sched::SchedProbe;
 use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
-use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::ctx::{CtxRegs, Vgprs};
+use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::fetch::Fetch;
@@ -51,33 +51,12 @@ crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W>
     w1, unit, illegal, oob,
 });
 
-crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S, R> {
-    clock, reset, start, wg_first, wg_end, wg_stride, waves, max_res, limit, free, port_free, ended, send,
-    send_slot, send_wi, send_wave, send_wg, admitted, resident, live, pending, next_wg, finished,
-crate::vl_ports!([const C: usize] Issue<C> {
-    clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
-    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, bar_release, hold, gport_free,
-    vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid, grant, stall,
-    eligible, present, valu_busy, live, barrier, dep, vmcnt, lgkmcnt,
-});
-
 crate::vl_ports!([] RegMap {
     clock, reset, rd, wr, addr, wdata, status, error, error_pc, error_info, code_bytes,
     mem_bytes, code_rdata, mem_rdata, counter, wf_count, wf_start, wf_finish, ack, err,
     err_code, rdata, doorbell, stop, code_req, code_we, code_addr, code_wdata, mem_req, mem_we,
     mem_addr_lo, mem_addr_hi, mem_wdata, cnt_idx, wf_sel, entry_pc, kernarg_lo, kernarg_hi, grid,
     wg, lds, mode, sched, features, trace_lo, trace_hi, abi, rsrc2, user, idu_ctl, idu_ps,
-});
-
-crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize] CtxRegs<C, N, R, W> {
-    clock, reset, init, init_ctx, copy, copy_from, copy_to, rctx, rcode, rwide, rlit, rdata,
-    rbad, wctx, sdst_we, sdst, wide, d, exec_we, exec_in, scc_we, scc_in, pc_we, pc_in, wbad, pc,
-    exec, vcc, scc,
-});
-
-crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
-    clock, reset, clear, clear_slot, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
-    w_reg, w_mask, w_data,
 });
 
 crate::vl_ports!([] PwsDecode {
@@ -157,4 +136,27 @@ crate::vl_ports!([const W: usize, const D: usize, const T: usize, const S: usize
 
 crate::vl_ports!([const W: usize, const D: usize, const A1: usize] CdcFifo<W, D, A1> {
     wclk, wreset, push, wdata, wfree, full, rclk, rreset, pop, rvalid, rdata, rcount,
+});
+
+crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S, R> {
+    clock, reset, start, wg_first, wg_end, wg_stride, waves, max_res, limit, free, port_free, ended, send,
+    send_slot, send_wi, send_wave, send_wg, admitted, resident, live, pending, next_wg, finished,
+});
+
+crate::vl_ports!([const C: usize] Issue<C> {
+    clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
+    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, bar_release, hold, gport_free,
+    vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid, grant, stall,
+    eligible, present, valu_busy, live, barrier, dep, vmcnt, lgkmcnt,
+});
+
+crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize] CtxRegs<C, N, R, W> {
+    clock, reset, init, init_ctx, copy, copy_from, copy_to, rctx, rcode, rwide, rlit, rdata,
+    rbad, wctx, sdst_we, sdst, wide, d, exec_we, exec_in, scc_we, scc_in, pc_we, pc_in, wbad, pc,
+    exec, vcc, scc,
+});
+
+crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
+    clock, reset, clear, clear_slot, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
+    w_reg, w_mask, w_data,
 });
