@@ -40,7 +40,9 @@ fn cosimulate(t: &dyn BlockTb) {
     let dir = workdir(t.name());
     match ok(cosim::replay(&dir, &verilog, &v)) {
         SimOutcome::Ok(line) => {
-            let n = format!("{} cycles", v.cycles());
+            // (A block of several clocks is replayed per instant.)
+            let rows = if v.per_instant { "instants" } else { "cycles" };
+            let n = format!("{} {rows}", v.cycles());
             assert!(line.contains(&n), "{line}");
         }
         other => panic!("{}: {other:?} (files in {})", t.name(), dir.display()),
