@@ -5,10 +5,12 @@
 //! Mutations caught (applied, the test run, restored):
 //! - the model's VALU issue period off by one (`issue_period` instead of `issue_period − 1`):
 //!   `the_model_decides_as_the_compute_unit` fails at vector_add (RR), cycle 10, group 0's
-//!   SIMD: `valu_busy 4, the compute unit 3`.
-//!
-//! Not yet applied (no time): `s_waitcnt` comparing `<` instead of `≤`, the RTL's stall
-//! priority swapped.
+//!   SIMD: `valu_busy 4, the compute unit 3`;
+//! - the RTL's stall reason taking the largest code over the contexts instead of the smallest:
+//!   `rtl_issue_equals_the_model` fails at cycle 0 of its first case;
+//! - the RTL's `s_waitcnt` check comparing the outstanding loads with `≥` instead of `>`
+//!   (waiting while the count already equals the immediate): `rtl_issue_equals_the_model`
+//!   fails at cycle 146 of a case.
 
 use proptest::prelude::*;
 use rand::SeedableRng;
