@@ -1,6 +1,6 @@
 //! Per-cycle recording of a block's port vectors, the input of cosimulation.
 
-use crate::sim::signals::{for_each_value, root_ports, Role, SignalInfo, Word};
+use crate::sim::signals::{for_each_leaf, root_ports, to_word, Atoms, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 
 /// The ports of a block and their values, one row per clock cycle.
@@ -55,14 +55,15 @@ impl PortVectors {
         Ok(v)
     }
 
-    /// Appends the current values of the ports as a row.
+    /// Appends the current values of the ports as a row (only the ports' values are read:
+    /// the walk skips every other signal).
     pub fn sample(&mut self, uut: &dyn Block) {
         let mut row = Vec::with_capacity(self.ports.len());
-        let mut next = self.ports.iter().peekable();
-        for_each_value(uut, |index, value| {
-            if next.peek().is_some_and(|p| p.index == index) {
-                row.push(value);
-                next.next();
+        let ports = &self.ports;
+        let is_port = |i: usize| ports.binary_search_by_key(&i, |p| p.index).is_ok();
+        for_each_leaf(uut, &mut Atoms::default(), is_port, |index, value, kind| {
+            if is_port(index) {
+                row.push(to_word(value, kind));
             }
         });
         self.rows.push(row);

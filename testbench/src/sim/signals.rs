@@ -3,7 +3,7 @@
 //!
 //! rust-hdl exposes a block's tree only through the [`Probe`] visitor, in a fixed order. The
 //! walk here numbers every leaf signal in that order, so a later walk can pick values by index
-//! without hashing (see [`for_each_value`]).
+//! without hashing (see [`for_each_leaf`]).
 
 use bitvec::prelude::*;
 use rust_hdl::core::atom::{Atom, AtomKind};
@@ -76,16 +76,6 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
     let mut lister = Lister::default();
     uut.accept(root, &mut lister);
     lister.out
-}
-
-/// Calls `f(index, value)` for every leaf signal, in the order of [`list_signals`].
-pub fn for_each_value(uut: &dyn Block, mut f: impl FnMut(usize, Word)) {
-    for_each_leaf(
-        uut,
-        &mut Atoms::default(),
-        |_| true,
-        |index, value, kind| f(index, to_word(value, kind)),
-    );
 }
 
 /// What [`for_each_leaf`] keeps from one walk of a block to the next: every atom's type
