@@ -39,7 +39,9 @@
 //! 1. held;
 //! 2. `copy` with `copy_to` = `c`: the whole state of context `copy_from` as it is in *k*
 //!    (a split's child takes its parent's state; a nonexistent `copy_from` copies nothing);
-//! 3. `init` with `init_ctx` = `c`: the reset value (a dispatch, before its first writes);
+//! 3. `init` with `init_ctx` = `c`: the reset value, except the dispatch's initial values:
+//!    the PC `init_pc`, EXEC `init_exec` and SGPRs s0..s23 `init_s` (the kernel ABI's
+//!    registers, [`crate::cu::Abi`]; a dispatch, before its first writes);
 //! 4. write ports 0, 1, … with `wctx[p]` = `c`, each as the SALU's write-back orders it:
 //!    EXEC (`exec_we[p]`: `exec_in[p]`), then the scalar destination (`sdst_we[p]`:
 //!    `d[p][31:0]` to code `sdst[p]`, or with `wide[p]` the pair `d[p]`), then SCC
@@ -59,6 +61,8 @@
 //! | `reset` | 1 | synchronous reset: every context to the reset value |
 //! | `init` | 1 | context `init_ctx` to the reset value (a dispatch) |
 //! | `init_ctx` | 8 | the context initialised |
+//! | `init_pc`, `init_exec` | 32, 64 | its PC and EXEC after `init` |
+//! | `init_s[INIT_SGPRS]` | 32 each | its s0..s23 after `init` |
 //! | `copy` | 1 | copy a context's state (a split) |
 //! | `copy_from` | 8 | the context copied |
 //! | `copy_to` | 8 | the context written |
@@ -138,6 +142,8 @@ pub const INLINE_FLOATS: [f64; 9] = [
 
 /// SGPRs per context (s0..s101).
 pub const SGPRS: usize = crate::cu::regfile::SGPRS;
+/// SGPRs a dispatch sets (`init_s`): the HSA ABI's 16 user SGPRs and its 5 system SGPRs fit.
+pub const INIT_SGPRS: usize = 24;
 /// Contexts of the testbench's instance.
 pub const TB_CONTEXTS: usize = 2;
 /// SGPR words of the testbench's instance (`SGPRS` × `TB_CONTEXTS`).
@@ -204,6 +210,12 @@ pub struct CtxIn {
     pub init: bool,
     /// The context initialised.
     pub init_ctx: u8,
+    /// Its PC after `init`.
+    pub init_pc: u32,
+    /// Its EXEC after `init`.
+    pub init_exec: u64,
+    /// Its s0..s23 after `init`.
+    pub init_s: [u32; INIT_SGPRS],
     /// Copy a context.
     pub copy: bool,
     /// The context copied.

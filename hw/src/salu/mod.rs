@@ -65,6 +65,12 @@
 //! EXEC in EXEC, as the behavioural SALU does). An invalid `out_dst` code is the caller's error
 //! (`BadOperand`), not the block's.
 //!
+//! The same eight write-back fields are also out combinationally in cycle *k*, before the
+//! stage register: `n_sdst_we`, `n_wide`, `n_lo`, `n_hi`, `n_scc_we`, `n_scc`, `n_exec_we`,
+//! `n_exec` (the stage's next contents; all 0 without `valid`). The compute unit's RTL top
+//! writes them back at the edge that ends the issue cycle, so the next instruction reads the
+//! result from the registers with no bypass (the SALU latency of 1).
+//!
 //! # Operations
 //!
 //! SOP2 (32-bit unless marked): `s_add_u32`/`s_sub_u32` (SCC = carry / borrow),

@@ -4,6 +4,7 @@
 mod dump;
 pub mod evals;
 pub mod probe;
+pub mod rtl_top;
 pub(crate) mod run;
 pub mod scenario;
 pub mod simd;

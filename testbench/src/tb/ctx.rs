@@ -26,6 +26,11 @@ pub fn apply(u: &mut CtxTbBlock, i: &CtxIn) {
     u.reset.next = i.reset;
     u.init.next = i.init;
     u.init_ctx.next = u64::from(i.init_ctx).to_bits();
+    u.init_pc.next = u64::from(i.init_pc).to_bits();
+    u.init_exec.next = i.init_exec.to_bits();
+    for (port, &v) in u.init_s.iter_mut().zip(&i.init_s) {
+        port.next = u64::from(v).to_bits();
+    }
     u.copy.next = i.copy;
     u.copy_from.next = u64::from(i.copy_from).to_bits();
     u.copy_to.next = u64::from(i.copy_to).to_bits();
@@ -144,6 +149,9 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> CtxIn {
         reset: rng.gen_ratio(1, 128),
         init: rng.gen_ratio(1, 16),
         init_ctx: context(rng),
+        init_pc: rng.gen(),
+        init_exec: rng.gen(),
+        init_s: rng.gen(),
         copy: rng.gen_ratio(1, 8),
         copy_from: context(rng),
         copy_to: context(rng),

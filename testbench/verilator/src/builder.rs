@@ -137,7 +137,9 @@ impl From<std::io::Error> for BuildError {
 }
 
 /// Flags of the engine build. `UNOPTFLAT` is waived here only (rust-hdl emits one
-/// `always @(*)` per block); `rtgpu cosim` lints with every warning on. Every variable starts
+/// `always @(*)` per block), and so is `WIDTH`: rust-hdl emits a width conversion
+/// (`bit_cast`) as an AND with a mask of the target width, which Verilog extends or cuts as
+/// intended but Verilator reports; `rtgpu cosim` lints with every warning on. Every variable starts
 /// at 0, as in rust-hdl.
 const VERILATOR_FLAGS: &[&str] = &[
     "--cc",
@@ -147,6 +149,7 @@ const VERILATOR_FLAGS: &[&str] = &[
     "--x-initial",
     "0",
     "-Wno-UNOPTFLAT",
+    "-Wno-WIDTH",
     "--timescale",
     "1ps/1ps",
     "--top-module",

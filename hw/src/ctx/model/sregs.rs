@@ -3,7 +3,7 @@
 //! order (copy, init, write ports, reset).
 
 use super::operand::{dst_ok, read32, read64, write};
-use crate::ctx::{CtxIn, CtxOut, CtxView, ReadOut, ReadPort, WritePort};
+use crate::ctx::{CtxIn, CtxOut, CtxView, ReadOut, ReadPort, WritePort, INIT_SGPRS};
 use crate::cu::regfile::Sregs;
 
 /// One context's architectural scalar state.
@@ -96,6 +96,9 @@ impl CtxRegsModel {
         }
         if let (true, Some(c)) = (i.init, next.get_mut(usize::from(i.init_ctx))) {
             *c = CtxState::default();
+            c.pc = i.init_pc;
+            c.r.exec = i.init_exec;
+            c.r.s[..INIT_SGPRS].copy_from_slice(&i.init_s);
         }
         for w in &i.writes {
             if let Some(c) = next.get_mut(usize::from(w.ctx)) {
@@ -188,6 +191,34 @@ mod tests {
             ..CtxIn::default()
         });
         assert_eq!((m.state(0).r.exec, m.state(0).r.m0), (0, 5));
+    }
+
+    /// A dispatch's init sets the PC, EXEC and the ABI's SGPRs and zeroes the rest.
+    #[test]
+    fn init_takes_the_dispatch_values() {
+        let mut m = CtxRegsModel::new(2);
+        m.clock(&CtxIn {
+            writes: vec![sgpr_write(1, 30, false, 9), sgpr_write(1, 106, true, 7)],
+            ..CtxIn::default()
+        });
+        let mut init_s = [0; INIT_SGPRS];
+        init_s[0] = 0x1000;
+        init_s[INIT_SGPRS - 1] = 5;
+        m.clock(&CtxIn {
+            init: true,
+            init_ctx: 1,
+            init_pc: 0x40,
+            init_exec: 0xFF,
+            init_s,
+            ..CtxIn::default()
+        });
+        let s = m.state(1);
+        assert_eq!(
+            (s.pc, s.r.exec, s.r.vcc, s.r.m0),
+            (0x40, 0xFF, 0, 0xFFFF_FFFF)
+        );
+        assert_eq!((s.r.s[0], s.r.s[INIT_SGPRS - 1], s.r.s[30]), (0x1000, 5, 0));
+        assert_eq!(m.state(0), &CtxState::default());
     }
 
     /// A bad code is flagged, reads 0 and writes nothing; so is a context that does not exist.

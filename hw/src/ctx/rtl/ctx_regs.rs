@@ -4,6 +4,7 @@
 use super::operand::Operand;
 use super::sgprs::SgprFile;
 use super::specials::Specials;
+use crate::ctx::INIT_SGPRS;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
@@ -19,6 +20,12 @@ pub struct CtxRegs<const C: usize, const N: usize, const R: usize, const W: usiz
     pub init: Signal<In, Bit>,
     /// The context initialised.
     pub init_ctx: Signal<In, Bits<8>>,
+    /// Its PC after `init`.
+    pub init_pc: Signal<In, Bits<32>>,
+    /// Its EXEC after `init`.
+    pub init_exec: Signal<In, Bits<64>>,
+    /// Its s0..s23 after `init` (the kernel ABI's registers).
+    pub init_s: [Signal<In, Bits<32>>; INIT_SGPRS],
     /// Copy context `copy_from`'s state to `copy_to` at this edge (a split).
     pub copy: Signal<In, Bit>,
     /// The context copied.
@@ -100,6 +107,9 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Default
             reset: Default::default(),
             init: Default::default(),
             init_ctx: Default::default(),
+            init_pc: Default::default(),
+            init_exec: Default::default(),
+            init_s: array_init::array_init(|_| Default::default()),
             copy: Default::default(),
             copy_from: Default::default(),
             copy_to: Default::default(),
@@ -162,6 +172,11 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic for C
         self.sp.reset.next = self.reset.val();
         self.sp.init.next = self.init.val();
         self.sp.init_ctx.next = self.init_ctx.val();
+        self.sp.init_pc.next = self.init_pc.val();
+        self.sp.init_exec.next = self.init_exec.val();
+        for i in 0..INIT_SGPRS {
+            self.file.init_s[i].next = self.init_s[i].val();
+        }
         self.sp.copy.next = self.copy.val() & self.cp_ok.val();
         self.sp.copy_from.next = self.copy_from.val();
         self.sp.copy_to.next = self.copy_to.val();

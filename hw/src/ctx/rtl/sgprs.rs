@@ -2,7 +2,7 @@
 //! copy, init, write-port and reset steps of the edge ([`crate::ctx`]) and, for each read
 //! port, the words `code` and `code + 1` of the context read.
 
-use crate::ctx::SGPRS;
+use crate::ctx::{INIT_SGPRS, SGPRS};
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
@@ -17,6 +17,8 @@ pub struct SgprFile<const C: usize, const N: usize, const R: usize, const W: usi
     pub init: Signal<In, Bit>,
     /// The context initialised.
     pub init_ctx: Signal<In, Bits<8>>,
+    /// Its s0..s23 after `init`.
+    pub init_s: [Signal<In, Bits<32>>; INIT_SGPRS],
     /// Copy the words of `copy_from` (an existing context) to `copy_to`.
     pub copy: Signal<In, Bit>,
     /// The context copied.
@@ -45,6 +47,8 @@ pub struct SgprFile<const C: usize, const N: usize, const R: usize, const W: usi
     pub hi: [Signal<Out, Bits<32>>; R],
     /// The words, context-major.
     s: [DFF<Bits<32>>; N],
+    /// Word `i` of an initialised context (`init_s`, then 0).
+    ival: [Signal<Local, Bits<32>>; SGPRS],
     /// The copied context's words.
     cp: [Signal<Local, Bits<32>>; SGPRS],
     /// Each write port writes `wlo` (a 32-bit destination, or a pair's first word).
@@ -83,6 +87,8 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Default
             reset: Default::default(),
             init: Default::default(),
             init_ctx: Default::default(),
+            init_s: array_init::array_init(|_| Default::default()),
+            ival: array_init::array_init(|_| Default::default()),
             copy: Default::default(),
             copy_from: Default::default(),
             copy_to: Default::default(),
@@ -117,6 +123,12 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic
     #[hdl_gen]
     fn update(&mut self) {
         for i in 0..SGPRS {
+            self.ival[i].next = self.z32.val();
+        }
+        for i in 0..INIT_SGPRS {
+            self.ival[i].next = self.init_s[i].val();
+        }
+        for i in 0..SGPRS {
             self.cp[i].next = self.z32.val();
             for c in 0..C {
                 if self.copy_from.val() == self.kc[c].val() {
@@ -138,7 +150,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic
                     self.s[c * 102 + i].d.next = self.cp[i].val();
                 }
                 if self.init.val() & (self.init_ctx.val() == self.kc[c].val()) {
-                    self.s[c * 102 + i].d.next = self.z32.val();
+                    self.s[c * 102 + i].d.next = self.ival[i].val();
                 }
                 for p in 0..W {
                     if self.wctx[p].val() == self.kc[c].val() {

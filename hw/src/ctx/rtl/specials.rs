@@ -16,6 +16,10 @@ pub struct Specials<const C: usize, const R: usize, const W: usize> {
     pub init: Signal<In, Bit>,
     /// The context initialised.
     pub init_ctx: Signal<In, Bits<8>>,
+    /// Its PC after `init`.
+    pub init_pc: Signal<In, Bits<32>>,
+    /// Its EXEC after `init`.
+    pub init_exec: Signal<In, Bits<64>>,
     /// Copy context `copy_from` (an existing one) to `copy_to`.
     pub copy: Signal<In, Bit>,
     /// The context copied.
@@ -118,6 +122,8 @@ impl<const C: usize, const R: usize, const W: usize> Default for Specials<C, R, 
             reset: Default::default(),
             init: Default::default(),
             init_ctx: Default::default(),
+            init_pc: Default::default(),
+            init_exec: Default::default(),
             copy: Default::default(),
             copy_from: Default::default(),
             copy_to: Default::default(),
@@ -216,6 +222,10 @@ impl<const C: usize, const R: usize, const W: usize> Logic for Specials<C, R, W>
                 self.n_exec[c].next = self.z64.val();
                 self.n_m0[c].next = self.ones32.val();
                 self.n_scc[c].next = false;
+            }
+            if self.init.val() & (self.init_ctx.val() == self.kc[c].val()) & !self.reset.val() {
+                self.n_pc[c].next = self.init_pc.val();
+                self.n_exec[c].next = self.init_exec.val();
             }
             for p in 0..W {
                 if (self.wctx[p].val() == self.kc[c].val()) & !self.reset.val() {

@@ -1,8 +1,7 @@
 //! The instruction decode stage of the compute unit.
 
-use super::insn_check::InsnCheck;
+use super::insn_fields::InsnFields;
 use crate::hdl::k;
-use crate::isa::InsnFormat;
 use rust_hdl::prelude::*;
 
 /// Decode stage for rtgpu's GCN3 (gfx8) subset plus `split`/`merge`: one registered stage.
@@ -78,30 +77,8 @@ pub struct InsnDecode {
     w1: DFF<Bits<32>>,
     /// Stage register: holds an instruction.
     full: DFF<Bit>,
-    /// Format and opcode of `w0`.
-    fmt: InsnFormat,
-    /// Unit and legality.
-    chk: InsnCheck,
-    /// A source field holds the literal code 255.
-    has_literal: Signal<Local, Bit>,
-    /// Decoded and legal.
-    ok: Signal<Local, Bit>,
-    m7_8: Constant<Bits<8>>,
-    m8_9: Constant<Bits<9>>,
-    m6_9: Constant<Bits<9>>,
-    m16_32: Constant<Bits<32>>,
-    m20_32: Constant<Bits<32>>,
-    lit8: Constant<Bits<8>>,
-    lit9: Constant<Bits<9>>,
-    one: Constant<Bits<2>>,
-    two: Constant<Bits<2>>,
-    z2: Constant<Bits<2>>,
-    z3: Constant<Bits<3>>,
-    z4: Constant<Bits<4>>,
-    z7: Constant<Bits<7>>,
-    z8: Constant<Bits<8>>,
-    z9: Constant<Bits<9>>,
-    z10: Constant<Bits<10>>,
+    /// The fields of the stage's instruction.
+    f: InsnFields,
     z32: Constant<Bits<32>>,
 }
 
@@ -137,26 +114,7 @@ impl Default for InsnDecode {
             w0: Default::default(),
             w1: Default::default(),
             full: Default::default(),
-            fmt: Default::default(),
-            chk: Default::default(),
-            has_literal: Default::default(),
-            ok: Default::default(),
-            m7_8: k(0x7f),
-            m8_9: k(0xff),
-            m6_9: k(0x3f),
-            m16_32: k(0xffff),
-            m20_32: k(0xf_ffff),
-            lit8: k(255),
-            lit9: k(255),
-            one: k(1),
-            two: k(2),
-            z2: k(0),
-            z3: k(0),
-            z4: k(0),
-            z7: k(0),
-            z8: k(0),
-            z9: k(0),
-            z10: k(0),
+            f: Default::default(),
             z32: k(0),
         }
     }
@@ -174,118 +132,29 @@ impl Logic for InsnDecode {
             self.w0.d.next = self.word0.val();
             self.w1.d.next = self.word1.val();
         }
-        self.fmt.word.next = self.w0.q.val().get_bits::<24>(8);
-        self.chk.w0.next = self.w0.q.val();
-        self.chk.w1_srcs.next = self.w1.q.val().get_bits::<27>(0);
-        self.ok.next = self.full.q.val() & self.chk.legal.val();
-        self.out_valid.next = self.full.q.val();
-        self.illegal.next = self.full.q.val() & !self.ok.val();
-        // Literal: a 32-bit format with a source code 255.
-        self.has_literal.next = false;
-        if (self.fmt.is_sop2.val()) | ((self.fmt.is_sopc.val()) & !self.chk.is_split.val()) {
-            self.has_literal.next = (self.w0.q.val().get_bits::<8>(0) == self.lit8.val())
-                | (self.w0.q.val().get_bits::<8>(8) == self.lit8.val());
-        }
-        if self.fmt.is_sop1.val() {
-            self.has_literal.next = self.w0.q.val().get_bits::<8>(0) == self.lit8.val();
-        }
-        if (self.fmt.is_vop1.val()) | (self.fmt.is_vop2.val()) | (self.fmt.is_vopc.val()) {
-            self.has_literal.next = self.w0.q.val().get_bits::<9>(0) == self.lit9.val();
-        }
-        // Defaults: an empty or illegal stage outputs zeros.
-        self.format.next = self.z4.val();
-        self.unit.next = self.z4.val();
-        self.opcode.next = self.z10.val();
-        self.dst.next = self.z8.val();
-        self.sdst.next = self.z7.val();
-        self.src0.next = self.z9.val();
-        self.src1.next = self.z9.val();
-        self.src2.next = self.z9.val();
-        self.imm.next = self.z32.val();
-        self.literal.next = false;
-        self.words.next = self.z2.val();
-        self.abs.next = self.z3.val();
-        self.neg.next = self.z3.val();
-        self.clamp.next = false;
-        self.omod.next = self.z2.val();
-        self.glc.next = false;
-        self.slc.next = false;
-        self.gds.next = false;
-        self.imm_offset.next = false;
-        if self.ok.val() {
-            self.format.next = self.fmt.format.val();
-            self.unit.next = self.chk.unit.val();
-            self.opcode.next = self.fmt.opcode.val();
-            self.words.next = self.one.val();
-            // Scalar formats.
-            if (self.fmt.is_sop2.val()) | (self.fmt.is_sopk.val()) | (self.fmt.is_sop1.val()) {
-                self.dst.next = self.w0.q.val().get_bits::<8>(16) & self.m7_8.val();
-            }
-            if (self.fmt.is_sop2.val()) | (self.fmt.is_sop1.val()) | (self.fmt.is_sopc.val()) {
-                self.src0.next = self.w0.q.val().get_bits::<9>(0) & self.m8_9.val();
-            }
-            if (self.fmt.is_sop2.val()) | (self.fmt.is_sopc.val()) {
-                self.src1.next = self.w0.q.val().get_bits::<9>(8) & self.m8_9.val();
-            }
-            if (self.fmt.is_sopk.val()) | (self.fmt.is_sopp.val()) {
-                self.imm.next = self.w0.q.val() & self.m16_32.val();
-            }
-            // Scalar memory.
-            if self.fmt.is_smem.val() {
-                self.dst.next = self.w0.q.val().get_bits::<8>(6) & self.m7_8.val();
-                self.src0.next = self.w0.q.val().get_bits::<9>(0) & self.m6_9.val();
-                self.imm.next = self.w1.q.val() & self.m20_32.val();
-                self.glc.next = self.w0.q.val().get_bit(16);
-                self.imm_offset.next = self.w0.q.val().get_bit(17);
-                self.words.next = self.two.val();
-            }
-            // 32-bit vector formats.
-            if (self.fmt.is_vop1.val()) | (self.fmt.is_vop2.val()) {
-                self.dst.next = self.w0.q.val().get_bits::<8>(17);
-            }
-            if (self.fmt.is_vop1.val()) | (self.fmt.is_vop2.val()) | (self.fmt.is_vopc.val()) {
-                self.src0.next = self.w0.q.val().get_bits::<9>(0);
-            }
-            if (self.fmt.is_vop2.val()) | (self.fmt.is_vopc.val()) {
-                self.src1.next = self.w0.q.val().get_bits::<9>(9) & self.m8_9.val();
-            }
-            // VOP3.
-            if self.fmt.is_vop3.val() {
-                self.dst.next = self.w0.q.val().get_bits::<8>(0);
-                self.src0.next = self.w1.q.val().get_bits::<9>(0);
-                self.src1.next = self.w1.q.val().get_bits::<9>(9);
-                self.src2.next = self.w1.q.val().get_bits::<9>(18);
-                self.clamp.next = self.w0.q.val().get_bit(15);
-                self.neg.next = self.w1.q.val().get_bits::<3>(29);
-                self.omod.next = self.w1.q.val().get_bits::<2>(27);
-                self.words.next = self.two.val();
-                if self.chk.vop3b.val() {
-                    self.sdst.next = self.w0.q.val().get_bits::<7>(8);
-                } else {
-                    self.abs.next = self.w0.q.val().get_bits::<3>(8);
-                }
-            }
-            // FLAT and DS.
-            if (self.fmt.is_flat.val()) | (self.fmt.is_ds.val()) {
-                self.dst.next = self.w1.q.val().get_bits::<8>(24);
-                self.src0.next = self.w1.q.val().get_bits::<9>(0) & self.m8_9.val();
-                self.src1.next = self.w1.q.val().get_bits::<9>(8) & self.m8_9.val();
-                self.words.next = self.two.val();
-            }
-            if self.fmt.is_flat.val() {
-                self.glc.next = self.w0.q.val().get_bit(16);
-                self.slc.next = self.w0.q.val().get_bit(17);
-            }
-            if self.fmt.is_ds.val() {
-                self.src2.next = self.w1.q.val().get_bits::<9>(16) & self.m8_9.val();
-                self.imm.next = self.w0.q.val() & self.m16_32.val();
-                self.gds.next = self.w0.q.val().get_bit(16);
-            }
-            if self.has_literal.val() {
-                self.literal.next = true;
-                self.imm.next = self.w1.q.val();
-                self.words.next = self.two.val();
-            }
-        }
+        self.f.full.next = self.full.q.val();
+        self.f.w0.next = self.w0.q.val();
+        self.f.w1.next = self.w1.q.val();
+        self.out_valid.next = self.f.out_valid.val();
+        self.illegal.next = self.f.illegal.val();
+        self.format.next = self.f.format.val();
+        self.unit.next = self.f.unit.val();
+        self.opcode.next = self.f.opcode.val();
+        self.dst.next = self.f.dst.val();
+        self.sdst.next = self.f.sdst.val();
+        self.src0.next = self.f.src0.val();
+        self.src1.next = self.f.src1.val();
+        self.src2.next = self.f.src2.val();
+        self.imm.next = self.f.imm.val();
+        self.literal.next = self.f.literal.val();
+        self.words.next = self.f.words.val();
+        self.abs.next = self.f.abs.val();
+        self.neg.next = self.f.neg.val();
+        self.clamp.next = self.f.clamp.val();
+        self.omod.next = self.f.omod.val();
+        self.glc.next = self.f.glc.val();
+        self.slc.next = self.f.slc.val();
+        self.gds.next = self.f.gds.val();
+        self.imm_offset.next = self.f.imm_offset.val();
     }
 }

@@ -52,6 +52,22 @@ pub struct Salu {
     pub exec_we: Signal<Out, Bit>,
     /// The new EXEC.
     pub exec_out: Signal<Out, Bits<64>>,
+    /// This cycle's result, combinational (the stage's next contents): write the result to `dst`.
+    pub n_sdst_we: Signal<Out, Bit>,
+    /// This cycle's result, combinational (the stage's next contents): a 64-bit write.
+    pub n_wide: Signal<Out, Bit>,
+    /// This cycle's result, combinational (the stage's next contents): the result, bits \[31:0\].
+    pub n_lo: Signal<Out, Bits<32>>,
+    /// This cycle's result, combinational (the stage's next contents): the result, bits \[63:32\].
+    pub n_hi: Signal<Out, Bits<32>>,
+    /// This cycle's result, combinational (the stage's next contents): write SCC.
+    pub n_scc_we: Signal<Out, Bit>,
+    /// This cycle's result, combinational (the stage's next contents): the new SCC.
+    pub n_scc: Signal<Out, Bit>,
+    /// This cycle's result, combinational (the stage's next contents): write EXEC.
+    pub n_exec_we: Signal<Out, Bit>,
+    /// This cycle's result, combinational (the stage's next contents): the new EXEC.
+    pub n_exec: Signal<Out, Bits<64>>,
     /// The decode.
     ctl: SaluControl,
     /// The adder (adds, subtracts, compares).
@@ -164,6 +180,14 @@ impl Default for Salu {
             scc_new: Default::default(),
             scc_write: Default::default(),
             take: Default::default(),
+            n_sdst_we: Default::default(),
+            n_wide: Default::default(),
+            n_lo: Default::default(),
+            n_hi: Default::default(),
+            n_scc_we: Default::default(),
+            n_scc: Default::default(),
+            n_exec_we: Default::default(),
+            n_exec: Default::default(),
             r_valid: Default::default(),
             r_dst: Default::default(),
             r_we: Default::default(),
@@ -312,6 +336,14 @@ impl Logic for Salu {
                 self.r_exec.d.next = self.z64.val();
             }
         }
+        self.n_sdst_we.next = self.r_we.d.val();
+        self.n_wide.next = self.r_wide.d.val();
+        self.n_lo.next = self.r_lo.d.val();
+        self.n_hi.next = self.r_hi.d.val();
+        self.n_scc_we.next = self.r_scc_we.d.val();
+        self.n_scc.next = self.r_scc.d.val();
+        self.n_exec_we.next = self.r_exec_we.d.val();
+        self.n_exec.next = self.r_exec.d.val();
         self.out_valid.next = self.r_valid.q.val();
         self.out_dst.next = self.r_dst.q.val();
         self.sdst_we.next = self.r_we.q.val();

@@ -6,6 +6,7 @@ use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
 use rtgpu_hw::ctx::{CtxRegs, Vgprs};
+use rtgpu_hw::cu_top::ComputeUnitTop;
 use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
@@ -31,7 +32,8 @@ crate::vl_ports!([] InsnDecode {
 
 crate::vl_ports!([] Salu {
     clock, reset, valid, format, opcode, dst, a, b, scc, exec, out_valid, out_dst, sdst_we,
-    wide, d_lo, d_hi, scc_we, scc_out, exec_we, exec_out,
+    wide, d_lo, d_hi, scc_we, scc_out, exec_we, exec_out, n_sdst_we, n_wide, n_lo, n_hi, n_scc_we,
+    n_scc, n_exec_we, n_exec,
 });
 
 crate::vl_ports!([] Valu {
@@ -151,12 +153,18 @@ crate::vl_ports!([const C: usize] Issue<C> {
 });
 
 crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize] CtxRegs<C, N, R, W> {
-    clock, reset, init, init_ctx, copy, copy_from, copy_to, rctx, rcode, rwide, rlit, rdata,
-    rbad, wctx, sdst_we, sdst, wide, d, exec_we, exec_in, scc_we, scc_in, pc_we, pc_in, wbad, pc,
+    clock, reset, init, init_ctx, init_pc, init_exec, init_s, copy, copy_from, copy_to, rctx,
+    rcode, rwide, rlit, rdata, rbad, wctx, sdst_we, sdst, wide, d, exec_we, exec_in, scc_we, scc_in, pc_we, pc_in, wbad, pc,
     exec, vcc, scc,
 });
 
 crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
     clock, reset, clear, clear_slot, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
     w_reg, w_mask, w_data,
+});
+
+crate::vl_ports!([] ComputeUnitTop {
+    clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
+    lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, busy, fault, fault_pc,
+    issue_valid, issue_slot, issue_pc, stall, send, send_slot, send_wg, send_wave,
 });

@@ -1,0 +1,51 @@
+//! The compute unit in synthesizable RTL: the blocks of the behavioural compute unit
+//! ([`crate::cu`]) wired into one design, [`ComputeUnitTop`], that runs kernels cycle for
+//! cycle as the behavioural model does.
+//!
+//! # What it holds (this stage)
+//!
+//! One SIMD group without splitting (the behavioural `Mode::NoSplit` with `n_simd` = 1 and
+//! `n_wfc` = [`CONTEXTS`]): the instruction memory and buffers ([`crate::fetch`]), the
+//! work-group dispatcher ([`crate::dispatch`]), the contexts' scalar state
+//! ([`crate::ctx::CtxRegs`]), issue control with the warp scheduler ([`crate::issue`]), the
+//! decode of the issuing instruction ([`crate::isa::rtl::insn_fields::InsnFields`]), the SALU
+//! ([`crate::salu`]), the branch unit ([`rtl::branch::BranchTarget`]) and the split/merge unit
+//! ([`crate::pws`], which keeps the contexts' states and masks). It runs the scalar
+//! instructions: SALU, branches, `s_nop`, `s_endpgm`. Vector instructions, memory and LDS,
+//! barriers and splitting are the next stages; an instruction of those units issues as the
+//! behavioural model issues it but does nothing.
+//!
+//! # Timing
+//!
+//! Every instruction executes in its issue cycle *k*: the SALU's result, the PC (the next
+//! instruction or a branch target) and `s_swappc_b64`'s link are written at the edge that ends
+//! *k*, and the issuing context's instruction buffer is loaded at the same edge from the new
+//! PC, so the context may issue again in *k* + 1 (the SALU latency of 1) with no bypass. A
+//! dispatch in cycle *k* initialises the context at the edge (PC, EXEC, the ABI's SGPRs:
+//! [`rtl::wave_init::WaveInit`]) and loads its buffer; the split/merge unit makes it READY at
+//! the same edge, so it may issue from *k* + 1, as in the behavioural model. `s_endpgm` in
+//! *k* ends the wavefront at the edge; the dispatcher sees its slot free in *k* + 1.
+//!
+//! # Ports
+//!
+//! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
+//! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
+//! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`. Code writes: `code_we`,
+//! `code_addr` (dword index), `code_data`. Status: `busy` (from the cycle after `launch`
+//! through the cycle in which the last wavefront's `s_endpgm` issues: as many cycles as the
+//! behavioural launch counts), `fault` and `fault_pc` (an illegal
+//! instruction or a PC past the code issued). Probes for the lock-step check against the
+//! behavioural compute unit: `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`.
+
+pub mod rtl;
+
+pub use rtl::top::ComputeUnitTop;
+
+/// Wavefront contexts of the RTL top's SIMD (the behavioural `n_wfc` it equals).
+pub const CONTEXTS: usize = 4;
+
+/// SGPR words of the contexts (102 per context).
+pub const SGPR_WORDS: usize = crate::ctx::SGPRS * CONTEXTS;
+
+/// Dwords of the instruction memory.
+pub const CODE_WORDS: usize = 256;

@@ -1,0 +1,7 @@
+//! The compute unit's RTL top and its glue sub-blocks.
+
+pub mod age_rank;
+pub mod branch;
+pub mod salu_operands;
+pub mod top;
+pub mod wave_init;

@@ -1,0 +1,546 @@
+//! `ComputeUnitTop`: the compute unit's blocks wired into one RTL design.
+
+use super::age_rank::AgeRank;
+use super::branch::BranchTarget;
+use super::salu_operands::SaluOperands;
+use super::wave_init::WaveInit;
+use crate::ctx::{CtxRegs, INIT_SGPRS};
+use crate::cu_top::{CODE_WORDS, CONTEXTS as C, SGPR_WORDS};
+use crate::dispatch::Dispatch;
+use crate::fetch::Fetch;
+use crate::hdl::k;
+use crate::isa::rtl::insn_fields::InsnFields;
+use crate::issue::Issue;
+use crate::pws::rtl::simd_group::SimdGroup;
+use crate::salu::Salu;
+use rust_hdl::prelude::*;
+
+/// The compute unit in RTL (see [`crate::cu_top`] for what it holds, its ports and timing).
+#[derive(LogicBlock)]
+pub struct ComputeUnitTop {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: no launch, every context empty (the code memory keeps its words).
+    pub reset: Signal<In, Bit>,
+    /// Start a launch with the launch inputs below (one cycle).
+    pub launch: Signal<In, Bit>,
+    /// The kernel's first instruction (byte address into the code memory).
+    pub entry_pc: Signal<In, Bits<32>>,
+    /// Work-groups in the launch.
+    pub wg_count: Signal<In, Bits<32>>,
+    /// Wavefronts per work-group (`⌈wg_size / 64⌉`).
+    pub waves: Signal<In, Bits<8>>,
+    /// Work-items per work-group.
+    pub wg_size: Signal<In, Bits<32>>,
+    /// The kernel argument segment's byte address (`s[0:1]`).
+    pub kernarg: Signal<In, Bits<64>>,
+    /// Scheduler policy: greedy-then-oldest.
+    pub gto: Signal<In, Bit>,
+    /// Scheduler policy: pure round-robin (neither: loose round-robin).
+    pub rr: Signal<In, Bit>,
+    /// `Latencies::salu`.
+    pub lat_salu: Signal<In, Bits<16>>,
+    /// `Latencies::valu`.
+    pub lat_valu: Signal<In, Bits<16>>,
+    /// `Latencies::branch`.
+    pub lat_branch: Signal<In, Bits<16>>,
+    /// `Latencies::issue_period`.
+    pub issue_period: Signal<In, Bits<8>>,
+    /// Write `code_data` to code dword `code_addr`.
+    pub code_we: Signal<In, Bit>,
+    /// The code dword written.
+    pub code_addr: Signal<In, Bits<32>>,
+    /// The value written.
+    pub code_data: Signal<In, Bits<32>>,
+    /// A launch is running.
+    pub busy: Signal<Out, Bit>,
+    /// The launch stopped on an error (illegal instruction or PC past the code).
+    pub fault: Signal<Out, Bit>,
+    /// The PC of the instruction that stopped it.
+    pub fault_pc: Signal<Out, Bits<32>>,
+    /// Probe: an instruction issues this cycle.
+    pub issue_valid: Signal<Out, Bit>,
+    /// Probe: its context (wavefront slot).
+    pub issue_slot: Signal<Out, Bits<6>>,
+    /// Probe: its PC.
+    pub issue_pc: Signal<Out, Bits<32>>,
+    /// Probe: the stall reason of a cycle without an issue ([`crate::issue::stall`]).
+    pub stall: Signal<Out, Bits<3>>,
+    /// Probe: a wavefront is dispatched this cycle.
+    pub send: Signal<Out, Bit>,
+    /// Probe: its slot.
+    pub send_slot: Signal<Out, Bits<8>>,
+    /// Probe: its work-group id.
+    pub send_wg: Signal<Out, Bits<32>>,
+    /// Probe: its wave index in the work-group.
+    pub send_wave: Signal<Out, Bits<8>>,
+    /// Instruction memory and the contexts' instruction buffers.
+    fetch: Fetch<C, 2, CODE_WORDS>,
+    /// The contexts' scalar state.
+    regs: CtxRegs<C, SGPR_WORDS, 2, 2>,
+    /// Issue control.
+    issue: Issue<C>,
+    /// The issuing instruction's fields.
+    fields: InsnFields,
+    /// The SALU's and the branch unit's operand selection.
+    sops: SaluOperands,
+    /// The scalar ALU.
+    salu: Salu,
+    /// The branch unit.
+    br: BranchTarget,
+    /// A dispatched wavefront's registers.
+    winit: WaveInit,
+    /// The split/merge unit (states, SpM, effective masks).
+    group: SimdGroup<64, 2, { 2 * C }>,
+    /// The work-group dispatcher.
+    disp: Dispatch<1, C, C>,
+    /// The contexts' age ranks (greedy-then-oldest).
+    ranks: AgeRank<C>,
+    /// Each context's age: its wavefront's dispatch order in the launch.
+    age: [DFF<Bits<32>>; C],
+    /// Wavefronts dispatched in the launch.
+    sent: DFF<Bits<32>>,
+    /// Each context's resident work-group entry.
+    wi: [DFF<Bits<8>>; C],
+    /// A launch is running.
+    running: DFF<Bit>,
+    /// It stopped on an error.
+    failed: DFF<Bit>,
+    /// The PC of the error.
+    fpc: DFF<Bits<32>>,
+    /// The slots whose contexts are EMPTY or DONE.
+    free: Signal<Local, Bits<C>>,
+    /// The context whose `s_endpgm` issues (one-hot).
+    ending: Signal<Local, Bits<C>>,
+    /// The context a dispatch starts (one-hot).
+    started: Signal<Local, Bits<C>>,
+    /// The issuing context's instruction, PC and registers.
+    g_w0: Signal<Local, Bits<32>>,
+    g_w1: Signal<Local, Bits<32>>,
+    g_pc: Signal<Local, Bits<32>>,
+    g_scc: Signal<Local, Bit>,
+    g_exec: Signal<Local, Bits<64>>,
+    g_vcc: Signal<Local, Bits<64>>,
+    g_eff: Signal<Local, Bits<64>>,
+    g_spm: Signal<Local, Bits<64>>,
+    g_wi: Signal<Local, Bits<8>>,
+    g_oob: Signal<Local, Bit>,
+    /// The next instruction's address and the PC the issue writes.
+    next_pc: Signal<Local, Bits<32>>,
+    new_pc: Signal<Local, Bits<32>>,
+    /// The issuing instruction is `s_endpgm`; it is a branch.
+    endpgm: Signal<Local, Bit>,
+    branch: Signal<Local, Bit>,
+    /// An issue stops the launch.
+    error: Signal<Local, Bit>,
+    m7: Constant<Bits<8>>,
+    kc: [Constant<Bits<6>>; C],
+    ks: [Constant<Bits<8>>; C],
+    onehot: [Constant<Bits<C>>; C],
+    u_salu: Constant<Bits<4>>,
+    u_branch: Constant<Bits<4>>,
+    u_program: Constant<Bits<4>>,
+    op_endpgm: Constant<Bits<10>>,
+    cmd_dispatch: Constant<Bits<3>>,
+    cmd_end: Constant<Bits<3>>,
+    s_empty: Constant<Bits<3>>,
+    s_done: Constant<Bits<3>>,
+    one8: Constant<Bits<8>>,
+    res: Constant<Bits<8>>,
+    wd: Constant<Bits<16>>,
+    z3: Constant<Bits<3>>,
+    z8: Constant<Bits<8>>,
+    z32: Constant<Bits<32>>,
+    z64: Constant<Bits<64>>,
+    zc: Constant<Bits<C>>,
+    all_c: Constant<Bits<C>>,
+}
+
+impl Default for ComputeUnitTop {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            launch: Default::default(),
+            entry_pc: Default::default(),
+            wg_count: Default::default(),
+            waves: Default::default(),
+            wg_size: Default::default(),
+            kernarg: Default::default(),
+            gto: Default::default(),
+            rr: Default::default(),
+            lat_salu: Default::default(),
+            lat_valu: Default::default(),
+            lat_branch: Default::default(),
+            issue_period: Default::default(),
+            code_we: Default::default(),
+            code_addr: Default::default(),
+            code_data: Default::default(),
+            busy: Default::default(),
+            fault: Default::default(),
+            fault_pc: Default::default(),
+            issue_valid: Default::default(),
+            issue_slot: Default::default(),
+            issue_pc: Default::default(),
+            stall: Default::default(),
+            send: Default::default(),
+            send_slot: Default::default(),
+            send_wg: Default::default(),
+            send_wave: Default::default(),
+            fetch: Default::default(),
+            regs: Default::default(),
+            issue: Default::default(),
+            fields: Default::default(),
+            sops: Default::default(),
+            salu: Default::default(),
+            br: Default::default(),
+            winit: Default::default(),
+            group: Default::default(),
+            disp: Default::default(),
+            ranks: Default::default(),
+            age: array_init::array_init(|_| Default::default()),
+            sent: Default::default(),
+            wi: array_init::array_init(|_| Default::default()),
+            running: Default::default(),
+            failed: Default::default(),
+            fpc: Default::default(),
+            free: Default::default(),
+            started: Default::default(),
+            ending: Default::default(),
+            g_w0: Default::default(),
+            g_w1: Default::default(),
+            g_pc: Default::default(),
+            g_scc: Default::default(),
+            g_exec: Default::default(),
+            g_vcc: Default::default(),
+            g_eff: Default::default(),
+            g_spm: Default::default(),
+            g_wi: Default::default(),
+            g_oob: Default::default(),
+            next_pc: Default::default(),
+            new_pc: Default::default(),
+            endpgm: Default::default(),
+            branch: Default::default(),
+            error: Default::default(),
+            m7: k(0x7F),
+            kc: array_init::array_init(|c| k(c as u64)),
+            ks: array_init::array_init(|c| k(c as u64)),
+            onehot: array_init::array_init(|c| k(1 << c)),
+            u_salu: k(1),
+            u_branch: k(6),
+            u_program: k(9),
+            op_endpgm: k(1),
+            cmd_dispatch: k(1),
+            cmd_end: k(4),
+            s_empty: k(0),
+            s_done: k(5),
+            one8: k(1),
+            res: k(C as u64),
+            wd: k(0xFFFF),
+            z3: k(0),
+            z8: k(0),
+            z32: k(0),
+            z64: k(0),
+            zc: k(0),
+            all_c: k((1 << C) - 1),
+        }
+    }
+}
+
+impl Logic for ComputeUnitTop {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Clocks and resets.
+        dff_setup!(self, clock, running, failed, fpc, sent);
+        for c in 0..C {
+            self.wi[c].clock.next = self.clock.val();
+            self.wi[c].d.next = self.wi[c].q.val();
+            self.age[c].clock.next = self.clock.val();
+            self.age[c].d.next = self.age[c].q.val();
+            if self.launch.val() {
+                self.age[c].d.next = self.z32.val();
+            }
+            self.ranks.age[c].next = self.age[c].q.val();
+        }
+        self.sent.d.next = self.sent.q.val();
+        if self.disp.send[0].val() {
+            self.sent.d.next = self.sent.q.val() + bit_cast::<32, 8>(self.one8.val());
+        }
+        if self.launch.val() {
+            self.sent.d.next = self.z32.val();
+        }
+        self.fetch.clock.next = self.clock.val();
+        self.regs.clock.next = self.clock.val();
+        self.issue.clock.next = self.clock.val();
+        self.salu.clock.next = self.clock.val();
+        self.group.clock.next = self.clock.val();
+        self.disp.clock.next = self.clock.val();
+        self.fetch.reset.next = self.reset.val();
+        self.regs.reset.next = self.reset.val();
+        self.issue.reset.next = self.reset.val();
+        self.salu.reset.next = self.reset.val();
+        self.group.reset.next = self.reset.val();
+        self.disp.reset.next = self.reset.val();
+
+        // The driver's code writes.
+        self.fetch.wen.next = self.code_we.val();
+        self.fetch.waddr.next = self.code_addr.val();
+        self.fetch.wdata.next = self.code_data.val();
+        self.fetch.raddr.next = self.code_addr.val();
+        self.fetch.copy.next = false;
+        self.fetch.copy_from.next = self.z8.val();
+        self.fetch.copy_to.next = self.z8.val();
+
+        // The dispatcher: one SIMD group; a slot is free when its context is EMPTY or DONE.
+        self.disp.start.next = self.launch.val();
+        self.disp.wg_first.next = self.z32.val();
+        self.disp.wg_end.next = self.wg_count.val();
+        self.disp.wg_stride.next = bit_cast::<32, 8>(self.one8.val());
+        self.disp.waves.next = self.waves.val();
+        self.disp.max_res.next = self.res.val();
+        self.disp.limit.next = self.wg_count.val();
+        self.disp.port_free[0].next = true;
+        self.free.next = self.zc.val();
+        for c in 0..C {
+            if (self.group.state[2 * c].val() == self.s_empty.val())
+                | (self.group.state[2 * c].val() == self.s_done.val())
+            {
+                self.free.next = self.free.val() | self.onehot[c].val();
+            }
+        }
+        self.disp.free[0].next = self.free.val();
+        self.send.next = self.disp.send[0].val();
+        self.send_slot.next = self.disp.send_slot[0].val();
+        self.send_wg.next = self.disp.send_wg[0].val();
+        self.send_wave.next = self.disp.send_wave[0].val();
+
+        // A dispatched wavefront's registers.
+        self.winit.kernarg.next = self.kernarg.val();
+        self.winit.wg_id.next = self.disp.send_wg[0].val();
+        self.winit.wg_size.next = self.wg_size.val();
+        self.winit.wave.next = self.disp.send_wave[0].val();
+        self.regs.init.next = self.disp.send[0].val();
+        self.regs.init_ctx.next = self.disp.send_slot[0].val();
+        self.regs.init_pc.next = self.entry_pc.val();
+        self.regs.init_exec.next = self.winit.lanes.val();
+        for i in 0..INIT_SGPRS {
+            self.regs.init_s[i].next = self.winit.init_s[i].val();
+        }
+        self.regs.copy.next = false;
+        self.regs.copy_from.next = self.z8.val();
+        self.regs.copy_to.next = self.z8.val();
+        self.started.next = self.zc.val();
+        self.fetch.pc[1].next = self.entry_pc.val();
+        for c in 0..C {
+            if self.disp.send[0].val() & (self.disp.send_slot[0].val() == self.ks[c].val()) {
+                self.started.next = self.onehot[c].val();
+                self.wi[c].d.next = self.disp.send_wi[0].val();
+                self.age[c].d.next = self.sent.q.val();
+            }
+        }
+
+        // Issue control: the contexts' next instructions and states.
+        self.issue.gto.next = self.gto.val();
+        self.issue.rr.next = self.rr.val();
+        self.issue.lat_salu.next = self.lat_salu.val();
+        self.issue.lat_valu.next = self.lat_valu.val();
+        self.issue.lat_branch.next = self.lat_branch.val();
+        self.issue.issue_period.next = self.issue_period.val();
+        self.issue.split_on.next = false;
+        self.issue.pipe_mem.next = false;
+        self.issue.pipe_lds.next = false;
+        self.issue.port_free.next = !self.disp.send[0].val();
+        self.issue.idu_on.next = false;
+        self.issue.idu_ok.next = false;
+        self.issue.idu_wait.next = bit_cast::<16, 8>(self.z8.val());
+        self.fetch.sel[1].next = self.started.val();
+        self.issue.start.next = self.started.val();
+        self.issue.stop.next = self.zc.val();
+        self.issue.bar_release.next = self.zc.val();
+        self.issue.hold.next = self.zc.val();
+        self.issue.gport_free.next = self.all_c.val();
+        for c in 0..C {
+            self.issue.vm_ret[c].next = self.z8.val();
+            self.issue.lgkm_ret[c].next = self.z8.val();
+            self.issue.unit[c].next = self.fetch.unit[c].val();
+            self.issue.opcode[c].next = self.fetch.w0[c].val().get_bits::<8>(16) & self.m7.val();
+            self.issue.imm[c].next = self.fetch.w0[c].val().get_bits::<16>(0);
+            self.issue.illegal[c].next = self.fetch.illegal[c].val() | self.fetch.oob[c].val();
+            self.issue.state[c].next = self.group.state[2 * c].val();
+            self.issue.age[c].next = self.ranks.rank[c].val();
+        }
+
+        // The issuing context.
+        self.g_w0.next = self.z32.val();
+        self.g_w1.next = self.z32.val();
+        self.g_pc.next = self.z32.val();
+        self.g_scc.next = false;
+        self.g_exec.next = self.z64.val();
+        self.g_vcc.next = self.z64.val();
+        self.g_eff.next = self.z64.val();
+        self.g_spm.next = self.z64.val();
+        self.g_wi.next = self.z8.val();
+        self.g_oob.next = false;
+        for c in 0..C {
+            if self.issue.grant.val() == self.kc[c].val() {
+                self.g_w0.next = self.fetch.w0[c].val();
+                self.g_w1.next = self.fetch.w1[c].val();
+                self.g_pc.next = self.regs.pc[c].val();
+                self.g_scc.next = self.regs.scc[c].val();
+                self.g_exec.next = self.regs.exec[c].val();
+                self.g_vcc.next = self.regs.vcc[c].val();
+                self.g_eff.next = self.group.eff[2 * c].val();
+                self.g_spm.next = self.group.spm[2 * c].val();
+                self.g_wi.next = self.wi[c].q.val();
+                self.g_oob.next = self.fetch.oob[c].val();
+            }
+        }
+        self.fields.full.next = self.issue.grant_valid.val();
+        self.fields.w0.next = self.g_w0.val();
+        self.fields.w1.next = self.g_w1.val();
+        self.next_pc.next = self.g_pc.val() + (bit_cast::<32, 2>(self.fields.words.val()) << 2);
+
+        // Operands, the SALU, the branch unit.
+        self.sops.format.next = self.fields.format.val();
+        self.sops.opcode.next = self.fields.opcode.val();
+        self.sops.unit.next = self.fields.unit.val();
+        self.sops.dst.next = self.fields.dst.val();
+        self.sops.src0.next = self.fields.src0.val();
+        self.sops.src1.next = self.fields.src1.val();
+        self.sops.imm.next = self.fields.imm.val();
+        self.sops.next_pc.next = self.next_pc.val();
+        self.sops.rdata0.next = self.regs.rdata[0].val();
+        self.sops.rdata1.next = self.regs.rdata[1].val();
+        self.regs.rctx[0].next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.regs.rctx[1].next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.regs.rcode[0].next = self.sops.rcode0.val();
+        self.regs.rcode[1].next = self.sops.rcode1.val();
+        self.regs.rwide[0].next = self.sops.rwide0.val();
+        self.regs.rwide[1].next = self.sops.rwide1.val();
+        self.regs.rlit[0].next = self.fields.imm.val();
+        self.regs.rlit[1].next = self.fields.imm.val();
+        self.salu.valid.next =
+            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_salu.val());
+        self.salu.format.next = self.fields.format.val();
+        self.salu.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
+        self.salu.dst.next = self.fields.dst.val().get_bits::<7>(0);
+        self.salu.a.next = self.sops.a.val();
+        self.salu.b.next = self.sops.b.val();
+        self.salu.scc.next = self.g_scc.val();
+        self.salu.exec.next = self.g_exec.val();
+        self.br.format.next = self.fields.format.val();
+        self.br.opcode.next = self.fields.opcode.val();
+        self.br.imm.next = self.fields.imm.val();
+        self.br.next_pc.next = self.next_pc.val();
+        self.br.scc.next = self.g_scc.val();
+        self.br.vccz.next = (self.g_vcc.val() & self.g_spm.val()) == self.z64.val();
+        self.br.execz.next = self.g_eff.val() == self.z64.val();
+        self.br.src.next = self.regs.rdata[0].val();
+        self.branch.next =
+            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_branch.val());
+        self.new_pc.next = self.next_pc.val();
+        if self.branch.val() & self.br.taken.val() {
+            self.new_pc.next = self.br.target.val();
+        }
+
+        // Write-back at the issue edge: port 0 the SALU, port 1 the PC (and `s_swappc_b64`).
+        for p in 0..2 {
+            self.regs.wctx[p].next = bit_cast::<8, 6>(self.issue.grant.val());
+            self.regs.sdst[p].next = self.fields.dst.val().get_bits::<7>(0);
+        }
+        self.regs.sdst_we[0].next = self.salu.n_sdst_we.val();
+        self.regs.wide[0].next = self.salu.n_wide.val();
+        self.regs.d[0].next = (bit_cast::<64, 32>(self.salu.n_hi.val()) << 32)
+            | bit_cast::<64, 32>(self.salu.n_lo.val());
+        self.regs.exec_we[0].next = self.salu.n_exec_we.val();
+        self.regs.exec_in[0].next = self.salu.n_exec.val();
+        self.regs.scc_we[0].next = self.salu.n_scc_we.val();
+        self.regs.scc_in[0].next = self.salu.n_scc.val();
+        self.regs.pc_we[0].next = false;
+        self.regs.pc_in[0].next = self.z32.val();
+        self.regs.sdst_we[1].next = self.branch.val() & self.br.swap.val();
+        self.regs.wide[1].next = true;
+        self.regs.d[1].next = bit_cast::<64, 32>(self.next_pc.val());
+        self.regs.exec_we[1].next = false;
+        self.regs.exec_in[1].next = self.z64.val();
+        self.regs.scc_we[1].next = false;
+        self.regs.scc_in[1].next = false;
+        self.regs.pc_we[1].next = self.issue.grant_valid.val();
+        self.regs.pc_in[1].next = self.new_pc.val();
+        self.fetch.pc[0].next = self.new_pc.val();
+        self.fetch.sel[0].next = self.zc.val();
+        for c in 0..C {
+            if self.issue.grant_valid.val() & (self.issue.grant.val() == self.kc[c].val()) {
+                self.fetch.sel[0].next = self.onehot[c].val();
+            }
+        }
+
+        // The split/merge unit: a dispatch, else an `s_endpgm`.
+        self.endpgm.next = self.issue.grant_valid.val()
+            & (self.fields.unit.val() == self.u_program.val())
+            & (self.fields.opcode.val() == self.op_endpgm.val());
+        self.group.dws.next = false;
+        self.group.watchdog.next = self.wd.val();
+        self.group.cmd_unit.next = self.z3.val();
+        self.group.cmd_pc.next = self.z32.val();
+        self.group.cmd.next = self.z3.val();
+        self.group.cmd_slot.next = self.issue.grant.val().get_bits::<4>(0);
+        self.group.cmd_mask.next = self.winit.lanes.val();
+        if self.endpgm.val() {
+            self.group.cmd.next = self.cmd_end.val();
+        }
+        if self.disp.send[0].val() {
+            self.group.cmd.next = self.cmd_dispatch.val();
+            self.group.cmd_slot.next = self.disp.send_slot[0].val().get_bits::<4>(0);
+        }
+        for c in 0..C {
+            self.group.exec[2 * c].next = self.regs.exec[c].val();
+            self.group.exec[2 * c + 1].next = self.z64.val();
+        }
+        for r in 0..C {
+            self.disp.ended[r].next = self.z8.val();
+            if self.endpgm.val() & (self.g_wi.val() == self.ks[r].val()) {
+                self.disp.ended[r].next = self.one8.val();
+            }
+        }
+
+        // The launch: running from `launch` until every work-group has ended or an error.
+        self.error.next =
+            self.issue.grant_valid.val() & (self.fields.illegal.val() | self.g_oob.val());
+        self.running.d.next = self.running.q.val();
+        self.failed.d.next = self.failed.q.val();
+        self.fpc.d.next = self.fpc.q.val();
+        self.ending.next = self.zc.val();
+        for c in 0..C {
+            if self.endpgm.val() & (self.issue.grant.val() == self.kc[c].val()) {
+                self.ending.next = self.onehot[c].val();
+            }
+        }
+        if self.running.q.val()
+            & self.disp.finished.val()
+            & ((self.issue.live.val() & !self.ending.val()) == self.zc.val())
+        {
+            self.running.d.next = false;
+        }
+        if self.running.q.val() & self.error.val() {
+            self.running.d.next = false;
+            self.failed.d.next = true;
+            self.fpc.d.next = self.g_pc.val();
+        }
+        if self.launch.val() {
+            self.running.d.next = true;
+            self.failed.d.next = false;
+        }
+        if self.reset.val() {
+            self.running.d.next = false;
+            self.failed.d.next = false;
+        }
+        self.busy.next = self.running.q.val();
+        self.fault.next = self.failed.q.val();
+        self.fault_pc.next = self.fpc.q.val();
+        self.issue_valid.next = self.issue.grant_valid.val();
+        self.issue_slot.next = self.issue.grant.val();
+        self.issue_pc.next = self.g_pc.val();
+        self.stall.next = self.issue.stall.val();
+    }
+}
