@@ -178,9 +178,7 @@ impl ComputeUnit {
             unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
             unit::SMEM => self.pipes[0],
             // (`lds_free` covers this cycle's DS issue too: the nap lasts until the LDS is free.)
-            unit::LDS if self.lds_busy() => {
-                return Elig::Until(Stall::Structural, self.lds_free)
-            }
+            unit::LDS if self.lds_busy() => return Elig::Until(Stall::Structural, self.lds_free),
             unit::PWS => l.mode != Mode::NoSplit && !g.port_free(),
             unit::PROGRAM if f.opcode == 0x01 => !g.port_free(),
             unit::SYNC if f.opcode == 0x0C && !waitcnt_ok(c, f.imm) => {

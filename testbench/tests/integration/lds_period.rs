@@ -75,7 +75,12 @@ fn ds_instructions_are_lds_period_apart() {
     assert!(gaps.iter().all(|&g| g >= 4), "{gaps:?}");
     assert!(cross_unit_gaps(&r.ds).contains(&4), "{:?}", r.ds);
     let one = lds_reduce(1);
-    assert!(r.stalls[0] > one.stalls[0], "{:?} {:?}", r.stalls, one.stalls);
+    assert!(
+        r.stalls[0] > one.stalls[0],
+        "{:?} {:?}",
+        r.stalls,
+        one.stalls
+    );
 }
 
 /// With `lds_period` = 1 the compute unit is the one before the period existed: DS

@@ -79,11 +79,7 @@ pub fn record(case: &Case) -> Result<Vec<IssueSample>, String> {
 
 /// Runs `case` on the behavioural compute unit of configuration `cfg`, `prepare` applied to
 /// it before the launch (a probe or a log to switch on); the GPU after the run.
-pub fn run(
-    case: &Case,
-    cfg: CuConfig,
-    prepare: &dyn Fn(&mut ComputeUnit),
-) -> Result<Gpu, String> {
+pub fn run(case: &Case, cfg: CuConfig, prepare: &dyn Fn(&mut ComputeUnit)) -> Result<Gpu, String> {
     let text = KERNELS
         .iter()
         .find(|(n, _)| *n == case.kernel)
