@@ -2,12 +2,9 @@
 //! docs/assumptions.md#A104): the RTL LDS takes a DS instruction's 64 lanes 16 per cycle, so a
 //! DS instruction issued in cycle k keeps the LDS from every unit in k..k + `lds_period` − 1.
 //!
-//! Mutations caught (applied, the test run, restored):
-//! - the LDS busy only in its issue cycle (`lds_busy` without `lds_free`): `ds_instructions_
-//!   are_lds_period_apart` fails (two DS instructions of different units 1 cycle apart);
-//! - the LDS held one cycle more than the period (`lds_free = now + lds_period + 1`):
-//!   `ds_instructions_are_lds_period_apart` fails (no two DS instructions exactly 4 apart) and
-//!   `lds_period_1_is_one_ds_instruction_per_cycle` fails (cycles 970 → more).
+//! Mutation caught (applied, the test run, restored): the LDS busy only in its issue cycle
+//! (`lds_busy` without `lds_free`, the model before the period): `ds_instructions_are_lds_
+//! period_apart` fails (DS instructions of different units closer than 4 cycles).
 
 use rtgpu_firmware::isa::assemble;
 use rtgpu_hw::cu::{CuConfig, Mode};

@@ -386,7 +386,9 @@ pub fn bound(
         _ if barriers.is_empty() => (live - 1) * m_all,
         _ => live * m_all,
     };
-    let launch = a.overhead + a.bound.d_eff;
+    // (The PWS analysis's per-round LDS term is not the launch's: the pipes term and the exec
+    // cycles charge the other wavefronts' DS instructions here.)
+    let launch = a.overhead + a.bound.d_eff - a.lds_round;
     Ok(MultiPhase {
         policy: case.policy.name(),
         not_applicable: None,

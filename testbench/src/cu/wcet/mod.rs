@@ -257,6 +257,9 @@ pub struct Analysis {
     pub bound: KernelBound,
     /// The isolated run: d and the launch overhead.
     pub measured_d: u64,
+    /// The part of d that charges the other contexts' DS instructions per round
+    /// (docs/assumptions.md#A105).
+    pub lds_round: u64,
     /// Launch overhead outside every wavefront (added to E_kernel).
     pub overhead: u64,
     /// The analytical WCET of the kernel: E_kernel + overhead.
@@ -825,6 +828,7 @@ fn bound(
     let costs: Vec<u64> = stat.iter().map(|c| c + carry).collect();
     let (mut block, bsb) = (costs[..n].to_vec(), costs[n..].to_vec());
     let shape = Shape::new(case, &cfg, run);
+    let lds = lds_round(&cfg, &shape, run, &ds);
     let e_s = u64::from(cfg.lat.e_split) + shape.port_wait;
     let e_m = u64::from(cfg.lat.e_merge) + shape.port_wait;
     if run.mode == Mode::Dws {
@@ -842,7 +846,7 @@ fn bound(
         grid: case.dims.grid,
         wg: case.dims.wg,
         resident: shape.resident,
-        d: m.d + shape.port_wait + lds_round(&cfg, &shape, run, &ds),
+        d: m.d + shape.port_wait + lds,
         dispatch_spread: shape.spread,
         k: u64::from(shape.k),
         e_s,
@@ -887,6 +891,7 @@ fn bound(
         wcet: bound.e_kernel + overhead,
         bound,
         measured_d: m.d,
+        lds_round: lds,
         overhead,
         memory: None,
         e_serial,
