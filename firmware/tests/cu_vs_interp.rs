@@ -156,10 +156,10 @@ fn cu_config() -> impl Strategy<Value = CuConfig> {
     (
         (1usize..=4, 1usize..=6),
         (1u32..=200, 1u32..=8, 1u32..=6),
-        (1u8..=9, 1u8..=9),
+        (1u8..=9, 1u8..=9, 1u32..=16),
     )
         .prop_map(
-            |((n_simd, n_wfc), (flat, valu, period), (e_split, e_merge))| {
+            |((n_simd, n_wfc), (flat, valu, period), (e_split, e_merge, lds_period))| {
                 let mut c = CuConfig {
                     n_simd,
                     n_wfc,
@@ -169,6 +169,7 @@ fn cu_config() -> impl Strategy<Value = CuConfig> {
                 c.lat.smem = flat / 2 + 1;
                 c.lat.valu = valu;
                 c.lat.issue_period = period;
+                c.lat.lds_period = lds_period;
                 c.lat.e_split = e_split;
                 c.lat.e_merge = e_merge;
                 c

@@ -65,6 +65,11 @@ pub struct Latencies {
     pub smem: u32,
     /// LDS latency (lgkmcnt).
     pub lds: u32,
+    /// Cycles the LDS takes to accept one DS instruction, 1..=16: the RTL LDS takes a
+    /// wavefront's 64 lanes 16 per cycle (4). A DS instruction issued in cycle k keeps the LDS
+    /// from every unit in k..k + `lds_period` − 1 (docs/assumptions.md#A104); 1 gives one DS
+    /// instruction per cycle per compute unit.
+    pub lds_period: u32,
     /// E_SPLIT: `split` issue to both wavefronts ready (1..=15).
     pub e_split: u8,
     /// E_MERGE: rendezvous to the parent ready (1..=15).
@@ -102,6 +107,7 @@ impl Default for Latencies {
             flat: 64,
             smem: 32,
             lds: 16,
+            lds_period: 4,
             e_split: 4,
             e_merge: 2,
             jitter: 0,
@@ -174,6 +180,7 @@ impl CuConfig {
         range("lat.e_split", self.lat.e_split.into(), 1, 15)?;
         range("lat.e_merge", self.lat.e_merge.into(), 1, 15)?;
         range("lat.issue_period", self.lat.issue_period as usize, 1, 64)?;
+        range("lat.lds_period", self.lat.lds_period as usize, 1, 16)?;
         for (name, v) in [
             ("lat.valu", self.lat.valu),
             ("lat.salu", self.lat.salu),

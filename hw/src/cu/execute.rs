@@ -50,6 +50,9 @@ impl ComputeUnit {
             _ => (lat.lds, 1),
         };
         self.pipes[pipe] = true;
+        if pipe == 1 {
+            self.lds_free = self.now + u64::from(lat.lds_period);
+        }
         let c = &mut g.ctx[k];
         let order = c.vm_issued;
         match counter {

@@ -177,7 +177,8 @@ impl ComputeUnit {
             },
             unit::VMEM => self.pipes[0] || !self.global_port_free(gi, k),
             unit::SMEM => self.pipes[0],
-            unit::LDS => self.pipes[1],
+            // (`lds_free` covers this cycle's DS issue too: the nap lasts until the LDS is free.)
+            unit::LDS if self.lds_busy() => return Elig::Until(Stall::Structural, self.lds_free),
             unit::PWS => l.mode != Mode::NoSplit && !g.port_free(),
             unit::PROGRAM if f.opcode == 0x01 => !g.port_free(),
             unit::SYNC if f.opcode == 0x0C && !waitcnt_ok(c, f.imm) => {
@@ -190,6 +191,12 @@ impl ComputeUnit {
         } else {
             Elig::Yes
         }
+    }
+
+    /// The LDS cannot take a DS instruction this cycle: a unit issued one earlier in the cycle,
+    /// or one issued in the last `lds_period` − 1 cycles still holds it.
+    pub(super) fn lds_busy(&self) -> bool {
+        self.pipes[1] || self.lds_free > self.now
     }
 
     /// Reordering on: context k of group gi, stalled for `r`, waits at a global access or an

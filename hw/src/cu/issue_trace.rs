@@ -59,7 +59,9 @@ pub struct IssueSample {
     pub group: u8,
     /// Unit in the group.
     pub unit: u8,
-    /// The memory and LDS pipes were taken before the scan.
+    /// Before the scan: the memory pipe was taken this cycle; the LDS cannot take a DS
+    /// instruction this cycle (taken earlier in the cycle, or still busy with an earlier one:
+    /// `lds_period`, docs/assumptions.md#A104).
     pub pipes: [bool; 2],
     /// The split/merge port was free.
     pub port_free: bool,
@@ -104,7 +106,7 @@ impl ComputeUnit {
             cycle: self.now - self.start,
             group: gi as u8,
             unit: u as u8,
-            pipes: self.pipes,
+            pipes: [self.pipes[0], self.lds_busy()],
             port_free: g.port_free(),
             split_on: l.mode != Mode::NoSplit,
             idu_ok: g.units[u].idu.as_ref().map(|i| i.can_dispatch(self.now)),

@@ -32,6 +32,7 @@ impl ComputeUnit {
         self.rounds = None;
         // Every launch starts from the same arbitration state (runs are reproducible).
         self.rotate = 0;
+        self.lds_free = 0;
         self.quiet.reset();
         self.launch = Some(l);
         self.start = self.now;

@@ -27,9 +27,10 @@
 //! A context issues at most every `salu`/`branch`/`valu` cycles after its previous SALU/branch/
 //! VALU instruction (in order, no bypass); a VALU instruction occupies its unit's VALU for
 //! `issue_period` cycles; memory instructions take 1 issue cycle and complete `flat`/`smem`/
-//! `lds` cycles later (loads write their registers then). `split`: E_SPLIT cycles until both
-//! halves may issue; `merge`: waits for the partner, then E_MERGE (the two halves meet only at the
-//! same merge PC).
+//! `lds` cycles later (loads write their registers then); a DS instruction keeps the LDS from
+//! every unit for `lds_period` cycles (docs/assumptions.md#A104). `split`: E_SPLIT cycles
+//! until both halves may issue; `merge`: waits for the partner, then E_MERGE (the two halves
+//! meet only at the same merge PC).
 //!
 //! # Modes ([`Mode`])
 //!
@@ -199,6 +200,9 @@ pub struct ComputeUnit {
     pending: BinaryHeap<Pending>,
     /// The global and LDS pipes are taken this cycle.
     pipes: [bool; 2],
+    /// The first cycle the LDS accepts a DS instruction again: `lds_period` cycles after the
+    /// last one's issue (docs/assumptions.md#A104).
+    lds_free: u64,
     now: u64,
     start: u64,
     status: Status,
@@ -279,6 +283,7 @@ impl ComputeUnit {
             disp: Dispatcher::default(),
             pending: BinaryHeap::new(),
             pipes: [false; 2],
+            lds_free: 0,
             now: 0,
             start: 0,
             status: Status::Idle,

@@ -4,9 +4,9 @@
 //! retired, no split, merge or barrier release, no wavefront dispatched, no instruction issued,
 //! no access completed by the memory hierarchy, every split/merge unit at rest — leaves the
 //! compute unit in a state that the next cycle maps to itself, except for the quantities that
-//! depend on the cycle number: a context's `ready_at`, a VALU's `valu_free` and the completion
-//! times of the loads and stores in flight. Until the earliest of those (the *horizon*), every
-//! following cycle is the same no-op: each issue unit stalls for the same reason, the
+//! depend on the cycle number: a context's `ready_at`, a VALU's `valu_free`, the LDS's
+//! `lds_free` (docs/assumptions.md#A104) and the completion times of the loads and stores in
+//! flight. Until the earliest of those (the *horizon*), every following cycle is the same no-op: each issue unit stalls for the same reason, the
 //! unit-visit rotation advances by one, and the memory hierarchy (stepped every cycle as
 //! before) is the only part that moves. Such a cycle is run as a *quiet cycle*: those effects
 //! are applied directly, and [`super::ComputeUnit::run`] jumps over a whole stretch at once
@@ -24,10 +24,10 @@
 //!
 //! The same idea per issue unit, inside full cycles: a unit whose scan finds no eligible
 //! context, each waiting either for a known cycle (a dependency's `ready_at`, its VALU's
-//! `valu_free`) or for an event (a split/merge output, a barrier release, a dispatch, a
-//! completion), *naps* until the earliest known cycle: it repeats its last stall reason and
+//! `valu_free`, the LDS's `lds_free`) or for an event (a split/merge output, a barrier
+//! release, a dispatch, a completion), *naps* until the earliest known cycle: it repeats its last stall reason and
 //! scheduler inputs without scanning, and any such event in its group wakes it
-//! ([`super::Group::wake`]). A wait on the shared pipes, a port, `s_waitcnt` or an IDU never
+//! ([`super::Group::wake`]). A wait on the memory pipe, a port, `s_waitcnt` or an IDU never
 //! naps. Naps are on with skipping and off with `--no-skip`.
 
 /// Stall reasons counted.

@@ -127,6 +127,9 @@ impl ComputeUnit {
         }
         // (`now` is the next cycle: a time reached there already changes what it does.)
         let mut h = self.pending.peek().map_or(u64::MAX, |p| p.at);
+        if self.lds_free >= self.now {
+            h = h.min(self.lds_free);
+        }
         for g in &self.groups {
             if g.trace.is_some() || !g.port_free() || !g.at_rest() {
                 return None;

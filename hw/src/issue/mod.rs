@@ -27,7 +27,7 @@
 //!    `idu_ok`; without it, stalled `structural` while the VALU is busy (`valu_busy` ≠ 0);
 //!    FLAT — `structural` if the memory pipe is taken or the global port does not take this
 //!    context's access (`gport_free[c]` = 0); SMEM — `structural` if the memory pipe is taken;
-//!    LDS — `structural` if the LDS pipe is taken; `split`/`merge` — `structural` if
+//!    LDS — `structural` if the LDS cannot take a DS instruction (`pipe_lds`); `split`/`merge` — `structural` if
 //!    splitting is on and the split/merge port is taken; `s_endpgm` — `structural` if the
 //!    split/merge port is taken; `s_waitcnt` — stalled `waitcnt` unless
 //!    vmcnt ≤ imm\[3:0\] and lgkmcnt ≤ imm\[11:8\];
@@ -67,7 +67,8 @@
 //! | `lat_salu`, `lat_valu`, `lat_branch` | 16 each | [`crate::cu::Latencies`] |
 //! | `issue_period` | 8 | [`crate::cu::Latencies::issue_period`] |
 //! | `split_on` | 1 | the launch splits (`split`/`merge` need the port) |
-//! | `pipe_mem`, `pipe_lds` | 1 | the memory / LDS pipe was taken this cycle by another unit |
+//! | `pipe_mem` | 1 | the memory pipe was taken this cycle by another unit |
+//! | `pipe_lds` | 1 | the LDS cannot take a DS instruction this cycle: another unit issued one earlier in the cycle, or one issued in the last `lds_period` − 1 cycles still holds it (docs/assumptions.md#A104) |
 //! | `port_free` | 1 | the group's split/merge port is free |
 //! | `idu_on`, `idu_ok` | 1 | the IDU is in front of the VALU; it can dispatch now |
 //! | `idu_wait` | 16 | with the IDU: cycles until the issuing context is ready again |
@@ -172,7 +173,8 @@ pub struct IssueIn {
     pub cfg: IssueCfg,
     /// The memory pipe is taken.
     pub pipe_mem: bool,
-    /// The LDS pipe is taken.
+    /// The LDS cannot take a DS instruction this cycle (taken earlier in the cycle, or still
+    /// busy with an earlier one's quarters: docs/assumptions.md#A104).
     pub pipe_lds: bool,
     /// The split/merge port is free.
     pub port_free: bool,

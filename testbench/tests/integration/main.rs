@@ -27,6 +27,7 @@ mod idu;
 mod insn_decode;
 mod issue;
 mod lds;
+mod lds_period;
 mod ldst;
 mod multiphase;
 mod opencl;

@@ -290,8 +290,10 @@ fn sgemm_overestimation_trends() {
     for (lat, w) in [(5, 4), (5, 16), (100, 4), (400, 16)] {
         assert!(ovr(naive, lat, w) < ovr(db, lat, w), "{lat} {w}");
     }
-    // Fewer wavefronts: looser.
-    for lat in [5, 200] {
+    // Fewer wavefronts: looser (double buffering from 100 cycles on; at short latency its
+    // DS instructions' `lds_period` exec cycles, charged for every other wavefront, make it
+    // looser with more wavefronts: docs/assumptions.md#A105).
+    for lat in [200, 400] {
         assert!(ovr(db, lat, 4) > ovr(db, lat, 8) && ovr(db, lat, 8) > ovr(db, lat, 16));
     }
     assert!(ovr(naive, 5, 2) > ovr(naive, 5, 4) && ovr(naive, 5, 4) > ovr(naive, 5, 16));

@@ -13,7 +13,7 @@ use rtgpu_testbench::cu::wcet::inputs::{random_input, run_inputs};
 use rtgpu_testbench::cu::wcet::loops::Facts;
 use rtgpu_testbench::cu::wcet::reproduce::table3;
 use rtgpu_testbench::cu::wcet::{
-    analyze, analyze_with, load_with_facts, observe, Analysis, WcetCase,
+    analyze, analyze_with, gub, load_with_facts, observe, Analysis, WcetCase,
 };
 use std::path::{Path, PathBuf};
 
@@ -152,6 +152,41 @@ fn regression(name: &str) -> Kernel {
         .join("tests/integration/wcet_kernels")
         .join(name);
     load_kernel(&path).unwrap()
+}
+
+/// Every wavefront of the launch issues bursts of DS instructions at once
+/// (`wcet_kernels/lds_burst.s`): the LDS, one DS instruction every `lds_period` cycles, is the
+/// bottleneck. The PWS bound and the multi-phase bound hold for `lds_period` 1, 4 (the
+/// default) and 16, without splitting and under PWS, GTO and LRR (docs/assumptions.md#A105).
+/// Mutation: the other contexts' DS instructions not charged (`lds_interference` returning
+/// 0) fails it (no-split, period 4, GTO: observed above the bound).
+#[test]
+fn wcet_bounds_hold_under_lds_contention() {
+    let k = regression("lds_burst.s");
+    for lds_period in [1, 4, 16] {
+        for (mode, s) in [(Mode::NoSplit, 1), (Mode::Pws, 1)] {
+            for policy in [Policy::Gto, Policy::Lrr] {
+                let mut c = case(&k, k.1.dims, mode, s);
+                c.cfg.lat.lds_period = lds_period;
+                c.policy = policy;
+                let what = format!("lds_burst {mode:?} {policy:?} lds_period {lds_period}");
+                let (a, observed) = check(&c, &what);
+                let m = gub::bound(&c, &a, &|_| {}).unwrap();
+                println!(
+                    "{what}: observed {observed} bound {} gub {:?}",
+                    a.wcet,
+                    m.not_applicable.is_none().then_some(m.wcet)
+                );
+                if m.not_applicable.is_none() {
+                    assert!(
+                        observed <= m.wcet,
+                        "{what}: observed {observed} > GUB {}",
+                        m.wcet
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// The review's two counterexamples: more sequential DWS splits than S with costly

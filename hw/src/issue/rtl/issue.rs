@@ -32,7 +32,8 @@ pub struct Issue<const C: usize> {
     pub split_on: Signal<In, Bit>,
     /// The memory pipe was taken this cycle by another unit.
     pub pipe_mem: Signal<In, Bit>,
-    /// The LDS pipe was taken this cycle by another unit.
+    /// The LDS cannot take a DS instruction this cycle: another unit issued one earlier in
+    /// the cycle, or one issued in the last `lds_period` − 1 cycles still holds it.
     pub pipe_lds: Signal<In, Bit>,
     /// The group's split/merge port is free.
     pub port_free: Signal<In, Bit>,

@@ -48,7 +48,7 @@ pub struct IssueCtx {
     pub split_on: Signal<In, Bit>,
     /// The memory pipe is taken.
     pub pipe_mem: Signal<In, Bit>,
-    /// The LDS pipe is taken.
+    /// The LDS cannot take a DS instruction this cycle.
     pub pipe_lds: Signal<In, Bit>,
     /// The split/merge port is free.
     pub port_free: Signal<In, Bit>,

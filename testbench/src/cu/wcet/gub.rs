@@ -11,8 +11,10 @@
 //!   wavefront alone on the compute unit): per barrier section the longest path
 //!   from the section's first issue to the first issue after it, loops at their bounds;
 //! - **exec cycles** of an instruction: the cycles it keeps another context of its SIMD from
-//!   issuing: its issue slot (1), and for a VALU instruction the SIMD's VALU
-//!   (`issue_period`); E(w) is the longest path of these per section;
+//!   issuing: its issue slot (1), for a VALU instruction the SIMD's VALU (`issue_period`),
+//!   for a DS instruction the LDS (`lds_period`: a unit with that initiation interval, as the
+//!   paper's partially pipelined units, docs/assumptions.md#A105); E(w) is the longest path of
+//!   these per section;
 //! - **the bound per SIMD**: with no barrier, `T + (k − 1)·E` for the k wavefronts a SIMD
 //!   holds at most (identical code: the paper's `GUB = Tiso + (N − 1)·E`); with barriers,
 //!   per section `T_s + (k_wg − 1)·E_s` with `k_wg` the most wavefronts of one work-group on
@@ -21,9 +23,12 @@
 //!   work-groups' wavefronts on the SIMDs the work-group spans (their barriers are not the
 //!   same);
 //! - **what the paper's SM does not have**: the global and LDS pipes are shared by every
-//!   SIMD, so a memory instruction can lose its cycle to another SIMD's memory instruction:
-//!   each such cycle is one memory issue elsewhere, at most (wavefronts − 1)·M in all (M: the
-//!   most memory instructions on a path) — nothing with one SIMD. The launch adds the PWS
+//!   SIMD, so a memory instruction can lose its cycle to another SIMD's memory instruction,
+//!   and a DS instruction finds the LDS busy `lds_period` cycles after another SIMD's DS
+//!   instruction (docs/assumptions.md#A104): each such cycle is one global or scalar memory
+//!   issue elsewhere or one of the `lds_period` cycles of another SIMD's DS instruction, at
+//!   most (wavefronts − 1)·M in all (M: the most such cycles on a path: 1 per global or
+//!   scalar memory instruction, `lds_period` per DS instruction) — nothing with one SIMD. The launch adds the PWS
 //!   analysis's first-dispatch, dispatch spread, d and tail, and with the memory hierarchy the
 //!   access bound replaces `flat` and each global access waits at most its acceptance bound.
 //!
@@ -42,7 +47,7 @@
 use super::graph::{Graph, Node};
 use super::paths::Costed;
 use super::{loop_bounds, rules_for, Analysis, RunShape, WcetCase, WcetError};
-use rtgpu_hw::cu::{resident_wgs, Mode};
+use rtgpu_hw::cu::{resident_wgs, Latencies, Mode};
 use rtgpu_hw::isa::insn_model::unit;
 use rtgpu_hw::sched::model::Policy;
 use serde::Serialize;
@@ -62,7 +67,8 @@ pub struct Section {
     pub t_iso: u64,
     /// E: the most exec cycles (issue slots, VALU cycles) on one path through it.
     pub exec: u64,
-    /// M: the most memory instructions on one path through it.
+    /// M: the most cycles one path's memory instructions may keep the shared pipes from other
+    /// SIMDs (1 per global or scalar memory instruction, `lds_period` per DS instruction).
     pub mem: u64,
     /// The section's GUB on one SIMD: `T + (wavefronts of one work-group on a SIMD − 1)·E`.
     pub gub: u64,
@@ -153,17 +159,24 @@ impl MultiPhase {
     }
 }
 
-/// The exec cycles of `n`: its issue slot, and a VALU instruction's hold on the VALU.
-pub fn exec_cycles(n: &Node, issue_period: u32) -> u64 {
+/// The exec cycles of `n`: its issue slot, a VALU instruction's hold on the VALU, a DS
+/// instruction's on the LDS.
+pub fn exec_cycles(n: &Node, lat: &Latencies) -> u64 {
     match n.f.unit {
-        unit::VALU => u64::from(issue_period.max(1)),
+        unit::VALU => u64::from(lat.issue_period.max(1)),
+        unit::LDS => u64::from(lat.lds_period.max(1)),
         _ => 1,
     }
 }
 
-/// Whether `n` takes a pipe shared by every SIMD (global/scalar memory or LDS).
-fn on_pipe(n: &Node) -> bool {
-    matches!(n.f.unit, unit::VMEM | unit::SMEM | unit::LDS)
+/// The cycles `n` may keep a pipe shared by every SIMD from another SIMD's wavefront: 1 for
+/// global or scalar memory, `lds_period` for a DS instruction.
+fn pipe_cycles(n: &Node, lds_period: u32) -> u64 {
+    match n.f.unit {
+        unit::LDS => u64::from(lds_period),
+        unit::VMEM | unit::SMEM => 1,
+        _ => 0,
+    }
 }
 
 fn is_barrier(n: &Node) -> bool {
@@ -306,12 +319,12 @@ pub fn bound(
     let states = rules.states(&g);
     let ip = case.cfg.lat.issue_period;
     let own = |i: usize, j: usize| rules.edge(&g.nodes[i], states[i], &g.nodes[j]);
-    let exec = |i: usize, _: usize| exec_cycles(&g.nodes[i], ip);
-    let mem = |i: usize, _: usize| u64::from(on_pipe(&g.nodes[i]));
+    let exec = |i: usize, _: usize| exec_cycles(&g.nodes[i], &case.cfg.lat);
     let d = case.dims;
     let waves = u64::from(d.waves_per_group());
     let live = waves * u64::from(d.groups());
     let n_simd = a.n_simd as u64;
+    let mem = |i: usize, _: usize| pipe_cycles(&g.nodes[i], case.cfg.lat.lds_period);
     let k = live.div_ceil(n_simd);
     let k_wg = k.min(waves.div_ceil(n_simd));
     let costed = |cost| Costed {
@@ -373,7 +386,9 @@ pub fn bound(
         _ if barriers.is_empty() => (live - 1) * m_all,
         _ => live * m_all,
     };
-    let launch = a.overhead + a.bound.d_eff;
+    // (The PWS analysis's per-round LDS term is not the launch's: the pipes term and the exec
+    // cycles charge the other wavefronts' DS instructions here.)
+    let launch = a.overhead + a.bound.d_eff - a.lds_round;
     Ok(MultiPhase {
         policy: case.policy.name(),
         not_applicable: None,

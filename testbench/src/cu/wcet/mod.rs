@@ -15,8 +15,12 @@
 //!
 //! What the model adds to the paper's equations, each a safe bound of a cost the paper's
 //! idealised machine does not have (all zero in the paper's setting of one wavefront per unit):
-//! - a block's cost grows by (units − 1) cycles per memory instruction: the global and LDS
-//!   pipes are shared round-robin by every SIMD/SpSIMD (docs/assumptions.md#A30);
+//! - a block's cost grows by (units − 1) cycles per global or scalar memory instruction: the
+//!   global pipe is shared round-robin by every SIMD/SpSIMD (docs/assumptions.md#A30);
+//! - the LDS takes one DS instruction every `lds_period` cycles (docs/assumptions.md#A104): a
+//!   wavefront's own DS instructions wait for it in the block costs, and every round adds
+//!   `lds_period` cycles per DS instruction the other contexts of the round may issue
+//!   (docs/assumptions.md#A105);
 //! - `k`, the most wavefronts that time-share one unit: E_round = d + k·E_WF (k = 1 is Eq. 6);
 //! - split, merge and the end of a wavefront wait for their SIMD group's one command port
 //!   (DISPATCH, SPLIT, MERGE, END) at most once per context of the group;
@@ -54,6 +58,7 @@ use rtgpu_firmware::pws_pass::{
 };
 use rtgpu_hw::cu::{resident_wgs, CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::isa::insn_model::unit;
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_wcet::pws::kernel::{self as keq, KernelBound, KernelInputs};
 use rtgpu_wcet::pws::{analyze_pws, no_split_e_wf};
@@ -252,6 +257,9 @@ pub struct Analysis {
     pub bound: KernelBound,
     /// The isolated run: d and the launch overhead.
     pub measured_d: u64,
+    /// The part of d that charges the other contexts' DS instructions per round
+    /// (docs/assumptions.md#A105).
+    pub lds_round: u64,
     /// Launch overhead outside every wavefront (added to E_kernel).
     pub overhead: u64,
     /// The analytical WCET of the kernel: E_kernel + overhead.
@@ -467,6 +475,7 @@ fn analyze_all(
         }
     };
     let (mut stat, mb) = static_costs(case, &compiled, shape, &image, &mem_or_free)?;
+    let ds = ds_per_wavefront(case, &compiled, &image)?;
     let mb = full.get().or(mb);
     mutate(&mut stat);
     let run = isolated_run(
@@ -492,7 +501,7 @@ fn analyze_all(
         |pc| is_memory(code, pc),
     )
     .map_err(WcetError::Analysis)?;
-    let mut a = bound(case, compiled, &m, &stat, shape).map_err(failed)?;
+    let mut a = bound(case, compiled, (&m, ds), &stat, shape).map_err(failed)?;
     // Reordering: the last access is in the memory work, the overhead is the launch's own.
     let launch_overhead = a.overhead;
     if let Some(mb) = mb {
@@ -563,6 +572,33 @@ pub fn static_costs(
         })
         .collect::<Result<_, _>>()
         .map(|v| (v, mb))
+}
+
+/// What the LDS term of a round needs of the compiled kernel: the most DS instructions one
+/// context runs on any path (every loop at its bound), and whether it keeps a `split` (a
+/// wavefront may then run as up to S + 1 contexts).
+struct DsCount {
+    most: u64,
+    splits: bool,
+}
+
+fn ds_per_wavefront(
+    case: &WcetCase,
+    compiled: &Compiled,
+    image: &Image,
+) -> Result<DsCount, WcetError> {
+    let g = Graph::new(&compiled.code).map_err(WcetError::Input)?;
+    let bounds = loop_bounds(case, &g, compiled, image)?;
+    let cost = |i: usize, _: usize| u64::from(timing::is_ds(&g.nodes[i]));
+    let most = Costed {
+        g: &g,
+        cost: &cost,
+        bounds: &bounds,
+    }
+    .region(0, g.nodes.len().saturating_sub(1), &|_| true)
+    .map_err(WcetError::Input)?;
+    let splits = g.nodes.iter().any(|n| n.f.unit == unit::PWS);
+    Ok(DsCount { most, splits })
 }
 
 /// The timing rules of the case's launch, and with the memory hierarchy on its per-access
@@ -773,10 +809,12 @@ impl RunShape {
     }
 }
 
+/// The PWS bound from the isolated measurement `m`, the kernel's DS instructions `ds`, and the
+/// static owner costs `stat`.
 fn bound(
     case: &WcetCase,
     compiled: Compiled,
-    m: &Measurement,
+    (m, ds): (&Measurement, DsCount),
     stat: &[u64],
     run: RunShape,
 ) -> Result<Analysis, String> {
@@ -790,6 +828,7 @@ fn bound(
     let costs: Vec<u64> = stat.iter().map(|c| c + carry).collect();
     let (mut block, bsb) = (costs[..n].to_vec(), costs[n..].to_vec());
     let shape = Shape::new(case, &cfg, run);
+    let lds = lds_round(&cfg, &shape, run, &ds);
     let e_s = u64::from(cfg.lat.e_split) + shape.port_wait;
     let e_m = u64::from(cfg.lat.e_merge) + shape.port_wait;
     if run.mode == Mode::Dws {
@@ -807,7 +846,7 @@ fn bound(
         grid: case.dims.grid,
         wg: case.dims.wg,
         resident: shape.resident,
-        d: m.d + shape.port_wait,
+        d: m.d + shape.port_wait + lds,
         dispatch_spread: shape.spread,
         k: u64::from(shape.k),
         e_s,
@@ -852,6 +891,7 @@ fn bound(
         wcet: bound.e_kernel + overhead,
         bound,
         measured_d: m.d,
+        lds_round: lds,
         overhead,
         memory: None,
         e_serial,
@@ -860,12 +900,28 @@ fn bound(
     })
 }
 
+/// The cycles the other contexts' DS instructions may keep the LDS during one round: the
+/// round's wavefronts (with several rounds also the next round's, as they replace finished
+/// ones), each up to S + 1 contexts when the kernel keeps splits (docs/assumptions.md#A105).
+fn lds_round(cfg: &CuConfig, shape: &Shape, run: RunShape, ds: &DsCount) -> u64 {
+    let contexts = match run.mode {
+        Mode::NoSplit => 1,
+        _ if !ds.splits => 1,
+        _ => u64::from(run.s) + 1,
+    };
+    let others = (shape.lds_waves * contexts).saturating_sub(1);
+    timing::lds_interference(&cfg.lat, others, ds.most)
+}
+
 /// What the model's launch looks like to the bound.
 struct Shape {
     resident: u32,
     k: u32,
     spread: u64,
     port_wait: u64,
+    /// The wavefronts whose DS instructions may hold the LDS during one round: the round's,
+    /// and with several rounds the next round's too ([`lds_round`]).
+    lds_waves: u64,
 }
 
 impl Shape {
@@ -882,11 +938,13 @@ impl Shape {
         } else {
             (cfg.n_wfc as u32).min(live)
         };
+        let rounds = if d.groups() <= resident { 1 } else { 2 };
         Shape {
             resident,
             k,
             spread: u64::from(live.div_ceil(n_simd)) + 1,
             port_wait: run.units_per_group() * u64::from(k),
+            lds_waves: rounds * u64::from(live),
         }
     }
 }

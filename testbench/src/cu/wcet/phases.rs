@@ -43,14 +43,13 @@ pub struct LemmaCheck {
 /// The profile of one path with its isolated times, from the timing rules.
 pub fn profile(path: &[Node], rules: &Rules) -> Profile {
     let t = rules.walk(path);
-    let ip = rules.lat.issue_period;
     let iso: Vec<IsoTimes> = path
         .iter()
         .zip(&t)
         .map(|(n, &at)| IsoTimes {
             issue: at,
             dispatch: at,
-            init_end: at + exec_cycles(n, ip),
+            init_end: at + exec_cycles(n, &rules.lat),
             complete: at + rules.completion(n),
         })
         .collect();

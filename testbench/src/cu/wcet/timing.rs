@@ -6,22 +6,27 @@
 //! `split`/`merge`, `s_waitcnt` and `s_barrier`: `salu`; VALU: `valu`; a branch, taken or not:
 //! `branch`; a memory instruction: 1; `s_nop N`: 1 + N; `s_sleep N`: 64·max(N, 1)); a VALU
 //! instruction also waits for its unit's VALU, busy `issue_period` cycles after the previous
-//! VALU issue; `s_waitcnt` waits until the counts are at most its fields; a FLAT access
-//! completes `flat` cycles after its issue, SMEM `smem`, LDS `lds` (fixed latencies, the
-//! hierarchy off). Data never changes these: taken and untaken branches cost the same.
+//! VALU issue; a DS instruction waits for the LDS, busy `lds_period` cycles after the
+//! previous DS issue (docs/assumptions.md#A104); `s_waitcnt` waits until the counts are at
+//! most its fields; a FLAT access completes `flat` cycles after its issue, SMEM `smem`, LDS
+//! `lds` (fixed latencies, the hierarchy off). Data never changes these: taken and untaken
+//! branches cost the same.
 //!
 //! A forward dataflow over the graph keeps, after each instruction, an upper bound on what is
 //! still pending, relative to that instruction's issue: per counter (vm, lgkm) how many
 //! accesses may be outstanding (capped at 16: a 4-bit field cannot ask for fewer) and when the
-//! last of them completes, and when the VALU is free. Joins take the maximum, so the state at
+//! last of them completes, and when the VALU and the LDS are free. Joins take the maximum, so the state at
 //! a node bounds every path to it. Between two issues at least the first one's latency
 //! passes, and the state is moved on by that much only: the real time between them may be
 //! longer (another wavefront's instruction, a shared pipe), which only makes the real pending
 //! times shorter. An `s_waitcnt` whose field is 0 leaves nothing pending on its counter; one
 //! with a larger field caps the count but keeps the completion time.
 //!
-//! The cost of edge (i → j) is then max(latency(i), what j waits for) plus, when j uses a
-//! memory pipe, the (units − 1) cycles it may wait for it (docs/assumptions.md#A30). A
+//! The cost of edge (i → j) is then max(latency(i), what j waits for) plus, when j uses the
+//! global or scalar memory pipe, the (units − 1) cycles it may wait for it
+//! (docs/assumptions.md#A30). Other wavefronts' DS instructions are not in the edges: each
+//! keeps the LDS at most `lds_period` cycles, and the analyses charge them per round, phase
+//! or launch ([`lds_interference`], docs/assumptions.md#A105). A
 //! barrier's wait for the other wavefronts is not in its edge: it is bounded at the level of
 //! the wavefront (every wavefront of the work-group runs at most the longest path to the
 //! barrier, see [`super::static_costs`]).
@@ -82,6 +87,8 @@ pub struct State {
     vm: Pending,
     lgkm: Pending,
     valu: u64,
+    /// Cycles until the LDS takes a DS instruction again after this wavefront's last one.
+    lds: u64,
 }
 
 impl State {
@@ -90,6 +97,7 @@ impl State {
             vm: self.vm.join(o.vm),
             lgkm: self.lgkm.join(o.lgkm),
             valu: self.valu.max(o.valu),
+            lds: self.lds.max(o.lds),
         }
     }
 
@@ -98,6 +106,7 @@ impl State {
             vm: self.vm.advance(g),
             lgkm: self.lgkm.advance(g),
             valu: self.valu.saturating_sub(g),
+            lds: self.lds.saturating_sub(g),
         }
     }
 }
@@ -107,7 +116,7 @@ impl State {
 pub struct Rules {
     /// Class latencies.
     pub lat: Latencies,
-    /// Cycles a memory instruction may wait for its shared pipe (units − 1).
+    /// Cycles a global or scalar memory instruction may wait for its shared pipe (units − 1).
     pub pipe_wait: u64,
     /// Cycles more a global (FLAT) instruction may wait for the memory hierarchy to take it
     /// (0 with fixed latencies; [`super::memory::MemBound::accept`]).
@@ -116,6 +125,22 @@ pub struct Rules {
 
 fn is_waitcnt(n: &Node) -> bool {
     n.f.unit == unit::SYNC && n.f.opcode == 0x0C
+}
+
+/// `n` is a DS (LDS) instruction.
+pub fn is_ds(n: &Node) -> bool {
+    n.f.unit == unit::LDS
+}
+
+/// The most cycles `others` wavefronts' DS instructions, at most `ds` each, may keep the LDS
+/// from a wavefront: `lds_period` per instruction (docs/assumptions.md#A105). The issue
+/// rotation does not bound one DS instruction's wait by the number of units (with
+/// `lds_period` and the units a common factor, the same unit may find the LDS free every
+/// time), so the analyses count the DS instructions that may be issued beside it instead.
+pub fn lds_interference(lat: &Latencies, others: u64, ds: u64) -> u64 {
+    u64::from(lat.lds_period)
+        .saturating_mul(others)
+        .saturating_mul(ds)
 }
 
 impl Rules {
@@ -140,6 +165,9 @@ impl Rules {
         if n.f.unit == unit::VALU {
             return (s.valu, s);
         }
+        if is_ds(n) {
+            return (s.lds, s);
+        }
         if !is_waitcnt(n) {
             return (0, s);
         }
@@ -151,7 +179,7 @@ impl Rules {
     fn pipe(&self, n: &Node) -> u64 {
         match n.f.unit {
             unit::VMEM => self.pipe_wait + self.vmem_wait,
-            unit::SMEM | unit::LDS => self.pipe_wait,
+            unit::SMEM => self.pipe_wait,
             _ => 0,
         }
     }
@@ -171,7 +199,10 @@ impl Rules {
         match j.f.unit {
             unit::VMEM => s.vm = s.vm.issue(u64::from(l.flat)),
             unit::SMEM => s.lgkm = s.lgkm.issue(u64::from(l.smem)),
-            unit::LDS => s.lgkm = s.lgkm.issue(u64::from(l.lds)),
+            unit::LDS => {
+                s.lgkm = s.lgkm.issue(u64::from(l.lds));
+                s.lds = u64::from(l.lds_period);
+            }
             unit::VALU => s.valu = u64::from(l.issue_period),
             _ => {}
         }
@@ -273,6 +304,22 @@ mod tests {
         // A waitcnt that allows one outstanding access does not wait for one.
         let c = costs("flat_load_dword v1, v[2:3]\ns_waitcnt vmcnt(1)\ns_endpgm\n");
         assert_eq!(c, [1, 1]);
+    }
+
+    /// Back-to-back DS instructions wait for the LDS: `lds_period` (4) cycles apart; a DS
+    /// instruction after other work waits only for the rest of the period (the mutation that
+    /// leaves `lds` out of `waits` makes the first edges 1).
+    #[test]
+    fn a_ds_instruction_waits_for_the_lds_period_of_the_previous_one() {
+        let c = costs(
+            "ds_read_b32 v1, v2
+ds_read_b32 v3, v2
+s_mov_b32 s1, 0
+ds_read_b32 v4, v2
+             s_endpgm
+",
+        );
+        assert_eq!(c, [4, 1, 3, 1]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use rtgpu_firmware::driver::{self, Driver, LaunchDesc};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Image, KernelMeta};
 use rtgpu_hw::cu::issue_trace::{CtxSnap, IssueSample};
-use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::cu::{ComputeUnit, CuConfig, Mode};
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::issue::{CtxIn, CtxState, IssueCfg, IssueIn, IssueOut};
 use rtgpu_hw::sched::model::Policy;
@@ -70,6 +70,16 @@ pub fn cases() -> Vec<Case> {
 /// Runs `case` on the behavioural compute unit (default configuration, idle skipping off)
 /// and returns its issue samples.
 pub fn record(case: &Case) -> Result<Vec<IssueSample>, String> {
+    let mut gpu = run(case, CuConfig::default(), &|cu| {
+        cu.set_skip_idle(false);
+        cu.issue_trace = Some(Vec::new());
+    })?;
+    Ok(gpu.cu_mut().issue_trace.take().unwrap_or_default())
+}
+
+/// Runs `case` on the behavioural compute unit of configuration `cfg`, `prepare` applied to
+/// it before the launch (a probe or a log to switch on); the GPU after the run.
+pub fn run(case: &Case, cfg: CuConfig, prepare: &dyn Fn(&mut ComputeUnit)) -> Result<Gpu, String> {
     let text = KERNELS
         .iter()
         .find(|(n, _)| *n == case.kernel)
@@ -80,9 +90,8 @@ pub fn record(case: &Case) -> Result<Vec<IssueSample>, String> {
         .words();
     let meta = KernelMeta::parse(text).map_err(|e| e.to_string())?;
     let image = Image::build(&meta.args, meta.dims, 1);
-    let mut gpu = Gpu::new(CuConfig::default())?;
-    gpu.cu_mut().set_skip_idle(false);
-    gpu.cu_mut().issue_trace = Some(Vec::new());
+    let mut gpu = Gpu::new(cfg)?;
+    prepare(gpu.cu_mut());
     let mut drv = Driver::new(gpu).map_err(|e| e.to_string())?;
     let desc = LaunchDesc::new(
         image.kernarg,
@@ -94,8 +103,7 @@ pub fn record(case: &Case) -> Result<Vec<IssueSample>, String> {
     );
     let out = driver::run(&mut drv, &code, &image, desc, 10_000_000).map_err(|e| e.to_string())?;
     out.result.map_err(|e| format!("{}: {e}", case.kernel))?;
-    let mut gpu = drv.into_bus();
-    Ok(gpu.cu_mut().issue_trace.take().unwrap_or_default())
+    Ok(drv.into_bus())
 }
 
 /// The samples of each (group, unit), in cycle order.

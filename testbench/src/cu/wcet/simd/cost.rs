@@ -1,18 +1,21 @@
 //! Phase costs of the Sim-D program model, in core cycles.
 //!
 //! - **Compute phase**: the in-order compute unit's instruction-count bound of
-//!   [`super::super::timing`] (each instruction's latency, the waits for its own loads and the
-//!   VALU, the shared LDS/SMEM pipes): T_j, the issue time of segment j's tile instruction
-//!   after the previous one, of one wavefront alone; the work-group's k wavefronts per SIMD
-//!   time-share it, so the phase takes at most k·(T_j + latency of the tile instruction) plus
-//!   the hand-over, and the first phase the work-group's dispatch (docs/assumptions.md#A91).
+//!   [`super::super::timing`] (each instruction's latency, the waits for its own loads, the
+//!   VALU and the LDS, the shared SMEM pipe): T_j, the issue time of segment j's tile
+//!   instruction after the previous one, of one wavefront alone; the work-group's k
+//!   wavefronts per SIMD time-share it, so the phase takes at most k·(T_j + latency of the
+//!   tile instruction) plus the hand-over, and the first phase the work-group's dispatch
+//!   (docs/assumptions.md#A91); plus `lds_period` cycles per DS instruction of the segment
+//!   of every other wavefront of the work-group, the only one computing
+//!   (docs/assumptions.md#A105).
 //! - **Access phase**: the transfer's worst LID over every placement (the DRAM controller
 //!   model swept over [`MAP_STARTS`] start words, from the trigger, so the front-end is in it;
 //!   docs/assumptions.md#A90) plus the two clock crossings (request: at most `stages + 1` DRAM
 //!   periods; completion: at most `stages + 1` core periods), rounded up to core cycles, plus
 //!   the core cycle the completion is taken in.
 
-use super::super::timing::Rules;
+use super::super::timing::{is_ds, lds_interference, Rules};
 use super::model::{Segment, TileShape};
 use crate::tb::dram::sweep::{tile_sweep, MAP_STARTS};
 use rtgpu_hw::cu::CuConfig;
@@ -56,7 +59,9 @@ pub fn compute_costs(segs: &[Segment], cfg: &CuConfig, waves: u32) -> Vec<u64> {
             let tile = &path[at - 1];
             let own = t[at - 1] - prev;
             prev = t[at - 1];
-            k * (own + rules.latency(tile)) + HANDOVER + std::mem::take(&mut first)
+            let ds = s.nodes.iter().filter(|n| is_ds(n)).count() as u64;
+            let lds = lds_interference(&cfg.lat, u64::from(waves).saturating_sub(1), ds);
+            k * (own + rules.latency(tile)) + lds + HANDOVER + std::mem::take(&mut first)
         })
         .collect()
 }
