@@ -56,7 +56,7 @@ impl VcdRecorder {
             std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
         }
         let file = File::create(path).map_err(|e| with_path(e, path))?;
-        let file = BufWriter::new(file);
+        let file = BufWriter::with_capacity(super::WRITE_BUFFER, file);
         let mut writer = vcd::Writer::new(file);
         writer.timescale(1, TimescaleUnit::PS)?;
         let signals = list_signals(uut, root);
