@@ -209,7 +209,7 @@ fn differ(a: &[u64], b: &[u64]) -> bool {
 }
 
 /// Writes `#ps` and a newline as the `vcd` crate's `timestamp` does, without `fmt`.
-fn write_timestamp(out: &mut impl Write, ps: u64) -> io::Result<()> {
+pub(super) fn write_timestamp(out: &mut impl Write, ps: u64) -> io::Result<()> {
     let mut buf = [0u8; 22];
     let mut at = buf.len() - 1;
     buf[at] = b'\n';

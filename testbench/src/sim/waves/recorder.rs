@@ -47,6 +47,8 @@ pub struct VcdRecorder {
     recorded: Vec<SignalInfo>,
     time: Option<u64>,
     window: (u64, u64),
+    /// The caller tells every change ([`VcdRecorder::with_change_tracking`]).
+    tracked: bool,
 }
 
 impl VcdRecorder {
@@ -90,7 +92,16 @@ impl VcdRecorder {
             recorded,
             time: None,
             window: opts.window.unwrap_or((0, u64::MAX)),
+            tracked: false,
         })
+    }
+
+    /// The caller calls [`VcdRecorder::note_changes`] after every `update_all` of the block
+    /// that changed something: after the first sample, a sample reads only the signals
+    /// marked since (rust-hdl hands a value out only as an allocated vector of bits).
+    pub fn with_change_tracking(mut self) -> Self {
+        self.tracked = true;
+        self
     }
 
     /// The signals this recorder writes.
@@ -101,6 +112,12 @@ impl VcdRecorder {
     /// The file being written.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Notes the signals of `uut` that its last `update_all` changed (see
+    /// [`VcdRecorder::with_change_tracking`]).
+    pub fn note_changes(&mut self, uut: &dyn Block) {
+        self.atoms.note_changes(uut);
     }
 
     /// Writes the changes of `uut`'s signals at time `ps` (must not go backwards).
@@ -128,7 +145,7 @@ impl VcdRecorder {
                 }
                 if !stamped {
                     stamped = true;
-                    result = self.writer.timestamp(ps);
+                    result = super::probe::write_timestamp(self.writer.writer(), ps);
                 }
                 if result.is_ok() {
                     result = match (&self.names[index], &value) {
@@ -149,6 +166,10 @@ impl VcdRecorder {
         );
         if stamped {
             self.time = Some(ps);
+        }
+        // (The first walk read every signal: from now on only the changed ones.)
+        if self.tracked && !self.atoms.tracking() {
+            self.atoms.track();
         }
         result
     }
