@@ -89,6 +89,9 @@ pub struct Atoms {
     wanted: Vec<bool>,
     /// By atom: read it on the next walk (empty: not tracking, every wanted atom is read).
     dirty: Vec<bool>,
+    /// By atom: a bidirectional signal (its driven/undriven state, written as Z, moves
+    /// without rust-hdl's `changed` flag: always read).
+    inout: Vec<bool>,
 }
 
 impl Atoms {
@@ -106,11 +109,16 @@ impl Atoms {
     /// Tracking: marks the atoms of `uut` whose value the block's last `update_all` changed.
     /// rust-hdl sets a signal's `changed` flag in every `update_all` (the value moves only
     /// there), so calling this after each `update_all` that changed something sees every
-    /// change. A bidirectional signal is always marked: its driven/undriven state (written
-    /// as Z) moves without the flag.
+    /// change. A bidirectional signal is always marked.
     pub fn note_changes(&mut self, uut: &dyn Block) {
         if !self.dirty.is_empty() {
-            uut.accept("", &mut Marker { atom: 0, atoms: self });
+            uut.accept(
+                "",
+                &mut Marker {
+                    atom: 0,
+                    atoms: self,
+                },
+            );
         }
     }
 }
@@ -123,8 +131,9 @@ struct Marker<'a> {
 
 impl Probe for Marker<'_> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
-        if let Some(d) = self.atoms.dirty.get_mut(self.atom) {
-            *d |= signal.changed() || signal.kind() == AtomKind::InOutParameter;
+        let a = &mut *self.atoms;
+        if let Some(d) = a.dirty.get_mut(self.atom) {
+            *d |= a.inout[self.atom] || signal.changed();
         }
         self.atom += 1;
     }
@@ -301,6 +310,7 @@ impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Read
             a.wanted.push((self.index..self.index + n).any(self.want));
             a.leaves.push(n);
             a.descs.push(desc);
+            a.inout.push(signal.kind() == AtomKind::InOutParameter);
         }
         // (Tracking: an atom no change marked is not read; it stands as last read.)
         let fresh = a.dirty.get_mut(self.atom).is_none_or(std::mem::take);
