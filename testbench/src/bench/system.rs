@@ -118,7 +118,15 @@ pub fn table(
 pub fn text(rows: &[SystemRow]) -> String {
     let mut s = format!(
         "{:<18} {:<9} {:<5} {:<4} {:>10} {:>9} {:>12} {:>6} {:>13} {:>6}\n",
-        "kernel", "memory", "skip", "vcd", "cycles", "seconds", "cycles/s", "×base", "cycles/cpu-s",
+        "kernel",
+        "memory",
+        "skip",
+        "vcd",
+        "cycles",
+        "seconds",
+        "cycles/s",
+        "×base",
+        "cycles/cpu-s",
         "×base"
     );
     for chunk in rows.chunks(4) {

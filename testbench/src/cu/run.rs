@@ -262,7 +262,7 @@ fn thread_cpu_seconds() -> Option<f64> {
     };
     // SAFETY: `clock_gettime` writes the clock's value into `t`, a valid timespec.
     let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// How global memory was timed in a run.

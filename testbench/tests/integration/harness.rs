@@ -205,7 +205,10 @@ fn a_recording_that_tracks_changes_writes_what_one_reading_everything_writes() {
     let end = h.now_ps();
     h.finish().unwrap();
     every.finish(end).unwrap();
-    let (a, b) = (std::fs::read(&tracked).unwrap(), std::fs::read(&full).unwrap());
+    let (a, b) = (
+        std::fs::read(&tracked).unwrap(),
+        std::fs::read(&full).unwrap(),
+    );
     assert!(a.len() > 20_000, "the counters ran: {} bytes", a.len());
     assert!(a == b, "the tracked recording differs from the full one");
 }
