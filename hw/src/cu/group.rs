@@ -9,7 +9,12 @@ use crate::pws::{PwsParams, State};
 use crate::sched::model::{Policy, SchedIn, SchedOut, MAX_WARPS};
 
 /// The architectural state of one context (a wavefront or a split wavefront).
+///
+/// Laid out in declaration order on a cache line of its own: the fields the issue stage
+/// reads for every context every cycle come first, within the first 64 bytes, and the
+/// registers last (in Rust's own order the flags sat behind the 408-byte SGPR array).
 #[derive(Clone, Debug, Default)]
+#[repr(C, align(64))]
 pub struct Ctx {
     /// The context holds a wavefront.
     pub live: bool,
@@ -19,8 +24,6 @@ pub struct Ctx {
     pub pc: u32,
     /// The last issued instruction's PC.
     pub last_pc: u32,
-    /// SGPRs, VCC, EXEC, M0, SCC.
-    pub r: Sregs,
     /// First cycle it may issue again.
     pub ready_at: u64,
     /// Outstanding FLAT operations.
@@ -45,6 +48,8 @@ pub struct Ctx {
     /// Which wavefront occupies the context (unique per dispatch and split), so that a store
     /// still in flight when its wavefront ended does not count against the next occupant.
     pub serial: u64,
+    /// SGPRs, VCC, EXEC, M0, SCC.
+    pub r: Sregs,
 }
 
 /// A context's stack of executed, not yet merged splits: one bit each (1: it really split),
@@ -169,6 +174,14 @@ fn set_ranks(rank: &mut [u8; MAX_WARPS], ages: &[u64]) {
     }
 }
 
+/// The context is splitting, merging or waiting to merge (its timer counts).
+fn counting(c: &CtxOut) -> bool {
+    matches!(
+        State::from_code(c.state),
+        Some(State::Splitting | State::MergeWait | State::Merging)
+    )
+}
+
 /// `a` and `b` differ at most in their contexts' `eff`.
 fn same_but_eff(a: &GroupOut, b: &GroupOut) -> bool {
     let strobes = |o: &GroupOut| {
@@ -215,6 +228,10 @@ pub struct Group {
     /// How many events have woken the group's units ([`Group::wake`]): between two equal
     /// counts, a context's state, SpM, PC and EXEC changed only where it issued.
     pub wakes: u64,
+    /// No context of `out` is splitting, merging or waiting to merge (kept with `out`).
+    rest: bool,
+    /// `out` was read again since [`Group::take_new_outputs`] last said so.
+    new_outputs: bool,
 }
 
 impl Group {
@@ -271,6 +288,8 @@ impl Group {
             last_split: None,
             trace: None,
             wakes: 0,
+            rest: true,
+            new_outputs: false,
         };
         g.cmd = g.idle_cmd(dws, watchdog);
         g.refresh();
@@ -326,9 +345,17 @@ impl Group {
         self.pws_in.group = self.cmd;
         std::mem::swap(&mut self.out, &mut self.prev_out);
         self.pws.outputs_into(&self.pws_in, &mut self.out);
+        self.new_outputs = true;
         if !same_but_eff(&self.out, &self.prev_out) {
+            self.rest = !self.out.ctx[..self.ctx.len()].iter().any(counting);
             self.wake();
         }
+    }
+
+    /// Whether the split/merge unit's outputs were read again since the last call (only then
+    /// can a context's state have changed).
+    pub fn take_new_outputs(&mut self) -> bool {
+        std::mem::take(&mut self.new_outputs)
     }
 
     /// The split/merge unit's inputs: the pending command and every context's EXEC; whether
@@ -382,13 +409,7 @@ impl Group {
 
     /// No context is splitting, merging or waiting to merge (the unit's timers stand still).
     pub fn at_rest(&self) -> bool {
-        let counting = |c: &CtxOut| {
-            matches!(
-                State::from_code(c.state),
-                Some(State::Splitting | State::MergeWait | State::Merging)
-            )
-        };
-        !self.out.ctx[..self.ctx.len()].iter().any(counting)
+        self.rest
     }
 
     /// The port is free for a command this cycle.

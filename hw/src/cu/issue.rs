@@ -286,6 +286,7 @@ impl ComputeUnit {
             unit::SYNC => {
                 if f.opcode == 0x0A {
                     self.groups[gi].ctx[k].barrier = true;
+                    self.barrier_armed = true;
                 }
                 Ok(())
             }

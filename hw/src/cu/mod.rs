@@ -241,6 +241,9 @@ pub struct ComputeUnit {
     /// Per resident work-group, reused every cycle: (some live context waits at the barrier,
     /// every live context waits there).
     barrier_scratch: (Vec<bool>, Vec<bool>),
+    /// Some context may wait at a barrier (set where one starts waiting; cleared by a
+    /// barrier scan that finds none): without it the scan is left out.
+    barrier_armed: bool,
     /// Spare buffers for the data of vector loads in flight (see [`memory::Port::spare`]).
     spare_loads: Vec<memory::Loaded>,
     /// Idle-cycle skipping.
@@ -303,6 +306,7 @@ impl ComputeUnit {
             blocks: Arc::new(Models),
             block_fault: None,
             barrier_scratch: (Vec::new(), Vec::new()),
+            barrier_armed: false,
             spare_loads: Vec::new(),
             quiet: quiet::Quiet::default(),
             observer: None,

@@ -111,6 +111,7 @@ impl ComputeUnit {
             if let Some((from, to)) = copy {
                 let (from, to) = (usize::from(from), usize::from(to));
                 let mut y = g.ctx[from].clone();
+                self.barrier_armed |= y.barrier;
                 y.splits.clear();
                 self.serial += 1;
                 y.serial = self.serial;
@@ -133,7 +134,9 @@ impl ComputeUnit {
                 }
                 self.counters.serialized += 1;
             }
-            for k in 0..g.ctx.len() {
+            // (A merged child's state turns EMPTY only in outputs read anew.)
+            let states_read = g.take_new_outputs();
+            for k in (0..g.ctx.len()).filter(|_| states_read) {
                 if g.ctx[k].live && g.out.ctx[k].state == State::Empty as u8 {
                     self.quiet.active = true;
                     g.ctx[k].live = false;
@@ -158,7 +161,11 @@ impl ComputeUnit {
     pub(super) fn release_barriers(&mut self) {
         // Per resident work-group: some live context waits, every live context waits.
         let waiting = |c: &group::Ctx| c.live && c.barrier;
+        if !self.barrier_armed {
+            return;
+        }
         if !self.groups.iter().any(|g| g.ctx.iter().any(waiting)) {
+            self.barrier_armed = false;
             return;
         }
         let (any, every) = &mut self.barrier_scratch;

@@ -42,19 +42,21 @@ const INLINE_FLOATS: [u32; 9] = [
     0x3E22_F983,
 ];
 
-/// The scalar state of one context.
+/// The scalar state of one context (in declaration order: EXEC, read for every context every
+/// cycle, before the SGPR array).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Sregs {
-    /// s0..s101.
-    pub s: [u32; SGPRS],
-    /// VCC (bit l = lane l).
-    pub vcc: u64,
     /// EXEC.
     pub exec: u64,
+    /// VCC (bit l = lane l).
+    pub vcc: u64,
     /// M0.
     pub m0: u32,
     /// SCC.
     pub scc: bool,
+    /// s0..s101.
+    pub s: [u32; SGPRS],
 }
 
 impl Default for Sregs {

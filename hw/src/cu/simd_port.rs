@@ -61,6 +61,7 @@ impl ComputeUnit {
         let desc = TileDesc::from_sgprs(f.opcode == 0x7D, sg);
         let last = desc.store && self.code.get((c.pc / 4) as usize) == Some(&S_ENDPGM);
         c.barrier = true;
+        self.barrier_armed = true;
         let slot = c.wg;
         match s.waiting[slot] {
             None => {

@@ -37,6 +37,11 @@ pub struct SystemRow {
     pub seconds: f64,
     /// Simulated cycles per second.
     pub cycles_per_s: f64,
+    /// Seconds the launch's thread ran on a core (`None` where the system does not tell).
+    pub cpu_seconds: Option<f64>,
+    /// Simulated cycles per second on a core: per CPU second of the launch's thread, which a
+    /// loaded machine does not slow as it slows the wall clock (`None` without CPU time).
+    pub cycles_per_cpu_s: Option<f64>,
 }
 
 #[derive(Parser)]
@@ -83,6 +88,10 @@ pub fn measure(
         cycles: r.perf.get("cycles"),
         seconds: speed.seconds,
         cycles_per_s: speed.cycles_per_second,
+        cpu_seconds: speed.cpu_seconds,
+        cycles_per_cpu_s: speed
+            .cpu_seconds
+            .map(|c| r.perf.get("cycles") as f64 / c.max(1e-9)),
     })
 }
 
@@ -104,17 +113,29 @@ pub fn table(
 }
 
 /// The table as text: one line per workload and variant, with the speed relative to the
-/// same launch without skipping and without a waveform.
+/// same launch without skipping and without a waveform; then the same per CPU second of the
+/// launch's thread (the speed on one core when other processes share the machine).
 pub fn text(rows: &[SystemRow]) -> String {
     let mut s = format!(
-        "{:<18} {:<9} {:<5} {:<4} {:>10} {:>9} {:>12} {:>6}\n",
-        "kernel", "memory", "skip", "vcd", "cycles", "seconds", "cycles/s", "×base"
+        "{:<18} {:<9} {:<5} {:<4} {:>10} {:>9} {:>12} {:>6} {:>13} {:>6}\n",
+        "kernel",
+        "memory",
+        "skip",
+        "vcd",
+        "cycles",
+        "seconds",
+        "cycles/s",
+        "×base",
+        "cycles/cpu-s",
+        "×base"
     );
     for chunk in rows.chunks(4) {
         let base = chunk[0].cycles_per_s.max(1e-9);
+        let cpu_base = chunk[0].cycles_per_cpu_s.unwrap_or(0.0).max(1e-9);
         for r in chunk {
+            let cpu = r.cycles_per_cpu_s.unwrap_or(0.0);
             s += &format!(
-                "{:<18} {:<9} {:<5} {:<4} {:>10} {:>9.3} {:>12.0} {:>6.2}\n",
+                "{:<18} {:<9} {:<5} {:<4} {:>10} {:>9.3} {:>12.0} {:>6.2} {:>13.0} {:>6.2}\n",
                 r.kernel,
                 r.memory,
                 if r.skip { "on" } else { "off" },
@@ -122,7 +143,9 @@ pub fn text(rows: &[SystemRow]) -> String {
                 r.cycles,
                 r.seconds,
                 r.cycles_per_s,
-                r.cycles_per_s / base
+                r.cycles_per_s / base,
+                cpu,
+                cpu / cpu_base
             );
         }
     }

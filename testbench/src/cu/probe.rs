@@ -274,8 +274,11 @@ impl CuProbe {
         if cu.last_cycle_quiet() && self.captured {
             return;
         }
+        // (A split's copy or a merge changes the group's outputs, which wakes it.)
         if let Some(g) = cu.groups().first() {
-            self.note_events(cu.now(), g);
+            if !self.captured || self.wakes.first() != Some(&g.wakes) {
+                self.note_events(cu.now(), g);
+            }
         }
         self.all_fresh = !self.captured;
         self.captured = true;

@@ -248,6 +248,21 @@ pub struct Speed {
     pub seconds: f64,
     /// Simulated compute unit cycles per wall-clock second.
     pub cycles_per_second: f64,
+    /// Seconds the launch's thread ran on a core (the wall-clock time less the time other
+    /// processes held it: the speed on one core of a shared machine); `None` where the
+    /// system does not tell.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// Seconds the calling thread has run on a core (Linux's per-thread CPU clock).
+fn thread_cpu_seconds() -> Option<f64> {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes the clock's value into `t`, a valid timespec.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// How global memory was timed in a run.
@@ -740,10 +755,11 @@ pub fn run_loaded(
         entry_pc: prog.entry_pc(),
         ..LaunchDesc::new(image.abi, dims, meta.lds, o.mode, o.s, o.sched)
     };
-    let t0 = std::time::Instant::now();
+    let (t0, cpu0) = (std::time::Instant::now(), thread_cpu_seconds());
     let outcome =
         driver::run(&mut drv, &code, &image, desc, o.timeout).map_err(|e| bad(e.to_string()))?;
     let seconds = t0.elapsed().as_secs_f64();
+    let cpu_seconds = cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
     let (mut gpu, probe, io_error) = drv.into_bus().finish();
     let vulnerability = super::vuln::collect(gpu.cu_mut(), &code, dims);
     if let Some(e) = io_error {
@@ -808,6 +824,7 @@ pub fn run_loaded(
         r.speed = Some(Speed {
             seconds,
             cycles_per_second: r.perf.get("cycles") as f64 / seconds.max(1e-9),
+            cpu_seconds,
         });
     }
     Ok(r)

@@ -289,7 +289,8 @@ impl<B: Block> Harness<B> {
             scopes,
             ..opts.clone()
         };
-        let mut rec = VcdRecorder::create(path, &*self.uut, &self.root, &opts)?;
+        let mut rec =
+            VcdRecorder::create(path, &*self.uut, &self.root, &opts)?.with_change_tracking();
         rec.sample(self.now_ps, &*self.uut)?;
         self.vcd = Some(rec);
         Ok(())
@@ -538,12 +539,29 @@ impl<B: Block> Harness<B> {
             return (vl.settle)(&mut vl.engine, &mut *self.uut, self.now_ps)
                 .map_err(HarnessError::Engine);
         }
-        if simulate(&mut *self.uut, SETTLE_LIMIT) {
+        let settled = match &mut self.vcd {
+            Some(rec) => settle_noting(&mut *self.uut, rec),
+            None => simulate(&mut *self.uut, SETTLE_LIMIT),
+        };
+        if settled {
             Ok(())
         } else {
             Err(HarnessError::NoConvergence { ps: self.now_ps })
         }
     }
+}
+
+/// rust-hdl's `simulate(uut, SETTLE_LIMIT)` (update until nothing changes), telling `rec`
+/// after every update which signals it changed.
+fn settle_noting<B: Block>(uut: &mut B, rec: &mut VcdRecorder) -> bool {
+    for _ in 0..SETTLE_LIMIT {
+        uut.update_all();
+        if !uut.has_changed() {
+            return true;
+        }
+        rec.note_changes(uut);
+    }
+    false
 }
 
 /// The indices of the set bits of `mask`, lowest first.

@@ -80,12 +80,63 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 
 /// What [`for_each_leaf`] keeps from one walk of a block to the next: every atom's type
 /// descriptor (rust-hdl builds one with allocated names; a block's atoms keep their types),
-/// its number of leaves, and whether any of them is wanted.
+/// its number of leaves, and whether any of them is wanted; when tracking changes (see
+/// [`Atoms::track`]), whether its value may have changed since the last walk read it.
 #[derive(Default)]
 pub struct Atoms {
     descs: Vec<TypeDescriptor>,
     leaves: Vec<usize>,
     wanted: Vec<bool>,
+    /// By atom: read it on the next walk (empty: not tracking, every wanted atom is read).
+    dirty: Vec<bool>,
+    /// By atom: a bidirectional signal (its driven/undriven state, written as Z, moves
+    /// without rust-hdl's `changed` flag: always read).
+    inout: Vec<bool>,
+}
+
+impl Atoms {
+    /// From now on, a walk reads only the atoms [`Atoms::note_changes`] marked since it last
+    /// read them (call after a walk that read every atom, which taught the atoms).
+    pub fn track(&mut self) {
+        self.dirty = vec![false; self.descs.len()];
+    }
+
+    /// Changes are tracked ([`Atoms::track`]).
+    pub fn tracking(&self) -> bool {
+        !self.dirty.is_empty()
+    }
+
+    /// Tracking: marks the atoms of `uut` whose value the block's last `update_all` changed.
+    /// rust-hdl sets a signal's `changed` flag in every `update_all` (the value moves only
+    /// there), so calling this after each `update_all` that changed something sees every
+    /// change. A bidirectional signal is always marked.
+    pub fn note_changes(&mut self, uut: &dyn Block) {
+        if !self.dirty.is_empty() {
+            uut.accept(
+                "",
+                &mut Marker {
+                    atom: 0,
+                    atoms: self,
+                },
+            );
+        }
+    }
+}
+
+/// The walk of [`Atoms::note_changes`].
+struct Marker<'a> {
+    atom: usize,
+    atoms: &'a mut Atoms,
+}
+
+impl Probe for Marker<'_> {
+    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        let a = &mut *self.atoms;
+        if let Some(d) = a.dirty.get_mut(self.atom) {
+            *d |= a.inout[self.atom] || signal.changed();
+        }
+        self.atom += 1;
+    }
 }
 
 /// Calls `f(index, value, kind)` for every leaf signal with `want(index)`, as rust-hdl gives
@@ -110,17 +161,35 @@ pub fn for_each_leaf(
     uut.accept("", &mut reader);
 }
 
-/// A leaf's value as a number (an enum's variant index), if it has at most 64 bits.
+/// A leaf's value as a number (an enum's variant index), if it has at most 64 bits (x and z
+/// bits read as 0).
 pub fn leaf_value(value: &VCDValue, kind: &TypeKind) -> Option<u64> {
-    let one = |v: &vcd06::Value| u64::from(*v == vcd06::Value::V1);
     match value {
         VCDValue::Single(v) => Some(one(v)),
-        VCDValue::Vector(msb_first) if msb_first.len() <= 64 => {
-            Some(msb_first.iter().fold(0, |acc, v| acc << 1 | one(v)))
-        }
+        VCDValue::Vector(msb_first) if msb_first.len() <= 64 => Some(pack(msb_first)),
         VCDValue::String(s) => Some(enum_index(s, kind)),
         _ => None,
     }
+}
+
+/// 1 for a 1 bit, else 0.
+fn one(v: &vcd06::Value) -> u64 {
+    u64::from(*v == vcd06::Value::V1)
+}
+
+/// At most 64 bits, most significant first, as a number: eight at a time, each byte's low
+/// bit gathered by one multiplication, then the rest one by one.
+fn pack(msb_first: &[vcd06::Value]) -> u64 {
+    let chunks = msb_first.chunks_exact(8);
+    let rest = chunks.remainder();
+    let mut acc = 0u64;
+    for c in chunks {
+        // (Byte i: 1 for a 1 bit, 0 for 0, x and z.)
+        let x = u64::from_le_bytes(std::array::from_fn(|i| u8::from(c[i] == vcd06::Value::V1)));
+        // Byte i's low bit lands on bit 63 - i: the first value is the most significant.
+        acc = acc << 8 | x.wrapping_mul(0x8040_2010_0804_0201) >> 56;
+    }
+    rest.iter().fold(acc, |a, v| a << 1 | one(v))
 }
 
 /// The ports of the root block, in declaration order.
@@ -241,8 +310,11 @@ impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Read
             a.wanted.push((self.index..self.index + n).any(self.want));
             a.leaves.push(n);
             a.descs.push(desc);
+            a.inout.push(signal.kind() == AtomKind::InOutParameter);
         }
-        if a.wanted[self.atom] {
+        // (Tracking: an atom no change marked is not read; it stands as last read.)
+        let fresh = a.dirty.get_mut(self.atom).is_none_or(std::mem::take);
+        if a.wanted[self.atom] && fresh {
             emit(
                 &mut self.index,
                 self.f,
@@ -332,6 +404,30 @@ pub fn to_u64(w: &Word) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Vectors of 1 to 64 values of every kind, packed eight at a time, read as the bit by
+    /// bit fold reads them; catches a gather constant that reverses the byte's bits, chunks
+    /// taken from the wrong end, or x/z read as 1.
+    #[test]
+    fn packed_vectors_read_as_bit_by_bit() {
+        use vcd06::Value::{V0, V1, X, Z};
+        let kinds = [V0, V1, X, Z];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for len in 1..=64 {
+            for _ in 0..20 {
+                let v: Vec<vcd06::Value> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        kinds[(seed % 4) as usize]
+                    })
+                    .collect();
+                let slow = v.iter().fold(0, |a, b| a << 1 | u64::from(*b == V1));
+                assert_eq!(pack(&v), slow, "{v:?}");
+            }
+        }
+    }
 
     #[test]
     fn enum_widths_follow_clog2() {

@@ -60,7 +60,7 @@ impl ProbeRecorder {
             std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
         }
         let file = File::create(path).map_err(|e| with_path(e, path))?;
-        let mut writer = vcd::Writer::new(BufWriter::new(file));
+        let mut writer = vcd::Writer::new(BufWriter::with_capacity(super::WRITE_BUFFER, file));
         writer.timescale(1, TimescaleUnit::PS)?;
         let mut open = Vec::new();
         let mut recorded = Vec::new();
@@ -156,7 +156,7 @@ impl ProbeRecorder {
         let mut i = part.start;
         while i < end {
             let to = (i + 8).min(end);
-            if values[i..to] != self.last[i..to] {
+            if differ(&values[i..to], &self.last[i..to]) {
                 for (j, &v) in values.iter().enumerate().take(to).skip(i) {
                     if v != self.last[j] {
                         self.last[j] = v;
@@ -202,8 +202,14 @@ impl ProbeRecorder {
     }
 }
 
+/// Whether two runs of at most eight values differ (folded without a call to `memcmp`,
+/// which the slices' `!=` makes).
+fn differ(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0
+}
+
 /// Writes `#ps` and a newline as the `vcd` crate's `timestamp` does, without `fmt`.
-fn write_timestamp(out: &mut impl Write, ps: u64) -> io::Result<()> {
+pub(super) fn write_timestamp(out: &mut impl Write, ps: u64) -> io::Result<()> {
     let mut buf = [0u8; 22];
     let mut at = buf.len() - 1;
     buf[at] = b'\n';
