@@ -115,6 +115,15 @@ pub struct ValuIn {
     pub a: [u32; QUARTER],
     /// `src1` of the quarter's lanes.
     pub b: [u32; QUARTER],
+    /// `src2` of the quarter's lanes (`v_mad_f32`, `v_fma_f32`), or the destination's old
+    /// value (`v_mac_f32`).
+    pub c: [u32; QUARTER],
+    /// VOP3 output modifier: 0 none, 1 ×2, 2 ×4, 3 ×0.5.
+    pub omod: u8,
+    /// VOP3 absolute-value bits, source `k` in bit `k`.
+    pub abs: u8,
+    /// VOP3 negate bits, source `k` in bit `k`.
+    pub neg: u8,
 }
 
 /// Outputs of one cycle.
@@ -161,7 +170,11 @@ crate::ports!(ValuIn {
     exec,
     mask_in,
     a,
-    b
+    b,
+    c,
+    omod,
+    abs,
+    neg
 });
 crate::ports!(ValuOut {
     busy,

@@ -90,9 +90,9 @@ fn readfirstlane_takes_the_lowest_active_lane() {
         exec: 0b1100 << 40,
         ..ValuIn::default()
     };
-    let e = run_rows(&issue, &a, &a);
+    let e = run_rows(&issue, &a, &a, &a);
     assert_eq!(e.sgpr, Some((9, 142, false, false)));
     assert!(e.vgpr.iter().all(Option::is_none));
-    let e = run_rows(&ValuIn { exec: 0, ..issue }, &a, &a);
+    let e = run_rows(&ValuIn { exec: 0, ..issue }, &a, &a, &a);
     assert_eq!(e.sgpr, Some((9, 100, false, false)));
 }
