@@ -38,7 +38,7 @@ pub fn vector_alu_lines(op: Op) -> Option<[String; 2]> {
     }
 }
 
-/// The fp32 operations of the block, with their source shapes.
+/// The fp32 vector ALU operations, with their sources.
 const FP_OPS: [(&str, &str); 22] = [
     ("v_add_f32", "v1, v2"),
     ("v_sub_f32", "v1, v2"),
@@ -107,7 +107,8 @@ pub fn fp_alu_lines() -> Vec<String> {
                 .zip(mods)
                 .map(|(s, (pre, post))| format!("{pre}{s}{post}"))
                 .collect();
-            text.push(format!("{e64} {dst}, {} {out}", srcs.join(", ")));
+            let line = format!("{e64} {dst}, {} {out}", srcs.join(", "));
+            text.push(line.trim_end().to_string());
         }
     }
     text

@@ -170,13 +170,13 @@ const FP_DIRECTED: [Directed; 7] = [
         0x3F80_0800,
         0xBF80_1000,
     ),
-    // The denormal 3 · 2^-149 halved: 1.5 · 2^-149, a tie, to 2 · 2^-149.
+    // The denormal −|3 · 2^-149| halved: −1.5 · 2^-149, a tie, to −2 · 2^-149.
     (
-        "v_mul_f32_e64 v3, v1, -v2 div:2",
+        "v_mul_f32_e64 v3, -|v1|, v2 div:2",
         u64::MAX,
         0,
         0x0000_0003,
-        0xBF80_0000,
+        0x3F80_0000,
         0,
     ),
     // NaNs are unordered: `neq` holds.
