@@ -30,6 +30,8 @@ pub struct FpAdd {
     pub d: Signal<Out, Bits<32>>,
     /// The rounding.
     round: FpRound,
+    /// `xe − ze`.
+    dxz: Signal<Local, Bits<12>>,
     /// `x` is the operand kept in place.
     x_big: Signal<Local, Bit>,
     /// The kept operand's sign.
@@ -75,6 +77,7 @@ impl Default for FpAdd {
             zm: Default::default(),
             d: Default::default(),
             round: Default::default(),
+            dxz: Default::default(),
             x_big: Default::default(),
             bs: Default::default(),
             be: Default::default(),
@@ -98,7 +101,8 @@ impl Default for FpAdd {
 impl Logic for FpAdd {
     #[hdl_gen]
     fn update(&mut self) {
-        self.x_big.next = !(self.xe.val() - self.ze.val()).get_bit(11);
+        self.dxz.next = self.xe.val() - self.ze.val();
+        self.x_big.next = !self.dxz.val().get_bit(11);
         if self.zm.val() == self.zero48.val() {
             self.x_big.next = true;
         }

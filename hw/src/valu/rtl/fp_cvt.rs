@@ -3,14 +3,14 @@
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// Combinational `a` toward zero as a signed (`signed`) or unsigned 32-bit integer,
+/// Combinational `a` toward zero as a signed (`is_signed`) or unsigned 32-bit integer,
 /// saturated to the type's range (∞ included); a NaN gives 0.
 #[derive(LogicBlock)]
 pub struct FpToInt {
     /// The operand (fp32 bits, source modifiers applied).
     pub a: Signal<In, Bits<32>>,
     /// Convert to `i32` (else `u32`).
-    pub signed: Signal<In, Bit>,
+    pub is_signed: Signal<In, Bit>,
     /// The integer.
     pub d: Signal<Out, Bits<32>>,
     /// The exponent field.
@@ -47,7 +47,7 @@ impl Default for FpToInt {
     fn default() -> Self {
         Self {
             a: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             d: Default::default(),
             e: Default::default(),
             m: Default::default(),
@@ -85,12 +85,12 @@ impl Logic for FpToInt {
         if self.big.val() | (self.mag.val() > self.umax.val()) {
             self.r.next = self.umax.val();
         }
-        if self.signed.val() & (self.big.val() | (self.mag.val() > self.imax.val())) {
+        if self.is_signed.val() & (self.big.val() | (self.mag.val() > self.imax.val())) {
             self.r.next = self.imax.val();
         }
         if self.a.val().get_bit(31) {
             self.r.next = self.zero.val();
-            if self.signed.val() {
+            if self.is_signed.val() {
                 self.r.next = self.zero.val() - self.mag.val();
                 if self.big.val() | (self.mag.val() > self.imin.val()) {
                     self.r.next = self.zero.val() - self.imin.val();

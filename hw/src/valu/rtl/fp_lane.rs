@@ -40,7 +40,7 @@ pub struct FpLane {
     /// `x` = `a` as an integer, `z` = 0.
     pub from_int: Signal<In, Bit>,
     /// The integer conversions are signed.
-    pub signed: Signal<In, Bit>,
+    pub is_signed: Signal<In, Bit>,
     /// The result is `v_mul_f32`'s.
     pub mul: Signal<In, Bit>,
     /// The result is the minimum.
@@ -133,7 +133,7 @@ impl Default for FpLane {
             mad: Default::default(),
             fma: Default::default(),
             from_int: Default::default(),
-            signed: Default::default(),
+            is_signed: Default::default(),
             mul: Default::default(),
             min: Default::default(),
             max: Default::default(),
@@ -186,7 +186,7 @@ impl Logic for FpLane {
         self.fcmp.a.next = self.a.val();
         self.fcmp.b.next = self.b.val();
         self.fcvt.a.next = self.a.val();
-        self.fcvt.signed.next = self.signed.val();
+        self.fcvt.is_signed.next = self.is_signed.val();
         // The adder's operands as fp32 bits.
         self.xr.next = self.a.val();
         self.zr.next = self.b.val();
@@ -229,11 +229,11 @@ impl Logic for FpLane {
             self.x_inf.next = self.fmul.inf.val();
         }
         self.ia.next = self.a.val();
-        if self.signed.val() & self.a.val().get_bit(31) {
+        if self.is_signed.val() & self.a.val().get_bit(31) {
             self.ia.next = self.zero.val() - self.a.val();
         }
         if self.from_int.val() {
-            self.xs.next = self.signed.val() & self.a.val().get_bit(31);
+            self.xs.next = self.is_signed.val() & self.a.val().get_bit(31);
             self.fadd.xe.next = self.e158.val();
             self.fadd.xm.next = bit_cast::<48, 32>(self.ia.val()) << 16;
             self.fadd.zm.next = bit_cast::<48, 32>(self.zero.val());

@@ -223,7 +223,7 @@ impl Logic for ValuLane {
         self.fpu.mad.next = self.fp_mad.val();
         self.fpu.fma.next = self.fp_fma.val();
         self.fpu.from_int.next = self.fp_int.val();
-        self.fpu.signed.next = self.is_signed.val();
+        self.fpu.is_signed.next = self.is_signed.val();
         self.fpu.mul.next = self.fp_mul.val();
         self.fpu.min.next = self.fp_min.val();
         self.fpu.max.next = self.fp_max.val();
