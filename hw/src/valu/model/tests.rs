@@ -115,14 +115,23 @@ fn fp_lanes_follow_ieee() {
         .0
     };
     let (v2, v3) = (Op::Vop2, Op::Vop3);
-    assert_eq!(fp(v2(0x01), 0x3F80_0000, 0x3380_0000, 0, 0, 0, 0), 0x3F80_0000);
+    assert_eq!(
+        fp(v2(0x01), 0x3F80_0000, 0x3380_0000, 0, 0, 0, 0),
+        0x3F80_0000
+    );
     let sq = 0x3F80_0800;
     assert_eq!(fp(v3(0x1CB), sq, sq, 0xBF80_1000, 0, 0, 0), 0x3380_0000);
     assert_eq!(fp(v3(0x1C1), sq, sq, 0xBF80_1000, 0, 0, 0), 0);
     assert_eq!(fp(v2(0x05), 3, 0x3F80_0000, 0, 3, 0, 0), 2);
     assert_eq!(fp(v2(0x01), 0xC000_0000, 0, 0, 0, 1, 1), 0xC000_0000);
-    assert_eq!(fp(v2(0x02), 0x7F80_0000, 0x7F80_0000, 0, 0, 0, 0), 0xFFC0_0000);
-    assert_eq!(fp(v2(0x05), 0x7F80_0001, 0xFFC0_0002, 0, 0, 0, 0), 0x7FC0_0001);
+    assert_eq!(
+        fp(v2(0x02), 0x7F80_0000, 0x7F80_0000, 0, 0, 0, 0),
+        0xFFC0_0000
+    );
+    assert_eq!(
+        fp(v2(0x05), 0x7F80_0001, 0xFFC0_0002, 0, 0, 0, 0),
+        0x7FC0_0001
+    );
     let clamped = lane(
         v2(0x05),
         LaneIn {
