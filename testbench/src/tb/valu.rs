@@ -488,4 +488,11 @@ impl BlockTb for ValuTb {
     fn lint_waivers(&self) -> &'static [Waiver] {
         &WAIVERS
     }
+
+    /// With the fp32 lanes (docs/blocks/valu.md): Verilator reports the zero-extensions
+    /// (`WIDTH`), sliced sign bits (`UNUSEDSIGNAL`) and the adder's rounding at block
+    /// granularity (`UNOPTFLAT`), and Yosys's `synth -flatten` ran out of 23 GB.
+    fn icarus_only_in_ci(&self) -> Option<&'static str> {
+        Some("fp32 lanes: lint findings and synthesis are open work")
+    }
 }
