@@ -1,8 +1,29 @@
 //! fp32 semantics of the vector ALU (kernels/README.md): IEEE binary32, round to nearest
 //! even, denormals kept; VOP3 source modifiers (`|x|`, `-x`) and output modifiers (omod,
 //! clamp).
+//!
+//! NaN results are fixed here rather than left to the host (IEEE 754 lets an operation
+//! return any of its NaN operands, and the compiled code of `x * y` may take either first):
+//! an arithmetic operation with a NaN operand returns the first NaN operand in its order
+//! (`x` before `y` before `z`; `v_subrev_f32` computes `y − x`, so `y` first), quieted; an
+//! invalid operation without one (`∞ − ∞`, `0 · ∞`, the square root of a negative) returns
+//! [`DEFAULT_NAN`] (docs/assumptions.md, A99).
 
 use crate::isa::{Modifiers, Op};
+
+/// The NaN of an invalid operation: negative, quiet, no payload (x86-64's default NaN).
+pub(crate) const DEFAULT_NAN: u32 = 0xFFC0_0000;
+
+/// The result `r` of an arithmetic operation on `operands` (in the operation's order), with
+/// the NaN policy of the module: the first NaN operand quieted, else [`DEFAULT_NAN`] for a
+/// NaN `r`.
+fn arith(operands: &[f32], r: f32) -> f32 {
+    match operands.iter().find(|x| x.is_nan()) {
+        Some(n) => f32::from_bits(n.to_bits() | 0x0040_0000),
+        None if r.is_nan() => f32::from_bits(DEFAULT_NAN),
+        None => r,
+    }
+}
 
 /// Applies the VOP3 source modifiers of source `k` to a 32-bit value: `abs` clears the sign
 /// bit, then `neg` flips it (pure bit operations, so NaNs pass unchanged).
@@ -21,9 +42,9 @@ pub(crate) fn source(mods: Modifiers, k: usize, bits: u32) -> u32 {
 /// [0.0, 1.0] (NaN, −0.0 and negatives clamp to +0.0).
 pub(crate) fn output(mods: Modifiers, value: f32) -> f32 {
     let scaled = match mods.omod {
-        1 => value * 2.0,
-        2 => value * 4.0,
-        3 => value * 0.5,
+        1 => arith(&[value], value * 2.0),
+        2 => arith(&[value], value * 4.0),
+        3 => arith(&[value], value * 0.5),
         _ => value,
     };
     if !mods.clamp {
@@ -65,16 +86,19 @@ pub(crate) fn eval(op: Op, a: u32, b: u32, c: u32) -> Option<f32> {
     use Op::*;
     let (x, y, z) = (f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
     let r = match op {
-        VAddF32 => x + y,
-        VSubF32 => x - y,
-        VSubrevF32 => y - x,
-        VMulF32 => x * y,
+        VAddF32 => arith(&[x, y], x + y),
+        VSubF32 => arith(&[x, y], x - y),
+        VSubrevF32 => arith(&[y, x], y - x),
+        VMulF32 => arith(&[x, y], x * y),
         VMinF32 => min(x, y),
         VMaxF32 => max(x, y),
-        VMacF32 | VMadF32 => x * y + z,
-        VFmaF32 => x.mul_add(y, z),
-        VRcpF32 | VRcpIflagF32 => 1.0 / x,
-        VSqrtF32 => x.sqrt(),
+        VMacF32 | VMadF32 => {
+            let t = arith(&[x, y], x * y);
+            arith(&[t, z], t + z)
+        }
+        VFmaF32 => arith(&[x, y, z], x.mul_add(y, z)),
+        VRcpF32 | VRcpIflagF32 => arith(&[x], 1.0 / x),
+        VSqrtF32 => arith(&[x], x.sqrt()),
         VCvtF32I32 => a as i32 as f32,
         VCvtF32U32 => a as f32,
         _ => return None,

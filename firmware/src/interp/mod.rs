@@ -35,6 +35,8 @@ mod tile;
 mod valu;
 #[cfg(test)]
 mod valu_block;
+#[cfg(test)]
+mod valu_fp_block;
 mod wave;
 
 pub use error::InterpError;

@@ -1,5 +1,5 @@
-//! The integer vector ALU (VALU) of a SIMD as a block: a 16-lane datapath that runs a
-//! 64-lane wavefront instruction over four cycles, one quarter of the lanes per cycle, as GCN
+//! The vector ALU (VALU) of a SIMD as a block, integer and fp32: a 16-lane datapath that
+//! runs a 64-lane wavefront instruction over four cycles, one quarter of the lanes per cycle, as GCN
 //! builds its SIMD units ("AMD Graphics Cores Next (GCN) Architecture", AMD white paper, 2012:
 //! each SIMD is 16 lanes wide and executes a wavefront of 64 work-items in four cycles). The
 //! issue period of 4 and the latency of 4 (`Latencies::issue_period`, `Latencies::valu`) come
@@ -11,8 +11,10 @@
 //! The caller (the issue stage with the VGPR file) reads the operands and writes the results
 //! back; the block computes. Each cycle it feeds the block the 16 lanes of the quarter the
 //! block names on `quarter` (lanes `16·quarter .. 16·quarter+15`), as a VGPR file banked by
-//! quarter would deliver them: `a` is `src0`, `b` is `src1`, a VGPR's row slice or a scalar
-//! operand (SGPR, constant, literal) copied into every lane. In the issue cycle it also gives
+//! quarter would deliver them: `a` is `src0`, `b` is `src1`, `c` is `src2` (`v_mad_f32`,
+//! `v_fma_f32`) or the old value of the destination VGPR (`v_mac_f32`), a VGPR's row slice or
+//! a scalar operand (SGPR, constant, literal) copied into every lane. In the issue cycle it
+//! also gives the VOP3 modifiers (`omod`, `abs`, `neg`, `clamp`: 0 outside VOP3), and
 //! the effective EXEC mask and the mask source (VCC, or the `_e64` form's SGPR pair in `src2`
 //! for `v_cndmask_b32`, `v_addc_u32`, `v_subb_u32`, `v_subbrev_u32`). The block holds no architectural state.
 //!
@@ -37,11 +39,15 @@
 //! | `opcode` | 10 | the decoder's opcode (VOP3: the 10-bit VOP3 opcode) |
 //! | `dst` | 8 | the decoder's `dst`: the VGPR written, or the SGPR code of `v_readfirstlane_b32` and of the `_e64` compares |
 //! | `sdst` | 7 | the decoder's `sdst`: the carry-out pair of the `_e64` carry forms |
-//! | `clamp` | 1 | the VOP3 clamp bit (saturates the carry forms and `v_mul_u32_u24`) |
+//! | `clamp` | 1 | the VOP3 clamp bit (saturates the carry forms and `v_mul_u32_u24`; clamps fp32 results to \[0, 1\]) |
+//! | `omod` | 2 | the VOP3 output modifier of fp32 results: 0 none, 1 ×2, 2 ×4, 3 ×0.5 |
+//! | `abs` | 3 | the VOP3 absolute-value bits, source `k` in bit `k` |
+//! | `neg` | 3 | the VOP3 negate bits, source `k` in bit `k` |
 //! | `exec` | 64 | the effective EXEC mask (issue cycle) |
 //! | `mask_in` | 64 | VCC, or the `_e64` form's `src2` pair (issue cycle) |
 //! | `a[16]` | 32 each | `src0`, lanes of quarter `quarter` |
 //! | `b[16]` | 32 each | `src1`, lanes of quarter `quarter` |
+//! | `c[16]` | 32 each | `src2`, or `v_mac_f32`'s old destination, lanes of quarter `quarter` |
 //!
 //! # Outputs
 //!
@@ -71,13 +77,42 @@
 //! `v_lshlrev_b32`, `v_lshrrev_b32`, `v_ashrrev_i32`, `v_min/max_{i32,u32}`,
 //! `v_mul_u32_u24`; VOP3 `v_mul_lo_u32`, `v_mul_hi_u32`; VOPC `v_cmp_*` and `v_cmpx_*`
 //! `{lt,eq,le,gt,ne,ge}` of `i32` and `u32` (and the always-false/true `f`/`t` opcodes of the
-//! same pages). Not here: the fp32 operations, the three-source VOP3 operations
-//! (`v_mad_u32_u24`, `v_bfe_u32`, `v_alignbit_b32`, `v_max3_i32`) and the 64-bit ones
-//! (`v_lshlrev_b64`, `v_mad_u64_u32`, `v_cmp_*_u64`).
+//! same pages). fp32: VOP1 `v_cvt_f32_i32`, `v_cvt_f32_u32`, `v_cvt_i32_f32`,
+//! `v_cvt_u32_f32`; VOP2 `v_add_f32`, `v_sub_f32`, `v_subrev_f32`, `v_mul_f32`,
+//! `v_min_f32`, `v_max_f32`, `v_mac_f32`; VOP3 `v_mad_f32`, `v_fma_f32`; VOPC
+//! `v_cmp_*_f32` and `v_cmpx_*_f32` (all 16 predicates, 0x40..=0x5F). Not here: `v_rcp_f32`,
+//! `v_rcp_iflag_f32`, `v_sqrt_f32` (docs/assumptions.md#A101), the integer three-source VOP3
+//! operations (`v_mad_u32_u24`, `v_bfe_u32`, `v_alignbit_b32`, `v_max3_i32`) and the 64-bit
+//! ones (`v_lshlrev_b64`, `v_mad_u64_u32`, `v_cmp_*_u64`).
 //!
-//! The reference model is [`model::ValuModel`], written from the ISA's definitions; its tests
-//! check it against the behavioural compute unit's VALU, and the firmware's tests check it
-//! against the interpreter.
+//! # Modifiers
+//!
+//! The source modifiers apply, as bit operations (`abs` clears the sign, then `neg` flips
+//! it), to `a`, `b` and `c` of every operation except the carry forms and
+//! `v_readfirstlane_b32`, and not to `v_mac_f32`'s addend `c`. The output modifiers apply to
+//! every fp32 result except the conversions to integers: omod first (a multiplication,
+//! rounded: a NaN is quieted, ×0.5 of a denormal rounds to even), then clamp (to \[0, 1\]; a
+//! NaN and −0 give +0). docs/assumptions.md#A100.
+//!
+//! # fp32
+//!
+//! IEEE 754 binary32, as the reference interpreter computes it (firmware
+//! `interp/float.rs`): every result is the exact result rounded once to nearest, ties to
+//! even; denormal operands and results are kept (no flush to zero); past the largest finite
+//! value a result is ±∞. `v_mac_f32`/`v_mad_f32` round the product, then the sum;
+//! `v_fma_f32` rounds once. An exact zero sum is +0, unless both addends are −0. NaNs
+//! (docs/assumptions.md#A99): an arithmetic result with a NaN operand is the first NaN in the
+//! operation's order (`src0`, `src1`, `src2`; `src1` first for `v_subrev_f32`; the product
+//! before `c` for `v_mac/mad_f32`) with its quiet bit set; an invalid operation (`∞ − ∞`,
+//! `0 · ∞`) gives `0xFFC00000`. `v_min_f32`/`v_max_f32` return the other operand when one is a
+//! NaN (`src1` when both are), and −0 is below +0. The compares are false when unordered,
+//! except the predicates that include "unordered" (`neq`, `nge`, ...). `v_cvt_{i32,u32}_f32`
+//! truncate toward zero and saturate (∞ too; a NaN gives 0); `v_cvt_f32_{i32,u32}` round to
+//! nearest even. Each operation is combinational within its quarter's cycle: the timing
+//! above holds for every instruction (docs/assumptions.md#A101).
+//!
+//! The reference model is [`model::ValuModel`], written from the ISA's definitions (fp32 in
+//! integers, [`model::fp`]); the firmware's tests check it against the interpreter.
 
 pub mod model;
 pub mod rtl;
@@ -115,6 +150,15 @@ pub struct ValuIn {
     pub a: [u32; QUARTER],
     /// `src1` of the quarter's lanes.
     pub b: [u32; QUARTER],
+    /// `src2` of the quarter's lanes (`v_mad_f32`, `v_fma_f32`), or the destination's old
+    /// value (`v_mac_f32`).
+    pub c: [u32; QUARTER],
+    /// VOP3 output modifier: 0 none, 1 ×2, 2 ×4, 3 ×0.5.
+    pub omod: u8,
+    /// VOP3 absolute-value bits, source `k` in bit `k`.
+    pub abs: u8,
+    /// VOP3 negate bits, source `k` in bit `k`.
+    pub neg: u8,
 }
 
 /// Outputs of one cycle.
@@ -161,7 +205,11 @@ crate::ports!(ValuIn {
     exec,
     mask_in,
     a,
-    b
+    b,
+    c,
+    omod,
+    abs,
+    neg
 });
 crate::ports!(ValuOut {
     busy,

@@ -1,8 +1,11 @@
 //! Reference model of the VALU, written from the ISA's definitions (GCN3 manual) and the
-//! contract in [`super`]: what one lane computes, and the four-quarter schedule around it.
+//! contract in [`super`]: what one lane computes (fp32 in [`fp`], in integers), and the
+//! four-quarter schedule around it.
 
 use super::{ValuIn, ValuOut, QUARTER, VCC};
 use crate::isa::insn_model::format;
+
+pub mod fp;
 
 /// An instruction of the subset in its native shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,17 +36,80 @@ pub fn op_of(fmt: u8, opcode: u16) -> Option<(Op, bool)> {
         _ => return None,
     };
     let known = match op {
-        Op::Vop1(o) => matches!(o, 0x01 | 0x02 | 0x2B),
-        Op::Vop2(o) => matches!(o, 0x00 | 0x08 | 0x0C..=0x15 | 0x19..=0x1E),
-        Op::Vopc(o) => matches!(o, 0xC0..=0xDF),
-        Op::Vop3(o) => matches!(o, 0x285 | 0x286),
+        Op::Vop1(o) => matches!(o, 0x01 | 0x02 | 0x05..=0x08 | 0x2B),
+        Op::Vop2(o) => matches!(o, 0x00..=0x03 | 0x05 | 0x08 | 0x0A..=0x16 | 0x19..=0x1E),
+        Op::Vopc(o) => matches!(o, 0x40..=0x5F | 0xC0..=0xDF),
+        Op::Vop3(o) => matches!(o, 0x1C1 | 0x1CB | 0x285 | 0x286),
     };
     known.then_some((op, e64))
 }
 
-/// What one lane of `op` gives: (result, mask bit) from `a` = src0, `b` = src1, the lane's bit
-/// of the mask source, and clamp.
-pub fn lane(op: Op, a: u32, b: u32, bit: bool, clamp: bool) -> (u32, bool) {
+/// One lane's inputs: the sources, the lane's bit of the mask source, the modifiers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LaneIn {
+    /// `src0`.
+    pub a: u32,
+    /// `src1`.
+    pub b: u32,
+    /// `src2`, or the destination's old value for `v_mac_f32`.
+    pub c: u32,
+    /// The lane's bit of the mask source.
+    pub bit: bool,
+    /// VOP3 clamp.
+    pub clamp: bool,
+    /// VOP3 output modifier.
+    pub omod: u8,
+    /// VOP3 absolute-value bits (source `k` in bit `k`).
+    pub abs: u8,
+    /// VOP3 negate bits.
+    pub neg: u8,
+}
+
+/// The operations without source modifiers: the carry forms and `v_readfirstlane_b32`.
+fn unmodified(op: Op) -> bool {
+    matches!(op, Op::Vop2(0x19..=0x1E) | Op::Vop1(0x02))
+}
+
+/// What one lane of `op` gives: (result, mask bit). The source modifiers apply first (not to
+/// `v_mac_f32`'s addend), the output modifiers to the fp32 results.
+pub fn lane(op: Op, l: LaneIn) -> (u32, bool) {
+    let m = |k: usize, x: u32| match unmodified(op) || (k == 2 && op == Op::Vop2(0x16)) {
+        true => x,
+        false => fp::source(l.abs, l.neg, k, x),
+    };
+    let (a, b, c) = (m(0, l.a), m(1, l.b), m(2, l.c));
+    if let Some(r) = fp_value(op, a, b, c) {
+        return (fp::output(r, l.omod, l.clamp), false);
+    }
+    match op {
+        Op::Vopc(o @ 0x40..=0x5F) => (0, fp::compare(o, a, b)),
+        Op::Vop1(o @ (0x07 | 0x08)) => (fp::to_int(a, o == 0x08), false),
+        _ => integer(op, a, b, l.bit, l.clamp),
+    }
+}
+
+/// The fp32 result of a float-producing `op`, before the output modifiers; `None` for the
+/// others.
+fn fp_value(op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
+    let r = match op {
+        Op::Vop1(0x05) => fp::from_int(a, true),
+        Op::Vop1(0x06) => fp::from_int(a, false),
+        Op::Vop2(0x01) => fp::add(a, b),
+        Op::Vop2(0x02) => fp::sub(a, b),
+        Op::Vop2(0x03) => fp::sub(b, a),
+        Op::Vop2(0x05) => fp::mul(a, b),
+        Op::Vop2(0x0A) => fp::min_max(a, b, false),
+        Op::Vop2(0x0B) => fp::min_max(a, b, true),
+        Op::Vop2(0x16) | Op::Vop3(0x1C1) => fp::add(fp::mul(a, b), c),
+        Op::Vop3(0x1CB) => fp::fma(a, b, c),
+        _ => return None,
+    };
+    Some(r)
+}
+
+/// The integer operations: (result, mask bit) from `a` = src0, `b` = src1, the lane's bit of
+/// the mask source, and clamp.
+fn integer(op: Op, a: u32, b: u32, bit: bool, clamp: bool) -> (u32, bool) {
     let (wa, wb, c) = (u64::from(a), u64::from(b), u64::from(bit));
     // x + y (+ carry in) with the carry out, clamped to all ones.
     let add = |x: u64, y: u64| {
@@ -133,6 +199,9 @@ struct Flight {
     dst: u8,
     sdst: u8,
     clamp: bool,
+    omod: u8,
+    abs: u8,
+    neg: u8,
     exec: u64,
     mask_in: u64,
     /// The mask built so far.
@@ -195,6 +264,9 @@ impl ValuModel {
                 dst: i.dst,
                 sdst: i.sdst,
                 clamp: i.clamp,
+                omod: i.omod,
+                abs: i.abs,
+                neg: i.neg,
                 exec: i.exec,
                 mask_in: i.mask_in,
                 mask: 0,
@@ -224,7 +296,19 @@ impl ValuModel {
             if f.exec >> at & 1 == 0 {
                 continue;
             }
-            let (r, bit) = lane(f.op, i.a[l], i.b[l], f.mask_in >> at & 1 == 1, f.clamp);
+            let (r, bit) = lane(
+                f.op,
+                LaneIn {
+                    a: i.a[l],
+                    b: i.b[l],
+                    c: i.c[l],
+                    bit: f.mask_in >> at & 1 == 1,
+                    clamp: f.clamp,
+                    omod: f.omod,
+                    abs: f.abs,
+                    neg: f.neg,
+                },
+            );
             f.mask |= u64::from(bit) << at;
             if !f.first.1 {
                 f.first = (i.a[l], true);
@@ -274,8 +358,8 @@ impl crate::block::Clocked for ValuModel {
 
 /// One instruction's effect on whole rows: the VGPR results of the active lanes, the SGPR
 /// write at the end (code, value, 64 bits wide, also EXEC), from the issue fields in `issue`
-/// and the 64-lane sources `a` and `b`, run through the cycle model quarter by quarter.
-pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64]) -> RowEffect {
+/// and the 64-lane sources `a`, `b` and `c`, run through the cycle model quarter by quarter.
+pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64], c: &[u32; 64]) -> RowEffect {
     let mut m = ValuModel::new();
     let mut e = RowEffect::default();
     for cycle in 0..4 {
@@ -284,6 +368,7 @@ pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64]) -> RowEffect {
             valid: cycle == 0,
             a: std::array::from_fn(|l| a[16 * q + l]),
             b: std::array::from_fn(|l| b[16 * q + l]),
+            c: std::array::from_fn(|l| c[16 * q + l]),
             ..*issue
         };
         m.clock(&inp);

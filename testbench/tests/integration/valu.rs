@@ -1,10 +1,16 @@
 //! The RTL vector ALU (`hw/src/valu/rtl/`) against its reference model
 //! (`rtgpu_hw::valu::model`, written from the ISA) on random sequences: every instruction of
-//! the block's subset in both encodings (assembled by the firmware's assembler, decoded by the
-//! decoder's model), random rows, EXEC and mask sources, `valid` while busy, idle cycles and
-//! resets; every output every cycle, the caller feeding the quarter the block names.
+//! the block's subset in both encodings (fp32 also with source and output modifiers, and
+//! `v_mad_f32`, `v_fma_f32`; assembled by the firmware's assembler, decoded by the decoder's
+//! model), random rows (biased to fp32 special values), EXEC and mask sources, `valid` while
+//! busy, idle cycles and resets; every output every cycle, the caller feeding the quarter the
+//! block names. About 13 s in release.
 //!
 //! Mutations caught, each failing `rtl_valu_equals_the_model` on its first cases:
+//! - rounding toward zero in `FpRound` (`up` never set): a sum one ulp low, cycle 3;
+//! - denormal results flushed to zero in `FpRound`: a denormal sum 3 · 2^-149 gives 0, cycle 45;
+//! - the default NaN positive (`0x7FC00000` in `FpLane` and `FpMul`): cycle 94;
+//! - the abs modifier ignored (the quarter's `clr` mask left all ones): cycle 26;
 //! - the adder's carry out taken from the sum's bit 31 alone (`cout = full[31]` in
 //!   `LaneAdder`): shrunk to a difference in cycle 1;
 //! - the quarter counter wrapping after quarter 2 (`q3` = 2 in `Valu`): the instruction ends

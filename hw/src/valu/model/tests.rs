@@ -65,6 +65,18 @@ fn four_quarters_then_done() {
 /// half, the arithmetic shift by `src0`.
 #[test]
 fn lanes_follow_the_manual() {
+    let lane = |op, a, b, bit, clamp| {
+        lane(
+            op,
+            LaneIn {
+                a,
+                b,
+                bit,
+                clamp,
+                ..LaneIn::default()
+            },
+        )
+    };
     let v2 = Op::Vop2;
     assert_eq!(lane(v2(0x1D), 5, 5, true, false), (u32::MAX, true));
     assert_eq!(lane(v2(0x1E), 5, 5, true, true), (0, true));
@@ -79,6 +91,69 @@ fn lanes_follow_the_manual() {
     assert_eq!(lane(v2(0x08), 0x100_0002, 3, false, false).0, 6);
 }
 
+/// fp32 lanes: a tie to even (1 + 2^-24 → 1), `v_fma_f32` against `v_mad_f32` on
+/// (1 + 2^-12)^2 − (1 + 2^-11) (2^-24 fused, 0 when the product is rounded first), a
+/// denormal 3 · 2^-149 halved by omod (a tie: 2 · 2^-149), `|x|` then `-x` on `src0`, the
+/// default NaN of ∞ − ∞, a NaN operand quieted, the clamp of −0 to +0, `v_cvt_i32_f32` of
+/// 2^31 saturated and an unordered compare (`neq` of two NaNs). Shown to catch a rounding
+/// toward zero in `fp::round` (`half` ignored): the tie passes, the halved denormal gives 1.
+#[test]
+fn fp_lanes_follow_ieee() {
+    let fp = |op, a, b, c, omod, abs, neg| {
+        lane(
+            op,
+            LaneIn {
+                a,
+                b,
+                c,
+                omod,
+                abs,
+                neg,
+                ..LaneIn::default()
+            },
+        )
+        .0
+    };
+    let (v2, v3) = (Op::Vop2, Op::Vop3);
+    assert_eq!(
+        fp(v2(0x01), 0x3F80_0000, 0x3380_0000, 0, 0, 0, 0),
+        0x3F80_0000
+    );
+    let sq = 0x3F80_0800;
+    assert_eq!(fp(v3(0x1CB), sq, sq, 0xBF80_1000, 0, 0, 0), 0x3380_0000);
+    assert_eq!(fp(v3(0x1C1), sq, sq, 0xBF80_1000, 0, 0, 0), 0);
+    assert_eq!(fp(v2(0x05), 3, 0x3F80_0000, 0, 3, 0, 0), 2);
+    assert_eq!(fp(v2(0x01), 0xC000_0000, 0, 0, 0, 1, 1), 0xC000_0000);
+    assert_eq!(
+        fp(v2(0x02), 0x7F80_0000, 0x7F80_0000, 0, 0, 0, 0),
+        0xFFC0_0000
+    );
+    assert_eq!(
+        fp(v2(0x05), 0x7F80_0001, 0xFFC0_0002, 0, 0, 0, 0),
+        0x7FC0_0001
+    );
+    let clamped = lane(
+        v2(0x05),
+        LaneIn {
+            a: 0x8000_0000,
+            b: 0x3F80_0000,
+            clamp: true,
+            ..LaneIn::default()
+        },
+    );
+    assert_eq!(clamped.0, 0);
+    assert_eq!(fp(Op::Vop1(0x08), 0x4F00_0000, 0, 0, 0, 0, 0), 0x7FFF_FFFF);
+    let neq = lane(
+        Op::Vopc(0x4D),
+        LaneIn {
+            a: 0x7FC0_0000,
+            b: 0x7FC0_0000,
+            ..LaneIn::default()
+        },
+    );
+    assert_eq!(neq, (0, true));
+}
+
 /// `v_readfirstlane_b32`: the lowest active lane, lane 0's value when none is active.
 #[test]
 fn readfirstlane_takes_the_lowest_active_lane() {
@@ -90,9 +165,9 @@ fn readfirstlane_takes_the_lowest_active_lane() {
         exec: 0b1100 << 40,
         ..ValuIn::default()
     };
-    let e = run_rows(&issue, &a, &a);
+    let e = run_rows(&issue, &a, &a, &a);
     assert_eq!(e.sgpr, Some((9, 142, false, false)));
     assert!(e.vgpr.iter().all(Option::is_none));
-    let e = run_rows(&ValuIn { exec: 0, ..issue }, &a, &a);
+    let e = run_rows(&ValuIn { exec: 0, ..issue }, &a, &a, &a);
     assert_eq!(e.sgpr, Some((9, 100, false, false)));
 }

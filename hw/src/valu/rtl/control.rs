@@ -14,7 +14,8 @@ pub mod class {
     pub const VOP2: usize = 1;
     /// One source.
     pub const VOP1: usize = 2;
-    /// VOP3-only opcodes (their low 8 bits; the table requires `opcode[9:8]` = 2).
+    /// VOP3-only opcodes (their low 8 bits; the table requires `opcode[9:8]` = 1 for the low
+    /// bytes 0xC0..=0xFF, 2 for the others).
     pub const VOP3: usize = 3;
 }
 
@@ -74,10 +75,35 @@ pub mod bit {
     pub const CMP_GT: usize = 25;
     /// The lane's mask bit is the compare (else the carry / borrow).
     pub const FLAG_CMP: usize = 26;
+    /// A compare holds when unordered (an fp32 NaN operand).
+    pub const CMP_UN: usize = 27;
+    /// The result is the fp32 unit's; the multiplier takes the significands. With none of
+    /// the fp32 selects below, the adder's (`SUB`, `SWAP`, `SIGNED` as for the integers).
+    pub const FP: usize = 28;
+    /// The fp32 result is the product.
+    pub const FP_MUL: usize = 29;
+    /// The fp32 result is the minimum.
+    pub const FP_MIN: usize = 30;
+    /// The fp32 result is the maximum.
+    pub const FP_MAX: usize = 31;
+    /// The adder adds the rounded product and `c` (`v_mac_f32`, `v_mad_f32`).
+    pub const FP_MAD: usize = 32;
+    /// The adder adds the exact product and `c` (`v_fma_f32`).
+    pub const FP_FMA: usize = 33;
+    /// The adder converts `a` from an integer.
+    pub const FP_INT: usize = 34;
+    /// The result is `a` converted to an integer.
+    pub const FP_TOINT: usize = 35;
+    /// The lane's mask bit is the fp32 compare.
+    pub const FP_CMP: usize = 36;
+    /// The VOP3 source modifiers apply to `a` and `b`.
+    pub const MODS: usize = 37;
+    /// They apply to `c` too.
+    pub const MODS_C: usize = 38;
 }
 
 /// The number of control bits.
-pub const CONTROLS: usize = 27;
+pub const CONTROLS: usize = 39;
 
 /// The control bits of `(class, op)` (all clear outside the subset).
 pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
@@ -143,9 +169,62 @@ pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
         }
         (class::VOP3, 0x85) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_LO]),
         (class::VOP3, 0x86) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_HI]),
-        _ => {}
+        _ => fp_control(cls, op, &mut set),
+    }
+    // Source modifiers: every operation but the carry forms and `v_readfirstlane_b32`.
+    let unmodified = matches!((cls, op), (class::VOP2, 0x19..=0x1E) | (class::VOP1, 0x02));
+    if c[bit::LEGAL] && !unmodified {
+        c[bit::MODS] = true;
     }
     c
+}
+
+/// The control bits of the fp32 operations.
+fn fp_control(cls: usize, op: usize, set: &mut impl FnMut(&[usize])) {
+    let fp = [bit::LEGAL, bit::WRITES_VGPR, bit::FP];
+    match (cls, op) {
+        (class::VOP1, 0x05..=0x08) => {
+            set(&fp);
+            set(&[[bit::FP_INT, bit::FP_TOINT][(op - 5) / 2]]);
+            if op == 0x05 || op == 0x08 {
+                set(&[bit::SIGNED]);
+            }
+        }
+        (class::VOP2, 0x01..=0x03) => {
+            set(&fp);
+            if op >= 2 {
+                set(&[bit::SUB]);
+            }
+            if op == 3 {
+                set(&[bit::SWAP]);
+            }
+        }
+        (class::VOP2, 0x05) => set(&[&fp[..], &[bit::FP_MUL]].concat()),
+        (class::VOP2, 0x0A) => set(&[&fp[..], &[bit::FP_MIN]].concat()),
+        (class::VOP2, 0x0B) => set(&[&fp[..], &[bit::FP_MAX]].concat()),
+        (class::VOP2, 0x16) => set(&[&fp[..], &[bit::FP_MAD]].concat()),
+        (class::VOP3, 0xC1) => set(&[&fp[..], &[bit::FP_MAD, bit::MODS_C]].concat()),
+        (class::VOP3, 0xCB) => set(&[&fp[..], &[bit::FP_FMA, bit::MODS_C]].concat()),
+        (class::VOPC, 0x40..=0x5F) => {
+            set(&[
+                bit::LEGAL,
+                bit::SGPR_WE,
+                bit::SGPR_WIDE,
+                bit::FLAG_CMP,
+                bit::FP_CMP,
+            ]);
+            let preds = [bit::CMP_LT, bit::CMP_EQ, bit::CMP_GT, bit::CMP_UN];
+            for (i, b) in preds.into_iter().enumerate() {
+                if op >> i & 1 == 1 {
+                    set(&[b]);
+                }
+            }
+            if op & 0x10 != 0 {
+                set(&[bit::CMPX]);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The truth table of control bit `b`.
@@ -223,13 +302,39 @@ pub struct ValuControl {
     pub cmp_gt: Signal<Out, Bit>,
     /// The lane's mask bit is the compare (else the carry / borrow).
     pub flag_cmp: Signal<Out, Bit>,
+    /// A compare holds when unordered.
+    pub cmp_un: Signal<Out, Bit>,
+    /// The result is the fp32 unit's.
+    pub fp: Signal<Out, Bit>,
+    /// The fp32 result is the product.
+    pub fp_mul: Signal<Out, Bit>,
+    /// The fp32 result is the minimum.
+    pub fp_min: Signal<Out, Bit>,
+    /// The fp32 result is the maximum.
+    pub fp_max: Signal<Out, Bit>,
+    /// The adder adds the rounded product and `c`.
+    pub fp_mad: Signal<Out, Bit>,
+    /// The adder adds the exact product and `c`.
+    pub fp_fma: Signal<Out, Bit>,
+    /// The adder converts `a` from an integer.
+    pub fp_int: Signal<Out, Bit>,
+    /// The result is `a` converted to an integer.
+    pub fp_toint: Signal<Out, Bit>,
+    /// The lane's mask bit is the fp32 compare.
+    pub fp_cmp: Signal<Out, Bit>,
+    /// The source modifiers apply to `a` and `b`.
+    pub mods: Signal<Out, Bit>,
+    /// They apply to `c`.
+    pub mods_c: Signal<Out, Bit>,
     /// The SGPR code of the scalar write.
     pub sgpr_dst: Signal<Out, Bits<7>>,
     /// The table index `{class, opcode[7:0]}`.
     index: Signal<Local, Bits<10>>,
     /// The control bits before the VOP3-only range check.
     raw: [Signal<Local, Bit>; CONTROLS],
-    /// A VOP3-only index whose opcode is not 0x200..=0x2FF (aliases of the table's rows).
+    /// `opcode[9:8]` of the VOP3-only row the index names.
+    page: Signal<Local, Bits<2>>,
+    /// A VOP3-only index whose opcode is not its row's (0x1C0..=0x1FF, 0x200..=0x2BF).
     aliased: Signal<Local, Bit>,
     /// The format is a vector ALU one.
     vector: Signal<Local, Bit>,
@@ -253,8 +358,10 @@ pub struct ValuControl {
     vop1_base: Constant<Bits<10>>,
     /// `0xFF`.
     low8: Constant<Bits<10>>,
-    /// `opcode[9:8]` of the VOP3-only opcodes of the subset.
+    /// `opcode[9:8]` of the VOP3-only opcodes 0x200..=0x2BF.
     page2: Constant<Bits<2>>,
+    /// `opcode[9:8]` of the VOP3-only opcodes 0x1C0..=0x1FF.
+    page1: Constant<Bits<2>>,
     /// VCC's code.
     vcc: Constant<Bits<7>>,
 }
@@ -293,9 +400,22 @@ impl Default for ValuControl {
             cmp_eq: Default::default(),
             cmp_gt: Default::default(),
             flag_cmp: Default::default(),
+            cmp_un: Default::default(),
+            fp: Default::default(),
+            fp_mul: Default::default(),
+            fp_min: Default::default(),
+            fp_max: Default::default(),
+            fp_mad: Default::default(),
+            fp_fma: Default::default(),
+            fp_int: Default::default(),
+            fp_toint: Default::default(),
+            fp_cmp: Default::default(),
+            mods: Default::default(),
+            mods_c: Default::default(),
             sgpr_dst: Default::default(),
             index: Default::default(),
-            raw: Default::default(),
+            page: Default::default(),
+            raw: array_init::array_init(|_| Default::default()),
             aliased: Default::default(),
             vector: Default::default(),
             ok: Default::default(),
@@ -309,6 +429,7 @@ impl Default for ValuControl {
             vop1_base: k(0x40),
             low8: k(0xFF),
             page2: k(2),
+            page1: k(1),
             vcc: k(super::super::VCC.into()),
         }
     }
@@ -348,9 +469,14 @@ impl Logic for ValuControl {
         if self.format.val() == self.fmt_vopc.val() {
             self.index.next = self.class_of[0].val() | (self.opcode.val() & self.low8.val());
         }
+        // VOP3-only rows: 0x1C0..=0x1FF (low byte 0xC0 and up) and 0x200..=0x2BF.
+        self.page.next = self.page2.val();
+        if self.opcode.val().get_bit(7) & self.opcode.val().get_bit(6) {
+            self.page.next = self.page1.val();
+        }
         self.aliased.next = (self.index.val().get_bits::<2>(8)
             == self.class_of[3].val().get_bits::<2>(8))
-            & (self.opcode.val().get_bits::<2>(8) != self.page2.val());
+            & (self.opcode.val().get_bits::<2>(8) != self.page.val());
         self.vector.next = (self.format.val() == self.fmt_vop1.val())
             | (self.format.val() == self.fmt_vop2.val())
             | (self.format.val() == self.fmt_vopc.val())
@@ -386,6 +512,18 @@ impl Logic for ValuControl {
         self.cmp_eq.next = self.raw[24].val() & self.ok.val();
         self.cmp_gt.next = self.raw[25].val() & self.ok.val();
         self.flag_cmp.next = self.raw[26].val() & self.ok.val();
+        self.cmp_un.next = self.raw[27].val() & self.ok.val();
+        self.fp.next = self.raw[28].val() & self.ok.val();
+        self.fp_mul.next = self.raw[29].val() & self.ok.val();
+        self.fp_min.next = self.raw[30].val() & self.ok.val();
+        self.fp_max.next = self.raw[31].val() & self.ok.val();
+        self.fp_mad.next = self.raw[32].val() & self.ok.val();
+        self.fp_fma.next = self.raw[33].val() & self.ok.val();
+        self.fp_int.next = self.raw[34].val() & self.ok.val();
+        self.fp_toint.next = self.raw[35].val() & self.ok.val();
+        self.fp_cmp.next = self.raw[36].val() & self.ok.val();
+        self.mods.next = self.raw[37].val() & self.ok.val();
+        self.mods_c.next = self.raw[38].val() & self.ok.val();
         // The scalar write: readfirstlane's and the e64 compares' `dst`, the e64 carries'
         // `sdst`, VCC for the 32-bit encodings.
         self.code.next = self.vcc.val();
@@ -403,4 +541,5 @@ impl Logic for ValuControl {
 }
 
 // The decode names `raw[i]` by these numbers.
-const _: () = assert!(bit::FIRST == 4 && bit::FLAG_CMP == 26 && CONTROLS == 27);
+const _: () = assert!(bit::FIRST == 4 && bit::FLAG_CMP == 26 && bit::MODS_C == 38);
+const _: () = assert!(CONTROLS == 39);

@@ -1,20 +1,46 @@
-//! One lane of the datapath: the adder, the multiplier, the logic, the shifter and the
-//! result mux, combinational.
+//! One lane of the datapath: the adder, the multiplier, the logic, the shifter, the fp32
+//! unit and the result mux, combinational.
 
 use super::adder::LaneAdder;
+use super::fp_lane::FpLane;
 use super::mul::LaneMul;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// One lane: the result and the mask bit of the selected operation on `a` (`src0`) and `b`
 /// (`src1`); the select and mode inputs are the decoder's control bits
-/// ([`super::control::bit`]). With no select set the result is `a` (`v_mov_b32`).
+/// ([`super::control::bit`]). With no select set the result is `a` (`v_mov_b32`). The fp32
+/// operations share the multiplier: with `fp` it takes the significands of `a` and `b`.
 #[derive(LogicBlock)]
 pub struct ValuLane {
     /// `src0` of the lane.
     pub a: Signal<In, Bits<32>>,
     /// `src1` of the lane.
     pub b: Signal<In, Bits<32>>,
+    /// `src2` of the lane, or the old destination (`v_mac_f32`).
+    pub c: Signal<In, Bits<32>>,
+    /// VOP3 output modifier (fp32 results).
+    pub omod: Signal<In, Bits<2>>,
+    /// The result is the fp32 unit's.
+    pub fp: Signal<In, Bit>,
+    /// The fp32 result is the product.
+    pub fp_mul: Signal<In, Bit>,
+    /// The fp32 result is the minimum.
+    pub fp_min: Signal<In, Bit>,
+    /// The fp32 result is the maximum.
+    pub fp_max: Signal<In, Bit>,
+    /// The fp32 adder adds the rounded product and `c`.
+    pub fp_mad: Signal<In, Bit>,
+    /// The fp32 adder adds the exact product and `c`.
+    pub fp_fma: Signal<In, Bit>,
+    /// The fp32 adder converts `a` from an integer.
+    pub fp_int: Signal<In, Bit>,
+    /// The result is `a` converted to an integer.
+    pub fp_toint: Signal<In, Bit>,
+    /// The mask bit is the fp32 compare.
+    pub fp_cmp: Signal<In, Bit>,
+    /// The compare holds when unordered.
+    pub cmp_un: Signal<In, Bit>,
     /// The lane's bit of the mask source (carry in, `v_cndmask_b32`'s select).
     pub src_bit: Signal<In, Bit>,
     /// Swap the adder's operands.
@@ -23,7 +49,8 @@ pub struct ValuLane {
     pub sub: Signal<In, Bit>,
     /// The adder takes `src_bit` as carry / borrow in.
     pub use_cin: Signal<In, Bit>,
-    /// Saturate the adder (all ones on carry, 0 on borrow) and `v_mul_u32_u24`.
+    /// Saturate the adder (all ones on carry, 0 on borrow) and `v_mul_u32_u24`; clamp an
+    /// fp32 result to \[0, 1\].
     pub clamp: Signal<In, Bit>,
     /// Compares, min/max and the right shift are signed.
     pub is_signed: Signal<In, Bit>,
@@ -69,6 +96,10 @@ pub struct ValuLane {
     add: LaneAdder,
     /// The multiplier.
     mul: LaneMul,
+    /// The fp32 unit.
+    fpu: FpLane,
+    /// The fp32 compare holds.
+    fcmp: Signal<Local, Bit>,
     /// The shift amount `a[4:0]`.
     amount: Signal<Local, Bits<32>>,
     /// `b >> amount`, sign-filled when signed.
@@ -81,6 +112,12 @@ pub struct ValuLane {
     r: Signal<Local, Bits<32>>,
     /// `0xFF_FFFF`.
     low24: Constant<Bits<32>>,
+    /// `0x7F_FFFF`: an fp32 significand field.
+    frac: Constant<Bits<32>>,
+    /// The hidden bit.
+    hidden: Constant<Bits<32>>,
+    /// 0.
+    zero8: Constant<Bits<8>>,
     /// `0x1F`.
     low5: Constant<Bits<32>>,
     /// All ones.
@@ -94,6 +131,18 @@ impl Default for ValuLane {
         Self {
             a: Default::default(),
             b: Default::default(),
+            c: Default::default(),
+            omod: Default::default(),
+            fp: Default::default(),
+            fp_mul: Default::default(),
+            fp_min: Default::default(),
+            fp_max: Default::default(),
+            fp_mad: Default::default(),
+            fp_fma: Default::default(),
+            fp_int: Default::default(),
+            fp_toint: Default::default(),
+            fp_cmp: Default::default(),
+            cmp_un: Default::default(),
             src_bit: Default::default(),
             swap: Default::default(),
             sub: Default::default(),
@@ -121,12 +170,17 @@ impl Default for ValuLane {
             flag: Default::default(),
             add: Default::default(),
             mul: Default::default(),
+            fpu: Default::default(),
+            fcmp: Default::default(),
             amount: Default::default(),
             right: Default::default(),
             cmp: Default::default(),
             mask_bit: Default::default(),
             r: Default::default(),
             low24: k(0xFF_FFFF),
+            frac: k(0x7F_FFFF),
+            hidden: k(1 << 23),
+            zero8: k(0),
             low5: k(0x1F),
             ones: k(0xFFFF_FFFF),
             zero: k(0),
@@ -149,6 +203,33 @@ impl Logic for ValuLane {
             self.mul.a.next = self.a.val() & self.low24.val();
             self.mul.b.next = self.b.val() & self.low24.val();
         }
+        if self.fp.val() {
+            self.mul.a.next = self.a.val() & self.frac.val();
+            if self.a.val().get_bits::<8>(23) != self.zero8.val() {
+                self.mul.a.next = (self.a.val() & self.frac.val()) | self.hidden.val();
+            }
+            self.mul.b.next = self.b.val() & self.frac.val();
+            if self.b.val().get_bits::<8>(23) != self.zero8.val() {
+                self.mul.b.next = (self.b.val() & self.frac.val()) | self.hidden.val();
+            }
+        }
+        self.fpu.a.next = self.a.val();
+        self.fpu.b.next = self.b.val();
+        self.fpu.c.next = self.c.val();
+        self.fpu.prod.next =
+            bit_cast::<48, 32>(self.mul.lo.val()) | (bit_cast::<48, 32>(self.mul.hi.val()) << 32);
+        self.fpu.sub.next = self.sub.val();
+        self.fpu.swap.next = self.swap.val();
+        self.fpu.mad.next = self.fp_mad.val();
+        self.fpu.fma.next = self.fp_fma.val();
+        self.fpu.from_int.next = self.fp_int.val();
+        self.fpu.is_signed.next = self.is_signed.val();
+        self.fpu.mul.next = self.fp_mul.val();
+        self.fpu.min.next = self.fp_min.val();
+        self.fpu.max.next = self.fp_max.val();
+        self.fpu.to_int.next = self.fp_toint.val();
+        self.fpu.omod.next = self.omod.val();
+        self.fpu.clamp.next = self.clamp.val();
         self.amount.next = self.a.val() & self.low5.val();
         self.right.next = self.b.val() >> self.amount.val();
         if self.is_signed.val() & self.b.val().get_bit(31) {
@@ -158,9 +239,16 @@ impl Logic for ValuLane {
         self.cmp.next = (self.cmp_lt.val() & self.add.lt.val())
             | (self.cmp_eq.val() & self.add.eq.val())
             | (self.cmp_gt.val() & !self.add.lt.val() & !self.add.eq.val());
+        self.fcmp.next = (self.cmp_lt.val() & self.fpu.lt.val())
+            | (self.cmp_eq.val() & self.fpu.eq.val())
+            | (self.cmp_gt.val() & self.fpu.gt.val())
+            | (self.cmp_un.val() & self.fpu.un.val());
         self.mask_bit.next = self.add.carry.val();
         if self.flag_cmp.val() {
             self.mask_bit.next = self.cmp.val();
+        }
+        if self.fp_cmp.val() {
+            self.mask_bit.next = self.fcmp.val();
         }
         self.flag.next = self.mask_bit.val();
         // The result mux (the selects are one-hot; none: `a`).
@@ -206,6 +294,9 @@ impl Logic for ValuLane {
         }
         if self.sel_hi.val() {
             self.r.next = self.mul.hi.val();
+        }
+        if self.fp.val() {
+            self.r.next = self.fpu.d.val();
         }
         self.d.next = self.r.val();
     }

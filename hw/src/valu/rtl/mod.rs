@@ -1,7 +1,10 @@
 //! The synthesizable VALU: the top [`valu::Valu`] (quarter counter, held instruction, mask
 //! collection, output registers) over the datapath of one cycle [`quarter::ValuQuarter`]: the
 //! decode [`control::ValuControl`] and 16 [`lane::ValuLane`]s, each with an
-//! [`adder::LaneAdder`] and a [`mul::LaneMul`].
+//! [`adder::LaneAdder`], a [`mul::LaneMul`] and the fp32 unit [`fp_lane::FpLane`]: the
+//! product [`fp_mul::FpMul`], the adder [`fp_add::FpAdd`] (each with an
+//! [`fp_round::FpRound`]), the comparison [`fp_cmp::FpCmp`], the conversion to integers
+//! [`fp_cvt::FpToInt`] and the output modifiers [`fp_out::FpOut`].
 //!
 //! As in the SALU, every signal that leaves a block is assigned once per evaluation, its
 //! conditional value built in a local first: rust-hdl writes a block's update as one
@@ -10,6 +13,13 @@
 
 pub mod adder;
 pub mod control;
+pub mod fp_add;
+pub mod fp_cmp;
+pub mod fp_cvt;
+pub mod fp_lane;
+pub mod fp_mul;
+pub mod fp_out;
+pub mod fp_round;
 pub mod lane;
 pub mod mul;
 pub mod quarter;

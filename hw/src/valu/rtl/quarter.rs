@@ -1,5 +1,5 @@
-//! The datapath of one cycle: the decode and the 16 lanes of a quarter, with the quarter's
-//! write data, mask bits and first active lane.
+//! The datapath of one cycle: the decode, the VOP3 source modifiers and the 16 lanes of a
+//! quarter, with the quarter's write data, mask bits and first active lane.
 
 use super::control::ValuControl;
 use super::lane::ValuLane;
@@ -20,6 +20,12 @@ pub struct ValuQuarter {
     pub sdst: Signal<In, Bits<7>>,
     /// VOP3 clamp.
     pub clamp: Signal<In, Bit>,
+    /// VOP3 output modifier.
+    pub omod: Signal<In, Bits<2>>,
+    /// VOP3 absolute-value bits (source `k` in bit `k`).
+    pub abs: Signal<In, Bits<3>>,
+    /// VOP3 negate bits.
+    pub neg: Signal<In, Bits<3>>,
     /// The quarter's EXEC bits.
     pub lanes: Signal<In, Bits<16>>,
     /// The quarter's bits of the mask source.
@@ -28,6 +34,8 @@ pub struct ValuQuarter {
     pub a: [Signal<In, Bits<32>>; QUARTER],
     /// `src1` of the quarter's lanes.
     pub b: [Signal<In, Bits<32>>; QUARTER],
+    /// `src2` of the quarter's lanes, or the old destination (`v_mac_f32`).
+    pub c: [Signal<In, Bits<32>>; QUARTER],
     /// The instruction is in the subset.
     pub legal: Signal<Out, Bit>,
     /// It writes its VGPR.
@@ -62,6 +70,16 @@ pub struct ValuQuarter {
     wl: Signal<Local, Bits<16>>,
     /// The first active lane's `a`.
     pick: Signal<Local, Bits<32>>,
+    /// The sign clears (abs) of `a`, `b`, `c`.
+    clr: [Signal<Local, Bits<32>>; 3],
+    /// The sign flips (neg).
+    flip: [Signal<Local, Bits<32>>; 3],
+    /// The magnitude mask.
+    magm: Constant<Bits<32>>,
+    /// All ones.
+    ones: Constant<Bits<32>>,
+    /// The sign bit.
+    sbit: Constant<Bits<32>>,
     /// Lane `i`'s bit, `48 + i`.
     onehot: [Constant<Bits<64>>; QUARTER],
     /// 0.
@@ -80,10 +98,14 @@ impl Default for ValuQuarter {
             dst: Default::default(),
             sdst: Default::default(),
             clamp: Default::default(),
+            omod: Default::default(),
+            abs: Default::default(),
+            neg: Default::default(),
             lanes: Default::default(),
             bits: Default::default(),
             a: Default::default(),
             b: Default::default(),
+            c: Default::default(),
             legal: Default::default(),
             writes_vgpr: Default::default(),
             sgpr_we: Default::default(),
@@ -101,6 +123,11 @@ impl Default for ValuQuarter {
             wd: Default::default(),
             wl: Default::default(),
             pick: Default::default(),
+            clr: Default::default(),
+            flip: Default::default(),
+            magm: k(0x7FFF_FFFF),
+            ones: k(0xFFFF_FFFF),
+            sbit: k(0x8000_0000),
             onehot: array_init::array_init(|i| k(1 << (48 + i))),
             zero16: k(0),
             zero32: k(0),
@@ -117,9 +144,36 @@ impl Logic for ValuQuarter {
         self.dec.dst.next = self.dst.val();
         self.dec.sdst.next = self.sdst.val();
         self.acc[0].next = self.zero64.val();
+        // Source modifiers as masks: AND with `clr[k]`, XOR with `flip[k]`.
+        for s in 0..3 {
+            self.clr[s].next = self.ones.val();
+            self.flip[s].next = self.zero32.val();
+            if self.abs.val().get_bit(s) & self.dec.mods.val() {
+                self.clr[s].next = self.magm.val();
+            }
+            if self.neg.val().get_bit(s) & self.dec.mods.val() {
+                self.flip[s].next = self.sbit.val();
+            }
+        }
+        if !self.dec.mods_c.val() {
+            self.clr[2].next = self.ones.val();
+            self.flip[2].next = self.zero32.val();
+        }
         for i in 0..16 {
-            self.lane[i].a.next = self.a[i].val();
-            self.lane[i].b.next = self.b[i].val();
+            self.lane[i].a.next = (self.a[i].val() & self.clr[0].val()) ^ self.flip[0].val();
+            self.lane[i].b.next = (self.b[i].val() & self.clr[1].val()) ^ self.flip[1].val();
+            self.lane[i].c.next = (self.c[i].val() & self.clr[2].val()) ^ self.flip[2].val();
+            self.lane[i].omod.next = self.omod.val();
+            self.lane[i].fp.next = self.dec.fp.val();
+            self.lane[i].fp_mul.next = self.dec.fp_mul.val();
+            self.lane[i].fp_min.next = self.dec.fp_min.val();
+            self.lane[i].fp_max.next = self.dec.fp_max.val();
+            self.lane[i].fp_mad.next = self.dec.fp_mad.val();
+            self.lane[i].fp_fma.next = self.dec.fp_fma.val();
+            self.lane[i].fp_int.next = self.dec.fp_int.val();
+            self.lane[i].fp_toint.next = self.dec.fp_toint.val();
+            self.lane[i].fp_cmp.next = self.dec.fp_cmp.val();
+            self.lane[i].cmp_un.next = self.dec.cmp_un.val();
             self.lane[i].src_bit.next = self.bits.val().get_bit(i);
             self.lane[i].clamp.next = self.clamp.val();
             self.lane[i].swap.next = self.dec.swap.val();

@@ -6,7 +6,7 @@ use crate::hdl::k;
 use crate::valu::QUARTER;
 use rust_hdl::prelude::*;
 
-/// The integer vector ALU; the contract (ports, timing, operations) is [`crate::valu`].
+/// The vector ALU (integer and fp32); the contract (ports, timing, operations) is [`crate::valu`].
 #[derive(LogicBlock)]
 pub struct Valu {
     /// Core clock; every register loads on its rising edge.
@@ -33,6 +33,15 @@ pub struct Valu {
     pub a: [Signal<In, Bits<32>>; QUARTER],
     /// `src1` of the lanes of quarter `quarter`.
     pub b: [Signal<In, Bits<32>>; QUARTER],
+    /// `src2` of the lanes of quarter `quarter` (`v_mad_f32`, `v_fma_f32`), or the old value
+    /// of the destination (`v_mac_f32`).
+    pub c: [Signal<In, Bits<32>>; QUARTER],
+    /// VOP3 output modifier (0 none, 1 ×2, 2 ×4, 3 ×0.5), issue cycle.
+    pub omod: Signal<In, Bits<2>>,
+    /// VOP3 absolute-value bits, source `k` in bit `k`, issue cycle.
+    pub abs: Signal<In, Bits<3>>,
+    /// VOP3 negate bits, source `k` in bit `k`, issue cycle.
+    pub neg: Signal<In, Bits<3>>,
     /// Quarters 1..3 of an instruction are being read: `valid` is ignored.
     pub busy: Signal<Out, Bit>,
     /// The quarter whose lanes `a` and `b` hold this cycle.
@@ -73,6 +82,12 @@ pub struct Valu {
     cur_sdst: Signal<Local, Bits<7>>,
     /// The cycle's clamp.
     cur_clamp: Signal<Local, Bit>,
+    /// The cycle's omod.
+    cur_omod: Signal<Local, Bits<2>>,
+    /// The cycle's abs bits.
+    cur_abs: Signal<Local, Bits<3>>,
+    /// The cycle's neg bits.
+    cur_neg: Signal<Local, Bits<3>>,
     /// EXEC from the cycle's quarter up (its bits \[15:0\] are the quarter's).
     cur_exec: Signal<Local, Bits<64>>,
     /// The mask source from the cycle's quarter up.
@@ -103,6 +118,12 @@ pub struct Valu {
     r_sdst: DFF<Bits<7>>,
     /// Held clamp.
     r_clamp: DFF<Bit>,
+    /// Held omod.
+    r_omod: DFF<Bits<2>>,
+    /// Held abs bits.
+    r_abs: DFF<Bits<3>>,
+    /// Held neg bits.
+    r_neg: DFF<Bits<3>>,
     /// EXEC of the quarters still to come, shifted down a quarter per cycle.
     r_exec: DFF<Bits<64>>,
     /// The mask source likewise.
@@ -168,6 +189,10 @@ impl Default for Valu {
             mask_in: Default::default(),
             a: Default::default(),
             b: Default::default(),
+            c: Default::default(),
+            omod: Default::default(),
+            abs: Default::default(),
+            neg: Default::default(),
             busy: Default::default(),
             quarter: Default::default(),
             wb_valid: Default::default(),
@@ -188,6 +213,9 @@ impl Default for Valu {
             cur_dst: Default::default(),
             cur_sdst: Default::default(),
             cur_clamp: Default::default(),
+            cur_omod: Default::default(),
+            cur_abs: Default::default(),
+            cur_neg: Default::default(),
             cur_exec: Default::default(),
             cur_min: Default::default(),
             go: Default::default(),
@@ -203,6 +231,9 @@ impl Default for Valu {
             r_dst: Default::default(),
             r_sdst: Default::default(),
             r_clamp: Default::default(),
+            r_omod: Default::default(),
+            r_abs: Default::default(),
+            r_neg: Default::default(),
             r_exec: Default::default(),
             r_min: Default::default(),
             r_mask: Default::default(),
@@ -235,9 +266,9 @@ impl Logic for Valu {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, r_run, r_q, r_format, r_opcode, r_dst, r_sdst, r_clamp, r_exec, r_min,
-            r_mask, r_first, r_found, o_wb_valid, o_wb_q, o_wb_vgpr, o_wb_lanes, o_done, o_swe,
-            o_swide, o_sdst, o_slo, o_shi, o_exec_we
+            self, clock, r_run, r_q, r_format, r_opcode, r_dst, r_sdst, r_clamp, r_omod, r_abs,
+            r_neg, r_exec, r_min, r_mask, r_first, r_found, o_wb_valid, o_wb_q, o_wb_vgpr,
+            o_wb_lanes, o_done, o_swe, o_swide, o_sdst, o_slo, o_shi, o_exec_we
         );
         for i in 0..16 {
             self.o_wb_data[i].clock.next = self.clock.val();
@@ -248,6 +279,9 @@ impl Logic for Valu {
         self.cur_dst.next = self.dst.val();
         self.cur_sdst.next = self.sdst.val();
         self.cur_clamp.next = self.clamp.val();
+        self.cur_omod.next = self.omod.val();
+        self.cur_abs.next = self.abs.val();
+        self.cur_neg.next = self.neg.val();
         self.cur_exec.next = self.exec.val();
         self.cur_min.next = self.mask_in.val();
         if self.r_run.q.val() {
@@ -256,6 +290,9 @@ impl Logic for Valu {
             self.cur_dst.next = self.r_dst.q.val();
             self.cur_sdst.next = self.r_sdst.q.val();
             self.cur_clamp.next = self.r_clamp.q.val();
+            self.cur_omod.next = self.r_omod.q.val();
+            self.cur_abs.next = self.r_abs.q.val();
+            self.cur_neg.next = self.r_neg.q.val();
             self.cur_exec.next = self.r_exec.q.val();
             self.cur_min.next = self.r_min.q.val();
         }
@@ -264,11 +301,15 @@ impl Logic for Valu {
         self.dp.dst.next = self.cur_dst.val().get_bits::<7>(0);
         self.dp.sdst.next = self.cur_sdst.val();
         self.dp.clamp.next = self.cur_clamp.val();
+        self.dp.omod.next = self.cur_omod.val();
+        self.dp.abs.next = self.cur_abs.val();
+        self.dp.neg.next = self.cur_neg.val();
         self.dp.lanes.next = self.cur_exec.val().get_bits::<16>(0);
         self.dp.bits.next = self.cur_min.val().get_bits::<16>(0);
         for i in 0..16 {
             self.dp.a[i].next = self.a[i].val();
             self.dp.b[i].next = self.b[i].val();
+            self.dp.c[i].next = self.c[i].val();
         }
         // The quarter counter: an issue starts quarter 0, quarter 3 ends the instruction.
         self.go.next =
@@ -284,6 +325,9 @@ impl Logic for Valu {
         self.r_dst.d.next = self.cur_dst.val();
         self.r_sdst.d.next = self.cur_sdst.val();
         self.r_clamp.d.next = self.cur_clamp.val();
+        self.r_omod.d.next = self.cur_omod.val();
+        self.r_abs.d.next = self.cur_abs.val();
+        self.r_neg.d.next = self.cur_neg.val();
         self.r_exec.d.next = self.cur_exec.val() >> 16;
         self.r_min.d.next = self.cur_min.val() >> 16;
         // The mask and the first active lane, collected over the quarters.

@@ -37,7 +37,8 @@ crate::vl_ports!([] Salu {
 });
 
 crate::vl_ports!([] Valu {
-    clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, busy, quarter,
+    clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, c, omod, abs, neg,
+    busy, quarter,
     wb_valid, wb_quarter, wb_vgpr, wb_lanes, wb_data, done, sgpr_we, sgpr_wide, sgpr_dst,
     sgpr_lo, sgpr_hi, exec_we,
 });
