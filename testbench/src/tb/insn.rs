@@ -257,9 +257,9 @@ fn layout(window_cycles: u64) -> Gtkw {
         .group(
             "legality",
             &[
-                p("insn.chk.legal"),
-                p("insn.chk.mask0.ok"),
-                p("insn.chk.mask1.ok"),
+                p("insn.f.chk.legal"),
+                p("insn.f.chk.mask0.ok"),
+                p("insn.f.chk.mask1.ok"),
             ],
         )
 }
