@@ -11,7 +11,7 @@ use rust_hdl::prelude::*;
 ///
 /// Fields are raw extractions of the instruction's operand fields (0 where its format has
 /// none); the reference model is [`crate::isa::insn_model`]. `illegal` is raised (with every
-/// other field 0) where [`InsnCheck`] finds the instruction outside the subset: an unknown
+/// other field 0) where [`InsnCheck`](super::insn_check::InsnCheck) finds the instruction outside the subset: an unknown
 /// format or opcode, a VOP3 source code 255 (gfx8 VOP3 has no literal), a `split` operand
 /// that is not a mask source, or a Sim-D `tile_ld`/`tile_st` whose descriptor starts past s98
 /// or whose ssrc1 is not 0 (docs/assumptions.md#A81).
