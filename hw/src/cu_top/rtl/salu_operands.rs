@@ -2,6 +2,8 @@
 //! and `b` from them.
 
 use crate::hdl::k;
+use crate::isa::insn_model::format;
+use crate::salu::wide_sources;
 use rust_hdl::prelude::*;
 
 /// The SALU's operand selection ([`crate::salu`]'s contract, `wide_sources`): read port 0
@@ -74,17 +76,27 @@ impl Default for SaluOperands {
             rwide1: Default::default(),
             a: Default::default(),
             b: Default::default(),
-            f_sop2: k(1),
-            f_sopk: k(2),
-            f_sop1: k(3),
-            u_branch: k(6),
-            both: [0x0B, 0x0D, 0x0F, 0x11, 0x13, 0x15].map(k),
-            first: [0x1D, 0x1F, 0x21].map(k),
-            sop1_wide: [0x01, 0x05, 0x20, 0x21, 0x22].map(k),
+            f_sop2: k(format::SOP2.into()),
+            f_sopk: k(format::SOPK.into()),
+            f_sop1: k(format::SOP1.into()),
+            u_branch: k(crate::isa::insn_model::unit::BRANCH.into()),
+            both: opcodes(format::SOP2, |w| w == (true, true)),
+            first: opcodes(format::SOP2, |w| w == (true, false)),
+            sop1_wide: opcodes(format::SOP1, |w| w.0),
             getpc: k(0x1C),
             m16: k(0xFFFF),
         }
     }
+}
+
+/// The opcodes of format `fmt` whose operand widths ([`wide_sources`], the SALU's own list)
+/// satisfy `pick`, as constants; exactly `N` of them.
+fn opcodes<const N: usize>(fmt: u8, pick: fn((bool, bool)) -> bool) -> [Constant<Bits<10>>; N] {
+    let ops: Vec<u8> = (0..=u8::MAX)
+        .filter(|&op| pick(wide_sources(fmt, op)))
+        .collect();
+    assert_eq!(ops.len(), N, "wide_sources lists {ops:?}");
+    array_init::from_iter(ops.into_iter().map(|op| k(op.into()))).expect("N opcodes, counted above")
 }
 
 impl Logic for SaluOperands {
