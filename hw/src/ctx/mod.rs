@@ -102,7 +102,8 @@
 //!
 //! Two read ports (`a`, `b`: the VALU's `src0` and `src1`) show the whole row of (slot, VGPR)
 //! combinationally, 0 for a slot or VGPR past the end. At the edge, in order: `clear` zeroes
-//! every VGPR of slot `clear_slot` (a dispatch), then a write (`we`) stores `w_data[l]` in the
+//! every VGPR of slot `clear_slot` except `v0`, whose lane `l` takes `clear_v0 + l` (a
+//! dispatch: the work-item ids, 32-bit wrapping), then a write (`we`) stores `w_data[l]` in the
 //! lanes `l` set in `w_mask` of (`w_slot`, `w_reg`) — the others keep their words, a write past
 //! the end is ignored —, then `reset` zeroes everything. A read in the cycle of a write shows
 //! the old row. Every word powers up 0.
@@ -110,7 +111,7 @@
 //! | port | width | meaning |
 //! |---|---|---|
 //! | `clock`, `reset` | 1 | core clock; zero every word |
-//! | `clear`, `clear_slot` | 1, 8 | zero every VGPR of a slot |
+//! | `clear`, `clear_slot`, `clear_v0` | 1, 8, 32 | zero every VGPR of a slot, `v0` to `clear_v0 + l` |
 //! | `a_slot`, `a_reg` → `a_data[L]` | 8, 8 → 32 each | read port `a` |
 //! | `b_slot`, `b_reg` → `b_data[L]` | 8, 8 → 32 each | read port `b` |
 //! | `we`, `w_slot`, `w_reg` | 1, 8, 8 | write a row |
@@ -279,6 +280,8 @@ pub struct VgprIn {
     pub clear: bool,
     /// The slot cleared.
     pub clear_slot: u8,
+    /// Lane 0's `v0` after the clear (lane `l` takes `clear_v0 + l`).
+    pub clear_v0: u32,
     /// Read port `a`.
     pub a: VgprAddr,
     /// Read port `b`.

@@ -7,14 +7,18 @@
 //! One SIMD group without splitting (the behavioural `Mode::NoSplit` with `n_simd` = 1 and
 //! `n_wfc` = [`CONTEXTS`]): the instruction memory and buffers ([`crate::fetch`]), the
 //! work-group dispatcher ([`crate::dispatch`]), the contexts' scalar state
-//! ([`crate::ctx::CtxRegs`]), issue control with the warp scheduler ([`crate::issue`]), the
-//! decode of the issuing instruction ([`crate::isa::rtl::insn_fields::InsnFields`]), the SALU
-//! ([`crate::salu`]), the branch unit ([`rtl::branch::BranchTarget`]) and the split/merge unit
-//! ([`crate::pws`], which keeps the contexts' states and masks). It runs the scalar
-//! instructions: SALU, branches, `s_nop`, `s_endpgm`. Vector instructions, memory and LDS,
-//! barriers and splitting are the next stages; an instruction of those units issues as the
-//! behavioural model issues it but does nothing.
-//!
+//! ([`crate::ctx::CtxRegs`]) and the VGPR file ([`crate::ctx::Vgprs`], one slot of
+//! [`VGPRS`] registers per context), issue control with the warp scheduler
+//! ([`crate::issue`]), the decode of the issuing instruction
+//! ([`crate::isa::rtl::insn_fields::InsnFields`]), the SALU ([`crate::salu`]), the VALU
+//! ([`crate::valu`]) with its operand feed ([`rtl::valu_operands::ValuOperands`]), the branch
+//! unit ([`rtl::branch::BranchTarget`]) and the split/merge unit ([`crate::pws`], which keeps
+//! the contexts' states and masks). It runs the scalar instructions (SALU, branches, `s_nop`,
+//! `s_endpgm`) and the VALU's instructions with one or two sources (the three-source fp32
+//! operations `v_mac_f32`, `v_mad_f32`, `v_fma_f32` need a third VGPR read port: not yet).
+//! Memory and LDS, barriers and splitting are the next stages; an instruction of those units
+//! issues as the behavioural model issues it but does nothing.
+
 //! # Timing
 //!
 //! Every instruction executes in its issue cycle *k*: the SALU's result, the PC (the next
@@ -25,6 +29,15 @@
 //! [`rtl::wave_init::WaveInit`]) and loads its buffer; the split/merge unit makes it READY at
 //! the same edge, so it may issue from *k* + 1, as in the behavioural model. `s_endpgm` in
 //! *k* ends the wavefront at the edge; the dispatcher sees its slot free in *k* + 1.
+//!
+//! A VALU instruction issued in *k* reads quarter *q* of its sources in *k* + *q* (the VGPR
+//! rows its fields name, held for quarters 1..3 with its scalar sources) and writes quarter
+//! *q* of its VGPR at the edge that ends *k* + *q* + 1; its scalar result (VCC, a pair,
+//! EXEC, `v_readfirstlane_b32`'s SGPR) is written from the VALU's `n_*` outputs at the edge
+//! that ends *k* + 3. The wavefront's next instruction, in *k* + 4 at the earliest (the VALU
+//! latency `lat_valu` must be at least 4), reads every result; in-order issue keeps the
+//! wavefront's own later quarters behind the writes. A dispatch sets `v0` to the work-item
+//! ids (64 · wave + lane) and every other VGPR of the slot to 0.
 //!
 //! # Ports
 //!
@@ -46,6 +59,12 @@ pub const CONTEXTS: usize = 4;
 
 /// SGPR words of the contexts (102 per context).
 pub const SGPR_WORDS: usize = crate::ctx::SGPRS * CONTEXTS;
+
+/// VGPRs per wavefront slot (v0..v23; the behavioural file has 256).
+pub const VGPRS: usize = 24;
+
+/// Rows of the VGPR file: a slot per context.
+pub const VGPR_ROWS: usize = VGPRS * CONTEXTS;
 
 /// Dwords of the instruction memory.
 pub const CODE_WORDS: usize = 256;

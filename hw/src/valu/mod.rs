@@ -67,6 +67,7 @@
 //! | `sgpr_lo` | 32 | the lane mask's bits \[31:0\] (0 in inactive lanes), or the first active lane's value |
 //! | `sgpr_hi` | 32 | the lane mask's bits \[63:32\] (0 for `v_readfirstlane_b32`) |
 //! | `exec_we` | 1 | with `done`: `v_cmpx_*` also writes the mask to EXEC |
+//! | `n_sgpr_we`, `n_sgpr_wide`, `n_sgpr_dst`, `n_sgpr_lo`, `n_sgpr_hi`, `n_exec_we` | as above | the values `sgpr_we` .. `exec_we` take in the next cycle (combinational, in the last quarter's cycle *k+3*): the compute unit's RTL top writes the scalar result at the edge that ends *k+3*, so an instruction issued in *k+4* reads it |
 //!
 //! # Operations
 //!

@@ -139,7 +139,12 @@ pub fn run_rtl(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Resul
 fn drive(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopRun, String> {
     let err = |e: HarnessError| e.to_string();
     let top = ComputeUnitTop::default();
-    let mut h = Harness::with_engine(top, "cu_top", engine, &VlOptions::default()).map_err(err)?;
+    // A quick build: the top's Verilog is large, and a lock-step run is short.
+    let opts = VlOptions {
+        quick: true,
+        ..VlOptions::default()
+    };
+    let mut h = Harness::with_engine(top, "cu_top", engine, &opts).map_err(err)?;
     h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| &mut u.clock)
         .map_err(err)?;
     h.cycle(|u| u.reset.next = true, |_| ()).map_err(err)?;

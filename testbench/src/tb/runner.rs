@@ -176,6 +176,7 @@ pub fn tb_harness_clocked<B: VlPorts + 'static>(
         trace: opts.waves_dir.is_some(),
         window: opts.vcd_window,
         fst: native_fst,
+        ..VlOptions::default()
     };
     let mut h = Harness::with_engine(uut, name, opts.engine, &vl)?;
     add_clocks(&mut h)?;

@@ -28,6 +28,7 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.reset.next = i.reset;
     u.clear.next = i.clear;
     u.clear_slot.next = u64::from(i.clear_slot).to_bits();
+    u.clear_v0.next = u64::from(i.clear_v0).to_bits();
     u.a_slot.next = u64::from(i.a.slot).to_bits();
     u.a_reg.next = u64::from(i.a.reg).to_bits();
     u.b_slot.next = u64::from(i.b.slot).to_bits();
@@ -74,6 +75,7 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         reset: rng.gen_ratio(1, 200),
         clear: rng.gen_ratio(1, 24),
         clear_slot: rng.gen_range(0..=TB_SLOTS as u8),
+        clear_v0: rng.gen(),
         a: read(rng),
         b: read(rng),
         we: rng.gen_ratio(3, 4),
@@ -105,6 +107,7 @@ fn layout(window_cycles: u64) -> Gtkw {
                 p("vgpr.reset"),
                 p("vgpr.clear"),
                 dec("vgpr.clear_slot"),
+                hex("vgpr.clear_v0"),
             ],
         )
         .group(

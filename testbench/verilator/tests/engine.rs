@@ -53,6 +53,7 @@ fn opts(dir: &Path, trace: bool) -> BuildOptions {
         trace,
         fst: false,
         tools: Tools::default(),
+        quick: false,
     }
 }
 

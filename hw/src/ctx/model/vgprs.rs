@@ -1,5 +1,5 @@
 //! Reference model of the vector register file ([`crate::ctx::Vgprs`]): slot-major rows of
-//! lanes, a clear, a masked write and a reset at the edge, in the contract's order.
+//! lanes, a clear (`v0` to the work-item ids), a masked write and a reset at the edge, in the contract's order.
 
 use crate::ctx::{VgprAddr, VgprIn, VgprOut};
 
@@ -55,6 +55,9 @@ impl VgprModel {
         if i.clear && slot < self.slots {
             let n = self.regs * self.lanes;
             self.words[slot * n..(slot + 1) * n].fill(0);
+            for (l, w) in self.words[slot * n..][..self.lanes].iter_mut().enumerate() {
+                *w = i.clear_v0.wrapping_add(l as u32);
+            }
         }
         if let (true, Some(b)) = (i.we, self.base(i.w)) {
             for l in (0..self.lanes).filter(|l| i.mask >> l & 1 == 1) {
@@ -75,8 +78,8 @@ mod tests {
         VgprAddr { slot, reg }
     }
 
-    /// A masked write keeps the other lanes; a clear in the same cycle zeroes the slot
-    /// before the write (a dispatch writing v0); other slots keep their rows.
+    /// A masked write keeps the other lanes; a clear in the same cycle zeroes the slot,
+    /// `v0` to the work-item ids, before the write; other slots keep their rows.
     #[test]
     fn a_masked_write_after_a_clear() {
         let mut m = VgprModel::new(2, 4, 4);
@@ -87,12 +90,13 @@ mod tests {
             data: vec![1, 2, 3, 4],
             clear,
             clear_slot: 0,
+            clear_v0: 0xFFFF_FFFE,
             ..VgprIn::default()
         };
         m.clock(&write(at(0, 3), 0b1111, false));
         m.clock(&write(at(1, 3), 0b1111, false));
         m.clock(&write(at(0, 0), 0b0101, true));
-        assert_eq!(m.row(at(0, 0)), [1, 0, 3, 0]);
+        assert_eq!(m.row(at(0, 0)), [1, 0xFFFF_FFFF, 3, 1], "v0: ids, wrapping");
         assert_eq!(m.row(at(0, 3)), [0; 4], "cleared");
         assert_eq!(m.row(at(1, 3)), [1, 2, 3, 4], "another slot");
         assert_eq!(m.row(at(2, 0)), [0; 4], "past the end");

@@ -1,5 +1,5 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row in flip-flops,
-//! the clear, write and reset steps of the edge ([`crate::ctx`]) and the two read ports.
+//! the clear (`v0` to the lane's work-item id), write and reset steps of the edge ([`crate::ctx`]) and the two read ports.
 
 use crate::hdl::k;
 use rust_hdl::prelude::*;
@@ -15,6 +15,8 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub clear: Signal<In, Bit>,
     /// The slot cleared.
     pub clear_slot: Signal<In, Bits<8>>,
+    /// This lane's `v0` after a clear.
+    pub clear_v0: Signal<In, Bits<32>>,
     /// Read port `a`'s slot.
     pub a_slot: Signal<In, Bits<8>>,
     /// Read port `a`'s VGPR.
@@ -43,6 +45,8 @@ pub struct VgprLane<const M: usize, const V: usize> {
     kreg: [Constant<Bits<8>>; M],
     /// 0.
     z32: Constant<Bits<32>>,
+    /// VGPR 0.
+    z8: Constant<Bits<8>>,
 }
 
 impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
@@ -54,6 +58,7 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             reset: Default::default(),
             clear: Default::default(),
             clear_slot: Default::default(),
+            clear_v0: Default::default(),
             a_slot: Default::default(),
             a_reg: Default::default(),
             a_data: Default::default(),
@@ -68,6 +73,7 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             kslot: array_init::array_init(|r| k((r / V) as u64)),
             kreg: array_init::array_init(|r| k((r % V) as u64)),
             z32: k(0),
+            z8: k(0),
         }
     }
 }
@@ -82,6 +88,9 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
             self.words[r].d.next = self.words[r].q.val();
             if self.clear.val() & (self.clear_slot.val() == self.kslot[r].val()) {
                 self.words[r].d.next = self.z32.val();
+                if self.kreg[r].val() == self.z8.val() {
+                    self.words[r].d.next = self.clear_v0.val();
+                }
             }
             if self.we.val()
                 & (self.w_slot.val() == self.kslot[r].val())

@@ -12,10 +12,13 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: every word 0.
     pub reset: Signal<In, Bit>,
-    /// Zero every VGPR of slot `clear_slot` at this edge (before a write).
+    /// Zero every VGPR of slot `clear_slot` at this edge (before a write), except `v0`,
+    /// whose lane `l` takes `clear_v0 + l` (a dispatch: the work-item ids).
     pub clear: Signal<In, Bit>,
     /// The slot cleared.
     pub clear_slot: Signal<In, Bits<8>>,
+    /// Lane 0's `v0` after a clear (the wavefront's first work-item id).
+    pub clear_v0: Signal<In, Bits<32>>,
     /// Read port `a`'s slot (the wavefront of the context read).
     pub a_slot: Signal<In, Bits<8>>,
     /// Read port `a`'s VGPR.
@@ -40,6 +43,8 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w_data: [Signal<In, Bits<32>>; L],
     /// The lanes.
     lane: [VgprLane<M, V>; L],
+    /// Lane `l`'s index.
+    kl: [Constant<Bits<32>>; L],
 }
 
 impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for Vgprs<S, V, L, M> {
@@ -50,6 +55,7 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             reset: Default::default(),
             clear: Default::default(),
             clear_slot: Default::default(),
+            clear_v0: Default::default(),
             a_slot: Default::default(),
             a_reg: Default::default(),
             a_data: array_init::array_init(|_| Default::default()),
@@ -62,6 +68,7 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w_mask: Default::default(),
             w_data: array_init::array_init(|_| Default::default()),
             lane: array_init::array_init(|_| Default::default()),
+            kl: array_init::array_init(|l| crate::hdl::k(l as u64)),
         }
     }
 }
@@ -74,6 +81,7 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].reset.next = self.reset.val();
             self.lane[l].clear.next = self.clear.val();
             self.lane[l].clear_slot.next = self.clear_slot.val();
+            self.lane[l].clear_v0.next = self.clear_v0.val() + self.kl[l].val();
             self.lane[l].a_slot.next = self.a_slot.val();
             self.lane[l].a_reg.next = self.a_reg.val();
             self.lane[l].b_slot.next = self.b_slot.val();

@@ -4,4 +4,5 @@ pub mod age_rank;
 pub mod branch;
 pub mod salu_operands;
 pub mod top;
+pub mod valu_operands;
 pub mod wave_init;

@@ -3,9 +3,10 @@
 use super::age_rank::AgeRank;
 use super::branch::BranchTarget;
 use super::salu_operands::SaluOperands;
+use super::valu_operands::ValuOperands;
 use super::wave_init::WaveInit;
-use crate::ctx::{CtxRegs, INIT_SGPRS};
-use crate::cu_top::{CODE_WORDS, CONTEXTS as C, SGPR_WORDS};
+use crate::ctx::{CtxRegs, Vgprs, INIT_SGPRS};
+use crate::cu_top::{CODE_WORDS, CONTEXTS as C, SGPR_WORDS, VGPRS, VGPR_ROWS};
 use crate::dispatch::Dispatch;
 use crate::fetch::Fetch;
 use crate::hdl::k;
@@ -13,6 +14,7 @@ use crate::isa::rtl::insn_fields::InsnFields;
 use crate::issue::Issue;
 use crate::pws::rtl::simd_group::SimdGroup;
 use crate::salu::Salu;
+use crate::valu::Valu;
 use rust_hdl::prelude::*;
 
 /// The compute unit in RTL (see [`crate::cu_top`] for what it holds, its ports and timing).
@@ -77,7 +79,9 @@ pub struct ComputeUnitTop {
     /// Instruction memory and the contexts' instruction buffers.
     fetch: Fetch<C, 2, CODE_WORDS>,
     /// The contexts' scalar state.
-    regs: CtxRegs<C, SGPR_WORDS, 2, 2>,
+    regs: CtxRegs<C, SGPR_WORDS, 3, 3>,
+    /// The VGPR file (one slot per context).
+    vgprs: Vgprs<C, VGPRS, 64, VGPR_ROWS>,
     /// Issue control.
     issue: Issue<C>,
     /// The issuing instruction's fields.
@@ -86,6 +90,10 @@ pub struct ComputeUnitTop {
     sops: SaluOperands,
     /// The scalar ALU.
     salu: Salu,
+    /// The vector ALU's operands.
+    vops: ValuOperands,
+    /// The vector ALU.
+    valu: Valu,
     /// The branch unit.
     br: BranchTarget,
     /// A dispatched wavefront's registers.
@@ -133,11 +141,14 @@ pub struct ComputeUnitTop {
     branch: Signal<Local, Bit>,
     /// An issue stops the launch.
     error: Signal<Local, Bit>,
+    /// The VALU's scalar result (a lane mask, or `v_readfirstlane_b32`'s word).
+    v_sd: Signal<Local, Bits<64>>,
     m7: Constant<Bits<8>>,
     kc: [Constant<Bits<6>>; C],
     ks: [Constant<Bits<8>>; C],
     onehot: [Constant<Bits<C>>; C],
     u_salu: Constant<Bits<4>>,
+    u_valu: Constant<Bits<4>>,
     u_branch: Constant<Bits<4>>,
     u_program: Constant<Bits<4>>,
     op_endpgm: Constant<Bits<10>>,
@@ -193,6 +204,9 @@ impl Default for ComputeUnitTop {
             fields: Default::default(),
             sops: Default::default(),
             salu: Default::default(),
+            vops: Default::default(),
+            valu: Default::default(),
+            vgprs: Default::default(),
             br: Default::default(),
             winit: Default::default(),
             group: Default::default(),
@@ -222,11 +236,13 @@ impl Default for ComputeUnitTop {
             endpgm: Default::default(),
             branch: Default::default(),
             error: Default::default(),
+            v_sd: Default::default(),
             m7: k(0x7F),
             kc: array_init::array_init(|c| k(c as u64)),
             ks: array_init::array_init(|c| k(c as u64)),
             onehot: array_init::array_init(|c| k(1 << c)),
             u_salu: k(1),
+            u_valu: k(2),
             u_branch: k(6),
             u_program: k(9),
             op_endpgm: k(1),
@@ -273,12 +289,17 @@ impl Logic for ComputeUnitTop {
         self.regs.clock.next = self.clock.val();
         self.issue.clock.next = self.clock.val();
         self.salu.clock.next = self.clock.val();
+        self.valu.clock.next = self.clock.val();
+        self.vops.clock.next = self.clock.val();
+        self.vgprs.clock.next = self.clock.val();
         self.group.clock.next = self.clock.val();
         self.disp.clock.next = self.clock.val();
         self.fetch.reset.next = self.reset.val();
         self.regs.reset.next = self.reset.val();
         self.issue.reset.next = self.reset.val();
         self.salu.reset.next = self.reset.val();
+        self.valu.reset.next = self.reset.val();
+        self.vgprs.reset.next = self.reset.val();
         self.group.reset.next = self.reset.val();
         self.disp.reset.next = self.reset.val();
 
@@ -326,6 +347,9 @@ impl Logic for ComputeUnitTop {
         for i in 0..INIT_SGPRS {
             self.regs.init_s[i].next = self.winit.init_s[i].val();
         }
+        self.vgprs.clear.next = self.disp.send[0].val();
+        self.vgprs.clear_slot.next = self.disp.send_slot[0].val();
+        self.vgprs.clear_v0.next = bit_cast::<32, 8>(self.disp.send_wave[0].val()) << 6;
         self.regs.copy.next = false;
         self.regs.copy_from.next = self.z8.val();
         self.regs.copy_to.next = self.z8.val();
@@ -411,14 +435,16 @@ impl Logic for ComputeUnitTop {
         self.sops.next_pc.next = self.next_pc.val();
         self.sops.rdata0.next = self.regs.rdata[0].val();
         self.sops.rdata1.next = self.regs.rdata[1].val();
-        self.regs.rctx[0].next = bit_cast::<8, 6>(self.issue.grant.val());
-        self.regs.rctx[1].next = bit_cast::<8, 6>(self.issue.grant.val());
+        for p in 0..3 {
+            self.regs.rctx[p].next = bit_cast::<8, 6>(self.issue.grant.val());
+            self.regs.rlit[p].next = self.fields.imm.val();
+        }
+        self.regs.rcode[2].next = self.fields.src2.val();
+        self.regs.rwide[2].next = true;
         self.regs.rcode[0].next = self.sops.rcode0.val();
         self.regs.rcode[1].next = self.sops.rcode1.val();
         self.regs.rwide[0].next = self.sops.rwide0.val();
         self.regs.rwide[1].next = self.sops.rwide1.val();
-        self.regs.rlit[0].next = self.fields.imm.val();
-        self.regs.rlit[1].next = self.fields.imm.val();
         self.salu.valid.next =
             self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_salu.val());
         self.salu.format.next = self.fields.format.val();
@@ -443,7 +469,58 @@ impl Logic for ComputeUnitTop {
             self.new_pc.next = self.br.target.val();
         }
 
-        // Write-back at the issue edge: port 0 the SALU, port 1 the PC (and `s_swappc_b64`).
+        // The VALU: operands over its quarters, VGPR write-back per quarter.
+        self.valu.valid.next =
+            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_valu.val());
+        self.valu.format.next = self.fields.format.val();
+        self.valu.opcode.next = self.fields.opcode.val();
+        self.valu.dst.next = self.fields.dst.val();
+        self.valu.sdst.next = self.fields.sdst.val();
+        self.valu.clamp.next = self.fields.clamp.val();
+        self.valu.omod.next = self.fields.omod.val();
+        self.valu.abs.next = self.fields.abs.val();
+        self.valu.neg.next = self.fields.neg.val();
+        self.valu.exec.next = self.g_eff.val();
+        self.valu.mask_in.next = self.vops.mask_in.val();
+        self.vops.issue.next = self.valu.valid.val();
+        self.vops.busy.next = self.valu.busy.val();
+        self.vops.quarter.next = self.valu.quarter.val();
+        self.vops.format.next = self.fields.format.val();
+        self.vops.opcode.next = self.fields.opcode.val();
+        self.vops.src0.next = self.fields.src0.val();
+        self.vops.src1.next = self.fields.src1.val();
+        self.vops.slot.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.vops.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.vops.s0.next = self.regs.rdata[0].val().get_bits::<32>(0);
+        self.vops.s1.next = self.regs.rdata[1].val().get_bits::<32>(0);
+        self.vops.vcc.next = self.g_vcc.val();
+        self.vops.s2.next = self.regs.rdata[2].val();
+        self.vgprs.a_slot.next = self.vops.a_slot.val();
+        self.vgprs.a_reg.next = self.vops.a_reg.val();
+        self.vgprs.b_slot.next = self.vops.b_slot.val();
+        self.vgprs.b_reg.next = self.vops.b_reg.val();
+        for l in 0..64 {
+            self.vops.a_row[l].next = self.vgprs.a_data[l].val();
+            self.vops.b_row[l].next = self.vgprs.b_data[l].val();
+        }
+        for i in 0..16 {
+            self.valu.a[i].next = self.vops.a[i].val();
+            self.valu.b[i].next = self.vops.b[i].val();
+            self.valu.c[i].next = self.z32.val();
+        }
+        self.vgprs.we.next = self.valu.wb_valid.val();
+        self.vgprs.w_slot.next = self.vops.wb_slot.val();
+        self.vgprs.w_reg.next = self.valu.wb_vgpr.val();
+        self.vgprs.w_mask.next = bit_cast::<64, 16>(self.valu.wb_lanes.val())
+            << (bit_cast::<8, 2>(self.valu.wb_quarter.val()) << 4);
+        for q in 0..4 {
+            for i in 0..16 {
+                self.vgprs.w_data[16 * q + i].next = self.valu.wb_data[i].val();
+            }
+        }
+
+        // Write-back at the issue edge: port 0 the SALU, port 1 the PC (and `s_swappc_b64`);
+        // port 2 the VALU's scalar result at the edge that ends its last quarter.
         for p in 0..2 {
             self.regs.wctx[p].next = bit_cast::<8, 6>(self.issue.grant.val());
             self.regs.sdst[p].next = self.fields.dst.val().get_bits::<7>(0);
@@ -467,6 +544,19 @@ impl Logic for ComputeUnitTop {
         self.regs.scc_in[1].next = false;
         self.regs.pc_we[1].next = self.issue.grant_valid.val();
         self.regs.pc_in[1].next = self.new_pc.val();
+        self.regs.wctx[2].next = self.vops.wb_ctx.val();
+        self.regs.sdst[2].next = self.valu.n_sgpr_dst.val();
+        self.regs.sdst_we[2].next = self.valu.n_sgpr_we.val();
+        self.regs.wide[2].next = self.valu.n_sgpr_wide.val();
+        self.v_sd.next = (bit_cast::<64, 32>(self.valu.n_sgpr_hi.val()) << 32)
+            | bit_cast::<64, 32>(self.valu.n_sgpr_lo.val());
+        self.regs.d[2].next = self.v_sd.val();
+        self.regs.exec_we[2].next = self.valu.n_exec_we.val();
+        self.regs.exec_in[2].next = self.v_sd.val();
+        self.regs.scc_we[2].next = false;
+        self.regs.scc_in[2].next = false;
+        self.regs.pc_we[2].next = false;
+        self.regs.pc_in[2].next = self.z32.val();
         self.fetch.pc[0].next = self.new_pc.val();
         self.fetch.sel[0].next = self.zc.val();
         for c in 0..C {

@@ -70,6 +70,19 @@ pub struct Valu {
     pub sgpr_hi: Signal<Out, Bits<32>>,
     /// With `done`: `v_cmpx_*` writes the mask to EXEC too.
     pub exec_we: Signal<Out, Bit>,
+    /// The next `sgpr_we` (this cycle's value of the register behind it): a caller writes
+    /// the scalar result at the edge that ends the last quarter, a cycle before `done`.
+    pub n_sgpr_we: Signal<Out, Bit>,
+    /// The next `sgpr_wide`.
+    pub n_sgpr_wide: Signal<Out, Bit>,
+    /// The next `sgpr_dst`.
+    pub n_sgpr_dst: Signal<Out, Bits<7>>,
+    /// The next `sgpr_lo`.
+    pub n_sgpr_lo: Signal<Out, Bits<32>>,
+    /// The next `sgpr_hi`.
+    pub n_sgpr_hi: Signal<Out, Bits<32>>,
+    /// The next `exec_we`.
+    pub n_exec_we: Signal<Out, Bit>,
     /// The decode and the 16 lanes.
     dp: ValuQuarter,
     /// Fields of the cycle: the inputs when idle, the held ones in quarters 1..3.
@@ -243,6 +256,12 @@ impl Default for Valu {
             o_wb_q: Default::default(),
             o_wb_vgpr: Default::default(),
             o_wb_lanes: Default::default(),
+            n_sgpr_we: Default::default(),
+            n_sgpr_wide: Default::default(),
+            n_sgpr_dst: Default::default(),
+            n_sgpr_lo: Default::default(),
+            n_sgpr_hi: Default::default(),
+            n_exec_we: Default::default(),
             o_wb_data: array_init::array_init(|_| Default::default()),
             o_done: Default::default(),
             o_swe: Default::default(),
@@ -367,19 +386,25 @@ impl Logic for Valu {
             self.sdata.next = self.mask_now.val().get_bits::<32>(0);
         }
         self.o_done.d.next = self.last.val();
-        self.o_swe.d.next = self.last.val() & self.dp.sgpr_we.val();
-        self.o_swide.d.next = self.last.val() & self.dp.sgpr_we.val() & self.dp.sgpr_wide.val();
-        self.o_exec_we.d.next = self.last.val() & self.dp.sgpr_we.val() & self.dp.cmpx.val();
-        self.o_sdst.d.next = self.z7.val();
-        self.o_slo.d.next = self.z32.val();
-        self.o_shi.d.next = self.z32.val();
-        if self.last.val() & self.dp.sgpr_we.val() {
-            self.o_sdst.d.next = self.dp.sgpr_dst.val();
-            self.o_slo.d.next = self.sdata.val();
+        self.n_sgpr_we.next = self.last.val() & self.dp.sgpr_we.val();
+        self.n_sgpr_wide.next = self.n_sgpr_we.val() & self.dp.sgpr_wide.val();
+        self.n_exec_we.next = self.n_sgpr_we.val() & self.dp.cmpx.val();
+        self.n_sgpr_dst.next = self.z7.val();
+        self.n_sgpr_lo.next = self.z32.val();
+        self.n_sgpr_hi.next = self.z32.val();
+        if self.n_sgpr_we.val() {
+            self.n_sgpr_dst.next = self.dp.sgpr_dst.val();
+            self.n_sgpr_lo.next = self.sdata.val();
         }
-        if self.last.val() & self.dp.sgpr_we.val() & self.dp.sgpr_wide.val() {
-            self.o_shi.d.next = self.mask_now.val().get_bits::<32>(32);
+        if self.n_sgpr_wide.val() {
+            self.n_sgpr_hi.next = self.mask_now.val().get_bits::<32>(32);
         }
+        self.o_swe.d.next = self.n_sgpr_we.val();
+        self.o_swide.d.next = self.n_sgpr_wide.val();
+        self.o_exec_we.d.next = self.n_exec_we.val();
+        self.o_sdst.d.next = self.n_sgpr_dst.val();
+        self.o_slo.d.next = self.n_sgpr_lo.val();
+        self.o_shi.d.next = self.n_sgpr_hi.val();
         self.busy.next = self.r_run.q.val();
         self.quarter.next = self.r_q.q.val();
         self.wb_valid.next = self.o_wb_valid.q.val();

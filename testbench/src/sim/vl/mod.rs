@@ -48,6 +48,9 @@ pub struct VlOptions {
     pub window: (u64, u64),
     /// Write the waveform as FST (`--trace-fst`) instead of VCD.
     pub fst: bool,
+    /// Compile for build time rather than simulation speed (`BuildOptions::quick`): for
+    /// large designs in tests.
+    pub quick: bool,
 }
 
 impl Default for VlOptions {
@@ -56,6 +59,7 @@ impl Default for VlOptions {
             trace: false,
             window: (0, u64::MAX),
             fst: false,
+            quick: false,
         }
     }
 }
@@ -97,6 +101,7 @@ impl VlEngine {
                 trace: opts.trace,
                 fst: opts.fst,
                 tools: Default::default(),
+                quick: opts.quick,
             },
         )
         .map_err(|e| e.to_string())?;

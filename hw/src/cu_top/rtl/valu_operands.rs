@@ -1,0 +1,217 @@
+//! The VALU's operands over its four quarters: the VGPR rows its sources name, the lanes of
+//! the quarter it reads, the scalar sources copied into every lane, and the mask input.
+
+use crate::hdl::k;
+use crate::isa::insn_model::format;
+use crate::valu::QUARTER;
+use rust_hdl::prelude::*;
+
+/// Feeds the VALU ([`crate::valu`]'s contract) from the VGPR file and the scalar read ports.
+///
+/// In the issue cycle (`issue`, the VALU's quarter 0) the sources are the decoder's fields:
+/// `src0` (a VGPR for codes 256..=511, else the scalar `s0` of read port 0) and `src1` (the
+/// VOP3 code, or in the 32-bit encodings always the VGPR `vsrc1`, with the scalar `s1` of
+/// read port 1). They are held at the edge for quarters 1..3 (`busy`), with the wavefront's
+/// VGPR slot and context, which the write-back also uses (until the next issue). The VGPR
+/// read ports address the cycle's rows; `a`/`b` are the quarter's 16 lanes of the row, or the
+/// scalar in every lane. `mask_in` is VCC, or for the `_e64` forms of `v_cndmask_b32`,
+/// `v_addc_u32`, `v_subb_u32` and `v_subbrev_u32` the pair read port 2 resolves from `src2`.
+#[derive(LogicBlock)]
+pub struct ValuOperands {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// A VALU instruction issues this cycle.
+    pub issue: Signal<In, Bit>,
+    /// The VALU reads quarters 1..3 of the held instruction.
+    pub busy: Signal<In, Bit>,
+    /// The quarter the VALU reads this cycle.
+    pub quarter: Signal<In, Bits<2>>,
+    /// The decoder's format code (issue cycle).
+    pub format: Signal<In, Bits<4>>,
+    /// The decoder's opcode (issue cycle).
+    pub opcode: Signal<In, Bits<10>>,
+    /// The decoder's `src0` (issue cycle).
+    pub src0: Signal<In, Bits<9>>,
+    /// The decoder's `src1` (issue cycle).
+    pub src1: Signal<In, Bits<9>>,
+    /// The issuing wavefront's VGPR slot.
+    pub slot: Signal<In, Bits<8>>,
+    /// The issuing context.
+    pub ctx: Signal<In, Bits<8>>,
+    /// Read port 0's value (`src0` as a scalar), bits \[31:0\].
+    pub s0: Signal<In, Bits<32>>,
+    /// Read port 1's value (`src1` as a scalar), bits \[31:0\].
+    pub s1: Signal<In, Bits<32>>,
+    /// The issuing context's VCC.
+    pub vcc: Signal<In, Bits<64>>,
+    /// Read port 2's value (`src2` as a pair).
+    pub s2: Signal<In, Bits<64>>,
+    /// VGPR read port `a`'s row.
+    pub a_row: [Signal<In, Bits<32>>; 64],
+    /// VGPR read port `b`'s row.
+    pub b_row: [Signal<In, Bits<32>>; 64],
+    /// VGPR read port `a`'s slot.
+    pub a_slot: Signal<Out, Bits<8>>,
+    /// VGPR read port `a`'s register.
+    pub a_reg: Signal<Out, Bits<8>>,
+    /// VGPR read port `b`'s slot.
+    pub b_slot: Signal<Out, Bits<8>>,
+    /// VGPR read port `b`'s register.
+    pub b_reg: Signal<Out, Bits<8>>,
+    /// The VALU's `a`: `src0` of the quarter's lanes.
+    pub a: [Signal<Out, Bits<32>>; QUARTER],
+    /// The VALU's `b`: `src1` of the quarter's lanes.
+    pub b: [Signal<Out, Bits<32>>; QUARTER],
+    /// The VALU's `mask_in` (issue cycle).
+    pub mask_in: Signal<Out, Bits<64>>,
+    /// The held instruction's VGPR slot (its write-back).
+    pub wb_slot: Signal<Out, Bits<8>>,
+    /// The held instruction's context (its scalar write-back).
+    pub wb_ctx: Signal<Out, Bits<8>>,
+    /// The cycle's sources: a VGPR, its number, the scalar.
+    av: Signal<Local, Bit>,
+    areg: Signal<Local, Bits<8>>,
+    aval: Signal<Local, Bits<32>>,
+    bv: Signal<Local, Bit>,
+    breg: Signal<Local, Bits<8>>,
+    bval: Signal<Local, Bits<32>>,
+    cur_slot: Signal<Local, Bits<8>>,
+    /// The held sources.
+    r_av: DFF<Bit>,
+    r_areg: DFF<Bits<8>>,
+    r_aval: DFF<Bits<32>>,
+    r_bv: DFF<Bit>,
+    r_breg: DFF<Bits<8>>,
+    r_bval: DFF<Bits<32>>,
+    r_slot: DFF<Bits<8>>,
+    r_ctx: DFF<Bits<8>>,
+    f_vop3: Constant<Bits<4>>,
+    /// The `_e64` opcodes whose mask comes from `src2`.
+    mask_ops: [Constant<Bits<10>>; 4],
+    kq: [Constant<Bits<2>>; 4],
+}
+
+impl Default for ValuOperands {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            issue: Default::default(),
+            busy: Default::default(),
+            quarter: Default::default(),
+            format: Default::default(),
+            opcode: Default::default(),
+            src0: Default::default(),
+            src1: Default::default(),
+            slot: Default::default(),
+            ctx: Default::default(),
+            s0: Default::default(),
+            s1: Default::default(),
+            vcc: Default::default(),
+            s2: Default::default(),
+            a_row: array_init::array_init(|_| Default::default()),
+            b_row: array_init::array_init(|_| Default::default()),
+            a_slot: Default::default(),
+            a_reg: Default::default(),
+            b_slot: Default::default(),
+            b_reg: Default::default(),
+            a: array_init::array_init(|_| Default::default()),
+            b: array_init::array_init(|_| Default::default()),
+            mask_in: Default::default(),
+            wb_slot: Default::default(),
+            wb_ctx: Default::default(),
+            av: Default::default(),
+            areg: Default::default(),
+            aval: Default::default(),
+            bv: Default::default(),
+            breg: Default::default(),
+            bval: Default::default(),
+            cur_slot: Default::default(),
+            r_av: Default::default(),
+            r_areg: Default::default(),
+            r_aval: Default::default(),
+            r_bv: Default::default(),
+            r_breg: Default::default(),
+            r_bval: Default::default(),
+            r_slot: Default::default(),
+            r_ctx: Default::default(),
+            f_vop3: k(format::VOP3.into()),
+            // v_cndmask_b32, v_addc_u32, v_subb_u32, v_subbrev_u32 as VOP3 opcodes.
+            mask_ops: [k(0x100), k(0x11C), k(0x11D), k(0x11E)],
+            kq: array_init::array_init(|q| k(q as u64)),
+        }
+    }
+}
+
+impl Logic for ValuOperands {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r_av, r_areg, r_aval, r_bv, r_breg, r_bval, r_slot, r_ctx);
+        // The issue cycle's sources, from the fields.
+        self.av.next = self.src0.val().get_bit(8);
+        self.areg.next = self.src0.val().get_bits::<8>(0);
+        self.aval.next = self.s0.val();
+        self.bv.next = self.src1.val().get_bit(8) | (self.format.val() != self.f_vop3.val());
+        self.breg.next = self.src1.val().get_bits::<8>(0);
+        self.bval.next = self.s1.val();
+        self.cur_slot.next = self.slot.val();
+        self.mask_in.next = self.vcc.val();
+        if self.format.val() == self.f_vop3.val() {
+            for i in 0..4 {
+                if self.opcode.val() == self.mask_ops[i].val() {
+                    self.mask_in.next = self.s2.val();
+                }
+            }
+        }
+        // Quarters 1..3: the held ones.
+        if self.busy.val() {
+            self.av.next = self.r_av.q.val();
+            self.areg.next = self.r_areg.q.val();
+            self.aval.next = self.r_aval.q.val();
+            self.bv.next = self.r_bv.q.val();
+            self.breg.next = self.r_breg.q.val();
+            self.bval.next = self.r_bval.q.val();
+            self.cur_slot.next = self.r_slot.q.val();
+        }
+        self.r_av.d.next = self.r_av.q.val();
+        self.r_areg.d.next = self.r_areg.q.val();
+        self.r_aval.d.next = self.r_aval.q.val();
+        self.r_bv.d.next = self.r_bv.q.val();
+        self.r_breg.d.next = self.r_breg.q.val();
+        self.r_bval.d.next = self.r_bval.q.val();
+        self.r_slot.d.next = self.r_slot.q.val();
+        self.r_ctx.d.next = self.r_ctx.q.val();
+        if self.issue.val() & !self.busy.val() {
+            self.r_av.d.next = self.av.val();
+            self.r_areg.d.next = self.areg.val();
+            self.r_aval.d.next = self.aval.val();
+            self.r_bv.d.next = self.bv.val();
+            self.r_breg.d.next = self.breg.val();
+            self.r_bval.d.next = self.bval.val();
+            self.r_slot.d.next = self.slot.val();
+            self.r_ctx.d.next = self.ctx.val();
+        }
+        self.a_slot.next = self.cur_slot.val();
+        self.b_slot.next = self.cur_slot.val();
+        self.a_reg.next = self.areg.val();
+        self.b_reg.next = self.breg.val();
+        self.wb_slot.next = self.r_slot.q.val();
+        self.wb_ctx.next = self.r_ctx.q.val();
+        // The quarter's lanes of the rows, or the scalars.
+        for i in 0..QUARTER {
+            self.a[i].next = self.aval.val();
+            self.b[i].next = self.bval.val();
+        }
+        for q in 0..4 {
+            if self.quarter.val() == self.kq[q].val() {
+                for i in 0..QUARTER {
+                    if self.av.val() {
+                        self.a[i].next = self.a_row[16 * q + i].val();
+                    }
+                    if self.bv.val() {
+                        self.b[i].next = self.b_row[16 * q + i].val();
+                    }
+                }
+            }
+        }
+    }
+}
