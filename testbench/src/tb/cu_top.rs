@@ -111,7 +111,8 @@ fn marker(k: u64, s: &Schedule, send: Option<(u64, u64)>, ended: bool) -> Option
     send.map(|(wg, wave)| format!("dispatch wg {wg} wave {wave}"))
 }
 
-fn layout(cycles: u64) -> Gtkw {
+/// The view, opening on the launch (cycle `launch`), its dispatches and first issues.
+fn layout(launch: u64) -> Gtkw {
     let p = |s: &'static str| (s, None);
     let hex = |s: &'static str| (s, Some(Format::Hex));
     let dec = |s: &'static str| (s, Some(Format::Dec));
@@ -127,7 +128,10 @@ fn layout(cycles: u64) -> Gtkw {
     ];
     debug_assert_eq!(stall_names.len(), usize::from(stall::IDLE) + 1);
     Gtkw::new("rtgpu cu_top: the compute unit in RTL, scalar_loop launched once (hw/src/cu_top/rtl/top.rs)")
-        .window(cycles.min(crate::sim::waves::READABLE_CYCLES) * TB_PERIOD_PS)
+        .window_at(
+            launch.saturating_sub(2) * TB_PERIOD_PS,
+            crate::sim::waves::READABLE_CYCLES * TB_PERIOD_PS,
+        )
         .names("state", &named(&State::ALL.map(State::name)))
         .names("stall", &named(&stall_names))
         .group(
@@ -167,12 +171,13 @@ fn layout(cycles: u64) -> Gtkw {
             ],
         )
         .group(
-            "contexts' states",
+            // Context c is the split/merge unit's context 2c (2c + 1 is its split partner).
+            "contexts' states (the split/merge unit's, as the issue control takes them)",
             &[
-                state("cu_top.group.state$0"),
-                state("cu_top.group.state$1"),
-                state("cu_top.group.state$2"),
-                state("cu_top.group.state$3"),
+                state("cu_top.issue.state$0"),
+                state("cu_top.issue.state$1"),
+                state("cu_top.issue.state$2"),
+                state("cu_top.issue.state$3"),
             ],
         )
         .group(
@@ -277,6 +282,7 @@ fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
     let s = Schedule::new(program());
     let want = Expected::of(&s.code)?;
     let cycles = s.first + want.cycles + 2;
+    let launch = s.first - 1;
     let mut slots = [0u32; CONTEXTS];
     let mut issued = 0u64;
     let mut run = drive(
@@ -312,7 +318,7 @@ fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
             issued += u64::from(got.1.is_some());
             Ok(marker(k, &s, send, c == want.cycles))
         },
-        move || layout(cycles),
+        move || layout(launch),
     )?;
     run.summary = format!(
         "{cycles} cycles ({} code dwords, launch of {} cycles), every issue and busy == the behavioural compute unit ({issued} instructions)",
