@@ -90,3 +90,12 @@ pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
     bar.set_prefix(what.to_string());
     bar
 }
+
+/// A spinner on stderr for a step of unknown length (`what`), drawn only when stderr is a
+/// terminal.
+pub fn spinner(what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}

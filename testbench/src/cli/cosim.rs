@@ -3,7 +3,7 @@
 
 use crate::common::{cycles, find, options, Fail, Stimulus, MAX_COSIM_CYCLES};
 use rtgpu_testbench::paths;
-use rtgpu_testbench::sim::cosim::{self, LintReport, SimOutcome, Waiver};
+use rtgpu_testbench::sim::cosim::{self, KindWaiver, LintReport, SimOutcome, Waiver};
 use rtgpu_testbench::tb::TbOptions;
 use std::path::{Path, PathBuf};
 
@@ -45,12 +45,17 @@ pub fn run(a: &CosimArgs) -> Result<(), Fail> {
     let verilog = t.verilog()?;
     println!("{name}: Rust run: {}", run.summary);
     let outcome = cosim::replay(&dir, &verilog, &vectors)?;
-    let lint = cosim::lint(&dir, &verilog, t.lint_waivers())?;
-    print_waivers(t.lint_waivers());
-    let synth = cosim::synth(&dir, &verilog)?;
+    let kinds = t.lint_kind_waivers();
+    let lint = cosim::lint_kinds(&dir, &verilog, t.lint_waivers(), kinds)?;
+    print_waivers(t.lint_waivers(), kinds);
+    let synth = cosim::synth_with(&dir, &verilog, t.synth_script())?;
     let icarus_ok = print_icarus(&outcome, &dir);
     let lint_ok = print_lint(&lint);
-    println!("yosys synth: {} cells", synth.cells);
+    println!(
+        "yosys {}: {} cells",
+        synth.script.synth_command(),
+        synth.cells
+    );
     println!("files: {}", dir.display());
     if !(icarus_ok && lint_ok) {
         return Err(Fail(1, format!("cosimulation of `{name}` failed")));
@@ -59,9 +64,15 @@ pub fn run(a: &CosimArgs) -> Result<(), Fail> {
 }
 
 /// Prints the block's Verilator waivers, one a line.
-fn print_waivers(waivers: &[Waiver]) {
+fn print_waivers(waivers: &[Waiver], kinds: &[KindWaiver]) {
     for w in waivers {
         println!("verilator waiver: {} on `{}`: {}", w.rule, w.signal, w.why);
+    }
+    for w in kinds {
+        println!(
+            "verilator waiver: {} on \"{}\": {}",
+            w.rule, w.message, w.why
+        );
     }
 }
 

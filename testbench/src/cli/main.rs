@@ -101,7 +101,9 @@ enum Cmd {
     /// Cosimulate a block: replay the testbench's vectors against its Verilog under Icarus,
     /// lint it with Verilator and synthesize it with Yosys.
     Cosim(cosim::CosimArgs),
-    /// Synthesize a block with Yosys and print its cell count.
+    /// Synthesize a block with Yosys and print its cell count and the script used; `cu`: the
+    /// compute unit's RTL top with the cells of each sub-block and the total. Exit 1 when
+    /// Yosys fails, 2 on an unknown block
     Synth(synth::SynthArgs),
     /// Assemble a GCN3 (gfx8) + split/merge source; prints `ADDR: WORD(S)  TEXT` per
     /// instruction.

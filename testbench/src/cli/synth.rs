@@ -1,29 +1,108 @@
-//! `rtgpu synth`: a block through Yosys, and its cell count.
+//! `rtgpu synth`: a block through Yosys, and its cell count; `rtgpu synth cu`: the compute
+//! unit's RTL top with the cells of each sub-block.
 
-use crate::common::{find, Fail};
+use crate::common::{find, print_json_or, spinner, Fail};
 use rtgpu_testbench::paths;
-use rtgpu_testbench::sim::cosim;
+use rtgpu_testbench::sim::cosim::{self, SynthReport, SynthScript};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The name that synthesizes the compute unit's RTL top per sub-block.
+const CU: &str = "cu";
+
+/// The testbench whose Verilog `rtgpu synth cu` synthesizes.
+const CU_TOP: &str = "cu_top";
 
 /// The arguments of `rtgpu synth`.
 #[derive(clap::Args)]
 pub struct SynthArgs {
-    /// Block name (see `rtgpu list`).
+    /// Block name (see `rtgpu list`), or `cu`: the compute unit's RTL top (`cu_top`) with the
+    /// cells of each sub-block.
     name: String,
     /// Print the whole `stat` report.
     #[arg(long)]
     stat: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One sub-block's cells.
+#[derive(Serialize)]
+struct SubBlock {
+    /// The instance in the top (`top`: the top's own registers and glue).
+    name: String,
+    /// Its cells, its own sub-blocks included.
+    cells: u64,
+}
+
+/// What `rtgpu synth` prints.
+#[derive(Serialize)]
+struct SynthOut {
+    /// The block.
+    block: String,
+    /// The Yosys `synth` command.
+    script: &'static str,
+    /// The cells of the whole design.
+    cells: u64,
+    /// Per sub-block (`cu` only).
+    sub_blocks: Vec<SubBlock>,
+    /// Yosys's wall-clock time.
+    seconds: f64,
 }
 
 /// Synthesizes the block's Verilog in its cosimulation directory and prints the cell count
 /// (after the `stat` report if asked).
 pub fn run(a: &SynthArgs) -> Result<(), Fail> {
-    let t = find(&a.name)?;
+    let (t, script) = match a.name.as_str() {
+        CU => (find(CU_TOP)?, SynthScript::BySubBlock),
+        name => find(name).map(|t| (t, t.synth_script()))?,
+    };
     let verilog = t.verilog()?;
     let dir = paths::cosim_dir(&a.name);
-    let report = cosim::synth(&dir, &verilog)?;
-    if a.stat {
+    let bar = spinner(&format!("yosys: {}", a.name));
+    let clock = std::time::Instant::now();
+    let report = cosim::synth_with(&dir, &verilog, script);
+    bar.finish_and_clear();
+    let report = report?;
+    if a.stat && !a.json {
         println!("{}", report.stat);
     }
-    println!("{}: yosys synth -top top: {} cells", a.name, report.cells);
-    Ok(())
+    let out = summary(&a.name, &report, clock.elapsed().as_secs_f64());
+    print_json_or(a.json, &out, text)
+}
+
+fn summary(block: &str, r: &SynthReport, seconds: f64) -> SynthOut {
+    let sub_blocks = r
+        .sub_blocks
+        .iter()
+        .map(|(m, cells)| SubBlock {
+            name: m.strip_prefix("top$").unwrap_or(m).to_string(),
+            cells: *cells,
+        })
+        .collect();
+    SynthOut {
+        block: block.to_string(),
+        script: r.script.synth_command(),
+        cells: r.cells,
+        sub_blocks,
+        seconds,
+    }
+}
+
+fn text(o: &SynthOut) -> String {
+    let mut s = String::new();
+    for b in &o.sub_blocks {
+        let name = match b.name.as_str() {
+            "top" => "(the top's registers and glue)",
+            n => n,
+        };
+        let _ = writeln!(s, "  {name:<32} {:>9} cells", b.cells);
+    }
+    let _ = writeln!(
+        s,
+        "{}: yosys {}: {} cells ({:.0} s)",
+        o.block, o.script, o.cells, o.seconds
+    );
+    s
 }

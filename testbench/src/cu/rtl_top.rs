@@ -149,16 +149,7 @@ fn drive(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopR
         .map_err(err)?;
     h.cycle(|u| u.reset.next = true, |_| ()).map_err(err)?;
     for (i, &w) in code.iter().enumerate() {
-        h.cycle(
-            |u| {
-                u.reset.next = false;
-                u.code_we.next = true;
-                u.code_addr.next = (i as u64).to_bits();
-                u.code_data.next = u64::from(w).to_bits();
-            },
-            |_| (),
-        )
-        .map_err(err)?;
+        h.cycle(|u| write_code(u, i, w), |_| ()).map_err(err)?;
     }
     h.cycle(|u| start(u, l), |_| ()).map_err(err)?;
     let mut run = TopRun {
@@ -186,8 +177,16 @@ fn drive(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopR
     Err(format!("the RTL launch did not end in {limit} cycles"))
 }
 
+/// A code write through the code port (reset low): dword `i` = `w`.
+pub fn write_code(u: &mut ComputeUnitTop, i: usize, w: u32) {
+    u.reset.next = false;
+    u.code_we.next = true;
+    u.code_addr.next = (i as u64).to_bits();
+    u.code_data.next = u64::from(w).to_bits();
+}
+
 /// The launch inputs, with `launch` high for this cycle.
-fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
+pub fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
     let lat = TopLaunch::config().lat;
     u.code_we.next = false;
     u.launch.next = true;
@@ -204,8 +203,9 @@ fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
     u.issue_period.next = u64::from(lat.issue_period).to_bits();
 }
 
-/// Reads one cycle's probes: a dispatch names the slot's wavefront, an issue is recorded.
-fn observe(
+/// Reads one cycle's probes: a dispatch names the slot's wavefront (in `slots`), an issue
+/// is recorded (in `issues`, with the wavefront its slot holds).
+pub fn observe(
     u: &ComputeUnitTop,
     l: &TopLaunch,
     cycle: u64,

@@ -4,13 +4,14 @@
 
 use crate::bench::engines::EngineCycles;
 use crate::bench::BenchRow;
-use crate::sim::cosim::Waiver;
+use crate::sim::cosim::{KindWaiver, SynthScript, Waiver};
 use std::path::Path;
 
 pub mod cache;
 pub mod cdc;
 mod counter;
 pub mod ctx;
+pub mod cu_top;
 mod decode;
 pub mod dispatch;
 pub mod dram;
@@ -57,20 +58,29 @@ pub trait BlockTb: Sync {
     fn synthesized_by(&self) -> Option<&'static str> {
         None
     }
-    /// Why CI's cosimulation test runs only the Icarus replay of this block, not yet its
-    /// Verilator lint and Yosys synthesis (`rtgpu cosim NAME` runs all three); `None`: all
-    /// three (every block but one whose lint and synthesis are known open work).
-    fn icarus_only_in_ci(&self) -> Option<&'static str> {
+    /// Why CI's cosimulation test replays and lints this block but does not synthesize it
+    /// (`rtgpu cosim NAME` and `rtgpu synth NAME` do); `None`: CI synthesizes it too (every
+    /// block but one whose synthesis takes minutes).
+    fn not_synthesized_in_ci(&self) -> Option<&'static str> {
         None
     }
     /// Lint findings this configuration of the block expects (none by default).
     fn lint_waivers(&self) -> &'static [Waiver] {
         &[]
     }
+    /// The Yosys script that synthesizes the block ([`SynthScript::Flat`] unless the block
+    /// says why not).
+    fn synth_script(&self) -> SynthScript {
+        SynthScript::Flat
+    }
+    /// Kinds of lint findings the block expects, by message shape (none by default).
+    fn lint_kind_waivers(&self) -> &'static [KindWaiver] {
+        &[]
+    }
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 28] {
+pub fn all() -> [&'static dyn BlockTb; 29] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -100,6 +110,7 @@ pub fn all() -> [&'static dyn BlockTb; 28] {
         &cdc::CdcTb,
         &DecodeTb,
         &CounterTb,
+        &cu_top::CuTopTb,
     ]
 }
 

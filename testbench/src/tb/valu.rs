@@ -13,7 +13,7 @@
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::sim::cosim::verilog_of;
-use crate::sim::cosim::Waiver;
+use crate::sim::cosim::{KindWaiver, SynthScript, Waiver, BIT_CAST_WIDTH};
 use crate::sim::waves::{named, Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -351,14 +351,33 @@ impl Stimulus {
 }
 
 /// rust-hdl emits a block's wiring as one `always @(*)`, which Verilator orders as a unit:
-/// the quarter datapath drives its lanes' inputs and reads their results in one block, the
-/// top drives the datapath's inputs and reads its outputs. No loop at signal level: a lane's
-/// inputs come from the decode and the block's inputs, never from a lane's result.
-const WAIVERS: [Waiver; 1] = [Waiver {
-    rule: "UNOPTFLAT",
-    signal: "top.dp$dst",
-    why: "top always-block granularity: the datapath's dst comes from the held or issued field, never from a datapath output",
-}];
+/// the top drives the datapath's inputs and reads its outputs in one block. No loop at signal
+/// level: a lane's inputs come from the decode and the block's inputs, never from a lane's
+/// result. The rounding's `room` is a difference of which only the sign is read.
+const WAIVERS: [Waiver; 2] = [
+    Waiver {
+        rule: "UNOPTFLAT",
+        signal: "top.dp$dst",
+        why: "top always-block granularity: the datapath's dst comes from the held or issued field, never from a datapath output",
+    },
+    Waiver {
+        rule: "UNUSEDSIGNAL",
+        signal: "room",
+        why: "the rounding reads only the sign of lim - lz (whether the leading zeros fit the exponent)",
+    },
+];
+
+/// The findings of the fp32 lanes by shape, the same in each of the 16 lanes: the
+/// zero-extensions, and the fp lane's adder at block granularity.
+const KIND_WAIVERS: [KindWaiver; 3] = [
+    BIT_CAST_WIDTH[0],
+    BIT_CAST_WIDTH[1],
+    KindWaiver {
+        rule: "UNOPTFLAT",
+        message: "*Circular combinational logic: 'top.dp.lane$*.fpu.fadd.round$bits'*",
+        why: "fp lane always-block granularity: it drives the adder's operands and reads its rounded sum; the operands never come from the sum",
+    },
+];
 
 fn marker(inp: &ValuIn, out: &ValuOut) -> Option<String> {
     match (inp.reset, out.done, out.exec_we) {
@@ -489,10 +508,12 @@ impl BlockTb for ValuTb {
         &WAIVERS
     }
 
-    /// With the fp32 lanes (docs/blocks/valu.md): Verilator reports the zero-extensions
-    /// (`WIDTH`), sliced sign bits (`UNUSEDSIGNAL`) and the adder's rounding at block
-    /// granularity (`UNOPTFLAT`), and Yosys's `synth -flatten` ran out of 23 GB.
-    fn icarus_only_in_ci(&self) -> Option<&'static str> {
-        Some("fp32 lanes: lint findings and synthesis are open work")
+    fn lint_kind_waivers(&self) -> &'static [KindWaiver] {
+        &KIND_WAIVERS
+    }
+
+    /// The default script's `share` pass does not finish on the 16 fp32 lanes (23 GB).
+    fn synth_script(&self) -> SynthScript {
+        SynthScript::FlatNoShare
     }
 }

@@ -44,7 +44,8 @@ fn list_names_every_block_and_speaks_json() {
             "regmap",
             "cdc",
             "decode",
-            "counter"
+            "counter",
+            "cu_top"
         ]
     );
 }
@@ -71,6 +72,18 @@ fn tb_writes_the_waveform_where_asked() {
     assert!(out.contains("decode: PASS"), "{out}");
     assert!(dir.path().join("decode.vcd").is_file());
     assert!(dir.path().join("decode.gtkw").is_file());
+}
+
+#[test]
+fn synth_speaks_json_and_names_its_script() {
+    let (code, out, err) = rtgpu(&["synth", "decode", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["block"], "decode");
+    assert_eq!(v["script"], "synth -flatten -top top");
+    // The decode stage's count on its page (docs/blocks/decode.md).
+    assert_eq!(v["cells"], 177);
+    assert_eq!(v["sub_blocks"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]

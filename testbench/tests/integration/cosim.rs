@@ -47,19 +47,20 @@ fn cosimulate(t: &dyn BlockTb) {
         }
         other => panic!("{}: {other:?} (files in {})", t.name(), dir.display()),
     }
-    if let Some(why) = t.icarus_only_in_ci() {
-        eprintln!("{}: Icarus only ({why})", t.name());
+    let kinds = t.lint_kind_waivers();
+    let lint = ok(cosim::lint_kinds(&dir, &verilog, t.lint_waivers(), kinds));
+    assert!(lint.clean, "{}: {:?}", t.name(), lint.findings);
+    if let Some(why) = t.not_synthesized_in_ci() {
+        eprintln!("{}: not synthesized here ({why})", t.name());
         return;
     }
-    let lint = ok(cosim::lint(&dir, &verilog, t.lint_waivers()));
-    assert!(lint.clean, "{}: {:?}", t.name(), lint.findings);
     if let Some(other) = t.synthesized_by() {
         // Synthesized with `other`: the same block, so the same ports by name.
         let other = tb::find(other).unwrap().verilog().unwrap();
         assert_eq!(port_names(&other), port_names(&verilog), "{}", t.name());
         return;
     }
-    let synth = ok(cosim::synth(&dir, &verilog));
+    let synth = ok(cosim::synth_with(&dir, &verilog, t.synth_script()));
     assert!(synth.cells > 0, "{}: {}", t.name(), synth.stat);
 }
 
@@ -209,4 +210,30 @@ fn an_empty_recording_is_an_error_not_a_pass() {
     };
     let err = cosim::replay(&workdir("empty"), &t.verilog().unwrap(), &empty).unwrap_err();
     assert!(matches!(err, cosim::ToolError::NoVectors));
+}
+
+/// `SynthScript::BySubBlock` (what `rtgpu synth cu` runs) on the SALU: each of its sub-blocks
+/// (adder, logic unit, multiplier, shifter, decode) is counted, and the parts with the top's
+/// own cells add up to the design's total.
+#[test]
+fn cells_per_sub_block_add_up_to_the_total() {
+    let t = tb::find("salu").unwrap();
+    let dir = workdir("salu_by_sub_block");
+    let r = ok(cosim::synth_with(
+        &dir,
+        &t.verilog().unwrap(),
+        cosim::SynthScript::BySubBlock,
+    ));
+    let names: Vec<&str> = r.sub_blocks.iter().map(|(m, _)| m.as_str()).collect();
+    assert!(
+        names.len() >= 4 && names.last() == Some(&"top"),
+        "{names:?}"
+    );
+    assert!(
+        r.sub_blocks.iter().all(|(_, n)| *n > 0),
+        "{:?}",
+        r.sub_blocks
+    );
+    let sum: u64 = r.sub_blocks.iter().map(|(_, n)| n).sum();
+    assert_eq!(sum, r.cells, "{}", r.stat);
 }

@@ -81,3 +81,45 @@ fn the_harness_engine_agrees() {
         }
     }
 }
+
+/// `rtgpu tb cu_top`: the code load through the code port and one launch of `scalar_loop`,
+/// every cycle of the RTL's launch against the behavioural unit's (issue and busy), with a
+/// waveform whose markers name the launch, the eight dispatches and the end, and whose issue
+/// group shows the instruction at the PC through the disassembler.
+#[test]
+fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
+    use rtgpu_testbench::tb::{self, TbOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let t = tb::find("cu_top").unwrap();
+    let run = t
+        .run(&TbOptions {
+            waves_dir: Some(dir.path().to_path_buf()),
+            ..TbOptions::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    // 8 wavefronts of scalar_loop on 4 contexts: 254 cycles, 252 instructions.
+    assert!(
+        run.summary.contains("launch of 254 cycles") && run.summary.contains("(252 instructions)"),
+        "{}",
+        run.summary
+    );
+    let gtkw = std::fs::read_to_string(run.gtkw.unwrap()).unwrap();
+    let markers: Vec<&str> = gtkw
+        .lines()
+        .filter_map(|l| l.strip_prefix("[markername] "))
+        .collect();
+    assert_eq!(
+        markers.iter().filter(|m| m.contains("dispatch wg")).count(),
+        8
+    );
+    assert!(markers.iter().any(|m| m.ends_with("launch")), "{markers:?}");
+    assert!(
+        markers.last().unwrap().ends_with("busy falls"),
+        "{markers:?}"
+    );
+    let g_w0 = gtkw.find("cu_top.g_w0").unwrap();
+    assert!(
+        gtkw[..g_w0].ends_with("rtgpu disasm --gtkwave-filter\n"),
+        "{gtkw}"
+    );
+}

@@ -35,13 +35,15 @@ pub struct BranchTarget {
     /// `simm16` sign-extended.
     offset: Signal<Local, Bits<32>>,
     sop1: Constant<Bits<4>>,
-    op: [Constant<Bits<10>>; 10],
+    /// The opcodes: SOPP `s_branch`, `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`; SOP1
+    /// `s_swappc_b64` (`s_setpc_b64`, the other SOP1 branch, needs no opcode of its own).
+    op: [Constant<Bits<10>>; 8],
     sign: Constant<Bits<32>>,
 }
 
 impl Default for BranchTarget {
     fn default() -> Self {
-        let ops = [0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x1D, 0x1E, 0];
+        let ops = [0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x1E];
         Self {
             format: Default::default(),
             opcode: Default::default(),
@@ -75,7 +77,7 @@ impl Logic for BranchTarget {
         if self.format.val() == self.sop1.val() {
             self.taken.next = true;
             self.target.next = self.src.val().get_bits::<32>(0);
-            self.swap.next = self.opcode.val() == self.op[8].val();
+            self.swap.next = self.opcode.val() == self.op[7].val();
         } else {
             if self.opcode.val() == self.op[0].val() {
                 self.taken.next = true;

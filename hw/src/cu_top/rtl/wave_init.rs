@@ -24,6 +24,9 @@ pub struct WaveInit {
     pub lanes: Signal<Out, Bits<64>>,
     /// Work-items of the work-group from this wave's first on.
     rem: Signal<Local, Bits<32>>,
+    /// `64 − rem`: the lanes past the work-group's end (32 bits, then zero-extended: casting
+    /// the difference itself would make Verilog subtract at the cast's 64 bits).
+    gap: Signal<Local, Bits<32>>,
     ones: Constant<Bits<64>>,
     k64: Constant<Bits<32>>,
     z32: Constant<Bits<32>>,
@@ -40,6 +43,7 @@ impl Default for WaveInit {
             init_s: array_init::array_init(|_| Default::default()),
             lanes: Default::default(),
             rem: Default::default(),
+            gap: Default::default(),
             ones: k(u64::MAX),
             k64: k(64),
             z32: k(0),
@@ -60,12 +64,12 @@ impl Logic for WaveInit {
         self.init_s[3].next = self.wg_size.val();
         self.init_s[4].next = bit_cast::<32, 8>(self.wave.val());
         self.rem.next = self.wg_size.val() - (bit_cast::<32, 8>(self.wave.val()) << 6);
+        self.gap.next = self.k64.val() - self.rem.val();
         self.lanes.next = self.ones.val();
         if self.rem.val() < self.k64.val() {
             self.lanes.next = self.z64.val();
             if self.rem.val() != self.z32.val() {
-                self.lanes.next =
-                    self.ones.val() >> bit_cast::<64, 32>(self.k64.val() - self.rem.val());
+                self.lanes.next = self.ones.val() >> bit_cast::<64, 32>(self.gap.val());
             }
         }
     }

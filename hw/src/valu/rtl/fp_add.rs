@@ -30,7 +30,8 @@ pub struct FpAdd {
     pub d: Signal<Out, Bits<32>>,
     /// The rounding.
     round: FpRound,
-    /// `xe − ze`.
+    /// `xe − ze`: its sign picks the operand kept in place, its value (or its negation) is
+    /// the shift of the other.
     dxz: Signal<Local, Bits<12>>,
     /// `x` is the operand kept in place.
     x_big: Signal<Local, Bit>,
@@ -60,6 +61,8 @@ pub struct FpAdd {
     one52: Constant<Bits<52>>,
     /// All ones.
     ones: Constant<Bits<52>>,
+    /// 0.
+    zero12: Constant<Bits<12>>,
     /// 0.
     zero48: Constant<Bits<48>>,
     /// 0.
@@ -92,6 +95,7 @@ impl Default for FpAdd {
             one12: k(1),
             one52: k(1),
             ones: k((1 << 52) - 1),
+            zero12: k(0),
             zero48: k(0),
             zero52: k(0),
         }
@@ -114,14 +118,14 @@ impl Logic for FpAdd {
         self.bm.next = bit_cast::<52, 48>(self.zm.val()) << 3;
         self.ss.next = self.xs.val();
         self.sm.next = bit_cast::<52, 48>(self.xm.val()) << 3;
-        self.diff.next = self.ze.val() - self.xe.val();
+        self.diff.next = self.zero12.val() - self.dxz.val();
         if self.x_big.val() {
             self.bs.next = self.xs.val();
             self.be.next = self.xe.val();
             self.bm.next = bit_cast::<52, 48>(self.xm.val()) << 3;
             self.ss.next = self.zs.val();
             self.sm.next = bit_cast::<52, 48>(self.zm.val()) << 3;
-            self.diff.next = self.xe.val() - self.ze.val();
+            self.diff.next = self.dxz.val();
         }
         // Right by the difference (a negative one only beside a zero), the lost bits sticky.
         self.sh.next = self.zero52.val();

@@ -21,8 +21,8 @@ pub struct FpToInt {
     mag: Signal<Local, Bits<64>>,
     /// The magnitude is 2^32 or more.
     big: Signal<Local, Bit>,
-    /// The result.
-    r: Signal<Local, Bits<64>>,
+    /// The result (32 bits: the negations wrap as the integer's do).
+    r: Signal<Local, Bits<32>>,
     /// 150: the exponent field of an integer significand.
     e150: Constant<Bits<64>>,
     /// 182: magnitudes of 2^32 and more.
@@ -41,6 +41,8 @@ pub struct FpToInt {
     inf: Constant<Bits<32>>,
     /// 0.
     zero: Constant<Bits<64>>,
+    /// 0.
+    zero32: Constant<Bits<32>>,
 }
 
 impl Default for FpToInt {
@@ -63,6 +65,7 @@ impl Default for FpToInt {
             hidden: k(1 << 23),
             inf: k(0x7F80_0000),
             zero: k(0),
+            zero32: k(0),
         }
     }
 }
@@ -81,25 +84,25 @@ impl Logic for FpToInt {
             self.mag.next = self.m.val() << (self.e.val() - self.e150.val());
         }
         // Positive: at most the type's maximum; negative: 0 unsigned, down to −2^31 signed.
-        self.r.next = self.mag.val();
+        self.r.next = self.mag.val().get_bits::<32>(0);
         if self.big.val() | (self.mag.val() > self.umax.val()) {
-            self.r.next = self.umax.val();
+            self.r.next = self.umax.val().get_bits::<32>(0);
         }
         if self.is_signed.val() & (self.big.val() | (self.mag.val() > self.imax.val())) {
-            self.r.next = self.imax.val();
+            self.r.next = self.imax.val().get_bits::<32>(0);
         }
         if self.a.val().get_bit(31) {
-            self.r.next = self.zero.val();
+            self.r.next = self.zero32.val();
             if self.is_signed.val() {
-                self.r.next = self.zero.val() - self.mag.val();
+                self.r.next = self.zero32.val() - self.mag.val().get_bits::<32>(0);
                 if self.big.val() | (self.mag.val() > self.imin.val()) {
-                    self.r.next = self.zero.val() - self.imin.val();
+                    self.r.next = self.imin.val().get_bits::<32>(0);
                 }
             }
         }
         if (self.a.val() & !self.imin.val().get_bits::<32>(0)) > self.inf.val() {
-            self.r.next = self.zero.val();
+            self.r.next = self.zero32.val();
         }
-        self.d.next = self.r.val().get_bits::<32>(0);
+        self.d.next = self.r.val();
     }
 }

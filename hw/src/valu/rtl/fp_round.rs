@@ -38,6 +38,9 @@ pub struct FpRound {
     lost: Signal<Local, Bit>,
     /// The exponent field used.
     eu: Signal<Local, Bits<12>>,
+    /// `eu − 1`, the exponent field of the packed code (12 bits, then zero-extended: casting
+    /// the difference itself would make Verilog subtract at the cast's 40 bits).
+    em1: Signal<Local, Bits<12>>,
     /// Round up.
     up: Signal<Local, Bit>,
     /// The packed magnitude before the overflow check.
@@ -79,6 +82,7 @@ impl Default for FpRound {
             norm: Default::default(),
             lost: Default::default(),
             eu: Default::default(),
+            em1: Default::default(),
             up: Default::default(),
             code: Default::default(),
             mag: Default::default(),
@@ -133,10 +137,11 @@ impl Logic for FpRound {
             & (self.norm.val().get_bit(28)
                 | self.lost.val()
                 | (self.norm.val().get_bits::<27>(0) != self.zero52.val().get_bits::<27>(0)));
-        self.code.next = (bit_cast::<40, 12>(self.eu.val() - self.one12.val()) << 23)
+        self.em1.next = self.eu.val() - self.one12.val();
+        self.code.next = (bit_cast::<40, 12>(self.em1.val()) << 23)
             + bit_cast::<40, 24>(self.norm.val().get_bits::<24>(28));
         if self.up.val() {
-            self.code.next = (bit_cast::<40, 12>(self.eu.val() - self.one12.val()) << 23)
+            self.code.next = (bit_cast::<40, 12>(self.em1.val()) << 23)
                 + bit_cast::<40, 24>(self.norm.val().get_bits::<24>(28))
                 + self.one40.val();
         }

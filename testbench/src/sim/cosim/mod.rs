@@ -17,7 +17,9 @@ use crate::sim::ports::PortVectors;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::core::prelude::*;
 use std::path::Path;
-pub use tools::{LintReport, SimOutcome, SynthReport, ToolError, Waiver};
+pub use tools::{
+    KindWaiver, LintReport, SimOutcome, SynthReport, SynthScript, ToolError, Waiver, BIT_CAST_WIDTH,
+};
 
 /// The Verilog of `uut` (module `top`), after rust-hdl's structural checks.
 pub fn verilog_of<B: Block>(uut: &mut B) -> Result<String, String> {
@@ -56,12 +58,32 @@ pub fn replay(dir: &Path, verilog: &str, vectors: &PortVectors) -> Result<SimOut
 
 /// Writes `top.v` into `dir` and lints it, accepting only `waivers`.
 pub fn lint(dir: &Path, verilog: &str, waivers: &[Waiver]) -> Result<LintReport, ToolError> {
-    put(dir, "top.v", verilog)?;
-    tools::verilator_lint(dir, waivers)
+    lint_kinds(dir, verilog, waivers, &[])
 }
 
-/// Writes `top.v` into `dir` and synthesizes it.
-pub fn synth(dir: &Path, verilog: &str) -> Result<SynthReport, ToolError> {
+/// Writes `top.v` into `dir` and lints it, accepting only `waivers` and the findings of the
+/// shapes `kinds`.
+pub fn lint_kinds(
+    dir: &Path,
+    verilog: &str,
+    waivers: &[Waiver],
+    kinds: &[KindWaiver],
+) -> Result<LintReport, ToolError> {
     put(dir, "top.v", verilog)?;
-    tools::yosys_synth(dir)
+    tools::verilator_lint(dir, waivers, kinds)
+}
+
+/// Writes `top.v` into `dir` and synthesizes it ([`SynthScript::Flat`]).
+pub fn synth(dir: &Path, verilog: &str) -> Result<SynthReport, ToolError> {
+    synth_with(dir, verilog, SynthScript::Flat)
+}
+
+/// Writes `top.v` into `dir` and synthesizes it with `script`.
+pub fn synth_with(
+    dir: &Path,
+    verilog: &str,
+    script: SynthScript,
+) -> Result<SynthReport, ToolError> {
+    put(dir, "top.v", verilog)?;
+    tools::yosys_synth(dir, script)
 }

@@ -161,19 +161,55 @@ pub struct Waiver {
     pub why: &'static str,
 }
 
+/// A kind of lint finding a block accepts on purpose, by the shape of its message rather than
+/// one signal: for findings that name no signal (a `bit_cast` of a slice) or the same
+/// construct in every instance of a sub-block (16 lanes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindWaiver {
+    /// The Verilator rule (`WIDTH`).
+    pub rule: &'static str,
+    /// A Verilator wildcard pattern (`*`, `?`) over the whole message text.
+    pub message: &'static str,
+    /// Why findings of this shape are expected.
+    pub why: &'static str,
+}
+
+/// rust-hdl's `bit_cast` to a wider type, a zero-extension, as Verilator sees it: an AND of the
+/// signal (or of a slice of one) with a mask of the wider width. Rust's types give every other
+/// AND operands of one width, and a cast of an expression (whose Verilog would compute at the
+/// wider width) is reported as that expression's operator, not waived here.
+pub const BIT_CAST_WIDTH: [KindWaiver; 2] = [
+    KindWaiver {
+        rule: "WIDTH",
+        message: "*Operator AND expects * bits on the LHS, but LHS's VARREF * generates *",
+        why: "rust-hdl writes bit_cast (a zero-extension) of a signal as an AND with a wider mask",
+    },
+    KindWaiver {
+        rule: "WIDTH",
+        message: "*Operator AND expects * bits on the LHS, but LHS's SEL generates *",
+        why: "rust-hdl writes bit_cast (a zero-extension) of a slice as an AND with a wider mask",
+    },
+];
+
 /// `verilator --lint-only -Wall -Wno-DECLFILENAME waivers.vlt top.v`.
 ///
 /// DECLFILENAME is the one rule waived everywhere: it asks for one module per file named after
 /// it, while rust-hdl emits the whole hierarchy (`top`, `top$word`, ...) as one file. It is
 /// about file layout, not logic. Beyond it, only the block's own `waivers` are accepted, each
-/// as a `lint_off -rule RULE -match` on messages naming its one signal (`waivers.vlt`).
-pub fn verilator_lint(dir: &Path, waivers: &[Waiver]) -> Result<LintReport, ToolError> {
+/// as a `lint_off -rule RULE -match` on messages naming its one signal, and its `kinds`, each
+/// on messages of its pattern (`waivers.vlt`).
+pub fn verilator_lint(
+    dir: &Path,
+    waivers: &[Waiver],
+    kinds: &[KindWaiver],
+) -> Result<LintReport, ToolError> {
     let mut config = String::from("`verilator_config\n");
-    for w in waivers {
-        config += &format!(
-            "// {}\nlint_off -rule {} -file \"*\" -match \"*'{}'*\"\n",
-            w.why, w.rule, w.signal
-        );
+    let signals = waivers
+        .iter()
+        .map(|w| (w.rule, format!("*'{}'*", w.signal), w.why));
+    let shapes = kinds.iter().map(|w| (w.rule, w.message.to_string(), w.why));
+    for (rule, pattern, why) in signals.chain(shapes) {
+        config += &format!("// {why}\nlint_off -rule {rule} -file \"*\" -match \"{pattern}\"\n");
     }
     let vlt = dir.join("waivers.vlt");
     std::fs::write(&vlt, config).map_err(|e| ToolError::Io(with_path(e, &vlt)))?;
@@ -198,31 +234,140 @@ pub fn verilator_lint(dir: &Path, waivers: &[Waiver]) -> Result<LintReport, Tool
     })
 }
 
+/// How Yosys synthesizes a block: one script for most, another where the default does not
+/// finish or where the cells are wanted per sub-block. `rtgpu synth` prints the script it ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SynthScript {
+    /// `synth -flatten -top top`: the whole hierarchy as one netlist (every block but those
+    /// below).
+    Flat,
+    /// `synth -flatten -noshare -top top`: without the `share` pass, which merges shifters and
+    /// multipliers that are never active together behind multiplexers. It is the pass that ran
+    /// out of 23 GB on the VALU's 16 fp32 lanes (a SAT-based search over every pair of their
+    /// shifters); without it the VALU takes ~4 minutes and ~3.5 GB.
+    FlatNoShare,
+    /// The top's sub-blocks kept as modules (each flattened inside), the top's own registers
+    /// and glue flattened into it: `stat` counts the cells of each sub-block.
+    BySubBlock,
+}
+
+impl SynthScript {
+    /// The `synth` command line (without the `keep_hierarchy` attributes of [`Self::BySubBlock`]).
+    pub fn synth_command(self) -> &'static str {
+        match self {
+            Self::Flat => "synth -flatten -top top",
+            Self::FlatNoShare => "synth -flatten -noshare -top top",
+            Self::BySubBlock => "synth -flatten -top top (sub-blocks kept)",
+        }
+    }
+
+    /// The Yosys script for `verilog`.
+    fn script(self, verilog: &str) -> String {
+        let keep: String = match self {
+            Self::BySubBlock => sub_blocks(verilog)
+                .iter()
+                .map(|m| format!("setattr -mod -set keep_hierarchy 1 {m}; "))
+                .collect(),
+            _ => String::new(),
+        };
+        let synth = self.synth_command().trim_end_matches(" (sub-blocks kept)");
+        format!("read_verilog top.v; hierarchy -top top; {keep}{synth}; stat -top top")
+    }
+}
+
+/// The modules of the top's sub-blocks in `verilog`: the modules instantiated in module `top`,
+/// but its registers (rust-hdl's `DFF`s, modules with the ports `d`, `q`, `clock`).
+pub fn sub_blocks(verilog: &str) -> Vec<String> {
+    let top = verilog.split("endmodule").next().unwrap_or_default();
+    let register = |m: &str| verilog.contains(&format!("module {m}(d,q,clock);"));
+    top.lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let (module, instance) = (words.next()?, words.next()?);
+            (module.starts_with("top$") && instance.ends_with('(')).then(|| module.to_string())
+        })
+        .filter(|m| !register(m))
+        .collect()
+}
+
 /// What Yosys made of `top.v`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SynthReport {
-    /// `Number of cells` of the flattened top after `synth -top top`.
+    /// `Number of cells` of the whole design (with [`SynthScript::BySubBlock`]: the design
+    /// hierarchy's total).
     pub cells: u64,
     /// The `stat` section of the log.
     pub stat: String,
+    /// The script that ran.
+    pub script: SynthScript,
+    /// With [`SynthScript::BySubBlock`]: each sub-block's module and cells, in the order of
+    /// the top's instances; then `("top", n)`: the top's own registers and glue.
+    pub sub_blocks: Vec<(String, u64)>,
 }
 
-/// `yosys -p "read_verilog top.v; synth -flatten -top top; stat"`.
-pub fn yosys_synth(dir: &Path) -> Result<SynthReport, ToolError> {
-    let script = "read_verilog top.v; synth -flatten -top top; stat";
-    let out = run("yosys", &["-p", script], dir)?;
+/// `yosys -p "read_verilog top.v; hierarchy -top top; SYNTH; stat -top top"` with `script`'s
+/// `synth` command.
+pub fn yosys_synth(dir: &Path, script: SynthScript) -> Result<SynthReport, ToolError> {
+    let verilog = std::fs::read_to_string(dir.join("top.v"))?;
+    let out = run("yosys", &["-p", &script.script(&verilog)], dir)?;
     let log = log_of(&out);
     if !out.status.success() {
         return Err(failed("yosys", dir, log));
     }
     let stat_start = log.rfind("Printing statistics").unwrap_or(0);
     let stat = log[stat_start..].to_string();
-    let cells = stat
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Number of cells:"))
-        .and_then(|n| n.trim().parse().ok())
-        .ok_or_else(|| failed("yosys", dir, format!("no cell count in:\n{stat}")))?;
-    Ok(SynthReport { cells, stat })
+    let no_count = || failed("yosys", dir, format!("no cell count in:\n{stat}"));
+    let sections = stat_sections(&stat);
+    let cells = match sections.iter().find(|(m, _)| m == "design hierarchy") {
+        Some((_, n)) => *n,
+        None => {
+            sections
+                .iter()
+                .find(|(m, _)| m == "top")
+                .ok_or_else(no_count)?
+                .1
+        }
+    };
+    let sub_blocks = match script {
+        SynthScript::BySubBlock => {
+            by_sub_block(&sections, &sub_blocks(&verilog)).ok_or_else(no_count)?
+        }
+        _ => Vec::new(),
+    };
+    Ok(SynthReport {
+        cells,
+        stat,
+        script,
+        sub_blocks,
+    })
+}
+
+/// The `=== NAME ===` sections of a `stat` report with their `Number of cells`.
+fn stat_sections(stat: &str) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = Vec::new();
+    let mut name = None;
+    for l in stat.lines().map(str::trim) {
+        if let Some(n) = l.strip_prefix("=== ").and_then(|r| r.strip_suffix(" ===")) {
+            name = Some(n.to_string());
+        } else if let Some(n) = l.strip_prefix("Number of cells:") {
+            if let (Some(m), Ok(n)) = (name.take(), n.trim().parse()) {
+                out.push((m, n));
+            }
+        }
+    }
+    out
+}
+
+/// Each kept sub-block's cells, then the top's own (its cells less the sub-block instances).
+fn by_sub_block(sections: &[(String, u64)], modules: &[String]) -> Option<Vec<(String, u64)>> {
+    let cells_of = |m: &str| sections.iter().find(|(n, _)| n == m).map(|s| s.1);
+    let mut out = modules
+        .iter()
+        .map(|m| Some((m.clone(), cells_of(m)?)))
+        .collect::<Option<Vec<_>>>()?;
+    let top = cells_of("top")?.checked_sub(modules.len() as u64)?;
+    out.push(("top".to_string(), top));
+    Some(out)
 }
 
 #[cfg(test)]
@@ -242,6 +387,39 @@ mod tests {
             }
         );
         assert_eq!(parse_mismatch("TESTBENCH OK"), None);
+    }
+
+    /// A top with a sub-block `top$alu` (which has one of its own) and a register `top$r`.
+    const TOP_V: &str = "module top(clock,a,y);\n    // Sub module instances\n    top$alu alu(\n    .a(a)\n    );\n    top$r r(\n    .clock(clock)\n    );\nendmodule // top\nmodule top$alu(a,y);\n    top$alu$add add(\n    );\nendmodule\nmodule top$r(d,q,clock);\nendmodule\n";
+
+    #[test]
+    fn sub_blocks_are_the_tops_instances_but_its_registers() {
+        assert_eq!(sub_blocks(TOP_V), ["top$alu"]);
+        let script = SynthScript::BySubBlock.script(TOP_V);
+        assert!(
+            script.contains("setattr -mod -set keep_hierarchy 1 top$alu; synth -flatten -top top;"),
+            "{script}"
+        );
+        assert!(!SynthScript::FlatNoShare
+            .script(TOP_V)
+            .contains("keep_hierarchy"));
+        assert!(SynthScript::FlatNoShare.script(TOP_V).contains("-noshare"));
+    }
+
+    /// Yosys 0.23's `stat -top top` with one kept sub-block: the top's count has the instance
+    /// as one cell; the design hierarchy's is the total.
+    #[test]
+    fn cells_per_sub_block_leave_the_instances_out_of_the_top() {
+        let stat = "=== top$alu ===\n   Number of cells:                120\n=== top ===\n   Number of cells:                 31\n     top$alu                          1\n=== design hierarchy ===\n   Number of cells:                150\n";
+        let sections = stat_sections(stat);
+        assert_eq!(
+            sections.last(),
+            Some(&("design hierarchy".to_string(), 150))
+        );
+        let per = by_sub_block(&sections, &sub_blocks(TOP_V)).unwrap();
+        assert_eq!(per, [("top$alu".to_string(), 120), ("top".to_string(), 30)]);
+        let sum: u64 = per.iter().map(|p| p.1).sum();
+        assert_eq!(sum, 150, "the parts add up to the total");
     }
 
     #[test]
