@@ -241,15 +241,15 @@ const STAGES: usize = 12;
 struct Chain {
     clock: Signal<In, Clock>,
     end: Signal<Out, Bits<8>>,
-    reg: DFF<Bits<8>>,
+    count: DFF<Bits<8>>,
     stages: [Stage; STAGES],
 }
 
 impl Logic for Chain {
     fn update(&mut self) {
-        self.reg.clock.next = self.clock.val();
-        self.reg.d.next = self.reg.q.val() + 1;
-        self.stages[0].inp.next = self.reg.q.val();
+        self.count.clock.next = self.clock.val();
+        self.count.d.next = self.count.q.val() + 1;
+        self.stages[0].inp.next = self.count.q.val();
         for i in 1..STAGES {
             self.stages[i].inp.next = self.stages[i - 1].out.val();
         }
