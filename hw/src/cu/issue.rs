@@ -2,7 +2,8 @@
 //! policy) and issues its next instruction to the unit that executes it.
 
 use super::group::Nap;
-use super::scan::{self, Kept};
+use super::regfile::lanes;
+use super::scan::Kept;
 use super::*;
 
 /// What a unit's scan found: the eligible slots, the slots pure RR may wait on (`present`,
@@ -133,7 +134,7 @@ impl ComputeUnit {
             reason: Stall::Idle,
             wake: Some(u64::MAX),
         };
-        for slot in scan::bits(todo) {
+        for slot in lanes(todo) {
             let k = self.groups[gi].k(u, slot);
             let e = self.eligibility(gi, (u, k), l);
             if let Some(answer) = Kept::of(&e).filter(|_| keep) {
@@ -150,7 +151,7 @@ impl ComputeUnit {
         // whenever it is evaluated, so that it stands for the slots kept later.)
         if keep || s.mask != 0 {
             let units = g.units.len();
-            for slot in scan::bits(todo) {
+            for slot in lanes(todo) {
                 g.units[u].memo.ages[slot] = g.ctx[slot * units + u].age;
             }
         }

@@ -16,6 +16,7 @@
 
 use super::counters::Stall;
 use super::group::MAX_SLOTS;
+use super::regfile::lanes;
 
 /// A context's eligibility that stands until an event (or until a known cycle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,7 +115,7 @@ impl ScanMemo {
             all & (self.stale | !(self.absent | self.split_merge | self.barrier | waiting));
         if now >= self.due {
             self.due = u64::MAX;
-            for s in bits(waiting & !todo) {
+            for s in lanes(waiting & !todo) {
                 match self.until[s] <= now {
                     true => todo |= 1 << s,
                     false => self.due = self.due.min(self.until[s]),
@@ -169,17 +170,6 @@ impl ScanMemo {
             wake: self.due,
         }
     }
-}
-
-/// The set bits of `m`, lowest first.
-pub fn bits(mut m: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let s = m.trailing_zeros() as usize;
-            m &= m - 1;
-            s
-        })
-    })
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ pub struct Atoms {
     table: AtomTable,
     /// Tracking: changing updates noted since the last walk read the atoms.
     notes: u32,
-    /// Tracking: more than [`MAX_NOTES`] updates since the last walk: it reads every atom.
+    /// Tracking: more than `MAX_NOTES` updates since the last walk: it reads every atom.
     flood: bool,
 }
 
@@ -123,7 +123,7 @@ impl Atoms {
     /// Tracking: marks the atoms of `uut` whose value the block's last `update_all` changed.
     /// rust-hdl sets a signal's `changed` flag in every `update_all` (the value moves only
     /// there), so calling this after each `update_all` that changed something sees every
-    /// change. A bidirectional signal is always marked. Past [`MAX_NOTES`] notes, the next
+    /// change. A bidirectional signal is always marked. Past eight notes, the next
     /// walk reads every atom.
     pub fn note_changes(&mut self, uut: &dyn Block) {
         if self.dirty.is_empty() || self.flood {
