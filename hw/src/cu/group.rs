@@ -144,6 +144,9 @@ pub struct Unit {
     /// Nothing of this unit can issue before a cycle, unless an event of its group wakes it
     /// (see [`Nap`]).
     pub nap: Option<Nap>,
+    /// Its contexts' eligibility that stands until an event or a known cycle (see
+    /// [`super::scan`]).
+    pub memo: super::scan::ScanMemo,
 }
 
 /// A unit none of whose contexts can issue before `until`: each waits for a known cycle
@@ -182,24 +185,16 @@ fn counting(c: &CtxOut) -> bool {
     )
 }
 
-/// `a` and `b` differ at most in their contexts' `eff`.
-fn same_but_eff(a: &GroupOut, b: &GroupOut) -> bool {
-    let strobes = |o: &GroupOut| {
-        (
-            o.copy_valid,
-            o.copy_from,
-            o.copy_to,
-            o.split_denied,
-            o.error,
-            o.error_ctx,
-        )
-    };
-    strobes(a) == strobes(b)
-        && a.ctx.len() == b.ctx.len()
-        && a.ctx
-            .iter()
-            .zip(&b.ctx)
-            .all(|(x, y)| CtxOut { eff: y.eff, ..*x } == *y)
+/// The strobes and the error of a group's outputs (everything but the contexts).
+fn strobes(o: &GroupOut) -> (bool, u8, u8, bool, u8, u8) {
+    (
+        o.copy_valid,
+        o.copy_from,
+        o.copy_to,
+        o.split_denied,
+        o.error,
+        o.error_ctx,
+    )
 }
 
 /// One SIMD group.
@@ -269,6 +264,7 @@ impl Group {
                     idu: None,
                     ranked: None,
                     nap: None,
+                    memo: Default::default(),
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -330,8 +326,25 @@ impl Group {
     }
 
     /// An event that may let a context issue earlier than its unit's nap says: every
-    /// unit of the group scans again.
+    /// unit of the group scans again, every context evaluated afresh.
     pub fn wake(&mut self) {
+        self.wake_units();
+        for u in &mut self.units {
+            u.memo.touch_all();
+        }
+    }
+
+    /// An event that changed context k (a dispatch into it, a split's copy into it): every
+    /// unit scans again, context k evaluated afresh.
+    pub fn wake_ctx(&mut self, k: usize) {
+        self.wake_units();
+        let units = self.units.len();
+        self.units[k % units].memo.touch(k / units);
+    }
+
+    /// An event that changed no context's liveness, state, barrier or ready cycle (a
+    /// completion: counters and registers): every unit scans again.
+    pub fn wake_units(&mut self) {
         self.wakes += 1;
         for u in &mut self.units {
             u.nap = None;
@@ -339,17 +352,36 @@ impl Group {
     }
 
     /// Reads the split/merge unit's outputs with the pending command (every EXEC loaded).
-    /// An output other than a context's `eff` (which the compute unit computes itself from
-    /// EXEC and SpM) that changed wakes the units.
+    /// An output other than a context's `eff` that changed wakes the units.
     fn read_outputs(&mut self) {
         self.pws_in.group = self.cmd;
         std::mem::swap(&mut self.out, &mut self.prev_out);
         self.pws.outputs_into(&self.pws_in, &mut self.out);
         self.new_outputs = true;
-        if !same_but_eff(&self.out, &self.prev_out) {
+        if self.touch_changed() || strobes(&self.out) != strobes(&self.prev_out) {
             self.rest = !self.out.ctx[..self.ctx.len()].iter().any(counting);
-            self.wake();
+            self.wake_units();
         }
+    }
+
+    /// Marks the contexts whose outputs (other than `eff`, which the compute unit computes
+    /// itself from EXEC and SpM) changed since the last read for a fresh evaluation (all of
+    /// them on the first read); whether any did.
+    fn touch_changed(&mut self) -> bool {
+        let (now, before) = (&self.out.ctx, &self.prev_out.ctx);
+        if now.len() != before.len() {
+            self.units.iter_mut().for_each(|u| u.memo.touch_all());
+            return true;
+        }
+        let units = self.units.len();
+        let mut any = false;
+        for (k, (x, y)) in now.iter().zip(before).enumerate() {
+            if (CtxOut { eff: y.eff, ..*x }) != *y {
+                self.units[k % units].memo.touch(k / units);
+                any = true;
+            }
+        }
+        any
     }
 
     /// Whether the split/merge unit's outputs were read again since the last call (only then
@@ -370,20 +402,17 @@ impl Group {
         moved
     }
 
-    /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by `ages`
-    /// (the wavefronts' dispatch order of slots `0..n_wfc`, given to the scheduler as ranks);
-    /// pure RR rotates over `present` (the slots that can become eligible by themselves).
-    pub fn grant(
-        &mut self,
-        u: usize,
-        (eligible, present): (u64, u64),
-        ages: &[u64; MAX_SLOTS],
-    ) -> Option<usize> {
+    /// Grants one context of unit `u` among `eligible` (bit = slot), GTO's oldest by the
+    /// slots' ages its last scan read (`memo.ages`: the wavefronts' dispatch order of slots
+    /// `0..n_wfc`, given to the scheduler as ranks); pure RR rotates over `present` (the
+    /// slots that can become eligible by themselves).
+    pub fn grant(&mut self, u: usize, (eligible, present): (u64, u64)) -> Option<usize> {
         let n_wfc = self.wfs.len().min(MAX_SLOTS);
         let unit = &mut self.units[u];
         unit.sched_in.eligible = eligible;
         unit.sched_in.present = present;
         // The ranks change only when a slot's occupant does: recomputed only then.
+        let ages = &unit.memo.ages;
         if eligible != 0 && unit.ranked.as_ref() != Some(ages) {
             set_ranks(&mut unit.sched_in.age, &ages[..n_wfc]);
             unit.ranked = Some(*ages);
@@ -478,6 +507,7 @@ impl Group {
 
     fn slot_free(&self, slot: usize) -> bool {
         let k = self.k(0, slot);
-        !self.ctx[k].live && matches!(self.state(k), State::Empty | State::Done)
+        // (The state first: the outputs are contiguous, a context's flags a line of its own.)
+        matches!(self.state(k), State::Empty | State::Done) && !self.ctx[k].live
     }
 }

@@ -2,7 +2,19 @@
 //! policy) and issues its next instruction to the unit that executes it.
 
 use super::group::Nap;
+use super::regfile::lanes;
+use super::scan::Kept;
 use super::*;
+
+/// What a unit's scan found: the eligible slots, the slots pure RR may wait on (`present`,
+/// without the eligible ones), the most telling stall among the others, and the first cycle a
+/// context may become eligible without an event (`None`: only a scan sees it).
+struct Scan {
+    mask: u64,
+    present: u64,
+    reason: Stall,
+    wake: Option<u64>,
+}
 
 impl ComputeUnit {
     /// Every SIMD/SpSIMD picks and issues at most one instruction.
@@ -23,14 +35,20 @@ impl ComputeUnit {
             }
         }
         self.rotate = (self.rotate + 1) % all;
-        for i in 0..all {
-            let n = (self.rotate + i) % all;
+        let (mut gi, mut u) = (self.rotate / units, self.rotate % units);
+        for _ in 0..all {
             match self.issue_trace.is_some() {
-                true => self.traced_issue_unit(n / units, n % units, &l),
-                false => self.issue_unit(n / units, n % units, &l),
+                true => self.traced_issue_unit(gi, u, &l),
+                false => self.issue_unit(gi, u, &l),
             }
             if self.status != Status::Busy {
                 return;
+            }
+            // (The next unit, group-major, wrapping around.)
+            u += 1;
+            if u == units {
+                u = 0;
+                gi = (gi + 1) % self.groups.len();
             }
         }
     }
@@ -41,45 +59,14 @@ impl ComputeUnit {
                 return self.nap_cycle(gi, u, nap);
             }
         }
-        let n_wfc = self.cfg.n_wfc;
-        let (mut mask, mut present) = (0u64, 0u64);
-        let mut reason = Stall::Idle;
-        // The first cycle a context may become eligible without an event; None: never
-        // without one (only a full scan sees it).
-        let mut wake = Some(u64::MAX);
-        for slot in 0..n_wfc {
-            let k = self.groups[gi].k(u, slot);
-            let e = self.eligibility(gi, (u, k), l);
-            wake = match e {
-                Elig::Until(_, at) => wake.map(|w| w.min(at)),
-                Elig::No(Stall::SplitMerge | Stall::Barrier) | Elig::Absent => wake,
-                Elig::No(_) | Elig::Yes => None,
-            };
-            match e {
-                Elig::Yes => mask |= 1 << slot,
-                Elig::No(r) | Elig::Until(r, _) => {
-                    reason = reason.min_by_priority(r);
-                    // Pure RR waits on a stalled context, not on one that waits for others
-                    // (a barrier, a split or merge, the reordering unit): that one cannot
-                    // become eligible alone.
-                    if !matches!(r, Stall::Barrier | Stall::SplitMerge)
-                        && !self.waits_for_reorder(gi, k, r)
-                    {
-                        present |= 1 << slot;
-                    }
-                }
-                Elig::Absent => {}
-            }
-        }
+        let Scan {
+            mask,
+            present,
+            reason,
+            wake,
+        } = self.scan(gi, u, l);
         let g = &mut self.groups[gi];
-        // (The ages matter only when some context is eligible.)
-        let mut ages = [0u64; group::MAX_SLOTS];
-        if mask != 0 {
-            for (s, a) in ages.iter_mut().enumerate().take(n_wfc) {
-                *a = g.ctx[s * g.units.len() + u].age;
-            }
-        }
-        let Some(slot) = g.grant(u, (mask, present | mask), &ages) else {
+        let Some(slot) = g.grant(u, (mask, present | mask)) else {
             self.counters.stalls[reason as usize] += 1;
             if let Some(until) = wake.filter(|_| self.quiet.on) {
                 let sched_idle = g.sched_idle(u, present);
@@ -126,11 +113,83 @@ impl ComputeUnit {
         self.issue(gi, u, k, f, l);
     }
 
+    /// Unit u's scan: the contexts the memory of its last scan cannot answer for are asked
+    /// afresh (all of them without idle-cycle skipping or with Sim-D), the others add what
+    /// they kept (see [`super::scan`]).
+    #[inline]
+    fn scan(&mut self, gi: usize, u: usize, l: &Launch) -> Scan {
+        let all = (1u64 << self.cfg.n_wfc) - 1;
+        let keep = self.quiet.on && self.simd.is_none();
+        let memo = &mut self.groups[gi].units[u].memo;
+        let todo = match keep {
+            true => memo.take_todo(self.now, all),
+            false => {
+                memo.touch_all();
+                all
+            }
+        };
+        let mut s = Scan {
+            mask: 0,
+            present: 0,
+            reason: Stall::Idle,
+            wake: Some(u64::MAX),
+        };
+        for slot in lanes(todo) {
+            let k = self.groups[gi].k(u, slot);
+            let e = self.eligibility(gi, (u, k), l);
+            if let Some(answer) = Kept::of(&e).filter(|_| keep) {
+                self.groups[gi].units[u].memo.keep(slot, answer);
+                continue;
+            }
+            self.add_answer(&mut s, (gi, k, slot), e);
+        }
+        if s.mask != 0 {
+            s.wake = None;
+        }
+        let g = &mut self.groups[gi];
+        // (The ages matter only when some context is eligible; kept, a slot's age is read
+        // whenever it is evaluated, so that it stands for the slots kept later.)
+        if keep || s.mask != 0 {
+            let units = g.units.len();
+            for slot in lanes(todo) {
+                g.units[u].memo.ages[slot] = g.ctx[slot * units + u].age;
+            }
+        }
+        if keep {
+            let part = g.units[u].memo.kept_part();
+            s.reason = s.reason.min_by_priority(part.reason);
+            s.present |= part.present;
+            s.wake = s.wake.map(|w| w.min(part.wake));
+        }
+        s
+    }
+
+    /// Adds slot `slot`'s (context k of group gi) answer `e` to the scan `s`.
+    #[inline]
+    fn add_answer(&self, s: &mut Scan, (gi, k, slot): (usize, usize, usize), e: Elig) {
+        let r = match e {
+            Elig::Yes => return s.mask |= 1 << slot,
+            Elig::Absent => return,
+            Elig::No(r) | Elig::Until(r, _) => r,
+        };
+        s.reason = s.reason.min_by_priority(r);
+        s.wake = match e {
+            Elig::Until(_, at) => s.wake.map(|w| w.min(at)),
+            Elig::No(Stall::SplitMerge | Stall::Barrier) => s.wake,
+            _ => None,
+        };
+        // Pure RR waits on a stalled context, not on one that waits for others (a barrier, a
+        // split or merge, the reordering unit): that one cannot become eligible alone.
+        if !matches!(r, Stall::Barrier | Stall::SplitMerge) && !self.waits_for_reorder(gi, k, r) {
+            s.present |= 1 << slot;
+        }
+    }
+
     /// A cycle of a napping unit: its last scan's scheduler inputs and stall.
     fn nap_cycle(&mut self, gi: usize, u: usize, nap: Nap) {
         if !nap.sched_idle {
             let g = &mut self.groups[gi];
-            let granted = g.grant(u, (0, nap.present), &[0; group::MAX_SLOTS]);
+            let granted = g.grant(u, (0, nap.present));
             debug_assert!(granted.is_none(), "a grant without an eligible context");
         }
         self.counters.stalls[nap.reason as usize] += 1;

@@ -66,6 +66,7 @@ pub mod quiet;
 pub mod regfile;
 mod rounds;
 pub mod salu;
+mod scan;
 mod valu;
 
 mod execute;

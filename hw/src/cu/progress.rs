@@ -67,7 +67,7 @@ impl ComputeUnit {
     /// Counts `p` down and writes its registers.
     fn apply(&mut self, p: Pending) {
         let g = &mut self.groups[p.group];
-        g.wake();
+        g.wake_units();
         let ctx = &mut g.ctx[p.ctx];
         let count = match p.counter {
             Counter::Vm => &mut ctx.vmcnt,
@@ -125,7 +125,7 @@ impl ComputeUnit {
                     let cycle = self.now - self.start;
                     o.event(&observe::RegEvent::Start { cycle, ctx });
                 }
-                g.wake();
+                g.wake_ctx(to);
                 self.counters.splits += 1;
             }
             if denied {
@@ -137,7 +137,9 @@ impl ComputeUnit {
             // (A merged child's state turns EMPTY only in outputs read anew.)
             let states_read = g.take_new_outputs();
             for k in (0..g.ctx.len()).filter(|_| states_read) {
-                if g.ctx[k].live && g.out.ctx[k].state == State::Empty as u8 {
+                // (The state first: the outputs are contiguous, a context's flags a line of
+                // its own.)
+                if g.out.ctx[k].state == State::Empty as u8 && g.ctx[k].live {
                     self.quiet.active = true;
                     g.ctx[k].live = false;
                     self.counters.merges += 1;
@@ -325,7 +327,7 @@ impl ComputeUnit {
         l.abi.init_sgprs(at, &mut c.r.s);
         c.r.exec = lanes;
         g.ctx[k] = c;
-        g.wake();
+        g.wake_ctx(k);
         g.command(Cmd::Dispatch, k, lanes, 0);
         self.counters.wf[global].0 = self.now + 1 - self.start;
         let ctx = observe::CtxId {

@@ -83,9 +83,28 @@ impl Src {
         self.vgpr.map_or(self.value, |reg| v.get(reg, lane))
     }
 
-    /// The value of every lane: a copy of the VGPR's row, or the scalar in every lane.
-    fn row(self, v: &Vrf) -> [u32; LANES] {
-        self.vgpr.map_or([self.value; LANES], |reg| *v.row(reg))
+    /// The value of every lane: the VGPR's row in place, or the scalar in every lane (in
+    /// `own`), with the input modifiers `(float, abs, neg)` applied to the lanes of `eff` (the
+    /// row then copied into `own`).
+    fn lanes<'a>(
+        self,
+        v: &'a Vrf,
+        (float, abs, neg): (bool, bool, bool),
+        eff: u64,
+        own: &'a mut Option<[u32; LANES]>,
+    ) -> &'a [u32; LANES] {
+        let row = match self.vgpr {
+            Some(reg) if !float => return v.row(reg),
+            Some(reg) => own.insert(*v.row(reg)),
+            None if !float && self.value == 0 => return &[0; LANES],
+            None => own.insert([self.value; LANES]),
+        };
+        if float {
+            for lane in lanes(eff) {
+                row[lane] = input_mod(row[lane], abs, neg);
+            }
+        }
+        row
     }
 
     /// The 64-bit value (a VGPR pair, or the scalar as a 64-bit operand).
@@ -154,41 +173,60 @@ pub fn execute(f: &InsnFields, r: &mut Sregs, v: &mut Vrf, eff: u64) -> Result<(
         _ => {}
     }
     let float = float_in(s) && e64;
-    // The sources as whole rows (copied first: the destination may be one of them), with the
-    // input modifiers applied once per lane.
-    let rows: [[u32; LANES]; 3] = std::array::from_fn(|i| {
-        let mut row = srcs[i].row(v);
-        if float {
-            for lane in lanes(eff) {
-                row[lane] = input_mod(row[lane], f.abs >> i & 1 == 1, f.neg >> i & 1 == 1);
-            }
-        }
-        row
-    });
-    let lanes = Lanes {
-        rows: &rows,
-        mask_in,
-        eff,
-        out: v.row_mut(usize::from(f.dst)),
-    };
-    let mask_out = specialised(s, lanes, f);
+    // A source is read in place from its VGPR row; a scalar, or a row with input modifiers,
+    // is first written into a row of its own. The lanes are computed into a separate row
+    // (the destination may be a source) and then written to the destination.
+    let [o0, o1, o2] = &mut [None, None, None];
+    let mods = |i: usize| (float, f.abs >> i & 1 == 1, f.neg >> i & 1 == 1);
+    let rows = [
+        srcs[0].lanes(v, mods(0), eff, o0),
+        srcs[1].lanes(v, mods(1), eff, o1),
+        srcs[2].lanes(v, mods(2), eff, o2),
+    ];
+    let dst = usize::from(f.dst);
+    let (d, mask_out) = specialised(
+        s,
+        Lanes {
+            rows,
+            mask_in,
+            eff,
+            old: v.row(dst),
+        },
+        f,
+    );
+    if !matches!(s, Shape::Vopc(_)) {
+        write_row(v.row_mut(dst), &d, eff);
+    }
     write_mask(f, s, e64, r, mask_out)
 }
 
-/// The operands of one instruction over the 64 lanes, and its destination row.
+/// Writes the lanes of `eff` of `d` into `out`: the whole row at once when every lane is on.
+fn write_row(out: &mut [u32; LANES], d: &[u32; LANES], eff: u64) {
+    if eff == u64::MAX {
+        *out = *d;
+    } else {
+        for lane in lanes(eff) {
+            out[lane] = d[lane];
+        }
+    }
+}
+
+/// The operands of one instruction over the 64 lanes, and its destination row's values.
 struct Lanes<'a> {
-    rows: &'a [[u32; LANES]; 3],
+    rows: [&'a [u32; LANES]; 3],
     /// Carry-in / condition bits.
     mask_in: u64,
     /// The lanes that take the result.
     eff: u64,
-    out: &'a mut [u32; LANES],
+    /// The destination's values before the instruction (`v_mac_f32` adds to them).
+    old: &'a [u32; LANES],
 }
 
 /// Runs `s` over the lanes: the frequent shapes through a loop compiled for that shape
 /// alone (the lane operation folded, no per-lane dispatch), the others through the same
-/// loop with the shape read per lane. Returns the mask bits of the lanes of `eff`.
-fn specialised(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
+/// loop with the shape read per lane. Returns every lane's result and the mask bits of the
+/// lanes of `eff`.
+fn specialised(s: Shape, l: Lanes, f: &InsnFields) -> ([u32; LANES], u64) {
     /// `(kind, opcode)` as one constant: 1 VOP1, 2 VOP2, 3 VOPC, 4 VOP3.
     const fn key(s: Shape) -> u32 {
         match s {
@@ -207,7 +245,7 @@ fn specialised(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
             _ => Shape::Vop3(op),
         }
     }
-    fn fixed<const K: u32>(l: Lanes, f: &InsnFields) -> u64 {
+    fn fixed<const K: u32>(l: Lanes, f: &InsnFields) -> ([u32; LANES], u64) {
         over_lanes(shape_of(K), l, f)
     }
     macro_rules! table {
@@ -242,10 +280,10 @@ fn specialised(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
 }
 
 /// Every lane computed into a row (a lane operation has no side effect; a loop without a
-/// branch, which the compiler vectorises when `s` is a constant), then the lanes of `eff`
-/// written: the whole row at once when every lane is on.
+/// branch, which the compiler vectorises when `s` is a constant); the row and the mask bits
+/// of the lanes of `eff`.
 #[inline(always)]
-fn over_lanes(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
+fn over_lanes(s: Shape, l: Lanes, f: &InsnFields) -> ([u32; LANES], u64) {
     let fout = float_out(s);
     let mut d = [0u32; LANES];
     let mut bits = [false; LANES];
@@ -256,7 +294,7 @@ fn over_lanes(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
             c: l.rows[2][lane],
             bit: l.mask_in >> lane & 1 == 1,
         };
-        let (x, bit) = lane_op(s, &inp, l.out[lane], f.clamp);
+        let (x, bit) = lane_op(s, &inp, l.old[lane], f.clamp);
         d[lane] = if fout {
             output_mod(x, f.omod, f.clamp)
         } else {
@@ -264,20 +302,11 @@ fn over_lanes(s: Shape, l: Lanes, f: &InsnFields) -> u64 {
         };
         bits[lane] = bit;
     }
-    if !matches!(s, Shape::Vopc(_)) {
-        if l.eff == u64::MAX {
-            *l.out = d;
-        } else {
-            for lane in lanes(l.eff) {
-                l.out[lane] = d[lane];
-            }
-        }
-    }
     if !matches!(s, Shape::Vopc(_) | Shape::Vop2(0x19..=0x1E)) {
-        return 0;
+        return (d, 0);
     }
     let mask = bits.iter().rev().fold(0u64, |m, &b| m << 1 | u64::from(b));
-    mask & l.eff
+    (d, mask & l.eff)
 }
 
 /// Writes the lane mask an instruction produces: VOPC results (VCC, or the e64 form's SGPR

@@ -5,6 +5,7 @@
 //! walk here numbers every leaf signal in that order, so a later walk can pick values by index
 //! without hashing (see [`for_each_leaf`]).
 
+use crate::sim::atom_table::AtomTable;
 use bitvec::prelude::*;
 use rust_hdl::core::atom::{Atom, AtomKind};
 use rust_hdl::core::block::Block;
@@ -80,8 +81,10 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 
 /// What [`for_each_leaf`] keeps from one walk of a block to the next: every atom's type
 /// descriptor (rust-hdl builds one with allocated names; a block's atoms keep their types),
-/// its number of leaves, and whether any of them is wanted; when tracking changes (see
-/// [`Atoms::track`]), whether its value may have changed since the last walk read it.
+/// its number of leaves, and whether any of them is wanted; where the atoms are
+/// ([`AtomTable`]: later walks and change notes visit them without rust-hdl's walk); when
+/// tracking changes (see [`Atoms::track`]), whether its value may have changed since the
+/// last walk read it.
 #[derive(Default)]
 pub struct Atoms {
     descs: Vec<TypeDescriptor>,
@@ -92,7 +95,18 @@ pub struct Atoms {
     /// By atom: a bidirectional signal (its driven/undriven state, written as Z, moves
     /// without rust-hdl's `changed` flag: always read).
     inout: Vec<bool>,
+    /// The atoms as the last walk found them.
+    table: AtomTable,
+    /// Tracking: changing updates noted since the last walk read the atoms.
+    notes: u32,
+    /// Tracking: more than `MAX_NOTES` updates since the last walk: it reads every atom.
+    flood: bool,
 }
+
+/// Changing updates noted between two walks, at most; past them the next walk reads every
+/// wanted atom instead. A note asks every atom one question (a few ns each); a read hands out
+/// an allocated value (tens of ns), so notes pay while they stay few.
+const MAX_NOTES: u32 = 8;
 
 impl Atoms {
     /// From now on, a walk reads only the atoms [`Atoms::note_changes`] marked since it last
@@ -109,21 +123,34 @@ impl Atoms {
     /// Tracking: marks the atoms of `uut` whose value the block's last `update_all` changed.
     /// rust-hdl sets a signal's `changed` flag in every `update_all` (the value moves only
     /// there), so calling this after each `update_all` that changed something sees every
-    /// change. A bidirectional signal is always marked.
+    /// change. A bidirectional signal is always marked. Past eight notes, the next
+    /// walk reads every atom.
     pub fn note_changes(&mut self, uut: &dyn Block) {
-        if !self.dirty.is_empty() {
-            uut.accept(
-                "",
-                &mut Marker {
-                    atom: 0,
-                    atoms: self,
-                },
-            );
+        if self.dirty.is_empty() || self.flood {
+            return;
         }
+        self.notes += 1;
+        if self.notes > MAX_NOTES {
+            self.flood = true;
+            return;
+        }
+        if let Some(atoms) = self.table.atoms(uut) {
+            for ((d, &io), signal) in self.dirty.iter_mut().zip(&self.inout).zip(atoms) {
+                *d |= io || signal.changed();
+            }
+            return;
+        }
+        uut.accept(
+            "",
+            &mut Marker {
+                atom: 0,
+                atoms: self,
+            },
+        );
     }
 }
 
-/// The walk of [`Atoms::note_changes`].
+/// The walk of [`Atoms::note_changes`] when the atoms are not known yet.
 struct Marker<'a> {
     atom: usize,
     atoms: &'a mut Atoms,
@@ -151,14 +178,21 @@ pub fn for_each_leaf(
     want: impl Fn(usize) -> bool,
     mut f: impl FnMut(usize, &VCDValue, &TypeKind),
 ) {
-    let mut reader = Reader {
-        index: 0,
-        atom: 0,
-        atoms,
-        want: &want,
-        f: &mut f,
-    };
-    uut.accept("", &mut reader);
+    let flood = std::mem::take(&mut atoms.flood);
+    atoms.notes = 0;
+    let mut table = std::mem::take(&mut atoms.table);
+    if table.knows(uut) {
+        let mut reader = Reader::new(atoms, flood, &want, &mut f, None);
+        for signal in table.atoms(uut).into_iter().flatten() {
+            reader.read(signal);
+        }
+    } else {
+        let mut reader = Reader::new(atoms, flood, &want, &mut f, Some(&mut table));
+        uut.accept("", &mut reader);
+        let n = reader.atom;
+        table.complete(uut, n);
+    }
+    atoms.table = table;
 }
 
 /// A leaf's value as a number (an enum's variant index), if it has at most 64 bits (x and z
@@ -269,8 +303,12 @@ struct Reader<'a, W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> {
     /// The atom being visited, and what is known of the atoms seen so far.
     atom: usize,
     atoms: &'a mut Atoms,
+    /// Read every wanted atom, tracked or not (too many changing updates were noted).
+    flood: bool,
     want: &'a W,
     f: &'a mut F,
+    /// Walking the block: the table that learns where its atoms are.
+    learn: Option<&'a mut AtomTable>,
 }
 
 /// Leaves of a value of type `kind`.
@@ -301,8 +339,28 @@ fn emit<F: FnMut(usize, &VCDValue, &TypeKind)>(
     }
 }
 
-impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Reader<'_, W, F> {
-    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+impl<'a, W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Reader<'a, W, F> {
+    /// A reader from the first atom on.
+    fn new(
+        atoms: &'a mut Atoms,
+        flood: bool,
+        want: &'a W,
+        f: &'a mut F,
+        learn: Option<&'a mut AtomTable>,
+    ) -> Self {
+        Self {
+            index: 0,
+            atom: 0,
+            atoms,
+            flood,
+            want,
+            f,
+            learn,
+        }
+    }
+
+    /// The next atom, `signal`: its wanted leaves to `f`, if it may have changed.
+    fn read(&mut self, signal: &dyn Atom) {
         let a = &mut *self.atoms;
         if self.atom == a.descs.len() {
             let desc = signal.descriptor();
@@ -313,8 +371,8 @@ impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Read
             a.inout.push(signal.kind() == AtomKind::InOutParameter);
         }
         // (Tracking: an atom no change marked is not read; it stands as last read.)
-        let fresh = a.dirty.get_mut(self.atom).is_none_or(std::mem::take);
-        if a.wanted[self.atom] && fresh {
+        let marked = a.dirty.get_mut(self.atom).is_none_or(std::mem::take);
+        if a.wanted[self.atom] && (marked || self.flood) {
             emit(
                 &mut self.index,
                 self.f,
@@ -325,6 +383,15 @@ impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Read
             self.index += a.leaves[self.atom];
         }
         self.atom += 1;
+    }
+}
+
+impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Reader<'_, W, F> {
+    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        if let Some(t) = self.learn.as_deref_mut() {
+            t.note(self.atom, signal);
+        }
+        self.read(signal);
     }
 }
 

@@ -185,31 +185,89 @@ fn the_decode_vcd_shows_the_split_one_cycle_after_fetch() {
     assert!(gtkw.contains("decode.ssrc0[7:0]"));
 }
 
-/// The harness's recording, which tracks changes once its first 64 samples show that the
-/// block settles in a few updates (two counters on clocks of 1 and 1.6 GHz: at most
-/// instants one counter stands still and is not read), writes the same bytes as a recording
-/// that reads every signal at every instant; catches a change the tracking misses (rust-hdl's
-/// `changed` flag not noted after an update).
-#[test]
-fn a_recording_that_tracks_changes_writes_what_one_reading_everything_writes() {
+/// The harness's recording and one that reads every signal at every instant, side by side
+/// on `h` for `steps` instants (`root` names the block's top scope): the two files.
+fn tracked_and_full<B: Block>(mut h: Harness<B>, root: &str, steps: usize) -> (Vec<u8>, Vec<u8>) {
     let dir = tempfile::tempdir().unwrap();
     let (tracked, full) = (dir.path().join("tracked.vcd"), dir.path().join("full.vcd"));
-    let mut h = two_clocks(Period::mhz(1000).unwrap(), Period::mhz(1600).unwrap());
     h.record_vcd(&tracked, &VcdOptions::default()).unwrap();
-    let mut every = VcdRecorder::create(&full, h.uut(), "two", &VcdOptions::default()).unwrap();
+    let mut every = VcdRecorder::create(&full, h.uut(), root, &VcdOptions::default()).unwrap();
     every.sample(h.now_ps(), h.uut()).unwrap();
-    for _ in 0..1000 {
+    for _ in 0..steps {
         h.step(&mut |_, _| {}).unwrap();
         every.sample(h.now_ps(), h.uut()).unwrap();
     }
     let end = h.now_ps();
     h.finish().unwrap();
     every.finish(end).unwrap();
-    let (a, b) = (
+    (
         std::fs::read(&tracked).unwrap(),
         std::fs::read(&full).unwrap(),
-    );
+    )
+}
+
+/// The harness's recording, which reads at each instant only the signals whose `changed`
+/// flag an update of the settle set (two counters on clocks of 1 and 1.6 GHz: at most
+/// instants one counter stands still and is not read), writes the same bytes as a recording
+/// that reads every signal at every instant; catches a change the tracking misses (rust-hdl's
+/// `changed` flag not noted after an update, or the signals' places lost between walks).
+#[test]
+fn a_recording_that_tracks_changes_writes_what_one_reading_everything_writes() {
+    let h = two_clocks(Period::mhz(1000).unwrap(), Period::mhz(1600).unwrap());
+    let (a, b) = tracked_and_full(h, "two", 1000);
     assert!(a.len() > 20_000, "the counters ran: {} bytes", a.len());
+    assert!(a == b, "the tracked recording differs from the full one");
+}
+
+/// One combinational stage: its input plus one.
+#[derive(LogicBlock, Default)]
+struct Stage {
+    inp: Signal<In, Bits<8>>,
+    out: Signal<Out, Bits<8>>,
+}
+
+impl Logic for Stage {
+    fn update(&mut self) {
+        self.out.next = self.inp.val() + 1;
+    }
+}
+
+/// Stages in a row behind a counter.
+const STAGES: usize = 12;
+
+/// A counter feeding [`STAGES`] stages in a row: each count takes more updates to settle than
+/// the recorder notes before it reads every signal instead (eight).
+#[derive(LogicBlock, Default)]
+struct Chain {
+    clock: Signal<In, Clock>,
+    end: Signal<Out, Bits<8>>,
+    count: DFF<Bits<8>>,
+    stages: [Stage; STAGES],
+}
+
+impl Logic for Chain {
+    fn update(&mut self) {
+        self.count.clock.next = self.clock.val();
+        self.count.d.next = self.count.q.val() + 1;
+        self.stages[0].inp.next = self.count.q.val();
+        for i in 1..STAGES {
+            self.stages[i].inp.next = self.stages[i - 1].out.val();
+        }
+        self.end.next = self.stages[STAGES - 1].out.val();
+    }
+}
+
+/// A block whose rising edges settle in more updates than the recorder notes (it then reads
+/// every signal) and whose falling edges settle in one or two (it reads the marked ones):
+/// the harness's recording is byte for byte the full one; catches a sample that reads only
+/// the marked signals after the notes stopped.
+#[test]
+fn a_recording_past_its_notes_reads_every_signal() {
+    let mut h = Harness::new(Chain::default(), "chain").unwrap();
+    h.add_clock("clock", Period::mhz(1000).unwrap(), |u| &mut u.clock)
+        .unwrap();
+    let (a, b) = tracked_and_full(h, "chain", 600);
+    assert!(a.len() > 20_000, "the chain counted: {} bytes", a.len());
     assert!(a == b, "the tracked recording differs from the full one");
 }
 

@@ -49,20 +49,7 @@ pub struct VcdRecorder {
     window: (u64, u64),
     /// The caller tells every change ([`VcdRecorder::with_change_tracking`]).
     tracked: bool,
-    /// Tracking: the changing updates and the samples counted so far, until the choice is
-    /// made ([`TRIAL_SAMPLES`]).
-    trial: Option<(u64, u64)>,
 }
-
-/// Samples read in full before the recorder chooses whether to track changes.
-const TRIAL_SAMPLES: u64 = 64;
-
-/// Tracking pays when the block settles in at most this many changing updates per sample on
-/// average: each costs a walk asking every signal whether it changed, against one walk that
-/// reads every signal (a vector's value allocated bit by bit). The counter settles in 2–3
-/// and records faster tracked; the decode, insn and PWS blocks settle in many more and
-/// recorded 1.3–2.5× slower tracked.
-const MAX_UPDATES_PER_SAMPLE: u64 = 4;
 
 impl VcdRecorder {
     /// Creates `path` and writes the header for `uut`, whose top scope is named `root`.
@@ -106,14 +93,13 @@ impl VcdRecorder {
             time: None,
             window: opts.window.unwrap_or((0, u64::MAX)),
             tracked: false,
-            trial: Some((0, 0)),
         })
     }
 
     /// The caller calls [`VcdRecorder::note_changes`] after every `update_all` of the block
-    /// that changed something. If the block settles in few updates (counted over the first
-    /// samples), a sample then reads only the signals marked since the last one (rust-hdl
-    /// hands a value out only as an allocated vector of bits).
+    /// that changed something. After the first sample, a sample then reads only the signals
+    /// marked since the last one (rust-hdl hands a value out only as an allocated vector of
+    /// bits), or all of them after many changing updates (see [`Atoms::note_changes`]).
     pub fn with_change_tracking(mut self) -> Self {
         self.tracked = true;
         self
@@ -132,10 +118,7 @@ impl VcdRecorder {
     /// Notes the signals of `uut` that its last `update_all` changed (see
     /// [`VcdRecorder::with_change_tracking`]).
     pub fn note_changes(&mut self, uut: &dyn Block) {
-        match &mut self.trial {
-            Some((updates, _)) => *updates += 1,
-            None => self.atoms.note_changes(uut),
-        }
+        self.atoms.note_changes(uut);
     }
 
     /// Writes the changes of `uut`'s signals at time `ps` (must not go backwards).
@@ -189,18 +172,11 @@ impl VcdRecorder {
         result
     }
 
-    /// After a sample that read every signal: at the end of the trial, tracks changes from
-    /// now on if the block settles in few enough updates per sample.
+    /// After the first sample, which read every signal: tracks changes from now on if the
+    /// caller tells them.
     fn choose_tracking(&mut self) {
-        let Some((updates, samples)) = self.trial.as_mut().filter(|_| self.tracked) else {
-            return;
-        };
-        *samples += 1;
-        if *samples == TRIAL_SAMPLES {
-            if *updates <= MAX_UPDATES_PER_SAMPLE * *samples {
-                self.atoms.track();
-            }
-            self.trial = None;
+        if self.tracked && !self.atoms.tracking() {
+            self.atoms.track();
         }
     }
 
