@@ -39,8 +39,7 @@ impl RtlBus {
     pub fn new(opts: &VlOptions) -> Result<Self, String> {
         let err = |e: HarnessError| e.to_string();
         let sys = CuSystemSim::default();
-        let mut h =
-            Harness::with_engine(sys, "cu_system", Engine::Verilator, opts).map_err(err)?;
+        let mut h = Harness::with_engine(sys, "cu_system", Engine::Verilator, opts).map_err(err)?;
         h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| &mut u.clock)
             .map_err(err)?;
         h.cycle(|u| u.reset.next = true, |_| ()).map_err(err)?;
@@ -90,9 +89,11 @@ impl RtlBus {
             |u| {
                 let code = u.err_code.val().index() as u8;
                 let word = u.rdata.val().index() as u32;
-                u.ack
-                    .val()
-                    .then_some(if u.err.val() { Err(bus_error(code)) } else { Ok(word) })
+                u.ack.val().then_some(if u.err.val() {
+                    Err(bus_error(code))
+                } else {
+                    Ok(word)
+                })
             },
         );
         self.cycles += 1;

@@ -75,15 +75,22 @@ pub fn refused_switch(o: &RunOpts) -> Option<String> {
         (o.mode != Mode::NoSplit, "--mode dws/pws (it runs nosplit)"),
         (o.reorder, "--reorder"),
         (o.idu != "off", "--idu"),
-        (o.memory.as_deref() == Some("hierarchy"), "--memory hierarchy"),
+        (
+            o.memory.as_deref() == Some("hierarchy"),
+            "--memory hierarchy",
+        ),
         (o.exec != Exec::Gcn, "--exec simd/simd-free"),
         (o.rtl.is_some(), "--rtl (the whole compute unit is RTL)"),
-        (o.vcd.is_some(), "--vcd (use `rtgpu tb cu_system` for its waveform)"),
+        (
+            o.vcd.is_some(),
+            "--vcd (use `rtgpu tb cu_system` for its waveform)",
+        ),
         (o.vulnerability, "--vulnerability"),
     ];
-    switches.iter().find(|s| s.0).map(|(_, what)| {
-        format!("--top rtl: the RTL system does not have {what} yet")
-    })
+    switches
+        .iter()
+        .find(|s| s.0)
+        .map(|(_, what)| format!("--top rtl: the RTL system does not have {what} yet"))
 }
 
 /// The configuration of an RTL run: the system's, or `--config` if it is the system's.
@@ -104,7 +111,8 @@ fn check_code(kernel: &str, code: &[u32]) -> Result<(), RtlRefusal> {
         return Ok(());
     };
     let at = &code[(pc / 4) as usize..];
-    let instruction = decode(at).map_or_else(|_| format!("{:#010x}", at[0]), |(i, _)| i.to_string());
+    let instruction =
+        decode(at).map_or_else(|_| format!("{:#010x}", at[0]), |(i, _)| i.to_string());
     Err(RtlRefusal::Unsupported(Box::new(UnsupportedInRtl {
         error: "unsupported_in_rtl",
         kernel: kernel.to_string(),
@@ -156,7 +164,14 @@ pub fn run(o: &RunOpts) -> Result<RunReport, RtlRefusal> {
     let image = kernel.image(&args, dims, o.launch.seed).map_err(usage)?;
     let desc = LaunchDesc {
         entry_pc: kernel.prog.entry_pc(),
-        ..LaunchDesc::new(image.abi, dims, kernel.meta.lds, Mode::NoSplit, o.s, o.sched)
+        ..LaunchDesc::new(
+            image.abi,
+            dims,
+            kernel.meta.lds,
+            Mode::NoSplit,
+            o.s,
+            o.sched,
+        )
     };
     let (outcome, seconds) =
         run_code(&code, &image, desc, o.timeout).map_err(|m| RtlRefusal::Coded(1, m))?;

@@ -235,6 +235,18 @@ pub fn idu_launch(policy: Option<Distribution>, seed: u64) -> Result<Option<IduL
 }
 
 impl RunOpts {
+    /// The options of the command line `rtgpu run ARGS` (`args` without `rtgpu run`).
+    pub fn from_args(args: &[&str]) -> Result<RunOpts, String> {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            o: RunOpts,
+        }
+        <Line as clap::Parser>::try_parse_from(std::iter::once("run").chain(args.iter().copied()))
+            .map(|l| l.o)
+            .map_err(|e| e.to_string())
+    }
+
     /// The configuration with the command line's memory options applied.
     pub fn apply(&self, mut cfg: CuConfig) -> Result<CuConfig, String> {
         if self.reorder && self.memory.as_deref() == Some("fixed") {
@@ -935,7 +947,7 @@ pub(super) fn report(
 }
 
 /// A launch's status: `done`, the GPU error's name, `timeout` or `driver_error`.
-pub(crate) fn status_name(result: &Result<(), DriverError>) -> String {
+pub fn status_name(result: &Result<(), DriverError>) -> String {
     match result {
         Ok(()) => "done".into(),
         Err(DriverError::Hardware { error, .. }) => error.name().into(),

@@ -71,8 +71,8 @@ impl Logic for Divider {
     fn update(&mut self) {
         dff_setup!(self, clock, quo, rem, left);
         self.dext.next = bit_cast::<33, 32>(self.d.val());
-        self.shifted.next = (self.rem.q.val() << 1)
-            | bit_cast::<33, 1>(self.quo.q.val().get_bits::<1>(31));
+        self.shifted.next =
+            (self.rem.q.val() << 1) | bit_cast::<33, 1>(self.quo.q.val().get_bits::<1>(31));
         if self.left.q.val() != self.z6.val() {
             self.left.d.next = self.left.q.val() - self.one.val();
             self.rem.d.next = self.shifted.val();

@@ -1,8 +1,8 @@
 //! The sub-kernel registers (`WG_FIRST`, `WG_COUNT`, `CU_MASK`) on the register bus, beside
 //! the register map: the driver writes them before every doorbell.
 
-use crate::gpu::regs::addr;
 use crate::gpu::regmap::ERR_BUSY;
+use crate::gpu::regs::addr;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
