@@ -11,7 +11,7 @@ use crate::sim::harness::{Harness, HarnessError};
 use crate::sim::vl::{Engine, VlOptions};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_firmware::driver::Bus;
-use rtgpu_hw::cu_system::CuSystemSim;
+use rtgpu_hw::cu_system::{CuSystem, MEM_ADDR_BITS};
 use rtgpu_hw::gpu::regmap::bus_error;
 use rtgpu_hw::gpu::regs::BusError;
 use rust_hdl::core::prelude::*;
@@ -26,33 +26,44 @@ enum Access {
 /// The response the system gave in a cycle (`None`: no `ack`).
 type Response = Option<Result<u32, BusError>>;
 
-/// The RTL system on the driver's bus. Built and used on one thread with
-/// [`crate::sim::twin::RTL_STACK`] of stack (the block is large).
-pub struct RtlBus {
-    h: Harness<CuSystemSim>,
+/// The RTL system (its data RAM `2^A` dwords) on the driver's bus. Built and used on one
+/// thread with [`crate::sim::twin::RTL_STACK`] of stack (the block is large).
+pub struct RtlBus<const A: usize = MEM_ADDR_BITS> {
+    h: Harness<CuSystem<A>>,
     cycles: u64,
     failure: Option<String>,
 }
 
-impl RtlBus {
+impl<const A: usize> RtlBus<A> {
     /// Verilates the system (cached under `target/verilator/`) and resets it.
     pub fn new(opts: &VlOptions) -> Result<Self, String> {
         let err = |e: HarnessError| e.to_string();
-        let sys = CuSystemSim::default();
+        let sys = CuSystem::<A>::default();
         let mut h = Harness::with_engine(sys, "cu_system", Engine::Verilator, opts).map_err(err)?;
         h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| &mut u.clock)
             .map_err(err)?;
-        h.cycle(|u| u.reset.next = true, |_| ()).map_err(err)?;
+        Self::from_harness(h)
+    }
+
+    /// The system in harness `h` (its clock added; either engine), reset for one cycle.
+    pub fn from_harness(mut h: Harness<CuSystem<A>>) -> Result<Self, String> {
+        h.cycle(|u| u.reset.next = true, |_| ())
+            .map_err(|e| e.to_string())?;
         let mut bus = RtlBus {
             h,
-            cycles: 0,
+            cycles: 1,
             failure: None,
         };
         bus.step(None);
         Ok(bus)
     }
 
-    /// Cycles clocked since the reset.
+    /// The harness back (to finish its waveform).
+    pub fn into_harness(self) -> Harness<CuSystem<A>> {
+        self.h
+    }
+
+    /// Cycles clocked, the reset cycle included.
     pub fn cycles(&self) -> u64 {
         self.cycles
     }
@@ -60,11 +71,6 @@ impl RtlBus {
     /// The simulation's failure, if one happened (the bus then refuses every access).
     pub fn failure(&self) -> Option<&str> {
         self.failure.as_deref()
-    }
-
-    /// The harness (for a waveform's recording).
-    pub fn harness_mut(&mut self) -> &mut Harness<CuSystemSim> {
-        &mut self.h
     }
 
     /// One cycle with `access` on the bus (or none): the response to the previous cycle's
@@ -135,7 +141,7 @@ impl RtlBus {
     }
 }
 
-impl Bus for RtlBus {
+impl<const A: usize> Bus for RtlBus<A> {
     fn read(&mut self, a: u32) -> Result<u32, BusError> {
         let mut w = 0;
         self.burst(1, |_| Access::Read(a), |_, v| w = v)?;

@@ -133,7 +133,7 @@ pub fn run_code(
 ) -> Result<(Outcome, f64), String> {
     let (code, image) = (code.to_vec(), image.clone());
     on_rtl_stack(move || {
-        let bus = RtlBus::new(&VlOptions::default())?;
+        let bus: RtlBus = RtlBus::new(&VlOptions::default())?;
         let t0 = std::time::Instant::now();
         let mut drv = Driver::new(bus).map_err(|e| e.to_string())?;
         let out = driver::run(&mut drv, &code, &image, desc, timeout).map_err(|e| e.to_string());

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod cdc;
 mod counter;
 pub mod ctx;
+pub mod cu_system;
 mod decode;
 pub mod dispatch;
 pub mod dram;
@@ -70,7 +71,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 28] {
+pub fn all() -> [&'static dyn BlockTb; 29] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -97,6 +98,7 @@ pub fn all() -> [&'static dyn BlockTb; 28] {
         &ctx::CtxTb,
         &vgpr::VgprTb,
         &regmap::RegMapTb,
+        &cu_system::CuSystemTb,
         &cdc::CdcTb,
         &DecodeTb,
         &CounterTb,

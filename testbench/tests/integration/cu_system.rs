@@ -185,7 +185,7 @@ fn the_bus_answers_as_the_behavioural_gpu() {
     let want: Vec<Result<u32, _>> = trace.iter().map(|&a| apply(&mut gpu, a)).collect();
     let t = trace.clone();
     let got = on_rtl_stack(move || {
-        let mut bus = RtlBus::new(&VlOptions::default())?;
+        let mut bus: RtlBus = RtlBus::new(&VlOptions::default())?;
         Ok(t.iter().map(|&a| apply(&mut bus, a)).collect::<Vec<_>>())
     })
     .unwrap();
