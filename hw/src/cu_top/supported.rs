@@ -13,7 +13,7 @@ pub const SUPPORTED_UNITS: [u8; 3] = [unit::SALU, unit::BRANCH, unit::PROGRAM];
 /// An instruction of a unit the top does not execute yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unsupported {
-    /// Its unit ([`unit`]).
+    /// Its unit ([`mod@unit`]).
     pub unit: u8,
 }
 
@@ -35,7 +35,7 @@ impl fmt::Display for Unsupported {
     }
 }
 
-/// The name of unit `u` ([`unit`]).
+/// The name of unit `u` ([`mod@unit`]).
 pub fn unit_name(u: u8) -> &'static str {
     match u {
         unit::SALU => "salu",
