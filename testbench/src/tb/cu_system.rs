@@ -8,6 +8,7 @@
 use super::{tb_finish, tb_harness, BlockTb, Ran, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use crate::cu::rtl_bus::RtlBus;
 use crate::sim::cosim::verilog_of;
+use crate::sim::twin::on_rtl_stack_or_panic;
 use crate::sim::waves::{named, Format, Gtkw};
 use rtgpu_firmware::driver::{Bus, Driver, DriverError, LaunchDesc};
 use rtgpu_firmware::isa::assemble;
@@ -114,43 +115,48 @@ impl BlockTb for CuSystemTb {
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
-        let want = behavioural().map_err(|m| super::mismatch(0, m))?;
-        let h = tb_harness(
-            CuSystem::<A>::default(),
-            "cu_system",
-            |u| &mut u.clock,
-            opts,
-        )?;
-        let bus = RtlBus::from_harness(h).map_err(|m| super::mismatch(0, m))?;
-        let mut drv = Driver::new(bus).map_err(|e| super::mismatch(0, e.to_string()))?;
-        let mut markers = Vec::new();
-        let got = session(&mut drv, |d, label| {
-            markers.push((d.bus().cycles() * TB_PERIOD_PS, label.to_string()))
-        });
-        let bus = drv.into_bus();
-        let cycles = bus.cycles();
-        let failure = match got {
-            Ok(s) if s == want => None,
-            Ok(s) => Some(format!("RTL {s:?}, behavioural {want:?}")),
-            Err(e) => Some(e.to_string()),
-        };
-        let ran = Ran::new(cycles, markers, failure.map(|m| super::mismatch(cycles, m)));
-        let mut run = tb_finish(bus.into_harness(), "cu_system", opts, ran, || {
-            layout(cycles)
-        })?;
-        run.summary = format!(
-            "{cycles} cycles: the driver's session equals the behavioural GPU's (scalar_loop, \
-             {} launch cycles, {} instructions)",
-            want.1, want.2
-        );
-        Ok(run)
+        on_rtl_stack_or_panic(|| run_tb(opts))
     }
 
     fn verilog(&self) -> Result<String, String> {
-        verilog_of(&mut CuSystem::<A>::default())
+        on_rtl_stack_or_panic(|| verilog_of(&mut CuSystem::<A>::default()))
     }
 
     fn icarus_only_in_ci(&self) -> Option<&'static str> {
         Some("the compute unit's RTL top is not yet linted and synthesized in CI (cu_top)")
     }
+}
+
+/// The testbench: the session on the RTL against the behavioural GPU's.
+fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
+    let want = behavioural().map_err(|m| super::mismatch(0, m))?;
+    let h = tb_harness(
+        CuSystem::<A>::default(),
+        "cu_system",
+        |u| &mut u.clock,
+        opts,
+    )?;
+    let bus = RtlBus::from_harness(h).map_err(|m| super::mismatch(0, m))?;
+    let mut drv = Driver::new(bus).map_err(|e| super::mismatch(0, e.to_string()))?;
+    let mut markers = Vec::new();
+    let got = session(&mut drv, |d, label| {
+        markers.push((d.bus().cycles() * TB_PERIOD_PS, label.to_string()))
+    });
+    let bus = drv.into_bus();
+    let cycles = bus.cycles();
+    let failure = match got {
+        Ok(s) if s == want => None,
+        Ok(s) => Some(format!("RTL {s:?}, behavioural {want:?}")),
+        Err(e) => Some(e.to_string()),
+    };
+    let ran = Ran::new(cycles, markers, failure.map(|m| super::mismatch(cycles, m)));
+    let mut run = tb_finish(bus.into_harness(), "cu_system", opts, ran, || {
+        layout(cycles)
+    })?;
+    run.summary = format!(
+        "{cycles} cycles: the driver's session equals the behavioural GPU's (scalar_loop, \
+         {} launch cycles, {} instructions)",
+        want.1, want.2
+    );
+    Ok(run)
 }
