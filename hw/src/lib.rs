@@ -10,6 +10,7 @@ pub mod cache;
 pub mod cdc;
 pub mod ctx;
 pub mod cu;
+pub mod cu_system;
 pub mod cu_top;
 pub mod dispatch;
 pub mod dram;

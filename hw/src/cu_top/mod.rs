@@ -44,13 +44,17 @@
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
 //! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
 //! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`. Code writes: `code_we`,
-//! `code_addr` (dword index), `code_data`. Status: `busy` (from the cycle after `launch`
+//! `code_addr` (dword index), `code_data`; code reads: `code_rdata` (the dword at
+//! `code_addr`, combinational). Status: `busy` (from the cycle after `launch`
 //! through the cycle in which the last wavefront's `s_endpgm` issues: as many cycles as the
 //! behavioural launch counts), `fault` and `fault_pc` (an illegal
 //! instruction or a PC past the code issued). Probes for the lock-step check against the
 //! behavioural compute unit: `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`.
 
 pub mod rtl;
+pub mod supported;
+
+pub use supported::{first_unsupported, supported, Unsupported};
 
 pub use rtl::top::ComputeUnitTop;
 

@@ -4,6 +4,8 @@
 mod dump;
 pub mod evals;
 pub mod probe;
+pub mod rtl_bus;
+pub mod rtl_run;
 pub mod rtl_top;
 pub(crate) mod run;
 pub mod scenario;
@@ -18,7 +20,8 @@ pub mod wcet;
 
 pub use run::{
     assemble_kernel, check_launch, idu_launch, load_config, parse_config, parse_idu, read_input,
-    read_input_bytes, run, AutoSplit, Kernel, LaunchOpts, RunOpts, RunReport, MAX_INPUT_BYTES,
+    read_input_bytes, run, run_loaded, status_name, AutoSplit, Kernel, LaunchOpts, RunOpts,
+    RunReport, Top, MAX_INPUT_BYTES,
 };
 
 use crate::sim::waves::merge::SysClock;

@@ -37,9 +37,16 @@ pub struct RunOpts {
     /// rejected).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// How split/merge run: nosplit, dws or pws.
-    #[arg(long, default_value = "pws", value_parser = parse_mode)]
+    /// How split/merge run: nosplit, dws or pws (with `--top rtl` the default is nosplit, the
+    /// only mode the RTL runs yet).
+    #[arg(long, default_value = "pws", value_parser = parse_mode,
+          default_value_if("top", "rtl", "nosplit"))]
     pub mode: Mode,
+    /// The model that runs the kernel: `behavioural` (the compute unit model) or `rtl` (the RTL
+    /// system, `CuSystem`, under Verilator: scalar kernels, one SIMD, no splitting; the
+    /// driver's register accesses go over its bus).
+    #[arg(long, value_enum, default_value_t = Top::Behavioural)]
+    pub top: Top,
     /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=7))]
     pub s: u32,
@@ -112,6 +119,27 @@ pub struct RunOpts {
     /// read, bits × cycles) and print it beside Algorithm 1's estimate (Lee's thesis, Ch. 3).
     #[arg(long)]
     pub vulnerability: bool,
+}
+
+/// Which model runs the kernel (`--top`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Top {
+    /// The behavioural compute unit behind the behavioural GPU's registers.
+    #[default]
+    Behavioural,
+    /// The RTL system (`CuSystem`) under the Verilator engine.
+    Rtl,
+}
+
+impl Top {
+    /// `behavioural` or `rtl`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Top::Behavioural => "behavioural",
+            Top::Rtl => "rtl",
+        }
+    }
 }
 
 /// `--exec`: gcn, simd or simd-free.
@@ -207,6 +235,18 @@ pub fn idu_launch(policy: Option<Distribution>, seed: u64) -> Result<Option<IduL
 }
 
 impl RunOpts {
+    /// The options of the command line `rtgpu run ARGS` (`args` without `rtgpu run`).
+    pub fn from_args(args: &[&str]) -> Result<RunOpts, String> {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            o: RunOpts,
+        }
+        <Line as clap::Parser>::try_parse_from(std::iter::once("run").chain(args.iter().copied()))
+            .map(|l| l.o)
+            .map_err(|e| e.to_string())
+    }
+
     /// The configuration with the command line's memory options applied.
     pub fn apply(&self, mut cfg: CuConfig) -> Result<CuConfig, String> {
         if self.reorder && self.memory.as_deref() == Some("fixed") {
@@ -292,6 +332,8 @@ pub struct IduSettings {
 pub struct RunReport {
     /// Kernel file.
     pub kernel: String,
+    /// The model that ran it: `behavioural` or `rtl`.
+    pub top: &'static str,
     /// Mode name.
     pub mode: &'static str,
     /// S.
@@ -336,6 +378,9 @@ impl RunReport {
             "{}: mode {} S={} sched {} grid {} wg {}\nstatus: {}\n",
             self.kernel, self.mode, self.s, self.sched, self.dims.grid, self.dims.wg, self.status
         );
+        if self.top != Top::Behavioural.name() {
+            out += &format!("top: {} (the RTL system)\n", self.top);
+        }
         if !self.rtl.is_empty() {
             out += &format!(
                 "rtl: {} (each in lock-step with its model)\n",
@@ -663,6 +708,9 @@ pub fn check_launch(cfg: &CuConfig, dims: Dims, lds: u32, args: &[Arg]) -> Resul
 /// Runs the kernel. `Err((2, message))` for bad input (source, arguments, configuration,
 /// files); a launch that fails on the GPU still gives a report (with `status` the error).
 pub fn run(o: &RunOpts) -> Result<RunReport, (u8, String)> {
+    if o.top == Top::Rtl {
+        return super::rtl_run::run(o).map_err(|e| e.coded());
+    }
     match o.rtl {
         None => run_here(o),
         Some(_) => crate::sim::twin::on_rtl_stack(|| Ok(run_here(o))).map_err(|e| (1, e))?,
@@ -846,7 +894,7 @@ fn unknown_scope(scopes: &[String], found: &[String], top: &[String]) -> Result<
     }
 }
 
-fn report(
+pub(super) fn report(
     o: &RunOpts,
     cfg: &CuConfig,
     kernel: String,
@@ -858,6 +906,7 @@ fn report(
     let error = result.as_ref().err().map(|e| e.to_string());
     RunReport {
         kernel,
+        top: o.top.name(),
         mode: o.mode.name(),
         s: o.s,
         sched: o.sched.name(),
@@ -898,7 +947,7 @@ fn report(
 }
 
 /// A launch's status: `done`, the GPU error's name, `timeout` or `driver_error`.
-pub(crate) fn status_name(result: &Result<(), DriverError>) -> String {
+pub fn status_name(result: &Result<(), DriverError>) -> String {
     match result {
         Ok(()) => "done".into(),
         Err(DriverError::Hardware { error, .. }) => error.name().into(),

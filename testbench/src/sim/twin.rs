@@ -25,6 +25,12 @@ pub fn with_rtl_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::thread::Res
     })
 }
 
+/// Runs `f` on a thread with [`RTL_STACK`] of stack (rust-hdl builds a large block on the
+/// stack: more than a default thread has); a panic goes on in the caller.
+pub fn on_rtl_stack_or_panic<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    with_rtl_stack(f).unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
 /// Runs `f` on a thread with [`RTL_STACK`] of stack; a panic is an error.
 pub fn on_rtl_stack<T: Send>(f: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
     with_rtl_stack(f).unwrap_or_else(|_| Err("the RTL simulation panicked".into()))

@@ -423,11 +423,9 @@ impl BlockTb for LdsTb {
     }
 }
 
-/// Runs `f` on a thread with the RTL threads' stack (rust-hdl builds the LDS, its flat arrays
-/// of lanes, adders and stages, on the stack: more than a default thread has); a panic goes on.
-fn on_rtl_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    crate::sim::twin::with_rtl_stack(f).unwrap_or_else(|p| std::panic::resume_unwind(p))
-}
+// Runs `f` on a thread with the RTL threads' stack (rust-hdl builds the LDS, its flat arrays
+// of lanes, adders and stages, on the stack).
+use crate::sim::twin::on_rtl_stack_or_panic as on_rtl_stack;
 
 /// The testbench: the directed sequence, then random instructions, RTL against the model.
 fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {

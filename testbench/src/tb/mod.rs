@@ -11,6 +11,7 @@ pub mod cache;
 pub mod cdc;
 mod counter;
 pub mod ctx;
+pub mod cu_system;
 pub mod cu_top;
 mod decode;
 pub mod dispatch;
@@ -64,6 +65,10 @@ pub trait BlockTb: Sync {
     fn not_synthesized_in_ci(&self) -> Option<&'static str> {
         None
     }
+    /// Why CI only replays this block under Icarus (no lint, no synthesis), if it does.
+    fn icarus_only_in_ci(&self) -> Option<&'static str> {
+        None
+    }
     /// Lint findings this configuration of the block expects (none by default).
     fn lint_waivers(&self) -> &'static [Waiver] {
         &[]
@@ -107,6 +112,7 @@ pub fn all() -> [&'static dyn BlockTb; 29] {
         &ctx::CtxTb,
         &vgpr::VgprTb,
         &regmap::RegMapTb,
+        &cu_system::CuSystemTb,
         &cdc::CdcTb,
         &DecodeTb,
         &CounterTb,

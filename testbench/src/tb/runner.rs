@@ -208,6 +208,18 @@ pub struct Ran {
     failure: Option<TbError>,
 }
 
+impl Ran {
+    /// A run of `cycles` cycles with these markers (ps, label) that ended in `failure`, for a
+    /// testbench that drives its cycles itself.
+    pub fn new(cycles: u64, markers: Vec<(u64, String)>, failure: Option<TbError>) -> Self {
+        Ran {
+            cycles,
+            markers,
+            failure,
+        }
+    }
+}
+
 /// The middle part of [`drive`]: `per_cycle` for cycles `0..cycles` until one fails,
 /// collecting the labels it returns as markers.
 pub fn run_cycles(

@@ -15,6 +15,7 @@ mod coalescer;
 mod common;
 mod cosim;
 mod ctx;
+mod cu_system;
 mod cu_top;
 mod decode_rtl_vs_model;
 mod dispatch;

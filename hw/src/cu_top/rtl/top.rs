@@ -54,6 +54,8 @@ pub struct ComputeUnitTop {
     pub code_addr: Signal<In, Bits<32>>,
     /// The value written.
     pub code_data: Signal<In, Bits<32>>,
+    /// Code dword `code_addr` (combinational: the instruction memory's read port).
+    pub code_rdata: Signal<Out, Bits<32>>,
     /// A launch is running.
     pub busy: Signal<Out, Bit>,
     /// The launch stopped on an error (illegal instruction or PC past the code).
@@ -187,6 +189,7 @@ impl Default for ComputeUnitTop {
             code_we: Default::default(),
             code_addr: Default::default(),
             code_data: Default::default(),
+            code_rdata: Default::default(),
             busy: Default::default(),
             fault: Default::default(),
             fault_pc: Default::default(),
@@ -308,6 +311,7 @@ impl Logic for ComputeUnitTop {
         self.fetch.waddr.next = self.code_addr.val();
         self.fetch.wdata.next = self.code_data.val();
         self.fetch.raddr.next = self.code_addr.val();
+        self.code_rdata.next = self.fetch.rdata.val();
         self.fetch.copy.next = false;
         self.fetch.copy_from.next = self.z8.val();
         self.fetch.copy_to.next = self.z8.val();

@@ -6,6 +6,7 @@ use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
 use rtgpu_hw::ctx::{CtxRegs, Vgprs};
+use rtgpu_hw::cu_system::CuSystem;
 use rtgpu_hw::cu_top::ComputeUnitTop;
 use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
@@ -166,6 +167,10 @@ crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize
 
 crate::vl_ports!([] ComputeUnitTop {
     clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
-    lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, busy, fault, fault_pc,
+    lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, busy, fault, fault_pc,
     issue_valid, issue_slot, issue_pc, stall, send, send_slot, send_wg, send_wave,
+});
+
+crate::vl_ports!([const A: usize] CuSystem<A> {
+    clock, reset, rd, wr, addr, wdata, ack, err, err_code, rdata, status, issue_valid, issue_pc,
 });

@@ -1,0 +1,242 @@
+//! `CuSystem`: the register map in front of the compute unit's RTL top, with the data RAM.
+
+use super::divider::Divider;
+use super::launch_check::LaunchCheck;
+use super::launch_ctl::LaunchCtl;
+use super::sub_kernel::SubKernelRegs;
+use crate::cu::CuError;
+use crate::cu_system::{CODE_BYTES, ISSUE_PERIOD, LAT_BRANCH, LAT_SALU, LAT_VALU};
+use crate::cu_top::ComputeUnitTop;
+use crate::gpu::regmap::RegMap;
+use crate::hdl::k;
+use rust_hdl::prelude::*;
+
+/// The RTL system of one compute unit (see [`crate::cu_system`] for its contract): the
+/// driver's register bus in, the compute unit's status out. `A` is the data RAM's address
+/// width in dwords (`2^A` dwords).
+#[derive(LogicBlock)]
+pub struct CuSystem<const A: usize> {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// Power-on reset (the register map's defaults, idle; the memories keep their words).
+    pub reset: Signal<In, Bit>,
+    /// A read at `addr`.
+    pub rd: Signal<In, Bit>,
+    /// A write of `wdata` at `addr` (`rd` with `wr` is a write).
+    pub wr: Signal<In, Bit>,
+    /// Byte offset of the register.
+    pub addr: Signal<In, Bits<32>>,
+    /// Write data.
+    pub wdata: Signal<In, Bits<32>>,
+    /// The response to the previous cycle's access.
+    pub ack: Signal<Out, Bit>,
+    /// It is the bus error response.
+    pub err: Signal<Out, Bit>,
+    /// Its kind (0 unmapped, 1 read-only, 2 busy, 3 out of range).
+    pub err_code: Signal<Out, Bits<2>>,
+    /// The word read (0 for a write or an error).
+    pub rdata: Signal<Out, Bits<32>>,
+    /// Probe: `STATUS` (0 idle, 1 busy, 2 done, 3 error).
+    pub status: Signal<Out, Bits<2>>,
+    /// Probe: the compute unit issues an instruction.
+    pub issue_valid: Signal<Out, Bit>,
+    /// Probe: its PC.
+    pub issue_pc: Signal<Out, Bits<32>>,
+    /// The register map.
+    map: RegMap,
+    /// `WG_FIRST`, `WG_COUNT`, `CU_MASK`.
+    sub: SubKernelRegs,
+    /// `GRID / WG` after the doorbell.
+    div: Divider,
+    /// The launch checks.
+    check: LaunchCheck,
+    /// Doorbell, launch, status and counters.
+    ctl: LaunchCtl,
+    /// The compute unit.
+    cu: ComputeUnitTop,
+    /// The data memory behind `MEM_DATA`.
+    mem: RAM<Bits<32>, A>,
+    /// The code word a `CODE_DATA` read fetched (the window's cycle of read latency).
+    code_q: DFF<Bits<32>>,
+    /// The compute unit's fault is a PC past the code.
+    oob: Signal<Local, Bit>,
+    code_bytes: Constant<Bits<32>>,
+    mem_bytes: Constant<Bits<64>>,
+    lat_salu: Constant<Bits<16>>,
+    lat_valu: Constant<Bits<16>>,
+    lat_branch: Constant<Bits<16>>,
+    issue_period: Constant<Bits<8>>,
+    e_bad: Constant<Bits<32>>,
+    e_illegal: Constant<Bits<32>>,
+    e_oob: Constant<Bits<32>>,
+    st_busy: Constant<Bits<2>>,
+    p_gto: Constant<Bits<2>>,
+    p_rr: Constant<Bits<2>>,
+    z32: Constant<Bits<32>>,
+    z64: Constant<Bits<64>>,
+    c_insts: Constant<Bits<6>>,
+    c_cycles: Constant<Bits<6>>,
+}
+
+impl<const A: usize> Default for CuSystem<A> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            rd: Default::default(),
+            wr: Default::default(),
+            addr: Default::default(),
+            wdata: Default::default(),
+            ack: Default::default(),
+            err: Default::default(),
+            err_code: Default::default(),
+            rdata: Default::default(),
+            status: Default::default(),
+            issue_valid: Default::default(),
+            issue_pc: Default::default(),
+            map: Default::default(),
+            sub: Default::default(),
+            div: Default::default(),
+            check: Default::default(),
+            ctl: Default::default(),
+            cu: Default::default(),
+            // Every word initialised: the Verilog never reads an unknown value.
+            mem: RAM::from((0..1usize << A).map(|_| Bits::<32>::default())),
+            code_q: Default::default(),
+            oob: Default::default(),
+            code_bytes: k(u64::from(CODE_BYTES)),
+            mem_bytes: k(4 << A),
+            lat_salu: k(u64::from(LAT_SALU)),
+            lat_valu: k(u64::from(LAT_VALU)),
+            lat_branch: k(u64::from(LAT_BRANCH)),
+            issue_period: k(u64::from(ISSUE_PERIOD)),
+            e_bad: k(CuError::BadLaunch as u64),
+            e_illegal: k(CuError::IllegalInstruction as u64),
+            e_oob: k(CuError::PcOutOfRange as u64),
+            st_busy: k(u64::from(crate::gpu::regs::status::BUSY)),
+            p_gto: k(1),
+            p_rr: k(2),
+            z32: k(0),
+            z64: k(0),
+            c_cycles: k(0),
+            c_insts: k(1),
+        }
+    }
+}
+
+impl<const A: usize> Logic for CuSystem<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Clocks and resets; the CTRL reset bit resets the compute unit and the launch.
+        dff_setup!(self, clock, code_q);
+        self.map.clock.next = self.clock.val();
+        self.sub.clock.next = self.clock.val();
+        self.div.clock.next = self.clock.val();
+        self.ctl.clock.next = self.clock.val();
+        self.cu.clock.next = self.clock.val();
+        self.mem.read_clock.next = self.clock.val();
+        self.mem.write_clock.next = self.clock.val();
+        self.map.reset.next = self.reset.val();
+        self.sub.reset.next = self.reset.val();
+        self.div.reset.next = self.reset.val() | self.map.stop.val();
+        self.ctl.reset.next = self.reset.val() | self.map.stop.val();
+        self.cu.reset.next = self.reset.val() | self.map.stop.val();
+
+        // The bus: the sub-kernel registers answer their offsets, the register map the rest.
+        self.sub.rd.next = self.rd.val();
+        self.sub.wr.next = self.wr.val();
+        self.sub.addr.next = self.addr.val();
+        self.sub.wdata.next = self.wdata.val();
+        self.sub.locked.next = self.ctl.status.val() == self.st_busy.val();
+        self.map.rd.next = self.rd.val() & !self.sub.hit.val();
+        self.map.wr.next = self.wr.val() & !self.sub.hit.val();
+        self.map.addr.next = self.addr.val();
+        self.map.wdata.next = self.wdata.val();
+        self.ack.next = self.map.ack.val() | self.sub.ack.val();
+        self.err.next = self.map.err.val() | self.sub.err.val();
+        self.err_code.next = self.map.err_code.val() | self.sub.err_code.val();
+        self.rdata.next = self.map.rdata.val() | self.sub.rdata.val();
+
+        // The windows: CODE_DATA onto the compute unit's code memory, MEM_DATA onto the RAM.
+        self.map.code_bytes.next = self.code_bytes.val();
+        self.map.mem_bytes.next = self.mem_bytes.val();
+        self.cu.code_we.next = self.map.code_req.val() & self.map.code_we.val();
+        self.cu.code_data.next = self.map.code_wdata.val();
+        self.cu.code_addr.next = self.cu.fault_pc.val() >> 2;
+        if self.map.code_req.val() {
+            self.cu.code_addr.next = self.map.code_addr.val() >> 2;
+        }
+        self.code_q.d.next = self.cu.code_rdata.val();
+        self.map.code_rdata.next = self.code_q.q.val();
+        self.mem.read_address.next = self.map.mem_addr_lo.val().get_bits::<A>(2);
+        self.mem.write_address.next = self.map.mem_addr_lo.val().get_bits::<A>(2);
+        self.mem.write_data.next = self.map.mem_wdata.val();
+        self.mem.write_enable.next = self.map.mem_req.val() & self.map.mem_we.val();
+        self.map.mem_rdata.next = self.mem.read_data.val();
+
+        // The launch: GRID / WG, the checks, then the compute unit's launch inputs.
+        self.div.start.next = self.ctl.div_start.val();
+        self.div.n.next = self.map.grid.val();
+        self.div.d.next = self.map.wg.val();
+        self.check.grid.next = self.map.grid.val();
+        self.check.wg.next = self.map.wg.val();
+        self.check.rem.next = self.div.r.val();
+        self.check.lds.next = self.map.lds.val();
+        self.check.mode.next = self.map.mode.val();
+        self.check.features.next = self.map.features.val();
+        self.check.abi.next = self.map.abi.val();
+        self.check.entry_pc.next = self.map.entry_pc.val();
+        self.check.whole.next = (self.sub.regs[0].val() == self.z32.val())
+            & ((self.sub.regs[1].val() == self.z32.val())
+                | (self.sub.regs[1].val() == self.div.q.val()))
+            & ((self.sub.regs[2].val() == self.z32.val()) | self.sub.regs[2].val().get_bit(0));
+        self.ctl.doorbell.next = self.map.doorbell.val();
+        self.ctl.div_busy.next = self.div.busy.val();
+        self.ctl.info.next = self.check.info.val();
+        self.ctl.cu_busy.next = self.cu.busy.val();
+        self.ctl.cu_fault.next = self.cu.fault.val();
+        self.ctl.issue.next = self.cu.issue_valid.val();
+        self.cu.launch.next = self.ctl.launch.val();
+        self.cu.entry_pc.next = self.map.entry_pc.val();
+        self.cu.wg_count.next = self.div.q.val();
+        self.cu.waves.next = self.check.waves.val().get_bits::<8>(0);
+        self.cu.wg_size.next = self.map.wg.val();
+        self.cu.kernarg.next = (bit_cast::<64, 32>(self.map.kernarg_hi.val()) << 32)
+            | bit_cast::<64, 32>(self.map.kernarg_lo.val());
+        self.cu.gto.next = self.map.sched.val().get_bits::<2>(0) == self.p_gto.val();
+        self.cu.rr.next = self.map.sched.val().get_bits::<2>(0) == self.p_rr.val();
+        self.cu.lat_salu.next = self.lat_salu.val();
+        self.cu.lat_valu.next = self.lat_valu.val();
+        self.cu.lat_branch.next = self.lat_branch.val();
+        self.cu.issue_period.next = self.issue_period.val();
+
+        // Status, error and counters.
+        self.map.status.next = self.ctl.status.val();
+        self.oob.next = self.cu.fault_pc.val() >= self.code_bytes.val();
+        self.map.error.next = self.e_illegal.val();
+        self.map.error_pc.next = self.cu.fault_pc.val();
+        self.map.error_info.next = self.cu.code_rdata.val();
+        if self.oob.val() {
+            self.map.error.next = self.e_oob.val();
+            self.map.error_info.next = self.cu.fault_pc.val();
+        }
+        if self.ctl.bad.val() {
+            self.map.error.next = self.e_bad.val();
+            self.map.error_pc.next = self.z32.val();
+            self.map.error_info.next = self.ctl.bad_info.val();
+        }
+        self.map.counter.next = self.z64.val();
+        if self.map.cnt_idx.val() == self.c_cycles.val() {
+            self.map.counter.next = self.ctl.cycles.val();
+        }
+        if self.map.cnt_idx.val() == self.c_insts.val() {
+            self.map.counter.next = self.ctl.insts.val();
+        }
+        self.map.wf_count.next = self.z32.val();
+        self.map.wf_start.next = self.z32.val();
+        self.map.wf_finish.next = self.z32.val();
+        self.status.next = self.ctl.status.val();
+        self.issue_valid.next = self.cu.issue_valid.val();
+        self.issue_pc.next = self.cu.issue_pc.val();
+    }
+}

@@ -1,0 +1,168 @@
+//! The driver's [`Bus`] over the RTL system ([`CuSystem`]) under the Verilator engine: the
+//! firmware driver runs a kernel on the RTL by register accesses, as it does on the
+//! behavioural GPU.
+//!
+//! Timing (the register map's contract): a single access takes two clock cycles, the access
+//! cycle and the response cycle; a burst issues one access a cycle and takes `n + 1` cycles
+//! (each response is read in the cycle of the next access). [`Bus::tick`] clocks idle cycles.
+
+use crate::sim::clock::Period;
+use crate::sim::harness::{Harness, HarnessError};
+use crate::sim::vl::{Engine, VlOptions};
+use crate::tb::TB_PERIOD_PS;
+use rtgpu_firmware::driver::Bus;
+use rtgpu_hw::cu_system::{CuSystem, MEM_ADDR_BITS};
+use rtgpu_hw::gpu::regmap::bus_error;
+use rtgpu_hw::gpu::regs::BusError;
+use rust_hdl::core::prelude::*;
+
+/// An access on the bus: a write of the value, or a read.
+#[derive(Clone, Copy, Debug)]
+enum Access {
+    Read(u32),
+    Write(u32, u32),
+}
+
+/// The response the system gave in a cycle (`None`: no `ack`).
+type Response = Option<Result<u32, BusError>>;
+
+/// The RTL system (its data RAM `2^A` dwords) on the driver's bus. Built and used on one
+/// thread with [`crate::sim::twin::RTL_STACK`] of stack (the block is large).
+pub struct RtlBus<const A: usize = MEM_ADDR_BITS> {
+    h: Harness<CuSystem<A>>,
+    cycles: u64,
+    failure: Option<String>,
+}
+
+impl<const A: usize> RtlBus<A> {
+    /// Verilates the system (cached under `target/verilator/`) and resets it.
+    pub fn new(opts: &VlOptions) -> Result<Self, String> {
+        let err = |e: HarnessError| e.to_string();
+        let sys = CuSystem::<A>::default();
+        let mut h = Harness::with_engine(sys, "cu_system", Engine::Verilator, opts).map_err(err)?;
+        h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| &mut u.clock)
+            .map_err(err)?;
+        Self::from_harness(h)
+    }
+
+    /// The system in harness `h` (its clock added; either engine), reset for one cycle.
+    pub fn from_harness(mut h: Harness<CuSystem<A>>) -> Result<Self, String> {
+        h.cycle(|u| u.reset.next = true, |_| ())
+            .map_err(|e| e.to_string())?;
+        let mut bus = RtlBus {
+            h,
+            cycles: 1,
+            failure: None,
+        };
+        bus.step(None);
+        Ok(bus)
+    }
+
+    /// The harness back (to finish its waveform).
+    pub fn into_harness(self) -> Harness<CuSystem<A>> {
+        self.h
+    }
+
+    /// Cycles clocked, the reset cycle included.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// The simulation's failure, if one happened (the bus then refuses every access).
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// One cycle with `access` on the bus (or none): the response to the previous cycle's
+    /// access, read before the edge.
+    fn step(&mut self, access: Option<Access>) -> Response {
+        if self.failure.is_some() {
+            return Some(Err(BusError::Unmapped));
+        }
+        let seen = self.h.cycle(
+            |u| {
+                let (rd, wr, a, v) = match access {
+                    None => (false, false, 0, 0),
+                    Some(Access::Read(a)) => (true, false, a, 0),
+                    Some(Access::Write(a, v)) => (false, true, a, v),
+                };
+                u.reset.next = false;
+                u.rd.next = rd;
+                u.wr.next = wr;
+                u.addr.next = u64::from(a).to_bits();
+                u.wdata.next = u64::from(v).to_bits();
+            },
+            |u| {
+                let code = u.err_code.val().index() as u8;
+                let word = u.rdata.val().index() as u32;
+                u.ack.val().then_some(if u.err.val() {
+                    Err(bus_error(code))
+                } else {
+                    Ok(word)
+                })
+            },
+        );
+        self.cycles += 1;
+        match seen {
+            Ok(r) => r,
+            Err(e) => {
+                self.failure = Some(e.to_string());
+                Some(Err(BusError::Unmapped))
+            }
+        }
+    }
+
+    /// The response of an access whose response cycle this is (no `ack` is a failure).
+    fn expect(&mut self, r: Response) -> Result<u32, BusError> {
+        r.unwrap_or_else(|| {
+            self.failure
+                .get_or_insert_with(|| "the RTL system did not answer an access".into());
+            Err(BusError::Unmapped)
+        })
+    }
+
+    /// Accesses one a cycle, each response handed to `done` with the access's index; stops
+    /// at the first refusal (the accesses after it were issued and are refused alike: the
+    /// windows do not move on a refusal).
+    fn burst(
+        &mut self,
+        n: usize,
+        access: impl Fn(usize) -> Access,
+        mut done: impl FnMut(usize, u32),
+    ) -> Result<(), BusError> {
+        for i in 0..=n {
+            let r = self.step((i < n).then(|| access(i)));
+            if i > 0 {
+                let w = self.expect(r)?;
+                done(i - 1, w);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<const A: usize> Bus for RtlBus<A> {
+    fn read(&mut self, a: u32) -> Result<u32, BusError> {
+        let mut w = 0;
+        self.burst(1, |_| Access::Read(a), |_, v| w = v)?;
+        Ok(w)
+    }
+
+    fn write(&mut self, a: u32, v: u32) -> Result<(), BusError> {
+        self.burst(1, |_| Access::Write(a, v), |_, _| ())
+    }
+
+    fn tick(&mut self, cycles: u64) {
+        for _ in 0..cycles {
+            self.step(None);
+        }
+    }
+
+    fn read_burst(&mut self, a: u32, out: &mut [u32]) -> Result<(), BusError> {
+        self.burst(out.len(), |_| Access::Read(a), |i, v| out[i] = v)
+    }
+
+    fn write_burst(&mut self, a: u32, words: &[u32]) -> Result<(), BusError> {
+        self.burst(words.len(), |i| Access::Write(a, words[i]), |_, _| ())
+    }
+}

@@ -1,0 +1,192 @@
+//! `rtgpu run KERNEL --top rtl`: the kernel through the firmware driver onto the RTL system
+//! ([`rtgpu_hw::cu_system::CuSystem`]) over [`RtlBus`], with the report of a behavioural run.
+//!
+//! Before anything is built the run refuses what the RTL does not have: switches (a mode other
+//! than no-split, a configuration other than the system's, reordering, the IDU, the memory
+//! hierarchy, Sim-D, `--rtl`, `--vcd`, `--vulnerability`, an HSA kernel; exit 2) and
+//! instructions of units the top does not execute ([`UnsupportedInRtl`], exit 1).
+
+use super::rtl_bus::RtlBus;
+use super::run::{check_launch, load_config, report, Kernel, RunOpts, RunReport, Speed};
+use crate::sim::twin::on_rtl_stack;
+use crate::sim::vl::VlOptions;
+use rtgpu_firmware::driver::{self, Driver, LaunchDesc, Outcome};
+use rtgpu_firmware::isa::decode;
+use rtgpu_firmware::launch::Image;
+use rtgpu_hw::cu::{CuConfig, Mode};
+use rtgpu_hw::cu_system;
+use rtgpu_hw::cu_top::first_unsupported;
+use rtgpu_hw::simd::Exec;
+use serde::Serialize;
+
+/// A kernel with an instruction the RTL top does not execute yet (the `--json` output).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnsupportedInRtl {
+    /// Always `unsupported_in_rtl`.
+    pub error: &'static str,
+    /// The kernel file.
+    pub kernel: String,
+    /// The first such instruction's byte address.
+    pub pc: u32,
+    /// Its text.
+    pub instruction: String,
+    /// Its unit.
+    pub unit: &'static str,
+    /// What the RTL runs.
+    pub message: String,
+}
+
+impl UnsupportedInRtl {
+    /// The one-line description.
+    pub fn text(&self) -> String {
+        format!(
+            "unsupported_in_rtl: {} at pc {:#x}: `{}` ({}): {}",
+            self.kernel, self.pc, self.instruction, self.unit, self.message
+        )
+    }
+}
+
+/// Why an RTL run did not give a report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RtlRefusal {
+    /// Bad input or a failure, with its exit code (2 a switch the RTL does not have).
+    Coded(u8, String),
+    /// An instruction the top does not execute (exit 1).
+    Unsupported(Box<UnsupportedInRtl>),
+}
+
+impl RtlRefusal {
+    /// The `(exit code, message)` of [`super::run`].
+    pub fn coded(self) -> (u8, String) {
+        match self {
+            RtlRefusal::Coded(c, m) => (c, m),
+            RtlRefusal::Unsupported(u) => (1, u.text()),
+        }
+    }
+}
+
+fn usage(m: impl Into<String>) -> RtlRefusal {
+    RtlRefusal::Coded(2, m.into())
+}
+
+/// The first switch of `o` the RTL system does not have, as the message of an exit-2 error.
+pub fn refused_switch(o: &RunOpts) -> Option<String> {
+    let switches = [
+        (o.mode != Mode::NoSplit, "--mode dws/pws (it runs nosplit)"),
+        (o.reorder, "--reorder"),
+        (o.idu != "off", "--idu"),
+        (
+            o.memory.as_deref() == Some("hierarchy"),
+            "--memory hierarchy",
+        ),
+        (o.exec != Exec::Gcn, "--exec simd/simd-free"),
+        (o.rtl.is_some(), "--rtl (the whole compute unit is RTL)"),
+        (
+            o.vcd.is_some(),
+            "--vcd (use `rtgpu tb cu_system` for its waveform)",
+        ),
+        (o.vulnerability, "--vulnerability"),
+    ];
+    switches
+        .iter()
+        .find(|s| s.0)
+        .map(|(_, what)| format!("--top rtl: the RTL system does not have {what} yet"))
+}
+
+/// The configuration of an RTL run: the system's, or `--config` if it is the system's.
+fn rtl_config(o: &RunOpts) -> Result<CuConfig, RtlRefusal> {
+    let Some(path) = &o.config else {
+        return Ok(cu_system::config());
+    };
+    let cfg = load_config(path).map_err(usage)?;
+    match cu_system::differs(&cfg) {
+        Some(d) => Err(usage(format!("--top rtl: {}: {d}", path.display()))),
+        None => Ok(cfg),
+    }
+}
+
+/// The first instruction of `code` the top does not execute, as the refusal.
+fn check_code(kernel: &str, code: &[u32]) -> Result<(), RtlRefusal> {
+    let Some((pc, why)) = first_unsupported(code) else {
+        return Ok(());
+    };
+    let at = &code[(pc / 4) as usize..];
+    let instruction =
+        decode(at).map_or_else(|_| format!("{:#010x}", at[0]), |(i, _)| i.to_string());
+    Err(RtlRefusal::Unsupported(Box::new(UnsupportedInRtl {
+        error: "unsupported_in_rtl",
+        kernel: kernel.to_string(),
+        pc,
+        instruction,
+        unit: why.unit_name(),
+        message: why.to_string(),
+    })))
+}
+
+/// Runs `code` with `image` and launch `desc` through the driver on a fresh RTL system, at
+/// most `timeout` cycles: the outcome and the wall-clock seconds of the driver session.
+pub fn run_code(
+    code: &[u32],
+    image: &Image,
+    desc: LaunchDesc,
+    timeout: u64,
+) -> Result<(Outcome, f64), String> {
+    let (code, image) = (code.to_vec(), image.clone());
+    on_rtl_stack(move || {
+        // A quick build: the system's Verilog is large (the compute unit's top with its VGPR
+        // file and VALU); the model is built once and cached.
+        let bus: RtlBus = RtlBus::new(&VlOptions {
+            quick: true,
+            ..VlOptions::default()
+        })?;
+        let t0 = std::time::Instant::now();
+        let mut drv = Driver::new(bus).map_err(|e| e.to_string())?;
+        let out = driver::run(&mut drv, &code, &image, desc, timeout).map_err(|e| e.to_string());
+        if let Some(f) = drv.bus().failure() {
+            return Err(format!("the RTL simulation failed: {f}"));
+        }
+        Ok((out?, t0.elapsed().as_secs_f64()))
+    })
+}
+
+/// `rtgpu run --top rtl`: the report of [`super::run`], the cycles from the RTL.
+pub fn run(o: &RunOpts) -> Result<RunReport, RtlRefusal> {
+    if let Some(m) = refused_switch(o) {
+        return Err(usage(m));
+    }
+    let kernel = Kernel::load(&o.kernel).map_err(|(c, m)| RtlRefusal::Coded(c, m))?;
+    if kernel.hsa.is_some() {
+        return Err(usage(
+            "--top rtl: the RTL system has rtgpu's simple ABI only, not a compiled kernel's HSA ABI",
+        ));
+    }
+    let cfg = rtl_config(o)?;
+    let (dims, args) = o.launch.resolve(&kernel.meta).map_err(usage)?;
+    check_launch(&cfg, dims, kernel.meta.lds, &args).map_err(usage)?;
+    let name = o.kernel.display().to_string();
+    let (code, _) = kernel.code(Mode::NoSplit, o.s);
+    check_code(&name, &code)?;
+    let image = kernel.image(&args, dims, o.launch.seed).map_err(usage)?;
+    let desc = LaunchDesc {
+        entry_pc: kernel.prog.entry_pc(),
+        ..LaunchDesc::new(
+            image.abi,
+            dims,
+            kernel.meta.lds,
+            Mode::NoSplit,
+            o.s,
+            o.sched,
+        )
+    };
+    let (outcome, seconds) =
+        run_code(&code, &image, desc, o.timeout).map_err(|m| RtlRefusal::Coded(1, m))?;
+    let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
+    if o.bench {
+        r.speed = Some(Speed {
+            seconds,
+            cycles_per_second: r.perf.get("cycles") as f64 / seconds.max(1e-9),
+            cpu_seconds: None,
+        });
+    }
+    Ok(r)
+}

@@ -1,0 +1,232 @@
+//! The RTL system (`hw/src/cu_system/`) against the behavioural GPU of the same shape
+//! (`cu_system::config()`): the firmware driver's runs, faults and bad launches, and the
+//! register bus's responses.
+
+use super::common::rtgpu;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rtgpu_firmware::driver::{self, Bus, Driver, LaunchDesc, Outcome};
+use rtgpu_firmware::isa::assemble;
+use rtgpu_firmware::launch::{Dims, Image};
+use rtgpu_hw::cu::Mode;
+use rtgpu_hw::cu_system::{self, CODE_BYTES, MEM_BYTES};
+use rtgpu_hw::gpu::regs::addr;
+use rtgpu_hw::gpu::Gpu;
+use rtgpu_hw::sched::model::Policy;
+use rtgpu_testbench::cu::rtl_bus::RtlBus;
+use rtgpu_testbench::cu::rtl_run::{self, RtlRefusal};
+use rtgpu_testbench::cu::{self, Kernel, RunOpts, RunReport};
+use rtgpu_testbench::sim::twin::on_rtl_stack;
+use rtgpu_testbench::sim::vl::VlOptions;
+use std::path::Path;
+
+const SCALAR_LOOP: &str = "firmware/kernels/rtl/scalar_loop.s";
+
+fn repo(path: &str) -> String {
+    format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `rtgpu run` with `args` (after the kernel) through the library on the behavioural GPU of
+/// the system's shape.
+fn behavioural(kernel: &str, args: &[&str]) -> RunReport {
+    let mut line = vec![kernel, "--mode", "nosplit"];
+    line.extend_from_slice(args);
+    let o = RunOpts::from_args(&line).unwrap();
+    let k = Kernel::load(Path::new(kernel)).unwrap();
+    let (dims, a) = o.launch.resolve(&k.meta).unwrap();
+    cu::run_loaded(&o, &k, cu_system::config(), dims, &a).unwrap()
+}
+
+/// `rtgpu run --top rtl` with `args` through the library.
+fn rtl(kernel: &str, args: &[&str]) -> RunReport {
+    let mut line = vec![kernel, "--top", "rtl"];
+    line.extend_from_slice(args);
+    cu::run(&RunOpts::from_args(&line).unwrap()).unwrap()
+}
+
+/// `scalar_loop` (data-dependent loops and branches; work-groups waiting for contexts) run by
+/// the driver over the RTL system's bus reports the behavioural GPU's cycles and instruction
+/// count under LRR, RR and GTO and two grids. Mutation caught: `SCHED` 1 and 2 swapped in
+/// `CuSystem` (GTO ran as RR: 256 cycles against 254).
+#[test]
+fn rtl_run_reports_the_behavioural_cycles() {
+    let k = repo(SCALAR_LOOP);
+    for sched in ["lrr", "rr", "gto"] {
+        for (grid, wg) in [("512", "128"), ("192", "64")] {
+            let args = ["--sched", sched, "--grid", grid, "--wg", wg];
+            let (b, r) = (behavioural(&k, &args), rtl(&k, &args));
+            assert_eq!((b.status.as_str(), r.status.as_str()), ("done", "done"));
+            assert_eq!((b.top, r.top), ("behavioural", "rtl"));
+            for name in ["cycles", "instructions"] {
+                assert_eq!(
+                    b.perf.get(name),
+                    r.perf.get(name),
+                    "{sched} grid {grid}/{wg}: {name}"
+                );
+            }
+            assert!(
+                r.perf.get("cycles") > 80,
+                "{sched}: {}",
+                r.perf.get("cycles")
+            );
+        }
+    }
+}
+
+/// A kernel with a vector instruction is refused before the RTL is built, naming the
+/// instruction and its PC. Mutation caught: VALU added to `SUPPORTED_UNITS`.
+#[test]
+fn a_vector_instruction_is_unsupported_in_rtl() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = dir.path().join("valu.s");
+    std::fs::write(&k, "s_mov_b32 s0, 1\nv_mov_b32 v0, s0\ns_endpgm\n").unwrap();
+    let o = RunOpts::from_args(&[k.to_str().unwrap(), "--top", "rtl"]).unwrap();
+    match rtl_run::run(&o) {
+        Err(RtlRefusal::Unsupported(u)) => {
+            assert_eq!((u.error, u.pc, u.unit), ("unsupported_in_rtl", 4, "valu"));
+            assert!(u.instruction.starts_with("v_mov_b32"), "{}", u.instruction);
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+/// The launch `code` on `grid`/`wg` through the driver on both systems.
+fn both(code: &[u32], grid: u32, wg: u32) -> (Outcome, Outcome) {
+    let dims = Dims { grid, wg };
+    let image = Image::build(&[], dims, 1);
+    let desc = LaunchDesc::new(image.abi, dims, 0, Mode::NoSplit, 1, Policy::Gto);
+    let mut drv = Driver::new(Gpu::new(cu_system::config()).unwrap()).unwrap();
+    let b = driver::run(&mut drv, code, &image, desc, 10_000).unwrap();
+    let (r, _) = rtl_run::run_code(code, &image, desc, 10_000).unwrap();
+    (b, r)
+}
+
+fn words(src: &str) -> Vec<u32> {
+    assemble(src, "t.s").unwrap().words()
+}
+
+/// An illegal instruction, a jump past the code and two bad launches (a grid that is not a
+/// multiple of the work-group, five wavefronts per work-group on four contexts) end with
+/// the behavioural GPU's error: the same `STATUS`, `ERROR`, `ERROR_PC` and `ERROR_INFO`. The
+/// cycle count of a bad launch is the behavioural one; a fault's is one more (the RTL top's
+/// `busy` includes the faulting issue's cycle, the behavioural unit does not count it:
+/// docs/assumptions.md#A108). Mutations caught: the illegal and out-of-range codes swapped in
+/// `CuSystem`; `ERROR_INFO` of an illegal instruction taken from the fault PC.
+#[test]
+fn faults_end_as_on_the_behavioural_gpu() {
+    let mut illegal = words("s_mov_b32 s10, 1\ns_nop 0\ns_nop 0\ns_endpgm\n");
+    illegal[2] = 0xFFFF_FFFF;
+    let jump = words("s_mov_b32 s20, 0x800\ns_mov_b32 s21, 0\ns_setpc_b64 s[20:21]\ns_endpgm\n");
+    let ok = words("s_nop 0\ns_endpgm\n");
+    let cases = [
+        (&illegal, 128, 64, "illegal_instruction", 1),
+        (&jump, 64, 64, "pc_out_of_range", 1),
+        (&ok, 100, 64, "bad_launch", 0),
+        (&ok, 320, 320, "bad_launch", 0),
+    ];
+    for (code, grid, wg, want, extra) in cases {
+        let (b, r) = both(code, grid, wg);
+        assert_eq!(b.result, r.result, "{want} grid {grid} wg {wg}");
+        let name = cu::status_name(&r.result);
+        assert_eq!(name, want, "{:?}", r.result);
+        let cycles = b.counters.get("cycles") + extra;
+        assert_eq!(cycles, r.counters.get("cycles"), "{want}");
+    }
+}
+
+/// A random register access of the registers both systems hold (no doorbell).
+fn access(rng: &mut ChaCha8Rng) -> (bool, u32, u32) {
+    const REGS: [u32; 16] = [
+        addr::ID,
+        addr::VERSION,
+        addr::CTRL,
+        addr::STATUS,
+        addr::ERROR,
+        addr::CODE_DATA,
+        addr::MEM_DATA,
+        addr::CODE_SIZE,
+        addr::MEM_SIZE_LO,
+        addr::WG_FIRST,
+        addr::CU_MASK,
+        addr::GRID,
+        addr::ABI,
+        addr::WF_SEL,
+        0x01C,
+        0x041,
+    ];
+    let write = rng.gen_bool(0.4);
+    let a = match rng.gen_range(0..8) {
+        0 => addr::CODE_ADDR,
+        1 => addr::MEM_ADDR_LO,
+        2 => addr::MEM_ADDR_HI,
+        3 => addr::COUNTERS + 4 * rng.gen_range(0..80),
+        4 => addr::USER_DATA + 4 * rng.gen_range(0..16),
+        _ => REGS[rng.gen_range(0..REGS.len())],
+    };
+    let v = match a {
+        addr::CODE_ADDR => rng.gen_range(CODE_BYTES - 12..=CODE_BYTES + 4) & !3,
+        addr::MEM_ADDR_LO => (MEM_BYTES as u32 - rng.gen_range(0..5) * 4) % MEM_BYTES as u32,
+        addr::MEM_ADDR_HI => u32::from(rng.gen_bool(0.1)),
+        _ => rng.gen(),
+    };
+    (write && a != addr::CTRL, a, v)
+}
+
+/// The system's register bus answers as the behavioural GPU's `read`/`write` do, access by
+/// access, over 3,000 random accesses: the windows (writes, reads back through the code
+/// memory and the data RAM, refusals at their ends), the launch and sub-kernel registers,
+/// read-only and unmapped offsets, counters 0 before a launch. Mutation caught: the
+/// sub-kernel registers' read data left 0.
+#[test]
+fn the_bus_answers_as_the_behavioural_gpu() {
+    let mut gpu = Gpu::new(cu_system::config()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let trace: Vec<(bool, u32, u32)> = (0..3000).map(|_| access(&mut rng)).collect();
+    let want: Vec<Result<u32, _>> = trace.iter().map(|&a| apply(&mut gpu, a)).collect();
+    let t = trace.clone();
+    let got = on_rtl_stack(move || {
+        let opts = VlOptions {
+            quick: true,
+            ..VlOptions::default()
+        };
+        let mut bus: RtlBus = RtlBus::new(&opts)?;
+        Ok(t.iter().map(|&a| apply(&mut bus, a)).collect::<Vec<_>>())
+    })
+    .unwrap();
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert_eq!(w, g, "access {i}: {:?}", trace[i]);
+    }
+}
+
+fn apply<B: Bus>(bus: &mut B, (write, a, v): (bool, u32, u32)) -> Result<u32, String> {
+    match write {
+        true => bus.write(a, v).map(|()| 0),
+        false => bus.read(a),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// `rtgpu run --top rtl --json` prints the behavioural run's report shape with the RTL's
+/// cycles; a switch the RTL does not have is a usage error (exit 2).
+#[test]
+fn cli_top_rtl() {
+    let (code, out, err) = rtgpu(&[
+        "run",
+        SCALAR_LOOP,
+        "--top",
+        "rtl",
+        "--grid",
+        "192",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (j["top"].as_str(), j["status"].as_str()),
+        (Some("rtl"), Some("done"))
+    );
+    assert!(j["counters"]["cycles"].as_u64().unwrap() > 50, "{out}");
+    let (code, _, err) = rtgpu(&["run", SCALAR_LOOP, "--top", "rtl", "--mode", "pws"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nosplit"), "{err}");
+}
