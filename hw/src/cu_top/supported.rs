@@ -1,20 +1,22 @@
 //! Which instructions the RTL top ([`super::ComputeUnitTop`]) executes today: the scalar
-//! units. A kernel is checked against this list before it is loaded into the RTL system
+//! units and the vector ALU's instructions with at most two sources. A kernel is checked against this list before it is loaded into the RTL system
 //! (`rtgpu run --top rtl`), so a kernel the top would issue but not execute (a vector or
 //! memory instruction, a split) is refused instead of giving wrong results.
 
 use crate::isa::insn_model::{decode_fields, unit, InsnFields};
 use std::fmt;
 
-/// The units the top executes: the SALU, the branch unit and program control (`s_nop`,
-/// `s_endpgm`, `s_sleep`).
-pub const SUPPORTED_UNITS: [u8; 3] = [unit::SALU, unit::BRANCH, unit::PROGRAM];
+/// The units the top executes: the SALU, the branch unit, program control (`s_nop`,
+/// `s_endpgm`, `s_sleep`) and the VALU (within [`valu_supported`]).
+pub const SUPPORTED_UNITS: [u8; 4] = [unit::SALU, unit::BRANCH, unit::PROGRAM, unit::VALU];
 
-/// An instruction of a unit the top does not execute yet.
+/// An instruction the top does not execute yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unsupported {
     /// Its unit ([`mod@unit`]).
     pub unit: u8,
+    /// Why, for an instruction of a supported unit (empty for a unit the top lacks).
+    pub why: &'static str,
 }
 
 impl Unsupported {
@@ -26,10 +28,17 @@ impl Unsupported {
 
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.why.is_empty() {
+            return write!(
+                f,
+                "the RTL compute unit does not execute it yet: {}",
+                self.why
+            );
+        }
         write!(
             f,
             "the RTL compute unit does not execute {} instructions yet (it runs SALU, branch \
-             and program-control instructions)",
+             program-control and vector ALU instructions)",
             self.unit_name()
         )
     }
@@ -56,9 +65,53 @@ pub fn unit_name(u: u8) -> &'static str {
 /// SALU, branch or program-control instruction, or an illegal word (the top stops on it with
 /// `illegal_instruction`, as the behavioural unit does).
 pub fn supported(f: &InsnFields) -> Result<(), Unsupported> {
-    match f.illegal || SUPPORTED_UNITS.contains(&f.unit) {
-        true => Ok(()),
-        false => Err(Unsupported { unit: f.unit }),
+    if f.illegal {
+        return Ok(());
+    }
+    if !SUPPORTED_UNITS.contains(&f.unit) {
+        return Err(Unsupported {
+            unit: f.unit,
+            why: "",
+        });
+    }
+    match f.unit == unit::VALU {
+        true => valu_supported(f).map_err(|why| Unsupported { unit: f.unit, why }),
+        false => Ok(()),
+    }
+}
+
+/// `Ok` for a VALU instruction the top's vector unit runs: one of the VALU block's subset
+/// ([`crate::valu::model::op_of`]) other than the three-source fp32 operations (the top has
+/// two VGPR read ports), with every VGPR it names below [`super::VGPRS`].
+pub fn valu_supported(f: &InsnFields) -> Result<(), &'static str> {
+    use crate::valu::model::{op_of, Op};
+    let op = match op_of(f.format, f.opcode) {
+        None => return Err("a VALU operation outside the VALU block's subset"),
+        Some((Op::Vop2(0x16) | Op::Vop3(0x1C1 | 0x1CB), _)) => {
+            return Err("a three-source fp32 operation (v_mac/v_mad/v_fma_f32)")
+        }
+        Some((op, _)) => op,
+    };
+    let e64 = f.format == crate::isa::insn_model::format::VOP3;
+    let vgpr = |code: u16| (code >= 256).then_some(code - 256);
+    // The destination is an SGPR code for v_readfirstlane_b32 and the compares.
+    let dst = match op {
+        Op::Vop1(0x02) | Op::Vopc(_) => None,
+        _ => Some(u16::from(f.dst)),
+    };
+    let src1 = if e64 {
+        vgpr(f.src1)
+    } else {
+        Some(f.src1 & 0xFF)
+    };
+    let src2 = if e64 { vgpr(f.src2) } else { None };
+    match [vgpr(f.src0), src1, src2, dst]
+        .iter()
+        .flatten()
+        .any(|&v| usize::from(v) >= super::VGPRS)
+    {
+        true => Err("a VGPR past the top's 24 per wavefront"),
+        false => Ok(()),
     }
 }
 
@@ -80,18 +133,25 @@ pub fn first_unsupported(code: &[u32]) -> Option<(u32, Unsupported)> {
 mod tests {
     use super::*;
 
-    /// `s_add_u32 s0, s0, s0` (0x80000000), `s_branch 0` (0xBF820000) and `s_endpgm`
-    /// (0xBF810000) are supported; `v_mov_b32 v0, v0` (0x7E000300) is refused as VALU at its
-    /// PC; an illegal word passes (the top faults on it). Fails if VALU is added to the list or
-    /// the walk skips words.
+    /// `s_add_u32 s0, s0, s0` (0x80000000), `s_branch 0` (0xBF820000), `v_mov_b32 v0, v0`
+    /// (0x7E000300) and `s_endpgm` (0xBF810000) are supported; `s_load_dword s0, s[0:1], 0`
+    /// (SMEM, 0xC0020000 0) is refused at its PC; `v_mov_b32 v24, v0` (0x7E300300) names a
+    /// VGPR past the top's and `v_mac_f32 v1, v0, v0` (0x2C020100) needs a third source; an
+    /// illegal word passes (the top faults on it). Fails if SMEM is added to the list, the
+    /// VGPR limit or the three-source check is dropped, or the walk skips words.
     #[test]
     fn scalar_passes_vector_is_refused() {
-        let ok = [0x8000_0000, 0xBF82_0000, 0xBF81_0000];
+        let ok = [0x8000_0000, 0xBF82_0000, 0x7E00_0300, 0xBF81_0000];
         assert_eq!(first_unsupported(&ok), None);
-        let bad = [0x8000_0000, 0x7E00_0300, 0xBF81_0000];
+        let bad = [0x8000_0000, 0xC002_0000, 0, 0xBF81_0000];
         let (pc, e) = first_unsupported(&bad).expect("refused");
-        assert_eq!((pc, e.unit_name()), (4, "valu"));
-        assert!(e.to_string().contains("valu"));
+        assert_eq!((pc, e.unit_name()), (4, "smem"));
+        assert!(e.to_string().contains("smem"));
+        for (word, why) in [(0x7E30_0300, "VGPR"), (0x2C02_0100, "three-source")] {
+            let (pc, e) = first_unsupported(&[word, 0xBF81_0000]).expect("refused");
+            assert_eq!((pc, e.unit_name()), (0, "valu"));
+            assert!(e.to_string().contains(why), "{e}");
+        }
         let illegal = decode_fields(0xFFFF_FFFF, 0);
         assert!(illegal.illegal && supported(&illegal).is_ok());
     }

@@ -85,7 +85,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 29] {
+pub fn all() -> [&'static dyn BlockTb; 30] {
     [
         &InsnTb,
         &pws::FIG5,

@@ -73,18 +73,26 @@ fn rtl_run_reports_the_behavioural_cycles() {
     }
 }
 
-/// A kernel with a vector instruction is refused before the RTL is built, naming the
-/// instruction and its PC. Mutation caught: VALU added to `SUPPORTED_UNITS`.
+/// A kernel with a memory instruction is refused before the RTL is built, naming the
+/// instruction and its PC. Mutation caught: VMEM added to `SUPPORTED_UNITS`.
 #[test]
-fn a_vector_instruction_is_unsupported_in_rtl() {
+fn a_memory_instruction_is_unsupported_in_rtl() {
     let dir = tempfile::tempdir().unwrap();
-    let k = dir.path().join("valu.s");
-    std::fs::write(&k, "s_mov_b32 s0, 1\nv_mov_b32 v0, s0\ns_endpgm\n").unwrap();
+    let k = dir.path().join("flat.s");
+    std::fs::write(
+        &k,
+        "v_mov_b32 v1, 0\nflat_load_dword v2, v[0:1]\ns_endpgm\n",
+    )
+    .unwrap();
     let o = RunOpts::from_args(&[k.to_str().unwrap(), "--top", "rtl"]).unwrap();
     match rtl_run::run(&o) {
         Err(RtlRefusal::Unsupported(u)) => {
-            assert_eq!((u.error, u.pc, u.unit), ("unsupported_in_rtl", 4, "valu"));
-            assert!(u.instruction.starts_with("v_mov_b32"), "{}", u.instruction);
+            assert_eq!((u.error, u.pc, u.unit), ("unsupported_in_rtl", 4, "vmem"));
+            assert!(
+                u.instruction.starts_with("flat_load_dword"),
+                "{}",
+                u.instruction
+            );
         }
         other => panic!("not refused: {other:?}"),
     }
