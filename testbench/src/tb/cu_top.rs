@@ -215,8 +215,8 @@ impl BlockTb for CuTopTb {
         Some("minutes of Yosys (rtgpu synth cu_top, or per sub-block rtgpu synth cu)")
     }
 
-    fn icarus_only_in_ci(&self) -> Option<&'static str> {
-        Some("with the VGPR file and the VALU the top's lint waivers are not yet reviewed (rtgpu cosim cu_top by hand)")
+    fn not_cosimulated_in_ci(&self) -> Option<&'static str> {
+        Some("with the VGPR file and the VALU the top is minutes of Icarus and its lint waivers are not yet reviewed (rtgpu cosim cu_top by hand)")
     }
 }
 

@@ -65,8 +65,9 @@ pub trait BlockTb: Sync {
     fn not_synthesized_in_ci(&self) -> Option<&'static str> {
         None
     }
-    /// Why CI only replays this block under Icarus (no lint, no synthesis), if it does.
-    fn icarus_only_in_ci(&self) -> Option<&'static str> {
+    /// Why CI does not cosimulate this block (no replay, lint or synthesis there), if it
+    /// does not.
+    fn not_cosimulated_in_ci(&self) -> Option<&'static str> {
         None
     }
     /// Lint findings this configuration of the block expects (none by default).

@@ -508,6 +508,10 @@ impl BlockTb for ValuTb {
         &WAIVERS
     }
 
+    fn not_synthesized_in_ci(&self) -> Option<&'static str> {
+        Some("3 to 4 minutes of Yosys and 3.4 GB with synth -noshare (rtgpu synth valu)")
+    }
+
     fn lint_kind_waivers(&self) -> &'static [KindWaiver] {
         &KIND_WAIVERS
     }

@@ -42,6 +42,7 @@ fn list_names_every_block_and_speaks_json() {
             "ctx",
             "vgpr",
             "regmap",
+            "cu_system",
             "cdc",
             "decode",
             "counter",
