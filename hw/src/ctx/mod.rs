@@ -101,12 +101,16 @@
 //! Yosys (docs/assumptions.md#A96).
 //!
 //! Two read ports (`a`, `b`: the VALU's `src0` and `src1`) show the whole row of (slot, VGPR)
-//! combinationally, 0 for a slot or VGPR past the end. At the edge, in order: `clear` zeroes
-//! every VGPR of slot `clear_slot` except `v0`, whose lane `l` takes `clear_v0 + l` (a
-//! dispatch: the work-item ids, 32-bit wrapping), then a write (`we`) stores `w_data[l]` in the
-//! lanes `l` set in `w_mask` of (`w_slot`, `w_reg`) — the others keep their words, a write past
-//! the end is ignored —, then `reset` zeroes everything. A read in the cycle of a write shows
-//! the old row. Every word powers up 0.
+//! combinationally, 0 for a slot or VGPR past the end. Three more read ports (`x[0..3]`: the
+//! memory unit's address pair and store data) show the row as port `w`'s write at this edge
+//! leaves it (write-first: the memory unit reads, in its issue cycle, the last quarter the VALU
+//! writes in that cycle). At the edge, in order: `clear` zeroes every VGPR of slot
+//! `clear_slot` except `v0`, whose lane `l` takes `clear_v0 + l` (a dispatch: the work-item
+//! ids, 32-bit wrapping), then a write (`we`) stores `w_data[l]` in the lanes `l` set in
+//! `w_mask` of (`w_slot`, `w_reg`) — the others keep their words, a write past the end is
+//! ignored —, then the memory's write (`m_we`, same rules, its lanes win over port `w`'s),
+//! then `reset` zeroes everything. Ports `a` and `b` in the cycle of a write show the old row.
+//! Every word powers up 0.
 //!
 //! | port | width | meaning |
 //! |---|---|---|
@@ -114,9 +118,11 @@
 //! | `clear`, `clear_slot`, `clear_v0` | 1, 8, 32 | zero every VGPR of a slot, `v0` to `clear_v0 + l` |
 //! | `a_slot`, `a_reg` → `a_data[L]` | 8, 8 → 32 each | read port `a` |
 //! | `b_slot`, `b_reg` → `b_data[L]` | 8, 8 → 32 each | read port `b` |
-//! | `we`, `w_slot`, `w_reg` | 1, 8, 8 | write a row |
+//! | `x_slot[3]`, `x_reg[3]` → `x0_data[L]`, `x1_data[L]`, `x2_data[L]` | 8, 8 → 32 each | write-first read ports `x[p]` |
+//! | `we`, `w_slot`, `w_reg` | 1, 8, 8 | write a row (the VALU) |
 //! | `w_mask` | `L` | the lanes written |
 //! | `w_data[L]` | 32 each | the values |
+//! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the second write (the memory's returns) |
 //!
 //! The reference models are [`model::CtxRegsModel`] and [`model::VgprModel`], written from
 //! this contract.
@@ -294,6 +300,16 @@ pub struct VgprIn {
     pub mask: u64,
     /// The values, one per lane.
     pub data: Vec<u32>,
+    /// The write-first read ports `x[p]`.
+    pub x: [VgprAddr; 3],
+    /// The memory's write.
+    pub m_we: bool,
+    /// The row it writes.
+    pub m: VgprAddr,
+    /// Its lanes.
+    pub m_mask: u64,
+    /// Its values, one per lane.
+    pub m_data: Vec<u32>,
 }
 
 /// Outputs of one cycle of [`Vgprs`].
@@ -303,4 +319,6 @@ pub struct VgprOut {
     pub a: Vec<u32>,
     /// Read port `b`'s row.
     pub b: Vec<u32>,
+    /// Read ports `x[p]`'s rows (after port `w`'s write).
+    pub x: [Vec<u32>; 3],
 }

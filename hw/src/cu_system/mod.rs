@@ -88,6 +88,25 @@ pub const MEM_BYTES: u64 = 4 << MEM_ADDR_BITS;
 /// LDS bytes per work-group the launch check accepts (the behavioural default `lds_bytes`).
 pub const LDS_BYTES: u32 = 64 * 1024;
 
+/// The first instruction of `code` the RTL system does not run: one the top does not
+/// execute ([`crate::cu_top::first_unsupported`]), or a FLAT or SMEM instruction, which the top
+/// executes but the system does not serve yet: its compute unit's memory port is not
+/// connected to the data memory (the Verilator build of the top's memory path disagrees with
+/// rust-hdl's simulation of it; see docs/blocks/cu_top.md).
+pub fn first_unsupported(code: &[u32]) -> Option<(u32, crate::cu_top::Unsupported)> {
+    use crate::isa::insn_model::unit;
+    crate::cu_top::first_refused(code, |f| {
+        crate::cu_top::supported(f)?;
+        match f.unit {
+            unit::VMEM | unit::SMEM => Err(crate::cu_top::Unsupported {
+                unit: f.unit,
+                why: "the RTL system does not connect the compute unit's memory port yet",
+            }),
+            _ => Ok(()),
+        }
+    })
+}
+
 /// `Latencies::salu` of the system (the behavioural default).
 pub const LAT_SALU: u32 = 1;
 /// `Latencies::valu`.

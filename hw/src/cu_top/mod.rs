@@ -12,13 +12,16 @@
 //! ([`crate::issue`]), the decode of the issuing instruction
 //! ([`crate::isa::rtl::insn_fields::InsnFields`]), the SALU ([`crate::salu`]), the VALU
 //! ([`crate::valu`]) with its operand feed ([`rtl::valu_operands::ValuOperands`]), the branch
-//! unit ([`rtl::branch::BranchTarget`]) and the split/merge unit ([`crate::pws`], which keeps
-//! the contexts' states and masks). It runs the scalar instructions (SALU, branches, `s_nop`,
-//! `s_endpgm`) and the VALU's instructions with one or two sources (the three-source fp32
-//! operations `v_mac_f32`, `v_mad_f32`, `v_fma_f32` need a third VGPR read port: not yet).
-//! Memory and LDS, barriers and splitting are the next stages; an instruction of those units
-//! issues as the behavioural model issues it but does nothing.
-
+//! unit ([`rtl::branch::BranchTarget`]), the memory port's request and returns
+//! ([`rtl::mem_request::MemRequest`], [`rtl::mem_return::MemReturn`]) and the split/merge unit
+//! ([`crate::pws`], which keeps the contexts' states and masks). It runs the scalar
+//! instructions (SALU, branches, `s_nop`, `s_endpgm`), the VALU's instructions with one or two
+//! sources (the three-source fp32 operations `v_mac_f32`, `v_mad_f32`, `v_fma_f32` need a
+//! third VGPR read port: not yet), `flat_load_dword`, `flat_store_dword` and the SMEM loads
+//! through its memory port, and `split`/`merge` as the no-ops they are without splitting. LDS,
+//! barriers and splitting are the next stages; an instruction of those units issues as the
+//! behavioural model issues it but does nothing.
+//!
 //! # Timing
 //!
 //! Every instruction executes in its issue cycle *k*: the SALU's result, the PC (the next
@@ -39,22 +42,38 @@
 //! wavefront's own later quarters behind the writes. A dispatch sets `v0` to the work-item
 //! ids (64 · wave + lane) and every other VGPR of the slot to 0.
 //!
+//! A FLAT or SMEM instruction issued in *k* sends its request on the memory port in *k*
+//! (docs/assumptions.md#A116): the lanes' dword indices, store data and mask, or an SMEM
+//! load's first dword and count, with a tag; the memory behind the port (the RTL system's
+//! fixed-latency memory, or the testbench's) accesses in *k* and answers in *k* + `flat` (or
+//! *k* + `smem`), the cycle in which the behavioural unit retires the access. The top counts
+//! the response down in that cycle and writes the loaded VGPR row or SGPRs at the edge that
+//! ends it. A bad address (not 4-aligned, past `mem_words`, above 4 GiB) stops the launch in
+//! *k* with `fault_mem` and `fault_addr`. The launch ends when its last wavefront has ended and
+//! no response is outstanding. The memory must drop the requests in flight when a launch
+//! starts (a response of an earlier launch must not come).
+//!
 //! # Ports
 //!
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
 //! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
 //! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`. Code writes: `code_we`,
 //! `code_addr` (dword index), `code_data`; code reads: `code_rdata` (the dword at
-//! `code_addr`, combinational). Status: `busy` (from the cycle after `launch`
-//! through the cycle in which the last wavefront's `s_endpgm` issues: as many cycles as the
-//! behavioural launch counts), `fault` and `fault_pc` (an illegal
-//! instruction or a PC past the code issued). Probes for the lock-step check against the
+//! `code_addr`, combinational). The data memory's size `mem_words` (held while `busy`).
+//! Memory port requests (outputs, combinational in the issue cycle): `vreq`, `vstore`,
+//! `vmask`, `vaddr[64]`, `vdata[64]`, `vtag`; `sreq`, `saddr`, `sn`, `stag`. Responses
+//! (inputs, in the retire cycle): `vresp`, `vresp_tag`, `vresp_store`, `vresp_mask`,
+//! `vresp_data[64]`; `sresp`, `sresp_tag`, `sresp_n`, `sresp_data[4]`. Status: `busy` (from
+//! the cycle after `launch` through the cycle in which the last wavefront's `s_endpgm` issues
+//! or its last access retires: as many cycles as the behavioural launch counts), `fault` and
+//! `fault_pc` (an illegal instruction, a PC past the code, or a bad memory access issued),
+//! `fault_mem` and `fault_addr` (the latter, with the byte address). Probes for the lock-step check against the
 //! behavioural compute unit: `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`.
 
 pub mod rtl;
 pub mod supported;
 
-pub use supported::{first_unsupported, supported, Unsupported};
+pub use supported::{first_refused, first_unsupported, supported, Unsupported};
 
 pub use rtl::top::ComputeUnitTop;
 

@@ -1,14 +1,25 @@
 //! Which instructions the RTL top ([`super::ComputeUnitTop`]) executes today: the scalar
-//! units and the vector ALU's instructions with at most two sources. A kernel is checked against this list before it is loaded into the RTL system
-//! (`rtgpu run --top rtl`), so a kernel the top would issue but not execute (a vector or
-//! memory instruction, a split) is refused instead of giving wrong results.
+//! units, the vector ALU's instructions with at most two sources, the dword FLAT loads and
+//! stores and the SMEM loads, and `split`/`merge` as the no-op they are without splitting. A
+//! kernel is checked against this list before it is loaded into the RTL system
+//! (`rtgpu run --top rtl`), so a kernel the top would issue but not execute (an LDS
+//! instruction, a barrier) is refused instead of giving wrong results.
 
 use crate::isa::insn_model::{decode_fields, unit, InsnFields};
 use std::fmt;
 
 /// The units the top executes: the SALU, the branch unit, program control (`s_nop`,
-/// `s_endpgm`, `s_sleep`) and the VALU (within [`valu_supported`]).
-pub const SUPPORTED_UNITS: [u8; 4] = [unit::SALU, unit::BRANCH, unit::PROGRAM, unit::VALU];
+/// `s_endpgm`, `s_sleep`), the VALU (within [`valu_supported`]), the memory port (within
+/// [`memory_supported`]) and `split`/`merge` (no-ops: the top runs without splitting).
+pub const SUPPORTED_UNITS: [u8; 7] = [
+    unit::SALU,
+    unit::BRANCH,
+    unit::PROGRAM,
+    unit::VALU,
+    unit::VMEM,
+    unit::SMEM,
+    unit::PWS,
+];
 
 /// An instruction the top does not execute yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +48,8 @@ impl fmt::Display for Unsupported {
         }
         write!(
             f,
-            "the RTL compute unit does not execute {} instructions yet (it runs SALU, branch \
-             program-control and vector ALU instructions)",
+            "the RTL compute unit does not execute {} instructions yet (it runs SALU, branch, \
+             program-control, vector ALU, FLAT and SMEM instructions)",
             self.unit_name()
         )
     }
@@ -74,9 +85,30 @@ pub fn supported(f: &InsnFields) -> Result<(), Unsupported> {
             why: "",
         });
     }
-    match f.unit == unit::VALU {
-        true => valu_supported(f).map_err(|why| Unsupported { unit: f.unit, why }),
-        false => Ok(()),
+    let why = match f.unit {
+        unit::VALU => valu_supported(f),
+        unit::VMEM | unit::SMEM => memory_supported(f),
+        _ => Ok(()),
+    };
+    why.map_err(|why| Unsupported { unit: f.unit, why })
+}
+
+/// `Ok` for a memory instruction the top's memory port serves: `flat_load_dword` and
+/// `flat_store_dword` with their VGPRs below [`super::VGPRS`] (the address pair included),
+/// `s_load_dword`, `s_load_dwordx2`, `s_load_dwordx4`.
+pub fn memory_supported(f: &InsnFields) -> Result<(), &'static str> {
+    use crate::isa::insn_model::format;
+    match (f.format, f.opcode) {
+        (format::SMEM, 0..=2) => Ok(()),
+        (format::SMEM, _) => Err("an SMEM store (the top's scalar port only loads)"),
+        (format::FLAT, 0x14 | 0x1C) => {
+            let regs = [f.src0 + 1, f.src1, u16::from(f.dst)];
+            match regs.iter().any(|&v| usize::from(v) >= super::VGPRS) {
+                true => Err("a VGPR past the top's 24 per wavefront"),
+                false => Ok(()),
+            }
+        }
+        _ => Err("a FLAT access of more than one dword (the top's port moves a dword per lane)"),
     }
 }
 
@@ -118,10 +150,19 @@ pub fn valu_supported(f: &InsnFields) -> Result<(), &'static str> {
 /// The first instruction of `code` (walked from dword 0 by instruction length) the top does
 /// not execute: its byte address and why.
 pub fn first_unsupported(code: &[u32]) -> Option<(u32, Unsupported)> {
+    first_refused(code, supported)
+}
+
+/// The first instruction of `code` (walked from dword 0 by instruction length) that `check`
+/// refuses: its byte address and why.
+pub fn first_refused(
+    code: &[u32],
+    check: impl Fn(&InsnFields) -> Result<(), Unsupported>,
+) -> Option<(u32, Unsupported)> {
     let mut i = 0;
     while i < code.len() {
         let f = decode_fields(code[i], code.get(i + 1).copied().unwrap_or(0));
-        if let Err(e) = supported(&f) {
+        if let Err(e) = check(&f) {
             return Some((4 * i as u32, e));
         }
         i += usize::from(f.words.max(1));
@@ -134,19 +175,30 @@ mod tests {
     use super::*;
 
     /// `s_add_u32 s0, s0, s0` (0x80000000), `s_branch 0` (0xBF820000), `v_mov_b32 v0, v0`
-    /// (0x7E000300) and `s_endpgm` (0xBF810000) are supported; `s_load_dword s0, s[0:1], 0`
-    /// (SMEM, 0xC0020000 0) is refused at its PC; `v_mov_b32 v24, v0` (0x7E300300) names a
-    /// VGPR past the top's and `v_mac_f32 v1, v0, v0` (0x2C020100) needs a third source; an
-    /// illegal word passes (the top faults on it). Fails if SMEM is added to the list, the
-    /// VGPR limit or the three-source check is dropped, or the walk skips words.
+    /// (0x7E000300), `s_load_dword s0, s[0:1], 0` (0xC0020000 0) and `s_endpgm` (0xBF810000)
+    /// are supported; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is refused at its
+    /// PC, `ds_write_b32 v0, v0` (0xD81A0000 0) as a unit the top lacks;
+    /// `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and `v_mac_f32 v1, v0, v0`
+    /// (0x2C020100) needs a third source; an illegal word passes (the top faults on it). Fails
+    /// if the SMEM store passes, LDS is added to the list, the VGPR limit or the three-source
+    /// check is dropped, or the walk skips words.
     #[test]
     fn scalar_passes_vector_is_refused() {
-        let ok = [0x8000_0000, 0xBF82_0000, 0x7E00_0300, 0xBF81_0000];
+        let ok = [
+            0x8000_0000,
+            0xBF82_0000,
+            0x7E00_0300,
+            0xC002_0000,
+            0,
+            0xBF81_0000,
+        ];
         assert_eq!(first_unsupported(&ok), None);
-        let bad = [0x8000_0000, 0xC002_0000, 0, 0xBF81_0000];
+        let bad = [0x8000_0000, 0xC042_0000, 0, 0xBF81_0000];
         let (pc, e) = first_unsupported(&bad).expect("refused");
         assert_eq!((pc, e.unit_name()), (4, "smem"));
-        assert!(e.to_string().contains("smem"));
+        assert!(e.to_string().contains("store"), "{e}");
+        let (pc, e) = first_unsupported(&[0xD81A_0000, 0, 0xBF81_0000]).expect("refused");
+        assert_eq!((pc, e.unit_name()), (0, "lds"));
         for (word, why) in [(0x7E30_0300, "VGPR"), (0x2C02_0100, "three-source")] {
             let (pc, e) = first_unsupported(&[word, 0xBF81_0000]).expect("refused");
             assert_eq!((pc, e.unit_name()), (0, "valu"));

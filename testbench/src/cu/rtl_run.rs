@@ -15,7 +15,7 @@ use rtgpu_firmware::isa::decode;
 use rtgpu_firmware::launch::Image;
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::cu_system;
-use rtgpu_hw::cu_top::first_unsupported;
+use rtgpu_hw::cu_system::first_unsupported;
 use rtgpu_hw::simd::Exec;
 use serde::Serialize;
 

@@ -1,6 +1,11 @@
 //! Kernels on the compute unit's RTL top ([`ComputeUnitTop`]) beside the behavioural compute
 //! unit: the same code and launch on both, and their issue events compared cycle by cycle.
 //!
+//! The top's memory port is served here, as the fixed-latency memory of the behavioural
+//! unit serves its accesses: a request's access happens in its cycle, its response comes
+//! `flat` / `smem` cycles later ([`PortMemory`]); both sides start from the same memory image
+//! and their final memories are compared.
+//!
 //! Cycles are counted from the launch's first cycle. The behavioural unit dispatches in the
 //! cycle of its doorbell (cycle 0); the RTL top's dispatcher takes the launch in a cycle of
 //! its own (its `start` cycle), so the RTL's cycle 0 is the one after `launch`.
@@ -14,6 +19,7 @@ use rtgpu_hw::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
 use rtgpu_hw::cu_top::{ComputeUnitTop, CODE_WORDS, CONTEXTS};
 use rtgpu_hw::sched::model::Policy;
 use rust_hdl::core::prelude::*;
+use std::collections::VecDeque;
 
 /// One instruction issue: the launch cycle, the wavefront (its global index) and the PC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +41,11 @@ pub struct TopRun {
     pub cycles: u64,
     /// The PC of the instruction that stopped the launch on an error.
     pub fault: Option<u32>,
+    /// The data memory after the launch.
+    pub mem: Vec<u32>,
+    /// The launch ended within the cycle limit (an RTL run that did not end still shows its
+    /// issues, so that the first difference can be found).
+    pub ended: bool,
 }
 
 /// A launch the RTL top can run: one SIMD group, no splitting, rtgpu's simple ABI.
@@ -85,9 +96,23 @@ impl TopLaunch {
     }
 }
 
-/// Runs `code` on the behavioural compute unit for at most `limit` cycles.
-pub fn run_behavioural(code: &[u32], l: &TopLaunch, limit: u64) -> Result<TopRun, String> {
-    let mut cu = ComputeUnit::new(TopLaunch::config())?;
+/// The data memory of a launch with image `mem`: its dwords (at least one).
+fn memory_words(mem: &[u32]) -> usize {
+    mem.len().max(1)
+}
+
+/// Runs `code` on the behavioural compute unit for at most `limit` cycles, with the data
+/// memory `mem` (its size is the memory's).
+pub fn run_behavioural(
+    code: &[u32],
+    l: &TopLaunch,
+    mem: &[u32],
+    limit: u64,
+) -> Result<TopRun, String> {
+    let mut cfg = TopLaunch::config();
+    cfg.mem_bytes = 4 * memory_words(mem) as u64;
+    let mut cu = ComputeUnit::new(cfg)?;
+    cu.mem.words_mut()[..mem.len()].copy_from_slice(mem);
     cu.code = code.to_vec();
     cu.issue_log = Some(Vec::new());
     cu.launch(l.behavioural());
@@ -120,11 +145,20 @@ pub fn run_behavioural(code: &[u32], l: &TopLaunch, limit: u64) -> Result<TopRun
         issues,
         cycles: cu.counters().cycles,
         fault,
+        mem: cu.mem.words().to_vec(),
+        ended: true,
     })
 }
 
-/// Runs `code` on the RTL top under `engine` for at most `limit` cycles.
-pub fn run_rtl(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopRun, String> {
+/// Runs `code` on the RTL top under `engine` for at most `limit` cycles, with the data
+/// memory `mem` behind its memory port.
+pub fn run_rtl(
+    code: &[u32],
+    l: &TopLaunch,
+    mem: &[u32],
+    engine: Engine,
+    limit: u64,
+) -> Result<TopRun, String> {
     if code.len() > CODE_WORDS {
         return Err(format!(
             "{} code dwords do not fit the RTL top's {CODE_WORDS}",
@@ -132,11 +166,19 @@ pub fn run_rtl(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Resul
         ));
     }
     let (code, l) = (code.to_vec(), *l);
-    with_rtl_stack(move || drive(&code, &l, engine, limit).map_err(|e| e.to_string()))
+    let mut words = mem.to_vec();
+    words.resize(memory_words(mem), 0);
+    with_rtl_stack(move || drive(&code, &l, words, engine, limit).map_err(|e| e.to_string()))
         .map_err(|_| "the RTL top's simulation panicked".to_string())?
 }
 
-fn drive(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopRun, String> {
+fn drive(
+    code: &[u32],
+    l: &TopLaunch,
+    words: Vec<u32>,
+    engine: Engine,
+    limit: u64,
+) -> Result<TopRun, String> {
     let err = |e: HarnessError| e.to_string();
     let top = ComputeUnitTop::default();
     // A quick build: the top's Verilog is large, and a lock-step run is short.
@@ -151,19 +193,34 @@ fn drive(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopR
     for (i, &w) in code.iter().enumerate() {
         h.cycle(|u| write_code(u, i, w), |_| ()).map_err(err)?;
     }
-    h.cycle(|u| start(u, l), |_| ()).map_err(err)?;
+    let mut port = PortMemory::new(words);
+    h.cycle(
+        |u| {
+            start(u, l);
+            u.mem_words.next = (port.words.len() as u64).to_bits();
+        },
+        |_| (),
+    )
+    .map_err(err)?;
     let mut run = TopRun {
         issues: Vec::new(),
         cycles: 0,
         fault: None,
+        mem: Vec::new(),
+        ended: false,
     };
     let mut slots = [0u32; CONTEXTS];
     for cycle in 0..limit {
+        let due = port.due(cycle);
         let (busy, fault, pc) = h
             .cycle(
-                |u| u.launch.next = false,
+                |u| {
+                    u.launch.next = false;
+                    due.drive(u);
+                },
                 |u| {
                     observe(u, l, cycle, &mut slots, &mut run.issues);
+                    port.take(u, cycle);
                     (u.busy.val(), u.fault.val(), u.fault_pc.val().index() as u32)
                 },
             )
@@ -171,10 +228,121 @@ fn drive(code: &[u32], l: &TopLaunch, engine: Engine, limit: u64) -> Result<TopR
         if !busy {
             run.cycles = cycle;
             run.fault = fault.then_some(pc);
+            run.mem = port.words;
+            run.ended = true;
             return Ok(run);
         }
     }
-    Err(format!("the RTL launch did not end in {limit} cycles"))
+    run.cycles = limit;
+    run.mem = port.words;
+    Ok(run)
+}
+
+/// A vector response: due cycle, tag, store, lanes, data.
+type VResp = (u64, u64, bool, u64, [u32; 64]);
+
+/// The responses of one cycle (none, one or both).
+pub struct Responses {
+    v: Option<VResp>,
+    s: Option<(u64, u64, u64, [u32; 4])>,
+}
+
+impl Responses {
+    /// Drives them on the top's response inputs.
+    pub fn drive(&self, u: &mut ComputeUnitTop) {
+        u.vresp.next = self.v.is_some();
+        let (_, tag, store, mask, data) = self.v.unwrap_or((0, 0, false, 0, [0; 64]));
+        u.vresp_tag.next = tag.to_bits();
+        u.vresp_store.next = store;
+        u.vresp_mask.next = mask.to_bits();
+        for (l, d) in data.iter().enumerate() {
+            u.vresp_data[l].next = u64::from(*d).to_bits();
+        }
+        u.sresp.next = self.s.is_some();
+        let (_, tag, n, data) = self.s.unwrap_or((0, 0, 0, [0; 4]));
+        u.sresp_tag.next = tag.to_bits();
+        u.sresp_n.next = n.to_bits();
+        for (i, d) in data.iter().enumerate() {
+            u.sresp_data[i].next = u64::from(*d).to_bits();
+        }
+    }
+}
+
+/// The fixed-latency memory behind the top's memory port, served from Rust: a request's
+/// access in its cycle (a store's lanes in ascending order, so the highest of lanes naming
+/// one word stays), its response `flat` (vector) or `smem` (scalar) cycles later.
+pub struct PortMemory {
+    /// The data memory.
+    pub words: Vec<u32>,
+    vector: VecDeque<VResp>,
+    scalar: VecDeque<(u64, u64, u64, [u32; 4])>,
+}
+
+impl PortMemory {
+    /// A memory of `words`, nothing in flight.
+    pub fn new(words: Vec<u32>) -> Self {
+        Self {
+            words,
+            vector: VecDeque::new(),
+            scalar: VecDeque::new(),
+        }
+    }
+
+    fn word(&self, a: u64) -> u32 {
+        self.words.get(a as usize).copied().unwrap_or(0)
+    }
+
+    /// Takes the responses due in `cycle`.
+    pub fn due(&mut self, cycle: u64) -> Responses {
+        let v = match self.vector.front() {
+            Some(r) if r.0 == cycle => self.vector.pop_front(),
+            _ => None,
+        };
+        let s = match self.scalar.front() {
+            Some(r) if r.0 == cycle => self.scalar.pop_front(),
+            _ => None,
+        };
+        Responses { v, s }
+    }
+
+    /// Takes the requests of `cycle`: the access now, the response queued.
+    pub fn take(&mut self, u: &ComputeUnitTop, cycle: u64) {
+        let lat = TopLaunch::config().lat;
+        if u.vreq.val() {
+            let mask = u.vmask.val().to_u64();
+            let store = u.vstore.val();
+            let mut data = [0u32; 64];
+            for (l, d) in data
+                .iter_mut()
+                .enumerate()
+                .filter(|(l, _)| mask >> l & 1 == 1)
+            {
+                let a = u.vaddr[l].val().index() as u64;
+                match store {
+                    true => {
+                        if let Some(w) = self.words.get_mut(a as usize) {
+                            *w = u.vdata[l].val().index() as u32;
+                        }
+                    }
+                    false => *d = self.word(a),
+                }
+            }
+            let tag = u.vtag.val().index() as u64;
+
+            let due = cycle + u64::from(lat.flat);
+            self.vector.push_back((due, tag, store, mask, data));
+        }
+        if u.sreq.val() {
+            let (a, n) = (u.saddr.val().index() as u64, u.sn.val().index() as u64);
+            let mut data = [0u32; 4];
+            for (i, d) in data.iter_mut().enumerate().take(n as usize) {
+                *d = self.word(a + i as u64);
+            }
+            let due = cycle + u64::from(lat.smem);
+            self.scalar
+                .push_back((due, u.stag.val().index() as u64, n, data));
+        }
+    }
 }
 
 /// A code write through the code port (reset low): dword `i` = `w`.
@@ -244,15 +412,34 @@ pub fn first_difference(behavioural: &TopRun, rtl: &TopRun) -> Option<String> {
             r.get(b.len())
         ));
     }
+    if !rtl.ended {
+        return Some(format!(
+            "the RTL launch did not end in {} cycles (the behavioural one took {})",
+            rtl.cycles, behavioural.cycles
+        ));
+    }
+    if let Some(i) = (0..behavioural.mem.len().max(rtl.mem.len()))
+        .find(|&i| behavioural.mem.get(i) != rtl.mem.get(i))
+    {
+        return Some(format!(
+            "memory dword {i} (byte {:#x}): behavioural {:?}, RTL {:?}",
+            4 * i,
+            behavioural.mem.get(i),
+            rtl.mem.get(i)
+        ));
+    }
     if behavioural.fault != rtl.fault {
         return Some(format!(
             "fault: behavioural {:?}, RTL {:?}",
             behavioural.fault, rtl.fault
         ));
     }
-    (behavioural.cycles != rtl.cycles).then(|| {
+    // A launch that stops on a fault counts its fault cycle on the RTL only
+    // (docs/assumptions.md#A108).
+    let fault_cycle = u64::from(rtl.fault.is_some());
+    (behavioural.cycles + fault_cycle != rtl.cycles).then(|| {
         format!(
-            "cycles: behavioural {}, RTL {}",
+            "cycles: behavioural {} (+ {fault_cycle} for a fault), RTL {}",
             behavioural.cycles, rtl.cycles
         )
     })

@@ -51,7 +51,7 @@ struct Expected {
 
 impl Expected {
     fn of(code: &[u32]) -> Result<Self, TbError> {
-        let run = run_behavioural(code, &LAUNCH, LIMIT)
+        let run = run_behavioural(code, &LAUNCH, &[], LIMIT)
             .map_err(|e| super::mismatch(0, format!("behavioural launch: {e}")))?;
         let mut issues = vec![None; run.cycles as usize + 1];
         for e in run.issues {

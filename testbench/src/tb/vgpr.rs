@@ -37,8 +37,18 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.w_slot.next = u64::from(i.w.slot).to_bits();
     u.w_reg.next = u64::from(i.w.reg).to_bits();
     u.w_mask.next = i.mask.to_bits();
+    u.m_we.next = i.m_we;
+    u.m_slot.next = u64::from(i.m.slot).to_bits();
+    u.m_reg.next = u64::from(i.m.reg).to_bits();
+    u.m_mask.next = i.m_mask.to_bits();
+    for p in 0..3 {
+        u.x_slot[p].next = u64::from(i.x[p].slot).to_bits();
+        u.x_reg[p].next = u64::from(i.x[p].reg).to_bits();
+    }
+    let word = |d: &[u32], l: usize| u64::from(d.get(l).copied().unwrap_or(0)).to_bits();
     for l in 0..TB_LANES {
-        u.w_data[l].next = u64::from(i.data.get(l).copied().unwrap_or(0)).to_bits();
+        u.w_data[l].next = word(&i.data, l);
+        u.m_data[l].next = word(&i.m_data, l);
     }
 }
 
@@ -49,6 +59,7 @@ pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
     VgprOut {
         a: row(&u.a_data),
         b: row(&u.b_data),
+        x: [row(&u.x0_data), row(&u.x1_data), row(&u.x2_data)],
     }
 }
 
@@ -63,14 +74,15 @@ fn address(rng: &mut ChaCha8Rng) -> VgprAddr {
     }
 }
 
-/// A cycle of random traffic: a write (its lanes masked), reads of random rows or of the row
-/// written, a clear or a reset now and then.
+/// A cycle of random traffic: two writes (their lanes masked; the memory's often to the
+/// other's row), reads of random rows or of the row written, a clear or a reset now and then.
 pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
     let w = address(rng);
     let read = |rng: &mut ChaCha8Rng| match rng.gen_ratio(1, 3) {
         true => w,
         false => address(rng),
     };
+    let m = read(rng);
     VgprIn {
         reset: rng.gen_ratio(1, 200),
         clear: rng.gen_ratio(1, 24),
@@ -82,6 +94,11 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         w,
         mask: rng.gen_range(0..1 << TB_LANES),
         data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+        x: [read(rng), read(rng), read(rng)],
+        m_we: rng.gen_ratio(1, 3),
+        m,
+        m_mask: rng.gen_range(0..1 << TB_LANES),
+        m_data: (0..TB_LANES).map(|_| rng.gen()).collect(),
     }
 }
 
@@ -143,6 +160,26 @@ fn layout(window_cycles: u64) -> Gtkw {
                 hex("vgpr.b_data$1"),
             ],
         )
+        .group(
+            "memory write port m (wins over w)",
+            &[
+                p("vgpr.m_we"),
+                dec("vgpr.m_slot"),
+                dec("vgpr.m_reg"),
+                bin("vgpr.m_mask"),
+                hex("vgpr.m_data$0"),
+                hex("vgpr.m_data$1"),
+            ],
+        )
+        .group(
+            "read port x0 (write-first after w)",
+            &[
+                dec("vgpr.x_slot$0"),
+                dec("vgpr.x_reg$0"),
+                hex("vgpr.x0_data$0"),
+                hex("vgpr.x0_data$1"),
+            ],
+        )
 }
 
 impl BlockTb for VgprTb {
@@ -151,7 +188,7 @@ impl BlockTb for VgprTb {
     }
 
     fn description(&self) -> &'static str {
-        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes, reads of the written row, slot clears, resets; RTL == model every cycle"
+        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on both write ports, reads (ports a, b and the write-first x ports) of the written row, slot clears, resets; RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {

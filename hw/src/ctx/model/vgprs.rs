@@ -46,7 +46,17 @@ impl VgprModel {
         VgprOut {
             a: self.row(i.a),
             b: self.row(i.b),
+            x: i.x.map(|x| self.row_after_w(x, i)),
         }
+    }
+
+    /// Row `a` as port `w`'s write in this cycle leaves it.
+    fn row_after_w(&self, a: VgprAddr, i: &VgprIn) -> Vec<u32> {
+        let mut row = self.row(a);
+        if i.we && a == i.w && self.base(a).is_some() {
+            write_lanes(&mut row, i.mask, &i.data);
+        }
+        row
     }
 
     /// The rising edge that ends a cycle with inputs `i`.
@@ -59,14 +69,28 @@ impl VgprModel {
                 *w = i.clear_v0.wrapping_add(l as u32);
             }
         }
-        if let (true, Some(b)) = (i.we, self.base(i.w)) {
-            for l in (0..self.lanes).filter(|l| i.mask >> l & 1 == 1) {
-                self.words[b + l] = i.data.get(l).copied().unwrap_or(0);
+        for (we, a, mask, data) in [
+            (i.we, i.w, i.mask, &i.data),
+            (i.m_we, i.m, i.m_mask, &i.m_data),
+        ] {
+            if let (true, Some(b)) = (we, self.base(a)) {
+                write_lanes(&mut self.words[b..b + self.lanes], mask, data);
             }
         }
         if i.reset {
             self.words.fill(0);
         }
+    }
+}
+
+/// Writes `data[l]` (0 when missing) into `row[l]` for the lanes `l` of `mask`.
+fn write_lanes(row: &mut [u32], mask: u64, data: &[u32]) {
+    for (l, w) in row
+        .iter_mut()
+        .enumerate()
+        .filter(|(l, _)| mask >> l & 1 == 1)
+    {
+        *w = data.get(l).copied().unwrap_or(0);
     }
 }
 
@@ -100,5 +124,30 @@ mod tests {
         assert_eq!(m.row(at(0, 3)), [0; 4], "cleared");
         assert_eq!(m.row(at(1, 3)), [1, 2, 3, 4], "another slot");
         assert_eq!(m.row(at(2, 0)), [0; 4], "past the end");
+    }
+
+    /// Ports `x` see port `w`'s write of this cycle (ports `a` do not); when both writes name
+    /// a lane, the memory's (`m`) stays. Fails if `x` reads the old row, or `w` wins.
+    #[test]
+    fn x_reads_write_first_and_m_wins() {
+        let mut m = VgprModel::new(2, 4, 4);
+        let i = VgprIn {
+            we: true,
+            w: at(1, 2),
+            mask: 0b0011,
+            data: vec![5, 6, 7, 8],
+            a: at(1, 2),
+            x: [at(1, 2), at(1, 1), at(9, 2)],
+            m_we: true,
+            m: at(1, 2),
+            m_mask: 0b0110,
+            m_data: vec![9, 10, 11, 12],
+            ..VgprIn::default()
+        };
+        let o = m.outputs(&i);
+        assert_eq!(o.a, [0; 4]);
+        assert_eq!(o.x, [vec![5, 6, 0, 0], vec![0; 4], vec![0; 4]]);
+        m.clock(&i);
+        assert_eq!(m.row(at(1, 2)), [5, 10, 11, 0]);
     }
 }

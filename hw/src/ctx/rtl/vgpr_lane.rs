@@ -1,5 +1,6 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row in flip-flops,
-//! the clear (`v0` to the lane's work-item id), write and reset steps of the edge ([`crate::ctx`]) and the two read ports.
+//! the clear (`v0` to the lane's work-item id), the two writes and the reset steps of the edge
+//! ([`crate::ctx`]), the two read ports and the memory unit's three write-first read ports.
 
 use crate::hdl::k;
 use rust_hdl::prelude::*;
@@ -37,6 +38,37 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`m_slot`, `m_reg`) (the memory's write; after port `w`'s).
+    pub m_we: Signal<In, Bit>,
+    /// The slot written.
+    pub m_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub m_reg: Signal<In, Bits<8>>,
+    /// The value.
+    pub m_data: Signal<In, Bits<32>>,
+    /// Read port `x0`'s slot (ports `x0`..`x2` are named, not an array: rust-hdl cannot
+    /// index a port array of an element of a block array).
+    pub x0_slot: Signal<In, Bits<8>>,
+    /// Read port `x0`'s VGPR.
+    pub x0_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `x0` as port `w`'s write at this edge leaves it (0 past the end).
+    pub x0_data: Signal<Out, Bits<32>>,
+    /// Read port `x1`'s slot.
+    pub x1_slot: Signal<In, Bits<8>>,
+    /// Read port `x1`'s VGPR.
+    pub x1_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `x1`, likewise.
+    pub x1_data: Signal<Out, Bits<32>>,
+    /// Read port `x2`'s slot.
+    pub x2_slot: Signal<In, Bits<8>>,
+    /// Read port `x2`'s VGPR.
+    pub x2_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `x2`, likewise.
+    pub x2_data: Signal<Out, Bits<32>>,
+    /// Ports `x0`..`x2` as arrays.
+    x_slot: [Signal<Local, Bits<8>>; 3],
+    x_reg: [Signal<Local, Bits<8>>; 3],
+    x_data: [Signal<Local, Bits<32>>; 3],
     /// The words, row `slot · V + reg`.
     words: [DFF<Bits<32>>; M],
     /// Row `r`'s slot.
@@ -69,6 +101,22 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w_slot: Default::default(),
             w_reg: Default::default(),
             w_data: Default::default(),
+            m_we: Default::default(),
+            m_slot: Default::default(),
+            m_reg: Default::default(),
+            m_data: Default::default(),
+            x0_slot: Default::default(),
+            x0_reg: Default::default(),
+            x0_data: Default::default(),
+            x1_slot: Default::default(),
+            x1_reg: Default::default(),
+            x1_data: Default::default(),
+            x2_slot: Default::default(),
+            x2_reg: Default::default(),
+            x2_data: Default::default(),
+            x_slot: Default::default(),
+            x_reg: Default::default(),
+            x_data: Default::default(),
             words: array_init::array_init(|_| Default::default()),
             kslot: array_init::array_init(|r| k((r / V) as u64)),
             kreg: array_init::array_init(|r| k((r % V) as u64)),
@@ -83,6 +131,15 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
     fn update(&mut self) {
         self.a_data.next = self.z32.val();
         self.b_data.next = self.z32.val();
+        self.x_slot[0].next = self.x0_slot.val();
+        self.x_slot[1].next = self.x1_slot.val();
+        self.x_slot[2].next = self.x2_slot.val();
+        self.x_reg[0].next = self.x0_reg.val();
+        self.x_reg[1].next = self.x1_reg.val();
+        self.x_reg[2].next = self.x2_reg.val();
+        for p in 0..3 {
+            self.x_data[p].next = self.z32.val();
+        }
         for r in 0..M {
             self.words[r].clock.next = self.clock.val();
             self.words[r].d.next = self.words[r].q.val();
@@ -98,6 +155,25 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
             {
                 self.words[r].d.next = self.w_data.val();
             }
+            for p in 0..3 {
+                if (self.x_slot[p].val() == self.kslot[r].val())
+                    & (self.x_reg[p].val() == self.kreg[r].val())
+                {
+                    self.x_data[p].next = self.words[r].q.val();
+                    if self.we.val()
+                        & (self.w_slot.val() == self.kslot[r].val())
+                        & (self.w_reg.val() == self.kreg[r].val())
+                    {
+                        self.x_data[p].next = self.w_data.val();
+                    }
+                }
+            }
+            if self.m_we.val()
+                & (self.m_slot.val() == self.kslot[r].val())
+                & (self.m_reg.val() == self.kreg[r].val())
+            {
+                self.words[r].d.next = self.m_data.val();
+            }
             if self.reset.val() {
                 self.words[r].d.next = self.z32.val();
             }
@@ -110,5 +186,8 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
                 self.b_data.next = self.words[r].q.val();
             }
         }
+        self.x0_data.next = self.x_data[0].val();
+        self.x1_data.next = self.x_data[1].val();
+        self.x2_data.next = self.x_data[2].val();
     }
 }

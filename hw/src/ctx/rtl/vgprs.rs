@@ -1,6 +1,6 @@
 //! The vector register file: `S` wavefront slots of `V` VGPRs of `L` lanes, one
-//! [`VgprLane`] per lane, with two row read ports and a lane-masked row write
-//! ([`crate::ctx`]).
+//! [`VgprLane`] per lane, with two row read ports, the memory unit's three write-first row
+//! read ports and two lane-masked row writes ([`crate::ctx`]).
 
 use super::vgpr_lane::VgprLane;
 use rust_hdl::prelude::*;
@@ -41,6 +41,27 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w_mask: Signal<In, Bits<L>>,
     /// The values, lane `l`.
     pub w_data: [Signal<In, Bits<32>>; L],
+    /// Write the lanes of `m_mask` of row (`m_slot`, `m_reg`) at this edge, after port `w`
+    /// (the memory's returns).
+    pub m_we: Signal<In, Bit>,
+    /// The slot written.
+    pub m_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub m_reg: Signal<In, Bits<8>>,
+    /// The lanes written.
+    pub m_mask: Signal<In, Bits<L>>,
+    /// The values, lane `l`.
+    pub m_data: [Signal<In, Bits<32>>; L],
+    /// Read port `x[p]`'s slot (the memory unit's ports: 0 and 1 an address pair, 2 store data).
+    pub x_slot: [Signal<In, Bits<8>>; 3],
+    /// Read port `x[p]`'s VGPR.
+    pub x_reg: [Signal<In, Bits<8>>; 3],
+    /// Row `x[0]`, lane `l`, as port `w`'s write at this edge leaves it (0 past the end).
+    pub x0_data: [Signal<Out, Bits<32>>; L],
+    /// Row `x[1]`, lane `l`, likewise.
+    pub x1_data: [Signal<Out, Bits<32>>; L],
+    /// Row `x[2]`, lane `l`, likewise.
+    pub x2_data: [Signal<Out, Bits<32>>; L],
     /// The lanes.
     lane: [VgprLane<M, V>; L],
     /// Lane `l`'s index.
@@ -67,6 +88,16 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w_reg: Default::default(),
             w_mask: Default::default(),
             w_data: array_init::array_init(|_| Default::default()),
+            m_we: Default::default(),
+            m_slot: Default::default(),
+            m_reg: Default::default(),
+            m_mask: Default::default(),
+            m_data: array_init::array_init(|_| Default::default()),
+            x_slot: Default::default(),
+            x_reg: Default::default(),
+            x0_data: array_init::array_init(|_| Default::default()),
+            x1_data: array_init::array_init(|_| Default::default()),
+            x2_data: array_init::array_init(|_| Default::default()),
             lane: array_init::array_init(|_| Default::default()),
             kl: array_init::array_init(|l| crate::hdl::k(l as u64)),
         }
@@ -90,8 +121,21 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].w_slot.next = self.w_slot.val();
             self.lane[l].w_reg.next = self.w_reg.val();
             self.lane[l].w_data.next = self.w_data[l].val();
+            self.lane[l].m_we.next = self.m_we.val() & self.m_mask.val().get_bit(l);
+            self.lane[l].m_slot.next = self.m_slot.val();
+            self.lane[l].m_reg.next = self.m_reg.val();
+            self.lane[l].m_data.next = self.m_data[l].val();
+            self.lane[l].x0_slot.next = self.x_slot[0].val();
+            self.lane[l].x0_reg.next = self.x_reg[0].val();
+            self.lane[l].x1_slot.next = self.x_slot[1].val();
+            self.lane[l].x1_reg.next = self.x_reg[1].val();
+            self.lane[l].x2_slot.next = self.x_slot[2].val();
+            self.lane[l].x2_reg.next = self.x_reg[2].val();
             self.a_data[l].next = self.lane[l].a_data.val();
             self.b_data[l].next = self.lane[l].b_data.val();
+            self.x0_data[l].next = self.lane[l].x0_data.val();
+            self.x1_data[l].next = self.lane[l].x1_data.val();
+            self.x2_data[l].next = self.lane[l].x2_data.val();
         }
     }
 }

@@ -74,6 +74,10 @@ pub struct CuSystem<const A: usize> {
     p_rr: Constant<Bits<2>>,
     z32: Constant<Bits<32>>,
     z64: Constant<Bits<64>>,
+    z16: Constant<Bits<16>>,
+    z3: Constant<Bits<3>>,
+    /// The data RAM's dwords.
+    mem_words: Constant<Bits<32>>,
     c_insts: Constant<Bits<6>>,
     c_cycles: Constant<Bits<6>>,
 }
@@ -118,6 +122,9 @@ impl<const A: usize> Default for CuSystem<A> {
             p_rr: k(2),
             z32: k(0),
             z64: k(0),
+            z16: k(0),
+            z3: k(0),
+            mem_words: k(1 << A),
             c_cycles: k(0),
             c_insts: k(1),
         }
@@ -238,5 +245,21 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.status.next = self.ctl.status.val();
         self.issue_valid.next = self.cu.issue_valid.val();
         self.issue_pc.next = self.cu.issue_pc.val();
+
+        // The compute unit's memory port: not connected yet (no responses).
+        self.cu.mem_words.next = self.mem_words.val();
+        self.cu.vresp.next = false;
+        self.cu.vresp_tag.next = self.z16.val();
+        self.cu.vresp_store.next = false;
+        self.cu.vresp_mask.next = self.z64.val();
+        for l in 0..64 {
+            self.cu.vresp_data[l].next = self.z32.val();
+        }
+        self.cu.sresp.next = false;
+        self.cu.sresp_tag.next = self.z16.val();
+        self.cu.sresp_n.next = self.z3.val();
+        for i in 0..4 {
+            self.cu.sresp_data[i].next = self.z32.val();
+        }
     }
 }

@@ -2,6 +2,8 @@
 
 use super::age_rank::AgeRank;
 use super::branch::BranchTarget;
+use super::mem_request::MemRequest;
+use super::mem_return::MemReturn;
 use super::salu_operands::SaluOperands;
 use super::valu_operands::ValuOperands;
 use super::wave_init::WaveInit;
@@ -56,12 +58,56 @@ pub struct ComputeUnitTop {
     pub code_data: Signal<In, Bits<32>>,
     /// Code dword `code_addr` (combinational: the instruction memory's read port).
     pub code_rdata: Signal<Out, Bits<32>>,
+    /// The data memory's size in dwords (memory accesses at or past it fault).
+    pub mem_words: Signal<In, Bits<32>>,
+    /// Memory port: a vector request (a FLAT instruction issues).
+    pub vreq: Signal<Out, Bit>,
+    /// It is a store.
+    pub vstore: Signal<Out, Bit>,
+    /// Its lanes.
+    pub vmask: Signal<Out, Bits<64>>,
+    /// Lane `l`'s dword index.
+    pub vaddr: [Signal<Out, Bits<32>>; 64],
+    /// Lane `l`'s store data.
+    pub vdata: [Signal<Out, Bits<32>>; 64],
+    /// Its tag (returned with the response).
+    pub vtag: Signal<Out, Bits<16>>,
+    /// Memory port: a scalar request (an SMEM load issues).
+    pub sreq: Signal<Out, Bit>,
+    /// Its first dword index.
+    pub saddr: Signal<Out, Bits<32>>,
+    /// Its dwords (1, 2 or 4).
+    pub sn: Signal<Out, Bits<3>>,
+    /// Its tag.
+    pub stag: Signal<Out, Bits<16>>,
+    /// Memory port: a vector response (in the cycle the behavioural unit retires the access).
+    pub vresp: Signal<In, Bit>,
+    /// Its request's tag.
+    pub vresp_tag: Signal<In, Bits<16>>,
+    /// It answers a store.
+    pub vresp_store: Signal<In, Bit>,
+    /// Its request's lanes.
+    pub vresp_mask: Signal<In, Bits<64>>,
+    /// Lane `l`'s loaded dword.
+    pub vresp_data: [Signal<In, Bits<32>>; 64],
+    /// Memory port: a scalar response.
+    pub sresp: Signal<In, Bit>,
+    /// Its request's tag.
+    pub sresp_tag: Signal<In, Bits<16>>,
+    /// Its dwords.
+    pub sresp_n: Signal<In, Bits<3>>,
+    /// The loaded dwords.
+    pub sresp_data: [Signal<In, Bits<32>>; 4],
     /// A launch is running.
     pub busy: Signal<Out, Bit>,
-    /// The launch stopped on an error (illegal instruction or PC past the code).
+    /// The launch stopped on an error (illegal instruction, PC past the code, memory access).
     pub fault: Signal<Out, Bit>,
     /// The PC of the instruction that stopped it.
     pub fault_pc: Signal<Out, Bits<32>>,
+    /// The error is a memory access outside the data memory.
+    pub fault_mem: Signal<Out, Bit>,
+    /// Its byte address (low 32 bits).
+    pub fault_addr: Signal<Out, Bits<32>>,
     /// Probe: an instruction issues this cycle.
     pub issue_valid: Signal<Out, Bit>,
     /// Probe: its context (wavefront slot).
@@ -81,7 +127,7 @@ pub struct ComputeUnitTop {
     /// Instruction memory and the contexts' instruction buffers.
     fetch: Fetch<C, 2, CODE_WORDS>,
     /// The contexts' scalar state.
-    regs: CtxRegs<C, SGPR_WORDS, 3, 3>,
+    regs: CtxRegs<C, SGPR_WORDS, 3, 5>,
     /// The VGPR file (one slot per context).
     vgprs: Vgprs<C, VGPRS, 64, VGPR_ROWS>,
     /// Issue control.
@@ -100,6 +146,10 @@ pub struct ComputeUnitTop {
     br: BranchTarget,
     /// A dispatched wavefront's registers.
     winit: WaveInit,
+    /// The memory port's request and fault check.
+    mreq: MemRequest,
+    /// The memory port's tags, returns and requests in flight.
+    mret: MemReturn<C>,
     /// The split/merge unit (states, SpM, effective masks).
     group: SimdGroup<64, 2, { 2 * C }>,
     /// The work-group dispatcher.
@@ -118,6 +168,13 @@ pub struct ComputeUnitTop {
     failed: DFF<Bit>,
     /// The PC of the error.
     fpc: DFF<Bits<32>>,
+    /// The error is a memory access.
+    fmem: DFF<Bit>,
+    /// Its address.
+    faddr: DFF<Bits<32>>,
+    /// A FLAT / SMEM instruction issues.
+    is_flat: Signal<Local, Bit>,
+    is_smem: Signal<Local, Bit>,
     /// The slots whose contexts are EMPTY or DONE.
     free: Signal<Local, Bits<C>>,
     /// The context whose `s_endpgm` issues (one-hot).
@@ -152,6 +209,11 @@ pub struct ComputeUnitTop {
     u_salu: Constant<Bits<4>>,
     u_valu: Constant<Bits<4>>,
     u_branch: Constant<Bits<4>>,
+    u_vmem: Constant<Bits<4>>,
+    u_smem: Constant<Bits<4>>,
+    f_smem: Constant<Bits<4>>,
+    op_store: Constant<Bits<10>>,
+    one_reg: Constant<Bits<8>>,
     u_program: Constant<Bits<4>>,
     op_endpgm: Constant<Bits<10>>,
     cmd_dispatch: Constant<Bits<3>>,
@@ -190,9 +252,31 @@ impl Default for ComputeUnitTop {
             code_addr: Default::default(),
             code_data: Default::default(),
             code_rdata: Default::default(),
+            mem_words: Default::default(),
+            vreq: Default::default(),
+            vstore: Default::default(),
+            vmask: Default::default(),
+            vaddr: array_init::array_init(|_| Default::default()),
+            vdata: array_init::array_init(|_| Default::default()),
+            vtag: Default::default(),
+            sreq: Default::default(),
+            saddr: Default::default(),
+            sn: Default::default(),
+            stag: Default::default(),
+            vresp: Default::default(),
+            vresp_tag: Default::default(),
+            vresp_store: Default::default(),
+            vresp_mask: Default::default(),
+            vresp_data: array_init::array_init(|_| Default::default()),
+            sresp: Default::default(),
+            sresp_tag: Default::default(),
+            sresp_n: Default::default(),
+            sresp_data: array_init::array_init(|_| Default::default()),
             busy: Default::default(),
             fault: Default::default(),
             fault_pc: Default::default(),
+            fault_mem: Default::default(),
+            fault_addr: Default::default(),
             issue_valid: Default::default(),
             issue_slot: Default::default(),
             issue_pc: Default::default(),
@@ -212,6 +296,8 @@ impl Default for ComputeUnitTop {
             vgprs: Default::default(),
             br: Default::default(),
             winit: Default::default(),
+            mreq: Default::default(),
+            mret: Default::default(),
             group: Default::default(),
             disp: Default::default(),
             ranks: Default::default(),
@@ -221,6 +307,10 @@ impl Default for ComputeUnitTop {
             running: Default::default(),
             failed: Default::default(),
             fpc: Default::default(),
+            fmem: Default::default(),
+            faddr: Default::default(),
+            is_flat: Default::default(),
+            is_smem: Default::default(),
             free: Default::default(),
             started: Default::default(),
             ending: Default::default(),
@@ -247,6 +337,11 @@ impl Default for ComputeUnitTop {
             u_salu: k(1),
             u_valu: k(2),
             u_branch: k(6),
+            u_vmem: k(3),
+            u_smem: k(4),
+            f_smem: k(6),
+            op_store: k(0x1C),
+            one_reg: k(1),
             u_program: k(9),
             op_endpgm: k(1),
             cmd_dispatch: k(1),
@@ -270,7 +365,7 @@ impl Logic for ComputeUnitTop {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets.
-        dff_setup!(self, clock, running, failed, fpc, sent);
+        dff_setup!(self, clock, running, failed, fpc, fmem, faddr, sent);
         for c in 0..C {
             self.wi[c].clock.next = self.clock.val();
             self.wi[c].d.next = self.wi[c].q.val();
@@ -295,6 +390,7 @@ impl Logic for ComputeUnitTop {
         self.valu.clock.next = self.clock.val();
         self.vops.clock.next = self.clock.val();
         self.vgprs.clock.next = self.clock.val();
+        self.mret.clock.next = self.clock.val();
         self.group.clock.next = self.clock.val();
         self.disp.clock.next = self.clock.val();
         self.fetch.reset.next = self.reset.val();
@@ -385,11 +481,15 @@ impl Logic for ComputeUnitTop {
         self.issue.start.next = self.started.val();
         self.issue.stop.next = self.zc.val();
         self.issue.bar_release.next = self.zc.val();
+        // Nothing issues outside a launch (after a fault, the contexts stay as they are).
         self.issue.hold.next = self.zc.val();
+        if !self.running.q.val() {
+            self.issue.hold.next = self.all_c.val();
+        }
         self.issue.gport_free.next = self.all_c.val();
         for c in 0..C {
-            self.issue.vm_ret[c].next = self.z8.val();
-            self.issue.lgkm_ret[c].next = self.z8.val();
+            self.issue.vm_ret[c].next = self.mret.vm_ret[c].val();
+            self.issue.lgkm_ret[c].next = self.mret.lgkm_ret[c].val();
             self.issue.unit[c].next = self.fetch.unit[c].val();
             self.issue.opcode[c].next = self.fetch.w0[c].val().get_bits::<8>(16) & self.m7.val();
             self.issue.imm[c].next = self.fetch.w0[c].val().get_bits::<16>(0);
@@ -449,6 +549,13 @@ impl Logic for ComputeUnitTop {
         self.regs.rcode[1].next = self.sops.rcode1.val();
         self.regs.rwide[0].next = self.sops.rwide0.val();
         self.regs.rwide[1].next = self.sops.rwide1.val();
+        if self.fields.format.val() == self.f_smem.val() {
+            // SMEM: the base pair and the offset SGPR.
+            self.regs.rcode[0].next = self.fields.src0.val() << 1;
+            self.regs.rwide[0].next = true;
+            self.regs.rcode[1].next = bit_cast::<9, 8>(self.fields.imm.val().get_bits::<8>(0));
+            self.regs.rwide[1].next = false;
+        }
         self.salu.valid.next =
             self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_salu.val());
         self.salu.format.next = self.fields.format.val();
@@ -569,6 +676,82 @@ impl Logic for ComputeUnitTop {
             }
         }
 
+        // The memory port: FLAT and SMEM requests in the issue cycle, the returns.
+        self.is_flat.next =
+            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_vmem.val());
+        self.is_smem.next =
+            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_smem.val());
+        for p in 0..3 {
+            self.vgprs.x_slot[p].next = bit_cast::<8, 6>(self.issue.grant.val());
+        }
+        self.vgprs.x_reg[0].next = self.fields.src0.val().get_bits::<8>(0);
+        self.vgprs.x_reg[1].next = self.fields.src0.val().get_bits::<8>(0) + self.one_reg.val();
+        self.vgprs.x_reg[2].next = self.fields.src1.val().get_bits::<8>(0);
+        self.mreq.flat.next = self.is_flat.val();
+        self.mreq.store.next = self.fields.opcode.val() >= self.op_store.val();
+        self.mreq.smem.next = self.is_smem.val();
+        self.mreq.eff.next = self.g_eff.val();
+        for l in 0..64 {
+            self.mreq.lo[l].next = self.vgprs.x0_data[l].val();
+            self.mreq.hi[l].next = self.vgprs.x1_data[l].val();
+            self.mreq.data[l].next = self.vgprs.x2_data[l].val();
+            self.vaddr[l].next = self.mreq.vaddr[l].val();
+            self.vdata[l].next = self.mreq.vdata[l].val();
+            self.vgprs.m_data[l].next = self.vresp_data[l].val();
+        }
+        self.mreq.sbase.next = self.regs.rdata[0].val();
+        self.mreq.soff.next = self.regs.rdata[1].val().get_bits::<32>(0);
+        if self.fields.imm_offset.val() {
+            self.mreq.soff.next = self.fields.imm.val();
+        }
+        self.mreq.sop.next = self.fields.opcode.val().get_bits::<2>(0);
+        self.mreq.words.next = self.mem_words.val();
+        self.mreq.tag.next = self.mret.tag.val();
+        self.vreq.next = self.mreq.vreq.val();
+        self.vstore.next = self.mreq.vstore.val();
+        self.vmask.next = self.mreq.vmask.val();
+        self.vtag.next = self.mret.tag.val();
+        self.sreq.next = self.mreq.sreq.val();
+        self.saddr.next = self.mreq.saddr.val();
+        self.sn.next = self.mreq.sn.val();
+        self.stag.next = self.mret.tag.val();
+        self.mret.launch.next = self.launch.val();
+        self.mret.started.next = self.started.val();
+        self.mret.req_ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.mret.req_dst.next = self.fields.dst.val();
+        self.mret.req.next = self.mreq.vreq.val() | self.mreq.sreq.val();
+        self.mret.vresp.next = self.vresp.val();
+        self.mret.vresp_tag.next = self.vresp_tag.val();
+        self.mret.vresp_store.next = self.vresp_store.val();
+        self.mret.vresp_mask.next = self.vresp_mask.val();
+        self.mret.sresp.next = self.sresp.val();
+        self.mret.sresp_tag.next = self.sresp_tag.val();
+        self.mret.sresp_n.next = self.sresp_n.val();
+        for i in 0..4 {
+            self.mret.sresp_data[i].next = self.sresp_data[i].val();
+        }
+        self.vgprs.m_we.next = self.mret.m_we.val();
+        self.vgprs.m_slot.next = self.mret.m_slot.val();
+        self.vgprs.m_reg.next = self.mret.m_reg.val();
+        self.vgprs.m_mask.next = self.mret.m_mask.val();
+        for p in 3..5 {
+            self.regs.wctx[p].next = self.mret.s_ctx.val();
+            self.regs.exec_we[p].next = false;
+            self.regs.exec_in[p].next = self.z64.val();
+            self.regs.scc_we[p].next = false;
+            self.regs.scc_in[p].next = false;
+            self.regs.pc_we[p].next = false;
+            self.regs.pc_in[p].next = self.z32.val();
+        }
+        self.regs.sdst_we[3].next = self.mret.s_we.val();
+        self.regs.wide[3].next = self.mret.s_wide.val();
+        self.regs.sdst[3].next = self.mret.s_dst.val();
+        self.regs.d[3].next = self.mret.s_d.val();
+        self.regs.sdst_we[4].next = self.mret.s2_we.val();
+        self.regs.wide[4].next = true;
+        self.regs.sdst[4].next = self.mret.s2_dst.val();
+        self.regs.d[4].next = self.mret.s2_d.val();
+
         // The split/merge unit: a dispatch, else an `s_endpgm`.
         self.endpgm.next = self.issue.grant_valid.val()
             & (self.fields.unit.val() == self.u_program.val())
@@ -599,8 +782,9 @@ impl Logic for ComputeUnitTop {
         }
 
         // The launch: running from `launch` until every work-group has ended or an error.
-        self.error.next =
-            self.issue.grant_valid.val() & (self.fields.illegal.val() | self.g_oob.val());
+        self.error.next = (self.issue.grant_valid.val()
+            & (self.fields.illegal.val() | self.g_oob.val()))
+            | self.mreq.fault.val();
         self.running.d.next = self.running.q.val();
         self.failed.d.next = self.failed.q.val();
         self.fpc.d.next = self.fpc.q.val();
@@ -613,6 +797,7 @@ impl Logic for ComputeUnitTop {
         if self.running.q.val()
             & self.disp.finished.val()
             & ((self.issue.live.val() & !self.ending.val()) == self.zc.val())
+            & self.mret.idle_next.val()
         {
             self.running.d.next = false;
         }
@@ -620,6 +805,8 @@ impl Logic for ComputeUnitTop {
             self.running.d.next = false;
             self.failed.d.next = true;
             self.fpc.d.next = self.g_pc.val();
+            self.fmem.d.next = self.mreq.fault.val();
+            self.faddr.d.next = self.mreq.fault_addr.val();
         }
         if self.launch.val() {
             self.running.d.next = true;
@@ -632,6 +819,8 @@ impl Logic for ComputeUnitTop {
         self.busy.next = self.running.q.val();
         self.fault.next = self.failed.q.val();
         self.fault_pc.next = self.fpc.q.val();
+        self.fault_mem.next = self.fmem.q.val();
+        self.fault_addr.next = self.faddr.q.val();
         self.issue_valid.next = self.issue.grant_valid.val();
         self.issue_slot.next = self.issue.grant.val();
         self.issue_pc.next = self.g_pc.val();

@@ -161,14 +161,18 @@ crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize
 });
 
 crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
-    clock, reset, clear, clear_slot, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
-    w_reg, w_mask, w_data,
+    clock, reset, clear, clear_slot, clear_v0, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
+    w_reg, w_mask, w_data, m_we, m_slot, m_reg, m_mask, m_data, x_slot, x_reg, x0_data, x1_data,
+    x2_data,
 });
 
 crate::vl_ports!([] ComputeUnitTop {
     clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
-    lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, busy, fault, fault_pc,
-    issue_valid, issue_slot, issue_pc, stall, send, send_slot, send_wg, send_wave,
+    lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, mem_words,
+    vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn, stag, vresp, vresp_tag,
+    vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n, sresp_data, busy, fault,
+    fault_pc, fault_mem, fault_addr, issue_valid, issue_slot, issue_pc, stall, send, send_slot,
+    send_wg, send_wave,
 });
 
 crate::vl_ports!([const A: usize] CuSystem<A> {
