@@ -193,6 +193,7 @@ pub enum LeafValue<'a> {
 impl LeafValue<'_> {
     /// The value as a number (an enum as its variant index), if it has at most 64 bits (x and
     /// z bits read as 0).
+    #[inline]
     pub fn small(&self) -> Option<u64> {
         match *self {
             Self::Number(v, _) => Some(v),

@@ -13,7 +13,10 @@ use std::path::Path;
 /// Buffered output of a waveform: bytes gather in a buffer of [`super::WRITE_BUFFER`] bytes,
 /// written to the inner writer when full, on [`Write::flush`] and when dropped.
 pub(super) struct WaveOut<W: Write> {
-    buf: Vec<u8>,
+    /// The buffer, allocated whole once (no byte is cleared before it is written).
+    buf: Box<[u8]>,
+    /// Bytes of `buf` in use.
+    used: usize,
     inner: W,
 }
 
@@ -32,26 +35,27 @@ impl<W: Write> WaveOut<W> {
     /// Output to `inner`.
     pub(super) fn new(inner: W) -> Self {
         Self {
-            buf: Vec::with_capacity(super::WRITE_BUFFER),
+            buf: vec![0; super::WRITE_BUFFER].into_boxed_slice(),
+            used: 0,
             inner,
         }
     }
 
-    /// Appends `n` bytes, which `fill` writes.
+    /// Appends `n` bytes (at most the buffer's size), which `fill` writes, every one of them.
     fn put(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) -> io::Result<()> {
-        if self.buf.len() + n > self.buf.capacity() {
+        if self.used + n > self.buf.len() {
             self.write_buf()?;
         }
-        let at = self.buf.len();
-        self.buf.resize(at + n, 0);
-        fill(&mut self.buf[at..]);
+        let at = self.used;
+        fill(&mut self.buf[at..at + n]);
+        self.used += n;
         Ok(())
     }
 
     /// Writes the buffer to the inner writer and empties it.
     fn write_buf(&mut self) -> io::Result<()> {
-        self.inner.write_all(&self.buf)?;
-        self.buf.clear();
+        self.inner.write_all(&self.buf[..self.used])?;
+        self.used = 0;
         Ok(())
     }
 
@@ -64,13 +68,14 @@ impl<W: Write> WaveOut<W> {
 
 impl<W: Write> Write for WaveOut<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        if self.buf.len() + data.len() > self.buf.capacity() {
+        if self.used + data.len() > self.buf.len() {
             self.write_buf()?;
         }
-        if data.len() >= self.buf.capacity() {
+        if data.len() >= self.buf.len() {
             return self.inner.write(data);
         }
-        self.buf.extend_from_slice(data);
+        self.buf[self.used..self.used + data.len()].copy_from_slice(data);
+        self.used += data.len();
         Ok(data.len())
     }
 
