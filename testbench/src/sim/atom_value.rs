@@ -210,7 +210,9 @@ mod tests {
                 // (Two updates: `prev` holds the first value, `val` and `next` the second.)
                 let value = if pass == 0 { T::default() } else { v };
                 (i.next, o.next, l.next) = (value, value, value);
-                (i.update_all(), o.update_all(), l.update_all());
+                i.update_all();
+                o.update_all();
+                l.update_all();
             }
             for atom in [&i as &dyn Atom, &o, &l] {
                 assert!(number(atom).is_some(), "{n}-bit {:?} not read", atom.kind());
