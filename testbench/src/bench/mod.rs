@@ -6,6 +6,7 @@
 pub mod engines;
 pub mod system;
 
+use crate::cu::run::thread_cpu_seconds;
 use crate::sim::clock::Period;
 use crate::sim::harness::{ClockPin, Harness, HarnessError};
 use crate::sim::waves::VcdOptions;
@@ -141,6 +142,12 @@ pub struct BenchRow {
     pub seconds: f64,
     /// cycles / seconds.
     pub cycles_per_s: f64,
+    /// Seconds the run's thread held a core (harness runs; `None` where not measured or the
+    /// system does not tell).
+    pub cpu_seconds: Option<f64>,
+    /// cycles / cpu_seconds: the speed on one core, which other processes sharing the
+    /// machine do not slow as they slow the wall clock.
+    pub cycles_per_cpu_s: Option<f64>,
 }
 
 fn row(block: &'static str, engine: &'static str, cycles: u64, seconds: f64) -> BenchRow {
@@ -150,6 +157,19 @@ fn row(block: &'static str, engine: &'static str, cycles: u64, seconds: f64) -> 
         cycles,
         seconds,
         cycles_per_s: cycles as f64 / seconds.max(1e-12),
+        cpu_seconds: None,
+        cycles_per_cpu_s: None,
+    }
+}
+
+impl BenchRow {
+    /// The row with the run's CPU seconds.
+    fn with_cpu(self, cpu_seconds: Option<f64>) -> Self {
+        Self {
+            cpu_seconds,
+            cycles_per_cpu_s: cpu_seconds.map(|s| self.cycles as f64 / s.max(1e-12)),
+            ..self
+        }
     }
 }
 
@@ -166,7 +186,7 @@ pub fn harness<B: BenchBlock>(cycles: u64, vcd: Option<&Path>) -> Result<BenchRo
 
 /// `cycles` cycles of `uut` (`name`) in the harness on a 1 GHz clock at `clock`, `each(h, k)`
 /// running cycle `k`, recording a VCD when asked; the row's engine is `harness` or
-/// `harness+vcd` (the time leaves out closing the VCD).
+/// `harness+vcd` (the times, wall clock and the thread's CPU, leave out closing the VCD).
 pub(crate) fn timed_harness<B: Block + 'static>(
     uut: B,
     name: &'static str,
@@ -181,18 +201,19 @@ pub(crate) fn timed_harness<B: Block + 'static>(
     if let Some(p) = vcd {
         h.record_vcd(p, &VcdOptions::default())?;
     }
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), thread_cpu_seconds());
     for k in 0..cycles {
         each(&mut h, k)?;
     }
     let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
     h.finish()?;
     let engine = if vcd.is_some() {
         "harness+vcd"
     } else {
         "harness"
     };
-    Ok(row(name, engine, cycles, secs))
+    Ok(row(name, engine, cycles, secs).with_cpu(cpu))
 }
 
 /// rust-hdl's threaded `Simulation` (one testbench thread, one clock).

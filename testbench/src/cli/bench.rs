@@ -200,7 +200,9 @@ fn in_process(cycles: u64, sim_cycles: u64, dir: &Path) -> Result<Vec<BenchRow>,
     ])
 }
 
-/// The text report: the DRAM LID table's `sweep` seconds, then one line per row.
+/// The text report: the DRAM LID table's `sweep` seconds, then one line per row; a harness
+/// run's speed per CPU second too, and a recording's cost: the same block's harness speed
+/// over its speed with the VCD, per CPU second.
 fn text(sweep: Option<f64>, rows: &[BenchRow]) -> String {
     let Some(sweep) = sweep else {
         return String::new();
@@ -208,15 +210,32 @@ fn text(sweep: Option<f64>, rows: &[BenchRow]) -> String {
     let mut s = format!("dram LID table (128 sizes x 4096 alignments, all cores): {sweep:.2} s\n");
     let _ = writeln!(
         s,
-        "{:<10} {:<20} {:>12} {:>10} {:>16}",
-        "block", "engine", "cycles", "seconds", "cycles/s"
+        "{:<10} {:<20} {:>12} {:>10} {:>16} {:>16} {:>8}",
+        "block", "engine", "cycles", "seconds", "cycles/s", "cycles/cpu-s", "vcd cost"
     );
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        let cpu = r.cycles_per_cpu_s.map_or("-".into(), |c| format!("{c:.0}"));
         let _ = writeln!(
             s,
-            "{:<10} {:<20} {:>12} {:>10.3} {:>16.0}",
-            r.block, r.engine, r.cycles, r.seconds, r.cycles_per_s
+            "{:<10} {:<20} {:>12} {:>10.3} {:>16.0} {:>16} {:>8}",
+            r.block,
+            r.engine,
+            r.cycles,
+            r.seconds,
+            r.cycles_per_s,
+            cpu,
+            vcd_cost(&rows[..i], r).map_or(String::new(), |x| format!("{x:.2}x"))
         );
     }
     s
+}
+
+/// For a `harness+vcd` row: the speed of the block's last `harness` row before it over its
+/// own, per CPU second.
+fn vcd_cost(before: &[BenchRow], r: &BenchRow) -> Option<f64> {
+    let base = before
+        .iter()
+        .rev()
+        .find(|b| b.block == r.block && b.engine == "harness")?;
+    (r.engine == "harness+vcd").then_some(base.cycles_per_cpu_s? / r.cycles_per_cpu_s?.max(1e-12))
 }

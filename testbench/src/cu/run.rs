@@ -295,7 +295,7 @@ pub struct Speed {
 }
 
 /// Seconds the calling thread has run on a core (Linux's per-thread CPU clock).
-fn thread_cpu_seconds() -> Option<f64> {
+pub(crate) fn thread_cpu_seconds() -> Option<f64> {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

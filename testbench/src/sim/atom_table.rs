@@ -15,6 +15,7 @@
 //! used only through a shared borrow of the block it was learnt from (checked by address),
 //! so no signal can be written while an atom handed out is read.
 
+use crate::sim::atom_value::ValueRead;
 use rust_hdl::core::atom::Atom;
 use rust_hdl::core::block::Block;
 
@@ -23,8 +24,28 @@ use rust_hdl::core::block::Block;
 pub struct AtomTable {
     /// The block's address when the table was completed (0: not complete).
     base: usize,
-    /// The atoms in visiting order.
-    atoms: Vec<*const (dyn Atom + 'static)>,
+    /// The atoms in visiting order, with how to read each one's value as a number (if its
+    /// type allows: [`ValueRead`]).
+    atoms: Vec<(*const (dyn Atom + 'static), Option<ValueRead>)>,
+}
+
+/// An atom handed out by [`AtomTable::atoms`].
+pub struct Held<'a> {
+    /// The signal.
+    pub signal: &'a dyn Atom,
+    /// How to read it as a number (identified on this very signal).
+    read: Option<ValueRead>,
+}
+
+impl Held<'_> {
+    /// The signal's value as a number with its width in bits, if its type is one read
+    /// without rust-hdl's allocated value ([`ValueRead`]).
+    pub fn number(&self) -> Option<(u64, usize)> {
+        self.read.map(|r| {
+            // SAFETY: `r` was identified on this signal (`AtomTable::note`'s contract).
+            (unsafe { r.read(self.signal) }, r.width())
+        })
+    }
 }
 
 // SAFETY: the table dereferences its pointers only through a shared borrow of the block they
@@ -38,14 +59,18 @@ fn address(uut: &dyn Block) -> usize {
 }
 
 impl AtomTable {
-    /// During a walk of `uut`: atom number `n` is `signal`.
-    pub fn note(&mut self, n: usize, signal: &dyn Atom) {
+    /// During a walk of `uut`: atom number `n` is `signal`, read as a number by `read`.
+    ///
+    /// # Safety
+    /// `read`, if any, was [identified](ValueRead::identify) on `signal` with `signal`'s own
+    /// descriptor.
+    pub unsafe fn note(&mut self, n: usize, signal: &dyn Atom, read: Option<ValueRead>) {
         // SAFETY: only the lifetime bound of the trait object is erased; the pointer is
         // dereferenced only while the block it points into is borrowed (see `atoms`).
         let p: *const (dyn Atom + 'static) = unsafe { std::mem::transmute(signal) };
         match self.atoms.get_mut(n) {
-            Some(a) => *a = p,
-            None => self.atoms.push(p),
+            Some(a) => *a = (p, read),
+            None => self.atoms.push((p, read)),
         }
     }
 
@@ -61,12 +86,13 @@ impl AtomTable {
     }
 
     /// The atoms of `uut` in visiting order, if the table [`knows`](AtomTable::knows) it.
-    pub fn atoms<'a>(&'a self, uut: &'a dyn Block) -> Option<impl Iterator<Item = &'a dyn Atom>> {
+    pub fn atoms<'a>(&'a self, uut: &'a dyn Block) -> Option<impl Iterator<Item = Held<'a>>> {
         self.knows(uut).then(|| {
-            self.atoms.iter().map(|&p| {
+            self.atoms.iter().map(|&(p, read)| Held {
                 // SAFETY: `p` points to a signal inside `uut` (module docs: a block's signals
                 // stay in place), which `uut`'s borrow keeps alive and unwritten for 'a.
-                unsafe { &*p }
+                signal: unsafe { &*p },
+                read,
             })
         })
     }
@@ -82,7 +108,9 @@ mod tests {
     struct Ids(Vec<usize>, AtomTable);
     impl Probe for Ids {
         fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
-            self.1.note(self.0.len(), signal);
+            let read = ValueRead::identify(signal, &signal.descriptor());
+            // SAFETY: identified on `signal` with its own descriptor.
+            unsafe { self.1.note(self.0.len(), signal, read) };
             self.0.push(signal.id());
         }
     }
@@ -101,7 +129,7 @@ mod tests {
         let again: Vec<usize> = table
             .atoms(&*a)
             .expect("same block")
-            .map(|s| s.id())
+            .map(|s| s.signal.id())
             .collect();
         assert_eq!(again, ids);
         assert!(table.atoms(&*other).is_none());

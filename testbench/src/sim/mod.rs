@@ -3,7 +3,8 @@
 //! - [`harness`]: drives rust-hdl blocks directly, several clock domains ([`clock`]) on a ps
 //!   timeline;
 //! - [`waves`]: VCD recording and GTKWave save files; [`signals`]: a block's signal list;
-//!   [`atom_table`]: its signals kept from one walk to the next;
+//!   [`atom_table`]: its signals kept from one walk to the next; [`atom_value`]: a signal's
+//!   value read without rust-hdl's allocated value;
 //! - [`ports`]: per-cycle port vectors; [`cosim`]: Icarus replay, Verilator lint, Yosys;
 //! - [`lockstep`]: two implementations of a block compared port by port every cycle;
 //! - [`rtl`]: a harness block behind the block interface; [`blocks`]: the system's blocks as
@@ -12,6 +13,7 @@
 //! - [`vl`]: the Verilator engine (a block's Verilog Verilated and evaluated in the harness).
 
 pub mod atom_table;
+pub mod atom_value;
 pub mod blocks;
 pub mod clock;
 pub mod cosim;

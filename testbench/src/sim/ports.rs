@@ -1,6 +1,6 @@
 //! Per-cycle recording of a block's port vectors, the input of cosimulation.
 
-use crate::sim::signals::{for_each_leaf, root_ports, to_word, Atoms, Role, SignalInfo, Word};
+use crate::sim::signals::{for_each_leaf, root_ports, Atoms, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 
 /// The ports of a block and their values, one row per clock cycle.
@@ -61,9 +61,9 @@ impl PortVectors {
         let mut row = Vec::with_capacity(self.ports.len());
         let ports = &self.ports;
         let is_port = |i: usize| ports.binary_search_by_key(&i, |p| p.index).is_ok();
-        for_each_leaf(uut, &mut Atoms::default(), is_port, |index, value, kind| {
+        for_each_leaf(uut, &mut Atoms::default(), is_port, |index, value| {
             if is_port(index) {
-                row.push(to_word(value, kind));
+                row.push(value.to_word());
             }
         });
         self.rows.push(row);

@@ -5,7 +5,8 @@
 //! walk here numbers every leaf signal in that order, so a later walk can pick values by index
 //! without hashing (see [`for_each_leaf`]).
 
-use crate::sim::atom_table::AtomTable;
+use crate::sim::atom_table::{AtomTable, Held};
+use crate::sim::atom_value::ValueRead;
 use bitvec::prelude::*;
 use rust_hdl::core::atom::{Atom, AtomKind};
 use rust_hdl::core::block::Block;
@@ -81,15 +82,22 @@ pub fn list_signals(uut: &dyn Block, root: &str) -> Vec<SignalInfo> {
 
 /// What [`for_each_leaf`] keeps from one walk of a block to the next: every atom's type
 /// descriptor (rust-hdl builds one with allocated names; a block's atoms keep their types),
-/// its number of leaves, and whether any of them is wanted; where the atoms are
-/// ([`AtomTable`]: later walks and change notes visit them without rust-hdl's walk); when
-/// tracking changes (see [`Atoms::track`]), whether its value may have changed since the
-/// last walk read it.
+/// its number of leaves, whether any of them is wanted, and whether it is read as a number;
+/// where the atoms are ([`AtomTable`]: later walks and change notes visit them without
+/// rust-hdl's walk); when tracking changes (see [`Atoms::track`]), whether its value may have
+/// changed since the last walk read it.
 #[derive(Default)]
 pub struct Atoms {
     descs: Vec<TypeDescriptor>,
     leaves: Vec<usize>,
     wanted: Vec<bool>,
+    /// By atom: read as a number ([`ValueRead`]), which costs less than noting its changes:
+    /// read at every walk, never noted.
+    polled: Vec<bool>,
+    /// By atom, when tracking: its changes are noted (wanted and not polled).
+    noted: Vec<bool>,
+    /// Tracking, and some atom's changes are noted.
+    noting: bool,
     /// By atom: read it on the next walk (empty: not tracking, every wanted atom is read).
     dirty: Vec<bool>,
     /// By atom: a bidirectional signal (its driven/undriven state, written as Z, moves
@@ -110,9 +118,14 @@ const MAX_NOTES: u32 = 8;
 
 impl Atoms {
     /// From now on, a walk reads only the atoms [`Atoms::note_changes`] marked since it last
-    /// read them (call after a walk that read every atom, which taught the atoms).
+    /// read them, and the ones read as numbers (call after a walk that read every atom, which
+    /// taught the atoms).
     pub fn track(&mut self) {
         self.dirty = vec![false; self.descs.len()];
+        self.noted = (self.wanted.iter().zip(&self.polled))
+            .map(|(&w, &p)| w && !p)
+            .collect();
+        self.noting = self.noted.contains(&true);
     }
 
     /// Changes are tracked ([`Atoms::track`]).
@@ -120,13 +133,13 @@ impl Atoms {
         !self.dirty.is_empty()
     }
 
-    /// Tracking: marks the atoms of `uut` whose value the block's last `update_all` changed.
-    /// rust-hdl sets a signal's `changed` flag in every `update_all` (the value moves only
-    /// there), so calling this after each `update_all` that changed something sees every
-    /// change. A bidirectional signal is always marked. Past eight notes, the next
-    /// walk reads every atom.
+    /// Tracking: marks the atoms of `uut` whose value the block's last `update_all` changed
+    /// (the wanted ones not read as numbers). rust-hdl sets a signal's `changed` flag in every
+    /// `update_all` (the value moves only there), so calling this after each `update_all` that
+    /// changed something sees every change. A bidirectional signal is always marked. Past
+    /// eight notes, the next walk reads every atom.
     pub fn note_changes(&mut self, uut: &dyn Block) {
-        if self.dirty.is_empty() || self.flood {
+        if !self.noting || self.flood {
             return;
         }
         self.notes += 1;
@@ -135,8 +148,9 @@ impl Atoms {
             return;
         }
         if let Some(atoms) = self.table.atoms(uut) {
-            for ((d, &io), signal) in self.dirty.iter_mut().zip(&self.inout).zip(atoms) {
-                *d |= io || signal.changed();
+            let asked = self.noted.iter().zip(&self.inout).zip(atoms);
+            for (d, ((&noted, &io), held)) in self.dirty.iter_mut().zip(asked) {
+                *d |= noted && (io || held.signal.changed());
             }
             return;
         }
@@ -160,31 +174,66 @@ impl Probe for Marker<'_> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
         let a = &mut *self.atoms;
         if let Some(d) = a.dirty.get_mut(self.atom) {
-            *d |= a.inout[self.atom] || signal.changed();
+            *d |= a.noted[self.atom] && (a.inout[self.atom] || signal.changed());
         }
         self.atom += 1;
     }
 }
 
-/// Calls `f(index, value, kind)` for every leaf signal with `want(index)`, as rust-hdl gives
-/// it, in the order of [`list_signals`]. `atoms` carries what the walk learns about the
-/// block's atoms to the next walk of the same block: an atom none of whose leaves is wanted
-/// (a constant, a signal outside the recorded scopes) is skipped without reading its value,
-/// and `want` is asked once per leaf, on the first walk. [`leaf_value`] reads a value of up
-/// to 64 bits without allocating.
+/// A leaf signal's value as [`for_each_leaf`] read it.
+#[derive(Clone, Copy, Debug)]
+pub enum LeafValue<'a> {
+    /// Read from the signal itself ([`ValueRead`]): the value, bit 0 the least significant,
+    /// and the width in bits.
+    Number(u64, usize),
+    /// As rust-hdl hands it out (`Atom::vcd`), with the leaf's type.
+    Vcd(&'a VCDValue, &'a TypeKind),
+}
+
+impl LeafValue<'_> {
+    /// The value as a number (an enum as its variant index), if it has at most 64 bits (x and
+    /// z bits read as 0).
+    #[inline]
+    pub fn small(&self) -> Option<u64> {
+        match *self {
+            Self::Number(v, _) => Some(v),
+            Self::Vcd(value, kind) => leaf_value(value, kind),
+        }
+    }
+
+    /// The value as a word (an enum as its variant index, at its width).
+    pub fn to_word(&self) -> Word {
+        match *self {
+            Self::Number(v, width) => {
+                let mut w = bitvec![u64, Lsb0; 0; width];
+                w.store(v);
+                w
+            }
+            Self::Vcd(value, kind) => to_word(value, kind),
+        }
+    }
+}
+
+/// Calls `f(index, value)` for every leaf signal with `want(index)`, in the order of
+/// [`list_signals`]. `atoms` carries what the walk learns about the block's atoms to the next
+/// walk of the same block: an atom none of whose leaves is wanted (a constant, a signal
+/// outside the recorded scopes) is skipped without reading its value, `want` is asked once
+/// per leaf, on the first walk, and from the second walk on a `Bit`, `Clock` or `Bits<N ≤ 64>`
+/// signal is read as a number ([`LeafValue::Number`], without allocating), any other as
+/// rust-hdl hands it out ([`LeafValue::Vcd`]).
 pub fn for_each_leaf(
     uut: &dyn Block,
     atoms: &mut Atoms,
     want: impl Fn(usize) -> bool,
-    mut f: impl FnMut(usize, &VCDValue, &TypeKind),
+    mut f: impl FnMut(usize, LeafValue<'_>),
 ) {
     let flood = std::mem::take(&mut atoms.flood);
     atoms.notes = 0;
     let mut table = std::mem::take(&mut atoms.table);
     if table.knows(uut) {
         let mut reader = Reader::new(atoms, flood, &want, &mut f, None);
-        for signal in table.atoms(uut).into_iter().flatten() {
-            reader.read(signal);
+        for held in table.atoms(uut).into_iter().flatten() {
+            reader.read(held.signal, Some(&held));
         }
     } else {
         let mut reader = Reader::new(atoms, flood, &want, &mut f, Some(&mut table));
@@ -197,7 +246,7 @@ pub fn for_each_leaf(
 
 /// A leaf's value as a number (an enum's variant index), if it has at most 64 bits (x and z
 /// bits read as 0).
-pub fn leaf_value(value: &VCDValue, kind: &TypeKind) -> Option<u64> {
+fn leaf_value(value: &VCDValue, kind: &TypeKind) -> Option<u64> {
     match value {
         VCDValue::Single(v) => Some(one(v)),
         VCDValue::Vector(msb_first) if msb_first.len() <= 64 => Some(pack(msb_first)),
@@ -298,7 +347,7 @@ impl Probe for Lister {
     }
 }
 
-struct Reader<'a, W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> {
+struct Reader<'a, W: Fn(usize) -> bool, F: FnMut(usize, LeafValue<'_>)> {
     index: usize,
     /// The atom being visited, and what is known of the atoms seen so far.
     atom: usize,
@@ -320,7 +369,7 @@ fn leaves(kind: &TypeKind) -> usize {
 }
 
 /// Calls `f` with every leaf of `value` (of type `kind`), from leaf number `index` on.
-fn emit<F: FnMut(usize, &VCDValue, &TypeKind)>(
+fn emit<F: FnMut(usize, LeafValue<'_>)>(
     index: &mut usize,
     f: &mut F,
     value: &VCDValue,
@@ -333,13 +382,13 @@ fn emit<F: FnMut(usize, &VCDValue, &TypeKind)>(
             }
         }
         (value, kind) => {
-            f(*index, value, kind);
+            f(*index, LeafValue::Vcd(value, kind));
             *index += 1;
         }
     }
 }
 
-impl<'a, W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Reader<'a, W, F> {
+impl<'a, W: Fn(usize) -> bool, F: FnMut(usize, LeafValue<'_>)> Reader<'a, W, F> {
     /// A reader from the first atom on.
     fn new(
         atoms: &'a mut Atoms,
@@ -359,39 +408,53 @@ impl<'a, W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Reader<'a,
         }
     }
 
-    /// The next atom, `signal`: its wanted leaves to `f`, if it may have changed.
-    fn read(&mut self, signal: &dyn Atom) {
+    /// The next atom, `signal` (`held` when the table handed it out): its wanted leaves to
+    /// `f`, if it may have changed.
+    fn read(&mut self, signal: &dyn Atom, held: Option<&Held>) {
         let a = &mut *self.atoms;
+        // (Tracking: an atom no change marked is not read; it stands as last read.)
+        let marked = a.dirty.get_mut(self.atom).is_none_or(std::mem::take);
+        let read = marked || self.flood || a.polled[self.atom];
+        if !(a.wanted[self.atom] && read) {
+            self.index += a.leaves[self.atom];
+        } else if let Some((v, width)) = held.and_then(Held::number) {
+            (self.f)(self.index, LeafValue::Number(v, width));
+            self.index += 1;
+        } else {
+            let kind = &a.descs[self.atom].kind;
+            emit(&mut self.index, self.f, &signal.vcd(), kind);
+        }
+        self.atom += 1;
+    }
+
+    /// Learns `signal`, the next atom, the first time a walk visits it: its type, leaves,
+    /// whether any is wanted, and how to read it as a number (for `learn`, the table, which
+    /// notes every atom).
+    fn learn(&mut self, signal: &dyn Atom) {
+        let a = &mut *self.atoms;
+        let mut read = None;
         if self.atom == a.descs.len() {
             let desc = signal.descriptor();
+            read = ValueRead::identify(signal, &desc);
             let n = leaves(&desc.kind);
             a.wanted.push((self.index..self.index + n).any(self.want));
             a.leaves.push(n);
             a.descs.push(desc);
             a.inout.push(signal.kind() == AtomKind::InOutParameter);
+            a.polled.push(read.is_some());
         }
-        // (Tracking: an atom no change marked is not read; it stands as last read.)
-        let marked = a.dirty.get_mut(self.atom).is_none_or(std::mem::take);
-        if a.wanted[self.atom] && (marked || self.flood) {
-            emit(
-                &mut self.index,
-                self.f,
-                &signal.vcd(),
-                &a.descs[self.atom].kind,
-            );
-        } else {
-            self.index += a.leaves[self.atom];
+        if let Some(t) = self.learn.as_deref_mut() {
+            // SAFETY: `read` was identified on `signal` with its own descriptor, just above
+            // (an atom learnt by an earlier walk is noted without a read).
+            unsafe { t.note(self.atom, signal, read) };
         }
-        self.atom += 1;
     }
 }
 
-impl<W: Fn(usize) -> bool, F: FnMut(usize, &VCDValue, &TypeKind)> Probe for Reader<'_, W, F> {
+impl<W: Fn(usize) -> bool, F: FnMut(usize, LeafValue<'_>)> Probe for Reader<'_, W, F> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
-        if let Some(t) = self.learn.as_deref_mut() {
-            t.note(self.atom, signal);
-        }
-        self.read(signal);
+        self.learn(signal);
+        self.read(signal, None);
     }
 }
 
@@ -494,6 +557,65 @@ mod tests {
                 assert_eq!(pack(&v), slow, "{v:?}");
             }
         }
+    }
+
+    /// The leaves of `B` after every instant of `cycles` cycles under its bench stimulus,
+    /// walked with the atoms kept (from the second walk on, signals read as numbers) and
+    /// afresh (every value as rust-hdl hands it out): the same values. Returns how many leaves
+    /// were read as numbers.
+    fn numbers_against_rust_hdl<B: crate::bench::BenchBlock>(cycles: u64) -> usize {
+        use crate::sim::clock::Period;
+        use crate::sim::harness::Harness;
+        let mut h = Harness::new(B::default(), B::NAME).unwrap();
+        h.add_clock("clock", Period::mhz(1000).unwrap(), B::clock_pin)
+            .unwrap();
+        let (mut kept, mut numbers) = (Atoms::default(), 0);
+        for _ in 0..2 * cycles {
+            h.step(&mut |u, c| u.drive(c.cycle)).unwrap();
+            let mut fresh = Vec::new();
+            for_each_leaf(
+                h.uut(),
+                &mut Atoms::default(),
+                |_| true,
+                |i, v| {
+                    fresh.push((i, v.to_word()));
+                },
+            );
+            let mut ours = Vec::new();
+            for_each_leaf(
+                h.uut(),
+                &mut kept,
+                |_| true,
+                |i, v| {
+                    numbers += usize::from(matches!(v, LeafValue::Number(..)));
+                    ours.push((i, v.to_word()));
+                },
+            );
+            assert_eq!(ours, fresh, "{} at {} ps", B::NAME, h.now_ps());
+        }
+        numbers
+    }
+
+    /// Blocks with 1-bit, clock, 3- to 64-bit, enum and struct signals, inputs, outputs and
+    /// locals (the counter, the two decoders, the PWS unit at S = 3), cycle after cycle:
+    /// every signal read as a number equals rust-hdl's own value, and numbers are read;
+    /// catches a number taken from the wrong field (an output's or input's pending value, the
+    /// previous one), bits reordered, or a width read as another.
+    #[test]
+    fn numbers_read_from_the_signals_are_rust_hdls_values() {
+        use crate::bench::PwsS3;
+        use crate::tb::Counter32;
+        use rtgpu_hw::isa::{InsnDecode, PwsDecode};
+        crate::sim::twin::on_rtl_stack_or_panic(|| {
+            for (block, numbers) in [
+                ("counter", numbers_against_rust_hdl::<Counter32>(40)),
+                ("decode", numbers_against_rust_hdl::<PwsDecode>(100)),
+                ("insn", numbers_against_rust_hdl::<InsnDecode>(100)),
+                ("pws-s3", numbers_against_rust_hdl::<PwsS3>(48)),
+            ] {
+                assert!(numbers > 0, "{block}: no signal read as a number");
+            }
+        });
     }
 
     #[test]

@@ -9,7 +9,7 @@ use rtgpu_testbench::tb::{self, TbOptions};
 use rust_hdl::prelude::*;
 use std::path::Path;
 
-/// Two counters, each on its own clock.
+/// Two counters, each on its own clock, and a wide one (72 bits) on the second clock.
 #[derive(LogicBlock, Default)]
 struct TwoClocks {
     clock_a: Signal<In, Clock>,
@@ -18,6 +18,7 @@ struct TwoClocks {
     count_b: Signal<Out, Bits<16>>,
     reg_a: DFF<Bits<16>>,
     reg_b: DFF<Bits<16>>,
+    wide: DFF<Bits<72>>,
 }
 
 impl Logic for TwoClocks {
@@ -25,8 +26,10 @@ impl Logic for TwoClocks {
     fn update(&mut self) {
         self.reg_a.clock.next = self.clock_a.val();
         self.reg_b.clock.next = self.clock_b.val();
+        self.wide.clock.next = self.clock_b.val();
         self.reg_a.d.next = self.reg_a.q.val() + 1;
         self.reg_b.d.next = self.reg_b.q.val() + 1;
+        self.wide.d.next = self.wide.q.val() + 1;
         self.count_a.next = self.reg_a.q.val();
         self.count_b.next = self.reg_b.q.val();
     }
@@ -206,11 +209,12 @@ fn tracked_and_full<B: Block>(mut h: Harness<B>, root: &str, steps: usize) -> (V
     )
 }
 
-/// The harness's recording, which reads at each instant only the signals whose `changed`
-/// flag an update of the settle set (two counters on clocks of 1 and 1.6 GHz: at most
-/// instants one counter stands still and is not read), writes the same bytes as a recording
-/// that reads every signal at every instant; catches a change the tracking misses (rust-hdl's
-/// `changed` flag not noted after an update, or the signals' places lost between walks).
+/// The harness's recording, which reads at each instant the signals of up to 64 bits and
+/// only those others whose `changed` flag an update of the settle set (counters on clocks of
+/// 1 and 1.6 GHz, one of them 72 bits wide: at most instants one clock's counters stand
+/// still), writes the same bytes as a recording that reads every signal at every instant;
+/// catches a change the tracking misses (rust-hdl's `changed` flag not noted after an update,
+/// a signal of up to 64 bits left unread, or the signals' places lost between walks).
 #[test]
 fn a_recording_that_tracks_changes_writes_what_one_reading_everything_writes() {
     let h = two_clocks(Period::mhz(1000).unwrap(), Period::mhz(1600).unwrap());
@@ -219,11 +223,12 @@ fn a_recording_that_tracks_changes_writes_what_one_reading_everything_writes() {
     assert!(a == b, "the tracked recording differs from the full one");
 }
 
-/// One combinational stage: its input plus one.
+/// One combinational stage: its input plus one (72 bits: wider than the signals the
+/// recorder reads at every sample, so their changes are noted).
 #[derive(LogicBlock, Default)]
 struct Stage {
-    inp: Signal<In, Bits<8>>,
-    out: Signal<Out, Bits<8>>,
+    inp: Signal<In, Bits<72>>,
+    out: Signal<Out, Bits<72>>,
 }
 
 impl Logic for Stage {
@@ -240,8 +245,8 @@ const STAGES: usize = 12;
 #[derive(LogicBlock, Default)]
 struct Chain {
     clock: Signal<In, Clock>,
-    end: Signal<Out, Bits<8>>,
-    count: DFF<Bits<8>>,
+    end: Signal<Out, Bits<72>>,
+    count: DFF<Bits<72>>,
     stages: [Stage; STAGES],
 }
 

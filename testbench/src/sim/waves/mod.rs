@@ -6,6 +6,7 @@ pub mod filter;
 mod fst;
 mod gtkw;
 pub mod merge;
+mod out;
 mod probe;
 mod recorder;
 pub mod scopes;

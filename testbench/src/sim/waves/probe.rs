@@ -3,11 +3,11 @@
 //! written. The declared variables are described as [`SignalInfo`]s, so a [`super::Gtkw`] can
 //! name them.
 
+use super::out::{write_change, write_timestamp, WaveOut};
 use super::recorder::enter_scope;
-use crate::paths::with_path;
 use crate::sim::signals::{Role, SignalInfo};
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use vcd::{IdCode, TimescaleUnit};
 
@@ -23,7 +23,7 @@ const UNRECORDED: u32 = u32::MAX;
 
 /// A VCD file of declared variables (timescale 1 ps), each at most 64 bits wide.
 pub struct ProbeRecorder {
-    writer: vcd::Writer<BufWriter<File>>,
+    writer: vcd::Writer<WaveOut<File>>,
     path: PathBuf,
     /// The recorded variables (declared, in a selected scope), in declaration order.
     recorded: Vec<Recorded>,
@@ -56,11 +56,7 @@ impl ProbeRecorder {
         vars: &[(Vec<String>, String, usize)],
         scopes: &[String],
     ) -> io::Result<Self> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
-        }
-        let file = File::create(path).map_err(|e| with_path(e, path))?;
-        let mut writer = vcd::Writer::new(BufWriter::with_capacity(super::WRITE_BUFFER, file));
+        let mut writer = vcd::Writer::new(WaveOut::create(path)?);
         writer.timescale(1, TimescaleUnit::PS)?;
         let mut open = Vec::new();
         let mut recorded = Vec::new();
@@ -206,145 +202,4 @@ impl ProbeRecorder {
 /// which the slices' `!=` makes).
 fn differ(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0
-}
-
-/// Writes `#ps` and a newline as the `vcd` crate's `timestamp` does, without `fmt`.
-pub(super) fn write_timestamp(out: &mut impl Write, ps: u64) -> io::Result<()> {
-    let mut buf = [0u8; 22];
-    let mut at = buf.len() - 1;
-    buf[at] = b'\n';
-    let mut v = ps;
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    at -= 1;
-    buf[at] = b'#';
-    out.write_all(&buf[at..])
-}
-
-/// Writes value `v` of a `w`-bit variable with id `id` (ending in its newline) as the `vcd`
-/// crate does (`1!`, or `b0101 !` with every bit; x bits if `v` does not fit), in one write
-/// without allocating.
-pub(super) fn write_change(out: &mut impl Write, v: u64, w: usize, id: &[u8]) -> io::Result<()> {
-    let mut buf = [0u8; 96];
-    let n = if w == 1 {
-        buf[0] = b'0' + (v & 1) as u8;
-        1
-    } else {
-        buf[0] = b'b';
-        vector_digits(&mut buf[1..=w], v, w);
-        buf[w + 1] = b' ';
-        w + 2
-    };
-    match buf.get_mut(n..n + id.len()) {
-        Some(tail) => {
-            // (Byte by byte: an id is a few bytes, shorter than a call to copy them.)
-            for (t, b) in tail.iter_mut().zip(id) {
-                *t = *b;
-            }
-            out.write_all(&buf[..n + id.len()])
-        }
-        None => {
-            out.write_all(&buf[..n])?;
-            out.write_all(id)
-        }
-    }
-}
-
-/// The eight digits of every byte value, most significant bit first.
-const BYTE_DIGITS: [[u8; 8]; 256] = {
-    let mut t = [[b'0'; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        while k < 8 {
-            if b >> (7 - k) & 1 == 1 {
-                t[b][k] = b'1';
-            }
-            k += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
-/// Writes the `w` binary digits of `v` into `digits` (most significant first), all `x` if
-/// `v` does not fit in `w` bits.
-fn vector_digits(digits: &mut [u8], v: u64, w: usize) {
-    if w < 64 && v >> w != 0 {
-        digits.fill(b'x');
-        return;
-    }
-    // The leading w mod 8 digits one by one, then a byte's eight at a time.
-    let lead = w % 8;
-    for (k, c) in digits[..lead].iter_mut().enumerate() {
-        *c = b'0' + (v >> (w - 1 - k) & 1) as u8;
-    }
-    for (i, chunk) in digits[lead..].chunks_exact_mut(8).enumerate() {
-        let shift = w - lead - 8 * (i + 1);
-        chunk.copy_from_slice(&BYTE_DIGITS[(v >> shift & 0xFF) as usize]);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use vcd::Value;
-
-    /// The same bytes as the `vcd` crate's `change_scalar` / `change_vector`, at widths that
-    /// are and are not multiples of 8 (the digits go a byte at a time); catches a byte table
-    /// indexed from the wrong end or a lead of `w / 8` digits.
-    #[test]
-    fn changes_are_written_as_the_vcd_crate_writes_them() {
-        let id = IdCode::from(37u32);
-        for (v, w) in [
-            (1, 1),
-            (0, 1),
-            (5, 4),
-            (0, 3),
-            (u64::MAX, 64),
-            (9, 3),
-            (1 << 63, 64),
-            (0x1F3, 12),
-            (0xDEAD_BEEF, 32),
-            (0x5A5A_5A5A_5A5A_5A5A, 63),
-            (1 << 63, 63),
-            (0x15, 5),
-        ] {
-            let mut ours = Vec::new();
-            write_change(&mut ours, v, w, format!("{id}\n").as_bytes()).unwrap();
-            let mut theirs = vcd::Writer::new(Vec::new());
-            if w == 1 {
-                let b = if v & 1 == 1 { Value::V1 } else { Value::V0 };
-                theirs.change_scalar(id, b).unwrap();
-            } else {
-                let x = w < 64 && v >> w != 0;
-                let bits = (0..w).rev().map(|b| match (x, v >> b & 1) {
-                    (true, _) => Value::X,
-                    (false, 1) => Value::V1,
-                    _ => Value::V0,
-                });
-                theirs.change_vector(id, bits).unwrap();
-            }
-            assert_eq!(ours, theirs.writer().clone(), "{v:#x} in {w} bits");
-        }
-    }
-
-    /// Timestamps as the `vcd` crate writes them, from one digit to twenty; catches digits
-    /// written least significant first or a lost zero.
-    #[test]
-    fn timestamps_are_written_as_the_vcd_crate_writes_them() {
-        for ps in [0, 7, 10, 1000, 123_456_789, u64::MAX] {
-            let mut ours = Vec::new();
-            write_timestamp(&mut ours, ps).unwrap();
-            let mut theirs = vcd::Writer::new(Vec::new());
-            theirs.timestamp(ps).unwrap();
-            assert_eq!(ours, theirs.writer().clone(), "{ps}");
-        }
-    }
 }

@@ -5,13 +5,11 @@
 //! it, constants are left out and recording can be limited to scopes. A harness without a
 //! recorder pays nothing.
 
-use crate::paths::with_path;
-use crate::sim::signals::{
-    for_each_leaf, leaf_value, list_signals, to_word, Atoms, Role, SignalInfo, Word,
-};
+use super::out::{write_change, write_timestamp, WaveOut};
+use crate::sim::signals::{for_each_leaf, list_signals, Atoms, LeafValue, Role, SignalInfo, Word};
 use rust_hdl::core::block::Block;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use vcd::{IdCode, TimescaleUnit, Value, VarType};
 
@@ -30,7 +28,7 @@ pub struct VcdOptions {
 
 /// A VCD file being written from a block's signals (timescale 1 ps).
 pub struct VcdRecorder {
-    writer: vcd::Writer<BufWriter<File>>,
+    out: Changes,
     path: PathBuf,
     /// By signal index: the VCD id of a recorded signal, and the id as written in a value
     /// change (with the line's ending).
@@ -38,12 +36,6 @@ pub struct VcdRecorder {
     /// The block's atoms: their types, and which ones hold recorded signals (learnt on the
     /// first sample).
     atoms: Atoms,
-    /// By signal index: variant names of enum signals.
-    names: Vec<Option<Vec<String>>>,
-    /// By signal index: the last value written.
-    last: Vec<Option<Leaf>>,
-    /// By signal index: its width.
-    widths: Vec<usize>,
     recorded: Vec<SignalInfo>,
     time: Option<u64>,
     window: (u64, u64),
@@ -54,12 +46,7 @@ pub struct VcdRecorder {
 impl VcdRecorder {
     /// Creates `path` and writes the header for `uut`, whose top scope is named `root`.
     pub fn create(path: &Path, uut: &dyn Block, root: &str, opts: &VcdOptions) -> io::Result<Self> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
-        }
-        let file = File::create(path).map_err(|e| with_path(e, path))?;
-        let file = BufWriter::with_capacity(super::WRITE_BUFFER, file);
-        let mut writer = vcd::Writer::new(file);
+        let mut writer = vcd::Writer::new(WaveOut::create(path)?);
         writer.timescale(1, TimescaleUnit::PS)?;
         let signals = list_signals(uut, root);
         let keep = |s: &SignalInfo| {
@@ -82,13 +69,16 @@ impl VcdRecorder {
         enter_scope(&mut writer, &mut open, &[])?;
         writer.enddefinitions()?;
         Ok(Self {
-            writer,
+            out: Changes {
+                writer,
+                last: vec![None; ids.len()],
+                last_wide: vec![None; ids.len()],
+                widths: signals.iter().map(|s| s.width).collect(),
+                names,
+            },
             path: path.to_path_buf(),
-            last: vec![None; ids.len()],
-            widths: signals.iter().map(|s| s.width).collect(),
             ids,
             atoms: Atoms::default(),
-            names,
             recorded,
             time: None,
             window: opts.window.unwrap_or((0, u64::MAX)),
@@ -128,41 +118,27 @@ impl VcdRecorder {
         }
         let mut result = Ok(());
         let mut stamped = self.time == Some(ps);
-        let ids = &self.ids;
+        let (ids, out) = (&self.ids, &mut self.out);
         for_each_leaf(
             uut,
             &mut self.atoms,
             |i| ids[i].is_some(),
-            |index, value, kind| {
-                let Some((id, id_line)) = &ids[index] else {
+            |index, value| {
+                let Some(id) = &ids[index] else {
                     return;
                 };
-                let value = match leaf_value(value, kind) {
-                    Some(v) => Leaf::Small(v),
-                    None => Leaf::Wide(to_word(value, kind)),
-                };
-                if result.is_err() || self.last[index].as_ref() == Some(&value) {
+                if result.is_err() {
                     return;
                 }
-                if !stamped {
-                    stamped = true;
-                    result = super::probe::write_timestamp(self.writer.writer(), ps);
+                let Some(changed) = out.changed(index, value) else {
+                    return;
+                };
+                if !std::mem::replace(&mut stamped, true) {
+                    result = write_timestamp(out.writer.writer(), ps);
                 }
                 if result.is_ok() {
-                    result = match (&self.names[index], &value) {
-                        (Some(names), Leaf::Small(v)) => {
-                            self.writer.change_string(*id, variant(names, *v))
-                        }
-                        (_, Leaf::Small(v)) => super::probe::write_change(
-                            self.writer.writer(),
-                            *v,
-                            self.widths[index],
-                            id_line,
-                        ),
-                        (_, Leaf::Wide(w)) => write_wide(&mut self.writer, *id, w),
-                    };
+                    result = out.write(index, id, changed);
                 }
-                self.last[index] = Some(value);
             },
         );
         if stamped {
@@ -183,11 +159,63 @@ impl VcdRecorder {
     /// Writes a final timestamp (at most the window's end) and flushes the file.
     pub fn finish(mut self, end_ps: u64) -> io::Result<PathBuf> {
         let end_ps = end_ps.min(self.window.1.saturating_add(1));
+        let writer = &mut self.out.writer;
         if self.time.is_none_or(|t| end_ps > t) {
-            self.writer.timestamp(end_ps)?;
+            writer.timestamp(end_ps)?;
         }
-        self.writer.flush()?;
+        writer.flush()?;
         Ok(self.path)
+    }
+}
+
+/// The VCD's value changes, with the last value of every signal.
+struct Changes {
+    writer: vcd::Writer<WaveOut<File>>,
+    /// By signal index: variant names of enum signals.
+    names: Vec<Option<Vec<String>>>,
+    /// By signal index: the last value written, for signals of up to 64 bits (an enum: its
+    /// variant's index).
+    last: Vec<Option<u64>>,
+    /// By signal index: the last value written, for wider signals.
+    last_wide: Vec<Option<Word>>,
+    /// By signal index: its width.
+    widths: Vec<usize>,
+}
+
+impl Changes {
+    /// Signal `index`'s `value`, kept as its last, if it differs from the last one written.
+    fn changed(&mut self, index: usize, value: LeafValue) -> Option<Leaf> {
+        if let Some(v) = value.small() {
+            let new = self.last[index] != Some(v);
+            self.last[index] = Some(v);
+            return new.then_some(Leaf::Small(v));
+        }
+        let w = value.to_word();
+        let new = self.last_wide[index].as_ref() != Some(&w);
+        new.then(|| {
+            self.last_wide[index] = Some(w);
+            Leaf::Wide
+        })
+    }
+
+    /// Writes the change of signal `index` (VCD id `id`, and as written with its line's
+    /// ending) to `value`.
+    fn write(
+        &mut self,
+        index: usize,
+        (id, id_line): &(IdCode, Vec<u8>),
+        value: Leaf,
+    ) -> io::Result<()> {
+        match (&self.names[index], value) {
+            (Some(names), Leaf::Small(v)) => self.writer.change_string(*id, variant(names, v)),
+            (_, Leaf::Small(v)) => {
+                write_change(self.writer.writer(), v, self.widths[index], id_line)
+            }
+            (_, Leaf::Wide) => {
+                let w = self.last_wide[index].as_ref().expect("kept by `changed`");
+                write_wide(&mut self.writer, *id, w)
+            }
+        }
     }
 }
 
@@ -214,12 +242,12 @@ fn variant(names: &[String], index: u64) -> &str {
     names.get(index as usize).map_or("?", String::as_str)
 }
 
-/// A signal's value: up to 64 bits as a number (an enum as its variant index), wider ones as
-/// words.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A changed value to write: up to 64 bits as a number (an enum as its variant index); a
+/// wider one is the signal's last value (`Changes::last_wide`).
+#[derive(Clone, Copy, Debug)]
 enum Leaf {
     Small(u64),
-    Wide(Word),
+    Wide,
 }
 
 /// The value change of a signal wider than 64 bits.
