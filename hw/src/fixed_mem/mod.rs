@@ -88,6 +88,13 @@
 //! | `write_data` | in | 32 | its value |
 //! | `write_enable` | in | 1 | write at this edge |
 //!
+//! # Depth
+//!
+//! `FixedMemory<A>` is the memory of this contract. `FixedMemory<A, D>` has response wheels
+//! of `D` slots (a power of two, 2..=64): latencies are clamped to 1..=`D` instead of 1..=64,
+//! and everything else is as above. The testbench's and synthesis' instance has `D` = 16
+//! ([`TB_DEPTH`]; docs/assumptions.md#A125); the proptest runs both depths.
+//!
 //! # Structure
 //!
 //! The words are a small primitive with hand-written Verilog ([`rtl::words::Words`]: a
@@ -109,7 +116,8 @@ pub use rtl::fixed_mem::FixedMemory;
 /// Lanes of a vector request.
 pub const LANES: usize = 64;
 
-/// The largest latency (and the number of slots of each response wheel).
+/// The largest latency (and the number of slots of each response wheel) of the contract's
+/// memory, `FixedMemory<A>`.
 pub const MAX_LATENCY: usize = 64;
 
 /// The most dwords of a scalar request.
@@ -118,9 +126,15 @@ pub const SMEM_DWORDS: usize = 4;
 /// The address width (dwords) of the testbench's and synthesis' instance: 16 dwords.
 pub const TB_ADDR_BITS: usize = 4;
 
-/// The effective latency of a latency input: clamped to 1..=[`MAX_LATENCY`].
-pub fn effective_latency(lat: u16) -> u64 {
-    u64::from(lat).clamp(1, MAX_LATENCY as u64)
+/// The wheel depth of the testbench's and synthesis' instance (latencies up to 16): Yosys
+/// synthesizes the 64-slot wheels (131,072 bits of vector responses) in minutes
+/// (docs/assumptions.md#A125).
+pub const TB_DEPTH: usize = 16;
+
+/// The effective latency of a latency input for wheels of `depth` slots: clamped to
+/// 1..=`depth` ([`MAX_LATENCY`] in the contract's memory).
+pub fn effective_latency(lat: u16, depth: usize) -> u64 {
+    u64::from(lat).clamp(1, depth as u64)
 }
 
 /// Inputs of one cycle (the ports of the table above, `clock` aside).

@@ -4,7 +4,7 @@
 //! number of words, [`FixedMemoryModel::words`] / [`FixedMemoryModel::words_mut`] for the
 //! memory image, [`FixedMemoryModel::outputs`] and [`FixedMemoryModel::clock`] per cycle.
 
-use super::{effective_latency, FixedMemIn, FixedMemOut, LANES, SMEM_DWORDS};
+use super::{effective_latency, FixedMemIn, FixedMemOut, LANES, MAX_LATENCY, SMEM_DWORDS};
 use std::collections::BTreeMap;
 
 /// A vector response waiting for its cycle.
@@ -29,6 +29,8 @@ struct ScalarResponse {
 pub struct FixedMemoryModel {
     /// The words.
     words: Vec<u32>,
+    /// The largest latency.
+    depth: usize,
     /// Cycles since creation: the current cycle.
     cycle: u64,
     /// Vector responses by the cycle they are due in.
@@ -40,11 +42,19 @@ pub struct FixedMemoryModel {
 }
 
 impl FixedMemoryModel {
-    /// A memory of `words` dwords (a power of two), every one 0, nothing in flight.
+    /// A memory of `words` dwords (a power of two), every one 0, nothing in flight:
+    /// `FixedMemory<A>` with `words` = `2^A`.
     pub fn new(words: usize) -> Self {
+        Self::with_depth(words, MAX_LATENCY)
+    }
+
+    /// [`FixedMemoryModel::new`] with latencies up to `depth` (`FixedMemory<A, D>` with
+    /// `depth` = `D`).
+    pub fn with_depth(words: usize, depth: usize) -> Self {
         assert!(words.is_power_of_two(), "a power of two words");
         Self {
             words: vec![0; words],
+            depth,
             cycle: 0,
             vector: BTreeMap::new(),
             scalar: BTreeMap::new(),
@@ -143,11 +153,13 @@ impl FixedMemoryModel {
         } else {
             if i.vreq {
                 let r = self.vector_response(i);
-                self.vector.insert(now + effective_latency(i.flat_lat), r);
+                self.vector
+                    .insert(now + effective_latency(i.flat_lat, self.depth), r);
             }
             if i.sreq {
                 let r = self.scalar_response(i);
-                self.scalar.insert(now + effective_latency(i.smem_lat), r);
+                self.scalar
+                    .insert(now + effective_latency(i.smem_lat, self.depth), r);
             }
         }
         self.read_data = self.word(i.read_address);

@@ -48,7 +48,12 @@ fn idle(m: &mut FixedMemoryModel, n: usize) -> Vec<FixedMemOut> {
 #[test]
 fn the_highest_lane_wins() {
     let mut m = FixedMemoryModel::new(16);
-    m.clock(&vector(true, 1, 4, &[(3, 5, 30), (60, 5, 600), (10, 5, 100)]));
+    m.clock(&vector(
+        true,
+        1,
+        4,
+        &[(3, 5, 30), (60, 5, 600), (10, 5, 100)],
+    ));
     assert_eq!(m.words()[5], 600);
 }
 
@@ -100,7 +105,13 @@ fn the_vector_store_beats_the_driver_and_the_driver_reads_a_cycle_late() {
 /// cycle early or late); latency 0 counts as 1 and 1000 as 64.
 #[test]
 fn a_response_comes_exactly_at_k_plus_l() {
-    for (lat, eff) in [(5u16, 5u64), (1, 1), (0, 1), (64, 64), (1000, MAX_LATENCY as u64)] {
+    for (lat, eff) in [
+        (5u16, 5u64),
+        (1, 1),
+        (0, 1),
+        (64, 64),
+        (1000, MAX_LATENCY as u64),
+    ] {
         let mut m = FixedMemoryModel::new(16);
         let (mut v, mut s) = (Vec::new(), Vec::new());
         for c in 0..70u64 {
@@ -119,6 +130,13 @@ fn a_response_comes_exactly_at_k_plus_l() {
         }
         assert_eq!((v, s), (vec![eff], vec![1 + eff]), "latency {lat}");
     }
+    // With 16 slots, latencies clamp to 16.
+    let mut m = FixedMemoryModel::with_depth(16, 16);
+    m.clock(&scalar(0, 1, 1, 40));
+    assert!(idle(&mut m, 16)
+        .iter()
+        .enumerate()
+        .all(|(c, o)| o.sresp == (c == 15)));
 }
 
 /// The response carries the request's tag, kind, mask and count, the loaded words in the
@@ -126,15 +144,24 @@ fn a_response_comes_exactly_at_k_plus_l() {
 #[test]
 fn the_response_carries_the_request() {
     let mut m = FixedMemoryModel::new(16);
-    m.words_mut().iter_mut().enumerate().for_each(|(w, x)| *x = 100 + w as u32);
+    m.words_mut()
+        .iter_mut()
+        .enumerate()
+        .for_each(|(w, x)| *x = 100 + w as u32);
     let mut i = vector(false, 0xBEEF, 2, &[(0, 1, 0), (63, 17, 0)]);
     i.vaddr[5] = 3; // not in the mask: 0
     m.clock(&i);
     m.clock(&scalar(15, 3, 0xCAFE, 1));
     let o = m.outputs();
     assert!(o.vresp && o.sresp);
-    assert_eq!((o.vresp_tag, o.vresp_store, o.vresp_mask), (0xBEEF, false, 1 | 1 << 63));
-    assert_eq!((o.vresp_data[0], o.vresp_data[5], o.vresp_data[63]), (101, 0, 101));
+    assert_eq!(
+        (o.vresp_tag, o.vresp_store, o.vresp_mask),
+        (0xBEEF, false, 1 | 1 << 63)
+    );
+    assert_eq!(
+        (o.vresp_data[0], o.vresp_data[5], o.vresp_data[63]),
+        (101, 0, 101)
+    );
     // Scalar words wrap: 15, 0, 1; past the count 0.
     assert_eq!((o.sresp_tag, o.sresp_n), (0xCAFE, 3));
     assert_eq!(o.sresp_data, [115, 100, 101, 0]);
@@ -175,6 +202,10 @@ fn a_later_request_due_in_the_same_cycle_replaces_the_earlier() {
     m.clock(&vector(false, 1, 3, &[(0, 0, 0)]));
     m.clock(&vector(false, 2, 2, &[(0, 0, 0)]));
     let out = idle(&mut m, 5);
-    let tags: Vec<u16> = out.iter().filter(|o| o.vresp).map(|o| o.vresp_tag).collect();
+    let tags: Vec<u16> = out
+        .iter()
+        .filter(|o| o.vresp)
+        .map(|o| o.vresp_tag)
+        .collect();
     assert_eq!(tags, vec![2]);
 }

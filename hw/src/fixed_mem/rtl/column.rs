@@ -1,17 +1,16 @@
-//! One field of a response wheel: a register of type `T` per slot, one slot written at an edge
-//! (one-hot `wsel`), the slot of the current cycle (`now`) read.
+//! One field of a response wheel: a register of type `T` per slot (`D` slots), one slot
+//! written at an edge (one-hot `wsel`), the slot of the current cycle (`now`) read.
 
-use super::super::MAX_LATENCY;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// A field of the [`MAX_LATENCY`] slots of a response wheel.
+/// A field of the `D` slots of a response wheel.
 #[derive(LogicBlock)]
-pub struct Column<T: Synth> {
+pub struct Column<T: Synth, const D: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// The slot written at this edge, one-hot (0: none).
-    pub wsel: Signal<In, Bits<MAX_LATENCY>>,
+    pub wsel: Signal<In, Bits<D>>,
     /// The value written.
     pub d: Signal<In, T>,
     /// The slot read this cycle.
@@ -19,12 +18,12 @@ pub struct Column<T: Synth> {
     /// Slot `now`'s value.
     pub q: Signal<Out, T>,
     /// The slots.
-    slot: [DFF<T>; MAX_LATENCY],
+    slot: [DFF<T>; D],
     /// Slot `s`'s index.
-    ks: [Constant<Bits<6>>; MAX_LATENCY],
+    ks: [Constant<Bits<6>>; D],
 }
 
-impl<T: Synth> Default for Column<T> {
+impl<T: Synth, const D: usize> Default for Column<T, D> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -38,11 +37,11 @@ impl<T: Synth> Default for Column<T> {
     }
 }
 
-impl<T: Synth> Logic for Column<T> {
+impl<T: Synth, const D: usize> Logic for Column<T, D> {
     #[hdl_gen]
     fn update(&mut self) {
         self.q.next = self.slot[0].q.val();
-        for s in 0..MAX_LATENCY {
+        for s in 0..D {
             self.slot[s].clock.next = self.clock.val();
             self.slot[s].d.next = self.slot[s].q.val();
             if self.wsel.val().get_bit(s) {

@@ -6,16 +6,18 @@ use crate::fixed_mem::{LANES, MAX_LATENCY, SMEM_DWORDS};
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// The fixed-latency memory of `2^A` dwords (see [`crate::fixed_mem`] for its contract).
+/// The fixed-latency memory of `2^A` dwords (see [`crate::fixed_mem`] for its contract),
+/// with `D` slots per response wheel: latencies up to `D` (a power of two, 2..=64; the
+/// contract's memory has 64, the synthesized testbench instance fewer).
 #[derive(LogicBlock)]
-pub struct FixedMemory<const A: usize> {
+pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: the requests in flight are dropped, the words kept.
     pub reset: Signal<In, Bit>,
-    /// Vector latency (clamped to 1..=64).
+    /// Vector latency (clamped to 1..=D).
     pub flat_lat: Signal<In, Bits<16>>,
-    /// Scalar latency (clamped to 1..=64).
+    /// Scalar latency (clamped to 1..=D).
     pub smem_lat: Signal<In, Bits<16>>,
     /// A vector request this cycle.
     pub vreq: Signal<In, Bit>,
@@ -67,39 +69,39 @@ pub struct FixedMemory<const A: usize> {
     pub write_enable: Signal<In, Bit>,
     /// The words.
     words: Words<A>,
-    /// The cycle modulo 64: the wheels' slot of the current cycle.
+    /// The cycle modulo `D`: the wheels' slot of the current cycle.
     now: DFF<Bits<6>>,
     /// Vector slots holding a response.
-    vlive: DFF<Bits<MAX_LATENCY>>,
+    vlive: DFF<Bits<D>>,
     /// Scalar slots holding a response.
-    slive: DFF<Bits<MAX_LATENCY>>,
+    slive: DFF<Bits<D>>,
     /// Vector responses: tags.
-    vtags: Column<Bits<16>>,
+    vtags: Column<Bits<16>, D>,
     /// Vector responses: stores.
-    vstores: Column<Bit>,
+    vstores: Column<Bit, D>,
     /// Vector responses: masks.
-    vmasks: Column<Bits<LANES>>,
+    vmasks: Column<Bits<LANES>, D>,
     /// Vector responses: each lane's word.
-    vwords: [Column<Bits<32>>; LANES],
+    vwords: [Column<Bits<32>, D>; LANES],
     /// Scalar responses: tags.
-    stags: Column<Bits<16>>,
+    stags: Column<Bits<16>, D>,
     /// Scalar responses: counts.
-    sns: Column<Bits<3>>,
+    sns: Column<Bits<3>, D>,
     /// Scalar responses: each dword.
-    swords: [Column<Bits<32>>; SMEM_DWORDS],
+    swords: [Column<Bits<32>, D>; SMEM_DWORDS],
     /// The vector slot written at this edge, one-hot (0: none).
-    vsel: Signal<Local, Bits<MAX_LATENCY>>,
+    vsel: Signal<Local, Bits<D>>,
     /// The scalar slot written at this edge, one-hot.
-    ssel: Signal<Local, Bits<MAX_LATENCY>>,
+    ssel: Signal<Local, Bits<D>>,
     /// The current cycle's slot, one-hot.
-    rsel: Signal<Local, Bits<MAX_LATENCY>>,
-    /// The vector slot written: the cycle's plus the latency, modulo 64.
+    rsel: Signal<Local, Bits<D>>,
+    /// The vector slot written: the cycle's plus the latency, modulo `D`.
     vslot: Signal<Local, Bits<6>>,
     /// The scalar slot written.
     sslot: Signal<Local, Bits<6>>,
-    /// The effective vector latency modulo 64.
+    /// The effective vector latency modulo `D`.
     vlat: Signal<Local, Bits<6>>,
-    /// The effective scalar latency modulo 64.
+    /// The effective scalar latency modulo `D`.
     slat: Signal<Local, Bits<6>>,
     /// A vector response this cycle.
     vhit: Signal<Local, Bit>,
@@ -110,17 +112,21 @@ pub struct FixedMemory<const A: usize> {
     /// Dword `i` of a scalar request is read (`i`, 3 bits).
     kn: [Constant<Bits<3>>; SMEM_DWORDS],
     /// 1 (the one-hot base).
-    one: Constant<Bits<MAX_LATENCY>>,
+    one: Constant<Bits<D>>,
     /// 1 (16 bits).
     l1: Constant<Bits<16>>,
-    /// 64.
-    l64: Constant<Bits<16>>,
+    /// `D` (16 bits).
+    ld: Constant<Bits<16>>,
+    /// `D` − 1: the slot mask.
+    dmask: Constant<Bits<6>>,
     /// 0 (6 bits).
     z6: Constant<Bits<6>>,
     /// 1 in 6 bits.
     o6: Constant<Bits<6>>,
     /// 0.
     z64: Constant<Bits<64>>,
+    /// 0 (`D` bits).
+    zd: Constant<Bits<D>>,
     /// 0.
     z16: Constant<Bits<16>>,
     /// 0.
@@ -129,8 +135,12 @@ pub struct FixedMemory<const A: usize> {
     z32: Constant<Bits<32>>,
 }
 
-impl<const A: usize> Default for FixedMemory<A> {
+impl<const A: usize, const D: usize> Default for FixedMemory<A, D> {
     fn default() -> Self {
+        assert!(
+            D.is_power_of_two() && (2..=MAX_LATENCY).contains(&D),
+            "2 to 64 slots, a power of two"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -184,10 +194,12 @@ impl<const A: usize> Default for FixedMemory<A> {
             kn: array_init::array_init(|i| k(i as u64)),
             one: k(1),
             l1: k(1),
-            l64: k(MAX_LATENCY as u64),
+            ld: k(D as u64),
+            dmask: k(D as u64 - 1),
             z6: k(0),
             o6: k(1),
             z64: k(0),
+            zd: k(0),
             z16: k(0),
             z3: k(0),
             z32: k(0),
@@ -195,7 +207,7 @@ impl<const A: usize> Default for FixedMemory<A> {
     }
 }
 
-impl<const A: usize> Logic for FixedMemory<A> {
+impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, now, vlive, slive);
@@ -206,30 +218,30 @@ impl<const A: usize> Logic for FixedMemory<A> {
         self.stags.clock.next = self.clock.val();
         self.sns.clock.next = self.clock.val();
 
-        // Latencies clamped to 1..=64, modulo 64; the slots written and read.
-        self.vlat.next = self.flat_lat.val().get_bits::<6>(0);
+        // Latencies clamped to 1..=D, modulo D; the slots written and read.
+        self.vlat.next = self.flat_lat.val().get_bits::<6>(0) & self.dmask.val();
         if self.flat_lat.val() < self.l1.val() {
             self.vlat.next = self.o6.val();
         }
-        if self.flat_lat.val() >= self.l64.val() {
+        if self.flat_lat.val() >= self.ld.val() {
             self.vlat.next = self.z6.val();
         }
-        self.slat.next = self.smem_lat.val().get_bits::<6>(0);
+        self.slat.next = self.smem_lat.val().get_bits::<6>(0) & self.dmask.val();
         if self.smem_lat.val() < self.l1.val() {
             self.slat.next = self.o6.val();
         }
-        if self.smem_lat.val() >= self.l64.val() {
+        if self.smem_lat.val() >= self.ld.val() {
             self.slat.next = self.z6.val();
         }
-        self.now.d.next = self.now.q.val() + self.o6.val();
+        self.now.d.next = (self.now.q.val() + self.o6.val()) & self.dmask.val();
         self.rsel.next = self.one.val() << self.now.q.val();
-        self.vslot.next = self.now.q.val() + self.vlat.val();
-        self.sslot.next = self.now.q.val() + self.slat.val();
-        self.vsel.next = self.z64.val();
+        self.vslot.next = (self.now.q.val() + self.vlat.val()) & self.dmask.val();
+        self.sslot.next = (self.now.q.val() + self.slat.val()) & self.dmask.val();
+        self.vsel.next = self.zd.val();
         if self.vreq.val() & !self.reset.val() {
             self.vsel.next = self.one.val() << self.vslot.val();
         }
-        self.ssel.next = self.z64.val();
+        self.ssel.next = self.zd.val();
         if self.sreq.val() & !self.reset.val() {
             self.ssel.next = self.one.val() << self.sslot.val();
         }
@@ -237,8 +249,8 @@ impl<const A: usize> Logic for FixedMemory<A> {
         self.vlive.d.next = (self.vlive.q.val() & !self.rsel.val()) | self.vsel.val();
         self.slive.d.next = (self.slive.q.val() & !self.rsel.val()) | self.ssel.val();
         if self.reset.val() {
-            self.vlive.d.next = self.z64.val();
-            self.slive.d.next = self.z64.val();
+            self.vlive.d.next = self.zd.val();
+            self.slive.d.next = self.zd.val();
         }
         self.vhit.next = (self.vlive.q.val() & self.rsel.val()).any();
         self.shit.next = (self.slive.q.val() & self.rsel.val()).any();

@@ -81,11 +81,12 @@ impl<const A: usize> Words<A> {
         }
     }
 
-    /// The Verilog of the array: the words initialised to 0, the writes of an edge in the
+    /// The Verilog of the array: the words and the read register initialised to 0, the writes of an edge in the
     /// order of [`Words::write`], the combinational reads.
     fn verilog(&self) -> String {
         let mut v = format!(
             "reg [31:0] mem [0:{last}];\ninteger i;\ninitial begin\n   \
+             read_data = 32'h0;\n   \
              for (i = 0; i <= {last}; i = i + 1) mem[i] = 32'h0;\nend\n\n\
              always @(posedge clock) begin\n   read_data <= mem[read_address];\n   \
              if (write_enable) mem[write_address] <= write_data;\n",
