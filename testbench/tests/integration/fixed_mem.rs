@@ -6,8 +6,13 @@
 //! and writes, and resets; every output every cycle; with the contract's 64-slot wheels and
 //! with the testbench's 16.
 //!
-//! Mutations caught, each failing `rtl_fixed_mem_equals_the_model` (run as listed, then
-//! restored): see docs/verification.md#fixed-memory.
+//! Mutations caught, each failing `rtl_fixed_mem_equals_the_model` (applied alone, run, then
+//! restored):
+//! - the lowest lane winning (the word array's lanes written in descending order): a later
+//!   load differs, shrunk to cycle 10;
+//! - a vector response one cycle late (`vslot` = `now + vlat + 1`): `vresp` differs in
+//!   cycle 5;
+//! - the scalar words 0 and 1 swapped (`kd` = 1, 0, 2, 3): `sresp_data` differs in cycle 11.
 
 use proptest::prelude::*;
 use rand::SeedableRng;

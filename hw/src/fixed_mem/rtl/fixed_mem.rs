@@ -107,6 +107,16 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     vhit: Signal<Local, Bit>,
     /// A scalar response this cycle.
     shit: Signal<Local, Bit>,
+    /// The slots holding a vector response after the edge.
+    vnext: Signal<Local, Bits<D>>,
+    /// The slots holding a scalar response after the edge.
+    snext: Signal<Local, Bits<D>>,
+    /// The store's lane write enables.
+    wen: Signal<Local, Bits<LANES>>,
+    /// Each lane's word for the vector wheel (0 outside a load's mask).
+    vld: [Signal<Local, Bits<32>>; LANES],
+    /// Each dword for the scalar wheel (0 past the count).
+    sld: [Signal<Local, Bits<32>>; SMEM_DWORDS],
     /// Dword `i` of a scalar request (`i`).
     kd: [Constant<Bits<A>>; SMEM_DWORDS],
     /// Dword `i` of a scalar request is read (`i`, 3 bits).
@@ -127,10 +137,6 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     z64: Constant<Bits<64>>,
     /// 0 (`D` bits).
     zd: Constant<Bits<D>>,
-    /// 0.
-    z16: Constant<Bits<16>>,
-    /// 0.
-    z3: Constant<Bits<3>>,
     /// 0.
     z32: Constant<Bits<32>>,
 }
@@ -190,6 +196,11 @@ impl<const A: usize, const D: usize> Default for FixedMemory<A, D> {
             slat: Default::default(),
             vhit: Default::default(),
             shit: Default::default(),
+            vnext: Default::default(),
+            snext: Default::default(),
+            wen: Default::default(),
+            vld: array_init::array_init(|_| Default::default()),
+            sld: Default::default(),
             kd: array_init::array_init(|i| k(i as u64)),
             kn: array_init::array_init(|i| k(i as u64)),
             one: k(1),
@@ -200,8 +211,6 @@ impl<const A: usize, const D: usize> Default for FixedMemory<A, D> {
             o6: k(1),
             z64: k(0),
             zd: k(0),
-            z16: k(0),
-            z3: k(0),
             z32: k(0),
         }
     }
@@ -246,20 +255,23 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
             self.ssel.next = self.one.val() << self.sslot.val();
         }
         // A slot holds a response from its write until its cycle (a write wins).
-        self.vlive.d.next = (self.vlive.q.val() & !self.rsel.val()) | self.vsel.val();
-        self.slive.d.next = (self.slive.q.val() & !self.rsel.val()) | self.ssel.val();
+        self.vnext.next = (self.vlive.q.val() & !self.rsel.val()) | self.vsel.val();
+        self.snext.next = (self.slive.q.val() & !self.rsel.val()) | self.ssel.val();
         if self.reset.val() {
-            self.vlive.d.next = self.zd.val();
-            self.slive.d.next = self.zd.val();
+            self.vnext.next = self.zd.val();
+            self.snext.next = self.zd.val();
         }
+        self.vlive.d.next = self.vnext.val();
+        self.slive.d.next = self.snext.val();
         self.vhit.next = (self.vlive.q.val() & self.rsel.val()).any();
         self.shit.next = (self.slive.q.val() & self.rsel.val()).any();
 
         // The words: the store's lanes, the loads' and the driver's reads.
-        self.words.wen.next = self.z64.val();
+        self.wen.next = self.z64.val();
         if self.vreq.val() & self.vstore.val() & !self.reset.val() {
-            self.words.wen.next = self.vmask.val();
+            self.wen.next = self.vmask.val();
         }
+        self.words.wen.next = self.wen.val();
         for l in 0..64 {
             self.words.addr[l].next = self.vaddr[l].val().get_bits::<A>(0);
             self.words.wdata[l].next = self.vdata[l].val();
@@ -283,27 +295,24 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.vmasks.wsel.next = self.vsel.val();
         self.vmasks.now.next = self.now.q.val();
         self.vmasks.d.next = self.vmask.val();
+        self.vtags.hit.next = self.vhit.val();
+        self.vstores.hit.next = self.vhit.val();
+        self.vmasks.hit.next = self.vhit.val();
         self.vresp.next = self.vhit.val();
-        self.vresp_tag.next = self.z16.val();
-        self.vresp_store.next = false;
-        self.vresp_mask.next = self.z64.val();
-        if self.vhit.val() {
-            self.vresp_tag.next = self.vtags.q.val();
-            self.vresp_store.next = self.vstores.q.val();
-            self.vresp_mask.next = self.vmasks.q.val();
-        }
+        self.vresp_tag.next = self.vtags.q.val();
+        self.vresp_store.next = self.vstores.q.val();
+        self.vresp_mask.next = self.vmasks.q.val();
         for l in 0..64 {
             self.vwords[l].clock.next = self.clock.val();
             self.vwords[l].wsel.next = self.vsel.val();
             self.vwords[l].now.next = self.now.q.val();
-            self.vwords[l].d.next = self.z32.val();
+            self.vwords[l].hit.next = self.vhit.val();
+            self.vld[l].next = self.z32.val();
             if self.vmask.val().get_bit(l) & !self.vstore.val() {
-                self.vwords[l].d.next = self.words.rdata[l].val();
+                self.vld[l].next = self.words.rdata[l].val();
             }
-            self.vresp_data[l].next = self.z32.val();
-            if self.vhit.val() {
-                self.vresp_data[l].next = self.vwords[l].q.val();
-            }
+            self.vwords[l].d.next = self.vld[l].val();
+            self.vresp_data[l].next = self.vwords[l].q.val();
         }
 
         // The scalar wheel.
@@ -313,25 +322,22 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.sns.wsel.next = self.ssel.val();
         self.sns.now.next = self.now.q.val();
         self.sns.d.next = self.sn.val();
+        self.stags.hit.next = self.shit.val();
+        self.sns.hit.next = self.shit.val();
         self.sresp.next = self.shit.val();
-        self.sresp_tag.next = self.z16.val();
-        self.sresp_n.next = self.z3.val();
-        if self.shit.val() {
-            self.sresp_tag.next = self.stags.q.val();
-            self.sresp_n.next = self.sns.q.val();
-        }
+        self.sresp_tag.next = self.stags.q.val();
+        self.sresp_n.next = self.sns.q.val();
         for i in 0..4 {
             self.swords[i].clock.next = self.clock.val();
             self.swords[i].wsel.next = self.ssel.val();
             self.swords[i].now.next = self.now.q.val();
-            self.swords[i].d.next = self.z32.val();
+            self.swords[i].hit.next = self.shit.val();
+            self.sld[i].next = self.z32.val();
             if self.sn.val() > self.kn[i].val() {
-                self.swords[i].d.next = self.words.sdata[i].val();
+                self.sld[i].next = self.words.sdata[i].val();
             }
-            self.sresp_data[i].next = self.z32.val();
-            if self.shit.val() {
-                self.sresp_data[i].next = self.swords[i].q.val();
-            }
+            self.swords[i].d.next = self.sld[i].val();
+            self.sresp_data[i].next = self.swords[i].q.val();
         }
     }
 }
