@@ -15,6 +15,7 @@ pub mod cu_top;
 pub mod dispatch;
 pub mod dram;
 pub mod fetch;
+pub mod fixed_mem;
 pub mod gpu;
 pub mod hdl;
 pub mod idu;

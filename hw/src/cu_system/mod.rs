@@ -3,6 +3,10 @@
 //! ([`crate::cu_top::ComputeUnitTop`]), with a data RAM behind the `MEM_DATA` window. The
 //! firmware driver runs a kernel on it by register accesses, as it does on the behavioural
 //! GPU ([`crate::gpu::Gpu`]); the testbench's `RtlBus` carries them over the Verilator engine.
+//! The data memory is the fixed-latency memory [`crate::fixed_mem::FixedMemory`] at the
+//! behavioural latencies ([`LAT_FLAT`], [`LAT_SMEM`]): the driver reaches it through
+//! `MEM_DATA` on its `RAM`-like port; its vector and scalar request ports are not connected
+//! yet (no requests).
 //!
 //! # Reference
 //!
@@ -26,7 +30,7 @@
 //!
 //! `ID`, `VERSION`, `CTRL` (doorbell, reset), `STATUS`, `ERROR`, `ERROR_PC`, `ERROR_INFO`,
 //! `CODE_ADDR`/`CODE_DATA` (onto the top's instruction memory, [`CODE_BYTES`]),
-//! `MEM_ADDR`/`MEM_DATA` (onto the data RAM, `4 · 2^A` bytes; [`MEM_ADDR_BITS`] in the
+//! `MEM_ADDR`/`MEM_DATA` (onto the data memory's driver port, `4 · 2^A` bytes; [`MEM_ADDR_BITS`] in the
 //! simulated system), `CODE_SIZE`, `MEM_SIZE`, every launch register as a register, `WF_SEL`,
 //! and `WG_FIRST`, `WG_COUNT`, `CU_MASK` (kept beside the register map by
 //! [`rtl::sub_kernel::SubKernelRegs`], with its timing and busy refusal). Counter 0 (`cycles`:
@@ -115,6 +119,10 @@ pub const LAT_VALU: u32 = 4;
 pub const LAT_BRANCH: u32 = 2;
 /// `Latencies::issue_period`.
 pub const ISSUE_PERIOD: u32 = 4;
+/// `Latencies::flat`: the data memory's vector latency.
+pub const LAT_FLAT: u32 = 64;
+/// `Latencies::smem`: the data memory's scalar latency.
+pub const LAT_SMEM: u32 = 32;
 
 /// The behavioural compute unit the system equals: one SIMD of [`CONTEXTS`] contexts, the
 /// system's memories and latencies, no memory hierarchy.
@@ -131,6 +139,8 @@ pub fn config() -> CuConfig {
     cfg.lat.valu = LAT_VALU;
     cfg.lat.branch = LAT_BRANCH;
     cfg.lat.issue_period = ISSUE_PERIOD;
+    cfg.lat.flat = LAT_FLAT;
+    cfg.lat.smem = LAT_SMEM;
     cfg.memory.hierarchy = false;
     cfg
 }
@@ -148,10 +158,10 @@ pub fn differs(cfg: &CuConfig) -> Option<String> {
     if let Some((name, got, want)) = fields.iter().find(|f| f.1 != f.2) {
         return Some(format!("{name} = {got} (the RTL system has {want})"));
     }
-    let lat = |l: &Latencies| (l.salu, l.valu, l.branch, l.issue_period);
+    let lat = |l: &Latencies| (l.salu, l.valu, l.branch, l.issue_period, l.flat, l.smem);
     (lat(&cfg.lat) != lat(&sys.lat)).then(|| {
         format!(
-            "the latencies (salu, valu, branch, issue_period) = {:?} (the RTL system has {:?})",
+            "the latencies (salu, valu, branch, issue_period, flat, smem) = {:?} (the RTL system has {:?})",
             lat(&cfg.lat),
             lat(&sys.lat)
         )
@@ -168,6 +178,7 @@ mod tests {
     fn constants_are_the_behavioural_defaults() {
         let d = CuConfig::default();
         assert_eq!(config().lat.salu, d.lat.salu);
+        assert_eq!((LAT_FLAT, LAT_SMEM), (d.lat.flat, d.lat.smem));
         assert_eq!(config().lat, d.lat);
         assert_eq!(LDS_BYTES, d.lds_bytes);
         assert!(config().check().is_ok());

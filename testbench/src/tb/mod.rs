@@ -17,6 +17,7 @@ mod decode;
 pub mod dispatch;
 pub mod dram;
 pub mod fetch;
+pub mod fixed_mem;
 pub mod idu;
 pub mod insn;
 pub mod issue;
@@ -86,7 +87,7 @@ pub trait BlockTb: Sync {
 }
 
 /// Every testbench, in the order `rtgpu list` shows them.
-pub fn all() -> [&'static dyn BlockTb; 30] {
+pub fn all() -> [&'static dyn BlockTb; 31] {
     [
         &InsnTb,
         &pws::FIG5,
@@ -107,6 +108,7 @@ pub fn all() -> [&'static dyn BlockTb; 30] {
         &salu::SaluTb,
         &valu::ValuTb,
         &lds::LdsTb,
+        &fixed_mem::FixedMemTb,
         &fetch::FetchTb,
         &dispatch::DispatchTb,
         &issue::IssueTb,

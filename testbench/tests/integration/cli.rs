@@ -36,6 +36,7 @@ fn list_names_every_block_and_speaks_json() {
             "salu",
             "valu",
             "lds",
+            "fixed_mem",
             "fetch",
             "dispatch",
             "issue",

@@ -22,6 +22,7 @@ mod dispatch;
 mod docs;
 mod dram;
 mod fetch;
+mod fixed_mem;
 mod fuzz;
 mod harness;
 mod idu;

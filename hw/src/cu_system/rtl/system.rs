@@ -1,18 +1,21 @@
-//! `CuSystem`: the register map in front of the compute unit's RTL top, with the data RAM.
+//! `CuSystem`: the register map in front of the compute unit's RTL top, with the data memory.
 
 use super::divider::Divider;
 use super::launch_check::LaunchCheck;
 use super::launch_ctl::LaunchCtl;
 use super::sub_kernel::SubKernelRegs;
 use crate::cu::CuError;
-use crate::cu_system::{CODE_BYTES, ISSUE_PERIOD, LAT_BRANCH, LAT_SALU, LAT_VALU};
+use crate::cu_system::{
+    CODE_BYTES, ISSUE_PERIOD, LAT_BRANCH, LAT_FLAT, LAT_SALU, LAT_SMEM, LAT_VALU,
+};
 use crate::cu_top::ComputeUnitTop;
+use crate::fixed_mem::FixedMemory;
 use crate::gpu::regmap::RegMap;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The RTL system of one compute unit (see [`crate::cu_system`] for its contract): the
-/// driver's register bus in, the compute unit's status out. `A` is the data RAM's address
+/// driver's register bus in, the compute unit's status out. `A` is the data memory's address
 /// width in dwords (`2^A` dwords).
 #[derive(LogicBlock)]
 pub struct CuSystem<const A: usize> {
@@ -54,8 +57,9 @@ pub struct CuSystem<const A: usize> {
     ctl: LaunchCtl,
     /// The compute unit.
     cu: ComputeUnitTop,
-    /// The data memory behind `MEM_DATA`.
-    mem: RAM<Bits<32>, A>,
+    /// The data memory: its driver port behind `MEM_DATA` (the request ports not yet
+    /// connected: tied off).
+    mem: FixedMemory<A>,
     /// The code word a `CODE_DATA` read fetched (the window's cycle of read latency).
     code_q: DFF<Bits<32>>,
     /// The compute unit's fault is a PC past the code.
@@ -66,6 +70,8 @@ pub struct CuSystem<const A: usize> {
     lat_valu: Constant<Bits<16>>,
     lat_branch: Constant<Bits<16>>,
     issue_period: Constant<Bits<8>>,
+    lat_flat: Constant<Bits<16>>,
+    lat_smem: Constant<Bits<16>>,
     e_bad: Constant<Bits<32>>,
     e_illegal: Constant<Bits<32>>,
     e_oob: Constant<Bits<32>>,
@@ -105,7 +111,7 @@ impl<const A: usize> Default for CuSystem<A> {
             ctl: Default::default(),
             cu: Default::default(),
             // Every word initialised: the Verilog never reads an unknown value.
-            mem: RAM::from((0..1usize << A).map(|_| Bits::<32>::default())),
+            mem: Default::default(),
             code_q: Default::default(),
             oob: Default::default(),
             code_bytes: k(u64::from(CODE_BYTES)),
@@ -114,6 +120,8 @@ impl<const A: usize> Default for CuSystem<A> {
             lat_valu: k(u64::from(LAT_VALU)),
             lat_branch: k(u64::from(LAT_BRANCH)),
             issue_period: k(u64::from(ISSUE_PERIOD)),
+            lat_flat: k(u64::from(LAT_FLAT)),
+            lat_smem: k(u64::from(LAT_SMEM)),
             e_bad: k(CuError::BadLaunch as u64),
             e_illegal: k(CuError::IllegalInstruction as u64),
             e_oob: k(CuError::PcOutOfRange as u64),
@@ -141,8 +149,8 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.div.clock.next = self.clock.val();
         self.ctl.clock.next = self.clock.val();
         self.cu.clock.next = self.clock.val();
-        self.mem.read_clock.next = self.clock.val();
-        self.mem.write_clock.next = self.clock.val();
+        self.mem.clock.next = self.clock.val();
+        self.mem.reset.next = self.reset.val() | self.map.stop.val();
         self.map.reset.next = self.reset.val();
         self.sub.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val() | self.map.stop.val();
@@ -180,6 +188,21 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.mem.write_data.next = self.map.mem_wdata.val();
         self.mem.write_enable.next = self.map.mem_req.val() & self.map.mem_we.val();
         self.map.mem_rdata.next = self.mem.read_data.val();
+        // The memory port: no requests yet.
+        self.mem.flat_lat.next = self.lat_flat.val();
+        self.mem.smem_lat.next = self.lat_smem.val();
+        self.mem.vreq.next = false;
+        self.mem.vstore.next = false;
+        self.mem.vmask.next = self.z64.val();
+        self.mem.vtag.next = self.z32.val().get_bits::<16>(0);
+        for l in 0..64 {
+            self.mem.vaddr[l].next = self.z32.val();
+            self.mem.vdata[l].next = self.z32.val();
+        }
+        self.mem.sreq.next = false;
+        self.mem.saddr.next = self.z32.val();
+        self.mem.sn.next = self.z32.val().get_bits::<3>(0);
+        self.mem.stag.next = self.z32.val().get_bits::<16>(0);
 
         // The launch: GRID / WG, the checks, then the compute unit's launch inputs.
         self.div.start.next = self.ctl.div_start.val();

@@ -12,6 +12,7 @@ use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
 use rtgpu_hw::fetch::Fetch;
+use rtgpu_hw::fixed_mem::FixedMemory;
 use rtgpu_hw::gpu::regmap::RegMap;
 use rtgpu_hw::idu::{Dispatcher, Idu};
 use rtgpu_hw::isa::{InsnDecode, PwsDecode};
@@ -48,6 +49,12 @@ crate::vl_ports!([const W: usize] Lds<W> {
     clock, reset, valid, opcode, offset, vdst, exec, wg_base, wg_words, clear, addr, data0,
     data1, busy, quarter, wb_valid, wb_quarter, wb_vgpr, wb_two, wb_lanes, wb_data0, wb_data1,
     done, fault, fault_addr,
+});
+
+crate::vl_ports!([const A: usize, const D: usize] FixedMemory<A, D> {
+    clock, reset, flat_lat, smem_lat, vreq, vstore, vmask, vaddr, vdata, vtag, vresp, vresp_tag,
+    vresp_store, vresp_mask, vresp_data, sreq, saddr, sn, stag, sresp, sresp_tag, sresp_n,
+    sresp_data, read_address, read_data, write_address, write_data, write_enable,
 });
 
 crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W> {
