@@ -1,6 +1,7 @@
 //! The compute unit's RTL top (`hw/src/cu_top/`) against the behavioural compute unit: the
-//! same kernel and launch on both, under the Verilator engine; every issue (cycle, wavefront,
-//! PC), the launch's cycles, its end and the data memory after it must be equal.
+//! same kernel and launch on both, the top on rust-hdl's simulation (its Verilator build in
+//! an ignored test, by hand); every issue (cycle, wavefront, PC), the launch's cycles, its
+//! end and the data memory after it must be equal.
 
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
@@ -48,15 +49,15 @@ fn launch(grid: u32, wg: u32, policy: Policy) -> TopLaunch {
     }
 }
 
-/// Runs `name` on both sides for every policy and grid; each run must issue at least `min`
-/// instructions.
-fn lock_step(name: &str, min: usize) {
+/// Runs `name` on both sides (the RTL under `engine`) for every policy and grid; each run
+/// must issue at least `min` instructions.
+fn lock_step(name: &str, min: usize, engine: Engine) {
     let code = kernel(name);
     for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
         for (grid, wg) in [(512, 128), (192, 64), (300, 100)] {
             let l = launch(grid, wg, policy);
             let b = run_behavioural(&code, &l, &[], LIMIT).unwrap();
-            let r = run_rtl(&code, &l, &[], Engine::Verilator, LIMIT).unwrap();
+            let r = run_rtl(&code, &l, &[], engine, LIMIT).unwrap();
             assert!(
                 b.issues.len() > min,
                 "{policy:?}: {} issues",
@@ -71,10 +72,11 @@ fn lock_step(name: &str, min: usize) {
 
 /// `scalar_loop` (four work-groups of two wavefronts on four contexts, so work-groups wait
 /// for slots; data-dependent loops and branches on SCC, EXEC and `s_setpc_b64`) under the
-/// three policies: the RTL top issues what the behavioural unit issues, cycle for cycle.
+/// three policies: the RTL top (rust-hdl's simulation of it) issues what the behavioural
+/// unit issues, cycle for cycle.
 #[test]
 fn scalar_kernels_issue_as_the_behavioural_unit() {
-    lock_step("scalar_loop", 80);
+    lock_step("scalar_loop", 80, Engine::Harness);
 }
 
 /// `valu_mix`: vector instructions over the VALU's four quarters (VOP1/VOP2/VOP3/VOPC,
@@ -82,25 +84,17 @@ fn scalar_kernels_issue_as_the_behavioural_unit() {
 /// literal), whose results decide loop counts and branches: the same issues, cycle for cycle.
 #[test]
 fn vector_kernels_issue_as_the_behavioural_unit() {
-    lock_step("valu_mix", 200);
+    lock_step("valu_mix", 200, Engine::Harness);
 }
 
-/// Both kernels on rust-hdl's own simulation of the top (the cycle harness, not Verilator),
-/// one work-group of two wavefronts: the same issues as the behavioural unit. The two
-/// engines evaluate the same design independently; a Verilator build that settles the
-/// top's combinational logic wrongly (one did, after a split of the top into more
-/// sub-blocks: the dispatcher sent two wavefronts to one slot) disagrees here.
+/// Both kernels on the top's Verilator build (minutes of C++ compilation, so by hand:
+/// `cargo test --release -p rtgpu-testbench --test integration -- --ignored cu_top::`; the
+/// RTL system's tests run the top under Verilator in CI).
 #[test]
-fn the_harness_engine_agrees() {
-    for name in ["scalar_loop", "valu_mix"] {
-        let code = kernel(name);
-        let l = launch(128, 128, Policy::Gto);
-        let b = run_behavioural(&code, &l, &[], LIMIT).unwrap();
-        let r = run_rtl(&code, &l, &[], Engine::Harness, LIMIT).unwrap();
-        if let Some(d) = first_difference(&b, &r) {
-            panic!("{name} on the harness engine: {d}");
-        }
-    }
+#[ignore]
+fn the_verilator_build_issues_as_the_behavioural_unit() {
+    lock_step("scalar_loop", 80, Engine::Verilator);
+    lock_step("valu_mix", 200, Engine::Verilator);
 }
 
 /// `mem_mix` (SMEM loads of 1, 2 and 4 dwords, FLAT loads and stores under partial masks,
