@@ -4,7 +4,8 @@
 //! and the group's vector register file ([`Vgprs`]), one set of VGPRs per wavefront slot,
 //! shared by the halves of a split. The behavioural compute unit keeps the same state in
 //! [`crate::cu::regfile::Sregs`] (one per context) and [`crate::cu::regfile::Vrf`] (one per
-//! wavefront); these blocks are that state as synthesizable flip-flops.
+//! wavefront); these blocks are that state in synthesizable RTL (the scalar state as
+//! flip-flops, each lane of the VGPR file as a memory array).
 //!
 //! # The scalar state ([`CtxRegs`], testbench `ctx`)
 //!

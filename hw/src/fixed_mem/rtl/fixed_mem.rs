@@ -89,6 +89,10 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     sns: Column<Bits<3>, D>,
     /// Scalar responses: each dword.
     swords: [Column<Bits<32>, D>; SMEM_DWORDS],
+    /// A vector request is written into its slot at this edge.
+    vwe: Signal<Local, Bit>,
+    /// A scalar request is written into its slot at this edge.
+    swe: Signal<Local, Bit>,
     /// The vector slot written at this edge, one-hot (0: none).
     vsel: Signal<Local, Bits<D>>,
     /// The scalar slot written at this edge, one-hot.
@@ -187,6 +191,8 @@ impl<const A: usize, const D: usize> Default for FixedMemory<A, D> {
             stags: Default::default(),
             sns: Default::default(),
             swords: Default::default(),
+            vwe: Default::default(),
+            swe: Default::default(),
             vsel: Default::default(),
             ssel: Default::default(),
             rsel: Default::default(),
@@ -246,12 +252,14 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.rsel.next = self.one.val() << self.now.q.val();
         self.vslot.next = (self.now.q.val() + self.vlat.val()) & self.dmask.val();
         self.sslot.next = (self.now.q.val() + self.slat.val()) & self.dmask.val();
+        self.vwe.next = self.vreq.val() & !self.reset.val();
+        self.swe.next = self.sreq.val() & !self.reset.val();
         self.vsel.next = self.zd.val();
-        if self.vreq.val() & !self.reset.val() {
+        if self.vwe.val() {
             self.vsel.next = self.one.val() << self.vslot.val();
         }
         self.ssel.next = self.zd.val();
-        if self.sreq.val() & !self.reset.val() {
+        if self.swe.val() {
             self.ssel.next = self.one.val() << self.sslot.val();
         }
         // A slot holds a response from its write until its cycle (a write wins).
@@ -286,13 +294,16 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.read_data.next = self.words.read_data.val();
 
         // The vector wheel: the request's fields into its slot, the current slot out.
-        self.vtags.wsel.next = self.vsel.val();
+        self.vtags.we.next = self.vwe.val();
+        self.vtags.waddr.next = self.vslot.val();
         self.vtags.now.next = self.now.q.val();
         self.vtags.d.next = self.vtag.val();
-        self.vstores.wsel.next = self.vsel.val();
+        self.vstores.we.next = self.vwe.val();
+        self.vstores.waddr.next = self.vslot.val();
         self.vstores.now.next = self.now.q.val();
         self.vstores.d.next = self.vstore.val();
-        self.vmasks.wsel.next = self.vsel.val();
+        self.vmasks.we.next = self.vwe.val();
+        self.vmasks.waddr.next = self.vslot.val();
         self.vmasks.now.next = self.now.q.val();
         self.vmasks.d.next = self.vmask.val();
         self.vtags.hit.next = self.vhit.val();
@@ -304,7 +315,8 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.vresp_mask.next = self.vmasks.q.val();
         for l in 0..64 {
             self.vwords[l].clock.next = self.clock.val();
-            self.vwords[l].wsel.next = self.vsel.val();
+            self.vwords[l].we.next = self.vwe.val();
+            self.vwords[l].waddr.next = self.vslot.val();
             self.vwords[l].now.next = self.now.q.val();
             self.vwords[l].hit.next = self.vhit.val();
             self.vld[l].next = self.z32.val();
@@ -316,10 +328,12 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         }
 
         // The scalar wheel.
-        self.stags.wsel.next = self.ssel.val();
+        self.stags.we.next = self.swe.val();
+        self.stags.waddr.next = self.sslot.val();
         self.stags.now.next = self.now.q.val();
         self.stags.d.next = self.stag.val();
-        self.sns.wsel.next = self.ssel.val();
+        self.sns.we.next = self.swe.val();
+        self.sns.waddr.next = self.sslot.val();
         self.sns.now.next = self.now.q.val();
         self.sns.d.next = self.sn.val();
         self.stags.hit.next = self.shit.val();
@@ -329,7 +343,8 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.sresp_n.next = self.sns.q.val();
         for i in 0..4 {
             self.swords[i].clock.next = self.clock.val();
-            self.swords[i].wsel.next = self.ssel.val();
+            self.swords[i].we.next = self.swe.val();
+            self.swords[i].waddr.next = self.sslot.val();
             self.swords[i].now.next = self.now.q.val();
             self.swords[i].hit.next = self.shit.val();
             self.sld[i].next = self.z32.val();
