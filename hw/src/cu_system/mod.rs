@@ -5,14 +5,17 @@
 //! GPU ([`crate::gpu::Gpu`]); the testbench's `RtlBus` carries them over the Verilator engine.
 //! The data memory is the fixed-latency memory [`crate::fixed_mem::FixedMemory`] at the
 //! behavioural latencies ([`LAT_FLAT`], [`LAT_SMEM`]): the driver reaches it through
-//! `MEM_DATA` on its `RAM`-like port; its vector and scalar request ports are not connected
-//! yet (no requests).
+//! `MEM_DATA` on its `RAM`-like port, the compute unit through its memory port (FLAT and SMEM
+//! requests and responses). The memory answers a request of cycle *k* in *k* + `LAT_FLAT` − 1
+//! (or `LAT_SMEM` − 1): the top counts a response in the cycle after it, the behavioural
+//! retire cycle (docs/assumptions.md#A116). A launch resets the memory's requests in flight
+//! (those of a launch that faulted); the words stay.
 //!
 //! # Reference
 //!
 //! The behavioural [`crate::gpu::Gpu`] with one compute unit of [`config`] (one SIMD of
 //! [`crate::cu_top::CONTEXTS`] contexts, the default latencies, code and data memories of
-//! the system's sizes), restricted to what the top executes (scalar kernels, no-split
+//! the system's sizes), restricted to what the top executes ([`crate::cu_top::supported()`], no-split
 //! mode, rtgpu's simple ABI).
 //!
 //! # Ports
@@ -54,8 +57,9 @@
 //!   whole launch on compute unit 0 is code 9 (docs/assumptions.md#A107). `LDS`, `IDU_CLUSTER`,
 //!   `TRACE_ADDR` and `USER_DATA` are checked or kept but unused.
 //! - A fault is `pc_out_of_range` (`ERROR_INFO` the PC) if the faulting PC is past the code
-//!   memory, else `illegal_instruction` (`ERROR_INFO` the instruction's first dword, read
-//!   from the code memory while no `CODE_DATA` access uses its port).
+//!   memory, `memory_fault` (`ERROR_INFO` the byte address of the lowest bad lane) for a bad
+//!   FLAT or SMEM address, else `illegal_instruction` (`ERROR_INFO` the instruction's first
+//!   dword, read from the code memory while no `CODE_DATA` access uses its port).
 //! - The latencies are the behavioural defaults as constants ([`LAT_SALU`] ..
 //!   [`ISSUE_PERIOD`]); the behavioural GPU takes them from its configuration.
 //!
@@ -92,23 +96,11 @@ pub const MEM_BYTES: u64 = 4 << MEM_ADDR_BITS;
 /// LDS bytes per work-group the launch check accepts (the behavioural default `lds_bytes`).
 pub const LDS_BYTES: u32 = 64 * 1024;
 
-/// The first instruction of `code` the RTL system does not run: one the top does not
-/// execute ([`crate::cu_top::first_unsupported`]), or a FLAT or SMEM instruction, which the top
-/// executes but the system does not serve yet: its compute unit's memory port is not
-/// connected to the data memory (the Verilator build of the top's memory path disagrees with
-/// rust-hdl's simulation of it; see docs/blocks/cu_top.md).
+/// The first instruction of `code` the RTL system does not run: one its compute unit's top
+/// does not execute ([`crate::cu_top::first_unsupported`]; the system serves the top's
+/// memory port, so every instruction the top executes runs).
 pub fn first_unsupported(code: &[u32]) -> Option<(u32, crate::cu_top::Unsupported)> {
-    use crate::isa::insn_model::unit;
-    crate::cu_top::first_refused(code, |f| {
-        crate::cu_top::supported(f)?;
-        match f.unit {
-            unit::VMEM | unit::SMEM => Err(crate::cu_top::Unsupported {
-                unit: f.unit,
-                why: "the RTL system does not connect the compute unit's memory port yet",
-            }),
-            _ => Ok(()),
-        }
-    })
+    crate::cu_top::first_unsupported(code)
 }
 
 /// `Latencies::salu` of the system (the behavioural default).

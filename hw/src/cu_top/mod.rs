@@ -45,10 +45,12 @@
 //! A FLAT or SMEM instruction issued in *k* sends its request on the memory port in *k*
 //! (docs/assumptions.md#A116): the lanes' dword indices, store data and mask, or an SMEM
 //! load's first dword and count, with a tag; the memory behind the port (the RTL system's
-//! fixed-latency memory, or the testbench's) accesses in *k* and answers in *k* + `flat` (or
-//! *k* + `smem`), the cycle in which the behavioural unit retires the access. The top counts
-//! the response down in that cycle and writes the loaded VGPR row or SGPRs at the edge that
-//! ends it. A bad address (not 4-aligned, past `mem_words`, above 4 GiB) stops the launch in
+//! fixed-latency memory, or the testbench's) accesses in *k* and answers in *k* + `flat` − 1
+//! (or *k* + `smem` − 1), the cycle before the behavioural unit retires the access. The top
+//! writes the loaded VGPR row or SGPRs at the edge that ends the response's cycle (the
+//! behavioural "start of the retire cycle") and counts the response down in the next, the
+//! retire cycle, from a register. A response in a launch cycle, or for a context a dispatch
+//! starts in its cycle, is dropped. A bad address (not 4-aligned, past `mem_words`, above 4 GiB) stops the launch in
 //! *k* with `fault_mem` and `fault_addr`. The launch ends when its last wavefront has ended and
 //! no response is outstanding. The memory must drop the requests in flight when a launch
 //! starts (a response of an earlier launch must not come).
@@ -62,7 +64,7 @@
 //! `code_addr`, combinational). The data memory's size `mem_words` (held while `busy`).
 //! Memory port requests (outputs, combinational in the issue cycle): `vreq`, `vstore`,
 //! `vmask`, `vaddr[64]`, `vdata[64]`, `vtag`; `sreq`, `saddr`, `sn`, `stag`. Responses
-//! (inputs, in the retire cycle): `vresp`, `vresp_tag`, `vresp_store`, `vresp_mask`,
+//! (inputs, in the cycle before the retire cycle): `vresp`, `vresp_tag`, `vresp_store`, `vresp_mask`,
 //! `vresp_data[64]`; `sresp`, `sresp_tag`, `sresp_n`, `sresp_data[4]`. Status: `busy` (from
 //! the cycle after `launch` through the cycle in which the last wavefront's `s_endpgm` issues
 //! or its last access retires: as many cycles as the behavioural launch counts), `fault` and

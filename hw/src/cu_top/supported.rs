@@ -1,6 +1,6 @@
 //! Which instructions the RTL top ([`super::ComputeUnitTop`]) executes today: the scalar
 //! units, the vector ALU's instructions with at most two sources, the dword FLAT loads and
-//! stores and the SMEM loads, and `split`/`merge` as the no-op they are without splitting. A
+//! stores and the SMEM loads, `s_waitcnt`, and `split`/`merge` as the no-op they are without splitting. A
 //! kernel is checked against this list before it is loaded into the RTL system
 //! (`rtgpu run --top rtl`), so a kernel the top would issue but not execute (an LDS
 //! instruction, a barrier) is refused instead of giving wrong results.
@@ -10,14 +10,16 @@ use std::fmt;
 
 /// The units the top executes: the SALU, the branch unit, program control (`s_nop`,
 /// `s_endpgm`, `s_sleep`), the VALU (within [`valu_supported`]), the memory port (within
-/// [`memory_supported`]) and `split`/`merge` (no-ops: the top runs without splitting).
-pub const SUPPORTED_UNITS: [u8; 7] = [
+/// [`memory_supported`]), `s_waitcnt` (within [`sync_supported`]) and `split`/`merge`
+/// (no-ops: the top runs without splitting).
+pub const SUPPORTED_UNITS: [u8; 8] = [
     unit::SALU,
     unit::BRANCH,
     unit::PROGRAM,
     unit::VALU,
     unit::VMEM,
     unit::SMEM,
+    unit::SYNC,
     unit::PWS,
 ];
 
@@ -49,7 +51,7 @@ impl fmt::Display for Unsupported {
         write!(
             f,
             "the RTL compute unit does not execute {} instructions yet (it runs SALU, branch, \
-             program-control, vector ALU, FLAT and SMEM instructions)",
+             program-control, vector ALU, FLAT, SMEM and s_waitcnt instructions)",
             self.unit_name()
         )
     }
@@ -88,9 +90,19 @@ pub fn supported(f: &InsnFields) -> Result<(), Unsupported> {
     let why = match f.unit {
         unit::VALU => valu_supported(f),
         unit::VMEM | unit::SMEM => memory_supported(f),
+        unit::SYNC => sync_supported(f),
         _ => Ok(()),
     };
     why.map_err(|why| Unsupported { unit: f.unit, why })
+}
+
+/// `Ok` for `s_waitcnt` (the contexts' counters count the memory port's requests and
+/// responses); `s_barrier` is refused (the top has no barrier yet).
+pub fn sync_supported(f: &InsnFields) -> Result<(), &'static str> {
+    match f.opcode {
+        0x0C => Ok(()),
+        _ => Err("s_barrier (the top does not hold wavefronts at a barrier yet)"),
+    }
 }
 
 /// `Ok` for a memory instruction the top's memory port serves: `flat_load_dword` and
@@ -175,8 +187,8 @@ mod tests {
     use super::*;
 
     /// `s_add_u32 s0, s0, s0` (0x80000000), `s_branch 0` (0xBF820000), `v_mov_b32 v0, v0`
-    /// (0x7E000300), `s_load_dword s0, s[0:1], 0` (0xC0020000 0) and `s_endpgm` (0xBF810000)
-    /// are supported; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is refused at its
+    /// (0x7E000300), `s_load_dword s0, s[0:1], 0` (0xC0020000 0), `s_waitcnt 0` (0xBF8C0000)
+    /// and `s_endpgm` (0xBF810000) are supported; `s_barrier` (0xBF8A0000) is refused; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is refused at its
     /// PC, `ds_write_b32 v0, v0` (0xD81A0000 0) as a unit the top lacks;
     /// `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and `v_mac_f32 v1, v0, v0`
     /// (0x2C020100) needs a third source; an illegal word passes (the top faults on it). Fails
@@ -190,9 +202,12 @@ mod tests {
             0x7E00_0300,
             0xC002_0000,
             0,
+            0xBF8C_0000,
             0xBF81_0000,
         ];
         assert_eq!(first_unsupported(&ok), None);
+        let (pc, e) = first_unsupported(&[0xBF8C_0000, 0xBF8A_0000]).expect("refused");
+        assert_eq!((pc, e.unit_name()), (4, "sync"));
         let bad = [0x8000_0000, 0xC042_0000, 0, 0xBF81_0000];
         let (pc, e) = first_unsupported(&bad).expect("refused");
         assert_eq!((pc, e.unit_name()), (4, "smem"));

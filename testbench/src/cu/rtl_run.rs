@@ -12,7 +12,7 @@ use crate::sim::twin::on_rtl_stack;
 use crate::sim::vl::VlOptions;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc, Outcome};
 use rtgpu_firmware::isa::decode;
-use rtgpu_firmware::launch::Image;
+use rtgpu_firmware::launch::{Dims, Image};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::cu_system;
 use rtgpu_hw::cu_system::first_unsupported;
@@ -149,8 +149,25 @@ pub fn run_code(
     })
 }
 
-/// `rtgpu run --top rtl`: the report of [`super::run`], the cycles from the RTL.
-pub fn run(o: &RunOpts) -> Result<RunReport, RtlRefusal> {
+/// A launch of `rtgpu run --top rtl`, checked and built: what the driver loads and starts.
+pub struct RtlLaunch {
+    /// The kernel file's name.
+    pub name: String,
+    /// The system's configuration (the behavioural GPU of the system's shape).
+    pub cfg: CuConfig,
+    /// The launch's dimensions.
+    pub dims: Dims,
+    /// The code (no-split).
+    pub code: Vec<u32>,
+    /// The memory image (arguments, buffers).
+    pub image: Image,
+    /// The launch descriptor.
+    pub desc: LaunchDesc,
+}
+
+/// Checks `o` for the RTL system (switches, ABI, configuration, launch, instructions) and
+/// builds its launch.
+pub fn prepare(o: &RunOpts) -> Result<RtlLaunch, RtlRefusal> {
     if let Some(m) = refused_switch(o) {
         return Err(usage(m));
     }
@@ -178,9 +195,22 @@ pub fn run(o: &RunOpts) -> Result<RunReport, RtlRefusal> {
             o.sched,
         )
     };
+    Ok(RtlLaunch {
+        name,
+        cfg,
+        dims,
+        code,
+        image,
+        desc,
+    })
+}
+
+/// `rtgpu run --top rtl`: the report of [`super::run`], the cycles from the RTL.
+pub fn run(o: &RunOpts) -> Result<RunReport, RtlRefusal> {
+    let l = prepare(o)?;
     let (outcome, seconds) =
-        run_code(&code, &image, desc, o.timeout).map_err(|m| RtlRefusal::Coded(1, m))?;
-    let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
+        run_code(&l.code, &l.image, l.desc, o.timeout).map_err(|m| RtlRefusal::Coded(1, m))?;
+    let mut r = report(o, &l.cfg, l.name, l.dims, outcome.result, outcome.counters);
     if o.bench {
         r.speed = Some(Speed {
             seconds,

@@ -270,7 +270,8 @@ impl Responses {
 
 /// The fixed-latency memory behind the top's memory port, served from Rust: a request's
 /// access in its cycle (a store's lanes in ascending order, so the highest of lanes naming
-/// one word stays), its response `flat` (vector) or `smem` (scalar) cycles later.
+/// one word stays), its response `flat` − 1 (vector) or `smem` − 1 (scalar) cycles later,
+/// the cycle before the behavioural retire cycle (the top counts it in the next).
 pub struct PortMemory {
     /// The data memory.
     pub words: Vec<u32>,
@@ -329,7 +330,7 @@ impl PortMemory {
             }
             let tag = u.vtag.val().index() as u64;
 
-            let due = cycle + u64::from(lat.flat);
+            let due = cycle + u64::from(lat.flat) - 1;
             self.vector.push_back((due, tag, store, mask, data));
         }
         if u.sreq.val() {
@@ -338,7 +339,7 @@ impl PortMemory {
             for (i, d) in data.iter_mut().enumerate().take(n as usize) {
                 *d = self.word(a + i as u64);
             }
-            let due = cycle + u64::from(lat.smem);
+            let due = cycle + u64::from(lat.smem) - 1;
             self.scalar
                 .push_back((due, u.stag.val().index() as u64, n, data));
         }

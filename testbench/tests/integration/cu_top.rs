@@ -1,7 +1,7 @@
 //! The compute unit's RTL top (`hw/src/cu_top/`) against the behavioural compute unit: the
-//! same kernel and launch on both, the top on rust-hdl's simulation (its Verilator build in
-//! an ignored test, by hand); every issue (cycle, wavefront, PC), the launch's cycles, its
-//! end and the data memory after it must be equal.
+//! same kernel and launch on both, the top on rust-hdl's simulation and on its Verilator
+//! build (the two engines evaluate the same design independently); every issue (cycle,
+//! wavefront, PC), the launch's cycles, its end and the data memory after it must be equal.
 
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
@@ -87,14 +87,16 @@ fn vector_kernels_issue_as_the_behavioural_unit() {
     lock_step("valu_mix", 200, Engine::Harness);
 }
 
-/// Both kernels on the top's Verilator build (minutes of C++ compilation, so by hand:
-/// `cargo test --release -p rtgpu-testbench --test integration -- --ignored cu_top::`; the
-/// RTL system's tests run the top under Verilator in CI).
+/// The scalar, vector and memory lock-step runs above on the top's Verilator build (a quick
+/// build, about a minute of C++ since the VGPR lanes are memory arrays). A Verilator build
+/// that evaluates a same-cycle path between the top's sub-blocks in the wrong order (one
+/// did: a memory response counted in its own cycle made an `s_waitcnt` issue twice) fails
+/// here while rust-hdl's simulation passes.
 #[test]
-#[ignore]
 fn the_verilator_build_issues_as_the_behavioural_unit() {
     lock_step("scalar_loop", 80, Engine::Verilator);
     lock_step("valu_mix", 200, Engine::Verilator);
+    memory_lock_step(Engine::Verilator);
 }
 
 /// `mem_mix` (SMEM loads of 1, 2 and 4 dwords, FLAT loads and stores under partial masks,
@@ -102,18 +104,23 @@ fn the_verilator_build_issues_as_the_behavioural_unit() {
 /// (its `split`/`merge` are no-ops there), each in two launches under the three policies:
 /// the RTL top with its memory port served at the fixed latencies issues what the
 /// behavioural unit issues, cycle for cycle, and leaves the same memory, which the kernels
-/// change. On rust-hdl's simulation of the top: the Verilator build of this stage disagrees
-/// (see `docs/blocks/cu_top.md`, "Verilator and the memory port").
+/// change. On rust-hdl's simulation of the top (its Verilator build below).
 #[test]
 fn memory_kernels_issue_as_the_behavioural_unit() {
+    memory_lock_step(Engine::Harness);
+}
+
+/// The memory kernels of [`memory_kernels_issue_as_the_behavioural_unit`] on the RTL top
+/// under `engine`.
+fn memory_lock_step(engine: Engine) {
     for path in ["rtl/mem_mix", "fig2_divergent"] {
         for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
             for (grid, wg) in [(256, 64), (192, 192)] {
                 let (code, mem, l) = with_memory(path, grid, wg, policy);
                 let at = format!("{path} {policy:?} grid {grid} wg {wg}");
                 let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
-                let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT)
-                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                let r =
+                    run_rtl(&code, &l, &mem, engine, LIMIT).unwrap_or_else(|e| panic!("{at}: {e}"));
                 assert!(b.fault.is_none() && b.mem != mem, "{at}: the kernel stores");
                 if let Some(d) = first_difference(&b, &r) {
                     panic!("{at}: {d}");

@@ -123,6 +123,13 @@ fn bits32(x: u32) -> Bits<32> {
     Bits::from(u64::from(x))
 }
 
+/// Non-blocking writes of 0 to the words `rows`, one statement each: Verilator 5.006 does
+/// not take a delayed assignment to an array inside a `for` loop (`BLKLOOPINIT`).
+fn zeroes(rows: std::ops::Range<usize>) -> String {
+    rows.map(|i| format!("      mem[{i}] <= 32'h0;\n"))
+        .collect()
+}
+
 impl<const M: usize, const V: usize> VgprLane<M, V> {
     /// The row of (`slot`, `reg`), if it is one.
     fn row(slot: Bits<8>, reg: Bits<8>) -> Option<usize> {
@@ -195,20 +202,21 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
              always @(posedge clock) begin\n"
         );
         for s in 0..slots {
-            let (first, end) = (s * V, s * V + V - 1);
+            let first = s * V;
             let _ = write!(
                 v,
-                "   if (clear && clear_slot == 8'd{s}) begin\n      mem[{first}] <= clear_v0;\n      \
-                 for (i = {first} + 1; i <= {end}; i = i + 1) mem[i] <= 32'h0;\n   end\n"
+                "   if (clear && clear_slot == 8'd{s}) begin\n      mem[{first}] <= clear_v0;\n{}   end\n",
+                zeroes(first + 1..first + V)
             );
         }
         let _ = write!(
             v,
             "   if (we && w_ok) mem[w_idx] <= w_data;\n   \
              if (m_we && m_ok) mem[m_idx] <= m_data;\n   \
-             if (reset) for (i = 0; i <= {last}; i = i + 1) mem[i] <= 32'h0;\nend\n\n\
+             if (reset) begin\n{}   end\nend\n\n\
              always @(*) begin\n   a_data = a_ok ? mem[a_idx] : 32'h0;\n   \
-             b_data = b_ok ? mem[b_idx] : 32'h0;\n"
+             b_data = b_ok ? mem[b_idx] : 32'h0;\n",
+            zeroes(0..M)
         );
         for x in ["x0", "x1", "x2"] {
             let _ = writeln!(

@@ -57,8 +57,8 @@ pub struct CuSystem<const A: usize> {
     ctl: LaunchCtl,
     /// The compute unit.
     cu: ComputeUnitTop,
-    /// The data memory: its driver port behind `MEM_DATA` (the request ports not yet
-    /// connected: tied off).
+    /// The data memory: its driver port behind `MEM_DATA`, its request ports the compute
+    /// unit's memory port.
     mem: FixedMemory<A>,
     /// The code word a `CODE_DATA` read fetched (the window's cycle of read latency).
     code_q: DFF<Bits<32>>,
@@ -70,18 +70,19 @@ pub struct CuSystem<const A: usize> {
     lat_valu: Constant<Bits<16>>,
     lat_branch: Constant<Bits<16>>,
     issue_period: Constant<Bits<8>>,
+    /// The memory's vector latency: `LAT_FLAT` − 1 (the response one cycle before the retire).
     lat_flat: Constant<Bits<16>>,
+    /// Its scalar latency: `LAT_SMEM` − 1.
     lat_smem: Constant<Bits<16>>,
     e_bad: Constant<Bits<32>>,
     e_illegal: Constant<Bits<32>>,
     e_oob: Constant<Bits<32>>,
+    e_mem: Constant<Bits<32>>,
     st_busy: Constant<Bits<2>>,
     p_gto: Constant<Bits<2>>,
     p_rr: Constant<Bits<2>>,
     z32: Constant<Bits<32>>,
     z64: Constant<Bits<64>>,
-    z16: Constant<Bits<16>>,
-    z3: Constant<Bits<3>>,
     /// The data RAM's dwords.
     mem_words: Constant<Bits<32>>,
     c_insts: Constant<Bits<6>>,
@@ -120,18 +121,17 @@ impl<const A: usize> Default for CuSystem<A> {
             lat_valu: k(u64::from(LAT_VALU)),
             lat_branch: k(u64::from(LAT_BRANCH)),
             issue_period: k(u64::from(ISSUE_PERIOD)),
-            lat_flat: k(u64::from(LAT_FLAT)),
-            lat_smem: k(u64::from(LAT_SMEM)),
+            lat_flat: k(u64::from(LAT_FLAT - 1)),
+            lat_smem: k(u64::from(LAT_SMEM - 1)),
             e_bad: k(CuError::BadLaunch as u64),
             e_illegal: k(CuError::IllegalInstruction as u64),
             e_oob: k(CuError::PcOutOfRange as u64),
+            e_mem: k(CuError::MemoryFault as u64),
             st_busy: k(u64::from(crate::gpu::regs::status::BUSY)),
             p_gto: k(1),
             p_rr: k(2),
             z32: k(0),
             z64: k(0),
-            z16: k(0),
-            z3: k(0),
             mem_words: k(1 << A),
             c_cycles: k(0),
             c_insts: k(1),
@@ -150,7 +150,8 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.ctl.clock.next = self.clock.val();
         self.cu.clock.next = self.clock.val();
         self.mem.clock.next = self.clock.val();
-        self.mem.reset.next = self.reset.val() | self.map.stop.val();
+        // A launch drops the requests of an earlier one still in flight (after a fault).
+        self.mem.reset.next = self.reset.val() | self.map.stop.val() | self.cu.launch.val();
         self.map.reset.next = self.reset.val();
         self.sub.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val() | self.map.stop.val();
@@ -188,21 +189,22 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.mem.write_data.next = self.map.mem_wdata.val();
         self.mem.write_enable.next = self.map.mem_req.val() & self.map.mem_we.val();
         self.map.mem_rdata.next = self.mem.read_data.val();
-        // The memory port: no requests yet.
+        // The memory port: the compute unit's requests; the memory answers one cycle before
+        // the retire cycle (the top counts a response in the cycle after it).
         self.mem.flat_lat.next = self.lat_flat.val();
         self.mem.smem_lat.next = self.lat_smem.val();
-        self.mem.vreq.next = false;
-        self.mem.vstore.next = false;
-        self.mem.vmask.next = self.z64.val();
-        self.mem.vtag.next = self.z32.val().get_bits::<16>(0);
+        self.mem.vreq.next = self.cu.vreq.val();
+        self.mem.vstore.next = self.cu.vstore.val();
+        self.mem.vmask.next = self.cu.vmask.val();
+        self.mem.vtag.next = self.cu.vtag.val();
         for l in 0..64 {
-            self.mem.vaddr[l].next = self.z32.val();
-            self.mem.vdata[l].next = self.z32.val();
+            self.mem.vaddr[l].next = self.cu.vaddr[l].val();
+            self.mem.vdata[l].next = self.cu.vdata[l].val();
         }
-        self.mem.sreq.next = false;
-        self.mem.saddr.next = self.z32.val();
-        self.mem.sn.next = self.z32.val().get_bits::<3>(0);
-        self.mem.stag.next = self.z32.val().get_bits::<16>(0);
+        self.mem.sreq.next = self.cu.sreq.val();
+        self.mem.saddr.next = self.cu.saddr.val();
+        self.mem.sn.next = self.cu.sn.val();
+        self.mem.stag.next = self.cu.stag.val();
 
         // The launch: GRID / WG, the checks, then the compute unit's launch inputs.
         self.div.start.next = self.ctl.div_start.val();
@@ -250,6 +252,10 @@ impl<const A: usize> Logic for CuSystem<A> {
             self.map.error.next = self.e_oob.val();
             self.map.error_info.next = self.cu.fault_pc.val();
         }
+        if self.cu.fault_mem.val() {
+            self.map.error.next = self.e_mem.val();
+            self.map.error_info.next = self.cu.fault_addr.val();
+        }
         if self.ctl.bad.val() {
             self.map.error.next = self.e_bad.val();
             self.map.error_pc.next = self.z32.val();
@@ -269,20 +275,20 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.issue_valid.next = self.cu.issue_valid.val();
         self.issue_pc.next = self.cu.issue_pc.val();
 
-        // The compute unit's memory port: not connected yet (no responses).
+        // The memory's responses.
         self.cu.mem_words.next = self.mem_words.val();
-        self.cu.vresp.next = false;
-        self.cu.vresp_tag.next = self.z16.val();
-        self.cu.vresp_store.next = false;
-        self.cu.vresp_mask.next = self.z64.val();
+        self.cu.vresp.next = self.mem.vresp.val();
+        self.cu.vresp_tag.next = self.mem.vresp_tag.val();
+        self.cu.vresp_store.next = self.mem.vresp_store.val();
+        self.cu.vresp_mask.next = self.mem.vresp_mask.val();
         for l in 0..64 {
-            self.cu.vresp_data[l].next = self.z32.val();
+            self.cu.vresp_data[l].next = self.mem.vresp_data[l].val();
         }
-        self.cu.sresp.next = false;
-        self.cu.sresp_tag.next = self.z16.val();
-        self.cu.sresp_n.next = self.z3.val();
+        self.cu.sresp.next = self.mem.sresp.val();
+        self.cu.sresp_tag.next = self.mem.sresp_tag.val();
+        self.cu.sresp_n.next = self.mem.sresp_n.val();
         for i in 0..4 {
-            self.cu.sresp_data[i].next = self.z32.val();
+            self.cu.sresp_data[i].next = self.mem.sresp_data[i].val();
         }
     }
 }

@@ -16,6 +16,14 @@ use rust_hdl::prelude::*;
 /// [`crate::ctx::CtxRegs`]); each returns one count to its context's `vm_ret` or `lgkm_ret`.
 /// `inflight` counts the requests without a response, dropped or not (the launch ends only
 /// when none is left, as the behavioural launch waits for its pending accesses).
+///
+/// A response comes one cycle before the behavioural retire cycle: its registers are written
+/// at the edge that ends it (the behavioural "start of the retire cycle") and its count is
+/// returned in the next cycle from a register (`vret`/`sret`), so that no combinational path
+/// runs from the memory's response through the issue control in the same cycle (Verilator
+/// mis-ordered such a path through the top's one `always` block). A response in the cycle a
+/// dispatch starts its context, or in a launch cycle (one of a launch that faulted), is
+/// dropped.
 #[derive(LogicBlock)]
 pub struct MemReturn<const C: usize> {
     /// Core clock.
@@ -80,6 +88,12 @@ pub struct MemReturn<const C: usize> {
     pub idle_next: Signal<Out, Bit>,
     /// Each context's generation.
     generation: [DFF<Bits<6>>; C],
+    /// Context `c` had a live FLAT response in the previous cycle (counted now).
+    vret: [DFF<Bit>; C],
+    /// Context `c` had a live SMEM response in the previous cycle (counted now).
+    sret: [DFF<Bit>; C],
+    /// A live response this cycle (returns counted in the next).
+    v_any: Signal<Local, Bit>,
     /// Requests in flight.
     inflight: DFF<Bits<8>>,
     /// The vector / scalar response is for a live wavefront.
@@ -136,6 +150,9 @@ impl<const C: usize> Default for MemReturn<C> {
             lgkm_ret: array_init::array_init(|_| Default::default()),
             idle_next: Default::default(),
             generation: array_init::array_init(|_| Default::default()),
+            vret: array_init::array_init(|_| Default::default()),
+            sret: array_init::array_init(|_| Default::default()),
+            v_any: Default::default(),
             inflight: Default::default(),
             v_live: Default::default(),
             s_live: Default::default(),
@@ -171,20 +188,36 @@ impl<const C: usize> Logic for MemReturn<C> {
             if self.req_ctx.val().get_bits::<2>(0) == self.kc[c].val() {
                 self.req_gen.next = self.generation[c].q.val();
             }
-            self.vm_ret[c].next = self.z8.val();
-            self.lgkm_ret[c].next = self.z8.val();
+            // A response for a context a dispatch starts in this cycle, or in a launch cycle,
+            // is dropped.
+            self.vret[c].clock.next = self.clock.val();
+            self.sret[c].clock.next = self.clock.val();
+            self.vret[c].d.next = false;
+            self.sret[c].d.next = false;
             if self.vresp.val()
+                & !self.launch.val()
                 & (self.vresp_tag.val().get_bits::<2>(0) == self.kc[c].val())
                 & (self.vresp_tag.val().get_bits::<6>(2) == self.generation[c].q.val())
+                & ((self.started.val() & self.onehot[c].val()) == self.zc.val())
             {
                 self.v_live.next = true;
-                self.vm_ret[c].next = self.one8.val();
+                self.vret[c].d.next = true;
             }
             if self.sresp.val()
+                & !self.launch.val()
                 & (self.sresp_tag.val().get_bits::<2>(0) == self.kc[c].val())
                 & (self.sresp_tag.val().get_bits::<6>(2) == self.generation[c].q.val())
+                & ((self.started.val() & self.onehot[c].val()) == self.zc.val())
             {
                 self.s_live.next = true;
+                self.sret[c].d.next = true;
+            }
+            self.vm_ret[c].next = self.z8.val();
+            self.lgkm_ret[c].next = self.z8.val();
+            if self.vret[c].q.val() {
+                self.vm_ret[c].next = self.one8.val();
+            }
+            if self.sret[c].q.val() {
                 self.lgkm_ret[c].next = self.one8.val();
             }
         }
@@ -225,6 +258,8 @@ impl<const C: usize> Logic for MemReturn<C> {
             self.count.next = self.z8.val();
         }
         self.inflight.d.next = self.count.val();
-        self.idle_next.next = self.count.val() == self.z8.val();
+        // Idle once no response is outstanding and none is still to be counted.
+        self.v_any.next = self.v_live.val() | self.s_live.val();
+        self.idle_next.next = (self.count.val() == self.z8.val()) & !self.v_any.val();
     }
 }

@@ -80,7 +80,8 @@ pub struct ComputeUnitTop {
     pub sn: Signal<Out, Bits<3>>,
     /// Its tag.
     pub stag: Signal<Out, Bits<16>>,
-    /// Memory port: a vector response (in the cycle the behavioural unit retires the access).
+    /// Memory port: a vector response (in the cycle before the behavioural unit retires the
+    /// access).
     pub vresp: Signal<In, Bit>,
     /// Its request's tag.
     pub vresp_tag: Signal<In, Bits<16>>,
