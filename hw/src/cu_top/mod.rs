@@ -91,3 +91,11 @@ pub const VGPR_ROWS: usize = VGPRS * CONTEXTS;
 
 /// Dwords of the instruction memory.
 pub const CODE_WORDS: usize = 256;
+
+/// Words of a work-group's LDS partition: the top's LDS holds one per resident work-group
+/// entry (docs/assumptions.md#A126).
+pub const LDS_PART_WORDS: usize = 256;
+
+/// Words of the top's LDS: a partition per context (at most [`CONTEXTS`] work-groups are
+/// resident).
+pub const LDS_WORDS: usize = LDS_PART_WORDS * CONTEXTS;

@@ -179,3 +179,42 @@ fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
         "{gtkw}"
     );
 }
+
+/// `lds_reduce` (four-wavefront work-groups: `ds_write_b32`, `ds_read_b32`, `ds_add_u32`
+/// from every lane and from some, nine barriers per work-group) at its grid 1024 / wg 256,
+/// and `lds_pairs` (one-wavefront work-groups, four resident at once in four LDS partitions
+/// that later work-groups reuse: `ds_write2_b32` / `ds_read2_b32` across lanes, `ds_add_u32`
+/// into a word that must start at 0, two barriers), under the three policies: the RTL top's
+/// LDS, its lgkmcnt and its barrier release issue what the behavioural unit issues, cycle
+/// for cycle, and the data memory (the kernels' sums, counts and XORs) is the same.
+#[test]
+fn lds_kernels_issue_as_the_behavioural_unit() {
+    for (path, grid, wg) in [("lds_reduce", 1024, 256), ("rtl/lds_pairs", 512, 64)] {
+        for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
+            let (code, mem, l) = with_memory(path, grid, wg, policy);
+            let at = format!("{path} {policy:?} grid {grid} wg {wg}");
+            let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+            let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert!(b.fault.is_none() && b.mem != mem, "{at}: the kernel stores");
+            if let Some(d) = first_difference(&b, &r) {
+                panic!("{at}: {d}");
+            }
+        }
+    }
+}
+
+/// `lds_pairs` with its neighbour offset set to 1008: lane 1's `ds_read2_b32` reads byte
+/// 1024 of a 1 KiB partition, and the launch stops on both sides in the same cycle at the same
+/// PC, with the same memory (the stores before it).
+#[test]
+fn an_lds_fault_stops_both_alike() {
+    let (code, mut mem, l) = with_memory("rtl/lds_pairs", 256, 64, Policy::Gto);
+    mem[(l.kernarg / 4) as usize + 4] = 1008;
+    let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+    let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
+    assert!(b.fault.is_some(), "the behavioural launch faults");
+    if let Some(d) = first_difference(&b, &r) {
+        panic!("lds_pairs past its partition: {d}");
+    }
+}

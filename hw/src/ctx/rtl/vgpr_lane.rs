@@ -1,6 +1,7 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row in flip-flops,
 //! the clear (`v0` to the lane's work-item id), the two writes and the reset steps of the edge
-//! ([`crate::ctx`]), the two read ports and the memory unit's three write-first read ports.
+//! ([`crate::ctx`]), the two read ports, the memory unit's three write-first read ports, the
+//! LDS's three read ports and its write (one row or a pair).
 
 use crate::hdl::k;
 use rust_hdl::prelude::*;
@@ -65,6 +66,34 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub x2_reg: Signal<In, Bits<8>>,
     /// The lane's word of row `x2`, likewise.
     pub x2_data: Signal<Out, Bits<32>>,
+    /// The LDS's read ports' slot.
+    pub y_slot: Signal<In, Bits<8>>,
+    /// Read port `y0`'s VGPR.
+    pub y0_reg: Signal<In, Bits<8>>,
+    /// Read port `y1`'s VGPR.
+    pub y1_reg: Signal<In, Bits<8>>,
+    /// Read port `y2`'s VGPR.
+    pub y2_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row (`y_slot`, `y0_reg`) (0 past the end).
+    pub y0_data: Signal<Out, Bits<32>>,
+    /// Likewise for `y1_reg`.
+    pub y1_data: Signal<Out, Bits<32>>,
+    /// Likewise for `y2_reg`.
+    pub y2_data: Signal<Out, Bits<32>>,
+    /// Write this lane's word of row (`l_slot`, `l_reg`) (the LDS's write; after port `m`'s).
+    pub l_we: Signal<In, Bit>,
+    /// Write this lane's word of row (`l_slot`, `l2_reg`) (the pair's second row).
+    pub l2_we: Signal<In, Bit>,
+    /// The slot written.
+    pub l_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub l_reg: Signal<In, Bits<8>>,
+    /// The pair's second VGPR.
+    pub l2_reg: Signal<In, Bits<8>>,
+    /// The value of row `l_reg`.
+    pub l_data: Signal<In, Bits<32>>,
+    /// The value of row `l2_reg`.
+    pub l2_data: Signal<In, Bits<32>>,
     /// Ports `x0`..`x2` as arrays.
     x_slot: [Signal<Local, Bits<8>>; 3],
     x_reg: [Signal<Local, Bits<8>>; 3],
@@ -114,6 +143,20 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             x2_slot: Default::default(),
             x2_reg: Default::default(),
             x2_data: Default::default(),
+            y_slot: Default::default(),
+            y0_reg: Default::default(),
+            y1_reg: Default::default(),
+            y2_reg: Default::default(),
+            y0_data: Default::default(),
+            y1_data: Default::default(),
+            y2_data: Default::default(),
+            l_we: Default::default(),
+            l2_we: Default::default(),
+            l_slot: Default::default(),
+            l_reg: Default::default(),
+            l2_reg: Default::default(),
+            l_data: Default::default(),
+            l2_data: Default::default(),
             x_slot: Default::default(),
             x_reg: Default::default(),
             x_data: Default::default(),
@@ -131,6 +174,9 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
     fn update(&mut self) {
         self.a_data.next = self.z32.val();
         self.b_data.next = self.z32.val();
+        self.y0_data.next = self.z32.val();
+        self.y1_data.next = self.z32.val();
+        self.y2_data.next = self.z32.val();
         self.x_slot[0].next = self.x0_slot.val();
         self.x_slot[1].next = self.x1_slot.val();
         self.x_slot[2].next = self.x2_slot.val();
@@ -174,6 +220,14 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
             {
                 self.words[r].d.next = self.m_data.val();
             }
+            if self.l_slot.val() == self.kslot[r].val() {
+                if self.l_we.val() & (self.l_reg.val() == self.kreg[r].val()) {
+                    self.words[r].d.next = self.l_data.val();
+                }
+                if self.l2_we.val() & (self.l2_reg.val() == self.kreg[r].val()) {
+                    self.words[r].d.next = self.l2_data.val();
+                }
+            }
             if self.reset.val() {
                 self.words[r].d.next = self.z32.val();
             }
@@ -184,6 +238,17 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
             if (self.b_slot.val() == self.kslot[r].val()) & (self.b_reg.val() == self.kreg[r].val())
             {
                 self.b_data.next = self.words[r].q.val();
+            }
+            if self.y_slot.val() == self.kslot[r].val() {
+                if self.y0_reg.val() == self.kreg[r].val() {
+                    self.y0_data.next = self.words[r].q.val();
+                }
+                if self.y1_reg.val() == self.kreg[r].val() {
+                    self.y1_data.next = self.words[r].q.val();
+                }
+                if self.y2_reg.val() == self.kreg[r].val() {
+                    self.y2_data.next = self.words[r].q.val();
+                }
             }
         }
         self.x0_data.next = self.x_data[0].val();
