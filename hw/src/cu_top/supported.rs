@@ -238,7 +238,11 @@ mod tests {
         assert_eq!((pc, e.unit_name()), (4, "smem"));
         assert!(e.to_string().contains("store"), "{e}");
         for w1 in [24 << 8, 23 << 24] {
-            let w0 = if w1 == 24 << 8 { 0xD81A_0000 } else { 0xD86E_0000 };
+            let w0 = if w1 == 24 << 8 {
+                0xD81A_0000
+            } else {
+                0xD86E_0000
+            };
             let (pc, e) = first_unsupported(&[0xBF8A_0000, w0, w1, 0xBF81_0000]).expect("lds");
             assert_eq!((pc, e.unit_name()), (4, "lds"), "{w0:#x} {w1:#x}");
             assert!(e.to_string().contains("VGPR"), "{e}");

@@ -336,12 +336,7 @@ const WAIVERS: [Waiver; 4] = [
 ];
 
 fn marker(inp: &LdsIn, out: &LdsOut) -> Option<String> {
-    match (
-        inp.reset,
-        out.fault,
-        out.done,
-        inp.clear,
-    ) {
+    match (inp.reset, out.fault, out.done, inp.clear) {
         (true, _, _, _) => Some("reset".into()),
         (false, true, _, _) => Some("fault".into()),
         (false, false, true, _) => Some("done".into()),

@@ -69,8 +69,7 @@ impl<const C: usize> Logic for BarrierRelease<C> {
                     self.short[c].next = true;
                 }
             }
-            if self.waiting.q.val().get_bit(c) & self.live.val().get_bit(c) & !self.short[c].val()
-            {
+            if self.waiting.q.val().get_bit(c) & self.live.val().get_bit(c) & !self.short[c].val() {
                 self.rel.next = self.rel.val() | self.onehot[c].val();
             }
         }
