@@ -106,21 +106,12 @@ fn the_verilator_build_issues_as_the_behavioural_unit() {
 /// (see `docs/blocks/cu_top.md`, "Verilator and the memory port").
 #[test]
 fn memory_kernels_issue_as_the_behavioural_unit() {
-    for path in ["rtl/mem_mix", "fig2_divergent"] {
-        for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
-            for (grid, wg) in [(256, 64), (192, 192)] {
-                let (code, mem, l) = with_memory(path, grid, wg, policy);
-                let at = format!("{path} {policy:?} grid {grid} wg {wg}");
-                let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
-                let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT)
-                    .unwrap_or_else(|e| panic!("{at}: {e}"));
-                assert!(b.fault.is_none() && b.mem != mem, "{at}: the kernel stores");
-                if let Some(d) = first_difference(&b, &r) {
-                    panic!("{at}: {d}");
-                }
-            }
-        }
-    }
+    memory_lock_step(&[
+        ("rtl/mem_mix", 256, 64),
+        ("rtl/mem_mix", 192, 192),
+        ("fig2_divergent", 256, 64),
+        ("fig2_divergent", 192, 192),
+    ]);
 }
 
 /// `mem_mix` with the data memory cut 40 dwords short of its image: the last wavefront's
@@ -180,10 +171,10 @@ fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
     );
 }
 
-/// Runs the LDS kernels on both sides under the three policies at the launches given: the
-/// RTL top's LDS, its lgkmcnt and its barrier release must issue what the behavioural unit
+/// Runs kernels with memory on both sides under the three policies at the launches given
+/// (kernel path, grid, work-group size): the RTL top must issue what the behavioural unit
 /// issues, cycle for cycle, and leave the same data memory, which the kernels change.
-fn lds_lock_step(launches: &[(&str, u32, u32)]) {
+fn memory_lock_step(launches: &[(&str, u32, u32)]) {
     for &(path, grid, wg) in launches {
         for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
             let (code, mem, l) = with_memory(path, grid, wg, policy);
@@ -209,7 +200,7 @@ fn lds_lock_step(launches: &[(&str, u32, u32)]) {
 /// simulation of the top: its LDS and VGPR file are flip-flops.)
 #[test]
 fn lds_kernels_issue_as_the_behavioural_unit() {
-    lds_lock_step(&[("lds_reduce", 256, 256), ("rtl/lds_pairs", 320, 64)]);
+    memory_lock_step(&[("lds_reduce", 256, 256), ("rtl/lds_pairs", 320, 64)]);
 }
 
 /// `lds_reduce` at its own launch (grid 1024: four work-groups of four wavefronts, one after
@@ -219,7 +210,7 @@ fn lds_kernels_issue_as_the_behavioural_unit() {
 #[test]
 #[ignore]
 fn lds_kernels_at_their_own_grids_issue_as_the_behavioural_unit() {
-    lds_lock_step(&[("lds_reduce", 1024, 256), ("rtl/lds_pairs", 512, 64)]);
+    memory_lock_step(&[("lds_reduce", 1024, 256), ("rtl/lds_pairs", 512, 64)]);
 }
 
 /// `lds_pairs` with its neighbour offset set to 1008: lane 1's `ds_read2_b32` reads byte
