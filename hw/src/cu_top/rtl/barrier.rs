@@ -22,7 +22,7 @@ pub struct BarrierRelease<const C: usize> {
     /// Context `c`'s resident work-group entry.
     pub wi: [Signal<In, Bits<8>>; C],
     /// Bit `c`: context `c`'s barrier is released this cycle (the issue stage's `bar_release`).
-    pub release: Signal<Out, Bits<C>>,
+    pub released: Signal<Out, Bits<C>>,
     /// Bit `c`: context `c` waits at a barrier (as the last edge left it).
     waiting: DFF<Bits<C>>,
     /// Context `c`'s work-group has a live context not waiting.
@@ -44,7 +44,7 @@ impl<const C: usize> Default for BarrierRelease<C> {
             started: Default::default(),
             live: Default::default(),
             wi: array_init::array_init(|_| Default::default()),
-            release: Default::default(),
+            released: Default::default(),
             waiting: Default::default(),
             short: array_init::array_init(|_| Default::default()),
             rel: Default::default(),
@@ -73,7 +73,7 @@ impl<const C: usize> Logic for BarrierRelease<C> {
                 self.rel.next = self.rel.val() | self.onehot[c].val();
             }
         }
-        self.release.next = self.rel.val();
+        self.released.next = self.rel.val();
         self.waiting.d.next =
             (self.waiting.q.val() & !self.rel.val() & !self.started.val()) | self.arrive.val();
         if self.reset.val() {

@@ -8,11 +8,12 @@ use crate::lds::LATENCY;
 use rust_hdl::prelude::*;
 
 /// Stages of the in-flight line: stage `s` holds the DS instruction issued `s + 1` cycles
-/// ago, so that stage [`LATENCY`] − 1 is the one whose `done` comes this cycle.
-pub const FLIGHT: usize = LATENCY;
+/// ago, so that stage [`LATENCY`] − 1 is the one whose `done` comes this cycle, and stages
+/// 12..15 those whose write-back quarter comes (*k* + 13 + *q*). The update spells the stage
+/// numbers out (rust-hdl's Verilog generator does not resolve a named constant there).
+pub const FLIGHT: usize = 16;
 
-/// The first stage of the write-back quarters (cycle *k* + 13).
-const WB_FIRST: usize = LATENCY - 4;
+const _: () = assert!(FLIGHT == LATENCY, "the line is the LDS's latency long");
 
 /// Operand rows and in-flight contexts of the LDS (`C` contexts).
 #[derive(LogicBlock)]
@@ -118,7 +119,7 @@ impl<const C: usize> Logic for LdsPort<C> {
         }
         self.r_slot.d.next = self.y_slot.val();
         // The in-flight line; a dispatch into a context forgets its instructions' results.
-        for s in 0..FLIGHT {
+        for s in 0..16 {
             self.pend[s].clock.next = self.clock.val();
             self.live[s].clock.next = self.clock.val();
             self.ctx_s[s].clock.next = self.clock.val();
@@ -132,13 +133,13 @@ impl<const C: usize> Logic for LdsPort<C> {
         self.pend[0].d.next = self.issue.val();
         self.live[0].d.next = self.issue.val();
         self.ctx_s[0].d.next = self.ctx.val();
-        for s in 1..FLIGHT {
+        for s in 1..16 {
             self.pend[s].d.next = self.pend[s - 1].q.val();
             self.live[s].d.next = self.live[s - 1].q.val() & !self.gone[s - 1].val();
             self.ctx_s[s].d.next = self.ctx_s[s - 1].q.val();
         }
         if self.reset.val() {
-            for s in 0..FLIGHT {
+            for s in 0..16 {
                 self.pend[s].d.next = false;
                 self.live[s].d.next = false;
             }
@@ -147,7 +148,7 @@ impl<const C: usize> Logic for LdsPort<C> {
         // period being 4) and `done` (k+16).
         self.wb_we.next = false;
         self.wb_slot.next = self.z8.val();
-        for s in WB_FIRST..FLIGHT {
+        for s in 12..16 {
             if self.pend[s].q.val() {
                 self.wb_we.next = self.live[s].q.val() & !self.gone[s].val();
                 self.wb_slot.next = self.ctx_s[s].q.val();
@@ -156,14 +157,14 @@ impl<const C: usize> Logic for LdsPort<C> {
         self.ret.next = self.zc.val();
         for c in 0..C {
             if self.done.val()
-                & self.live[FLIGHT - 1].q.val()
-                & (self.ctx_s[FLIGHT - 1].q.val() == self.kc[c].val())
+                & self.live[15].q.val()
+                & (self.ctx_s[15].q.val() == self.kc[c].val())
             {
                 self.ret.next = self.onehot[c].val();
             }
         }
         self.idle_next.next = !self.issue.val();
-        for s in 0..(FLIGHT - 1) {
+        for s in 0..15 {
             if self.pend[s].q.val() {
                 self.idle_next.next = false;
             }

@@ -534,7 +534,7 @@ impl Logic for ComputeUnitTop {
         self.fetch.sel[1].next = self.started.val();
         self.issue.start.next = self.started.val();
         self.issue.stop.next = self.zc.val();
-        self.issue.bar_release.next = self.bar.release.val();
+        self.issue.bar_release.next = self.bar.released.val();
         // Nothing issues outside a launch (after a fault, the contexts stay as they are).
         self.issue.hold.next = self.zc.val();
         if !self.running.q.val() {
