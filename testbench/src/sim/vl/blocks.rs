@@ -180,8 +180,8 @@ crate::vl_ports!([] ComputeUnitTop {
     lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, mem_words,
     vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn, stag, vresp, vresp_tag,
     vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n, sresp_data, busy, fault,
-    fault_pc, fault_mem, fault_addr, issue_valid, issue_slot, issue_pc, stall, send, send_slot,
-    send_wg, send_wave,
+    fault_pc, fault_mem, fault_lds, fault_addr, issue_valid, issue_slot, issue_pc, stall, send,
+    send_slot, send_wg, send_wave,
 });
 
 crate::vl_ports!([const A: usize] CuSystem<A> {
