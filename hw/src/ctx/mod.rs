@@ -110,7 +110,11 @@
 //! ids, 32-bit wrapping), then a write (`we`) stores `w_data[l]` in the lanes `l` set in
 //! `w_mask` of (`w_slot`, `w_reg`) — the others keep their words, a write past the end is
 //! ignored —, then the memory's write (`m_we`, same rules, its lanes win over port `w`'s),
-//! then `reset` zeroes everything. Ports `a` and `b` in the cycle of a write show the old row.
+//! then the LDS's write (`l_we`: row (`l_slot`, `l_reg`) takes `l_data[l]` in the lanes of
+//! `l_mask`, and with `l_two` row (`l_slot`, `l_reg` + 1, wrapping at 256) takes `l_data1[l]`;
+//! its lanes win over both others), then `reset` zeroes everything. Three more read ports
+//! (`y_slot`, `y_reg[3]`: the LDS's `ADDR`, `DATA0`, `DATA1`, one slot for the three) show
+//! their rows as `a` and `b` do. Ports `a`, `b` and `y` in the cycle of a write show the old row.
 //! Every word powers up 0.
 //!
 //! | port | width | meaning |
@@ -124,6 +128,8 @@
 //! | `w_mask` | `L` | the lanes written |
 //! | `w_data[L]` | 32 each | the values |
 //! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the second write (the memory's returns) |
+//! | `y_slot`, `y_reg[3]` → `y0_data[L]`, `y1_data[L]`, `y2_data[L]` | 8, 8 → 32 each | the LDS's read ports |
+//! | `l_we`, `l_two`, `l_slot`, `l_reg`, `l_mask`, `l_data[L]`, `l_data1[L]` | 1, 1, 8, 8, `L`, 32 each | the third write (the LDS's loads: a row or a pair) |
 //!
 //! The reference models are [`model::CtxRegsModel`] and [`model::VgprModel`], written from
 //! this contract.
@@ -311,6 +317,20 @@ pub struct VgprIn {
     pub m_mask: u64,
     /// Its values, one per lane.
     pub m_data: Vec<u32>,
+    /// The LDS's read ports `y[p]` (one slot: `y[0].slot` names it for all three).
+    pub y: [VgprAddr; 3],
+    /// The LDS's write.
+    pub l_we: bool,
+    /// It writes a pair: row `l.reg + 1` (wrapping) takes `l_data1`.
+    pub l_two: bool,
+    /// The (first) row it writes.
+    pub l: VgprAddr,
+    /// Its lanes.
+    pub l_mask: u64,
+    /// The first row's values, one per lane.
+    pub l_data: Vec<u32>,
+    /// The second row's values, one per lane.
+    pub l_data1: Vec<u32>,
 }
 
 /// Outputs of one cycle of [`Vgprs`].
@@ -322,4 +342,6 @@ pub struct VgprOut {
     pub b: Vec<u32>,
     /// Read ports `x[p]`'s rows (after port `w`'s write).
     pub x: [Vec<u32>; 3],
+    /// The LDS's read ports `y[p]`'s rows.
+    pub y: [Vec<u32>; 3],
 }

@@ -13,14 +13,17 @@
 //! ([`crate::isa::rtl::insn_fields::InsnFields`]), the SALU ([`crate::salu`]), the VALU
 //! ([`crate::valu`]) with its operand feed ([`rtl::valu_operands::ValuOperands`]), the branch
 //! unit ([`rtl::branch::BranchTarget`]), the memory port's request and returns
-//! ([`rtl::mem_request::MemRequest`], [`rtl::mem_return::MemReturn`]) and the split/merge unit
+//! ([`rtl::mem_request::MemRequest`], [`rtl::mem_return::MemReturn`]), the LDS
+//! ([`crate::lds`], with its operand rows and instructions in flight
+//! [`rtl::lds_port::LdsPort`] and the issue cycle's fault check [`rtl::lds_check::LdsCheck`]),
+//! the barrier release ([`rtl::barrier::BarrierRelease`]) and the split/merge unit
 //! ([`crate::pws`], which keeps the contexts' states and masks). It runs the scalar
-//! instructions (SALU, branches, `s_nop`, `s_endpgm`), the VALU's instructions with one or two
-//! sources (the three-source fp32 operations `v_mac_f32`, `v_mad_f32`, `v_fma_f32` need a
-//! third VGPR read port: not yet), `flat_load_dword`, `flat_store_dword` and the SMEM loads
-//! through its memory port, and `split`/`merge` as the no-ops they are without splitting. LDS,
-//! barriers and splitting are the next stages; an instruction of those units issues as the
-//! behavioural model issues it but does nothing.
+//! instructions (SALU, branches, `s_nop`, `s_endpgm`, `s_waitcnt`, `s_barrier`), the VALU's
+//! instructions with one or two sources (the three-source fp32 operations `v_mac_f32`,
+//! `v_mad_f32`, `v_fma_f32` need a third VGPR read port: not yet), `flat_load_dword`,
+//! `flat_store_dword` and the SMEM loads through its memory port, the DS instructions of the
+//! LDS's subset, and `split`/`merge` as the no-ops they are without splitting. Splitting is
+//! the next stage.
 //!
 //! # Timing
 //!
@@ -55,6 +58,29 @@
 //! no response is outstanding. The memory must drop the requests in flight when a launch
 //! starts (a response of an earlier launch must not come).
 //!
+//! A DS instruction issued in *k* goes into the LDS ([`crate::lds`]: issue period 4, its
+//! `busy` is the issue stage's `pipe_lds`, as the behavioural `lds_period` of 4 holds the
+//! LDS), which reads quarter *q* of `ADDR`, `DATA0`, `DATA1` in *k* + *q* from the VGPR
+//! file's `y` ports (the rows held for quarters 1..3) and writes the loaded quarter *q* through
+//! the VGPR file's `l` port (a row, or the pair of `ds_read2_b32`) at the edge that ends
+//! *k* + 13 + *q*; its `done` in *k* + 16 counts the issuing context's lgkmcnt down in that
+//! cycle, as the behavioural unit retires it (docs/assumptions.md#A127). The work-group's
+//! partition is its resident entry's: entry *r* holds words *r* · [`LDS_PART_WORDS`] ..
+//! (*r* + 1) · [`LDS_PART_WORDS`] (docs/assumptions.md#A126), zeroed at the edge that ends the
+//! cycle in which the dispatcher admits a work-group into it (the behavioural unit zeroes a
+//! work-group's LDS at admission). An address of an EXEC lane that is not 4-aligned or lies
+//! past the partition stops the launch in *k* (`fault_lds`, `fault_addr` the first such
+//! address in lane order, relative to the partition), checked over all 64 lanes in the issue
+//! cycle through the write-first port `x0` (docs/assumptions.md#A128). A DS instruction of a
+//! wavefront that has ended (its context dispatched again) neither writes nor counts. The
+//! launch ends only when no DS instruction is in flight.
+//!
+//! `s_barrier` issued in *k* sets the context's barrier flag at the edge; in every cycle the
+//! contexts of a work-group (its resident entry) waiting at a barrier are released, before
+//! the cycle's issue, once every live context of the work-group waits (the live contexts as
+//! they were before the cycle's dispatch): the last one's `s_barrier` in *k* releases them all
+//! in *k* + 1, and each may issue in *k* + 1 (docs/assumptions.md#A129).
+//!
 //! # Ports
 //!
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
@@ -67,10 +93,13 @@
 //! (inputs, in the cycle before the retire cycle): `vresp`, `vresp_tag`, `vresp_store`, `vresp_mask`,
 //! `vresp_data[64]`; `sresp`, `sresp_tag`, `sresp_n`, `sresp_data[4]`. Status: `busy` (from
 //! the cycle after `launch` through the cycle in which the last wavefront's `s_endpgm` issues
-//! or its last access retires: as many cycles as the behavioural launch counts), `fault` and
-//! `fault_pc` (an illegal instruction, a PC past the code, or a bad memory access issued),
-//! `fault_mem` and `fault_addr` (the latter, with the byte address). Probes for the lock-step check against the
-//! behavioural compute unit: `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`.
+//! or its last access or DS instruction completes: as many cycles as the behavioural launch
+//! counts), `fault` and
+//! `fault_pc` (an illegal instruction, a PC past the code, or a bad memory or LDS access
+//! issued), `fault_mem` (a memory access), `fault_lds` (an LDS access) and `fault_addr` (its
+//! byte address). Probes for the lock-step check against the behavioural compute unit:
+//! `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`. The LDS has no port: its
+//! partition size is [`LDS_PART_WORDS`], a launch's LDS per work-group (docs/assumptions.md#A126).
 
 pub mod rtl;
 pub mod supported;
@@ -93,3 +122,11 @@ pub const VGPR_ROWS: usize = VGPRS * CONTEXTS;
 
 /// Dwords of the instruction memory.
 pub const CODE_WORDS: usize = 256;
+
+/// Words of a work-group's LDS partition: the top's LDS holds one per resident work-group
+/// entry (docs/assumptions.md#A126).
+pub const LDS_PART_WORDS: usize = 256;
+
+/// Words of the top's LDS: a partition per context (at most [`CONTEXTS`] work-groups are
+/// resident).
+pub const LDS_WORDS: usize = LDS_PART_WORDS * CONTEXTS;

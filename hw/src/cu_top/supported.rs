@@ -1,24 +1,26 @@
 //! Which instructions the RTL top ([`super::ComputeUnitTop`]) executes today: the scalar
 //! units, the vector ALU's instructions with at most two sources, the dword FLAT loads and
-//! stores and the SMEM loads, `s_waitcnt`, and `split`/`merge` as the no-op they are without splitting. A
-//! kernel is checked against this list before it is loaded into the RTL system
-//! (`rtgpu run --top rtl`), so a kernel the top would issue but not execute (an LDS
-//! instruction, a barrier) is refused instead of giving wrong results.
+//! stores and the SMEM loads, the DS instructions of the LDS's subset, `s_waitcnt` and
+//! `s_barrier`, and `split`/`merge` as the no-op they are without splitting. A kernel is
+//! checked against this list before it is loaded into the RTL system (`rtgpu run --top rtl`),
+//! so a kernel the top would issue but not execute (a three-source VALU operation, a
+//! Sim-D tile transfer) is refused instead of giving wrong results.
 
 use crate::isa::insn_model::{decode_fields, unit, InsnFields};
 use std::fmt;
 
 /// The units the top executes: the SALU, the branch unit, program control (`s_nop`,
 /// `s_endpgm`, `s_sleep`), the VALU (within [`valu_supported`]), the memory port (within
-/// [`memory_supported`]), `s_waitcnt` (within [`sync_supported`]) and `split`/`merge`
-/// (no-ops: the top runs without splitting).
-pub const SUPPORTED_UNITS: [u8; 8] = [
+/// [`memory_supported`]), the LDS (within [`lds_supported`]), the synchronisation unit
+/// (`s_waitcnt`, `s_barrier`) and `split`/`merge` (no-ops: the top runs without splitting).
+pub const SUPPORTED_UNITS: [u8; 9] = [
     unit::SALU,
     unit::BRANCH,
     unit::PROGRAM,
     unit::VALU,
     unit::VMEM,
     unit::SMEM,
+    unit::LDS,
     unit::SYNC,
     unit::PWS,
 ];
@@ -51,7 +53,7 @@ impl fmt::Display for Unsupported {
         write!(
             f,
             "the RTL compute unit does not execute {} instructions yet (it runs SALU, branch, \
-             program-control, vector ALU, FLAT, SMEM and s_waitcnt instructions)",
+             program-control, vector ALU, FLAT, SMEM, DS and synchronisation instructions)",
             self.unit_name()
         )
     }
@@ -90,19 +92,10 @@ pub fn supported(f: &InsnFields) -> Result<(), Unsupported> {
     let why = match f.unit {
         unit::VALU => valu_supported(f),
         unit::VMEM | unit::SMEM => memory_supported(f),
-        unit::SYNC => sync_supported(f),
+        unit::LDS => lds_supported(f),
         _ => Ok(()),
     };
     why.map_err(|why| Unsupported { unit: f.unit, why })
-}
-
-/// `Ok` for `s_waitcnt` (the contexts' counters count the memory port's requests and
-/// responses); `s_barrier` is refused (the top has no barrier yet).
-pub fn sync_supported(f: &InsnFields) -> Result<(), &'static str> {
-    match f.opcode {
-        0x0C => Ok(()),
-        _ => Err("s_barrier (the top does not hold wavefronts at a barrier yet)"),
-    }
 }
 
 /// `Ok` for a memory instruction the top's memory port serves: `flat_load_dword` and
@@ -121,6 +114,34 @@ pub fn memory_supported(f: &InsnFields) -> Result<(), &'static str> {
             }
         }
         _ => Err("a FLAT access of more than one dword (the top's port moves a dword per lane)"),
+    }
+}
+
+/// `Ok` for a DS instruction the top's LDS runs: one of the LDS block's subset
+/// ([`crate::lds::op::ALL`]) with every VGPR it names below [`super::VGPRS`] (`ADDR`, the data
+/// VGPRs it reads, the one or two it loads).
+pub fn lds_supported(f: &InsnFields) -> Result<(), &'static str> {
+    use crate::lds::op;
+    let o = f.opcode as u8;
+    if f.opcode > 0xFF || !op::ALL.contains(&o) {
+        return Err("a DS operation outside the LDS block's subset");
+    }
+    let data = match o {
+        op::WRITE2 => [f.src1, f.src2],
+        op::ADD | op::WRITE => [f.src1, f.src1],
+        _ => [f.src0, f.src0],
+    };
+    let dst = match o {
+        op::READ2 => u16::from(f.dst) + 1,
+        op::READ => u16::from(f.dst),
+        _ => f.src0,
+    };
+    match [f.src0, data[0], data[1], dst]
+        .iter()
+        .any(|&v| usize::from(v) >= super::VGPRS)
+    {
+        true => Err("a VGPR past the top's 24 per wavefront"),
+        false => Ok(()),
     }
 }
 
@@ -187,13 +208,16 @@ mod tests {
     use super::*;
 
     /// `s_add_u32 s0, s0, s0` (0x80000000), `s_branch 0` (0xBF820000), `v_mov_b32 v0, v0`
-    /// (0x7E000300), `s_load_dword s0, s[0:1], 0` (0xC0020000 0), `s_waitcnt 0` (0xBF8C0000)
-    /// and `s_endpgm` (0xBF810000) are supported; `s_barrier` (0xBF8A0000) is refused; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is refused at its
-    /// PC, `ds_write_b32 v0, v0` (0xD81A0000 0) as a unit the top lacks;
-    /// `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and `v_mac_f32 v1, v0, v0`
-    /// (0x2C020100) needs a third source; an illegal word passes (the top faults on it). Fails
-    /// if the SMEM store passes, LDS is added to the list, the VGPR limit or the three-source
-    /// check is dropped, or the walk skips words.
+    /// (0x7E000300), `s_load_dword s0, s[0:1], 0` (0xC0020000 0), `ds_write_b32 v0, v0`
+    /// (0xD81A0000 0), `s_barrier` (0xBF8A0000), `s_waitcnt 0` (0xBF8C0000) and `s_endpgm`
+    /// (0xBF810000) are supported; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is
+    /// refused at its PC, `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and
+    /// `v_mac_f32 v1, v0, v0` (0x2C020100) needs a third source; `ds_write_b32 v0, v24`
+    /// (DATA0 past the top's VGPRs) and `ds_read2_b32 v[23:24], v0` (its second VGPR past
+    /// them) are refused as lds; an illegal word passes (the top faults on it). Fails if the
+    /// SMEM store passes, DS or `s_barrier` is refused, a DS VGPR limit (data or the pair's
+    /// second) or the VALU's VGPR limit or three-source check is dropped, or the walk skips
+    /// words.
     #[test]
     fn scalar_passes_vector_is_refused() {
         let ok = [
@@ -202,18 +226,27 @@ mod tests {
             0x7E00_0300,
             0xC002_0000,
             0,
+            0xD81A_0000,
+            0,
+            0xBF8A_0000,
             0xBF8C_0000,
             0xBF81_0000,
         ];
         assert_eq!(first_unsupported(&ok), None);
-        let (pc, e) = first_unsupported(&[0xBF8C_0000, 0xBF8A_0000]).expect("refused");
-        assert_eq!((pc, e.unit_name()), (4, "sync"));
         let bad = [0x8000_0000, 0xC042_0000, 0, 0xBF81_0000];
         let (pc, e) = first_unsupported(&bad).expect("refused");
         assert_eq!((pc, e.unit_name()), (4, "smem"));
         assert!(e.to_string().contains("store"), "{e}");
-        let (pc, e) = first_unsupported(&[0xD81A_0000, 0, 0xBF81_0000]).expect("refused");
-        assert_eq!((pc, e.unit_name()), (0, "lds"));
+        for w1 in [24 << 8, 23 << 24] {
+            let w0 = if w1 == 24 << 8 {
+                0xD81A_0000
+            } else {
+                0xD86E_0000
+            };
+            let (pc, e) = first_unsupported(&[0xBF8A_0000, w0, w1, 0xBF81_0000]).expect("lds");
+            assert_eq!((pc, e.unit_name()), (4, "lds"), "{w0:#x} {w1:#x}");
+            assert!(e.to_string().contains("VGPR"), "{e}");
+        }
         for (word, why) in [(0x7E30_0300, "VGPR"), (0x2C02_0100, "three-source")] {
             let (pc, e) = first_unsupported(&[word, 0xBF81_0000]).expect("refused");
             assert_eq!((pc, e.unit_name()), (0, "valu"));

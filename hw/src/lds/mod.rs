@@ -25,7 +25,9 @@
 //! mask and the work-group's partition of the LDS: `wg_base` (its first word) and `wg_words`
 //! (its size in words, the launch's LDS bytes per work-group / 4). The compute unit's
 //! dispatcher gives each resident work-group its own partition and zeroes it at admission with
-//! `clear`, as the behavioural compute unit zeroes a work-group's LDS when it admits it.
+//! `clear` (`clear_base`, `clear_words`: any partition, in any cycle, so that an admission
+//! never waits for the LDS), as the behavioural compute unit zeroes a work-group's LDS when it
+//! admits it.
 //!
 //! # Timing
 //!
@@ -49,9 +51,10 @@
 //! | `offset` | 32 | the decoder's `imm`: OFFSET1:OFFSET0 in bits \[15:0\] (bits above ignored) |
 //! | `vdst` | 8 | the decoder's `dst`: the first VGPR a load writes |
 //! | `exec` | 64 | the effective EXEC mask (issue cycle) |
-//! | `wg_base` | 16 | the work-group's first LDS word (issue cycle; with `clear`) |
-//! | `wg_words` | 32 | the work-group's LDS size in words (issue cycle; with `clear`) |
-//! | `clear` | 1 | zero words `wg_base .. wg_base+wg_words` (taken when no instruction moves this cycle) |
+//! | `wg_base` | 16 | the work-group's first LDS word (issue cycle) |
+//! | `wg_words` | 32 | the work-group's LDS size in words (issue cycle) |
+//! | `clear` | 1 | zero words `clear_base .. clear_base+clear_words` at the edge, after the cycle's accesses (a word both written and cleared ends 0) |
+//! | `clear_base`, `clear_words` | 16, 32 | the range `clear` zeroes |
 //! | `addr[16]` | 32 each | `ADDR`, lanes of quarter `quarter` |
 //! | `data0[16]` | 32 each | `DATA0`, lanes of quarter `quarter` |
 //! | `data1[16]` | 32 each | `DATA1`, lanes of quarter `quarter` |
@@ -152,8 +155,12 @@ pub struct LdsIn {
     pub wg_base: u16,
     /// The work-group's size in words.
     pub wg_words: u32,
-    /// Zero the work-group's partition.
+    /// Zero words `clear_base .. clear_base + clear_words` (after the cycle's accesses).
     pub clear: bool,
+    /// The first word cleared.
+    pub clear_base: u16,
+    /// Words cleared.
+    pub clear_words: u32,
     /// `ADDR` of the quarter's lanes.
     pub addr: [u32; QUARTER],
     /// `DATA0` of the quarter's lanes.
@@ -201,6 +208,8 @@ crate::ports!(LdsIn {
     wg_base,
     wg_words,
     clear,
+    clear_base,
+    clear_words,
     addr,
     data0,
     data1

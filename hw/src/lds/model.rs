@@ -279,9 +279,10 @@ impl LdsModel {
             };
             let addr = r.fault.unwrap_or(if blocked { self.fault_addr } else { 0 });
             fault_now = (blocked || r.fault.is_some(), addr);
-        } else if i.clear && !i.reset {
-            let lo = u64::from(i.wg_base);
-            let hi = lo + u64::from(i.wg_words);
+        }
+        if i.clear && !i.reset {
+            let lo = u64::from(i.clear_base);
+            let hi = lo + u64::from(i.clear_words);
             for (w, m) in self.mem.iter_mut().enumerate() {
                 if (lo..hi).contains(&(w as u64)) {
                     *m = 0;

@@ -16,7 +16,7 @@ use crate::sim::twin::with_rtl_stack;
 use crate::sim::vl::{Engine, VlOptions};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
-use rtgpu_hw::cu_top::{ComputeUnitTop, CODE_WORDS, CONTEXTS};
+use rtgpu_hw::cu_top::{ComputeUnitTop, CODE_WORDS, CONTEXTS, LDS_PART_WORDS, LDS_WORDS};
 use rtgpu_hw::sched::model::Policy;
 use rust_hdl::core::prelude::*;
 use std::collections::VecDeque;
@@ -63,12 +63,13 @@ pub struct TopLaunch {
 
 impl TopLaunch {
     /// The behavioural compute unit's configuration of the RTL top's shape: one SIMD of
-    /// [`CONTEXTS`] contexts, default latencies.
+    /// [`CONTEXTS`] contexts, the top's LDS ([`LDS_WORDS`]), default latencies.
     pub fn config() -> CuConfig {
         CuConfig {
             n_simd: 1,
             n_wfc: CONTEXTS,
             code_bytes: (CODE_WORDS * 4) as u32,
+            lds_bytes: (LDS_WORDS * 4) as u32,
             ..CuConfig::default()
         }
     }
@@ -80,7 +81,8 @@ impl TopLaunch {
             abi: self.kernarg.into(),
             grid: self.grid,
             wg: self.wg,
-            lds_per_wg: 0,
+            // (The top's partition: docs/assumptions.md#A126.)
+            lds_per_wg: (LDS_PART_WORDS * 4) as u32,
             mode: Mode::NoSplit,
             s: 1,
             policy: self.policy,

@@ -86,6 +86,8 @@ impl Feed {
             valid,
             reset,
             clear,
+            clear_base: self.issue.wg_base,
+            clear_words: self.issue.wg_words,
             addr: std::array::from_fn(|l| self.addr[at + l]),
             data0: std::array::from_fn(|l| self.data0[at + l]),
             data1: std::array::from_fn(|l| self.data1[at + l]),
@@ -162,6 +164,8 @@ pub fn apply(u: &mut LdsTbBlock, i: &LdsIn) {
     u.wg_base.next = u64::from(i.wg_base).to_bits();
     u.wg_words.next = u64::from(i.wg_words).to_bits();
     u.clear.next = i.clear;
+    u.clear_base.next = u64::from(i.clear_base).to_bits();
+    u.clear_words.next = u64::from(i.clear_words).to_bits();
     for l in 0..QUARTER {
         u.addr[l].next = u64::from(i.addr[l]).to_bits();
         u.data0[l].next = u64::from(i.data0[l]).to_bits();
@@ -332,12 +336,7 @@ const WAIVERS: [Waiver; 4] = [
 ];
 
 fn marker(inp: &LdsIn, out: &LdsOut) -> Option<String> {
-    match (
-        inp.reset,
-        out.fault,
-        out.done,
-        inp.clear && !inp.valid && !out.busy,
-    ) {
+    match (inp.reset, out.fault, out.done, inp.clear) {
         (true, _, _, _) => Some("reset".into()),
         (false, true, _, _) => Some("fault".into()),
         (false, false, true, _) => Some("done".into()),

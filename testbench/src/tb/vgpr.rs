@@ -41,14 +41,23 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.m_slot.next = u64::from(i.m.slot).to_bits();
     u.m_reg.next = u64::from(i.m.reg).to_bits();
     u.m_mask.next = i.m_mask.to_bits();
+    u.y_slot.next = u64::from(i.y[0].slot).to_bits();
     for p in 0..3 {
         u.x_slot[p].next = u64::from(i.x[p].slot).to_bits();
         u.x_reg[p].next = u64::from(i.x[p].reg).to_bits();
+        u.y_reg[p].next = u64::from(i.y[p].reg).to_bits();
     }
+    u.l_we.next = i.l_we;
+    u.l_two.next = i.l_two;
+    u.l_slot.next = u64::from(i.l.slot).to_bits();
+    u.l_reg.next = u64::from(i.l.reg).to_bits();
+    u.l_mask.next = i.l_mask.to_bits();
     let word = |d: &[u32], l: usize| u64::from(d.get(l).copied().unwrap_or(0)).to_bits();
     for l in 0..TB_LANES {
         u.w_data[l].next = word(&i.data, l);
         u.m_data[l].next = word(&i.m_data, l);
+        u.l_data[l].next = word(&i.l_data, l);
+        u.l_data1[l].next = word(&i.l_data1, l);
     }
 }
 
@@ -60,6 +69,7 @@ pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
         a: row(&u.a_data),
         b: row(&u.b_data),
         x: [row(&u.x0_data), row(&u.x1_data), row(&u.x2_data)],
+        y: [row(&u.y0_data), row(&u.y1_data), row(&u.y2_data)],
     }
 }
 
@@ -74,8 +84,9 @@ fn address(rng: &mut ChaCha8Rng) -> VgprAddr {
     }
 }
 
-/// A cycle of random traffic: two writes (their lanes masked; the memory's often to the
-/// other's row), reads of random rows or of the row written, a clear or a reset now and then.
+/// A cycle of random traffic: three writes (their lanes masked; the memory's and the LDS's,
+/// a row or a pair, often to the first's row), reads of random rows or of the row written, a
+/// clear or a reset now and then.
 pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
     let w = address(rng);
     let read = |rng: &mut ChaCha8Rng| match rng.gen_ratio(1, 3) {
@@ -83,6 +94,12 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         false => address(rng),
     };
     let m = read(rng);
+    let l = read(rng);
+    let y0 = read(rng);
+    let y_reg = |rng: &mut ChaCha8Rng| VgprAddr {
+        slot: y0.slot,
+        ..read(rng)
+    };
     VgprIn {
         reset: rng.gen_ratio(1, 200),
         clear: rng.gen_ratio(1, 24),
@@ -99,6 +116,13 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         m,
         m_mask: rng.gen_range(0..1 << TB_LANES),
         m_data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+        y: [y0, y_reg(rng), y_reg(rng)],
+        l_we: rng.gen_ratio(1, 3),
+        l_two: rng.gen_ratio(1, 2),
+        l,
+        l_mask: rng.gen_range(0..1 << TB_LANES),
+        l_data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+        l_data1: (0..TB_LANES).map(|_| rng.gen()).collect(),
     }
 }
 
@@ -188,7 +212,7 @@ impl BlockTb for VgprTb {
     }
 
     fn description(&self) -> &'static str {
-        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on both write ports, reads (ports a, b and the write-first x ports) of the written row, slot clears, resets; RTL == model every cycle"
+        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the three write ports (w, m, the LDS's l: a row or a pair), reads (ports a, b, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {

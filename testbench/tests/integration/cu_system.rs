@@ -78,22 +78,36 @@ fn rtl_run_reports_the_behavioural_cycles() {
 /// width check dropped from `cu_top::memory_supported`.
 #[test]
 fn a_wide_memory_instruction_is_unsupported_in_rtl() {
-    let dir = tempfile::tempdir().unwrap();
-    let k = dir.path().join("flat.s");
-    std::fs::write(
-        &k,
+    refused(
         "v_mov_b32 v1, 0\nflat_load_dwordx2 v[2:3], v[0:1]\ns_endpgm\n",
-    )
-    .unwrap();
+        "vmem",
+        "flat_load_dwordx2",
+    );
+}
+
+/// A DS instruction, which the top executes in partitions of a size the system's launch does
+/// not set yet (docs/assumptions.md#A126), is refused likewise; `s_barrier` before it is not.
+/// Fails if the RTL run drops its DS refusal.
+#[test]
+fn an_lds_instruction_is_unsupported_in_rtl() {
+    refused(
+        "s_barrier\nds_write_b32 v1, v0\ns_endpgm\n",
+        "lds",
+        "ds_write_b32",
+    );
+}
+
+/// Runs kernel `source` on the RTL system: it must be refused at PC 4 (unit `unit`,
+/// instruction starting with `mnemonic`).
+fn refused(source: &str, unit: &str, mnemonic: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let k = dir.path().join("k.s");
+    std::fs::write(&k, source).unwrap();
     let o = RunOpts::from_args(&[k.to_str().unwrap(), "--top", "rtl"]).unwrap();
     match rtl_run::run(&o) {
         Err(RtlRefusal::Unsupported(u)) => {
-            assert_eq!((u.error, u.pc, u.unit), ("unsupported_in_rtl", 4, "vmem"));
-            assert!(
-                u.instruction.starts_with("flat_load_dwordx2"),
-                "{}",
-                u.instruction
-            );
+            assert_eq!((u.error, u.pc, u.unit), ("unsupported_in_rtl", 4, unit));
+            assert!(u.instruction.starts_with(mnemonic), "{}", u.instruction);
         }
         other => panic!("not refused: {other:?}"),
     }

@@ -87,7 +87,7 @@ fn vector_kernels_issue_as_the_behavioural_unit() {
     lock_step("valu_mix", 200, Engine::Harness);
 }
 
-/// The scalar, vector and memory lock-step runs above on the top's Verilator build (a quick
+/// The scalar, vector, memory and LDS lock-step runs on the top's Verilator build (a quick
 /// build, about a minute of C++ since the VGPR lanes are memory arrays). A Verilator build
 /// that evaluates a same-cycle path between the top's sub-blocks in the wrong order (one
 /// did: a memory response counted in its own cycle made an `s_waitcnt` issue twice) fails
@@ -96,8 +96,22 @@ fn vector_kernels_issue_as_the_behavioural_unit() {
 fn the_verilator_build_issues_as_the_behavioural_unit() {
     lock_step("scalar_loop", 80, Engine::Verilator);
     lock_step("valu_mix", 200, Engine::Verilator);
-    memory_lock_step(Engine::Verilator);
+    memory_lock_step(MEMORY_LAUNCHES, Engine::Verilator);
+    // The LDS kernels at their own launches: `lds_reduce`'s four work-groups of four
+    // wavefronts one after the other in one partition, `lds_pairs` at grid 512.
+    memory_lock_step(
+        &[("lds_reduce", 1024, 256), ("rtl/lds_pairs", 512, 64)],
+        Engine::Verilator,
+    );
 }
+
+/// The memory kernels' launches: `mem_mix` and `fig2_divergent` at grids 256/64 and 192/192.
+const MEMORY_LAUNCHES: &[(&str, u32, u32)] = &[
+    ("rtl/mem_mix", 256, 64),
+    ("rtl/mem_mix", 192, 192),
+    ("fig2_divergent", 256, 64),
+    ("fig2_divergent", 192, 192),
+];
 
 /// `mem_mix` (SMEM loads of 1, 2 and 4 dwords, FLAT loads and stores under partial masks,
 /// a store read back, partial `s_waitcnt` counts) and `fig2_divergent` without splitting
@@ -107,27 +121,7 @@ fn the_verilator_build_issues_as_the_behavioural_unit() {
 /// change. On rust-hdl's simulation of the top (its Verilator build below).
 #[test]
 fn memory_kernels_issue_as_the_behavioural_unit() {
-    memory_lock_step(Engine::Harness);
-}
-
-/// The memory kernels of [`memory_kernels_issue_as_the_behavioural_unit`] on the RTL top
-/// under `engine`.
-fn memory_lock_step(engine: Engine) {
-    for path in ["rtl/mem_mix", "fig2_divergent"] {
-        for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
-            for (grid, wg) in [(256, 64), (192, 192)] {
-                let (code, mem, l) = with_memory(path, grid, wg, policy);
-                let at = format!("{path} {policy:?} grid {grid} wg {wg}");
-                let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
-                let r =
-                    run_rtl(&code, &l, &mem, engine, LIMIT).unwrap_or_else(|e| panic!("{at}: {e}"));
-                assert!(b.fault.is_none() && b.mem != mem, "{at}: the kernel stores");
-                if let Some(d) = first_difference(&b, &r) {
-                    panic!("{at}: {d}");
-                }
-            }
-        }
-    }
+    memory_lock_step(MEMORY_LAUNCHES, Engine::Harness);
 }
 
 /// `mem_mix` with the data memory cut 40 dwords short of its image: the last wavefront's
@@ -185,4 +179,54 @@ fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
         gtkw[..g_w0].ends_with("rtgpu disasm --gtkwave-filter\n"),
         "{gtkw}"
     );
+}
+
+/// Runs kernels with memory on both sides under the three policies at the launches given
+/// (kernel path, grid, work-group size): the RTL top must issue what the behavioural unit
+/// issues, cycle for cycle, and leave the same data memory, which the kernels change.
+fn memory_lock_step(launches: &[(&str, u32, u32)], engine: Engine) {
+    for &(path, grid, wg) in launches {
+        for policy in [Policy::Lrr, Policy::Rr, Policy::Gto] {
+            let (code, mem, l) = with_memory(path, grid, wg, policy);
+            let at = format!("{path} {policy:?} grid {grid} wg {wg}");
+            let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+            let r = run_rtl(&code, &l, &mem, engine, LIMIT).unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert!(b.fault.is_none() && b.mem != mem, "{at}: the kernel stores");
+            if let Some(d) = first_difference(&b, &r) {
+                panic!("{at}: {d}");
+            }
+        }
+    }
+}
+
+/// `lds_reduce` (a work-group of four wavefronts: `ds_write_b32`, `ds_read_b32`,
+/// `ds_add_u32` from every lane and from some, eleven barriers) in one work-group, and
+/// `lds_pairs` in five one-wavefront work-groups (four resident at once in four LDS
+/// partitions, the fifth reusing the first's, which must be zeroed at its admission:
+/// `ds_write2_b32` / `ds_read2_b32` across lanes, `ds_add_u32` under a partial EXEC into a
+/// word that must start at 0, two barriers), under the three policies: the same issues, cycle
+/// for cycle, and the same sums, counts and XORs in memory. On rust-hdl's simulation; at the
+/// kernels' own grids on the Verilator build
+/// ([`the_verilator_build_issues_as_the_behavioural_unit`]).
+#[test]
+fn lds_kernels_issue_as_the_behavioural_unit() {
+    memory_lock_step(
+        &[("lds_reduce", 256, 256), ("rtl/lds_pairs", 320, 64)],
+        Engine::Harness,
+    );
+}
+
+/// `lds_pairs` with its neighbour offset set to 1008: lane 1's `ds_read2_b32` reads byte
+/// 1024 of a 1 KiB partition, and the launch stops on both sides in the same cycle at the same
+/// PC, with the same memory (the stores before it).
+#[test]
+fn an_lds_fault_stops_both_alike() {
+    let (code, mut mem, l) = with_memory("rtl/lds_pairs", 256, 64, Policy::Gto);
+    mem[(l.kernarg / 4) as usize + 4] = 1008;
+    let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+    let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
+    assert!(b.fault.is_some(), "the behavioural launch faults");
+    if let Some(d) = first_difference(&b, &r) {
+        panic!("lds_pairs past its partition: {d}");
+    }
 }

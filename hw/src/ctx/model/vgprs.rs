@@ -1,5 +1,5 @@
 //! Reference model of the vector register file ([`crate::ctx::Vgprs`]): slot-major rows of
-//! lanes, a clear (`v0` to the work-item ids), a masked write and a reset at the edge, in the contract's order.
+//! lanes, a clear (`v0` to the work-item ids), the masked writes and a reset at the edge, in the contract's order.
 
 use crate::ctx::{VgprAddr, VgprIn, VgprOut};
 
@@ -47,6 +47,12 @@ impl VgprModel {
             a: self.row(i.a),
             b: self.row(i.b),
             x: i.x.map(|x| self.row_after_w(x, i)),
+            y: i.y.map(|y| {
+                self.row(VgprAddr {
+                    slot: i.y[0].slot,
+                    reg: y.reg,
+                })
+            }),
         }
     }
 
@@ -69,9 +75,15 @@ impl VgprModel {
                 *w = i.clear_v0.wrapping_add(l as u32);
             }
         }
+        let l2 = VgprAddr {
+            reg: i.l.reg.wrapping_add(1),
+            ..i.l
+        };
         for (we, a, mask, data) in [
             (i.we, i.w, i.mask, &i.data),
             (i.m_we, i.m, i.m_mask, &i.m_data),
+            (i.l_we, i.l, i.l_mask, &i.l_data),
+            (i.l_we && i.l_two, l2, i.l_mask, &i.l_data1),
         ] {
             if let (true, Some(b)) = (we, self.base(a)) {
                 write_lanes(&mut self.words[b..b + self.lanes], mask, data);
@@ -149,5 +161,32 @@ mod tests {
         assert_eq!(o.x, [vec![5, 6, 0, 0], vec![0; 4], vec![0; 4]]);
         m.clock(&i);
         assert_eq!(m.row(at(1, 2)), [5, 10, 11, 0]);
+    }
+
+    /// The LDS's write of a pair (rows 2 and 3) wins over port `m` in its lanes; its read
+    /// ports show the old rows in the cycle of the write and read one slot. Fails if `l_two`
+    /// writes row 2 twice, or `m` wins.
+    #[test]
+    fn the_lds_writes_a_pair_last() {
+        let mut m = VgprModel::new(2, 4, 4);
+        let i = VgprIn {
+            m_we: true,
+            m: at(1, 2),
+            m_mask: 0b1111,
+            m_data: vec![1, 1, 1, 1],
+            l_we: true,
+            l_two: true,
+            l: at(1, 2),
+            l_mask: 0b0101,
+            l_data: vec![5, 6, 7, 8],
+            l_data1: vec![9, 10, 11, 12],
+            y: [at(1, 2), at(0, 3), at(0, 9)],
+            ..VgprIn::default()
+        };
+        assert_eq!(m.outputs(&i).y, [vec![0; 4], vec![0; 4], vec![0; 4]]);
+        m.clock(&i);
+        assert_eq!(m.row(at(1, 2)), [5, 1, 7, 1]);
+        assert_eq!(m.row(at(1, 3)), [9, 0, 11, 0]);
+        assert_eq!(m.outputs(&i).y[1], [9, 0, 11, 0], "y[1] reads slot 1");
     }
 }

@@ -1,6 +1,7 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row, the clear
 //! (`v0` to the lane's work-item id), the two writes and the reset steps of the edge
-//! ([`crate::ctx`]), the two read ports and the memory unit's three write-first read ports.
+//! ([`crate::ctx`]), the two read ports, the memory unit's three write-first read ports, the
+//! LDS's three read ports and its write (one row or a pair).
 //!
 //! The lane is a memory primitive, like rust-hdl's own `RAM`: [`Logic`] written by hand, a
 //! Rust `update` for rust-hdl's simulation (the rows in a vector) and hand-written Verilog
@@ -8,7 +9,8 @@
 //! flip-flops, each lane was `M` `DFF` module instances and a read multiplexer per port
 //! spelled out row by row: the 64 lanes of the top's file were two thirds of the compute
 //! unit's Verilog (10.7 of 16 MB). Both descriptions take the edge's steps in the same order:
-//! the clear, port `w`, port `m`, the reset (the last step that writes a word wins).
+//! the clear, port `w`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
+//! writes a word wins).
 
 use rust_hdl::prelude::*;
 use std::fmt::Write;
@@ -73,6 +75,34 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub x2_reg: Signal<In, Bits<8>>,
     /// The lane's word of row `x2`, likewise.
     pub x2_data: Signal<Out, Bits<32>>,
+    /// The LDS's read ports' slot.
+    pub y_slot: Signal<In, Bits<8>>,
+    /// Read port `y0`'s VGPR.
+    pub y0_reg: Signal<In, Bits<8>>,
+    /// Read port `y1`'s VGPR.
+    pub y1_reg: Signal<In, Bits<8>>,
+    /// Read port `y2`'s VGPR.
+    pub y2_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row (`y_slot`, `y0_reg`) (0 past the end).
+    pub y0_data: Signal<Out, Bits<32>>,
+    /// Likewise for `y1_reg`.
+    pub y1_data: Signal<Out, Bits<32>>,
+    /// Likewise for `y2_reg`.
+    pub y2_data: Signal<Out, Bits<32>>,
+    /// Write this lane's word of row (`l_slot`, `l_reg`) (the LDS's write; after port `m`'s).
+    pub l_we: Signal<In, Bit>,
+    /// Write this lane's word of row (`l_slot`, `l2_reg`) (the pair's second row).
+    pub l2_we: Signal<In, Bit>,
+    /// The slot written.
+    pub l_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub l_reg: Signal<In, Bits<8>>,
+    /// The pair's second VGPR.
+    pub l2_reg: Signal<In, Bits<8>>,
+    /// The value of row `l_reg`.
+    pub l_data: Signal<In, Bits<32>>,
+    /// The value of row `l2_reg`.
+    pub l2_data: Signal<In, Bits<32>>,
     /// The rows, `slot · V + reg`, for rust-hdl's simulation (not a signal).
     _rows: Vec<u32>,
 }
@@ -110,13 +140,40 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             x2_slot: Default::default(),
             x2_reg: Default::default(),
             x2_data: Default::default(),
+            y_slot: Default::default(),
+            y0_reg: Default::default(),
+            y1_reg: Default::default(),
+            y2_reg: Default::default(),
+            y0_data: Default::default(),
+            y1_data: Default::default(),
+            y2_data: Default::default(),
+            l_we: Default::default(),
+            l2_we: Default::default(),
+            l_slot: Default::default(),
+            l_reg: Default::default(),
+            l2_reg: Default::default(),
+            l_data: Default::default(),
+            l2_data: Default::default(),
             _rows: vec![0; M],
         }
     }
 }
 
-/// The read and write ports' names, in the Verilog.
-const PORTS: [&str; 7] = ["a", "b", "w", "m", "x0", "x1", "x2"];
+/// The read and write ports' rows in the Verilog: the name, its slot and VGPR signals.
+const PORTS: [(&str, &str, &str); 12] = [
+    ("a", "a_slot", "a_reg"),
+    ("b", "b_slot", "b_reg"),
+    ("w", "w_slot", "w_reg"),
+    ("m", "m_slot", "m_reg"),
+    ("x0", "x0_slot", "x0_reg"),
+    ("x1", "x1_slot", "x1_reg"),
+    ("x2", "x2_slot", "x2_reg"),
+    ("y0", "y_slot", "y0_reg"),
+    ("y1", "y_slot", "y1_reg"),
+    ("y2", "y_slot", "y2_reg"),
+    ("l", "l_slot", "l_reg"),
+    ("l2", "l_slot", "l2_reg"),
+];
 
 /// A word as a signal value.
 fn bits32(x: u32) -> Bits<32> {
@@ -156,7 +213,7 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         }
     }
 
-    /// The steps of an edge: the clear, port `w`, port `m`, the reset.
+    /// The steps of an edge: the clear, port `w`, port `m`, the LDS's `l` and `l2`, the reset.
     fn edge(&mut self) {
         if self.clear.val() {
             if let Some(first) = Self::row(self.clear_slot.val(), Bits::from(0)) {
@@ -167,9 +224,30 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         if let Some(w) = self.w_row() {
             self._rows[w] = self.w_data.val().index() as u32;
         }
-        if let Some(m) = Self::row(self.m_slot.val(), self.m_reg.val()).filter(|_| self.m_we.val())
-        {
-            self._rows[m] = self.m_data.val().index() as u32;
+        let writes = [
+            (
+                self.m_we.val(),
+                self.m_slot.val(),
+                self.m_reg.val(),
+                self.m_data.val(),
+            ),
+            (
+                self.l_we.val(),
+                self.l_slot.val(),
+                self.l_reg.val(),
+                self.l_data.val(),
+            ),
+            (
+                self.l2_we.val(),
+                self.l_slot.val(),
+                self.l2_reg.val(),
+                self.l2_data.val(),
+            ),
+        ];
+        for (we, slot, reg, data) in writes {
+            if let Some(r) = Self::row(slot, reg).filter(|_| we) {
+                self._rows[r] = data.index() as u32;
+            }
         }
         if self.reset.val() {
             self._rows.fill(0);
@@ -182,15 +260,15 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         let (slots, last) = (M / V, M - 1);
         let top = (usize::BITS - last.leading_zeros()).max(1) - 1;
         let mut v = format!("reg [31:0] mem [0:{last}];\ninteger i;\n");
-        for p in PORTS {
+        for (p, slot, reg) in PORTS {
             let _ = writeln!(
                 v,
-                "wire [15:0] {p}_row = {{8'h0, {p}_slot}} * 16'd{V} + {{8'h0, {p}_reg}};\n\
+                "wire [15:0] {p}_row = {{8'h0, {slot}}} * 16'd{V} + {{8'h0, {reg}}};\n\
                  wire [{top}:0] {p}_idx = {p}_row[{top}:0];\n\
-                 wire {p}_ok = ({{1'b0, {p}_slot}} < 9'd{slots}) && ({{1'b0, {p}_reg}} < 9'd{V});"
+                 wire {p}_ok = ({{1'b0, {slot}}} < 9'd{slots}) && ({{1'b0, {reg}}} < 9'd{V});"
             );
         }
-        let rows = PORTS.map(|p| format!("{p}_row")).join(", ");
+        let rows = PORTS.map(|(p, _, _)| format!("{p}_row")).join(", ");
         let _ = writeln!(
             v,
             "// A row below M fits the index; Verilator's lint skips `unused*` names.\n\
@@ -213,9 +291,14 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
             v,
             "   if (we && w_ok) mem[w_idx] <= w_data;\n   \
              if (m_we && m_ok) mem[m_idx] <= m_data;\n   \
+             if (l_we && l_ok) mem[l_idx] <= l_data;\n   \
+             if (l2_we && l2_ok) mem[l2_idx] <= l2_data;\n   \
              if (reset) begin\n{}   end\nend\n\n\
              always @(*) begin\n   a_data = a_ok ? mem[a_idx] : 32'h0;\n   \
-             b_data = b_ok ? mem[b_idx] : 32'h0;\n",
+             b_data = b_ok ? mem[b_idx] : 32'h0;\n   \
+             y0_data = y0_ok ? mem[y0_idx] : 32'h0;\n   \
+             y1_data = y1_ok ? mem[y1_idx] : 32'h0;\n   \
+             y2_data = y2_ok ? mem[y2_idx] : 32'h0;\n",
             zeroes(0..M)
         );
         for x in ["x0", "x1", "x2"] {
@@ -240,6 +323,10 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         );
         self.a_data.next = bits32(self.word(a));
         self.b_data.next = bits32(self.word(b));
+        let y = self.y_slot.val();
+        self.y0_data.next = bits32(self.word(Self::row(y, self.y0_reg.val())));
+        self.y1_data.next = bits32(self.word(Self::row(y, self.y1_reg.val())));
+        self.y2_data.next = bits32(self.word(Self::row(y, self.y2_reg.val())));
         self.x0_data.next = self.x_read(self.x0_slot.val(), self.x0_reg.val());
         self.x1_data.next = self.x_read(self.x1_slot.val(), self.x1_reg.val());
         self.x2_data.next = self.x_read(self.x2_slot.val(), self.x2_reg.val());
@@ -251,6 +338,9 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         self.x0_data.connect();
         self.x1_data.connect();
         self.x2_data.connect();
+        self.y0_data.connect();
+        self.y1_data.connect();
+        self.y2_data.connect();
     }
 
     fn hdl(&self) -> Verilog {

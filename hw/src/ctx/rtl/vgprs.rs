@@ -62,10 +62,37 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub x1_data: [Signal<Out, Bits<32>>; L],
     /// Row `x[2]`, lane `l`, likewise.
     pub x2_data: [Signal<Out, Bits<32>>; L],
+    /// The LDS's read ports' slot.
+    pub y_slot: Signal<In, Bits<8>>,
+    /// The LDS's read ports' VGPRs (`ADDR`, `DATA0`, `DATA1`).
+    pub y_reg: [Signal<In, Bits<8>>; 3],
+    /// Row (`y_slot`, `y_reg[0]`), lane `l` (0 past the end).
+    pub y0_data: [Signal<Out, Bits<32>>; L],
+    /// Row (`y_slot`, `y_reg[1]`), lane `l`.
+    pub y1_data: [Signal<Out, Bits<32>>; L],
+    /// Row (`y_slot`, `y_reg[2]`), lane `l`.
+    pub y2_data: [Signal<Out, Bits<32>>; L],
+    /// The LDS's write: row (`l_slot`, `l_reg`) takes `l_data` in the lanes of `l_mask` (after
+    /// port `m`'s write).
+    pub l_we: Signal<In, Bit>,
+    /// With `l_we`: row (`l_slot`, `l_reg` + 1) takes `l_data1` in the same lanes.
+    pub l_two: Signal<In, Bit>,
+    /// The slot written.
+    pub l_slot: Signal<In, Bits<8>>,
+    /// The (first) VGPR written.
+    pub l_reg: Signal<In, Bits<8>>,
+    /// The lanes written.
+    pub l_mask: Signal<In, Bits<L>>,
+    /// The first row's values.
+    pub l_data: [Signal<In, Bits<32>>; L],
+    /// The second row's values.
+    pub l_data1: [Signal<In, Bits<32>>; L],
     /// The lanes.
     lane: [VgprLane<M, V>; L],
     /// Lane `l`'s index.
     kl: [Constant<Bits<32>>; L],
+    /// 1.
+    one8: Constant<Bits<8>>,
 }
 
 impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for Vgprs<S, V, L, M> {
@@ -98,8 +125,21 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             x0_data: array_init::array_init(|_| Default::default()),
             x1_data: array_init::array_init(|_| Default::default()),
             x2_data: array_init::array_init(|_| Default::default()),
+            y_slot: Default::default(),
+            y_reg: Default::default(),
+            y0_data: array_init::array_init(|_| Default::default()),
+            y1_data: array_init::array_init(|_| Default::default()),
+            y2_data: array_init::array_init(|_| Default::default()),
+            l_we: Default::default(),
+            l_two: Default::default(),
+            l_slot: Default::default(),
+            l_reg: Default::default(),
+            l_mask: Default::default(),
+            l_data: array_init::array_init(|_| Default::default()),
+            l_data1: array_init::array_init(|_| Default::default()),
             lane: array_init::array_init(|_| Default::default()),
             kl: array_init::array_init(|l| crate::hdl::k(l as u64)),
+            one8: crate::hdl::k(1),
         }
     }
 }
@@ -131,6 +171,21 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].x1_reg.next = self.x_reg[1].val();
             self.lane[l].x2_slot.next = self.x_slot[2].val();
             self.lane[l].x2_reg.next = self.x_reg[2].val();
+            self.lane[l].y_slot.next = self.y_slot.val();
+            self.lane[l].y0_reg.next = self.y_reg[0].val();
+            self.lane[l].y1_reg.next = self.y_reg[1].val();
+            self.lane[l].y2_reg.next = self.y_reg[2].val();
+            self.y0_data[l].next = self.lane[l].y0_data.val();
+            self.y1_data[l].next = self.lane[l].y1_data.val();
+            self.y2_data[l].next = self.lane[l].y2_data.val();
+            self.lane[l].l_we.next = self.l_we.val() & self.l_mask.val().get_bit(l);
+            self.lane[l].l2_we.next =
+                self.l_we.val() & self.l_two.val() & self.l_mask.val().get_bit(l);
+            self.lane[l].l_slot.next = self.l_slot.val();
+            self.lane[l].l_reg.next = self.l_reg.val();
+            self.lane[l].l2_reg.next = self.l_reg.val() + self.one8.val();
+            self.lane[l].l_data.next = self.l_data[l].val();
+            self.lane[l].l2_data.next = self.l_data1[l].val();
             self.a_data[l].next = self.lane[l].a_data.val();
             self.b_data[l].next = self.lane[l].b_data.val();
             self.x0_data[l].next = self.lane[l].x0_data.val();

@@ -1,7 +1,10 @@
 //! The compute unit's RTL top and its glue sub-blocks.
 
 pub mod age_rank;
+pub mod barrier;
 pub mod branch;
+pub mod lds_check;
+pub mod lds_port;
 pub mod mem_request;
 pub mod mem_return;
 pub mod salu_operands;

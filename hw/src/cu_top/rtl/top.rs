@@ -1,19 +1,25 @@
 //! `ComputeUnitTop`: the compute unit's blocks wired into one RTL design.
 
 use super::age_rank::AgeRank;
+use super::barrier::BarrierRelease;
 use super::branch::BranchTarget;
+use super::lds_check::LdsCheck;
+use super::lds_port::LdsPort;
 use super::mem_request::MemRequest;
 use super::mem_return::MemReturn;
 use super::salu_operands::SaluOperands;
 use super::valu_operands::ValuOperands;
 use super::wave_init::WaveInit;
 use crate::ctx::{CtxRegs, Vgprs, INIT_SGPRS};
-use crate::cu_top::{CODE_WORDS, CONTEXTS as C, SGPR_WORDS, VGPRS, VGPR_ROWS};
+use crate::cu_top::{
+    CODE_WORDS, CONTEXTS as C, LDS_PART_WORDS, LDS_WORDS, SGPR_WORDS, VGPRS, VGPR_ROWS,
+};
 use crate::dispatch::Dispatch;
 use crate::fetch::Fetch;
 use crate::hdl::k;
 use crate::isa::rtl::insn_fields::InsnFields;
 use crate::issue::Issue;
+use crate::lds::Lds;
 use crate::pws::rtl::simd_group::SimdGroup;
 use crate::salu::Salu;
 use crate::valu::Valu;
@@ -107,7 +113,9 @@ pub struct ComputeUnitTop {
     pub fault_pc: Signal<Out, Bits<32>>,
     /// The error is a memory access outside the data memory.
     pub fault_mem: Signal<Out, Bit>,
-    /// Its byte address (low 32 bits).
+    /// The error is an LDS access outside the work-group's partition.
+    pub fault_lds: Signal<Out, Bit>,
+    /// Its byte address (low 32 bits; an LDS address is relative to the partition).
     pub fault_addr: Signal<Out, Bits<32>>,
     /// Probe: an instruction issues this cycle.
     pub issue_valid: Signal<Out, Bit>,
@@ -155,6 +163,14 @@ pub struct ComputeUnitTop {
     group: SimdGroup<64, 2, { 2 * C }>,
     /// The work-group dispatcher.
     disp: Dispatch<1, C, C>,
+    /// The local data share: a partition per resident work-group entry.
+    lds: Lds<LDS_WORDS>,
+    /// The LDS's operand rows and instructions in flight.
+    lport: LdsPort<C>,
+    /// The LDS fault check of the issue cycle.
+    lcheck: LdsCheck,
+    /// `s_barrier`'s release.
+    bar: BarrierRelease<C>,
     /// The contexts' age ranks (greedy-then-oldest).
     ranks: AgeRank<C>,
     /// Each context's age: its wavefront's dispatch order in the launch.
@@ -171,11 +187,18 @@ pub struct ComputeUnitTop {
     fpc: DFF<Bits<32>>,
     /// The error is a memory access.
     fmem: DFF<Bit>,
+    /// The error is an LDS access.
+    flds: DFF<Bit>,
     /// Its address.
     faddr: DFF<Bits<32>>,
-    /// A FLAT / SMEM instruction issues.
+    /// A FLAT / SMEM / DS instruction issues.
     is_flat: Signal<Local, Bit>,
     is_smem: Signal<Local, Bit>,
+    is_ds: Signal<Local, Bit>,
+    /// The issuing context's LDS partition (its first word).
+    g_base: Signal<Local, Bits<16>>,
+    /// A launch or a reset: the LDS's instructions in flight are forgotten.
+    lds_reset: Signal<Local, Bit>,
     /// The slots whose contexts are EMPTY or DONE.
     free: Signal<Local, Bits<C>>,
     /// The context whose `s_endpgm` issues (one-hot).
@@ -212,6 +235,15 @@ pub struct ComputeUnitTop {
     u_branch: Constant<Bits<4>>,
     u_vmem: Constant<Bits<4>>,
     u_smem: Constant<Bits<4>>,
+    u_lds: Constant<Bits<4>>,
+    u_sync: Constant<Bits<4>>,
+    op_barrier: Constant<Bits<10>>,
+    /// Entry `r`'s LDS partition: its first word.
+    part_base: [Constant<Bits<16>>; C],
+    /// Words of a partition.
+    part_words: Constant<Bits<32>>,
+    /// Quarter numbers.
+    kq: [Constant<Bits<2>>; 4],
     f_smem: Constant<Bits<4>>,
     op_store: Constant<Bits<10>>,
     one_reg: Constant<Bits<8>>,
@@ -277,6 +309,7 @@ impl Default for ComputeUnitTop {
             fault: Default::default(),
             fault_pc: Default::default(),
             fault_mem: Default::default(),
+            fault_lds: Default::default(),
             fault_addr: Default::default(),
             issue_valid: Default::default(),
             issue_slot: Default::default(),
@@ -301,6 +334,10 @@ impl Default for ComputeUnitTop {
             mret: Default::default(),
             group: Default::default(),
             disp: Default::default(),
+            lds: Default::default(),
+            lport: Default::default(),
+            lcheck: Default::default(),
+            bar: Default::default(),
             ranks: Default::default(),
             age: array_init::array_init(|_| Default::default()),
             sent: Default::default(),
@@ -309,9 +346,13 @@ impl Default for ComputeUnitTop {
             failed: Default::default(),
             fpc: Default::default(),
             fmem: Default::default(),
+            flds: Default::default(),
             faddr: Default::default(),
             is_flat: Default::default(),
             is_smem: Default::default(),
+            is_ds: Default::default(),
+            g_base: Default::default(),
+            lds_reset: Default::default(),
             free: Default::default(),
             started: Default::default(),
             ending: Default::default(),
@@ -340,6 +381,12 @@ impl Default for ComputeUnitTop {
             u_branch: k(6),
             u_vmem: k(3),
             u_smem: k(4),
+            u_lds: k(5),
+            u_sync: k(8),
+            op_barrier: k(0x0A),
+            part_base: array_init::array_init(|r| k((r * LDS_PART_WORDS) as u64)),
+            part_words: k(LDS_PART_WORDS as u64),
+            kq: array_init::array_init(|q| k(q as u64)),
             f_smem: k(6),
             op_store: k(0x1C),
             one_reg: k(1),
@@ -366,7 +413,7 @@ impl Logic for ComputeUnitTop {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets.
-        dff_setup!(self, clock, running, failed, fpc, fmem, faddr, sent);
+        dff_setup!(self, clock, running, failed, fpc, fmem, flds, faddr, sent);
         for c in 0..C {
             self.wi[c].clock.next = self.clock.val();
             self.wi[c].d.next = self.wi[c].q.val();
@@ -394,6 +441,13 @@ impl Logic for ComputeUnitTop {
         self.mret.clock.next = self.clock.val();
         self.group.clock.next = self.clock.val();
         self.disp.clock.next = self.clock.val();
+        self.lds.clock.next = self.clock.val();
+        self.lport.clock.next = self.clock.val();
+        self.bar.clock.next = self.clock.val();
+        self.lds_reset.next = self.reset.val() | self.launch.val();
+        self.lds.reset.next = self.lds_reset.val();
+        self.lport.reset.next = self.lds_reset.val();
+        self.bar.reset.next = self.lds_reset.val();
         self.fetch.reset.next = self.reset.val();
         self.regs.reset.next = self.reset.val();
         self.issue.reset.next = self.reset.val();
@@ -473,7 +527,7 @@ impl Logic for ComputeUnitTop {
         self.issue.issue_period.next = self.issue_period.val();
         self.issue.split_on.next = false;
         self.issue.pipe_mem.next = false;
-        self.issue.pipe_lds.next = false;
+        self.issue.pipe_lds.next = self.lds.busy.val();
         self.issue.port_free.next = !self.disp.send[0].val();
         self.issue.idu_on.next = false;
         self.issue.idu_ok.next = false;
@@ -481,7 +535,7 @@ impl Logic for ComputeUnitTop {
         self.fetch.sel[1].next = self.started.val();
         self.issue.start.next = self.started.val();
         self.issue.stop.next = self.zc.val();
-        self.issue.bar_release.next = self.zc.val();
+        self.issue.bar_release.next = self.bar.released.val();
         // Nothing issues outside a launch (after a fault, the contexts stay as they are).
         self.issue.hold.next = self.zc.val();
         if !self.running.q.val() {
@@ -491,6 +545,9 @@ impl Logic for ComputeUnitTop {
         for c in 0..C {
             self.issue.vm_ret[c].next = self.mret.vm_ret[c].val();
             self.issue.lgkm_ret[c].next = self.mret.lgkm_ret[c].val();
+            if self.lport.ret.val().get_bit(c) {
+                self.issue.lgkm_ret[c].next = self.mret.lgkm_ret[c].val() + self.one8.val();
+            }
             self.issue.unit[c].next = self.fetch.unit[c].val();
             self.issue.opcode[c].next = self.fetch.w0[c].val().get_bits::<8>(16) & self.m7.val();
             self.issue.imm[c].next = self.fetch.w0[c].val().get_bits::<16>(0);
@@ -522,6 +579,12 @@ impl Logic for ComputeUnitTop {
                 self.g_spm.next = self.group.spm[2 * c].val();
                 self.g_wi.next = self.wi[c].q.val();
                 self.g_oob.next = self.fetch.oob[c].val();
+            }
+        }
+        self.g_base.next = self.part_base[0].val();
+        for r in 1..C {
+            if self.g_wi.val() == self.ks[r].val() {
+                self.g_base.next = self.part_base[r].val();
             }
         }
         self.fields.full.next = self.issue.grant_valid.val();
@@ -753,6 +816,88 @@ impl Logic for ComputeUnitTop {
         self.regs.sdst[4].next = self.mret.s2_dst.val();
         self.regs.d[4].next = self.mret.s2_d.val();
 
+        // The LDS: DS instructions into it, their quarters' rows from the VGPR file's `y`
+        // ports, the write-back quarters through its `l` port, `done` to lgkmcnt; a partition
+        // per resident entry, zeroed when the dispatcher admits a work-group into it.
+        self.is_ds.next =
+            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_lds.val());
+        self.lds.valid.next = self.is_ds.val();
+        self.lds.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
+        self.lds.offset.next = self.fields.imm.val();
+        self.lds.vdst.next = self.fields.dst.val();
+        self.lds.exec.next = self.g_eff.val();
+        self.lds.wg_base.next = self.g_base.val();
+        self.lds.wg_words.next = self.part_words.val();
+        self.lds.clear.next = false;
+        self.lds.clear_base.next = self.part_base[0].val();
+        self.lds.clear_words.next = self.part_words.val();
+        for r in 0..C {
+            if self.disp.admitted[r].val() {
+                self.lds.clear.next = true;
+                self.lds.clear_base.next = self.part_base[r].val();
+            }
+        }
+        self.lport.issue.next = self.is_ds.val();
+        self.lport.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.lport.src[0].next = self.fields.src0.val().get_bits::<8>(0);
+        self.lport.src[1].next = self.fields.src1.val().get_bits::<8>(0);
+        self.lport.src[2].next = self.fields.src2.val().get_bits::<8>(0);
+        self.lport.busy.next = self.lds.busy.val();
+        self.lport.done.next = self.lds.done.val();
+        self.lport.started.next = self.started.val();
+        self.vgprs.y_slot.next = self.lport.y_slot.val();
+        for p in 0..3 {
+            self.vgprs.y_reg[p].next = self.lport.y_reg[p].val();
+        }
+        for i in 0..16 {
+            self.lds.addr[i].next = self.vgprs.y0_data[i].val();
+            self.lds.data0[i].next = self.vgprs.y1_data[i].val();
+            self.lds.data1[i].next = self.vgprs.y2_data[i].val();
+            for q in 1..4 {
+                if self.lds.quarter.val() == self.kq[q].val() {
+                    self.lds.addr[i].next = self.vgprs.y0_data[16 * q + i].val();
+                    self.lds.data0[i].next = self.vgprs.y1_data[16 * q + i].val();
+                    self.lds.data1[i].next = self.vgprs.y2_data[16 * q + i].val();
+                }
+            }
+        }
+        self.vgprs.l_we.next = self.lds.wb_valid.val() & self.lport.wb_we.val();
+        self.vgprs.l_two.next = self.lds.wb_two.val();
+        self.vgprs.l_slot.next = self.lport.wb_slot.val();
+        self.vgprs.l_reg.next = self.lds.wb_vgpr.val();
+        self.vgprs.l_mask.next = bit_cast::<64, 16>(self.lds.wb_lanes.val())
+            << (bit_cast::<8, 2>(self.lds.wb_quarter.val()) << 4);
+        for q in 0..4 {
+            for i in 0..16 {
+                self.vgprs.l_data[16 * q + i].next = self.lds.wb_data0[i].val();
+                self.vgprs.l_data1[16 * q + i].next = self.lds.wb_data1[i].val();
+            }
+        }
+        self.lcheck.valid.next = self.is_ds.val();
+        self.lcheck.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
+        self.lcheck.offset.next = self.fields.imm.val();
+        self.lcheck.exec.next = self.g_eff.val();
+        self.lcheck.words.next = self.part_words.val();
+        for l in 0..64 {
+            self.lcheck.addr[l].next = self.vgprs.x0_data[l].val();
+        }
+
+        // `s_barrier`: a context arrives when it issues one; the live contexts before this
+        // cycle's dispatch decide the release.
+        self.bar.arrive.next = self.zc.val();
+        for c in 0..C {
+            self.bar.wi[c].next = self.wi[c].q.val();
+            if self.issue.grant_valid.val()
+                & (self.issue.grant.val() == self.kc[c].val())
+                & (self.fields.unit.val() == self.u_sync.val())
+                & (self.fields.opcode.val() == self.op_barrier.val())
+            {
+                self.bar.arrive.next = self.onehot[c].val();
+            }
+        }
+        self.bar.started.next = self.started.val();
+        self.bar.live.next = self.issue.live.val() & !self.started.val();
+
         // The split/merge unit: a dispatch, else an `s_endpgm`.
         self.endpgm.next = self.issue.grant_valid.val()
             & (self.fields.unit.val() == self.u_program.val())
@@ -785,7 +930,8 @@ impl Logic for ComputeUnitTop {
         // The launch: running from `launch` until every work-group has ended or an error.
         self.error.next = (self.issue.grant_valid.val()
             & (self.fields.illegal.val() | self.g_oob.val()))
-            | self.mreq.fault.val();
+            | self.mreq.fault.val()
+            | self.lcheck.fault.val();
         self.running.d.next = self.running.q.val();
         self.failed.d.next = self.failed.q.val();
         self.fpc.d.next = self.fpc.q.val();
@@ -799,6 +945,7 @@ impl Logic for ComputeUnitTop {
             & self.disp.finished.val()
             & ((self.issue.live.val() & !self.ending.val()) == self.zc.val())
             & self.mret.idle_next.val()
+            & self.lport.idle_next.val()
         {
             self.running.d.next = false;
         }
@@ -807,7 +954,11 @@ impl Logic for ComputeUnitTop {
             self.failed.d.next = true;
             self.fpc.d.next = self.g_pc.val();
             self.fmem.d.next = self.mreq.fault.val();
+            self.flds.d.next = self.lcheck.fault.val();
             self.faddr.d.next = self.mreq.fault_addr.val();
+            if self.lcheck.fault.val() {
+                self.faddr.d.next = self.lcheck.fault_addr.val();
+            }
         }
         if self.launch.val() {
             self.running.d.next = true;
@@ -821,6 +972,7 @@ impl Logic for ComputeUnitTop {
         self.fault.next = self.failed.q.val();
         self.fault_pc.next = self.fpc.q.val();
         self.fault_mem.next = self.fmem.q.val();
+        self.fault_lds.next = self.flds.q.val();
         self.fault_addr.next = self.faddr.q.val();
         self.issue_valid.next = self.issue.grant_valid.val();
         self.issue_slot.next = self.issue.grant.val();

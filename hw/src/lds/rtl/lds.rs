@@ -27,12 +27,17 @@ pub struct Lds<const W: usize> {
     pub vdst: Signal<In, Bits<8>>,
     /// The effective EXEC mask, issue cycle.
     pub exec: Signal<In, Bits<64>>,
-    /// The work-group's first LDS word (issue cycle; with `clear`).
+    /// The work-group's first LDS word (issue cycle).
     pub wg_base: Signal<In, Bits<16>>,
-    /// The work-group's LDS size in words (issue cycle; with `clear`).
+    /// The work-group's LDS size in words (issue cycle).
     pub wg_words: Signal<In, Bits<32>>,
-    /// Zero the work-group's partition (when no instruction moves this cycle).
+    /// Zero words `clear_base .. clear_base + clear_words` at this edge, after the cycle's
+    /// accesses.
     pub clear: Signal<In, Bit>,
+    /// The first word cleared (with `clear`).
+    pub clear_base: Signal<In, Bits<16>>,
+    /// Words cleared (with `clear`).
+    pub clear_words: Signal<In, Bits<32>>,
     /// `ADDR` of the lanes of quarter `quarter`.
     pub addr: [Signal<In, Bits<32>>; QUARTER],
     /// `DATA0` of the lanes of quarter `quarter`.
@@ -140,6 +145,8 @@ impl<const W: usize> Default for Lds<W> {
             wg_base: Default::default(),
             wg_words: Default::default(),
             clear: Default::default(),
+            clear_base: Default::default(),
+            clear_words: Default::default(),
             addr: Default::default(),
             data0: Default::default(),
             data1: Default::default(),
@@ -260,9 +267,9 @@ impl<const W: usize> Logic for Lds<W> {
         }
         self.ram.wen.next = self.dp.wen.val();
         self.ram.reset.next = self.reset.val();
-        self.ram.clear.next = self.clear.val() & !self.go.val();
-        self.ram.clear_base.next = self.wg_base.val();
-        self.ram.clear_words.next = self.wg_words.val();
+        self.ram.clear.next = self.clear.val();
+        self.ram.clear_base.next = self.clear_base.val();
+        self.ram.clear_words.next = self.clear_words.val();
         // The fault: the first address, reported after the last quarter.
         self.faddr_now.next = self.z32.val();
         if self.dp.blocked_in.val() {

@@ -46,7 +46,8 @@ crate::vl_ports!([] Valu {
 });
 
 crate::vl_ports!([const W: usize] Lds<W> {
-    clock, reset, valid, opcode, offset, vdst, exec, wg_base, wg_words, clear, addr, data0,
+    clock, reset, valid, opcode, offset, vdst, exec, wg_base, wg_words, clear, clear_base,
+    clear_words, addr, data0,
     data1, busy, quarter, wb_valid, wb_quarter, wb_vgpr, wb_two, wb_lanes, wb_data0, wb_data1,
     done, fault, fault_addr,
 });
@@ -170,7 +171,8 @@ crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize
 crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
     clock, reset, clear, clear_slot, clear_v0, a_slot, a_reg, a_data, b_slot, b_reg, b_data, we, w_slot,
     w_reg, w_mask, w_data, m_we, m_slot, m_reg, m_mask, m_data, x_slot, x_reg, x0_data, x1_data,
-    x2_data,
+    x2_data, y_slot, y_reg, y0_data, y1_data, y2_data, l_we, l_two, l_slot, l_reg, l_mask, l_data,
+    l_data1,
 });
 
 crate::vl_ports!([] ComputeUnitTop {
@@ -178,8 +180,8 @@ crate::vl_ports!([] ComputeUnitTop {
     lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, mem_words,
     vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn, stag, vresp, vresp_tag,
     vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n, sresp_data, busy, fault,
-    fault_pc, fault_mem, fault_addr, issue_valid, issue_slot, issue_pc, stall, send, send_slot,
-    send_wg, send_wave,
+    fault_pc, fault_mem, fault_lds, fault_addr, issue_valid, issue_slot, issue_pc, stall, send,
+    send_slot, send_wg, send_wave,
 });
 
 crate::vl_ports!([const A: usize] CuSystem<A> {
