@@ -381,6 +381,11 @@ fn port_recording_takes_every_instant_of_two_clocks() {
 
 #[test]
 fn the_committed_gtkw_files_are_what_the_testbenches_write() {
+    // The large testbenches (the compute unit's top) need more than a test thread's stack.
+    rtgpu_testbench::sim::twin::on_rtl_stack_or_panic(committed_gtkw_files_match);
+}
+
+fn committed_gtkw_files_match() {
     let dir = tempfile::tempdir().unwrap();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../waveforms");
     for t in tb::all() {
