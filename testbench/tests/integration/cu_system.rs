@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rtgpu_firmware::driver::{self, Bus, Driver, LaunchDesc, Outcome};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image};
-use rtgpu_hw::cu::Mode;
+use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::cu_system::{self, CODE_BYTES, MEM_BYTES};
 use rtgpu_hw::gpu::regs::addr;
 use rtgpu_hw::gpu::Gpu;
@@ -121,9 +121,21 @@ fn both_kernel(kernel: &str, args: &[&str]) -> (Outcome, Outcome) {
     line.extend_from_slice(args);
     let o = RunOpts::from_args(&line).unwrap();
     let l = rtl_run::prepare(&o).unwrap_or_else(|e| panic!("{kernel}: {e:?}"));
-    let mut drv = Driver::new(Gpu::new(l.cfg).unwrap()).unwrap();
-    let b = driver::run(&mut drv, &l.code, &l.image, l.desc, o.timeout).unwrap();
-    let (r, _) = rtl_run::run_code(&l.code, &l.image, l.desc, o.timeout).unwrap();
+    on_both(l.cfg, &l.code, &l.image, l.desc, o.timeout)
+}
+
+/// `code` with `image` and `desc` through the driver on the behavioural GPU of `cfg` and on
+/// the RTL system, at most `timeout` cycles each: both outcomes.
+fn on_both(
+    cfg: CuConfig,
+    code: &[u32],
+    image: &Image,
+    desc: LaunchDesc,
+    timeout: u64,
+) -> (Outcome, Outcome) {
+    let mut drv = Driver::new(Gpu::new(cfg).unwrap()).unwrap();
+    let b = driver::run(&mut drv, code, image, desc, timeout).unwrap();
+    let (r, _) = rtl_run::run_code(code, image, desc, timeout).unwrap();
     (b, r)
 }
 
@@ -166,10 +178,7 @@ fn both(code: &[u32], grid: u32, wg: u32) -> (Outcome, Outcome) {
     let dims = Dims { grid, wg };
     let image = Image::build(&[], dims, 1);
     let desc = LaunchDesc::new(image.abi, dims, 0, Mode::NoSplit, 1, Policy::Gto);
-    let mut drv = Driver::new(Gpu::new(cu_system::config()).unwrap()).unwrap();
-    let b = driver::run(&mut drv, code, &image, desc, 10_000).unwrap();
-    let (r, _) = rtl_run::run_code(code, &image, desc, 10_000).unwrap();
-    (b, r)
+    on_both(cu_system::config(), code, &image, desc, 10_000)
 }
 
 fn words(src: &str) -> Vec<u32> {
