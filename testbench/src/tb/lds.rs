@@ -280,20 +280,22 @@ impl Stimulus {
         let rng = &mut self.rng;
         if now.busy {
             let valid = rng.gen_ratio(1, 4);
-            return self.feed.input(
+            let i = self.feed.input(
                 now.quarter,
                 valid,
                 rng.gen_ratio(1, 512),
                 rng.gen_ratio(1, 8),
             );
+            return clear_range(rng, i);
         }
         if self.cycle == 29 {
             // The directed clear of words 8..24, between the last two directed feeds.
             let mut i = self.feed.input(0, false, false, true);
-            (i.wg_base, i.wg_words) = (8, 16);
+            (i.clear_base, i.clear_words) = (8, 16);
             return i;
         }
         let directed = self.queue.pop_front();
+        let directed_done = directed.is_none();
         let (valid, reset, clear) = match directed {
             Some(_) => (true, false, false),
             None => (
@@ -303,8 +305,29 @@ impl Stimulus {
             ),
         };
         self.feed = directed.unwrap_or_else(|| random_feed(rng));
-        self.feed.input(0, valid, reset, clear)
+        let i = self.feed.input(0, valid, reset, clear);
+        match directed_done {
+            true => clear_range(&mut self.rng, i),
+            false => i,
+        }
     }
+}
+
+/// Half the random clears take a range of their own instead of the feed's partition: a few
+/// words where the partitions start (the words most accessed), or anywhere, or more than
+/// 2^16 words.
+fn clear_range(rng: &mut ChaCha8Rng, mut i: LdsIn) -> LdsIn {
+    if i.clear && rng.gen_ratio(1, 2) {
+        (i.clear_base, i.clear_words) = match rng.gen_range(0..4) {
+            0 => (
+                rng.gen_range(0..TB_WORDS as u16 + 4),
+                0x1_0000 + rng.gen::<u16>() as u32,
+            ),
+            1 => (rng.gen_range(0..TB_WORDS as u16 + 4), rng.gen_range(0..12)),
+            _ => (rng.gen_range(0..8), rng.gen_range(0..6)),
+        };
+    }
+    i
 }
 
 /// rust-hdl emits a block's wiring as one `always @(*)`, which Verilator orders as a unit:

@@ -12,7 +12,9 @@
 //! - a lane after a fault still writing (`!blk[j]` dropped from `we0` in `LdsQuarter`): a
 //!   later read differs, shrunk to cycle 29;
 //! - the quarter counter wrapping after quarter 2 (`q3` = 2 in `Lds`): `busy` differs in
-//!   cycle 3.
+//!   cycle 3;
+//! - a clear reaching one word past its range (`end` + 1 in `LdsRam::edge`): a later read
+//!   differs (caught only since clears also take ranges of their own, below).
 
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -24,13 +26,23 @@ use rtgpu_testbench::sim::harness::Harness;
 use rtgpu_testbench::tb::lds::{apply, random_feed, read_outputs, LdsTbBlock};
 
 /// One cycle: the seed of the instruction issued if the block is idle, `valid`, `reset`,
-/// `clear`.
+/// `clear`, and a clear range of its own (base, words) that replaces the feed's partition.
 #[derive(Clone, Debug)]
 struct Cycle {
     seed: u64,
     valid: bool,
     reset: bool,
     clear: bool,
+    range: Option<(u16, u32)>,
+}
+
+/// A clear range of its own: mostly a few words where the feeds' partitions start (the
+/// words most accessed, so a word cleared wrongly is read again), else anywhere in or past
+/// the RAM, a few words or more than 2^16.
+fn range() -> impl Strategy<Value = Option<(u16, u32)>> {
+    let words = prop_oneof![0..12u32, Just(TB_WORDS as u32), 0x1_0000..=u32::MAX];
+    let anywhere = (0..TB_WORDS as u16 + 4, words);
+    prop::option::weighted(0.7, prop_oneof![3 => (0..8u16, 0..6u32), 1 => anywhere])
 }
 
 fn cycle() -> impl Strategy<Value = Cycle> {
@@ -38,13 +50,15 @@ fn cycle() -> impl Strategy<Value = Cycle> {
         any::<u64>(),
         prop::bool::weighted(0.8),
         prop::bool::weighted(0.01),
-        prop::bool::weighted(0.05),
+        prop::bool::weighted(0.1),
+        range(),
     )
-        .prop_map(|(seed, valid, reset, clear)| Cycle {
+        .prop_map(|(seed, valid, reset, clear, range)| Cycle {
             seed,
             valid,
             reset,
             clear,
+            range,
         })
 }
 
@@ -66,7 +80,10 @@ fn rtl_equals_model_here(cycles: &[Cycle]) -> Result<(), String> {
         if !now.busy {
             feed = random_feed(&mut ChaCha8Rng::seed_from_u64(c.seed));
         }
-        let inp = feed.input(now.quarter, c.valid, c.reset, c.clear);
+        let mut inp = feed.input(now.quarter, c.valid, c.reset, c.clear);
+        if let Some((base, words)) = c.range {
+            (inp.clear_base, inp.clear_words) = (base, words);
+        }
         let got = h
             .cycle(|u| apply(u, &inp), read_outputs)
             .map_err(|e| e.to_string())?;

@@ -1,10 +1,23 @@
-//! The LDS RAM: `W` words of flip-flops with 32 ports, port `2·lane` for a lane's first word
-//! and `2·lane+1` for its second. Each port reads its word (0 past the end) and may write it;
-//! when several ports write one word the highest port's value stays (lane order, a lane's
-//! second word after its first). `clear` zeroes a range of words, `reset` all of them.
+//! The LDS RAM: `W` words with 32 ports, port `2·lane` for a lane's first word and
+//! `2·lane+1` for its second. Each port reads its word as it is (0 past the end) and may
+//! write it at the edge; when several ports write one word the highest port's value stays
+//! (lane order, a lane's second word after its first). `clear` zeroes a range of words at the
+//! edge, after the writes; `reset` zeroes all of them, last.
+//!
+//! It is a memory primitive like the fixed memory's word array: [`Logic`] written by hand, a
+//! Rust `update` for rust-hdl's simulation and hand-written Verilog. Built from rust-hdl
+//! flip-flops, the 1,024 words were 1,024 `DFF` instances with 32 write comparisons each and
+//! 6 MB of Verilog inside the compute unit's top. In the Verilog the words are one array
+//! written by the 32 ports, and a clear (a range of any length) does not write the array: a
+//! `live` bit per word, set by a write and dropped by a clear or reset, makes a dropped word
+//! read 0. That keeps the array at 32 write ports (a clear written word by word would be
+//! `W` more, and Verilator refuses delayed array writes in a loop). The reads and the `live`
+//! updates are masks (`&`), not conditional choices: Yosys' `share` pass looks for choices
+//! between the 32 read ports and the 32 shifts and spent minutes on them (the testbench
+//! instance: 373 s in all with choices, 91 s with masks; the flip-flop version took 151 s).
 
-use crate::hdl::k;
 use rust_hdl::prelude::*;
+use std::fmt::Write;
 
 /// Ports of the RAM: two per lane of a quarter.
 pub const PORTS: usize = 32;
@@ -30,25 +43,13 @@ pub struct LdsRam<const W: usize> {
     pub wdata: [Signal<In, Bits<32>>; PORTS],
     /// Each port's word as it is (0 for a word past the end).
     pub rdata: [Signal<Out, Bits<32>>; PORTS],
-    /// The words.
-    mem: [DFF<Bits<32>>; W],
-    /// Word `w`'s index.
-    kw: [Constant<Bits<16>>; W],
-    /// Each word's next value.
-    nv: [Signal<Local, Bits<32>>; W],
-    /// Each port's read value.
-    rv: [Signal<Local, Bits<32>>; PORTS],
-    /// The range is at least 65,536 words long.
-    big: Signal<Local, Bit>,
-    /// 0.
-    z16: Constant<Bits<16>>,
-    /// 0.
-    z32: Constant<Bits<32>>,
+    /// The words, for rust-hdl's simulation (not a signal).
+    _words: Vec<u32>,
 }
 
 impl<const W: usize> Default for LdsRam<W> {
     fn default() -> Self {
-        assert!((1..=1 << 16).contains(&W), "1 to 65,536 words");
+        assert!((2..=1 << 16).contains(&W), "2 to 65,536 words");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -59,50 +60,100 @@ impl<const W: usize> Default for LdsRam<W> {
             wen: Default::default(),
             wdata: Default::default(),
             rdata: Default::default(),
-            mem: array_init::array_init(|_| Default::default()),
-            kw: array_init::array_init(|w| k(w as u64)),
-            nv: array_init::array_init(|_| Default::default()),
-            rv: Default::default(),
-            big: Default::default(),
-            z16: k(0),
-            z32: k(0),
+            _words: vec![0; W],
         }
     }
 }
 
+impl<const W: usize> LdsRam<W> {
+    /// The writes of an edge: the ports in ascending order, then the clear, then the reset.
+    fn edge(&mut self) {
+        let wen = self.wen.val();
+        for p in (0..PORTS).filter(|&p| wen.get_bit(p)) {
+            let i = self.idx[p].val().index();
+            if i < W {
+                self._words[i] = self.wdata[p].val().index() as u32;
+            }
+        }
+        if self.clear.val() {
+            let base = self.clear_base.val().index();
+            let n = self.clear_words.val().index();
+            let end = W.min(base.saturating_add(n));
+            if let Some(s) = self._words.get_mut(base..end) {
+                s.fill(0);
+            }
+        }
+        if self.reset.val() {
+            self._words.fill(0);
+        }
+    }
+
+    /// The Verilog: the array and its `live` bits (both initialised to 0), the ports' writes
+    /// at the edge, the clear and reset as a mask over `live`, the combinational reads.
+    fn verilog(&self) -> String {
+        let (last, aw) = (W - 1, (W - 1).ilog2() + 1);
+        let mut v = format!(
+            "reg [31:0] mem [0:{last}];\nreg [{last}:0] live;\nreg [{last}:0] set;\n\
+             wire [{last}:0] ones = {{{W}{{1'b1}}}};\n\
+             wire [{last}:0] one = {{{{{last}{{1'b0}}}}, 1'b1}};\n\
+             // The clear's range ends at base + words, or past the array when words >= 2^16.\n\
+             wire [16:0] clear_end = {{1'b0, clear_base}} + {{1'b0, clear_words[15:0]}};\n\
+             wire big = |clear_words[31:16];\n\
+             wire [{last}:0] cleared = clear ? ((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end))) : {{{W}{{1'b0}}}};\n\
+             integer i;\ninitial begin\n   live = {{{W}{{1'b0}}}};\n   \
+             for (i = 0; i <= {last}; i = i + 1) mem[i] = 32'h0;\nend\n\n"
+        );
+        for p in 0..PORTS {
+            let _ = writeln!(
+                v,
+                "wire ok{p} = {{1'b0, idx${p}}} < 17'd{W};\nwire [{a}:0] ia{p} = idx${p}[{a}:0];",
+                a = aw - 1
+            );
+        }
+        v.push_str("\nalways @(*) begin\n   set = {");
+        let _ = write!(v, "{W}{{1'b0}}}};");
+        for p in 0..PORTS {
+            let _ = write!(
+                v,
+                "\n   set = set | ({{{W}{{wen[{p}]}}}} & (one << idx${p}));"
+            );
+        }
+        v.push_str("\nend\n\nalways @(posedge clock) begin\n");
+        for p in 0..PORTS {
+            let _ = writeln!(v, "   if (wen[{p}] && ok{p}) mem[ia{p}] <= wdata${p};");
+        }
+        let _ = writeln!(
+            v,
+            "   live <= reset ? {{{W}{{1'b0}}}} : ((live | set) & ~cleared);\nend\n\nalways @(*) begin"
+        );
+        for p in 0..PORTS {
+            let _ = writeln!(
+                v,
+                "   rdata${p} = mem[ia{p}] & {{32{{ok{p} && live[ia{p}]}}}};"
+            );
+        }
+        v.push_str("end\n");
+        v
+    }
+}
+
 impl<const W: usize> Logic for LdsRam<W> {
-    #[hdl_gen]
     fn update(&mut self) {
-        self.big.next = self.clear_words.val().get_bits::<16>(16) != self.z16.val();
-        for w in 0..W {
-            self.mem[w].clock.next = self.clock.val();
-            self.nv[w].next = self.mem[w].q.val();
-            for p in 0..32 {
-                if self.wen.val().get_bit(p) & (self.idx[p].val() == self.kw[w].val()) {
-                    self.nv[w].next = self.wdata[p].val();
-                }
-            }
-            if self.clear.val()
-                & (self.kw[w].val() >= self.clear_base.val())
-                & (self.big.val()
-                    | ((self.kw[w].val() - self.clear_base.val())
-                        < self.clear_words.val().get_bits::<16>(0)))
-            {
-                self.nv[w].next = self.z32.val();
-            }
-            if self.reset.val() {
-                self.nv[w].next = self.z32.val();
-            }
-            self.mem[w].d.next = self.nv[w].val();
+        if self.clock.pos_edge() {
+            self.edge();
         }
-        for p in 0..32 {
-            self.rv[p].next = self.z32.val();
-            for w in 0..W {
-                if self.idx[p].val() == self.kw[w].val() {
-                    self.rv[p].next = self.mem[w].q.val();
-                }
-            }
-            self.rdata[p].next = self.rv[p].val();
+        for p in 0..PORTS {
+            let i = self.idx[p].val().index();
+            let w = self._words.get(i).copied().unwrap_or(0);
+            self.rdata[p].next = Bits::from(u64::from(w));
         }
+    }
+
+    fn connect(&mut self) {
+        self.rdata.iter_mut().for_each(|s| s.connect());
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self.verilog())
     }
 }
