@@ -69,7 +69,7 @@
 //! (*r* + 1) · [`LDS_PART_WORDS`] (docs/assumptions.md#A126), zeroed at the edge that ends the
 //! cycle in which the dispatcher admits a work-group into it (the behavioural unit zeroes a
 //! work-group's LDS at admission). An address of an EXEC lane that is not 4-aligned or lies
-//! past the partition stops the launch in *k* (`fault_lds`, `fault_addr` the first such
+//! at or past the launch's `lds_words` (at most the partition's) stops the launch in *k* (`fault_lds`, `fault_addr` the first such
 //! address in lane order, relative to the partition), checked over all 64 lanes in the issue
 //! cycle through the write-first port `x0` (docs/assumptions.md#A128). A DS instruction of a
 //! wavefront that has ended (its context dispatched again) neither writes nor counts. The
@@ -87,7 +87,8 @@
 //! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
 //! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`. Code writes: `code_we`,
 //! `code_addr` (dword index), `code_data`; code reads: `code_rdata` (the dword at
-//! `code_addr`, combinational). The data memory's size `mem_words` (held while `busy`).
+//! `code_addr`, combinational). The data memory's size `mem_words` and the LDS dwords per
+//! work-group `lds_words` (held while `busy`).
 //! Memory port requests (outputs, combinational in the issue cycle): `vreq`, `vstore`,
 //! `vmask`, `vaddr[64]`, `vdata[64]`, `vtag`; `sreq`, `saddr`, `sn`, `stag`. Responses
 //! (inputs, in the cycle before the retire cycle): `vresp`, `vresp_tag`, `vresp_store`, `vresp_mask`,

@@ -16,8 +16,7 @@ use rtgpu_firmware::launch::{Dims, Image};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::cu_system;
 use rtgpu_hw::cu_system::first_unsupported;
-use rtgpu_hw::cu_top::{first_refused, Unsupported};
-use rtgpu_hw::isa::insn_model::unit;
+use rtgpu_hw::cu_top::LDS_PART_WORDS;
 use rtgpu_hw::simd::Exec;
 use serde::Serialize;
 
@@ -107,24 +106,21 @@ fn rtl_config(o: &RunOpts) -> Result<CuConfig, RtlRefusal> {
     }
 }
 
-/// The first instruction of `code` the RTL system does not run: one it refuses
-/// ([`first_unsupported`]), or a DS instruction, which the top executes in partitions of a
-/// fixed size the system's launch does not set yet (docs/assumptions.md#A126).
-fn system_refused(code: &[u32]) -> Option<(u32, Unsupported)> {
-    first_unsupported(code).or_else(|| {
-        first_refused(code, |f| match f.unit {
-            unit::LDS => Err(Unsupported {
-                unit: f.unit,
-                why: "the RTL system does not size the compute unit's LDS partitions yet",
-            }),
-            _ => Ok(()),
-        })
+/// A launch whose work-groups need more LDS than the top's partition of
+/// `LDS_PART_WORDS` dwords (docs/assumptions.md#A126): the message.
+fn lds_too_big(lds: u32) -> Option<String> {
+    let part = 4 * LDS_PART_WORDS as u32;
+    (lds > part).then(|| {
+        format!(
+            "--top rtl: the kernel needs {lds} bytes of LDS per work-group; the RTL compute \
+             unit's partitions hold {part} (docs/assumptions.md#A126)"
+        )
     })
 }
 
 /// The first instruction of `code` the top does not execute, as the refusal.
 fn check_code(kernel: &str, code: &[u32]) -> Result<(), RtlRefusal> {
-    let Some((pc, why)) = system_refused(code) else {
+    let Some((pc, why)) = first_unsupported(code) else {
         return Ok(());
     };
     let at = &code[(pc / 4) as usize..];
@@ -197,6 +193,9 @@ pub fn prepare(o: &RunOpts) -> Result<RtlLaunch, RtlRefusal> {
     let cfg = rtl_config(o)?;
     let (dims, args) = o.launch.resolve(&kernel.meta).map_err(usage)?;
     check_launch(&cfg, dims, kernel.meta.lds, &args).map_err(usage)?;
+    if let Some(m) = lds_too_big(kernel.meta.lds) {
+        return Err(usage(m));
+    }
     let name = o.kernel.display().to_string();
     let (code, _) = kernel.code(Mode::NoSplit, o.s);
     check_code(&name, &code)?;

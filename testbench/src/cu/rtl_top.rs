@@ -200,6 +200,7 @@ fn drive(
         |u| {
             start(u, l);
             u.mem_words.next = (port.words.len() as u64).to_bits();
+            u.lds_words.next = (LDS_PART_WORDS as u64).to_bits();
         },
         |_| (),
     )

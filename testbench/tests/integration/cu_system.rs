@@ -85,16 +85,26 @@ fn a_wide_memory_instruction_is_unsupported_in_rtl() {
     );
 }
 
-/// A DS instruction, which the top executes in partitions of a size the system's launch does
-/// not set yet (docs/assumptions.md#A126), is refused likewise; `s_barrier` before it is not.
-/// Fails if the RTL run drops its DS refusal.
+/// A kernel whose work-groups need more LDS than the top's 1 KiB partition
+/// (docs/assumptions.md#A126) is refused before the RTL is built (exit 2), one that needs
+/// exactly 1 KiB is not. Fails if the RTL run drops the size check, or compares with `>=`.
 #[test]
-fn an_lds_instruction_is_unsupported_in_rtl() {
-    refused(
-        "s_barrier\nds_write_b32 v1, v0\ns_endpgm\n",
-        "lds",
-        "ds_write_b32",
-    );
+fn a_kernel_needing_more_lds_than_a_partition_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |lds: u32| {
+        let k = dir.path().join(format!("k{lds}.s"));
+        std::fs::write(
+            &k,
+            format!("// @lds {lds}\nds_write_b32 v1, v0\ns_endpgm\n"),
+        )
+        .unwrap();
+        rtl_run::prepare(&RunOpts::from_args(&[k.to_str().unwrap(), "--top", "rtl"]).unwrap())
+    };
+    match run(1028) {
+        Err(RtlRefusal::Coded(2, m)) => assert!(m.contains("1028 bytes of LDS"), "{m}"),
+        other => panic!("not refused: {:?}", other.map(|l| l.name)),
+    }
+    assert!(run(1024).is_ok());
 }
 
 /// Runs kernel `source` on the RTL system: it must be refused at PC 4 (unit `unit`,
@@ -173,12 +183,39 @@ fn memory_kernels_run_as_on_the_behavioural_gpu() {
     }
 }
 
-/// The launch `code` on `grid`/`wg` through the driver on both systems.
-fn both(code: &[u32], grid: u32, wg: u32) -> (Outcome, Outcome) {
+/// The launch `code` on `grid`/`wg` with `lds` bytes of LDS per work-group through the
+/// driver on both systems.
+fn both(code: &[u32], grid: u32, wg: u32, lds: u32) -> (Outcome, Outcome) {
     let dims = Dims { grid, wg };
     let image = Image::build(&[], dims, 1);
-    let desc = LaunchDesc::new(image.abi, dims, 0, Mode::NoSplit, 1, Policy::Gto);
+    let desc = LaunchDesc::new(image.abi, dims, lds, Mode::NoSplit, 1, Policy::Gto);
     on_both(cu_system::config(), code, &image, desc, 10_000)
+}
+
+/// The LDS kernels (`lds_reduce`: a work-group of four wavefronts reducing through
+/// `ds_add_u32` with barriers, 1 KiB per work-group; `rtl/lds_pairs`: four work-groups resident
+/// at once, `ds_write2`/`ds_read2`) run by the driver on the RTL system, whose launch gives
+/// the top its LDS size: the behavioural GPU's status, cycles, instruction count and
+/// buffers.
+#[test]
+fn lds_kernels_run_as_on_the_behavioural_gpu() {
+    for (kernel, sched) in [
+        ("firmware/kernels/lds_reduce.s", "lrr"),
+        ("firmware/kernels/rtl/lds_pairs.s", "gto"),
+    ] {
+        let (b, r) = both_kernel(kernel, &["--sched", sched]);
+        assert!(b.result.is_ok(), "{kernel}: {:?}", b.result);
+        assert_eq!(b.result, r.result, "{kernel}");
+        for name in ["cycles", "instructions"] {
+            assert_eq!(
+                b.counters.get(name),
+                r.counters.get(name),
+                "{kernel}: {name}"
+            );
+        }
+        assert!(b.buffers.iter().flatten().any(|&w| w != 0), "{kernel}");
+        assert_eq!(b.buffers, r.buffers, "{kernel}: the buffers");
+    }
 }
 
 fn words(src: &str) -> Vec<u32> {
@@ -212,12 +249,28 @@ fn faults_end_as_on_the_behavioural_gpu() {
         (&ok, 320, 320, "bad_launch", 0),
     ];
     for (code, grid, wg, want, extra) in cases {
-        let (b, r) = both(code, grid, wg);
+        let (b, r) = both(code, grid, wg, 0);
         assert_eq!(b.result, r.result, "{want} grid {grid} wg {wg}");
         let name = cu::status_name(&r.result);
         assert_eq!(name, want, "{:?}", r.result);
         let cycles = b.counters.get("cycles") + extra;
         assert_eq!(cycles, r.counters.get("cycles"), "{want}");
+    }
+}
+
+/// An LDS store past the launch's 128 bytes per work-group (lane 32's `4 · lane`) ends with
+/// the behavioural GPU's `lds_fault`, `ERROR_INFO` the byte address 128, one cycle more
+/// (docs/assumptions.md#A108); within 256 bytes it finishes alike. Mutation caught: the
+/// system's `lds_words` in bytes instead of dwords (no fault at byte 128).
+#[test]
+fn an_lds_fault_ends_as_on_the_behavioural_gpu() {
+    let store = words("v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v0\ns_endpgm\n");
+    for (lds, want, extra) in [(128, "lds_fault", 1), (256, "done", 0)] {
+        let (b, r) = both(&store, 128, 64, lds);
+        assert_eq!(b.result, r.result, "lds {lds}");
+        assert_eq!(cu::status_name(&r.result), want, "{:?}", r.result);
+        let cycles = b.counters.get("cycles") + extra;
+        assert_eq!(cycles, r.counters.get("cycles"), "lds {lds}");
     }
 }
 

@@ -78,6 +78,7 @@ pub struct CuSystem<const A: usize> {
     e_illegal: Constant<Bits<32>>,
     e_oob: Constant<Bits<32>>,
     e_mem: Constant<Bits<32>>,
+    e_lds: Constant<Bits<32>>,
     st_busy: Constant<Bits<2>>,
     p_gto: Constant<Bits<2>>,
     p_rr: Constant<Bits<2>>,
@@ -127,6 +128,7 @@ impl<const A: usize> Default for CuSystem<A> {
             e_illegal: k(CuError::IllegalInstruction as u64),
             e_oob: k(CuError::PcOutOfRange as u64),
             e_mem: k(CuError::MemoryFault as u64),
+            e_lds: k(CuError::LdsFault as u64),
             st_busy: k(u64::from(crate::gpu::regs::status::BUSY)),
             p_gto: k(1),
             p_rr: k(2),
@@ -256,6 +258,10 @@ impl<const A: usize> Logic for CuSystem<A> {
             self.map.error.next = self.e_mem.val();
             self.map.error_info.next = self.cu.fault_addr.val();
         }
+        if self.cu.fault_lds.val() {
+            self.map.error.next = self.e_lds.val();
+            self.map.error_info.next = self.cu.fault_addr.val();
+        }
         if self.ctl.bad.val() {
             self.map.error.next = self.e_bad.val();
             self.map.error_pc.next = self.z32.val();
@@ -277,6 +283,8 @@ impl<const A: usize> Logic for CuSystem<A> {
 
         // The memory's responses.
         self.cu.mem_words.next = self.mem_words.val();
+        // LDS bytes per work-group, in dwords (a multiple of 4: the launch check).
+        self.cu.lds_words.next = self.map.lds.val() >> 2;
         self.cu.vresp.next = self.mem.vresp.val();
         self.cu.vresp_tag.next = self.mem.vresp_tag.val();
         self.cu.vresp_store.next = self.mem.vresp_store.val();

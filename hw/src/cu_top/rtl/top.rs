@@ -66,6 +66,10 @@ pub struct ComputeUnitTop {
     pub code_rdata: Signal<Out, Bits<32>>,
     /// The data memory's size in dwords (memory accesses at or past it fault).
     pub mem_words: Signal<In, Bits<32>>,
+    /// The launch's LDS size per work-group in dwords: an LDS access at or past it faults.
+    /// A partition holds at most `LDS_PART_WORDS` (256); a larger value is taken as 256, so
+    /// a work-group never reaches another's partition.
+    pub lds_words: Signal<In, Bits<32>>,
     /// Memory port: a vector request (a FLAT instruction issues).
     pub vreq: Signal<Out, Bit>,
     /// It is a store.
@@ -242,6 +246,8 @@ pub struct ComputeUnitTop {
     part_base: [Constant<Bits<16>>; C],
     /// Words of a partition.
     part_words: Constant<Bits<32>>,
+    /// The words a work-group may access: `lds_words`, at most `part_words`.
+    wg_words: Signal<Local, Bits<32>>,
     /// Quarter numbers.
     kq: [Constant<Bits<2>>; 4],
     f_smem: Constant<Bits<4>>,
@@ -286,6 +292,7 @@ impl Default for ComputeUnitTop {
             code_data: Default::default(),
             code_rdata: Default::default(),
             mem_words: Default::default(),
+            lds_words: Default::default(),
             vreq: Default::default(),
             vstore: Default::default(),
             vmask: Default::default(),
@@ -386,6 +393,7 @@ impl Default for ComputeUnitTop {
             op_barrier: k(0x0A),
             part_base: array_init::array_init(|r| k((r * LDS_PART_WORDS) as u64)),
             part_words: k(LDS_PART_WORDS as u64),
+            wg_words: Default::default(),
             kq: array_init::array_init(|q| k(q as u64)),
             f_smem: k(6),
             op_store: k(0x1C),
@@ -827,7 +835,11 @@ impl Logic for ComputeUnitTop {
         self.lds.vdst.next = self.fields.dst.val();
         self.lds.exec.next = self.g_eff.val();
         self.lds.wg_base.next = self.g_base.val();
-        self.lds.wg_words.next = self.part_words.val();
+        self.wg_words.next = self.lds_words.val();
+        if self.lds_words.val() > self.part_words.val() {
+            self.wg_words.next = self.part_words.val();
+        }
+        self.lds.wg_words.next = self.wg_words.val();
         self.lds.clear.next = false;
         self.lds.clear_base.next = self.part_base[0].val();
         self.lds.clear_words.next = self.part_words.val();
@@ -877,7 +889,7 @@ impl Logic for ComputeUnitTop {
         self.lcheck.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
         self.lcheck.offset.next = self.fields.imm.val();
         self.lcheck.exec.next = self.g_eff.val();
-        self.lcheck.words.next = self.part_words.val();
+        self.lcheck.words.next = self.wg_words.val();
         for l in 0..64 {
             self.lcheck.addr[l].next = self.vgprs.x0_data[l].val();
         }

@@ -178,7 +178,7 @@ crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize
 crate::vl_ports!([] ComputeUnitTop {
     clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
     lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, mem_words,
-    vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn, stag, vresp, vresp_tag,
+    lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn, stag, vresp, vresp_tag,
     vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n, sresp_data, busy, fault,
     fault_pc, fault_mem, fault_lds, fault_addr, issue_valid, issue_slot, issue_pc, stall, send,
     send_slot, send_wg, send_wave,
