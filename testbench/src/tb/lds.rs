@@ -295,7 +295,6 @@ impl Stimulus {
             return i;
         }
         let directed = self.queue.pop_front();
-        let directed_done = directed.is_none();
         let (valid, reset, clear) = match directed {
             Some(_) => (true, false, false),
             None => (
@@ -305,11 +304,9 @@ impl Stimulus {
             ),
         };
         self.feed = directed.unwrap_or_else(|| random_feed(rng));
+        // (A directed feed never clears, so `clear_range` leaves it as it is.)
         let i = self.feed.input(0, valid, reset, clear);
-        match directed_done {
-            true => clear_range(&mut self.rng, i),
-            false => i,
-        }
+        clear_range(&mut self.rng, i)
     }
 }
 

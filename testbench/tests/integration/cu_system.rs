@@ -165,22 +165,29 @@ fn memory_kernels_run_as_on_the_behavioural_gpu() {
         ("firmware/kernels/rtl/mem_mix.s", "gto"),
     ];
     for (kernel, sched) in kernels {
-        let (b, r) = both_kernel(kernel, &["--sched", sched]);
-        assert!(b.result.is_ok(), "{kernel}: {:?}", b.result);
-        assert_eq!(b.result, r.result, "{kernel}");
-        for name in ["cycles", "instructions"] {
-            assert_eq!(
-                b.counters.get(name),
-                r.counters.get(name),
-                "{kernel}: {name}"
-            );
-        }
-        assert!(
-            b.buffers.iter().flatten().any(|&w| w != 0),
-            "{kernel} stores"
-        );
-        assert_eq!(b.buffers, r.buffers, "{kernel}: the buffers");
+        runs_alike(kernel, sched);
     }
+}
+
+/// `kernel` under `sched` through the driver on both systems: it finishes on the behavioural
+/// GPU, having stored something, and the RTL system gives the same status, cycles,
+/// instruction count and buffers.
+fn runs_alike(kernel: &str, sched: &str) {
+    let (b, r) = both_kernel(kernel, &["--sched", sched]);
+    assert!(b.result.is_ok(), "{kernel}: {:?}", b.result);
+    assert_eq!(b.result, r.result, "{kernel}");
+    for name in ["cycles", "instructions"] {
+        assert_eq!(
+            b.counters.get(name),
+            r.counters.get(name),
+            "{kernel}: {name}"
+        );
+    }
+    assert!(
+        b.buffers.iter().flatten().any(|&w| w != 0),
+        "{kernel} stores"
+    );
+    assert_eq!(b.buffers, r.buffers, "{kernel}: the buffers");
 }
 
 /// The launch `code` on `grid`/`wg` with `lds` bytes of LDS per work-group through the
@@ -203,18 +210,7 @@ fn lds_kernels_run_as_on_the_behavioural_gpu() {
         ("firmware/kernels/lds_reduce.s", "lrr"),
         ("firmware/kernels/rtl/lds_pairs.s", "gto"),
     ] {
-        let (b, r) = both_kernel(kernel, &["--sched", sched]);
-        assert!(b.result.is_ok(), "{kernel}: {:?}", b.result);
-        assert_eq!(b.result, r.result, "{kernel}");
-        for name in ["cycles", "instructions"] {
-            assert_eq!(
-                b.counters.get(name),
-                r.counters.get(name),
-                "{kernel}: {name}"
-            );
-        }
-        assert!(b.buffers.iter().flatten().any(|&w| w != 0), "{kernel}");
-        assert_eq!(b.buffers, r.buffers, "{kernel}: the buffers");
+        runs_alike(kernel, sched);
     }
 }
 
