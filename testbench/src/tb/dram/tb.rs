@@ -7,7 +7,7 @@ use super::rtl;
 use super::run::{Completion, Feeder};
 use crate::bench::engines::{of_tb, EngineCycles};
 use crate::bench::BenchRow;
-use crate::sim::cosim::{verilog_of, Waiver};
+use crate::sim::cosim::{verilog_of, SynthScript, Waiver};
 use crate::sim::waves::{as_refs, named, Format, Gtkw};
 use crate::tb::{drive, mismatch, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
 use rand::{Rng, SeedableRng};
@@ -204,6 +204,12 @@ impl BlockTb for DramTb {
 
     fn lint_waivers(&self) -> &'static [Waiver] {
         &WAIVERS
+    }
+
+    /// Yosys' `share` pass spends 277 of the default script's 321 s on the x16 controller to
+    /// save 103 of its 37,161 cells (0.3 %); without it the synthesis takes 44 s.
+    fn synth_script(&self) -> SynthScript {
+        SynthScript::FlatNoShare
     }
 }
 
