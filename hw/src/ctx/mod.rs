@@ -101,7 +101,7 @@
 //! lanes (a wavefront); the testbench's instance 4 slots × 16 VGPRs × 4 lanes, small enough for
 //! Yosys (docs/assumptions.md#A96).
 //!
-//! Two read ports (`a`, `b`: the VALU's `src0` and `src1`) show the whole row of (slot, VGPR)
+//! Three read ports (`a`, `b`, `c`: the VALU's `src0`, `src1`, `src2`) show the whole row of (slot, VGPR)
 //! combinationally, 0 for a slot or VGPR past the end. Three more read ports (`x[0..3]`: the
 //! memory unit's address pair and store data) show the row as port `w`'s write at this edge
 //! leaves it (write-first: the memory unit reads, in its issue cycle, the last quarter the VALU
@@ -299,6 +299,8 @@ pub struct VgprIn {
     pub a: VgprAddr,
     /// Read port `b`.
     pub b: VgprAddr,
+    /// Read port `c`.
+    pub c: VgprAddr,
     /// Write a row.
     pub we: bool,
     /// The row written.
@@ -340,6 +342,8 @@ pub struct VgprOut {
     pub a: Vec<u32>,
     /// Read port `b`'s row.
     pub b: Vec<u32>,
+    /// Read port `c`'s row.
+    pub c: Vec<u32>,
     /// Read ports `x[p]`'s rows (after port `w`'s write).
     pub x: [Vec<u32>; 3],
     /// The LDS's read ports `y[p]`'s rows.

@@ -75,10 +75,10 @@ pub use rtl::system::CuSystem;
 use crate::cu::{CuConfig, Latencies};
 use crate::cu_top::{CODE_WORDS, CONTEXTS};
 
-/// The data RAM's address width (dwords) of the simulated system: 32,768 dwords, 128 KiB
-/// (the driver's image puts the argument segment at 4 KiB and the buffers from 64 KiB, so
-/// this leaves 64 KiB of buffers).
-pub const MEM_ADDR_BITS: usize = 15;
+/// The data RAM's address width (dwords) of the simulated system: 262,144 dwords, 1 MiB (the
+/// driver's image puts the argument segment at 4 KiB and the buffers from 64 KiB, so this
+/// leaves 960 KiB of buffers: `vector_add`'s three at grid 65,536 take 768 KiB).
+pub const MEM_ADDR_BITS: usize = 18;
 
 /// The data RAM's address width of the synthesized system (`rtgpu synth`): 16 dwords, so
 /// Yosys does not spend its time on the RAM's initial values.

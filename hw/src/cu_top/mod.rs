@@ -19,8 +19,8 @@
 //! the barrier release ([`rtl::barrier::BarrierRelease`]) and the split/merge unit
 //! ([`crate::pws`], which keeps the contexts' states and masks). It runs the scalar
 //! instructions (SALU, branches, `s_nop`, `s_endpgm`, `s_waitcnt`, `s_barrier`), the VALU's
-//! instructions with one or two sources (the three-source fp32 operations `v_mac_f32`,
-//! `v_mad_f32`, `v_fma_f32` need a third VGPR read port: not yet), `flat_load_dword`,
+//! instructions (with up to three sources: `v_mac_f32`, `v_mad_f32`, `v_fma_f32` read the
+//! third through the VGPR file's port `c`), `flat_load_dword`,
 //! `flat_store_dword` and the SMEM loads through its memory port, the DS instructions of the
 //! LDS's subset, and `split`/`merge` as the no-ops they are without splitting. Splitting is
 //! the next stage.

@@ -1,10 +1,10 @@
 //! Which instructions the RTL top ([`super::ComputeUnitTop`]) executes today: the scalar
-//! units, the vector ALU's instructions with at most two sources, the dword FLAT loads and
+//! units, the vector ALU's instructions (the VALU block's subset), the dword FLAT loads and
 //! stores and the SMEM loads, the DS instructions of the LDS's subset, `s_waitcnt` and
 //! `s_barrier`, and `split`/`merge` as the no-op they are without splitting. A kernel is
 //! checked against this list before it is loaded into the RTL system (`rtgpu run --top rtl`),
-//! so a kernel the top would issue but not execute (a three-source VALU operation, a
-//! Sim-D tile transfer) is refused instead of giving wrong results.
+//! so a kernel the top would issue but not execute (a VALU operation outside the VALU block's
+//! subset such as `v_mad_u32_u24`, a Sim-D tile transfer) is refused instead of giving wrong results.
 
 use crate::isa::insn_model::{decode_fields, unit, InsnFields};
 use std::fmt;
@@ -146,15 +146,11 @@ pub fn lds_supported(f: &InsnFields) -> Result<(), &'static str> {
 }
 
 /// `Ok` for a VALU instruction the top's vector unit runs: one of the VALU block's subset
-/// ([`crate::valu::model::op_of`]) other than the three-source fp32 operations (the top has
-/// two VGPR read ports), with every VGPR it names below [`super::VGPRS`].
+/// ([`crate::valu::model::op_of`]), with every VGPR it names below [`super::VGPRS`].
 pub fn valu_supported(f: &InsnFields) -> Result<(), &'static str> {
     use crate::valu::model::{op_of, Op};
     let op = match op_of(f.format, f.opcode) {
         None => return Err("a VALU operation outside the VALU block's subset"),
-        Some((Op::Vop2(0x16) | Op::Vop3(0x1C1 | 0x1CB), _)) => {
-            return Err("a three-source fp32 operation (v_mac/v_mad/v_fma_f32)")
-        }
         Some((op, _)) => op,
     };
     let e64 = f.format == crate::isa::insn_model::format::VOP3;
@@ -212,12 +208,14 @@ mod tests {
     /// (0xD81A0000 0), `s_barrier` (0xBF8A0000), `s_waitcnt 0` (0xBF8C0000) and `s_endpgm`
     /// (0xBF810000) are supported; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is
     /// refused at its PC, `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and
-    /// `v_mac_f32 v1, v0, v0` (0x2C020100) needs a third source; `ds_write_b32 v0, v24`
+    /// `v_mad_u32_u24 v1, v0, 0, 1` (0xD1C30001 0x02050100) is outside the VALU block's
+    /// subset, while `v_mac_f32 v1, v0, v0` (0x2C020100) and `v_bfe_u32 v1, v0, 0, 1`
+    /// (0xD1C80001 0x02050100) pass; `ds_write_b32 v0, v24`
     /// (DATA0 past the top's VGPRs) and `ds_read2_b32 v[23:24], v0` (its second VGPR past
     /// them) are refused as lds; an illegal word passes (the top faults on it). Fails if the
     /// SMEM store passes, DS or `s_barrier` is refused, a DS VGPR limit (data or the pair's
-    /// second) or the VALU's VGPR limit or three-source check is dropped, or the walk skips
-    /// words.
+    /// second) or the VALU's VGPR limit or subset check is dropped, a three-source operation
+    /// is refused, or the walk skips words.
     #[test]
     fn scalar_passes_vector_is_refused() {
         let ok = [
@@ -247,8 +245,12 @@ mod tests {
             assert_eq!((pc, e.unit_name()), (4, "lds"), "{w0:#x} {w1:#x}");
             assert!(e.to_string().contains("VGPR"), "{e}");
         }
-        for (word, why) in [(0x7E30_0300, "VGPR"), (0x2C02_0100, "three-source")] {
-            let (pc, e) = first_unsupported(&[word, 0xBF81_0000]).expect("refused");
+        let passing = [0x2C02_0100, 0xD1C8_0001, 0x0205_0100, 0xBF81_0000];
+        assert_eq!(first_unsupported(&passing), None);
+        let mad24 = [0xD1C3_0001, 0x0205_0100];
+        for (words, why) in [(&[0x7E30_0300][..], "VGPR"), (&mad24[..], "subset")] {
+            let code = [words, &[0xBF81_0000]].concat();
+            let (pc, e) = first_unsupported(&code).expect("refused");
             assert_eq!((pc, e.unit_name()), (0, "valu"));
             assert!(e.to_string().contains(why), "{e}");
         }

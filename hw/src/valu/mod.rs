@@ -76,14 +76,15 @@
 //! `v_add_u32`, `v_sub_u32`, `v_subrev_u32` (carry / borrow out), `v_addc_u32`, `v_subb_u32`,
 //! `v_subbrev_u32` (carry / borrow in and out), `v_and_b32`, `v_or_b32`, `v_xor_b32`,
 //! `v_lshlrev_b32`, `v_lshrrev_b32`, `v_ashrrev_i32`, `v_min/max_{i32,u32}`,
-//! `v_mul_u32_u24`; VOP3 `v_mul_lo_u32`, `v_mul_hi_u32`; VOPC `v_cmp_*` and `v_cmpx_*`
+//! `v_mul_u32_u24`; VOP3 `v_mul_lo_u32`, `v_mul_hi_u32`, `v_bfe_u32` (the `src2[4:0]` bits of
+//! `src0` from bit `src1[4:0]` on, through the shifter); VOPC `v_cmp_*` and `v_cmpx_*`
 //! `{lt,eq,le,gt,ne,ge}` of `i32` and `u32` (and the always-false/true `f`/`t` opcodes of the
 //! same pages). fp32: VOP1 `v_cvt_f32_i32`, `v_cvt_f32_u32`, `v_cvt_i32_f32`,
 //! `v_cvt_u32_f32`; VOP2 `v_add_f32`, `v_sub_f32`, `v_subrev_f32`, `v_mul_f32`,
 //! `v_min_f32`, `v_max_f32`, `v_mac_f32`; VOP3 `v_mad_f32`, `v_fma_f32`; VOPC
 //! `v_cmp_*_f32` and `v_cmpx_*_f32` (all 16 predicates, 0x40..=0x5F). Not here: `v_rcp_f32`,
 //! `v_rcp_iflag_f32`, `v_sqrt_f32` (docs/assumptions.md#A101), the integer three-source VOP3
-//! operations (`v_mad_u32_u24`, `v_bfe_u32`, `v_alignbit_b32`, `v_max3_i32`) and the 64-bit
+//! operations (`v_mad_u32_u24`, `v_alignbit_b32`, `v_max3_i32`) and the 64-bit
 //! ones (`v_lshlrev_b64`, `v_mad_u64_u32`, `v_cmp_*_u64`).
 //!
 //! # Modifiers

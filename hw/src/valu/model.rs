@@ -39,7 +39,7 @@ pub fn op_of(fmt: u8, opcode: u16) -> Option<(Op, bool)> {
         Op::Vop1(o) => matches!(o, 0x01 | 0x02 | 0x05..=0x08 | 0x2B),
         Op::Vop2(o) => matches!(o, 0x00..=0x03 | 0x05 | 0x08 | 0x0A..=0x16 | 0x19..=0x1E),
         Op::Vopc(o) => matches!(o, 0x40..=0x5F | 0xC0..=0xDF),
-        Op::Vop3(o) => matches!(o, 0x1C1 | 0x1CB | 0x285 | 0x286),
+        Op::Vop3(o) => matches!(o, 0x1C1 | 0x1C8 | 0x1CB | 0x285 | 0x286),
     };
     known.then_some((op, e64))
 }
@@ -84,6 +84,8 @@ pub fn lane(op: Op, l: LaneIn) -> (u32, bool) {
     match op {
         Op::Vopc(o @ 0x40..=0x5F) => (0, fp::compare(o, a, b)),
         Op::Vop1(o @ (0x07 | 0x08)) => (fp::to_int(a, o == 0x08), false),
+        // v_bfe_u32: the `c[4:0]` bits of `a` from bit `b[4:0]` on.
+        Op::Vop3(0x1C8) => ((a >> (b & 31)) & ((1u64 << (c & 31)) - 1) as u32, false),
         _ => integer(op, a, b, l.bit, l.clamp),
     }
 }

@@ -3,6 +3,7 @@
 //! stimulus, an output read every cycle), the DRAM and IDU models against their RTL, and
 //! [`engines`]: harness, Verilator from Rust and pure C++ Verilator on recorded stimuli.
 
+pub mod cu_rtl;
 pub mod engines;
 pub mod system;
 

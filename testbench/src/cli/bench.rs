@@ -36,7 +36,12 @@ pub struct BenchArgs {
     /// and the hierarchy), idle-cycle skipping off/on × VCD off/on.
     #[arg(long)]
     system: bool,
-    /// Work-items of the `--system` launches (kernels read from firmware/kernels under the
+    /// Only the RTL system's speed (the compute unit's RTL top behind the register map,
+    /// Verilated) on vector_add and fig2_divergent without splitting, through the driver,
+    /// beside the behavioural GPU of the same shape on the same launches.
+    #[arg(long)]
+    cu_rtl: bool,
+    /// Work-items of the `--system` and `--cu-rtl` launches (kernels read from firmware/kernels under the
     /// current directory).
     #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u32).range(256..=4_194_304))]
     grid: u32,
@@ -64,6 +69,9 @@ pub fn run(a: &BenchArgs) -> Result<(), Fail> {
     let dir = paths::target_dir().join("bench");
     if a.system {
         return system(a, &dir);
+    }
+    if a.cu_rtl {
+        return cu_rtl(a);
     }
     let mut rows = Vec::new();
     if !a.engines_only {
@@ -95,6 +103,20 @@ fn system(a: &BenchArgs, dir: &Path) -> Result<(), Fail> {
     let rows = system::table(&kernels, a.grid, dir, || bar.inc(1)).map_err(|e| Fail(1, e))?;
     bar.finish_and_clear();
     print_json_or(a.json, &rows, |rows| system::text(rows))
+}
+
+/// `--cu-rtl`: the RTL system beside the behavioural GPU.
+fn cu_rtl(a: &BenchArgs) -> Result<(), Fail> {
+    use rtgpu_testbench::bench::cu_rtl;
+    let kernels = paths::kernel_dir(None).map_err(Fail::coded)?;
+    let bar = progress(cu_rtl::KERNELS.len() as u64, "cu-rtl");
+    let mut rows = Vec::new();
+    for k in cu_rtl::KERNELS {
+        rows.extend(cu_rtl::measure(&kernels, k, a.grid).map_err(|e| Fail(1, e))?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    print_json_or(a.json, &rows, |rows| cu_rtl::text(rows))
 }
 
 /// The blocks of the engine table (testbench names) and the share of the cycles each runs

@@ -146,12 +146,7 @@ pub fn run_code(
 ) -> Result<(Outcome, f64), String> {
     let (code, image) = (code.to_vec(), image.clone());
     on_rtl_stack(move || {
-        // A quick build: the system's Verilog is large (the compute unit's top with its VGPR
-        // file and VALU); the model is built once and cached.
-        let bus: RtlBus = RtlBus::new(&VlOptions {
-            quick: true,
-            ..VlOptions::default()
-        })?;
+        let bus = system_bus()?;
         let t0 = std::time::Instant::now();
         let mut drv = Driver::new(bus).map_err(|e| e.to_string())?;
         let out = driver::run(&mut drv, &code, &image, desc, timeout).map_err(|e| e.to_string());
@@ -159,6 +154,16 @@ pub fn run_code(
             return Err(format!("the RTL simulation failed: {f}"));
         }
         Ok((out?, t0.elapsed().as_secs_f64()))
+    })
+}
+
+/// The RTL system on the Verilator engine, reset: a quick build (the system's Verilog is
+/// large: the compute unit's top with its VGPR file and VALU), built once and cached. Call it
+/// on a thread with the RTL's stack ([`on_rtl_stack`]).
+pub fn system_bus() -> Result<RtlBus, String> {
+    RtlBus::new(&VlOptions {
+        quick: true,
+        ..VlOptions::default()
     })
 }
 

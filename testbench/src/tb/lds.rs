@@ -421,6 +421,10 @@ fn layout(window_cycles: u64) -> Gtkw {
 }
 
 impl BlockTb for LdsTb {
+    fn not_synthesized_in_ci(&self) -> Option<&'static str> {
+        Some("about 90 s of Yosys for its 32 write ports (rtgpu synth lds)")
+    }
+
     fn name(&self) -> &'static str {
         "lds"
     }

@@ -27,8 +27,8 @@ use rust_hdl::core::prelude::*;
 /// The `valu` testbench.
 pub struct ValuTb;
 
-/// Every instruction of the block's subset, in both encodings (and `v_mul_u32_u24` also with
-/// clamp; the fp32 ones also with source and output modifiers, `v_mad_f32` and `v_fma_f32`),
+/// Every instruction of the block's subset, in both encodings (`v_bfe_u32` in its one; and
+/// `v_mul_u32_u24` also with clamp; the fp32 ones also with source and output modifiers, `v_mad_f32` and `v_fma_f32`),
 /// with its assembly line, assembled and decoded (the decoder's model).
 pub fn valu_ops() -> Vec<(String, InsnFields)> {
     let mut lines: Vec<String> = ALL_OPS
@@ -37,6 +37,8 @@ pub fn valu_ops() -> Vec<(String, InsnFields)> {
         .flatten()
         .collect();
     lines.push("v_mul_u32_u24_e64 v3, v1, v2 clamp".into());
+    // (The integer three-source operation of the subset: its sources come as rows.)
+    lines.push("v_bfe_u32 v3, v1, v2, v4".into());
     let fp: Vec<String> = fp_alu_lines()
         .into_iter()
         .filter(|l| !lines.contains(l))

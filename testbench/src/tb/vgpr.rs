@@ -33,6 +33,8 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.a_reg.next = u64::from(i.a.reg).to_bits();
     u.b_slot.next = u64::from(i.b.slot).to_bits();
     u.b_reg.next = u64::from(i.b.reg).to_bits();
+    u.c_slot.next = u64::from(i.c.slot).to_bits();
+    u.c_reg.next = u64::from(i.c.reg).to_bits();
     u.we.next = i.we;
     u.w_slot.next = u64::from(i.w.slot).to_bits();
     u.w_reg.next = u64::from(i.w.reg).to_bits();
@@ -68,6 +70,7 @@ pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
     VgprOut {
         a: row(&u.a_data),
         b: row(&u.b_data),
+        c: row(&u.c_data),
         x: [row(&u.x0_data), row(&u.x1_data), row(&u.x2_data)],
         y: [row(&u.y0_data), row(&u.y1_data), row(&u.y2_data)],
     }
@@ -107,6 +110,7 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         clear_v0: rng.gen(),
         a: read(rng),
         b: read(rng),
+        c: read(rng),
         we: rng.gen_ratio(3, 4),
         w,
         mask: rng.gen_range(0..1 << TB_LANES),
@@ -182,6 +186,15 @@ fn layout(window_cycles: u64) -> Gtkw {
                 dec("vgpr.b_reg"),
                 hex("vgpr.b_data$0"),
                 hex("vgpr.b_data$1"),
+            ],
+        )
+        .group(
+            "read port c (the VALU's third source)",
+            &[
+                dec("vgpr.c_slot"),
+                dec("vgpr.c_reg"),
+                hex("vgpr.c_data$0"),
+                hex("vgpr.c_data$1"),
             ],
         )
         .group(

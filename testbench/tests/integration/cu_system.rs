@@ -169,6 +169,20 @@ fn memory_kernels_run_as_on_the_behavioural_gpu() {
     }
 }
 
+/// The kernels with three-source VALU operations (`loop`: `v_mad_f32` with an inline
+/// constant and a VGPR addend in a uniform loop, a divergent integer loop; `rtl/fp_mix`:
+/// `v_mac_f32` in both encodings, `v_mad_f32` with an inline float constant addend,
+/// `v_fma_f32` with an SGPR addend, negated and absolute sources, `mul:2`; `synthetic`:
+/// `v_bfe_u32` with inline constants picks the bits of the local id that steer three levels
+/// of nested branches) run by the driver on the RTL system: the behavioural GPU's status,
+/// cycles, instruction count and buffers.
+#[test]
+fn three_source_kernels_run_as_on_the_behavioural_gpu() {
+    runs_alike("firmware/kernels/loop.s", "gto");
+    runs_alike("firmware/kernels/rtl/fp_mix.s", "lrr");
+    runs_alike("firmware/kernels/synthetic.s", "rr");
+}
+
 /// `kernel` under `sched` through the driver on both systems: it finishes on the behavioural
 /// GPU, having stored something, and the RTL system gives the same status, cycles,
 /// instruction count and buffers.

@@ -46,6 +46,7 @@ impl VgprModel {
         VgprOut {
             a: self.row(i.a),
             b: self.row(i.b),
+            c: self.row(i.c),
             x: i.x.map(|x| self.row_after_w(x, i)),
             y: i.y.map(|y| {
                 self.row(VgprAddr {

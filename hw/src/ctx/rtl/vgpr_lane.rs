@@ -1,6 +1,6 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row, the clear
 //! (`v0` to the lane's work-item id), the two writes and the reset steps of the edge
-//! ([`crate::ctx`]), the two read ports, the memory unit's three write-first read ports, the
+//! ([`crate::ctx`]), the VALU's three read ports, the memory unit's three write-first read ports, the
 //! LDS's three read ports and its write (one row or a pair).
 //!
 //! The lane is a memory primitive, like rust-hdl's own `RAM`: [`Logic`] written by hand, a
@@ -40,6 +40,12 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub b_reg: Signal<In, Bits<8>>,
     /// The lane's word of row `b` (0 past the end).
     pub b_data: Signal<Out, Bits<32>>,
+    /// Read port `c`'s slot (the VALU's third source).
+    pub c_slot: Signal<In, Bits<8>>,
+    /// Read port `c`'s VGPR.
+    pub c_reg: Signal<In, Bits<8>>,
+    /// The word of row (`c_slot`, `c_reg`) (0 past the end).
+    pub c_data: Signal<Out, Bits<32>>,
     /// Write this lane's word of row (`w_slot`, `w_reg`).
     pub we: Signal<In, Bit>,
     /// The slot written.
@@ -123,6 +129,9 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             b_slot: Default::default(),
             b_reg: Default::default(),
             b_data: Default::default(),
+            c_slot: Default::default(),
+            c_reg: Default::default(),
+            c_data: Default::default(),
             we: Default::default(),
             w_slot: Default::default(),
             w_reg: Default::default(),
@@ -160,9 +169,10 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
 }
 
 /// The read and write ports' rows in the Verilog: the name, its slot and VGPR signals.
-const PORTS: [(&str, &str, &str); 12] = [
+const PORTS: [(&str, &str, &str); 13] = [
     ("a", "a_slot", "a_reg"),
     ("b", "b_slot", "b_reg"),
+    ("c", "c_slot", "c_reg"),
     ("w", "w_slot", "w_reg"),
     ("m", "m_slot", "m_reg"),
     ("x0", "x0_slot", "x0_reg"),
@@ -296,6 +306,7 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
              if (reset) begin\n{}   end\nend\n\n\
              always @(*) begin\n   a_data = a_ok ? mem[a_idx] : 32'h0;\n   \
              b_data = b_ok ? mem[b_idx] : 32'h0;\n   \
+             c_data = c_ok ? mem[c_idx] : 32'h0;\n   \
              y0_data = y0_ok ? mem[y0_idx] : 32'h0;\n   \
              y1_data = y1_ok ? mem[y1_idx] : 32'h0;\n   \
              y2_data = y2_ok ? mem[y2_idx] : 32'h0;\n",
@@ -317,12 +328,14 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         if self.clock.pos_edge() {
             self.edge();
         }
-        let (a, b) = (
+        let (a, b, c) = (
             Self::row(self.a_slot.val(), self.a_reg.val()),
             Self::row(self.b_slot.val(), self.b_reg.val()),
+            Self::row(self.c_slot.val(), self.c_reg.val()),
         );
         self.a_data.next = bits32(self.word(a));
         self.b_data.next = bits32(self.word(b));
+        self.c_data.next = bits32(self.word(c));
         let y = self.y_slot.val();
         self.y0_data.next = bits32(self.word(Self::row(y, self.y0_reg.val())));
         self.y1_data.next = bits32(self.word(Self::row(y, self.y1_reg.val())));
@@ -335,6 +348,7 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
     fn connect(&mut self) {
         self.a_data.connect();
         self.b_data.connect();
+        self.c_data.connect();
         self.x0_data.connect();
         self.x1_data.connect();
         self.x2_data.connect();

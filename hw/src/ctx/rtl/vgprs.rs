@@ -1,5 +1,5 @@
 //! The vector register file: `S` wavefront slots of `V` VGPRs of `L` lanes, one
-//! [`VgprLane`] per lane, with two row read ports, the memory unit's three write-first row
+//! [`VgprLane`] per lane, with the VALU's three row read ports, the memory unit's three write-first row
 //! read ports and two lane-masked row writes ([`crate::ctx`]).
 
 use super::vgpr_lane::VgprLane;
@@ -31,6 +31,12 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub b_reg: Signal<In, Bits<8>>,
     /// Row `b`, lane `l` (0 past the end).
     pub b_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `c`'s slot (the VALU's third source).
+    pub c_slot: Signal<In, Bits<8>>,
+    /// Read port `c`'s VGPR.
+    pub c_reg: Signal<In, Bits<8>>,
+    /// Row `c`, lane `l` (0 past the end).
+    pub c_data: [Signal<Out, Bits<32>>; L],
     /// Write the lanes of `w_mask` of row (`w_slot`, `w_reg`) at this edge.
     pub we: Signal<In, Bit>,
     /// The slot written.
@@ -110,6 +116,9 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             b_slot: Default::default(),
             b_reg: Default::default(),
             b_data: array_init::array_init(|_| Default::default()),
+            c_slot: Default::default(),
+            c_reg: Default::default(),
+            c_data: array_init::array_init(|_| Default::default()),
             we: Default::default(),
             w_slot: Default::default(),
             w_reg: Default::default(),
@@ -157,6 +166,8 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].a_reg.next = self.a_reg.val();
             self.lane[l].b_slot.next = self.b_slot.val();
             self.lane[l].b_reg.next = self.b_reg.val();
+            self.lane[l].c_slot.next = self.c_slot.val();
+            self.lane[l].c_reg.next = self.c_reg.val();
             self.lane[l].we.next = self.we.val() & self.w_mask.val().get_bit(l);
             self.lane[l].w_slot.next = self.w_slot.val();
             self.lane[l].w_reg.next = self.w_reg.val();
@@ -188,6 +199,7 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].l2_data.next = self.l_data1[l].val();
             self.a_data[l].next = self.lane[l].a_data.val();
             self.b_data[l].next = self.lane[l].b_data.val();
+            self.c_data[l].next = self.lane[l].c_data.val();
             self.x0_data[l].next = self.lane[l].x0_data.val();
             self.x1_data[l].next = self.lane[l].x1_data.val();
             self.x2_data[l].next = self.lane[l].x2_data.val();

@@ -616,7 +616,7 @@ impl Logic for ComputeUnitTop {
             self.regs.rlit[p].next = self.fields.imm.val();
         }
         self.regs.rcode[2].next = self.fields.src2.val();
-        self.regs.rwide[2].next = true;
+        self.regs.rwide[2].next = self.vops.s2_wide.val();
         self.regs.rcode[0].next = self.sops.rcode0.val();
         self.regs.rcode[1].next = self.sops.rcode1.val();
         self.regs.rwide[0].next = self.sops.rwide0.val();
@@ -672,6 +672,8 @@ impl Logic for ComputeUnitTop {
         self.vops.opcode.next = self.fields.opcode.val();
         self.vops.src0.next = self.fields.src0.val();
         self.vops.src1.next = self.fields.src1.val();
+        self.vops.src2.next = self.fields.src2.val();
+        self.vops.dst.next = self.fields.dst.val();
         self.vops.slot.next = bit_cast::<8, 6>(self.issue.grant.val());
         self.vops.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
         self.vops.s0.next = self.regs.rdata[0].val().get_bits::<32>(0);
@@ -682,14 +684,17 @@ impl Logic for ComputeUnitTop {
         self.vgprs.a_reg.next = self.vops.a_reg.val();
         self.vgprs.b_slot.next = self.vops.b_slot.val();
         self.vgprs.b_reg.next = self.vops.b_reg.val();
+        self.vgprs.c_slot.next = self.vops.c_slot.val();
+        self.vgprs.c_reg.next = self.vops.c_reg.val();
         for l in 0..64 {
             self.vops.a_row[l].next = self.vgprs.a_data[l].val();
             self.vops.b_row[l].next = self.vgprs.b_data[l].val();
+            self.vops.c_row[l].next = self.vgprs.c_data[l].val();
         }
         for i in 0..16 {
             self.valu.a[i].next = self.vops.a[i].val();
             self.valu.b[i].next = self.vops.b[i].val();
-            self.valu.c[i].next = self.z32.val();
+            self.valu.c[i].next = self.vops.c[i].val();
         }
         self.vgprs.we.next = self.valu.wb_valid.val();
         self.vgprs.w_slot.next = self.vops.wb_slot.val();

@@ -1,5 +1,6 @@
-//! The VALU's operands over its four quarters: the VGPR rows its sources name, the lanes of
-//! the quarter it reads, the scalar sources copied into every lane, and the mask input.
+//! The VALU's operands over its four quarters: the VGPR rows its three sources name, the
+//! lanes of the quarter it reads, the scalar sources copied into every lane, and the mask
+//! input.
 
 use crate::hdl::k;
 use crate::isa::insn_model::format;
@@ -11,7 +12,9 @@ use rust_hdl::prelude::*;
 /// In the issue cycle (`issue`, the VALU's quarter 0) the sources are the decoder's fields:
 /// `src0` (a VGPR for codes 256..=511, else the scalar `s0` of read port 0) and `src1` (the
 /// VOP3 code, or in the 32-bit encodings always the VGPR `vsrc1`, with the scalar `s1` of
-/// read port 1). They are held at the edge for quarters 1..3 (`busy`), with the wavefront's
+/// read port 1) and the third, `c`: the VOP3 `src2` (a VGPR, or the 32-bit scalar read port 2
+/// resolves: `s2_wide` is low), or `v_mac_f32`'s destination VGPR (both encodings), whose old
+/// value it adds. They are held at the edge for quarters 1..3 (`busy`), with the wavefront's
 /// VGPR slot and context, which the write-back also uses (until the next issue). The VGPR
 /// read ports address the cycle's rows; `a`/`b` are the quarter's 16 lanes of the row, or the
 /// scalar in every lane. `mask_in` is VCC, or for the `_e64` forms of `v_cndmask_b32`,
@@ -34,6 +37,10 @@ pub struct ValuOperands {
     pub src0: Signal<In, Bits<9>>,
     /// The decoder's `src1` (issue cycle).
     pub src1: Signal<In, Bits<9>>,
+    /// The decoder's `src2` (issue cycle).
+    pub src2: Signal<In, Bits<9>>,
+    /// The decoder's VGPR destination (issue cycle).
+    pub dst: Signal<In, Bits<8>>,
     /// The issuing wavefront's VGPR slot.
     pub slot: Signal<In, Bits<8>>,
     /// The issuing context.
@@ -44,12 +51,16 @@ pub struct ValuOperands {
     pub s1: Signal<In, Bits<32>>,
     /// The issuing context's VCC.
     pub vcc: Signal<In, Bits<64>>,
-    /// Read port 2's value (`src2` as a pair).
+    /// Read port 2's value (`src2`: a pair when `s2_wide`, else a scalar in bits \[31:0\]).
     pub s2: Signal<In, Bits<64>>,
+    /// Read port 2 reads a pair: the issuing instruction takes its mask from `src2`.
+    pub s2_wide: Signal<Out, Bit>,
     /// VGPR read port `a`'s row.
     pub a_row: [Signal<In, Bits<32>>; 64],
     /// VGPR read port `b`'s row.
     pub b_row: [Signal<In, Bits<32>>; 64],
+    /// VGPR read port `c`'s row.
+    pub c_row: [Signal<In, Bits<32>>; 64],
     /// VGPR read port `a`'s slot.
     pub a_slot: Signal<Out, Bits<8>>,
     /// VGPR read port `a`'s register.
@@ -58,10 +69,16 @@ pub struct ValuOperands {
     pub b_slot: Signal<Out, Bits<8>>,
     /// VGPR read port `b`'s register.
     pub b_reg: Signal<Out, Bits<8>>,
+    /// VGPR read port `c`'s slot.
+    pub c_slot: Signal<Out, Bits<8>>,
+    /// VGPR read port `c`'s register.
+    pub c_reg: Signal<Out, Bits<8>>,
     /// The VALU's `a`: `src0` of the quarter's lanes.
     pub a: [Signal<Out, Bits<32>>; QUARTER],
     /// The VALU's `b`: `src1` of the quarter's lanes.
     pub b: [Signal<Out, Bits<32>>; QUARTER],
+    /// The VALU's `c`: `src2` (or `v_mac_f32`'s old destination) of the quarter's lanes.
+    pub c: [Signal<Out, Bits<32>>; QUARTER],
     /// The VALU's `mask_in` (issue cycle).
     pub mask_in: Signal<Out, Bits<64>>,
     /// The held instruction's VGPR slot (its write-back).
@@ -75,6 +92,11 @@ pub struct ValuOperands {
     bv: Signal<Local, Bit>,
     breg: Signal<Local, Bits<8>>,
     bval: Signal<Local, Bits<32>>,
+    cv: Signal<Local, Bit>,
+    creg: Signal<Local, Bits<8>>,
+    cval: Signal<Local, Bits<32>>,
+    /// The issuing instruction is `v_mac_f32`.
+    mac: Signal<Local, Bit>,
     cur_slot: Signal<Local, Bits<8>>,
     /// The held sources.
     r_av: DFF<Bit>,
@@ -83,9 +105,15 @@ pub struct ValuOperands {
     r_bv: DFF<Bit>,
     r_breg: DFF<Bits<8>>,
     r_bval: DFF<Bits<32>>,
+    r_cv: DFF<Bit>,
+    r_creg: DFF<Bits<8>>,
+    r_cval: DFF<Bits<32>>,
     r_slot: DFF<Bits<8>>,
     r_ctx: DFF<Bits<8>>,
     f_vop3: Constant<Bits<4>>,
+    f_vop2: Constant<Bits<4>>,
+    /// `v_mac_f32`'s opcode in VOP2 and in VOP3.
+    mac_ops: [Constant<Bits<10>>; 2],
     /// The `_e64` opcodes whose mask comes from `src2`.
     mask_ops: [Constant<Bits<10>>; 4],
     kq: [Constant<Bits<2>>; 4],
@@ -102,20 +130,27 @@ impl Default for ValuOperands {
             opcode: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
+            src2: Default::default(),
+            dst: Default::default(),
             slot: Default::default(),
             ctx: Default::default(),
             s0: Default::default(),
             s1: Default::default(),
             vcc: Default::default(),
             s2: Default::default(),
+            s2_wide: Default::default(),
             a_row: array_init::array_init(|_| Default::default()),
             b_row: array_init::array_init(|_| Default::default()),
+            c_row: array_init::array_init(|_| Default::default()),
             a_slot: Default::default(),
             a_reg: Default::default(),
             b_slot: Default::default(),
             b_reg: Default::default(),
+            c_slot: Default::default(),
+            c_reg: Default::default(),
             a: array_init::array_init(|_| Default::default()),
             b: array_init::array_init(|_| Default::default()),
+            c: array_init::array_init(|_| Default::default()),
             mask_in: Default::default(),
             wb_slot: Default::default(),
             wb_ctx: Default::default(),
@@ -125,6 +160,10 @@ impl Default for ValuOperands {
             bv: Default::default(),
             breg: Default::default(),
             bval: Default::default(),
+            cv: Default::default(),
+            creg: Default::default(),
+            cval: Default::default(),
+            mac: Default::default(),
             cur_slot: Default::default(),
             r_av: Default::default(),
             r_areg: Default::default(),
@@ -132,9 +171,14 @@ impl Default for ValuOperands {
             r_bv: Default::default(),
             r_breg: Default::default(),
             r_bval: Default::default(),
+            r_cv: Default::default(),
+            r_creg: Default::default(),
+            r_cval: Default::default(),
             r_slot: Default::default(),
             r_ctx: Default::default(),
             f_vop3: k(format::VOP3.into()),
+            f_vop2: k(format::VOP2.into()),
+            mac_ops: [k(0x16), k(0x116)],
             // v_cndmask_b32, v_addc_u32, v_subb_u32, v_subbrev_u32 as VOP3 opcodes.
             mask_ops: [k(0x100), k(0x11C), k(0x11D), k(0x11E)],
             kq: array_init::array_init(|q| k(q as u64)),
@@ -145,7 +189,10 @@ impl Default for ValuOperands {
 impl Logic for ValuOperands {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r_av, r_areg, r_aval, r_bv, r_breg, r_bval, r_slot, r_ctx);
+        dff_setup!(
+            self, clock, r_av, r_areg, r_aval, r_bv, r_breg, r_bval, r_cv, r_creg, r_cval, r_slot,
+            r_ctx
+        );
         // The issue cycle's sources, from the fields.
         self.av.next = self.src0.val().get_bit(8);
         self.areg.next = self.src0.val().get_bits::<8>(0);
@@ -153,12 +200,24 @@ impl Logic for ValuOperands {
         self.bv.next = self.src1.val().get_bit(8) | (self.format.val() != self.f_vop3.val());
         self.breg.next = self.src1.val().get_bits::<8>(0);
         self.bval.next = self.s1.val();
+        self.mac.next = ((self.format.val() == self.f_vop2.val())
+            & (self.opcode.val() == self.mac_ops[0].val()))
+            | ((self.format.val() == self.f_vop3.val())
+                & (self.opcode.val() == self.mac_ops[1].val()));
+        self.cv.next = self.src2.val().get_bit(8) | self.mac.val();
+        self.creg.next = self.src2.val().get_bits::<8>(0);
+        if self.mac.val() {
+            self.creg.next = self.dst.val();
+        }
+        self.cval.next = self.s2.val().get_bits::<32>(0);
         self.cur_slot.next = self.slot.val();
         self.mask_in.next = self.vcc.val();
+        self.s2_wide.next = false;
         if self.format.val() == self.f_vop3.val() {
             for i in 0..4 {
                 if self.opcode.val() == self.mask_ops[i].val() {
                     self.mask_in.next = self.s2.val();
+                    self.s2_wide.next = true;
                 }
             }
         }
@@ -170,6 +229,9 @@ impl Logic for ValuOperands {
             self.bv.next = self.r_bv.q.val();
             self.breg.next = self.r_breg.q.val();
             self.bval.next = self.r_bval.q.val();
+            self.cv.next = self.r_cv.q.val();
+            self.creg.next = self.r_creg.q.val();
+            self.cval.next = self.r_cval.q.val();
             self.cur_slot.next = self.r_slot.q.val();
         }
         self.r_av.d.next = self.r_av.q.val();
@@ -178,6 +240,9 @@ impl Logic for ValuOperands {
         self.r_bv.d.next = self.r_bv.q.val();
         self.r_breg.d.next = self.r_breg.q.val();
         self.r_bval.d.next = self.r_bval.q.val();
+        self.r_cv.d.next = self.r_cv.q.val();
+        self.r_creg.d.next = self.r_creg.q.val();
+        self.r_cval.d.next = self.r_cval.q.val();
         self.r_slot.d.next = self.r_slot.q.val();
         self.r_ctx.d.next = self.r_ctx.q.val();
         if self.issue.val() & !self.busy.val() {
@@ -187,6 +252,9 @@ impl Logic for ValuOperands {
             self.r_bv.d.next = self.bv.val();
             self.r_breg.d.next = self.breg.val();
             self.r_bval.d.next = self.bval.val();
+            self.r_cv.d.next = self.cv.val();
+            self.r_creg.d.next = self.creg.val();
+            self.r_cval.d.next = self.cval.val();
             self.r_slot.d.next = self.slot.val();
             self.r_ctx.d.next = self.ctx.val();
         }
@@ -194,12 +262,15 @@ impl Logic for ValuOperands {
         self.b_slot.next = self.cur_slot.val();
         self.a_reg.next = self.areg.val();
         self.b_reg.next = self.breg.val();
+        self.c_slot.next = self.cur_slot.val();
+        self.c_reg.next = self.creg.val();
         self.wb_slot.next = self.r_slot.q.val();
         self.wb_ctx.next = self.r_ctx.q.val();
         // The quarter's lanes of the rows, or the scalars.
         for i in 0..QUARTER {
             self.a[i].next = self.aval.val();
             self.b[i].next = self.bval.val();
+            self.c[i].next = self.cval.val();
         }
         for q in 0..4 {
             if self.quarter.val() == self.kq[q].val() {
@@ -209,6 +280,9 @@ impl Logic for ValuOperands {
                     }
                     if self.bv.val() {
                         self.b[i].next = self.b_row[16 * q + i].val();
+                    }
+                    if self.cv.val() {
+                        self.c[i].next = self.c_row[16 * q + i].val();
                     }
                 }
             }

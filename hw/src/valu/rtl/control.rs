@@ -100,10 +100,12 @@ pub mod bit {
     pub const MODS: usize = 37;
     /// They apply to `c` too.
     pub const MODS_C: usize = 38;
+    /// The result is `a >> b[4:0]` cut to its `c[4:0]` low bits (`v_bfe_u32`).
+    pub const SEL_BFE: usize = 39;
 }
 
 /// The number of control bits.
-pub const CONTROLS: usize = 39;
+pub const CONTROLS: usize = 40;
 
 /// The control bits of `(class, op)` (all clear outside the subset).
 pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
@@ -169,6 +171,7 @@ pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
         }
         (class::VOP3, 0x85) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_LO]),
         (class::VOP3, 0x86) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_HI]),
+        (class::VOP3, 0xC8) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_BFE, bit::MODS_C]),
         _ => fp_control(cls, op, &mut set),
     }
     // Source modifiers: every operation but the carry forms and `v_readfirstlane_b32`.
@@ -326,6 +329,8 @@ pub struct ValuControl {
     pub mods: Signal<Out, Bit>,
     /// They apply to `c`.
     pub mods_c: Signal<Out, Bit>,
+    /// `v_bfe_u32`: the result is a bit field of `a`.
+    pub sel_bfe: Signal<Out, Bit>,
     /// The SGPR code of the scalar write.
     pub sgpr_dst: Signal<Out, Bits<7>>,
     /// The table index `{class, opcode[7:0]}`.
@@ -412,6 +417,7 @@ impl Default for ValuControl {
             fp_cmp: Default::default(),
             mods: Default::default(),
             mods_c: Default::default(),
+            sel_bfe: Default::default(),
             sgpr_dst: Default::default(),
             index: Default::default(),
             page: Default::default(),
@@ -524,6 +530,7 @@ impl Logic for ValuControl {
         self.fp_cmp.next = self.raw[36].val() & self.ok.val();
         self.mods.next = self.raw[37].val() & self.ok.val();
         self.mods_c.next = self.raw[38].val() & self.ok.val();
+        self.sel_bfe.next = self.raw[39].val() & self.ok.val();
         // The scalar write: readfirstlane's and the e64 compares' `dst`, the e64 carries'
         // `sdst`, VCC for the 32-bit encodings.
         self.code.next = self.vcc.val();
@@ -541,5 +548,6 @@ impl Logic for ValuControl {
 }
 
 // The decode names `raw[i]` by these numbers.
-const _: () = assert!(bit::FIRST == 4 && bit::FLAG_CMP == 26 && bit::MODS_C == 38);
-const _: () = assert!(CONTROLS == 39);
+const _: () =
+    assert!(bit::FIRST == 4 && bit::FLAG_CMP == 26 && bit::MODS_C == 38 && bit::SEL_BFE == 39);
+const _: () = assert!(CONTROLS == 40);

@@ -76,6 +76,8 @@ pub struct ValuLane {
     pub sel_min: Signal<In, Bit>,
     /// The result is the maximum.
     pub sel_max: Signal<In, Bit>,
+    /// The result is `a >> b[4:0]` cut to its `c[4:0]` low bits.
+    pub sel_bfe: Signal<In, Bit>,
     /// The result is the product's low half.
     pub sel_lo: Signal<In, Bit>,
     /// The result is the product's high half.
@@ -100,10 +102,12 @@ pub struct ValuLane {
     fpu: FpLane,
     /// The fp32 compare holds.
     fcmp: Signal<Local, Bit>,
-    /// The shift amount `a[4:0]`.
+    /// The shift amount `a[4:0]` (`b[4:0]` for a bit field).
     amount: Signal<Local, Bits<32>>,
-    /// `b >> amount`, sign-filled when signed.
+    /// `shifted >> amount`, sign-filled when signed.
     right: Signal<Local, Bits<32>>,
+    /// The shifter's input.
+    shifted: Signal<Local, Bits<32>>,
     /// The compare holds.
     cmp: Signal<Local, Bit>,
     /// The mask bit (outputs are assigned once: see [`super`]).
@@ -160,6 +164,7 @@ impl Default for ValuLane {
             sel_shr: Default::default(),
             sel_min: Default::default(),
             sel_max: Default::default(),
+            sel_bfe: Default::default(),
             sel_lo: Default::default(),
             sel_hi: Default::default(),
             cmp_lt: Default::default(),
@@ -174,6 +179,7 @@ impl Default for ValuLane {
             fcmp: Default::default(),
             amount: Default::default(),
             right: Default::default(),
+            shifted: Default::default(),
             cmp: Default::default(),
             mask_bit: Default::default(),
             r: Default::default(),
@@ -230,8 +236,14 @@ impl Logic for ValuLane {
         self.fpu.to_int.next = self.fp_toint.val();
         self.fpu.omod.next = self.omod.val();
         self.fpu.clamp.next = self.clamp.val();
+        // The shifter shifts `b` by `a[4:0]`, or for a bit field `a` by `b[4:0]`.
         self.amount.next = self.a.val() & self.low5.val();
-        self.right.next = self.b.val() >> self.amount.val();
+        self.shifted.next = self.b.val();
+        if self.sel_bfe.val() {
+            self.amount.next = self.b.val() & self.low5.val();
+            self.shifted.next = self.a.val();
+        }
+        self.right.next = self.shifted.val() >> self.amount.val();
         if self.is_signed.val() & self.b.val().get_bit(31) {
             self.right.next =
                 (self.b.val() >> self.amount.val()) | !(self.ones.val() >> self.amount.val());
@@ -279,6 +291,9 @@ impl Logic for ValuLane {
         }
         if self.sel_xor.val() {
             self.r.next = self.a.val() ^ self.b.val();
+        }
+        if self.sel_bfe.val() {
+            self.r.next = self.right.val() & !(self.ones.val() << (self.c.val() & self.low5.val()));
         }
         if self.sel_shl.val() {
             self.r.next = self.b.val() << self.amount.val();

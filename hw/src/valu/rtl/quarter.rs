@@ -192,6 +192,7 @@ impl Logic for ValuQuarter {
             self.lane[i].sel_min.next = self.dec.sel_min.val();
             self.lane[i].sel_max.next = self.dec.sel_max.val();
             self.lane[i].sel_lo.next = self.dec.sel_lo.val();
+            self.lane[i].sel_bfe.next = self.dec.sel_bfe.val();
             self.lane[i].sel_hi.next = self.dec.sel_hi.val();
             self.lane[i].cmp_lt.next = self.dec.cmp_lt.val();
             self.lane[i].cmp_eq.next = self.dec.cmp_eq.val();
