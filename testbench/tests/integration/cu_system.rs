@@ -233,7 +233,7 @@ fn words(src: &str) -> Vec<u32> {
 }
 
 /// An illegal instruction, a jump past the code, a store past the data memory (lane 4 of
-/// `0x1fff0 + 4 · lane` is at `MEM_BYTES` = 128 KiB) and two bad launches (a grid that is not a
+/// `MEM_BYTES − 16 + 4 · lane` is at `MEM_BYTES`) and two bad launches (a grid that is not a
 /// multiple of the work-group, five wavefronts per work-group on four contexts) end with
 /// the behavioural GPU's error: the same `STATUS`, `ERROR`, `ERROR_PC` and `ERROR_INFO`. The
 /// cycle count of a bad launch is the behavioural one; a fault's is one more (the RTL top's
@@ -247,10 +247,11 @@ fn faults_end_as_on_the_behavioural_gpu() {
     illegal[2] = 0xFFFF_FFFF;
     let jump = words("s_mov_b32 s20, 0x800\ns_mov_b32 s21, 0\ns_setpc_b64 s[20:21]\ns_endpgm\n");
     let ok = words("s_nop 0\ns_endpgm\n");
-    let past_memory = words(
-        "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v1, vcc, 0x1fff0, v1\nv_mov_b32 v2, 0\n\
+    let past_memory = words(&format!(
+        "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v1, vcc, {:#x}, v1\nv_mov_b32 v2, 0\n\
          flat_store_dword v[1:2], v0\ns_endpgm\n",
-    );
+        cu_system::MEM_BYTES - 16
+    ));
     let cases = [
         (&illegal, 128, 64, "illegal_instruction", 1),
         (&jump, 64, 64, "pc_out_of_range", 1),
