@@ -58,25 +58,38 @@ fn timed<B: Bus>(drv: &mut Driver<B>, l: &RtlLaunch) -> Result<(u64, f64), Strin
 }
 
 /// The rows of `kernel` (in `kernels`) at `grid`: the behavioural GPU of the RTL system's
-/// shape, then the RTL system (its Verilator model built or found in the cache first).
-pub fn measure(kernels: &Path, kernel: &str, grid: u32) -> Result<[CuRtlRow; 2], String> {
+/// shape, then the RTL system (its Verilator model built or found in the cache first). An
+/// error carries its exit code: 2 for a launch the RTL system refuses, else 1.
+pub fn measure(kernels: &Path, kernel: &str, grid: u32) -> Result<[CuRtlRow; 2], (u8, String)> {
+    let l = launch(kernels, kernel, grid)?;
+    rows(kernel, grid, &l).map_err(|e| (1, e))
+}
+
+/// The checked launch of `kernel` at `grid`, as `rtgpu run --top rtl` would run it.
+fn launch(kernels: &Path, kernel: &str, grid: u32) -> Result<RtlLaunch, (u8, String)> {
     let path = kernels.join(kernel);
     let grid_arg = grid.to_string();
     let argv = [
         "run",
-        path.to_str().ok_or("a non-UTF-8 path")?,
+        path.to_str().ok_or((2, "a non-UTF-8 path".to_string()))?,
         "--top",
         "rtl",
         "--grid",
         &grid_arg,
     ];
-    let opts = Args::try_parse_from(argv).map_err(|e| e.to_string())?.opts;
-    let l = rtl_run::prepare(&opts).map_err(|r| r.coded().1)?;
+    let opts = Args::try_parse_from(argv)
+        .map_err(|e| (2, e.to_string()))?
+        .opts;
+    rtl_run::prepare(&opts).map_err(|r| r.coded())
+}
+
+/// Launch `l` on both sides: the rows, which must agree on the cycles.
+fn rows(kernel: &str, grid: u32, l: &RtlLaunch) -> Result<[CuRtlRow; 2], String> {
     let mut drv = Driver::new(Gpu::new(l.cfg)?).map_err(|e| e.to_string())?;
-    let behavioural = timed(&mut drv, &l)?;
+    let behavioural = timed(&mut drv, l)?;
     let rtl = on_rtl_stack(|| {
         let bus = rtl_run::system_bus()?;
-        timed(&mut Driver::new(bus).map_err(|e| e.to_string())?, &l)
+        timed(&mut Driver::new(bus).map_err(|e| e.to_string())?, l)
     })?;
     if behavioural.0 != rtl.0 {
         return Err(format!(

@@ -112,7 +112,7 @@ fn cu_rtl(a: &BenchArgs) -> Result<(), Fail> {
     let bar = progress(cu_rtl::KERNELS.len() as u64, "cu-rtl");
     let mut rows = Vec::new();
     for k in cu_rtl::KERNELS {
-        rows.extend(cu_rtl::measure(&kernels, k, a.grid).map_err(|e| Fail(1, e))?);
+        rows.extend(cu_rtl::measure(&kernels, k, a.grid).map_err(|(c, e)| Fail(c, e))?);
         bar.inc(1);
     }
     bar.finish_and_clear();
