@@ -4,8 +4,8 @@
 //!
 //! # What it holds (this stage)
 //!
-//! One SIMD group without splitting (the behavioural `Mode::NoSplit` with `n_simd` = 1 and
-//! `n_wfc` = [`CONTEXTS`]): the instruction memory and buffers ([`crate::fetch`]), the
+//! One SIMD group without splitting or with DWS at S = 1 (the behavioural `Mode::NoSplit` or
+//! `Mode::Dws` with `n_simd` = 1, `n_wfc` = [`CONTEXTS`], `s` = 1): the instruction memory and buffers ([`crate::fetch`]), the
 //! work-group dispatcher ([`crate::dispatch`]), the contexts' scalar state
 //! ([`crate::ctx::CtxRegs`]) and the VGPR file ([`crate::ctx::Vgprs`], one slot of
 //! [`VGPRS`] registers per context), issue control with the warp scheduler
@@ -17,13 +17,16 @@
 //! ([`crate::lds`], with its operand rows and instructions in flight
 //! [`rtl::lds_port::LdsPort`] and the issue cycle's fault check [`rtl::lds_check::LdsCheck`]),
 //! the barrier release ([`rtl::barrier::BarrierRelease`]) and the split/merge unit
-//! ([`crate::pws`], which keeps the contexts' states and masks). It runs the scalar
+//! ([`crate::pws`], which keeps the contexts' states and masks) with the split stacks and
+//! commands of the issue ([`rtl::split_ctl::SplitCtl`]) and each context's VGPR slot,
+//! work-group entry, age and last PC ([`rtl::ctx_tags::CtxTags`]). It runs the scalar
 //! instructions (SALU, branches, `s_nop`, `s_endpgm`, `s_waitcnt`, `s_barrier`), the VALU's
 //! instructions (with up to three sources: `v_mac_f32`, `v_mad_f32`, `v_fma_f32` read the
 //! third through the VGPR file's port `c`), `flat_load_dword`,
 //! `flat_store_dword` and the SMEM loads through its memory port, the DS instructions of the
-//! LDS's subset, and `split`/`merge` as the no-ops they are without splitting. Splitting is
-//! the next stage.
+//! LDS's subset, and `split`/`merge`: no-ops without splitting; under DWS a split whose lanes
+//! diverge takes a free context of the SIMD (or is serialized), as the behavioural unit does.
+//! PWS (the SpSIMDs, a second issue unit) is the next stage.
 //!
 //! # Timing
 //!
@@ -81,11 +84,28 @@
 //! they were before the cycle's dispatch): the last one's `s_barrier` in *k* releases them all
 //! in *k* + 1, and each may issue in *k* + 1 (docs/assumptions.md#A129).
 //!
+//! `split` (DWS) issued in *k* with its memory operations done pushes a bit on the context's
+//! split stack: 1 and the split command (mask {SSRC1, SSRC0}) when the effective mask
+//! diverges under the split mask, else 0 (serialized). The split/merge unit either refuses it
+//! (no free context, or the wavefront has S live splits: `split_denied` in *k* + 1 clears the
+//! stack's top bit, so its `merge` is a no-op) or makes both contexts SPLITTING and raises
+//! `copy_valid` in *k* + 1; the top copies the parent's scalar registers, PC, instruction
+//! buffer and tags into the child at the edge that ends *k* + 1 (docs/assumptions.md#A130).
+//! The child shares its parent's VGPR slot: every VGPR access of a context (the VALU, the
+//! memory port's addresses and loads, the LDS) goes to its wavefront's slot, under its
+//! effective mask EXEC & SpM. `merge` pops the stack and commands the merge unless the bit was
+//! 0; a merged child's context turns EMPTY and leaves the issue stage. `split` or `merge` with
+//! memory operations outstanding stops the launch in *k* (`split_pending_memory`), a split on a
+//! full stack (64) too (`split_overflow`); the split/merge unit's errors (`end_live_splits`,
+//! `merge_watchdog`, a protocol error) stop it in the cycle after the command, `fault_pc` the
+//! context's last issued instruction.
+//!
 //! # Ports
 //!
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
 //! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
-//! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`. Code writes: `code_we`,
+//! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`, the splitting mode `split_on`,
+//! `dws`. Code writes: `code_we`,
 //! `code_addr` (dword index), `code_data`; code reads: `code_rdata` (the dword at
 //! `code_addr`, combinational). The data memory's size `mem_words` and the LDS dwords per
 //! work-group `lds_words` (held while `busy`).
@@ -96,10 +116,12 @@
 //! the cycle after `launch` through the cycle in which the last wavefront's `s_endpgm` issues
 //! or its last access or DS instruction completes: as many cycles as the behavioural launch
 //! counts), `fault` and
-//! `fault_pc` (an illegal instruction, a PC past the code, or a bad memory or LDS access
-//! issued), `fault_mem` (a memory access), `fault_lds` (an LDS access) and `fault_addr` (its
-//! byte address). Probes for the lock-step check against the behavioural compute unit:
-//! `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`. The LDS has no port: its
+//! `fault_pc` (an illegal instruction, a PC past the code, a bad memory or LDS access
+//! issued, an error of splitting), `fault_mem` (a memory access), `fault_lds` (an LDS access)
+//! and `fault_addr` (its byte address), `fault_split` (an error of splitting: the behavioural
+//! code `fault_code` and information `fault_info`). Probes for the lock-step check against
+//! the behavioural compute unit: `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`,
+//! `copy` (`copy_from`, `copy_to`: a split's child copied). The LDS has no port: its
 //! partition size is [`LDS_PART_WORDS`], a launch's LDS per work-group (docs/assumptions.md#A126).
 
 pub mod rtl;

@@ -1,8 +1,8 @@
 //! `rtgpu run KERNEL --top rtl`: the kernel through the firmware driver onto the RTL system
 //! ([`rtgpu_hw::cu_system::CuSystem`]) over [`RtlBus`], with the report of a behavioural run.
 //!
-//! Before anything is built the run refuses what the RTL does not have: switches (a mode other
-//! than no-split, a configuration other than the system's, reordering, the IDU, the memory
+//! Before anything is built the run refuses what the RTL does not have: switches (PWS, DWS
+//! with S other than 1, a configuration other than the system's, reordering, the IDU, the memory
 //! hierarchy, Sim-D, `--rtl`, `--vcd`, `--vulnerability`, an HSA kernel; exit 2) and
 //! instructions of units the top does not execute ([`UnsupportedInRtl`], exit 1).
 
@@ -73,7 +73,10 @@ fn usage(m: impl Into<String>) -> RtlRefusal {
 /// The first switch of `o` the RTL system does not have, as the message of an exit-2 error.
 pub fn refused_switch(o: &RunOpts) -> Option<String> {
     let switches = [
-        (o.mode != Mode::NoSplit, "--mode dws/pws (it runs nosplit)"),
+        (
+            o.mode == Mode::Pws || (o.mode == Mode::Dws && o.s != 1),
+            "--mode pws, or dws with --s other than 1 (it runs nosplit, and dws with --s 1)",
+        ),
         (o.reorder, "--reorder"),
         (o.idu != "off", "--idu"),
         (
@@ -175,7 +178,7 @@ pub struct RtlLaunch {
     pub cfg: CuConfig,
     /// The launch's dimensions.
     pub dims: Dims,
-    /// The code (no-split).
+    /// The code.
     pub code: Vec<u32>,
     /// The memory image (arguments, buffers).
     pub image: Image,
@@ -202,19 +205,12 @@ pub fn prepare(o: &RunOpts) -> Result<RtlLaunch, RtlRefusal> {
         return Err(usage(m));
     }
     let name = o.kernel.display().to_string();
-    let (code, _) = kernel.code(Mode::NoSplit, o.s);
+    let (code, _) = kernel.code(o.mode, o.s);
     check_code(&name, &code)?;
     let image = kernel.image(&args, dims, o.launch.seed).map_err(usage)?;
     let desc = LaunchDesc {
         entry_pc: kernel.prog.entry_pc(),
-        ..LaunchDesc::new(
-            image.abi,
-            dims,
-            kernel.meta.lds,
-            Mode::NoSplit,
-            o.s,
-            o.sched,
-        )
+        ..LaunchDesc::new(image.abi, dims, kernel.meta.lds, o.mode, o.s, o.sched)
     };
     Ok(RtlLaunch {
         name,

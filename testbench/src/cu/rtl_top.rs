@@ -43,12 +43,15 @@ pub struct TopRun {
     pub fault: Option<u32>,
     /// The data memory after the launch.
     pub mem: Vec<u32>,
+    /// Splits carried out (a context copied into another).
+    pub splits: u64,
     /// The launch ended within the cycle limit (an RTL run that did not end still shows its
     /// issues, so that the first difference can be found).
     pub ended: bool,
 }
 
-/// A launch the RTL top can run: one SIMD group, no splitting, rtgpu's simple ABI.
+/// A launch the RTL top can run: one SIMD group, no splitting or DWS with S = 1, rtgpu's
+/// simple ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopLaunch {
     /// Work-items in the launch.
@@ -59,6 +62,8 @@ pub struct TopLaunch {
     pub kernarg: u64,
     /// The issue policy.
     pub policy: Policy,
+    /// No splitting or DWS (S = 1).
+    pub mode: Mode,
 }
 
 impl TopLaunch {
@@ -83,7 +88,7 @@ impl TopLaunch {
             wg: self.wg,
             // (The top's partition: docs/assumptions.md#A126.)
             lds_per_wg: (LDS_PART_WORDS * 4) as u32,
-            mode: Mode::NoSplit,
+            mode: self.mode,
             s: 1,
             policy: self.policy,
             reorder: false,
@@ -148,6 +153,7 @@ pub fn run_behavioural(
         cycles: cu.counters().cycles,
         fault,
         mem: cu.mem.words().to_vec(),
+        splits: cu.counters().splits,
         ended: true,
     })
 }
@@ -210,6 +216,7 @@ fn drive(
         cycles: 0,
         fault: None,
         mem: Vec::new(),
+        splits: 0,
         ended: false,
     };
     let mut slots = [0u32; CONTEXTS];
@@ -222,6 +229,7 @@ fn drive(
                     due.drive(u);
                 },
                 |u| {
+                    run.splits += u64::from(u.copy.val());
                     observe(u, l, cycle, &mut slots, &mut run.issues);
                     port.take(u, cycle);
                     (u.busy.val(), u.fault.val(), u.fault_pc.val().index() as u32)
@@ -373,10 +381,13 @@ pub fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
     u.lat_valu.next = u64::from(lat.valu).to_bits();
     u.lat_branch.next = u64::from(lat.branch).to_bits();
     u.issue_period.next = u64::from(lat.issue_period).to_bits();
+    u.split_on.next = l.mode != Mode::NoSplit;
+    u.dws.next = l.mode == Mode::Dws;
 }
 
-/// Reads one cycle's probes: a dispatch names the slot's wavefront (in `slots`), an issue
-/// is recorded (in `issues`, with the wavefront its slot holds).
+/// Reads one cycle's probes: a dispatch names the slot's wavefront (in `slots`), a split's
+/// copy gives the child's context its parent's, an issue is recorded (in `issues`, with the
+/// wavefront its context holds).
 pub fn observe(
     u: &ComputeUnitTop,
     l: &TopLaunch,
@@ -391,6 +402,12 @@ pub fn observe(
             wave: slots.get(slot).copied().unwrap_or(u32::MAX),
             pc: u.issue_pc.val().index() as u32,
         });
+    }
+    if u.copy.val() {
+        let (from, to) = (u.copy_from.val().index(), u.copy_to.val().index());
+        if let (Some(&w), true) = (slots.get(from), to < slots.len()) {
+            slots[to] = w;
+        }
     }
     if u.send.val() {
         let slot = u.send_slot.val().index();
@@ -430,6 +447,12 @@ pub fn first_difference(behavioural: &TopRun, rtl: &TopRun) -> Option<String> {
             4 * i,
             behavioural.mem.get(i),
             rtl.mem.get(i)
+        ));
+    }
+    if behavioural.splits != rtl.splits {
+        return Some(format!(
+            "splits: behavioural {}, RTL {}",
+            behavioural.splits, rtl.splits
         ));
     }
     if behavioural.fault != rtl.fault {

@@ -9,6 +9,7 @@ use crate::cu::rtl_top::{observe, run_behavioural, start, write_code, IssueEvent
 use crate::sim::cosim::{verilog_of, KindWaiver, Waiver, BIT_CAST_WIDTH};
 use crate::sim::waves::{named, Format, Gtkw};
 use rtgpu_firmware::isa::assemble;
+use rtgpu_hw::cu::Mode;
 use rtgpu_hw::cu_top::{ComputeUnitTop, CONTEXTS};
 use rtgpu_hw::issue::stall;
 use rtgpu_hw::pws::State;
@@ -24,6 +25,7 @@ pub const LAUNCH: TopLaunch = TopLaunch {
     wg: 128,
     kernarg: 0x1_0000_2000,
     policy: Policy::Gto,
+    mode: Mode::NoSplit,
 };
 
 /// Cycles the behavioural launch may take before the testbench gives up.

@@ -187,7 +187,36 @@ fn three_source_kernels_run_as_on_the_behavioural_gpu() {
 /// GPU, having stored something, and the RTL system gives the same status, cycles,
 /// instruction count and buffers.
 fn runs_alike(kernel: &str, sched: &str) {
-    let (b, r) = both_kernel(kernel, &["--sched", sched]);
+    runs_alike_with(kernel, &["--sched", sched]);
+}
+
+/// DWS (S = 1) through the driver on the RTL system: `fig2_divergent` (two sequential
+/// splits) at grid 64 (one wavefront: both splits taken) and 256 (four wavefronts on four
+/// contexts: most splits find no free context and serialize), `fig5_nested` (its nested split
+/// refused at S = 1): the behavioural GPU's status, cycles, instruction count and buffers,
+/// with splits taken. The done-when's command line for DWS.
+#[test]
+fn dws_kernels_run_as_on_the_behavioural_gpu() {
+    let mut splits = 0;
+    for (kernel, sched, grid) in [
+        ("firmware/kernels/fig2_divergent.s", "gto", "64"),
+        ("firmware/kernels/fig2_divergent.s", "rr", "256"),
+        ("firmware/kernels/fig5_nested.s", "lrr", "128"),
+    ] {
+        let b = runs_alike_with(
+            kernel,
+            &[
+                "--sched", sched, "--mode", "dws", "--s", "1", "--grid", grid,
+            ],
+        );
+        splits += b.counters.get("splits");
+    }
+    assert!(splits >= 3, "{splits} splits");
+}
+
+/// [`runs_alike`] with `args` after the kernel: the behavioural outcome.
+fn runs_alike_with(kernel: &str, args: &[&str]) -> Outcome {
+    let (b, r) = both_kernel(kernel, args);
     assert!(b.result.is_ok(), "{kernel}: {:?}", b.result);
     assert_eq!(b.result, r.result, "{kernel}");
     for name in ["cycles", "instructions"] {
@@ -202,14 +231,20 @@ fn runs_alike(kernel: &str, sched: &str) {
         "{kernel} stores"
     );
     assert_eq!(b.buffers, r.buffers, "{kernel}: the buffers");
+    b
 }
 
 /// The launch `code` on `grid`/`wg` with `lds` bytes of LDS per work-group through the
 /// driver on both systems.
 fn both(code: &[u32], grid: u32, wg: u32, lds: u32) -> (Outcome, Outcome) {
+    both_in(Mode::NoSplit, code, (grid, wg), lds)
+}
+
+/// [`both`] in splitting mode `mode` (S = 1).
+fn both_in(mode: Mode, code: &[u32], (grid, wg): (u32, u32), lds: u32) -> (Outcome, Outcome) {
     let dims = Dims { grid, wg };
     let image = Image::build(&[], dims, 1);
-    let desc = LaunchDesc::new(image.abi, dims, lds, Mode::NoSplit, 1, Policy::Gto);
+    let desc = LaunchDesc::new(image.abi, dims, lds, mode, 1, Policy::Gto);
     on_both(cu_system::config(), code, &image, desc, 10_000)
 }
 
@@ -265,6 +300,38 @@ fn faults_end_as_on_the_behavioural_gpu() {
         let name = cu::status_name(&r.result);
         assert_eq!(name, want, "{:?}", r.result);
         let cycles = b.counters.get("cycles") + extra;
+        assert_eq!(cycles, r.counters.get("cycles"), "{want}");
+    }
+}
+
+/// The errors of splitting under DWS end as on the behavioural GPU (`STATUS`, `ERROR`,
+/// `ERROR_PC`, `ERROR_INFO`; one cycle more, docs/assumptions.md#A108): `s_endpgm` by both
+/// halves of a split (`end_live_splits`, found by the split/merge unit the cycle after,
+/// `ERROR_INFO` its context), a split with a load outstanding (`split_pending_memory`,
+/// `ERROR_INFO` the count), and 65 splits without a merge (each serialized: its mask does not
+/// diverge; the 65th overflows the 64-deep stack: `split_overflow`). Mutations caught: the
+/// split/merge unit's error code taken as is (`end_live_splits` read as `merge_watchdog`);
+/// the overflow at a depth of 63.
+#[test]
+fn split_faults_end_as_on_the_behavioural_gpu() {
+    let live = words("v_cmp_gt_u32 vcc, 32, v0\nsplit vcc_lo, vcc_hi\ns_endpgm\n");
+    let pending = words(
+        "v_mov_b32 v1, 0\nv_mov_b32 v2, 0\nflat_load_dword v3, v[1:2]\n\
+         split vcc_lo, vcc_hi\ns_endpgm\n",
+    );
+    let deep = words(
+        "s_mov_b32 s10, 65\nloop:\nsplit exec_lo, exec_hi\ns_sub_u32 s10, s10, 1\n\
+         s_cmp_lg_u32 s10, 0\ns_cbranch_scc1 loop\ns_endpgm\n",
+    );
+    for (code, want) in [
+        (&live, "end_live_splits"),
+        (&pending, "split_pending_memory"),
+        (&deep, "split_overflow"),
+    ] {
+        let (b, r) = both_in(Mode::Dws, code, (64, 64), 0);
+        assert_eq!(cu::status_name(&b.result), want, "{:?}", b.result);
+        assert_eq!(b.result, r.result, "{want}");
+        let cycles = b.counters.get("cycles") + 1;
         assert_eq!(cycles, r.counters.get("cycles"), "{want}");
     }
 }
@@ -380,4 +447,16 @@ fn cli_top_rtl() {
     let (code, _, err) = rtgpu(&["run", SCALAR_LOOP, "--top", "rtl", "--mode", "pws"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("nosplit"), "{err}");
+    let (code, _, err) = rtgpu(&[
+        "run",
+        SCALAR_LOOP,
+        "--top",
+        "rtl",
+        "--mode",
+        "dws",
+        "--s",
+        "2",
+    ]);
+    assert_eq!(code, 2, "dws with S = 2: {err}");
+    assert!(err.contains("--s 1"), "{err}");
 }

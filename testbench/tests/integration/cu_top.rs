@@ -5,6 +5,7 @@
 
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
+use rtgpu_hw::cu::Mode;
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_testbench::cu::rtl_top::{first_difference, run_behavioural, run_rtl, TopLaunch};
 use rtgpu_testbench::sim::vl::Engine;
@@ -28,6 +29,17 @@ fn kernel(name: &str) -> Vec<u32> {
 /// A kernel with memory (`path` under firmware/kernels/): its code, and for a launch of
 /// `grid`/`wg` the memory image its `@args` give (seed 1) and the launch.
 fn with_memory(path: &str, grid: u32, wg: u32, policy: Policy) -> (Vec<u32>, Vec<u32>, TopLaunch) {
+    with_memory_in(Mode::NoSplit, path, grid, wg, policy)
+}
+
+/// [`with_memory`] in splitting mode `mode`.
+fn with_memory_in(
+    mode: Mode,
+    path: &str,
+    grid: u32,
+    wg: u32,
+    policy: Policy,
+) -> (Vec<u32>, Vec<u32>, TopLaunch) {
     let text = source(path);
     let meta = KernelMeta::parse(&text).unwrap();
     let image = Image::build(&meta.args, Dims { grid, wg }, 1);
@@ -36,6 +48,7 @@ fn with_memory(path: &str, grid: u32, wg: u32, policy: Policy) -> (Vec<u32>, Vec
         wg,
         kernarg: image.kernarg,
         policy,
+        mode,
     };
     (assemble(&text, path).unwrap().words(), image.mem, l)
 }
@@ -46,6 +59,7 @@ fn launch(grid: u32, wg: u32, policy: Policy) -> TopLaunch {
         wg,
         kernarg: 0x1_0000_2000,
         policy,
+        mode: Mode::NoSplit,
     }
 }
 
@@ -98,7 +112,7 @@ fn vector_kernels_issue_as_the_behavioural_unit() {
     lock_step("valu_mix", 200, Engine::Harness);
 }
 
-/// The scalar, vector, memory and LDS lock-step runs on the top's Verilator build (a quick
+/// The scalar, vector, memory, LDS and DWS lock-step runs on the top's Verilator build (a quick
 /// build, about a minute of C++ since the VGPR lanes are memory arrays). A Verilator build
 /// that evaluates a same-cycle path between the top's sub-blocks in the wrong order (one
 /// did: a memory response counted in its own cycle made an `s_waitcnt` issue twice) fails
@@ -116,6 +130,8 @@ fn the_verilator_build_issues_as_the_behavioural_unit() {
     );
     // The three-source fp32 operations (the VGPR file's port `c`, read port 2 as 32 bits).
     memory_lock_step(&[("rtl/fp_mix", 256, 64)], Engine::Verilator);
+    // DWS: splits, copies, shared VGPRs, merges, refusals.
+    assert!(memory_lock_step_in(Mode::Dws, DWS_LAUNCHES, Engine::Verilator) >= 9);
 }
 
 /// The memory kernels' launches: `mem_mix` and `fig2_divergent` at grids 256/64 and 192/192.
@@ -198,18 +214,26 @@ fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
 /// (kernel path, grid, work-group size): the RTL top must issue what the behavioural unit
 /// issues, cycle for cycle, and leave the same data memory, which the kernels change.
 fn memory_lock_step(launches: &[(&str, u32, u32)], engine: Engine) {
+    assert_eq!(memory_lock_step_in(Mode::NoSplit, launches, engine), 0);
+}
+
+/// [`memory_lock_step`] in splitting mode `mode`; the behavioural splits carried out in all.
+fn memory_lock_step_in(mode: Mode, launches: &[(&str, u32, u32)], engine: Engine) -> u64 {
+    let mut splits = 0;
     for (i, &(path, grid, wg)) in launches.iter().enumerate() {
         for policy in policies(engine, i) {
-            let (code, mem, l) = with_memory(path, grid, wg, policy);
-            let at = format!("{path} {policy:?} grid {grid} wg {wg}");
+            let (code, mem, l) = with_memory_in(mode, path, grid, wg, policy);
+            let at = format!("{path} {mode:?} {policy:?} grid {grid} wg {wg}");
             let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
             let r = run_rtl(&code, &l, &mem, engine, LIMIT).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert!(b.fault.is_none() && b.mem != mem, "{at}: the kernel stores");
             if let Some(d) = first_difference(&b, &r) {
                 panic!("{at}: {d}");
             }
+            splits += b.splits;
         }
     }
+    splits
 }
 
 /// `lds_reduce` (a work-group of four wavefronts: `ds_write_b32`, `ds_read_b32`,
@@ -242,4 +266,25 @@ fn an_lds_fault_stops_both_alike() {
     if let Some(d) = first_difference(&b, &r) {
         panic!("lds_pairs past its partition: {d}");
     }
+}
+
+/// The launches of the DWS lock-step runs: `fig2_divergent` (two sequential splits, each
+/// taken into a free context of the SIMD when one is free) at grids 256/64 (four
+/// wavefronts on four contexts: most splits find no free context and serialize) and 64/64 (one
+/// wavefront: both splits taken), and `fig5_nested` (a split nested in a split's arm, which
+/// S = 1 refuses: the split/merge unit's denial, the serialized split's merge a no-op).
+const DWS_LAUNCHES: &[(&str, u32, u32)] = &[
+    ("fig2_divergent", 256, 64),
+    ("fig2_divergent", 64, 64),
+    ("fig5_nested", 128, 64),
+];
+
+/// DWS (S = 1) on the RTL top: a split copies its context's registers, instruction buffer
+/// and tags into a free context of the SIMD, the halves share the wavefront's VGPRs under
+/// their split masks, the merge joins them; the same issues, cycle for cycle, the same splits
+/// and the same memory as the behavioural unit. On rust-hdl's simulation.
+#[test]
+fn dws_kernels_issue_as_the_behavioural_unit() {
+    let splits = memory_lock_step_in(Mode::Dws, DWS_LAUNCHES, Engine::Harness);
+    assert!(splits >= 3, "{splits} splits");
 }

@@ -83,6 +83,9 @@ pub struct CuSystem<const A: usize> {
     p_gto: Constant<Bits<2>>,
     p_rr: Constant<Bits<2>>,
     z32: Constant<Bits<32>>,
+    /// `MODE` codes: no split (0), DWS.
+    z2: Constant<Bits<2>>,
+    m_dws: Constant<Bits<2>>,
     z64: Constant<Bits<64>>,
     /// The data RAM's dwords.
     mem_words: Constant<Bits<32>>,
@@ -133,6 +136,8 @@ impl<const A: usize> Default for CuSystem<A> {
             p_gto: k(1),
             p_rr: k(2),
             z32: k(0),
+            z2: k(0),
+            m_dws: k(1),
             z64: k(0),
             mem_words: k(1 << A),
             c_cycles: k(0),
@@ -243,6 +248,9 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.cu.lat_valu.next = self.lat_valu.val();
         self.cu.lat_branch.next = self.lat_branch.val();
         self.cu.issue_period.next = self.issue_period.val();
+        // `MODE` bits 1:0: 0 no split, 1 DWS (the launch check admits DWS with S = 1 only).
+        self.cu.split_on.next = self.map.mode.val().get_bits::<2>(0) != self.z2.val();
+        self.cu.dws.next = self.map.mode.val().get_bits::<2>(0) == self.m_dws.val();
 
         // Status, error and counters.
         self.map.status.next = self.ctl.status.val();
@@ -261,6 +269,10 @@ impl<const A: usize> Logic for CuSystem<A> {
         if self.cu.fault_lds.val() {
             self.map.error.next = self.e_lds.val();
             self.map.error_info.next = self.cu.fault_addr.val();
+        }
+        if self.cu.fault_split.val() {
+            self.map.error.next = bit_cast::<32, 4>(self.cu.fault_code.val());
+            self.map.error_info.next = self.cu.fault_info.val();
         }
         if self.ctl.bad.val() {
             self.map.error.next = self.e_bad.val();

@@ -3,14 +3,17 @@
 use super::age_rank::AgeRank;
 use super::barrier::BarrierRelease;
 use super::branch::BranchTarget;
+use super::ctx_tags::CtxTags;
 use super::lds_check::LdsCheck;
 use super::lds_port::LdsPort;
 use super::mem_request::MemRequest;
 use super::mem_return::MemReturn;
 use super::salu_operands::SaluOperands;
+use super::split_ctl::SplitCtl;
 use super::valu_operands::ValuOperands;
 use super::wave_init::WaveInit;
 use crate::ctx::{CtxRegs, Vgprs, INIT_SGPRS};
+use crate::cu::CuError;
 use crate::cu_top::{
     CODE_WORDS, CONTEXTS as C, LDS_PART_WORDS, LDS_WORDS, SGPR_WORDS, VGPRS, VGPR_ROWS,
 };
@@ -21,6 +24,7 @@ use crate::isa::rtl::insn_fields::InsnFields;
 use crate::issue::Issue;
 use crate::lds::Lds;
 use crate::pws::rtl::simd_group::SimdGroup;
+use crate::pws::ErrorCode;
 use crate::salu::Salu;
 use crate::valu::Valu;
 use rust_hdl::prelude::*;
@@ -56,6 +60,10 @@ pub struct ComputeUnitTop {
     pub lat_branch: Signal<In, Bits<16>>,
     /// `Latencies::issue_period`.
     pub issue_period: Signal<In, Bits<8>>,
+    /// The launch splits (`split`/`merge` act; else they are no-ops).
+    pub split_on: Signal<In, Bit>,
+    /// The splitting is DWS (a split takes a free context of the SIMD); only DWS is built.
+    pub dws: Signal<In, Bit>,
     /// Write `code_data` to code dword `code_addr`.
     pub code_we: Signal<In, Bit>,
     /// The code dword written.
@@ -121,6 +129,14 @@ pub struct ComputeUnitTop {
     pub fault_lds: Signal<Out, Bit>,
     /// Its byte address (low 32 bits; an LDS address is relative to the partition).
     pub fault_addr: Signal<Out, Bits<32>>,
+    /// The error is one of splitting, the behavioural error code `fault_code` with its
+    /// information `fault_info` (`split_overflow`, `merge_watchdog`, `end_live_splits`,
+    /// `split_pending_memory`, `pws_protocol`).
+    pub fault_split: Signal<Out, Bit>,
+    /// Its code ([`crate::cu::CuError`]).
+    pub fault_code: Signal<Out, Bits<4>>,
+    /// Its information (the split/merge unit's context index, or the outstanding count).
+    pub fault_info: Signal<Out, Bits<32>>,
     /// Probe: an instruction issues this cycle.
     pub issue_valid: Signal<Out, Bit>,
     /// Probe: its context (wavefront slot).
@@ -137,6 +153,12 @@ pub struct ComputeUnitTop {
     pub send_wg: Signal<Out, Bits<32>>,
     /// Probe: its wave index in the work-group.
     pub send_wave: Signal<Out, Bits<8>>,
+    /// Probe: a split's child is copied from context `copy_from` into `copy_to` this cycle.
+    pub copy: Signal<Out, Bit>,
+    /// Probe: the parent's context.
+    pub copy_from: Signal<Out, Bits<6>>,
+    /// Probe: the child's context.
+    pub copy_to: Signal<Out, Bits<6>>,
     /// Instruction memory and the contexts' instruction buffers.
     fetch: Fetch<C, 2, CODE_WORDS>,
     /// The contexts' scalar state.
@@ -177,12 +199,10 @@ pub struct ComputeUnitTop {
     bar: BarrierRelease<C>,
     /// The contexts' age ranks (greedy-then-oldest).
     ranks: AgeRank<C>,
-    /// Each context's age: its wavefront's dispatch order in the launch.
-    age: [DFF<Bits<32>>; C],
-    /// Wavefronts dispatched in the launch.
-    sent: DFF<Bits<32>>,
-    /// Each context's resident work-group entry.
-    wi: [DFF<Bits<8>>; C],
+    /// Each context's VGPR slot, work-group entry, age and last PC.
+    tags: CtxTags<C>,
+    /// `split` and `merge` at issue: the split stacks and the commands.
+    sctl: SplitCtl<C>,
     /// A launch is running.
     running: DFF<Bit>,
     /// It stopped on an error.
@@ -195,6 +215,26 @@ pub struct ComputeUnitTop {
     flds: DFF<Bit>,
     /// Its address.
     faddr: DFF<Bits<32>>,
+    /// The error is one of splitting; its code and information.
+    fsplit: DFF<Bit>,
+    fcode: DFF<Bits<4>>,
+    finfo: DFF<Bits<32>>,
+    /// The split/merge unit reports an error this cycle; its code as the behavioural one.
+    gerr: Signal<Local, Bit>,
+    gcode: Signal<Local, Bits<4>>,
+    /// The parent and child of this cycle's copy (top context indices).
+    cp_from: Signal<Local, Bits<8>>,
+    cp_to: Signal<Local, Bits<8>>,
+    /// The context a split's copy starts (one-hot).
+    copied: Signal<Local, Bits<C>>,
+    /// The contexts a dispatch or a copy starts.
+    born: Signal<Local, Bits<C>>,
+    /// The contexts whose split/merge state is EMPTY (a merged child leaves).
+    left: Signal<Local, Bits<C>>,
+    /// The issuing context's VGPR slot.
+    g_wf: Signal<Local, Bits<8>>,
+    /// A `split` or `merge` issues with splitting on.
+    is_pws: Signal<Local, Bit>,
     /// A FLAT / SMEM / DS instruction issues.
     is_flat: Signal<Local, Bit>,
     is_smem: Signal<Local, Bit>,
@@ -220,6 +260,12 @@ pub struct ComputeUnitTop {
     g_spm: Signal<Local, Bits<64>>,
     g_wi: Signal<Local, Bits<8>>,
     g_oob: Signal<Local, Bit>,
+    /// The issuing context's outstanding memory operations (vmcnt + lgkmcnt).
+    g_pend: Signal<Local, Bits<16>>,
+    g_vm: Signal<Local, Bits<8>>,
+    g_lgkm: Signal<Local, Bits<8>>,
+    /// It has no live split (no child, no parent).
+    g_alone: Signal<Local, Bit>,
     /// The next instruction's address and the PC the issue writes.
     next_pc: Signal<Local, Bits<32>>,
     new_pc: Signal<Local, Bits<32>>,
@@ -256,7 +302,18 @@ pub struct ComputeUnitTop {
     u_program: Constant<Bits<4>>,
     op_endpgm: Constant<Bits<10>>,
     cmd_dispatch: Constant<Bits<3>>,
+    cmd_split: Constant<Bits<3>>,
+    cmd_merge: Constant<Bits<3>>,
     cmd_end: Constant<Bits<3>>,
+    u_pws: Constant<Bits<4>>,
+    f_sopp: Constant<Bits<4>>,
+    /// The behavioural error codes of splitting, and the split/merge unit's last error
+    /// (`end_live_splits`) that maps to one of its own.
+    e_pending: Constant<Bits<4>>,
+    e_overflow: Constant<Bits<4>>,
+    e_protocol: Constant<Bits<4>>,
+    pws_e_last: Constant<Bits<3>>,
+    one4: Constant<Bits<4>>,
     s_empty: Constant<Bits<3>>,
     s_done: Constant<Bits<3>>,
     one8: Constant<Bits<8>>,
@@ -346,15 +403,34 @@ impl Default for ComputeUnitTop {
             lcheck: Default::default(),
             bar: Default::default(),
             ranks: Default::default(),
-            age: array_init::array_init(|_| Default::default()),
-            sent: Default::default(),
-            wi: array_init::array_init(|_| Default::default()),
+            tags: Default::default(),
+            sctl: Default::default(),
             running: Default::default(),
             failed: Default::default(),
             fpc: Default::default(),
             fmem: Default::default(),
             flds: Default::default(),
             faddr: Default::default(),
+            fsplit: Default::default(),
+            fcode: Default::default(),
+            finfo: Default::default(),
+            gerr: Default::default(),
+            gcode: Default::default(),
+            cp_from: Default::default(),
+            cp_to: Default::default(),
+            copied: Default::default(),
+            born: Default::default(),
+            left: Default::default(),
+            g_wf: Default::default(),
+            is_pws: Default::default(),
+            split_on: Default::default(),
+            dws: Default::default(),
+            fault_split: Default::default(),
+            fault_code: Default::default(),
+            fault_info: Default::default(),
+            copy: Default::default(),
+            copy_from: Default::default(),
+            copy_to: Default::default(),
             is_flat: Default::default(),
             is_smem: Default::default(),
             is_ds: Default::default(),
@@ -373,6 +449,10 @@ impl Default for ComputeUnitTop {
             g_spm: Default::default(),
             g_wi: Default::default(),
             g_oob: Default::default(),
+            g_pend: Default::default(),
+            g_vm: Default::default(),
+            g_lgkm: Default::default(),
+            g_alone: Default::default(),
             next_pc: Default::default(),
             new_pc: Default::default(),
             endpgm: Default::default(),
@@ -401,7 +481,16 @@ impl Default for ComputeUnitTop {
             u_program: k(9),
             op_endpgm: k(1),
             cmd_dispatch: k(1),
+            cmd_split: k(crate::pws::Cmd::Split as u64),
+            cmd_merge: k(crate::pws::Cmd::Merge as u64),
             cmd_end: k(4),
+            u_pws: k(7),
+            f_sopp: k(5),
+            e_pending: k(CuError::SplitPendingMemory as u64),
+            e_overflow: k(CuError::SplitOverflow as u64),
+            e_protocol: k(CuError::PwsProtocol as u64),
+            pws_e_last: k(ErrorCode::EndLiveSplits as u64),
+            one4: k(1),
             s_empty: k(0),
             s_done: k(5),
             one8: k(1),
@@ -421,24 +510,13 @@ impl Logic for ComputeUnitTop {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets.
-        dff_setup!(self, clock, running, failed, fpc, fmem, flds, faddr, sent);
+        dff_setup!(self, clock, running, failed, fpc, fmem, flds, faddr, fsplit, fcode, finfo);
         for c in 0..C {
-            self.wi[c].clock.next = self.clock.val();
-            self.wi[c].d.next = self.wi[c].q.val();
-            self.age[c].clock.next = self.clock.val();
-            self.age[c].d.next = self.age[c].q.val();
-            if self.launch.val() {
-                self.age[c].d.next = self.z32.val();
-            }
-            self.ranks.age[c].next = self.age[c].q.val();
+            self.ranks.age[c].next = self.tags.age[c].val();
         }
-        self.sent.d.next = self.sent.q.val();
-        if self.disp.send[0].val() {
-            self.sent.d.next = self.sent.q.val() + bit_cast::<32, 8>(self.one8.val());
-        }
-        if self.launch.val() {
-            self.sent.d.next = self.z32.val();
-        }
+        self.tags.clock.next = self.clock.val();
+        self.sctl.clock.next = self.clock.val();
+        self.sctl.reset.next = self.reset.val();
         self.fetch.clock.next = self.clock.val();
         self.regs.clock.next = self.clock.val();
         self.issue.clock.next = self.clock.val();
@@ -462,7 +540,8 @@ impl Logic for ComputeUnitTop {
         self.salu.reset.next = self.reset.val();
         self.valu.reset.next = self.reset.val();
         self.vgprs.reset.next = self.reset.val();
-        self.group.reset.next = self.reset.val();
+        // (A launch starts from empty contexts, as the behavioural unit builds its groups.)
+        self.group.reset.next = self.reset.val() | self.launch.val();
         self.disp.reset.next = self.reset.val();
 
         // The driver's code writes.
@@ -471,9 +550,6 @@ impl Logic for ComputeUnitTop {
         self.fetch.wdata.next = self.code_data.val();
         self.fetch.raddr.next = self.code_addr.val();
         self.code_rdata.next = self.fetch.rdata.val();
-        self.fetch.copy.next = false;
-        self.fetch.copy_from.next = self.z8.val();
-        self.fetch.copy_to.next = self.z8.val();
 
         // The dispatcher: one SIMD group; a slot is free when its context is EMPTY or DONE.
         self.disp.start.next = self.launch.val();
@@ -513,18 +589,41 @@ impl Logic for ComputeUnitTop {
         self.vgprs.clear.next = self.disp.send[0].val();
         self.vgprs.clear_slot.next = self.disp.send_slot[0].val();
         self.vgprs.clear_v0.next = bit_cast::<32, 8>(self.disp.send_wave[0].val()) << 6;
-        self.regs.copy.next = false;
-        self.regs.copy_from.next = self.z8.val();
-        self.regs.copy_to.next = self.z8.val();
         self.started.next = self.zc.val();
         self.fetch.pc[1].next = self.entry_pc.val();
         for c in 0..C {
             if self.disp.send[0].val() & (self.disp.send_slot[0].val() == self.ks[c].val()) {
                 self.started.next = self.onehot[c].val();
-                self.wi[c].d.next = self.disp.send_wi[0].val();
-                self.age[c].d.next = self.sent.q.val();
             }
         }
+        self.tags.launch.next = self.launch.val();
+        self.tags.send.next = self.disp.send[0].val();
+        self.tags.send_ctx.next = self.disp.send_slot[0].val();
+        self.tags.send_wi.next = self.disp.send_wi[0].val();
+
+        // A split's child (DWS: a context of the SIMD, k = 2c): its parent's registers,
+        // instruction buffer and tags, copied at the edge of the cycle after the split.
+        self.cp_from.next = bit_cast::<8, 7>(self.group.copy_from.val()) >> 1;
+        self.cp_to.next = bit_cast::<8, 7>(self.group.copy_to.val()) >> 1;
+        self.copied.next = self.zc.val();
+        for c in 0..C {
+            if self.group.copy_valid.val() & (self.cp_to.val() == self.ks[c].val()) {
+                self.copied.next = self.onehot[c].val();
+            }
+        }
+        self.born.next = self.started.val() | self.copied.val();
+        self.regs.copy.next = self.group.copy_valid.val();
+        self.regs.copy_from.next = self.cp_from.val();
+        self.regs.copy_to.next = self.cp_to.val();
+        self.fetch.copy.next = self.group.copy_valid.val();
+        self.fetch.copy_from.next = self.cp_from.val();
+        self.fetch.copy_to.next = self.cp_to.val();
+        self.tags.copy.next = self.group.copy_valid.val();
+        self.tags.copy_from.next = self.cp_from.val();
+        self.tags.copy_to.next = self.cp_to.val();
+        self.copy.next = self.group.copy_valid.val();
+        self.copy_from.next = self.cp_from.val().get_bits::<6>(0);
+        self.copy_to.next = self.cp_to.val().get_bits::<6>(0);
 
         // Issue control: the contexts' next instructions and states.
         self.issue.gto.next = self.gto.val();
@@ -533,7 +632,7 @@ impl Logic for ComputeUnitTop {
         self.issue.lat_valu.next = self.lat_valu.val();
         self.issue.lat_branch.next = self.lat_branch.val();
         self.issue.issue_period.next = self.issue_period.val();
-        self.issue.split_on.next = false;
+        self.issue.split_on.next = self.split_on.val();
         self.issue.pipe_mem.next = false;
         self.issue.pipe_lds.next = self.lds.busy.val();
         self.issue.port_free.next = !self.disp.send[0].val();
@@ -541,8 +640,16 @@ impl Logic for ComputeUnitTop {
         self.issue.idu_ok.next = false;
         self.issue.idu_wait.next = bit_cast::<16, 8>(self.z8.val());
         self.fetch.sel[1].next = self.started.val();
-        self.issue.start.next = self.started.val();
-        self.issue.stop.next = self.zc.val();
+        self.issue.start.next = self.born.val();
+        // A merged child leaves its context (EMPTY again).
+        // (Built in a local signal: an input port reads back its last settled value.)
+        self.left.next = self.zc.val();
+        for c in 0..C {
+            if self.group.state[2 * c].val() == self.s_empty.val() {
+                self.left.next = self.left.val() | self.onehot[c].val();
+            }
+        }
+        self.issue.stop.next = self.left.val();
         self.issue.bar_release.next = self.bar.released.val();
         // Nothing issues outside a launch (after a fault, the contexts stay as they are).
         self.issue.hold.next = self.zc.val();
@@ -574,6 +681,10 @@ impl Logic for ComputeUnitTop {
         self.g_eff.next = self.z64.val();
         self.g_spm.next = self.z64.val();
         self.g_wi.next = self.z8.val();
+        self.g_wf.next = self.z8.val();
+        self.g_vm.next = self.z8.val();
+        self.g_lgkm.next = self.z8.val();
+        self.g_alone.next = false;
         self.g_oob.next = false;
         for c in 0..C {
             if self.issue.grant.val() == self.kc[c].val() {
@@ -585,10 +696,17 @@ impl Logic for ComputeUnitTop {
                 self.g_vcc.next = self.regs.vcc[c].val();
                 self.g_eff.next = self.group.eff[2 * c].val();
                 self.g_spm.next = self.group.spm[2 * c].val();
-                self.g_wi.next = self.wi[c].q.val();
+                self.g_wi.next = self.tags.wi[c].val();
+                self.g_wf.next = self.tags.wf[c].val();
+                self.g_vm.next = self.issue.vmcnt[c].val();
+                self.g_lgkm.next = self.issue.lgkmcnt[c].val();
+                self.g_alone.next = (self.group.sp[2 * c].val() == self.z3.val())
+                    & !self.group.parent_valid[2 * c].val();
                 self.g_oob.next = self.fetch.oob[c].val();
             }
         }
+        self.g_pend.next =
+            bit_cast::<16, 8>(self.g_vm.val()) + bit_cast::<16, 8>(self.g_lgkm.val());
         self.g_base.next = self.part_base[0].val();
         for r in 1..C {
             if self.g_wi.val() == self.ks[r].val() {
@@ -674,7 +792,7 @@ impl Logic for ComputeUnitTop {
         self.vops.src1.next = self.fields.src1.val();
         self.vops.src2.next = self.fields.src2.val();
         self.vops.dst.next = self.fields.dst.val();
-        self.vops.slot.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.vops.slot.next = self.g_wf.val();
         self.vops.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
         self.vops.s0.next = self.regs.rdata[0].val().get_bits::<32>(0);
         self.vops.s1.next = self.regs.rdata[1].val().get_bits::<32>(0);
@@ -759,7 +877,7 @@ impl Logic for ComputeUnitTop {
         self.is_smem.next =
             self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_smem.val());
         for p in 0..3 {
-            self.vgprs.x_slot[p].next = bit_cast::<8, 6>(self.issue.grant.val());
+            self.vgprs.x_slot[p].next = self.g_wf.val();
         }
         self.vgprs.x_reg[0].next = self.fields.src0.val().get_bits::<8>(0);
         self.vgprs.x_reg[1].next = self.fields.src0.val().get_bits::<8>(0) + self.one_reg.val();
@@ -793,7 +911,7 @@ impl Logic for ComputeUnitTop {
         self.sn.next = self.mreq.sn.val();
         self.stag.next = self.mret.tag.val();
         self.mret.launch.next = self.launch.val();
-        self.mret.started.next = self.started.val();
+        self.mret.started.next = self.born.val();
         self.mret.req_ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
         self.mret.req_dst.next = self.fields.dst.val();
         self.mret.req.next = self.mreq.vreq.val() | self.mreq.sreq.val();
@@ -808,7 +926,8 @@ impl Logic for ComputeUnitTop {
             self.mret.sresp_data[i].next = self.sresp_data[i].val();
         }
         self.vgprs.m_we.next = self.mret.m_we.val();
-        self.vgprs.m_slot.next = self.mret.m_slot.val();
+        self.tags.look[2].next = self.mret.m_slot.val();
+        self.vgprs.m_slot.next = self.tags.look_wf[2].val();
         self.vgprs.m_reg.next = self.mret.m_reg.val();
         self.vgprs.m_mask.next = self.mret.m_mask.val();
         for p in 3..5 {
@@ -861,8 +980,9 @@ impl Logic for ComputeUnitTop {
         self.lport.src[2].next = self.fields.src2.val().get_bits::<8>(0);
         self.lport.busy.next = self.lds.busy.val();
         self.lport.done.next = self.lds.done.val();
-        self.lport.started.next = self.started.val();
-        self.vgprs.y_slot.next = self.lport.y_slot.val();
+        self.lport.started.next = self.born.val();
+        self.tags.look[0].next = self.lport.y_slot.val();
+        self.vgprs.y_slot.next = self.tags.look_wf[0].val();
         for p in 0..3 {
             self.vgprs.y_reg[p].next = self.lport.y_reg[p].val();
         }
@@ -880,7 +1000,8 @@ impl Logic for ComputeUnitTop {
         }
         self.vgprs.l_we.next = self.lds.wb_valid.val() & self.lport.wb_we.val();
         self.vgprs.l_two.next = self.lds.wb_two.val();
-        self.vgprs.l_slot.next = self.lport.wb_slot.val();
+        self.tags.look[1].next = self.lport.wb_slot.val();
+        self.vgprs.l_slot.next = self.tags.look_wf[1].val();
         self.vgprs.l_reg.next = self.lds.wb_vgpr.val();
         self.vgprs.l_mask.next = bit_cast::<64, 16>(self.lds.wb_lanes.val())
             << (bit_cast::<8, 2>(self.lds.wb_quarter.val()) << 4);
@@ -903,7 +1024,7 @@ impl Logic for ComputeUnitTop {
         // cycle's dispatch decide the release.
         self.bar.arrive.next = self.zc.val();
         for c in 0..C {
-            self.bar.wi[c].next = self.wi[c].q.val();
+            self.bar.wi[c].next = self.tags.wi[c].val();
             if self.issue.grant_valid.val()
                 & (self.issue.grant.val() == self.kc[c].val())
                 & (self.fields.unit.val() == self.u_sync.val())
@@ -912,14 +1033,30 @@ impl Logic for ComputeUnitTop {
                 self.bar.arrive.next = self.onehot[c].val();
             }
         }
-        self.bar.started.next = self.started.val();
+        self.bar.started.next = self.born.val();
         self.bar.live.next = self.issue.live.val() & !self.started.val();
 
-        // The split/merge unit: a dispatch, else an `s_endpgm`.
+        // `split` and `merge` at issue (splitting on): the split stacks, the commands.
+        self.is_pws.next = self.issue.grant_valid.val()
+            & (self.fields.unit.val() == self.u_pws.val())
+            & self.split_on.val();
+        self.sctl.issue.next = self.is_pws.val();
+        self.sctl.is_merge.next = self.fields.format.val() == self.f_sopp.val();
+        self.sctl.dws.next = self.dws.val();
+        self.sctl.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.sctl.eff.next = self.g_eff.val();
+        self.sctl.value.next = (bit_cast::<64, 32>(self.regs.rdata[1].val().get_bits::<32>(0))
+            << 32)
+            | bit_cast::<64, 32>(self.regs.rdata[0].val().get_bits::<32>(0));
+        self.sctl.pending.next = self.g_pend.val();
+        self.sctl.denied.next = self.group.split_denied.val();
+        self.sctl.born.next = self.born.val();
+
+        // The split/merge unit: a dispatch, else a split, a merge or an `s_endpgm`.
         self.endpgm.next = self.issue.grant_valid.val()
             & (self.fields.unit.val() == self.u_program.val())
             & (self.fields.opcode.val() == self.op_endpgm.val());
-        self.group.dws.next = false;
+        self.group.dws.next = self.dws.val();
         self.group.watchdog.next = self.wd.val();
         self.group.cmd_unit.next = self.z3.val();
         self.group.cmd_pc.next = self.z32.val();
@@ -928,6 +1065,14 @@ impl Logic for ComputeUnitTop {
         self.group.cmd_mask.next = self.winit.lanes.val();
         if self.endpgm.val() {
             self.group.cmd.next = self.cmd_end.val();
+        }
+        if self.sctl.cmd_split.val() {
+            self.group.cmd.next = self.cmd_split.val();
+            self.group.cmd_mask.next = self.sctl.value.val();
+        }
+        if self.sctl.cmd_merge.val() {
+            self.group.cmd.next = self.cmd_merge.val();
+            self.group.cmd_pc.next = self.g_pc.val();
         }
         if self.disp.send[0].val() {
             self.group.cmd.next = self.cmd_dispatch.val();
@@ -939,16 +1084,30 @@ impl Logic for ComputeUnitTop {
         }
         for r in 0..C {
             self.disp.ended[r].next = self.z8.val();
-            if self.endpgm.val() & (self.g_wi.val() == self.ks[r].val()) {
+            // (A wavefront with live splits does not end: the split/merge unit reports it.)
+            if self.endpgm.val() & self.g_alone.val() & (self.g_wi.val() == self.ks[r].val()) {
                 self.disp.ended[r].next = self.one8.val();
             }
         }
 
         // The launch: running from `launch` until every work-group has ended or an error.
+        // The split/merge unit's error of the last edge, as the behavioural unit maps it.
+        self.gerr.next = self.group.error.val() != self.z3.val();
+        self.gcode.next = self.e_protocol.val();
+        if self.group.error.val() <= self.pws_e_last.val() {
+            self.gcode.next = bit_cast::<4, 3>(self.group.error.val()) + self.one4.val();
+        }
         self.error.next = (self.issue.grant_valid.val()
             & (self.fields.illegal.val() | self.g_oob.val()))
             | self.mreq.fault.val()
-            | self.lcheck.fault.val();
+            | self.lcheck.fault.val()
+            | self.sctl.fault_pending.val()
+            | self.sctl.fault_overflow.val()
+            | self.gerr.val();
+        self.tags.pc_ctx.next = bit_cast::<8, 7>(self.group.error_ctx.val()) >> 1;
+        self.tags.issue.next = self.issue.grant_valid.val();
+        self.tags.issue_ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
+        self.tags.issue_pc.next = self.g_pc.val();
         self.running.d.next = self.running.q.val();
         self.failed.d.next = self.failed.q.val();
         self.fpc.d.next = self.fpc.q.val();
@@ -976,6 +1135,22 @@ impl Logic for ComputeUnitTop {
             if self.lcheck.fault.val() {
                 self.faddr.d.next = self.lcheck.fault_addr.val();
             }
+            self.fsplit.d.next =
+                self.sctl.fault_pending.val() | self.sctl.fault_overflow.val() | self.gerr.val();
+            self.fcode.d.next = self.e_pending.val();
+            self.finfo.d.next = bit_cast::<32, 16>(self.g_pend.val());
+            if self.sctl.fault_overflow.val() {
+                self.fcode.d.next = self.e_overflow.val();
+                self.finfo.d.next = bit_cast::<32, 6>(self.issue.grant.val()) << 1;
+            }
+            // (Found at the start of the cycle, before its issue: it wins.)
+            if self.gerr.val() {
+                self.fpc.d.next = self.tags.last_pc.val();
+                self.fmem.d.next = false;
+                self.flds.d.next = false;
+                self.fcode.d.next = self.gcode.val();
+                self.finfo.d.next = bit_cast::<32, 7>(self.group.error_ctx.val());
+            }
         }
         if self.launch.val() {
             self.running.d.next = true;
@@ -991,6 +1166,9 @@ impl Logic for ComputeUnitTop {
         self.fault_mem.next = self.fmem.q.val();
         self.fault_lds.next = self.flds.q.val();
         self.fault_addr.next = self.faddr.q.val();
+        self.fault_split.next = self.fsplit.q.val();
+        self.fault_code.next = self.fcode.q.val();
+        self.fault_info.next = self.finfo.q.val();
         self.issue_valid.next = self.issue.grant_valid.val();
         self.issue_slot.next = self.issue.grant.val();
         self.issue_pc.next = self.g_pc.val();

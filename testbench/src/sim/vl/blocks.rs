@@ -177,11 +177,12 @@ crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize
 
 crate::vl_ports!([] ComputeUnitTop {
     clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
-    lat_valu, lat_branch, issue_period, code_we, code_addr, code_data, code_rdata, mem_words,
-    lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn, stag, vresp, vresp_tag,
-    vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n, sresp_data, busy, fault,
-    fault_pc, fault_mem, fault_lds, fault_addr, issue_valid, issue_slot, issue_pc, stall, send,
-    send_slot, send_wg, send_wave,
+    lat_valu, lat_branch, issue_period, split_on, dws, code_we, code_addr, code_data,
+    code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn,
+    stag, vresp, vresp_tag, vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n,
+    sresp_data, busy, fault, fault_pc, fault_mem, fault_lds, fault_addr, fault_split,
+    fault_code, fault_info, issue_valid, issue_slot, issue_pc, stall, send, send_slot, send_wg,
+    send_wave, copy, copy_from, copy_to,
 });
 
 crate::vl_ports!([const A: usize] CuSystem<A> {
