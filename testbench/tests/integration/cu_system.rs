@@ -230,8 +230,35 @@ fn runs_alike_with(kernel: &str, args: &[&str]) -> Outcome {
         b.buffers.iter().flatten().any(|&w| w != 0),
         "{kernel} stores"
     );
-    assert_eq!(b.buffers, r.buffers, "{kernel}: the buffers");
+    assert_eq!(
+        first_differing_word(&b.buffers, &r.buffers),
+        None,
+        "{kernel}"
+    );
     b
+}
+
+/// The first word where two runs' buffers differ: (buffer, word, behavioural, RTL), `None`
+/// for the same buffers (a missing buffer or word reads `None`).
+fn first_differing_word(
+    b: &[Vec<u32>],
+    r: &[Vec<u32>],
+) -> Option<(usize, usize, Option<u32>, Option<u32>)> {
+    (0..b.len().max(r.len())).find_map(|i| {
+        let (x, y) = (b.get(i), r.get(i));
+        let n = x.map_or(0, Vec::len).max(y.map_or(0, Vec::len));
+        (0..n)
+            .map(|w| {
+                (
+                    i,
+                    w,
+                    x.and_then(|v| v.get(w).copied()),
+                    y.and_then(|v| v.get(w).copied()),
+                )
+            })
+            .find(|(_, _, p, q)| p != q)
+            .or_else(|| (x.is_none() != y.is_none()).then_some((i, 0, None, None)))
+    })
 }
 
 /// The launch `code` on `grid`/`wg` with `lds` bytes of LDS per work-group through the
