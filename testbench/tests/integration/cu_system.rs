@@ -194,7 +194,8 @@ fn runs_alike(kernel: &str, sched: &str) {
 /// splits) at grid 64 (one wavefront: both splits taken) and 256 (four wavefronts on four
 /// contexts: most splits find no free context and serialize), `fig5_nested` (its nested split
 /// refused at S = 1): the behavioural GPU's status, cycles, instruction count and buffers,
-/// with splits taken. The done-when's command line for DWS.
+/// with splits taken (the `splits` counter equal on both). The done-when's command line for
+/// DWS.
 #[test]
 fn dws_kernels_run_as_on_the_behavioural_gpu() {
     let mut splits = 0;
@@ -219,7 +220,7 @@ fn runs_alike_with(kernel: &str, args: &[&str]) -> Outcome {
     let (b, r) = both_kernel(kernel, args);
     assert!(b.result.is_ok(), "{kernel}: {:?}", b.result);
     assert_eq!(b.result, r.result, "{kernel}");
-    for name in ["cycles", "instructions"] {
+    for name in ["cycles", "instructions", "splits"] {
         assert_eq!(
             b.counters.get(name),
             r.counters.get(name),

@@ -8,8 +8,8 @@ use rust_hdl::prelude::*;
 /// 0 raises `launch` for one cycle, any other value ends the launch in `bad_launch` with that
 /// information code. `status`: 0 idle (no doorbell since reset or stop), 1 busy (dividing or
 /// the compute unit busy), 2 done, 3 error (`bad` or the compute unit's fault). `cycles` counts
-/// the compute unit's busy cycles, `insts` its issues; both restart at the doorbell and are 0
-/// after reset.
+/// the compute unit's busy cycles, `insts` its issues, `splits` its splits carried out (a
+/// child's copy); each restarts at the doorbell and is 0 after reset.
 #[derive(LogicBlock)]
 pub struct LaunchCtl {
     /// Core clock.
@@ -28,6 +28,8 @@ pub struct LaunchCtl {
     pub cu_fault: Signal<In, Bit>,
     /// The compute unit issues an instruction this cycle.
     pub issue: Signal<In, Bit>,
+    /// The compute unit copies a split's parent into its child this cycle.
+    pub split: Signal<In, Bit>,
     /// Start the divider.
     pub div_start: Signal<Out, Bit>,
     /// The compute unit's `launch`.
@@ -42,6 +44,8 @@ pub struct LaunchCtl {
     pub cycles: Signal<Out, Bits<64>>,
     /// Instructions issued (counter 1).
     pub insts: Signal<Out, Bits<64>>,
+    /// Splits carried out (the `splits` counter).
+    pub splits: Signal<Out, Bits<64>>,
     /// A doorbell since reset.
     started: DFF<Bit>,
     /// The doorbell waits for the divider.
@@ -50,6 +54,7 @@ pub struct LaunchCtl {
     info_q: DFF<Bits<32>>,
     cyc: DFF<Bits<64>>,
     ins: DFF<Bits<64>>,
+    spl: DFF<Bits<64>>,
     /// The divider has finished for a pending doorbell.
     decide: Signal<Local, Bit>,
     one: Constant<Bits<64>>,
@@ -76,6 +81,9 @@ impl Default for LaunchCtl {
             bad_info: Default::default(),
             cycles: Default::default(),
             insts: Default::default(),
+            split: Default::default(),
+            splits: Default::default(),
+            spl: Default::default(),
             started: Default::default(),
             pending: Default::default(),
             bad_q: Default::default(),
@@ -94,7 +102,7 @@ impl Default for LaunchCtl {
 impl Logic for LaunchCtl {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, started, pending, bad_q, info_q, cyc, ins);
+        dff_setup!(self, clock, started, pending, bad_q, info_q, cyc, ins, spl);
         self.decide.next = self.pending.q.val() & !self.div_busy.val();
         self.div_start.next = self.doorbell.val();
         self.launch.next = self.decide.val() & (self.info.val() == self.z32.val());
@@ -109,12 +117,16 @@ impl Logic for LaunchCtl {
         if self.issue.val() {
             self.ins.d.next = self.ins.q.val() + self.one.val();
         }
+        if self.split.val() {
+            self.spl.d.next = self.spl.q.val() + self.one.val();
+        }
         if self.doorbell.val() {
             self.started.d.next = true;
             self.pending.d.next = true;
             self.bad_q.d.next = false;
             self.cyc.d.next = self.z64.val();
             self.ins.d.next = self.z64.val();
+            self.spl.d.next = self.z64.val();
         }
         if self.reset.val() {
             self.started.d.next = false;
@@ -122,6 +134,7 @@ impl Logic for LaunchCtl {
             self.bad_q.d.next = false;
             self.cyc.d.next = self.z64.val();
             self.ins.d.next = self.z64.val();
+            self.spl.d.next = self.z64.val();
         }
         self.status.next = self.st[2].val();
         if self.bad_q.q.val() | self.cu_fault.val() {
@@ -137,5 +150,6 @@ impl Logic for LaunchCtl {
         self.bad_info.next = self.info_q.q.val();
         self.cycles.next = self.cyc.q.val();
         self.insts.next = self.ins.q.val();
+        self.splits.next = self.spl.q.val();
     }
 }

@@ -91,6 +91,8 @@ pub struct CuSystem<const A: usize> {
     mem_words: Constant<Bits<32>>,
     c_insts: Constant<Bits<6>>,
     c_cycles: Constant<Bits<6>>,
+    /// The `splits` counter's index.
+    c_splits: Constant<Bits<6>>,
 }
 
 impl<const A: usize> Default for CuSystem<A> {
@@ -142,6 +144,7 @@ impl<const A: usize> Default for CuSystem<A> {
             mem_words: k(1 << A),
             c_cycles: k(0),
             c_insts: k(1),
+            c_splits: k(counter_index("splits")),
         }
     }
 }
@@ -235,6 +238,7 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.ctl.cu_busy.next = self.cu.busy.val();
         self.ctl.cu_fault.next = self.cu.fault.val();
         self.ctl.issue.next = self.cu.issue_valid.val();
+        self.ctl.split.next = self.cu.copy.val();
         self.cu.launch.next = self.ctl.launch.val();
         self.cu.entry_pc.next = self.map.entry_pc.val();
         self.cu.wg_count.next = self.div.q.val();
@@ -286,6 +290,9 @@ impl<const A: usize> Logic for CuSystem<A> {
         if self.map.cnt_idx.val() == self.c_insts.val() {
             self.map.counter.next = self.ctl.insts.val();
         }
+        if self.map.cnt_idx.val() == self.c_splits.val() {
+            self.map.counter.next = self.ctl.splits.val();
+        }
         self.map.wf_count.next = self.z32.val();
         self.map.wf_start.next = self.z32.val();
         self.map.wf_finish.next = self.z32.val();
@@ -311,4 +318,12 @@ impl<const A: usize> Logic for CuSystem<A> {
             self.cu.sresp_data[i].next = self.mem.sresp_data[i].val();
         }
     }
+}
+
+/// The index of counter `name` in the register map's list.
+fn counter_index(name: &str) -> u64 {
+    let i = crate::gpu::regs::COUNTER_NAMES
+        .iter()
+        .position(|n| *n == name);
+    i.expect("a counter of the register map") as u64
 }
