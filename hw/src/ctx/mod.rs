@@ -103,13 +103,17 @@
 //!
 //! Three read ports (`a`, `b`, `c`: the VALU's `src0`, `src1`, `src2`) show the whole row of (slot, VGPR)
 //! combinationally, 0 for a slot or VGPR past the end. Three more read ports (`x[0..3]`: the
-//! memory unit's address pair and store data) show the row as port `w`'s write at this edge
-//! leaves it (write-first: the memory unit reads, in its issue cycle, the last quarter the VALU
-//! writes in that cycle). At the edge, in order: `clear` zeroes every VGPR of slot
+//! memory unit's address pair and store data) show the row as the VALUs' writes at this edge
+//! leave it (write-first: the memory unit reads, in its issue cycle, the last quarter a VALU
+//! writes in that cycle). A second VALU (a SIMD group's second issue unit, PWS) has ports of
+//! its own with the same rules: `a2`, `b2`, `c2` and the write `w2`, which comes right after
+//! `w` (its lanes win over `w`'s; the two units' halves of a split wavefront write disjoint
+//! lanes). At the edge, in order: `clear` zeroes every VGPR of slot
 //! `clear_slot` except `v0`, whose lane `l` takes `clear_v0 + l` (a dispatch: the work-item
 //! ids, 32-bit wrapping), then a write (`we`) stores `w_data[l]` in the lanes `l` set in
 //! `w_mask` of (`w_slot`, `w_reg`) — the others keep their words, a write past the end is
-//! ignored —, then the memory's write (`m_we`, same rules, its lanes win over port `w`'s),
+//! ignored —, then the second VALU's write (`we2`), then the memory's write (`m_we`, same
+//! rules, its lanes win over the VALUs'),
 //! then the LDS's write (`l_we`: row (`l_slot`, `l_reg`) takes `l_data[l]` in the lanes of
 //! `l_mask`, and with `l_two` row (`l_slot`, `l_reg` + 1, wrapping at 256) takes `l_data1[l]`;
 //! its lanes win over both others), then `reset` zeroes everything. Three more read ports
@@ -127,6 +131,7 @@
 //! | `we`, `w_slot`, `w_reg` | 1, 8, 8 | write a row (the VALU) |
 //! | `w_mask` | `L` | the lanes written |
 //! | `w_data[L]` | 32 each | the values |
+//! | `a2_*`, `b2_*`, `c2_*`; `we2`, `w2_slot`, `w2_reg`, `w2_mask`, `w2_data[L]` | as `a`, `b`, `c`, `w` | the second VALU's read ports and write |
 //! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the second write (the memory's returns) |
 //! | `y_slot`, `y_reg[3]` → `y0_data[L]`, `y1_data[L]`, `y2_data[L]` | 8, 8 → 32 each | the LDS's read ports |
 //! | `l_we`, `l_two`, `l_slot`, `l_reg`, `l_mask`, `l_data[L]`, `l_data1[L]` | 1, 1, 8, 8, `L`, 32 each | the third write (the LDS's loads: a row or a pair) |
@@ -309,6 +314,20 @@ pub struct VgprIn {
     pub mask: u64,
     /// The values, one per lane.
     pub data: Vec<u32>,
+    /// The second VALU's read port `a2`.
+    pub a2: VgprAddr,
+    /// Its read port `b2`.
+    pub b2: VgprAddr,
+    /// Its read port `c2`.
+    pub c2: VgprAddr,
+    /// The second VALU writes a row (after port `w`).
+    pub we2: bool,
+    /// The row written.
+    pub w2: VgprAddr,
+    /// The lanes written.
+    pub mask2: u64,
+    /// The values, one per lane.
+    pub data2: Vec<u32>,
     /// The write-first read ports `x[p]`.
     pub x: [VgprAddr; 3],
     /// The memory's write.
@@ -344,7 +363,13 @@ pub struct VgprOut {
     pub b: Vec<u32>,
     /// Read port `c`'s row.
     pub c: Vec<u32>,
-    /// Read ports `x[p]`'s rows (after port `w`'s write).
+    /// The second VALU's read ports' rows (`a2`, `b2`, `c2`).
+    pub a2: Vec<u32>,
+    /// Row `b2`.
+    pub b2: Vec<u32>,
+    /// Row `c2`.
+    pub c2: Vec<u32>,
+    /// Read ports `x[p]`'s rows (after the VALUs' writes).
     pub x: [Vec<u32>; 3],
     /// The LDS's read ports `y[p]`'s rows.
     pub y: [Vec<u32>; 3],

@@ -35,6 +35,16 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.b_reg.next = u64::from(i.b.reg).to_bits();
     u.c_slot.next = u64::from(i.c.slot).to_bits();
     u.c_reg.next = u64::from(i.c.reg).to_bits();
+    u.a2_slot.next = u64::from(i.a2.slot).to_bits();
+    u.a2_reg.next = u64::from(i.a2.reg).to_bits();
+    u.b2_slot.next = u64::from(i.b2.slot).to_bits();
+    u.b2_reg.next = u64::from(i.b2.reg).to_bits();
+    u.c2_slot.next = u64::from(i.c2.slot).to_bits();
+    u.c2_reg.next = u64::from(i.c2.reg).to_bits();
+    u.we2.next = i.we2;
+    u.w2_slot.next = u64::from(i.w2.slot).to_bits();
+    u.w2_reg.next = u64::from(i.w2.reg).to_bits();
+    u.w2_mask.next = i.mask2.to_bits();
     u.we.next = i.we;
     u.w_slot.next = u64::from(i.w.slot).to_bits();
     u.w_reg.next = u64::from(i.w.reg).to_bits();
@@ -57,6 +67,7 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     let word = |d: &[u32], l: usize| u64::from(d.get(l).copied().unwrap_or(0)).to_bits();
     for l in 0..TB_LANES {
         u.w_data[l].next = word(&i.data, l);
+        u.w2_data[l].next = word(&i.data2, l);
         u.m_data[l].next = word(&i.m_data, l);
         u.l_data[l].next = word(&i.l_data, l);
         u.l_data1[l].next = word(&i.l_data1, l);
@@ -71,6 +82,9 @@ pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
         a: row(&u.a_data),
         b: row(&u.b_data),
         c: row(&u.c_data),
+        a2: row(&u.a2_data),
+        b2: row(&u.b2_data),
+        c2: row(&u.c2_data),
         x: [row(&u.x0_data), row(&u.x1_data), row(&u.x2_data)],
         y: [row(&u.y0_data), row(&u.y1_data), row(&u.y2_data)],
     }
@@ -87,7 +101,7 @@ fn address(rng: &mut ChaCha8Rng) -> VgprAddr {
     }
 }
 
-/// A cycle of random traffic: three writes (their lanes masked; the memory's and the LDS's,
+/// A cycle of random traffic: four writes (the second VALU's often to the first's row) (their lanes masked; the memory's and the LDS's,
 /// a row or a pair, often to the first's row), reads of random rows or of the row written, a
 /// clear or a reset now and then.
 pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
@@ -96,6 +110,7 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         true => w,
         false => address(rng),
     };
+    let w2 = read(rng);
     let m = read(rng);
     let l = read(rng);
     let y0 = read(rng);
@@ -115,6 +130,13 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         w,
         mask: rng.gen_range(0..1 << TB_LANES),
         data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+        a2: read(rng),
+        b2: read(rng),
+        c2: read(rng),
+        we2: rng.gen_ratio(1, 2),
+        w2,
+        mask2: rng.gen_range(0..1 << TB_LANES),
+        data2: (0..TB_LANES).map(|_| rng.gen()).collect(),
         x: [read(rng), read(rng), read(rng)],
         m_we: rng.gen_ratio(1, 3),
         m,
@@ -198,7 +220,22 @@ fn layout(window_cycles: u64) -> Gtkw {
             ],
         )
         .group(
-            "memory write port m (wins over w)",
+            "second VALU: write port w2 (after w), read port a2",
+            &[
+                p("vgpr.we2"),
+                dec("vgpr.w2_slot"),
+                dec("vgpr.w2_reg"),
+                bin("vgpr.w2_mask"),
+                hex("vgpr.w2_data$0"),
+                hex("vgpr.w2_data$1"),
+                dec("vgpr.a2_slot"),
+                dec("vgpr.a2_reg"),
+                hex("vgpr.a2_data$0"),
+                hex("vgpr.a2_data$1"),
+            ],
+        )
+        .group(
+            "memory write port m (wins over w and w2)",
             &[
                 p("vgpr.m_we"),
                 dec("vgpr.m_slot"),
@@ -209,7 +246,7 @@ fn layout(window_cycles: u64) -> Gtkw {
             ],
         )
         .group(
-            "read port x0 (write-first after w)",
+            "read port x0 (write-first after w and w2)",
             &[
                 dec("vgpr.x_slot$0"),
                 dec("vgpr.x_reg$0"),
@@ -225,7 +262,7 @@ impl BlockTb for VgprTb {
     }
 
     fn description(&self) -> &'static str {
-        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the three write ports (w, m, the LDS's l: a row or a pair), reads (ports a, b, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
+        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the four write ports (the two VALUs' w and w2, m, the LDS's l: a row or a pair), reads (ports a, b, c, a2, b2, c2, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {

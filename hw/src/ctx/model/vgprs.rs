@@ -47,6 +47,9 @@ impl VgprModel {
             a: self.row(i.a),
             b: self.row(i.b),
             c: self.row(i.c),
+            a2: self.row(i.a2),
+            b2: self.row(i.b2),
+            c2: self.row(i.c2),
             x: i.x.map(|x| self.row_after_w(x, i)),
             y: i.y.map(|y| {
                 self.row(VgprAddr {
@@ -57,11 +60,16 @@ impl VgprModel {
         }
     }
 
-    /// Row `a` as port `w`'s write in this cycle leaves it.
+    /// Row `a` as the VALUs' writes (`w`, then `w2`) in this cycle leave it.
     fn row_after_w(&self, a: VgprAddr, i: &VgprIn) -> Vec<u32> {
         let mut row = self.row(a);
-        if i.we && a == i.w && self.base(a).is_some() {
-            write_lanes(&mut row, i.mask, &i.data);
+        for (we, w, mask, data) in [
+            (i.we, i.w, i.mask, &i.data),
+            (i.we2, i.w2, i.mask2, &i.data2),
+        ] {
+            if we && a == w && self.base(a).is_some() {
+                write_lanes(&mut row, mask, data);
+            }
         }
         row
     }
@@ -82,6 +90,7 @@ impl VgprModel {
         };
         for (we, a, mask, data) in [
             (i.we, i.w, i.mask, &i.data),
+            (i.we2, i.w2, i.mask2, &i.data2),
             (i.m_we, i.m, i.m_mask, &i.m_data),
             (i.l_we, i.l, i.l_mask, &i.l_data),
             (i.l_we && i.l_two, l2, i.l_mask, &i.l_data1),
@@ -162,6 +171,30 @@ mod tests {
         assert_eq!(o.x, [vec![5, 6, 0, 0], vec![0; 4], vec![0; 4]]);
         m.clock(&i);
         assert_eq!(m.row(at(1, 2)), [5, 10, 11, 0]);
+    }
+
+    /// The second VALU's port `w2` writes after `w` (its lanes win), ports `x` see both,
+    /// port `a2` reads like `a`. Fails if `w2` is dropped or comes first.
+    #[test]
+    fn the_second_valu_writes_after_the_first() {
+        let mut m = VgprModel::new(2, 4, 4);
+        let i = VgprIn {
+            we: true,
+            w: at(1, 2),
+            mask: 0b0011,
+            data: vec![5, 6, 7, 8],
+            we2: true,
+            w2: at(1, 2),
+            mask2: 0b0110,
+            data2: vec![1, 2, 3, 4],
+            x: [at(1, 2), at(0, 0), at(0, 0)],
+            a2: at(1, 2),
+            ..VgprIn::default()
+        };
+        assert_eq!(m.outputs(&i).x[0], [5, 2, 3, 0]);
+        m.clock(&i);
+        assert_eq!(m.row(at(1, 2)), [5, 2, 3, 0]);
+        assert_eq!(m.outputs(&i).a2, [5, 2, 3, 0]);
     }
 
     /// The LDS's write of a pair (rows 2 and 3) wins over port `m` in its lanes; its read

@@ -1,6 +1,6 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row, the clear
-//! (`v0` to the lane's work-item id), the two writes and the reset steps of the edge
-//! ([`crate::ctx`]), the VALU's three read ports, the memory unit's three write-first read ports, the
+//! (`v0` to the lane's work-item id), the writes and the reset steps of the edge
+//! ([`crate::ctx`]), each VALU's three read ports and its write (two VALUs: two issue units), the memory unit's three write-first read ports, the
 //! LDS's three read ports and its write (one row or a pair).
 //!
 //! The lane is a memory primitive, like rust-hdl's own `RAM`: [`Logic`] written by hand, a
@@ -9,7 +9,7 @@
 //! flip-flops, each lane was `M` `DFF` module instances and a read multiplexer per port
 //! spelled out row by row: the 64 lanes of the top's file were two thirds of the compute
 //! unit's Verilog (10.7 of 16 MB). Both descriptions take the edge's steps in the same order:
-//! the clear, port `w`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
+//! the clear, ports `w` and `w2`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
 //! writes a word wins).
 
 use rust_hdl::prelude::*;
@@ -54,7 +54,34 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w_data: Signal<In, Bits<32>>,
-    /// Write this lane's word of row (`m_slot`, `m_reg`) (the memory's write; after port `w`'s).
+    /// Read port `a2`'s slot (the second VALU's ports `a2`, `b2`, `c2` and `w2`, as `a`,
+    /// `b`, `c` and `w`: the second issue unit of a SIMD group).
+    pub a2_slot: Signal<In, Bits<8>>,
+    /// Read port `a2`'s VGPR.
+    pub a2_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `a2` (0 past the end).
+    pub a2_data: Signal<Out, Bits<32>>,
+    /// Read port `b2`'s slot.
+    pub b2_slot: Signal<In, Bits<8>>,
+    /// Read port `b2`'s VGPR.
+    pub b2_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `b2` (0 past the end).
+    pub b2_data: Signal<Out, Bits<32>>,
+    /// Read port `c2`'s slot.
+    pub c2_slot: Signal<In, Bits<8>>,
+    /// Read port `c2`'s VGPR.
+    pub c2_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `c2` (0 past the end).
+    pub c2_data: Signal<Out, Bits<32>>,
+    /// Write this lane's word of row (`w2_slot`, `w2_reg`) (after port `w`'s).
+    pub we2: Signal<In, Bit>,
+    /// The slot written.
+    pub w2_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w2_reg: Signal<In, Bits<8>>,
+    /// The value.
+    pub w2_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`m_slot`, `m_reg`) (the memory's write; after port `w2`'s).
     pub m_we: Signal<In, Bit>,
     /// The slot written.
     pub m_slot: Signal<In, Bits<8>>,
@@ -136,6 +163,19 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w_slot: Default::default(),
             w_reg: Default::default(),
             w_data: Default::default(),
+            a2_slot: Default::default(),
+            a2_reg: Default::default(),
+            a2_data: Default::default(),
+            b2_slot: Default::default(),
+            b2_reg: Default::default(),
+            b2_data: Default::default(),
+            c2_slot: Default::default(),
+            c2_reg: Default::default(),
+            c2_data: Default::default(),
+            we2: Default::default(),
+            w2_slot: Default::default(),
+            w2_reg: Default::default(),
+            w2_data: Default::default(),
             m_we: Default::default(),
             m_slot: Default::default(),
             m_reg: Default::default(),
@@ -169,11 +209,15 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
 }
 
 /// The read and write ports' rows in the Verilog: the name, its slot and VGPR signals.
-const PORTS: [(&str, &str, &str); 13] = [
+const PORTS: [(&str, &str, &str); 17] = [
     ("a", "a_slot", "a_reg"),
     ("b", "b_slot", "b_reg"),
     ("c", "c_slot", "c_reg"),
     ("w", "w_slot", "w_reg"),
+    ("a2", "a2_slot", "a2_reg"),
+    ("b2", "b2_slot", "b2_reg"),
+    ("c2", "c2_slot", "c2_reg"),
+    ("w2", "w2_slot", "w2_reg"),
     ("m", "m_slot", "m_reg"),
     ("x0", "x0_slot", "x0_reg"),
     ("x1", "x1_slot", "x1_reg"),
@@ -209,21 +253,39 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         row.map_or(0, |r| self._rows[r])
     }
 
-    /// Port `w`'s row, when it writes at this edge.
-    fn w_row(&self) -> Option<usize> {
-        Self::row(self.w_slot.val(), self.w_reg.val()).filter(|_| self.we.val())
+    /// The VALUs' writes at this edge, in order (`w`, then `w2`): the row, the value.
+    fn valu_writes(&self) -> [Option<(usize, Bits<32>)>; 2] {
+        let at = |we: bool, slot, reg, data| Self::row(slot, reg).filter(|_| we).map(|r| (r, data));
+        [
+            at(
+                self.we.val(),
+                self.w_slot.val(),
+                self.w_reg.val(),
+                self.w_data.val(),
+            ),
+            at(
+                self.we2.val(),
+                self.w2_slot.val(),
+                self.w2_reg.val(),
+                self.w2_data.val(),
+            ),
+        ]
     }
 
-    /// A write-first read: port `w`'s value on its row, else the word.
+    /// A write-first read: the last VALU write's value on its row, else the word.
     fn x_read(&self, slot: Bits<8>, reg: Bits<8>) -> Bits<32> {
         let row = Self::row(slot, reg);
-        match self.w_row() {
-            Some(w) if row == Some(w) => self.w_data.val(),
-            _ => bits32(self.word(row)),
+        let mut word = bits32(self.word(row));
+        for (w, data) in self.valu_writes().into_iter().flatten() {
+            if row == Some(w) {
+                word = data;
+            }
         }
+        word
     }
 
-    /// The steps of an edge: the clear, port `w`, port `m`, the LDS's `l` and `l2`, the reset.
+    /// The steps of an edge: the clear, ports `w` and `w2`, port `m`, the LDS's `l` and `l2`,
+    /// the reset.
     fn edge(&mut self) {
         if self.clear.val() {
             if let Some(first) = Self::row(self.clear_slot.val(), Bits::from(0)) {
@@ -231,8 +293,8 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
                 self._rows[first] = self.clear_v0.val().index() as u32;
             }
         }
-        if let Some(w) = self.w_row() {
-            self._rows[w] = self.w_data.val().index() as u32;
+        for (w, data) in self.valu_writes().into_iter().flatten() {
+            self._rows[w] = data.index() as u32;
         }
         let writes = [
             (
@@ -300,6 +362,7 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         let _ = write!(
             v,
             "   if (we && w_ok) mem[w_idx] <= w_data;\n   \
+             if (we2 && w2_ok) mem[w2_idx] <= w2_data;\n   \
              if (m_we && m_ok) mem[m_idx] <= m_data;\n   \
              if (l_we && l_ok) mem[l_idx] <= l_data;\n   \
              if (l2_we && l2_ok) mem[l2_idx] <= l2_data;\n   \
@@ -307,6 +370,9 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
              always @(*) begin\n   a_data = a_ok ? mem[a_idx] : 32'h0;\n   \
              b_data = b_ok ? mem[b_idx] : 32'h0;\n   \
              c_data = c_ok ? mem[c_idx] : 32'h0;\n   \
+             a2_data = a2_ok ? mem[a2_idx] : 32'h0;\n   \
+             b2_data = b2_ok ? mem[b2_idx] : 32'h0;\n   \
+             c2_data = c2_ok ? mem[c2_idx] : 32'h0;\n   \
              y0_data = y0_ok ? mem[y0_idx] : 32'h0;\n   \
              y1_data = y1_ok ? mem[y1_idx] : 32'h0;\n   \
              y2_data = y2_ok ? mem[y2_idx] : 32'h0;\n",
@@ -315,7 +381,8 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         for x in ["x0", "x1", "x2"] {
             let _ = writeln!(
                 v,
-                "   {x}_data = !{x}_ok ? 32'h0 : (we && w_ok && {x}_idx == w_idx) ? w_data : mem[{x}_idx];"
+                "   {x}_data = !{x}_ok ? 32'h0 : (we2 && w2_ok && {x}_idx == w2_idx) ? w2_data \
+                 : (we && w_ok && {x}_idx == w_idx) ? w_data : mem[{x}_idx];"
             );
         }
         v.push_str("end\n");
@@ -336,6 +403,10 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         self.a_data.next = bits32(self.word(a));
         self.b_data.next = bits32(self.word(b));
         self.c_data.next = bits32(self.word(c));
+        let word = |s: &Self, slot, reg| bits32(s.word(Self::row(slot, reg)));
+        self.a2_data.next = word(self, self.a2_slot.val(), self.a2_reg.val());
+        self.b2_data.next = word(self, self.b2_slot.val(), self.b2_reg.val());
+        self.c2_data.next = word(self, self.c2_slot.val(), self.c2_reg.val());
         let y = self.y_slot.val();
         self.y0_data.next = bits32(self.word(Self::row(y, self.y0_reg.val())));
         self.y1_data.next = bits32(self.word(Self::row(y, self.y1_reg.val())));
@@ -349,6 +420,9 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         self.a_data.connect();
         self.b_data.connect();
         self.c_data.connect();
+        self.a2_data.connect();
+        self.b2_data.connect();
+        self.c2_data.connect();
         self.x0_data.connect();
         self.x1_data.connect();
         self.x2_data.connect();

@@ -1,6 +1,7 @@
 //! The vector register file: `S` wavefront slots of `V` VGPRs of `L` lanes, one
-//! [`VgprLane`] per lane, with the VALU's three row read ports, the memory unit's three write-first row
-//! read ports and two lane-masked row writes ([`crate::ctx`]).
+//! [`VgprLane`] per lane, with each VALU's three row read ports and lane-masked row write (two
+//! VALUs, one per issue unit), the memory unit's three write-first row read ports and
+//! lane-masked row write, and the LDS's ([`crate::ctx`]).
 
 use super::vgpr_lane::VgprLane;
 use rust_hdl::prelude::*;
@@ -47,8 +48,37 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w_mask: Signal<In, Bits<L>>,
     /// The values, lane `l`.
     pub w_data: [Signal<In, Bits<32>>; L],
-    /// Write the lanes of `m_mask` of row (`m_slot`, `m_reg`) at this edge, after port `w`
-    /// (the memory's returns).
+    /// Read port `a2`'s slot (the second VALU's ports `a2`, `b2`, `c2` and `w2`, as `a`,
+    /// `b`, `c` and `w`: a SIMD group's second issue unit).
+    pub a2_slot: Signal<In, Bits<8>>,
+    /// Read port `a2`'s VGPR.
+    pub a2_reg: Signal<In, Bits<8>>,
+    /// Row `a2`'s words.
+    pub a2_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `b2`'s slot.
+    pub b2_slot: Signal<In, Bits<8>>,
+    /// Read port `b2`'s VGPR.
+    pub b2_reg: Signal<In, Bits<8>>,
+    /// Row `b2`'s words.
+    pub b2_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `c2`'s slot.
+    pub c2_slot: Signal<In, Bits<8>>,
+    /// Read port `c2`'s VGPR.
+    pub c2_reg: Signal<In, Bits<8>>,
+    /// Row `c2`'s words.
+    pub c2_data: [Signal<Out, Bits<32>>; L],
+    /// Write row (`w2_slot`, `w2_reg`) in the lanes of `w2_mask` (after port `w`).
+    pub we2: Signal<In, Bit>,
+    /// The slot written.
+    pub w2_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w2_reg: Signal<In, Bits<8>>,
+    /// The lanes written.
+    pub w2_mask: Signal<In, Bits<L>>,
+    /// The values.
+    pub w2_data: [Signal<In, Bits<32>>; L],
+    /// Write the lanes of `m_mask` of row (`m_slot`, `m_reg`) at this edge, after ports `w`
+    /// and `w2` (the memory's returns).
     pub m_we: Signal<In, Bit>,
     /// The slot written.
     pub m_slot: Signal<In, Bits<8>>,
@@ -124,6 +154,20 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w_reg: Default::default(),
             w_mask: Default::default(),
             w_data: array_init::array_init(|_| Default::default()),
+            a2_slot: Default::default(),
+            a2_reg: Default::default(),
+            a2_data: array_init::array_init(|_| Default::default()),
+            b2_slot: Default::default(),
+            b2_reg: Default::default(),
+            b2_data: array_init::array_init(|_| Default::default()),
+            c2_slot: Default::default(),
+            c2_reg: Default::default(),
+            c2_data: array_init::array_init(|_| Default::default()),
+            we2: Default::default(),
+            w2_slot: Default::default(),
+            w2_reg: Default::default(),
+            w2_mask: Default::default(),
+            w2_data: array_init::array_init(|_| Default::default()),
             m_we: Default::default(),
             m_slot: Default::default(),
             m_reg: Default::default(),
@@ -172,6 +216,19 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].w_slot.next = self.w_slot.val();
             self.lane[l].w_reg.next = self.w_reg.val();
             self.lane[l].w_data.next = self.w_data[l].val();
+            self.lane[l].a2_slot.next = self.a2_slot.val();
+            self.lane[l].a2_reg.next = self.a2_reg.val();
+            self.lane[l].b2_slot.next = self.b2_slot.val();
+            self.lane[l].b2_reg.next = self.b2_reg.val();
+            self.lane[l].c2_slot.next = self.c2_slot.val();
+            self.lane[l].c2_reg.next = self.c2_reg.val();
+            self.lane[l].we2.next = self.we2.val() & self.w2_mask.val().get_bit(l);
+            self.lane[l].w2_slot.next = self.w2_slot.val();
+            self.lane[l].w2_reg.next = self.w2_reg.val();
+            self.lane[l].w2_data.next = self.w2_data[l].val();
+            self.a2_data[l].next = self.lane[l].a2_data.val();
+            self.b2_data[l].next = self.lane[l].b2_data.val();
+            self.c2_data[l].next = self.lane[l].c2_data.val();
             self.lane[l].m_we.next = self.m_we.val() & self.m_mask.val().get_bit(l);
             self.lane[l].m_slot.next = self.m_slot.val();
             self.lane[l].m_reg.next = self.m_reg.val();
