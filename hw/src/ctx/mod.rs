@@ -118,7 +118,9 @@
 //! `l_mask`, and with `l_two` row (`l_slot`, `l_reg` + 1, wrapping at 256) takes `l_data1[l]`;
 //! its lanes win over both others), then `reset` zeroes everything. Three more read ports
 //! (`y_slot`, `y_reg[3]`: the LDS's `ADDR`, `DATA0`, `DATA1`, one slot for the three) show
-//! their rows as `a` and `b` do. Ports `a`, `b` and `y` in the cycle of a write show the old row.
+//! their rows write-first as `x` does (the top checks a DS instruction's 64 addresses in its
+//! issue cycle on `y0`, while another issue unit's FLAT instruction may use `x`). Ports `a`,
+//! `b`, `c` (and `a2`, `b2`, `c2`) in the cycle of a write show the old row.
 //! Every word powers up 0.
 //!
 //! | port | width | meaning |
@@ -133,7 +135,7 @@
 //! | `w_data[L]` | 32 each | the values |
 //! | `a2_*`, `b2_*`, `c2_*`; `we2`, `w2_slot`, `w2_reg`, `w2_mask`, `w2_data[L]` | as `a`, `b`, `c`, `w` | the second VALU's read ports and write |
 //! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the second write (the memory's returns) |
-//! | `y_slot`, `y_reg[3]` → `y0_data[L]`, `y1_data[L]`, `y2_data[L]` | 8, 8 → 32 each | the LDS's read ports |
+//! | `y_slot`, `y_reg[3]` → `y0_data[L]`, `y1_data[L]`, `y2_data[L]` | 8, 8 → 32 each | the LDS's write-first read ports |
 //! | `l_we`, `l_two`, `l_slot`, `l_reg`, `l_mask`, `l_data[L]`, `l_data1[L]` | 1, 1, 8, 8, `L`, 32 each | the third write (the LDS's loads: a row or a pair) |
 //!
 //! The reference models are [`model::CtxRegsModel`] and [`model::VgprModel`], written from
@@ -371,6 +373,6 @@ pub struct VgprOut {
     pub c2: Vec<u32>,
     /// Read ports `x[p]`'s rows (after the VALUs' writes).
     pub x: [Vec<u32>; 3],
-    /// The LDS's read ports `y[p]`'s rows.
+    /// The LDS's read ports `y[p]`'s rows (after the VALUs' writes, as `x`).
     pub y: [Vec<u32>; 3],
 }

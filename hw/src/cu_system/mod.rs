@@ -16,7 +16,7 @@
 //! The behavioural [`crate::gpu::Gpu`] with one compute unit of [`config`] (one SIMD of
 //! [`crate::cu_top::CONTEXTS`] contexts, the default latencies, code and data memories of
 //! the system's sizes), restricted to what the top executes ([`crate::cu_top::supported()`], no-split
-//! or DWS with S = 1, rtgpu's simple ABI).
+//! or DWS or PWS with S = 1, rtgpu's simple ABI).
 //!
 //! # Ports
 //!
@@ -52,7 +52,7 @@
 //!   that, so the launch's cycles (counter 0) equal the behavioural count but `STATUS` stays
 //!   busy 33 cycles longer after the doorbell (docs/assumptions.md#A106).
 //! - Settings the top does not have end in `bad_launch` with information code 10 instead of
-//!   running: PWS, DWS with S other than 1, any `FEATURES` bit other than reordering (which is
+//!   running: DWS or PWS with S other than 1, any `FEATURES` bit other than reordering (which is
 //!   code 7: the system has no memory hierarchy), the HSA ABI. A sub-kernel other than the
 //!   whole launch on compute unit 0 is code 9 (docs/assumptions.md#A107). `LDS`, `IDU_CLUSTER`,
 //!   `TRACE_ADDR` and `USER_DATA` are checked or kept but unused.

@@ -4,8 +4,10 @@
 //!
 //! # What it holds (this stage)
 //!
-//! One SIMD group without splitting or with DWS at S = 1 (the behavioural `Mode::NoSplit` or
-//! `Mode::Dws` with `n_simd` = 1, `n_wfc` = [`CONTEXTS`], `s` = 1): the instruction memory and buffers ([`crate::fetch`]), the
+//! One SIMD group without splitting, or with DWS or PWS at S = 1 (the behavioural
+//! `Mode::NoSplit`, `Mode::Dws` or `Mode::Pws` with `n_simd` = 1, `n_wfc` = [`CONTEXTS`],
+//! `s` = 1), with [`UNITS`] issue units ([`rtl::issue_unit::IssueUnit`]: the SIMD and its
+//! SpSIMD) over [`GROUP_CONTEXTS`] contexts: the instruction memory and buffers ([`crate::fetch`]), the
 //! work-group dispatcher ([`crate::dispatch`]), the contexts' scalar state
 //! ([`crate::ctx::CtxRegs`]) and the VGPR file ([`crate::ctx::Vgprs`], one slot of
 //! [`VGPRS`] registers per context), issue control with the warp scheduler
@@ -25,8 +27,8 @@
 //! third through the VGPR file's port `c`), `flat_load_dword`,
 //! `flat_store_dword` and the SMEM loads through its memory port, the DS instructions of the
 //! LDS's subset, and `split`/`merge`: no-ops without splitting; under DWS a split whose lanes
-//! diverge takes a free context of the SIMD (or is serialized), as the behavioural unit does.
-//! PWS (the SpSIMDs, a second issue unit) is the next stage.
+//! diverge takes a free context of the SIMD (or is serialized), under PWS a split takes the
+//! parent's slot on the second issue unit, as the behavioural unit does.
 //!
 //! # Timing
 //!
@@ -74,7 +76,7 @@
 //! work-group's LDS at admission). An address of an EXEC lane that is not 4-aligned or lies
 //! at or past the launch's `lds_words` (at most the partition's) stops the launch in *k* (`fault_lds`, `fault_addr` the first such
 //! address in lane order, relative to the partition), checked over all 64 lanes in the issue
-//! cycle through the write-first port `x0` (docs/assumptions.md#A128). A DS instruction of a
+//! cycle through the LDS's write-first port `y0` (docs/assumptions.md#A128). A DS instruction of a
 //! wavefront that has ended (its context dispatched again) neither writes nor counts. The
 //! launch ends only when no DS instruction is in flight.
 //!
@@ -100,6 +102,16 @@
 //! `merge_watchdog`, a protocol error) stop it in the cycle after the command, `fault_pc` the
 //! context's last issued instruction.
 //!
+//! Under PWS (S = 1) the child of a split goes to context `k` + 1, the parent's slot on the
+//! second issue unit (the split/merge unit chooses it), and each unit may issue in the same
+//! cycle. The behavioural unit visits the units in an order that turns every cycle (unit 1
+//! first in the launch's first cycle): the top's `rot` register. The memory pipe, the LDS and
+//! the split/merge unit's command port go to the first unit that takes them; the second sees
+//! them taken (its issue control's `pipe_mem`, `pipe_lds`, `port_free`) and issues another
+//! context or none; after the first unit's error, or in the cycle that finds the split/merge
+//! unit's error, it does not issue (the behavioural unit stops visiting units once the launch
+//! has failed).
+//!
 //! # Ports
 //!
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
@@ -120,7 +132,8 @@
 //! issued, an error of splitting), `fault_mem` (a memory access), `fault_lds` (an LDS access)
 //! and `fault_addr` (its byte address), `fault_split` (an error of splitting: the behavioural
 //! code `fault_code` and information `fault_info`). Probes for the lock-step check against
-//! the behavioural compute unit: `issue_valid`, `issue_slot`, `issue_pc`, `stall`, `send`,
+//! the behavioural compute unit, per issue unit `u`: `issue_valid[u]`, `issue_slot[u]` (the
+//! context `k`), `issue_pc[u]`, `stall[u]`; `first` (the unit visited first), `send`,
 //! `copy` (`copy_from`, `copy_to`: a split's child copied). The LDS has no port: its
 //! partition size is [`LDS_PART_WORDS`], a launch's LDS per work-group (docs/assumptions.md#A126).
 
@@ -134,13 +147,21 @@ pub use rtl::top::ComputeUnitTop;
 /// Wavefront contexts of the RTL top's SIMD (the behavioural `n_wfc` it equals).
 pub const CONTEXTS: usize = 4;
 
+/// Issue units of the SIMD group: the SIMD and, under PWS at S = 1, its SpSIMD (the
+/// behavioural `s` + 1).
+pub const UNITS: usize = 2;
+
+/// Contexts of the SIMD group, numbered as the split/merge unit numbers them: `k` =
+/// slot · [`UNITS`] + unit.
+pub const GROUP_CONTEXTS: usize = CONTEXTS * UNITS;
+
 /// SGPR words of the contexts (102 per context).
-pub const SGPR_WORDS: usize = crate::ctx::SGPRS * CONTEXTS;
+pub const SGPR_WORDS: usize = crate::ctx::SGPRS * GROUP_CONTEXTS;
 
 /// VGPRs per wavefront slot (v0..v23; the behavioural file has 256).
 pub const VGPRS: usize = 24;
 
-/// Rows of the VGPR file: a slot per context.
+/// Rows of the VGPR file: a slot per wavefront slot (both halves of a split share it).
 pub const VGPR_ROWS: usize = VGPRS * CONTEXTS;
 
 /// Dwords of the instruction memory.

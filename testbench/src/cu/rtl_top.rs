@@ -16,16 +16,21 @@ use crate::sim::twin::with_rtl_stack;
 use crate::sim::vl::{Engine, VlOptions};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
-use rtgpu_hw::cu_top::{ComputeUnitTop, CODE_WORDS, CONTEXTS, LDS_PART_WORDS, LDS_WORDS};
+use rtgpu_hw::cu_top::{
+    ComputeUnitTop, CODE_WORDS, CONTEXTS, GROUP_CONTEXTS, LDS_PART_WORDS, LDS_WORDS, UNITS,
+};
 use rtgpu_hw::sched::model::Policy;
 use rust_hdl::core::prelude::*;
 use std::collections::VecDeque;
 
-/// One instruction issue: the launch cycle, the wavefront (its global index) and the PC.
+/// One instruction issue: the launch cycle, the issue unit, the wavefront (its global index)
+/// and the PC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IssueEvent {
     /// Cycle from the launch's first.
     pub cycle: u64,
+    /// The issue unit (0: the SIMD; 1: the SpSIMD of PWS).
+    pub unit: u8,
     /// Global wavefront index (work-group × wavefronts per work-group + wave).
     pub wave: u32,
     /// The instruction's byte address.
@@ -144,6 +149,7 @@ pub fn run_behavioural(
         .iter()
         .map(|r| IssueEvent {
             cycle: r.cycle,
+            unit: r.unit,
             wave: r.wave,
             pc: r.pc,
         })
@@ -219,7 +225,7 @@ fn drive(
         splits: 0,
         ended: false,
     };
-    let mut slots = [0u32; CONTEXTS];
+    let mut slots = [0u32; GROUP_CONTEXTS];
     for cycle in 0..limit {
         let due = port.due(cycle);
         let (busy, fault, pc) = h
@@ -385,23 +391,30 @@ pub fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
     u.dws.next = l.mode == Mode::Dws;
 }
 
-/// Reads one cycle's probes: a dispatch names the slot's wavefront (in `slots`), a split's
-/// copy gives the child's context its parent's, an issue is recorded (in `issues`, with the
-/// wavefront its context holds).
+/// Reads one cycle's probes: a dispatch names the context's wavefront (in `slots`, by
+/// context `k`), a split's copy gives the child's context its parent's, the issues are
+/// recorded (in `issues`, in the cycle's unit order, with the wavefront each context holds).
 pub fn observe(
     u: &ComputeUnitTop,
     l: &TopLaunch,
     cycle: u64,
-    slots: &mut [u32; CONTEXTS],
+    slots: &mut [u32; GROUP_CONTEXTS],
     issues: &mut Vec<IssueEvent>,
 ) {
-    if u.issue_valid.val() {
-        let slot = u.issue_slot.val().index();
-        issues.push(IssueEvent {
-            cycle,
-            wave: slots.get(slot).copied().unwrap_or(u32::MAX),
-            pc: u.issue_pc.val().index() as u32,
-        });
+    let order = match u.first.val() {
+        true => [1, 0],
+        false => [0, 1],
+    };
+    for n in order {
+        if u.issue_valid[n].val() {
+            let k = u.issue_slot[n].val().index();
+            issues.push(IssueEvent {
+                cycle,
+                unit: n as u8,
+                wave: slots.get(k).copied().unwrap_or(u32::MAX),
+                pc: u.issue_pc[n].val().index() as u32,
+            });
+        }
     }
     if u.copy.val() {
         let (from, to) = (u.copy_from.val().index(), u.copy_to.val().index());
@@ -410,7 +423,7 @@ pub fn observe(
         }
     }
     if u.send.val() {
-        let slot = u.send_slot.val().index();
+        let slot = UNITS * u.send_slot.val().index();
         let global = u.send_wg.val().index() as u32 * l.waves() + u.send_wave.val().index() as u32;
         if let Some(s) = slots.get_mut(slot) {
             *s = global;

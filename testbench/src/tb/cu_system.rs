@@ -95,8 +95,10 @@ fn layout(cycles: u64) -> Gtkw {
             "launch",
             &[
                 ("cu_system.status", Some(Format::Named("status"))),
-                p("cu_system.issue_valid"),
-                hex("cu_system.issue_pc"),
+                p("cu_system.issue_valid$0"),
+                hex("cu_system.issue_pc$0"),
+                p("cu_system.issue_valid$1"),
+                hex("cu_system.issue_pc$1"),
             ],
         )
         .group(

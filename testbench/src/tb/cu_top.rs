@@ -10,7 +10,7 @@ use crate::sim::cosim::{verilog_of, KindWaiver, Waiver, BIT_CAST_WIDTH};
 use crate::sim::waves::{named, Format, Gtkw};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_hw::cu::Mode;
-use rtgpu_hw::cu_top::{ComputeUnitTop, CONTEXTS};
+use rtgpu_hw::cu_top::{ComputeUnitTop, GROUP_CONTEXTS};
 use rtgpu_hw::issue::stall;
 use rtgpu_hw::pws::State;
 use rtgpu_hw::sched::model::Policy;
@@ -160,26 +160,33 @@ fn layout(launch: u64) -> Gtkw {
             ],
         )
         .group(
-            "issue (the instruction at the PC, disassembled)",
+            "issue unit 0 (the SIMD; the instruction at the PC, disassembled)",
             &[
-                p("cu_top.issue_valid"),
-                dec("cu_top.issue_slot"),
-                hex("cu_top.issue_pc"),
-                insn("cu_top.g_w0"),
-                (
-                    "cu_top.stall",
-                    Some(Format::Named("stall")),
-                ),
+                p("cu_top.first"),
+                p("cu_top.issue_valid$0"),
+                dec("cu_top.issue_slot$0"),
+                hex("cu_top.issue_pc$0"),
+                insn("cu_top.unit0.g_w0"),
+                ("cu_top.stall$0", Some(Format::Named("stall"))),
             ],
         )
         .group(
-            // Context c is the split/merge unit's context 2c (2c + 1 is its split partner).
-            "contexts' states (the split/merge unit's, as the issue control takes them)",
+            "issue unit 1 (the SpSIMD of PWS: the split children)",
             &[
-                state("cu_top.issue.state$0"),
-                state("cu_top.issue.state$1"),
-                state("cu_top.issue.state$2"),
-                state("cu_top.issue.state$3"),
+                p("cu_top.issue_valid$1"),
+                dec("cu_top.issue_slot$1"),
+                hex("cu_top.issue_pc$1"),
+                insn("cu_top.unit1.g_w0"),
+            ],
+        )
+        .group(
+            // Slot c is the split/merge unit's context 2c (2c + 1 is its PWS partner).
+            "slots' states (unit 0's contexts, as its issue control takes them)",
+            &[
+                state("cu_top.unit0.issue.state$0"),
+                state("cu_top.unit0.issue.state$1"),
+                state("cu_top.unit0.issue.state$2"),
+                state("cu_top.unit0.issue.state$3"),
             ],
         )
         .group(
@@ -289,7 +296,7 @@ fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
     let want = Expected::of(&s.code)?;
     let cycles = s.first + want.cycles + 2;
     let launch = s.first - 1;
-    let mut slots = [0u32; CONTEXTS];
+    let mut slots = [0u32; GROUP_CONTEXTS];
     let mut issued = 0u64;
     let mut run = drive(
         ComputeUnitTop::default(),

@@ -190,29 +190,30 @@ fn runs_alike(kernel: &str, sched: &str) {
     runs_alike_with(kernel, &["--sched", sched]);
 }
 
-/// DWS (S = 1) through the driver on the RTL system: `fig2_divergent` (two sequential
-/// splits) at grid 64 (one wavefront: both splits taken) and 256 (four wavefronts on four
-/// contexts: most splits find no free context and serialize), `fig5_nested` (its nested split
-/// refused at S = 1): the behavioural GPU's status, cycles, instruction count and buffers,
-/// with splits taken (the `splits` counter equal on both). The done-when's command line for
-/// DWS.
+/// DWS and PWS (S = 1) through the driver on the RTL system: `fig2_divergent` (two
+/// sequential splits) at grid 64 (one wavefront: both splits taken) and 256 (four wavefronts:
+/// under DWS most splits find no free context and serialize; under PWS each takes its slot's
+/// context on the second issue unit), `fig5_nested` (its nested split refused at S = 1): the
+/// behavioural GPU's status, cycles, instruction count and buffers, with splits taken (the
+/// `splits` counter equal on both). The command lines of `rtgpu run KERNEL --mode pws --s 1
+/// --top rtl`.
 #[test]
-fn dws_kernels_run_as_on_the_behavioural_gpu() {
-    let mut splits = 0;
-    for (kernel, sched, grid) in [
-        ("firmware/kernels/fig2_divergent.s", "gto", "64"),
-        ("firmware/kernels/fig2_divergent.s", "rr", "256"),
-        ("firmware/kernels/fig5_nested.s", "lrr", "128"),
-    ] {
-        let b = runs_alike_with(
-            kernel,
-            &[
-                "--sched", sched, "--mode", "dws", "--s", "1", "--grid", grid,
-            ],
-        );
-        splits += b.counters.get("splits");
+fn split_kernels_run_as_on_the_behavioural_gpu() {
+    for mode in ["dws", "pws"] {
+        let mut splits = 0;
+        for (kernel, sched, grid) in [
+            ("firmware/kernels/fig2_divergent.s", "gto", "64"),
+            ("firmware/kernels/fig2_divergent.s", "rr", "256"),
+            ("firmware/kernels/fig5_nested.s", "lrr", "128"),
+        ] {
+            let b = runs_alike_with(
+                kernel,
+                &["--sched", sched, "--mode", mode, "--s", "1", "--grid", grid],
+            );
+            splits += b.counters.get("splits");
+        }
+        assert!(splits >= 3, "{mode}: {splits} splits");
     }
-    assert!(splits >= 3, "{splits} splits");
 }
 
 /// [`runs_alike`] with `args` after the kernel: the behavioural outcome.
@@ -332,7 +333,8 @@ fn faults_end_as_on_the_behavioural_gpu() {
     }
 }
 
-/// The errors of splitting under DWS end as on the behavioural GPU (`STATUS`, `ERROR`,
+/// The errors of splitting under DWS (and the same kernels under PWS) end as on the
+/// behavioural GPU (`STATUS`, `ERROR`,
 /// `ERROR_PC`, `ERROR_INFO`; one cycle more, docs/assumptions.md#A108): `s_endpgm` by both
 /// halves of a split (`end_live_splits`, found by the split/merge unit the cycle after,
 /// `ERROR_INFO` its context), a split with a load outstanding (`split_pending_memory`,
@@ -356,11 +358,15 @@ fn split_faults_end_as_on_the_behavioural_gpu() {
         (&pending, "split_pending_memory"),
         (&deep, "split_overflow"),
     ] {
-        let (b, r) = both_in(Mode::Dws, code, (64, 64), 0);
-        assert_eq!(cu::status_name(&b.result), want, "{:?}", b.result);
-        assert_eq!(b.result, r.result, "{want}");
-        let cycles = b.counters.get("cycles") + 1;
-        assert_eq!(cycles, r.counters.get("cycles"), "{want}");
+        for mode in [Mode::Dws, Mode::Pws] {
+            let (b, r) = both_in(mode, code, (64, 64), 0);
+            if mode == Mode::Dws {
+                assert_eq!(cu::status_name(&b.result), want, "{:?}", b.result);
+            }
+            assert_eq!(b.result, r.result, "{want} {mode:?}");
+            let cycles = b.counters.get("cycles") + u64::from(b.result.is_err());
+            assert_eq!(cycles, r.counters.get("cycles"), "{want} {mode:?}");
+        }
     }
 }
 
@@ -472,8 +478,17 @@ fn cli_top_rtl() {
         (Some("rtl"), Some("done"))
     );
     assert!(j["counters"]["cycles"].as_u64().unwrap() > 50, "{out}");
-    let (code, _, err) = rtgpu(&["run", SCALAR_LOOP, "--top", "rtl", "--mode", "pws"]);
-    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = rtgpu(&[
+        "run",
+        SCALAR_LOOP,
+        "--top",
+        "rtl",
+        "--mode",
+        "pws",
+        "--s",
+        "3",
+    ]);
+    assert_eq!(code, 2, "pws with S = 3: {err}");
     assert!(err.contains("nosplit"), "{err}");
     let (code, _, err) = rtgpu(&[
         "run",

@@ -52,10 +52,11 @@ impl VgprModel {
             c2: self.row(i.c2),
             x: i.x.map(|x| self.row_after_w(x, i)),
             y: i.y.map(|y| {
-                self.row(VgprAddr {
+                let a = VgprAddr {
                     slot: i.y[0].slot,
                     reg: y.reg,
-                })
+                };
+                self.row_after_w(a, i)
             }),
         }
     }
@@ -198,7 +199,8 @@ mod tests {
     }
 
     /// The LDS's write of a pair (rows 2 and 3) wins over port `m` in its lanes; its read
-    /// ports show the old rows in the cycle of the write and read one slot. Fails if `l_two`
+    /// ports show the old rows in the cycle of its own write (they are write-first only for
+    /// the VALUs' writes) and read one slot. Fails if `l_two`
     /// writes row 2 twice, or `m` wins.
     #[test]
     fn the_lds_writes_a_pair_last() {

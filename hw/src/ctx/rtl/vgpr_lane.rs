@@ -1,7 +1,7 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row, the clear
 //! (`v0` to the lane's work-item id), the writes and the reset steps of the edge
 //! ([`crate::ctx`]), each VALU's three read ports and its write (two VALUs: two issue units), the memory unit's three write-first read ports, the
-//! LDS's three read ports and its write (one row or a pair).
+//! LDS's three write-first read ports and its write (one row or a pair).
 //!
 //! The lane is a memory primitive, like rust-hdl's own `RAM`: [`Logic`] written by hand, a
 //! Rust `update` for rust-hdl's simulation (the rows in a vector) and hand-written Verilog
@@ -373,12 +373,10 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
              a2_data = a2_ok ? mem[a2_idx] : 32'h0;\n   \
              b2_data = b2_ok ? mem[b2_idx] : 32'h0;\n   \
              c2_data = c2_ok ? mem[c2_idx] : 32'h0;\n   \
-             y0_data = y0_ok ? mem[y0_idx] : 32'h0;\n   \
-             y1_data = y1_ok ? mem[y1_idx] : 32'h0;\n   \
-             y2_data = y2_ok ? mem[y2_idx] : 32'h0;\n",
+\n",
             zeroes(0..M)
         );
-        for x in ["x0", "x1", "x2"] {
+        for x in ["x0", "x1", "x2", "y0", "y1", "y2"] {
             let _ = writeln!(
                 v,
                 "   {x}_data = !{x}_ok ? 32'h0 : (we2 && w2_ok && {x}_idx == w2_idx) ? w2_data \
@@ -408,9 +406,9 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         self.b2_data.next = word(self, self.b2_slot.val(), self.b2_reg.val());
         self.c2_data.next = word(self, self.c2_slot.val(), self.c2_reg.val());
         let y = self.y_slot.val();
-        self.y0_data.next = bits32(self.word(Self::row(y, self.y0_reg.val())));
-        self.y1_data.next = bits32(self.word(Self::row(y, self.y1_reg.val())));
-        self.y2_data.next = bits32(self.word(Self::row(y, self.y2_reg.val())));
+        self.y0_data.next = self.x_read(y, self.y0_reg.val());
+        self.y1_data.next = self.x_read(y, self.y1_reg.val());
+        self.y2_data.next = self.x_read(y, self.y2_reg.val());
         self.x0_data.next = self.x_read(self.x0_slot.val(), self.x0_reg.val());
         self.x1_data.next = self.x_read(self.x1_slot.val(), self.x1_reg.val());
         self.x2_data.next = self.x_read(self.x2_slot.val(), self.x2_reg.val());

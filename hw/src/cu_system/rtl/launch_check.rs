@@ -12,8 +12,8 @@ use rust_hdl::prelude::*;
 /// past `MAX_GRID`), 3 more wavefronts per work-group than contexts, 4 LDS size not a multiple
 /// of 4 or too large, 5 S outside 1..=7, 6 entry PC unaligned or past the code, 7 reordering
 /// (the system has no memory hierarchy), 9 a sub-kernel other than the whole launch on
-/// compute unit 0, 10 a setting the RTL compute unit does not have yet (PWS, DWS with S other
-/// than 1, a `FEATURES` bit, the HSA ABI). Combinational.
+/// compute unit 0, 10 a setting the RTL compute unit does not have yet (DWS or PWS with S
+/// other than 1, a `FEATURES` bit, the HSA ABI). Combinational.
 #[derive(LogicBlock)]
 pub struct LaunchCheck {
     /// `GRID`.
@@ -48,8 +48,9 @@ pub struct LaunchCheck {
     z32: Constant<Bits<32>>,
     z3: Constant<Bits<3>>,
     z2: Constant<Bits<2>>,
-    /// `MODE`'s DWS code, and S = 1.
+    /// `MODE`'s DWS and PWS codes, and S = 1.
     m_dws: Constant<Bits<2>>,
+    m_pws: Constant<Bits<2>>,
     s_one: Constant<Bits<3>>,
     /// The mode and S are ones the compute unit has.
     split_ok: Signal<Local, Bit>,
@@ -81,6 +82,7 @@ impl Default for LaunchCheck {
             z3: k(0),
             z2: k(0),
             m_dws: k(1),
+            m_pws: k(2),
             s_one: k(1),
             split_ok: Default::default(),
             checks: array_init::array_init(|i| k(i as u64)),
@@ -96,7 +98,8 @@ impl Logic for LaunchCheck {
         self.info.next = self.z32.val();
         // No split (any S), or DWS with S = 1.
         self.split_ok.next = (self.mode.val().get_bits::<2>(0) == self.z2.val())
-            | ((self.mode.val().get_bits::<2>(0) == self.m_dws.val())
+            | (((self.mode.val().get_bits::<2>(0) == self.m_dws.val())
+                | (self.mode.val().get_bits::<2>(0) == self.m_pws.val()))
                 & (self.mode.val().get_bits::<3>(4) == self.s_one.val()));
         if !self.split_ok.val()
             | (self.features.val().get_bits::<31>(1) != bit_cast::<31, 32>(self.z32.val()))

@@ -26,8 +26,8 @@ pub struct LaunchCtl {
     pub cu_busy: Signal<In, Bit>,
     /// The compute unit's launch stopped on a fault.
     pub cu_fault: Signal<In, Bit>,
-    /// The compute unit issues an instruction this cycle.
-    pub issue: Signal<In, Bit>,
+    /// The compute unit's issue unit `u` issues an instruction this cycle.
+    pub issue: [Signal<In, Bit>; 2],
     /// The compute unit copies a split's parent into its child this cycle.
     pub split: Signal<In, Bit>,
     /// Start the divider.
@@ -54,6 +54,8 @@ pub struct LaunchCtl {
     info_q: DFF<Bits<32>>,
     cyc: DFF<Bits<64>>,
     ins: DFF<Bits<64>>,
+    /// The instruction count after this cycle's first unit.
+    ins_1: Signal<Local, Bits<64>>,
     spl: DFF<Bits<64>>,
     /// The divider has finished for a pending doorbell.
     decide: Signal<Local, Bit>,
@@ -73,7 +75,7 @@ impl Default for LaunchCtl {
             info: Default::default(),
             cu_busy: Default::default(),
             cu_fault: Default::default(),
-            issue: Default::default(),
+            issue: array_init::array_init(|_| Default::default()),
             div_start: Default::default(),
             launch: Default::default(),
             status: Default::default(),
@@ -90,6 +92,7 @@ impl Default for LaunchCtl {
             info_q: Default::default(),
             cyc: Default::default(),
             ins: Default::default(),
+            ins_1: Default::default(),
             decide: Default::default(),
             one: k(1),
             z32: k(0),
@@ -114,8 +117,13 @@ impl Logic for LaunchCtl {
         if self.cu_busy.val() {
             self.cyc.d.next = self.cyc.q.val() + self.one.val();
         }
-        if self.issue.val() {
-            self.ins.d.next = self.ins.q.val() + self.one.val();
+        self.ins_1.next = self.ins.q.val();
+        if self.issue[0].val() {
+            self.ins_1.next = self.ins.q.val() + self.one.val();
+        }
+        self.ins.d.next = self.ins_1.val();
+        if self.issue[1].val() {
+            self.ins.d.next = self.ins_1.val() + self.one.val();
         }
         if self.split.val() {
             self.spl.d.next = self.spl.q.val() + self.one.val();

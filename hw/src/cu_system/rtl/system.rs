@@ -41,10 +41,10 @@ pub struct CuSystem<const A: usize> {
     pub rdata: Signal<Out, Bits<32>>,
     /// Probe: `STATUS` (0 idle, 1 busy, 2 done, 3 error).
     pub status: Signal<Out, Bits<2>>,
-    /// Probe: the compute unit issues an instruction.
-    pub issue_valid: Signal<Out, Bit>,
+    /// Probe: the compute unit's issue unit `u` issues an instruction.
+    pub issue_valid: [Signal<Out, Bit>; 2],
     /// Probe: its PC.
-    pub issue_pc: Signal<Out, Bits<32>>,
+    pub issue_pc: [Signal<Out, Bits<32>>; 2],
     /// The register map.
     map: RegMap,
     /// `WG_FIRST`, `WG_COUNT`, `CU_MASK`.
@@ -109,8 +109,8 @@ impl<const A: usize> Default for CuSystem<A> {
             err_code: Default::default(),
             rdata: Default::default(),
             status: Default::default(),
-            issue_valid: Default::default(),
-            issue_pc: Default::default(),
+            issue_valid: array_init::array_init(|_| Default::default()),
+            issue_pc: array_init::array_init(|_| Default::default()),
             map: Default::default(),
             sub: Default::default(),
             div: Default::default(),
@@ -237,7 +237,9 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.ctl.info.next = self.check.info.val();
         self.ctl.cu_busy.next = self.cu.busy.val();
         self.ctl.cu_fault.next = self.cu.fault.val();
-        self.ctl.issue.next = self.cu.issue_valid.val();
+        for u in 0..2 {
+            self.ctl.issue[u].next = self.cu.issue_valid[u].val();
+        }
         self.ctl.split.next = self.cu.copy.val();
         self.cu.launch.next = self.ctl.launch.val();
         self.cu.entry_pc.next = self.map.entry_pc.val();
@@ -297,8 +299,10 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.map.wf_start.next = self.z32.val();
         self.map.wf_finish.next = self.z32.val();
         self.status.next = self.ctl.status.val();
-        self.issue_valid.next = self.cu.issue_valid.val();
-        self.issue_pc.next = self.cu.issue_pc.val();
+        for u in 0..2 {
+            self.issue_valid[u].next = self.cu.issue_valid[u].val();
+            self.issue_pc[u].next = self.cu.issue_pc[u].val();
+        }
 
         // The memory's responses.
         self.cu.mem_words.next = self.mem_words.val();

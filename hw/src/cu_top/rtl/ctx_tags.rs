@@ -2,14 +2,15 @@
 //! work-group entry, its age and the PC of its last issued instruction, set by a dispatch,
 //! copied by a split, and looked up by context.
 
+use super::ISSUES;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Lookups by context the top makes each cycle ([`CtxTags::look`]).
 pub const LOOKUPS: usize = 3;
 
-/// Per context `c` of the `C`: `wf` (the VGPR slot its wavefront's registers are in: `c` after
-/// a dispatch into it, its parent's after a split copies the parent into it, since the halves
+/// Per context `c` of the `C`: `wf` (the VGPR slot its wavefront's registers are in:
+/// `send_wf` of a dispatch into it, its parent's after a split copies the parent into it, since the halves
 /// of a split share their wavefront's VGPRs), `wi` (its work-group's resident entry), `age`
 /// (its wavefront's dispatch order in the launch: GTO's age; a split's child inherits it, as
 /// the behavioural unit's copy does) and `last_pc` (its last issued instruction's PC, which
@@ -30,6 +31,8 @@ pub struct CtxTags<const C: usize> {
     pub send: Signal<In, Bit>,
     /// Its context.
     pub send_ctx: Signal<In, Bits<8>>,
+    /// Its wavefront's VGPR slot.
+    pub send_wf: Signal<In, Bits<8>>,
     /// Its work-group's resident entry.
     pub send_wi: Signal<In, Bits<8>>,
     /// A split's child: copy context `copy_from`'s tags into `copy_to`.
@@ -38,12 +41,13 @@ pub struct CtxTags<const C: usize> {
     pub copy_from: Signal<In, Bits<8>>,
     /// The child.
     pub copy_to: Signal<In, Bits<8>>,
-    /// An instruction issues from context `issue_ctx` at `issue_pc`.
-    pub issue: Signal<In, Bit>,
+    /// Issue `i`: an instruction issues from context `issue_ctx[i]` at `issue_pc[i]` (the
+    /// issues of a cycle name different contexts).
+    pub issue: [Signal<In, Bit>; ISSUES],
     /// Its context.
-    pub issue_ctx: Signal<In, Bits<8>>,
+    pub issue_ctx: [Signal<In, Bits<8>>; ISSUES],
     /// Its PC.
-    pub issue_pc: Signal<In, Bits<32>>,
+    pub issue_pc: [Signal<In, Bits<32>>; ISSUES],
     /// The contexts looked up.
     pub look: [Signal<In, Bits<8>>; LOOKUPS],
     /// Their VGPR slots.
@@ -83,13 +87,14 @@ impl<const C: usize> Default for CtxTags<C> {
             launch: Default::default(),
             send: Default::default(),
             send_ctx: Default::default(),
+            send_wf: Default::default(),
             send_wi: Default::default(),
             copy: Default::default(),
             copy_from: Default::default(),
             copy_to: Default::default(),
-            issue: Default::default(),
-            issue_ctx: Default::default(),
-            issue_pc: Default::default(),
+            issue: array_init::array_init(|_| Default::default()),
+            issue_ctx: array_init::array_init(|_| Default::default()),
+            issue_pc: array_init::array_init(|_| Default::default()),
             look: array_init::array_init(|_| Default::default()),
             look_wf: array_init::array_init(|_| Default::default()),
             pc_ctx: Default::default(),
@@ -163,7 +168,7 @@ impl<const C: usize> Logic for CtxTags<C> {
                 self.age_q[c].d.next = self.z32.val();
             }
             if self.send.val() & (self.send_ctx.val() == self.kc[c].val()) {
-                self.wf_q[c].d.next = self.kc[c].val();
+                self.wf_q[c].d.next = self.send_wf.val();
                 self.wi_q[c].d.next = self.send_wi.val();
                 self.age_q[c].d.next = self.sent.q.val();
             }
@@ -173,8 +178,10 @@ impl<const C: usize> Logic for CtxTags<C> {
                 self.age_q[c].d.next = self.from_age.val();
                 self.pc_q[c].d.next = self.from_pc.val();
             }
-            if self.issue.val() & (self.issue_ctx.val() == self.kc[c].val()) {
-                self.pc_q[c].d.next = self.issue_pc.val();
+            for i in 0..ISSUES {
+                if self.issue[i].val() & (self.issue_ctx[i].val() == self.kc[c].val()) {
+                    self.pc_q[c].d.next = self.issue_pc[i].val();
+                }
             }
             self.wf[c].next = self.wf_q[c].q.val();
             self.wi[c].next = self.wi_q[c].q.val();

@@ -5,7 +5,8 @@ use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Tags the top's memory requests and carries out the responses. A tag is
-/// `dst << 8 | generation << 2 | context` (`C` ≤ 4): each context's 6-bit generation counts
+/// `dst << 9 | generation << 3 | context` (`C` ≤ 8; the destination's 7 bits
+/// hold every SGPR and, as loading checks, every VGPR a FLAT load names): each context's 6-bit generation counts
 /// its dispatches, so a response for a wavefront that has ended (a store it did not wait
 /// for) finds another generation and is dropped, as the behavioural compute unit drops it; a
 /// context needs 64 dispatches to come back to a generation, at least 128 cycles, longer
@@ -103,7 +104,7 @@ pub struct MemReturn<const C: usize> {
     req_gen: Signal<Local, Bits<6>>,
     /// The in-flight count after this cycle.
     count: Signal<Local, Bits<8>>,
-    kc: [Constant<Bits<2>>; C],
+    kc: [Constant<Bits<3>>; C],
     onehot: [Constant<Bits<C>>; C],
     one6: Constant<Bits<6>>,
     one8: Constant<Bits<8>>,
@@ -117,7 +118,7 @@ pub struct MemReturn<const C: usize> {
 
 impl<const C: usize> Default for MemReturn<C> {
     fn default() -> Self {
-        assert!(C <= 4, "two context bits in a tag");
+        assert!(C <= 8, "three context bits in a tag");
         Self {
             clock: Default::default(),
             launch: Default::default(),
@@ -185,7 +186,7 @@ impl<const C: usize> Logic for MemReturn<C> {
             if (self.started.val() & self.onehot[c].val()) != self.zc.val() {
                 self.generation[c].d.next = self.generation[c].q.val() + self.one6.val();
             }
-            if self.req_ctx.val().get_bits::<2>(0) == self.kc[c].val() {
+            if self.req_ctx.val().get_bits::<3>(0) == self.kc[c].val() {
                 self.req_gen.next = self.generation[c].q.val();
             }
             // A response for a context a dispatch starts in this cycle, or in a launch cycle,
@@ -196,8 +197,8 @@ impl<const C: usize> Logic for MemReturn<C> {
             self.sret[c].d.next = false;
             if self.vresp.val()
                 & !self.launch.val()
-                & (self.vresp_tag.val().get_bits::<2>(0) == self.kc[c].val())
-                & (self.vresp_tag.val().get_bits::<6>(2) == self.generation[c].q.val())
+                & (self.vresp_tag.val().get_bits::<3>(0) == self.kc[c].val())
+                & (self.vresp_tag.val().get_bits::<6>(3) == self.generation[c].q.val())
                 & ((self.started.val() & self.onehot[c].val()) == self.zc.val())
             {
                 self.v_live.next = true;
@@ -205,8 +206,8 @@ impl<const C: usize> Logic for MemReturn<C> {
             }
             if self.sresp.val()
                 & !self.launch.val()
-                & (self.sresp_tag.val().get_bits::<2>(0) == self.kc[c].val())
-                & (self.sresp_tag.val().get_bits::<6>(2) == self.generation[c].q.val())
+                & (self.sresp_tag.val().get_bits::<3>(0) == self.kc[c].val())
+                & (self.sresp_tag.val().get_bits::<6>(3) == self.generation[c].q.val())
                 & ((self.started.val() & self.onehot[c].val()) == self.zc.val())
             {
                 self.s_live.next = true;
@@ -222,23 +223,23 @@ impl<const C: usize> Logic for MemReturn<C> {
             }
         }
 
-        self.tag.next = bit_cast::<16, 2>(self.req_ctx.val().get_bits::<2>(0))
-            | (bit_cast::<16, 6>(self.req_gen.val()) << 2)
-            | (bit_cast::<16, 8>(self.req_dst.val()) << 8);
+        self.tag.next = bit_cast::<16, 3>(self.req_ctx.val().get_bits::<3>(0))
+            | (bit_cast::<16, 6>(self.req_gen.val()) << 3)
+            | (bit_cast::<16, 7>(self.req_dst.val().get_bits::<7>(0)) << 9);
 
         // The register writes.
         self.m_we.next = self.v_live.val() & !self.vresp_store.val();
-        self.m_slot.next = bit_cast::<8, 2>(self.vresp_tag.val().get_bits::<2>(0));
-        self.m_reg.next = self.vresp_tag.val().get_bits::<8>(8);
+        self.m_slot.next = bit_cast::<8, 3>(self.vresp_tag.val().get_bits::<3>(0));
+        self.m_reg.next = bit_cast::<8, 7>(self.vresp_tag.val().get_bits::<7>(9));
         self.m_mask.next = self.vresp_mask.val();
-        self.s_ctx.next = bit_cast::<8, 2>(self.sresp_tag.val().get_bits::<2>(0));
+        self.s_ctx.next = bit_cast::<8, 3>(self.sresp_tag.val().get_bits::<3>(0));
         self.s_we.next = self.s_live.val();
         self.s_wide.next = self.sresp_n.val() > self.n1.val();
-        self.s_dst.next = self.sresp_tag.val().get_bits::<7>(8);
+        self.s_dst.next = self.sresp_tag.val().get_bits::<7>(9);
         self.s_d.next = (bit_cast::<64, 32>(self.sresp_data[1].val()) << 32)
             | bit_cast::<64, 32>(self.sresp_data[0].val());
         self.s2_we.next = self.s_live.val() & (self.sresp_n.val() == self.n4.val());
-        self.s2_dst.next = self.sresp_tag.val().get_bits::<7>(8) + self.two7.val();
+        self.s2_dst.next = self.sresp_tag.val().get_bits::<7>(9) + self.two7.val();
         self.s2_d.next = (bit_cast::<64, 32>(self.sresp_data[3].val()) << 32)
             | bit_cast::<64, 32>(self.sresp_data[2].val());
 

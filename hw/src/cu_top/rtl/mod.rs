@@ -1,9 +1,13 @@
 //! The compute unit's RTL top and its glue sub-blocks.
 
+/// Instructions that may issue in a cycle: one per issue unit.
+pub const ISSUES: usize = crate::cu_top::UNITS;
+
 pub mod age_rank;
 pub mod barrier;
 pub mod branch;
 pub mod ctx_tags;
+pub mod issue_unit;
 pub mod lds_check;
 pub mod lds_port;
 pub mod mem_request;

@@ -1,16 +1,18 @@
 //! `split` and `merge` at issue: each context's stack of executed splits, the commands to the
 //! split/merge unit, and the two errors the issue itself finds.
 
+use super::ISSUES;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The behavioural compute unit's `split_merge` (with splitting on) and its `Splits` stack,
-/// for the `C` contexts of one unit.
+/// for the `C` contexts of a SIMD group, with an issue port per issue unit ([`ISSUES`]).
 ///
 /// Each context keeps a stack of its executed, not yet merged splits, one bit each (1: it
 /// really split; 0: DWS serialized it), at most [`DEPTH`] deep; a dispatch or a split's copy
-/// into the context (`born`) empties it. When `issue` (a `split` or `merge` of context `ctx`
-/// issues with splitting on) in cycle *k*:
+/// into the context (`born`) empties it. When `issue[i]` (a `split` or `merge` of context
+/// `ctx[i]` issues with splitting on) in cycle *k* (the ports' outputs are port `i`'s; the
+/// ports name different contexts):
 /// - with memory operations outstanding (`pending` ≠ 0): the error `fault_pending` (the
 ///   behavioural `split_pending_memory`), nothing else;
 /// - `merge` (`is_merge`): pops the stack; unless the popped bit is 0 (a serialized split's
@@ -22,39 +24,41 @@ use rust_hdl::prelude::*;
 ///
 /// `denied` (the split/merge unit refused the split commanded in *k* − 1) clears the top bit
 /// of the context commanded then, before this cycle's pop or push. Everything is written at
-/// the edge that ends the cycle; `reset` empties every stack.
+/// the edge that ends the cycle; `reset` empties every stack. Two issues in a cycle are
+/// independent; the top lets at most one command through (a second unit does not issue a
+/// `split` or `merge` after the first one's command), so `last` is the commanding port's.
 #[derive(LogicBlock)]
 pub struct SplitCtl<const C: usize> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: every stack empty.
     pub reset: Signal<In, Bit>,
-    /// A `split` or `merge` issues, splitting on.
-    pub issue: Signal<In, Bit>,
-    /// It is `merge`.
-    pub is_merge: Signal<In, Bit>,
     /// DWS (a split whose lanes do not diverge is serialized).
     pub dws: Signal<In, Bit>,
+    /// Port `i`: a `split` or `merge` issues, splitting on.
+    pub issue: [Signal<In, Bit>; ISSUES],
+    /// It is `merge`.
+    pub is_merge: [Signal<In, Bit>; ISSUES],
     /// The issuing context.
-    pub ctx: Signal<In, Bits<8>>,
+    pub ctx: [Signal<In, Bits<8>>; ISSUES],
     /// Its effective mask, EXEC & SpM.
-    pub eff: Signal<In, Bits<64>>,
+    pub eff: [Signal<In, Bits<64>>; ISSUES],
     /// The split mask {SSRC1, SSRC0}.
-    pub value: Signal<In, Bits<64>>,
+    pub value: [Signal<In, Bits<64>>; ISSUES],
     /// Its outstanding memory operations (vmcnt + lgkmcnt).
-    pub pending: Signal<In, Bits<16>>,
+    pub pending: [Signal<In, Bits<16>>; ISSUES],
     /// The split/merge unit refused last cycle's split.
     pub denied: Signal<In, Bit>,
     /// Contexts a dispatch or a split's copy starts this cycle.
     pub born: Signal<In, Bits<C>>,
-    /// Send the split command.
-    pub cmd_split: Signal<Out, Bit>,
+    /// Port `i`: send the split command.
+    pub cmd_split: [Signal<Out, Bit>; ISSUES],
     /// Send the merge command.
-    pub cmd_merge: Signal<Out, Bit>,
+    pub cmd_merge: [Signal<Out, Bit>; ISSUES],
     /// The issue stops the launch: memory operations outstanding.
-    pub fault_pending: Signal<Out, Bit>,
+    pub fault_pending: [Signal<Out, Bit>; ISSUES],
     /// The issue stops the launch: the split stack is full.
-    pub fault_overflow: Signal<Out, Bit>,
+    pub fault_overflow: [Signal<Out, Bit>; ISSUES],
     /// Each context's stack, the innermost split in bit 0.
     bits: [DFF<Bits<64>>; C],
     /// Each context's stack depth.
@@ -65,13 +69,16 @@ pub struct SplitCtl<const C: usize> {
     last_v: DFF<Bit>,
     /// Each context's stack after this cycle's denial.
     now: [Signal<Local, Bits<64>>; C],
-    /// The issuing context's stack and depth.
-    g_bits: Signal<Local, Bits<64>>,
-    g_len: Signal<Local, Bits<7>>,
-    /// The split really splits.
-    splits: Signal<Local, Bit>,
-    /// The issue goes ahead (no outstanding memory).
-    go: Signal<Local, Bit>,
+    /// Port `i`'s context's stack and depth.
+    g_bits: [Signal<Local, Bits<64>>; ISSUES],
+    g_len: [Signal<Local, Bits<7>>; ISSUES],
+    /// Port `i`'s split really splits.
+    splits: [Signal<Local, Bit>; ISSUES],
+    /// Port `i`'s issue goes ahead (no outstanding memory).
+    go: [Signal<Local, Bit>; ISSUES],
+    /// Port `i` pushes, or pops.
+    push: [Signal<Local, Bit>; ISSUES],
+    pop: [Signal<Local, Bit>; ISSUES],
     kc: [Constant<Bits<8>>; C],
     full: Constant<Bits<7>>,
     one7: Constant<Bits<7>>,
@@ -89,28 +96,30 @@ impl<const C: usize> Default for SplitCtl<C> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            issue: Default::default(),
-            is_merge: Default::default(),
             dws: Default::default(),
-            ctx: Default::default(),
-            eff: Default::default(),
-            value: Default::default(),
-            pending: Default::default(),
+            issue: array_init::array_init(|_| Default::default()),
+            is_merge: array_init::array_init(|_| Default::default()),
+            ctx: array_init::array_init(|_| Default::default()),
+            eff: array_init::array_init(|_| Default::default()),
+            value: array_init::array_init(|_| Default::default()),
+            pending: array_init::array_init(|_| Default::default()),
             denied: Default::default(),
             born: Default::default(),
-            cmd_split: Default::default(),
-            cmd_merge: Default::default(),
-            fault_pending: Default::default(),
-            fault_overflow: Default::default(),
+            cmd_split: array_init::array_init(|_| Default::default()),
+            cmd_merge: array_init::array_init(|_| Default::default()),
+            fault_pending: array_init::array_init(|_| Default::default()),
+            fault_overflow: array_init::array_init(|_| Default::default()),
             bits: array_init::array_init(|_| Default::default()),
             len: array_init::array_init(|_| Default::default()),
             last: Default::default(),
             last_v: Default::default(),
             now: array_init::array_init(|_| Default::default()),
-            g_bits: Default::default(),
-            g_len: Default::default(),
-            splits: Default::default(),
-            go: Default::default(),
+            g_bits: array_init::array_init(|_| Default::default()),
+            g_len: array_init::array_init(|_| Default::default()),
+            splits: array_init::array_init(|_| Default::default()),
+            go: array_init::array_init(|_| Default::default()),
+            push: array_init::array_init(|_| Default::default()),
+            pop: array_init::array_init(|_| Default::default()),
             kc: array_init::array_init(|c| k(c as u64)),
             full: k(DEPTH as u64),
             one7: k(1),
@@ -126,49 +135,67 @@ impl<const C: usize> Logic for SplitCtl<C> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last, last_v);
-        // The issuing context's stack, its top cleared by a denial of its split.
-        self.g_bits.next = self.z64.val();
-        self.g_len.next = self.z7.val();
+        // Each context's stack, its top cleared by a denial of its split.
         for c in 0..C {
             self.now[c].next = self.bits[c].q.val();
             if self.denied.val() & self.last_v.q.val() & (self.last.q.val() == self.kc[c].val()) {
                 self.now[c].next = self.bits[c].q.val() & !self.one64.val();
             }
-            if self.ctx.val() == self.kc[c].val() {
-                self.g_bits.next = self.now[c].val();
-                self.g_len.next = self.len[c].q.val();
+        }
+        // Each port: its context's stack, the checks, the command.
+        self.last_v.d.next = false;
+        self.last.d.next = self.last.q.val();
+        for i in 0..ISSUES {
+            self.g_bits[i].next = self.z64.val();
+            self.g_len[i].next = self.z7.val();
+            for c in 0..C {
+                if self.ctx[i].val() == self.kc[c].val() {
+                    self.g_bits[i].next = self.now[c].val();
+                    self.g_len[i].next = self.len[c].q.val();
+                }
+            }
+            self.go[i].next = self.issue[i].val() & (self.pending[i].val() == self.z16.val());
+            self.fault_pending[i].next =
+                self.issue[i].val() & (self.pending[i].val() != self.z16.val());
+            self.splits[i].next = !self.dws.val()
+                | (((self.eff[i].val() & self.value[i].val()) != self.z64.val())
+                    & ((self.eff[i].val() & !self.value[i].val()) != self.z64.val()));
+            self.cmd_merge[i].next = self.go[i].val()
+                & self.is_merge[i].val()
+                & ((self.g_len[i].val() == self.z7.val()) | self.g_bits[i].val().get_bit(0));
+            self.fault_overflow[i].next = self.go[i].val()
+                & !self.is_merge[i].val()
+                & (self.g_len[i].val() == self.full.val());
+            self.cmd_split[i].next = self.go[i].val()
+                & !self.is_merge[i].val()
+                & !self.fault_overflow[i].val()
+                & self.splits[i].val();
+            self.pop[i].next = self.go[i].val() & self.is_merge[i].val();
+            self.push[i].next =
+                self.go[i].val() & !self.is_merge[i].val() & !self.fault_overflow[i].val();
+            if self.cmd_split[i].val() {
+                self.last_v.d.next = true;
+                self.last.d.next = self.ctx[i].val();
             }
         }
-        self.go.next = self.issue.val() & (self.pending.val() == self.z16.val());
-        self.fault_pending.next = self.issue.val() & (self.pending.val() != self.z16.val());
-        self.splits.next = !self.dws.val()
-            | (((self.eff.val() & self.value.val()) != self.z64.val())
-                & ((self.eff.val() & !self.value.val()) != self.z64.val()));
-        self.cmd_merge.next = self.go.val()
-            & self.is_merge.val()
-            & ((self.g_len.val() == self.z7.val()) | self.g_bits.val().get_bit(0));
-        self.fault_overflow.next =
-            self.go.val() & !self.is_merge.val() & (self.g_len.val() == self.full.val());
-        self.cmd_split.next =
-            self.go.val() & !self.is_merge.val() & !self.fault_overflow.val() & self.splits.val();
-        self.last_v.d.next = self.cmd_split.val();
-        self.last.d.next = self.ctx.val();
         for c in 0..C {
             self.bits[c].clock.next = self.clock.val();
             self.len[c].clock.next = self.clock.val();
             self.bits[c].d.next = self.now[c].val();
             self.len[c].d.next = self.len[c].q.val();
-            if self.go.val() & (self.ctx.val() == self.kc[c].val()) {
-                if self.is_merge.val() & (self.len[c].q.val() != self.z7.val()) {
-                    self.bits[c].d.next = self.now[c].val() >> 1;
-                    self.len[c].d.next = self.len[c].q.val() - self.one7.val();
-                }
-                if !self.is_merge.val() & !self.fault_overflow.val() {
-                    self.bits[c].d.next = self.now[c].val() << 1;
-                    if self.splits.val() {
-                        self.bits[c].d.next = (self.now[c].val() << 1) | self.one64.val();
+            for i in 0..ISSUES {
+                if self.ctx[i].val() == self.kc[c].val() {
+                    if self.pop[i].val() & (self.len[c].q.val() != self.z7.val()) {
+                        self.bits[c].d.next = self.now[c].val() >> 1;
+                        self.len[c].d.next = self.len[c].q.val() - self.one7.val();
                     }
-                    self.len[c].d.next = self.len[c].q.val() + self.one7.val();
+                    if self.push[i].val() {
+                        self.bits[c].d.next = self.now[c].val() << 1;
+                        if self.splits[i].val() {
+                            self.bits[c].d.next = (self.now[c].val() << 1) | self.one64.val();
+                        }
+                        self.len[c].d.next = self.len[c].q.val() + self.one7.val();
+                    }
                 }
             }
             if self.born.val().get_bit(c) | self.reset.val() {

@@ -1,32 +1,26 @@
 //! `ComputeUnitTop`: the compute unit's blocks wired into one RTL design.
 
-use super::age_rank::AgeRank;
 use super::barrier::BarrierRelease;
-use super::branch::BranchTarget;
 use super::ctx_tags::CtxTags;
+use super::issue_unit::IssueUnit;
 use super::lds_check::LdsCheck;
 use super::lds_port::LdsPort;
 use super::mem_request::MemRequest;
 use super::mem_return::MemReturn;
-use super::salu_operands::SaluOperands;
 use super::split_ctl::SplitCtl;
-use super::valu_operands::ValuOperands;
 use super::wave_init::WaveInit;
 use crate::ctx::{CtxRegs, Vgprs, INIT_SGPRS};
 use crate::cu::CuError;
 use crate::cu_top::{
-    CODE_WORDS, CONTEXTS as C, LDS_PART_WORDS, LDS_WORDS, SGPR_WORDS, VGPRS, VGPR_ROWS,
+    CODE_WORDS, CONTEXTS as C, GROUP_CONTEXTS as K, LDS_PART_WORDS, LDS_WORDS, SGPR_WORDS,
+    UNITS as U, VGPRS, VGPR_ROWS,
 };
 use crate::dispatch::Dispatch;
 use crate::fetch::Fetch;
 use crate::hdl::k;
-use crate::isa::rtl::insn_fields::InsnFields;
-use crate::issue::Issue;
 use crate::lds::Lds;
 use crate::pws::rtl::simd_group::SimdGroup;
 use crate::pws::ErrorCode;
-use crate::salu::Salu;
-use crate::valu::Valu;
 use rust_hdl::prelude::*;
 
 /// The compute unit in RTL (see [`crate::cu_top`] for what it holds, its ports and timing).
@@ -137,14 +131,17 @@ pub struct ComputeUnitTop {
     pub fault_code: Signal<Out, Bits<4>>,
     /// Its information (the split/merge unit's context index, or the outstanding count).
     pub fault_info: Signal<Out, Bits<32>>,
-    /// Probe: an instruction issues this cycle.
-    pub issue_valid: Signal<Out, Bit>,
-    /// Probe: its context (wavefront slot).
-    pub issue_slot: Signal<Out, Bits<6>>,
+    /// Probe: unit `u` issues an instruction this cycle.
+    pub issue_valid: [Signal<Out, Bit>; U],
+    /// Probe: its context (`k` = 2 · slot + `u`).
+    pub issue_slot: [Signal<Out, Bits<6>>; U],
     /// Probe: its PC.
-    pub issue_pc: Signal<Out, Bits<32>>,
-    /// Probe: the stall reason of a cycle without an issue ([`crate::issue::stall`]).
-    pub stall: Signal<Out, Bits<3>>,
+    pub issue_pc: [Signal<Out, Bits<32>>; U],
+    /// Probe: unit `u`'s stall reason in a cycle without an issue ([`crate::issue::stall`]).
+    pub stall: [Signal<Out, Bits<3>>; U],
+    /// Probe: the cycle's issue visits unit 1 first (else unit 0), as the behavioural unit
+    /// rotates its order every cycle.
+    pub first: Signal<Out, Bit>,
     /// Probe: a wavefront is dispatched this cycle.
     pub send: Signal<Out, Bit>,
     /// Probe: its slot.
@@ -155,56 +152,49 @@ pub struct ComputeUnitTop {
     pub send_wave: Signal<Out, Bits<8>>,
     /// Probe: a split's child is copied from context `copy_from` into `copy_to` this cycle.
     pub copy: Signal<Out, Bit>,
-    /// Probe: the parent's context.
+    /// Probe: the parent's context (`k`).
     pub copy_from: Signal<Out, Bits<6>>,
-    /// Probe: the child's context.
+    /// Probe: the child's context (`k`: under DWS another slot of unit 0, under PWS the
+    /// parent's slot of unit 1).
     pub copy_to: Signal<Out, Bits<6>>,
-    /// Instruction memory and the contexts' instruction buffers.
-    fetch: Fetch<C, 2, CODE_WORDS>,
-    /// The contexts' scalar state.
-    regs: CtxRegs<C, SGPR_WORDS, 3, 5>,
-    /// The VGPR file (one slot per context).
+    /// Instruction memory and the contexts' instruction buffers (port 0, 1: the units' issue;
+    /// port 2: a dispatch).
+    fetch: Fetch<K, 3, CODE_WORDS>,
+    /// The contexts' scalar state (read ports 3u..3u+2 and write ports 3u..3u+2: unit `u`;
+    /// write ports 6, 7: the memory's returns).
+    regs: CtxRegs<K, SGPR_WORDS, 6, 8>,
+    /// The VGPR file (one slot per wavefront slot; ports `a`..`w` unit 0's VALU, `a2`..`w2`
+    /// unit 1's).
     vgprs: Vgprs<C, VGPRS, 64, VGPR_ROWS>,
-    /// Issue control.
-    issue: Issue<C>,
-    /// The issuing instruction's fields.
-    fields: InsnFields,
-    /// The SALU's and the branch unit's operand selection.
-    sops: SaluOperands,
-    /// The scalar ALU.
-    salu: Salu,
-    /// The vector ALU's operands.
-    vops: ValuOperands,
-    /// The vector ALU.
-    valu: Valu,
-    /// The branch unit.
-    br: BranchTarget,
+    /// The issue units: the SIMD (contexts 2c) and the SpSIMD of PWS (contexts 2c + 1).
+    unit0: IssueUnit<C>,
+    unit1: IssueUnit<C>,
     /// A dispatched wavefront's registers.
     winit: WaveInit,
     /// The memory port's request and fault check.
     mreq: MemRequest,
     /// The memory port's tags, returns and requests in flight.
-    mret: MemReturn<C>,
+    mret: MemReturn<K>,
     /// The split/merge unit (states, SpM, effective masks).
-    group: SimdGroup<64, 2, { 2 * C }>,
+    group: SimdGroup<64, U, K>,
     /// The work-group dispatcher.
     disp: Dispatch<1, C, C>,
     /// The local data share: a partition per resident work-group entry.
     lds: Lds<LDS_WORDS>,
     /// The LDS's operand rows and instructions in flight.
-    lport: LdsPort<C>,
+    lport: LdsPort<K>,
     /// The LDS fault check of the issue cycle.
     lcheck: LdsCheck,
     /// `s_barrier`'s release.
-    bar: BarrierRelease<C>,
-    /// The contexts' age ranks (greedy-then-oldest).
-    ranks: AgeRank<C>,
+    bar: BarrierRelease<K>,
     /// Each context's VGPR slot, work-group entry, age and last PC.
-    tags: CtxTags<C>,
+    tags: CtxTags<K>,
     /// `split` and `merge` at issue: the split stacks and the commands.
-    sctl: SplitCtl<C>,
+    sctl: SplitCtl<K>,
     /// A launch is running.
     running: DFF<Bit>,
+    /// The cycle's issue visits unit 1 first (the behavioural order, turned every cycle).
+    rot: DFF<Bit>,
     /// It stopped on an error.
     failed: DFF<Bit>,
     /// The PC of the error.
@@ -222,72 +212,83 @@ pub struct ComputeUnitTop {
     /// The split/merge unit reports an error this cycle; its code as the behavioural one.
     gerr: Signal<Local, Bit>,
     gcode: Signal<Local, Bits<4>>,
-    /// The parent and child of this cycle's copy (top context indices).
-    cp_from: Signal<Local, Bits<8>>,
-    cp_to: Signal<Local, Bits<8>>,
     /// The context a split's copy starts (one-hot).
-    copied: Signal<Local, Bits<C>>,
+    copied: Signal<Local, Bits<K>>,
     /// The contexts a dispatch or a copy starts.
-    born: Signal<Local, Bits<C>>,
+    born: Signal<Local, Bits<K>>,
     /// The contexts whose split/merge state is EMPTY (a merged child leaves).
-    left: Signal<Local, Bits<C>>,
-    /// The issuing context's VGPR slot.
-    g_wf: Signal<Local, Bits<8>>,
-    /// A `split` or `merge` issues with splitting on.
-    is_pws: Signal<Local, Bit>,
-    /// A FLAT / SMEM / DS instruction issues.
-    is_flat: Signal<Local, Bit>,
-    is_smem: Signal<Local, Bit>,
-    is_ds: Signal<Local, Bit>,
-    /// The issuing context's LDS partition (its first word).
+    left: Signal<Local, Bits<K>>,
+    /// The contexts a dispatch starts (one-hot).
+    started: Signal<Local, Bits<K>>,
+    /// The slots whose unit-0 contexts are EMPTY or DONE.
+    free: Signal<Local, Bits<C>>,
+    /// The live contexts.
+    live: Signal<Local, Bits<K>>,
+    /// The context whose `s_endpgm` issues (one-hot).
+    ending: Signal<Local, Bits<K>>,
+    /// Unit `u`'s view of the contexts' masks (bit c: context 2c + u).
+    start_u: [Signal<Local, Bits<C>>; U],
+    stop_u: [Signal<Local, Bits<C>>; U],
+    bar_u: [Signal<Local, Bits<C>>; U],
+    lds_ret_u: [Signal<Local, Bits<C>>; U],
+    hold_u: [Signal<Local, Bits<C>>; U],
+    /// A FLAT or SMEM instruction issues: it is unit 1's (else unit 0's).
+    m1: Signal<Local, Bit>,
+    /// A DS instruction issues: it is unit 1's.
+    l1: Signal<Local, Bit>,
+    /// The split/merge unit's command is unit 1's.
+    p1: Signal<Local, Bit>,
+    /// Unit `u` stops the launch in its issue (in the cycle's order, the second unit does not
+    /// issue after the first one's error).
+    err_u: [Signal<Local, Bit>; U],
+    /// The memory instruction's fields, context and registers (its unit's).
+    m_opcode: Signal<Local, Bits<10>>,
+    m_dst: Signal<Local, Bits<8>>,
+    m_src0: Signal<Local, Bits<9>>,
+    m_src1: Signal<Local, Bits<9>>,
+    m_imm: Signal<Local, Bits<32>>,
+    m_imm_offset: Signal<Local, Bit>,
+    m_eff: Signal<Local, Bits<64>>,
+    m_wf: Signal<Local, Bits<8>>,
+    m_k: Signal<Local, Bits<8>>,
+    m_sbase: Signal<Local, Bits<64>>,
+    m_soff: Signal<Local, Bits<64>>,
+    /// The DS instruction's fields and context (its unit's).
+    l_opcode: Signal<Local, Bits<10>>,
+    l_dst: Signal<Local, Bits<8>>,
+    l_src0: Signal<Local, Bits<9>>,
+    l_src1: Signal<Local, Bits<9>>,
+    l_src2: Signal<Local, Bits<9>>,
+    l_imm: Signal<Local, Bits<32>>,
+    l_eff: Signal<Local, Bits<64>>,
+    l_wi: Signal<Local, Bits<8>>,
+    l_k: Signal<Local, Bits<8>>,
+    /// The issuing DS instruction's LDS partition (its first word).
     g_base: Signal<Local, Bits<16>>,
+    /// Unit `u`'s split mask {SSRC1, SSRC0} (its read ports 0 and 1).
+    value_u: [Signal<Local, Bits<64>>; U],
+    /// Unit `u` sends a command to the split/merge unit (a split or merge that commands, or
+    /// `s_endpgm`).
+    cmd_u: [Signal<Local, Bit>; U],
+    /// `s_endpgm` issues; the command's unit's context and state (the command port takes one
+    /// a cycle).
+    p_endpgm: Signal<Local, Bit>,
+    p_k: Signal<Local, Bits<8>>,
+    p_pc: Signal<Local, Bits<32>>,
+    p_wi: Signal<Local, Bits<8>>,
+    p_alone: Signal<Local, Bit>,
+    p_value: Signal<Local, Bits<64>>,
+    /// The reported error's unit is unit 1.
+    e1: Signal<Local, Bit>,
     /// A launch or a reset: the LDS's instructions in flight are forgotten.
     lds_reset: Signal<Local, Bit>,
-    /// The slots whose contexts are EMPTY or DONE.
-    free: Signal<Local, Bits<C>>,
-    /// The context whose `s_endpgm` issues (one-hot).
-    ending: Signal<Local, Bits<C>>,
-    /// The context a dispatch starts (one-hot).
-    started: Signal<Local, Bits<C>>,
-    /// The issuing context's instruction, PC and registers.
-    g_w0: Signal<Local, Bits<32>>,
-    g_w1: Signal<Local, Bits<32>>,
-    g_pc: Signal<Local, Bits<32>>,
-    g_scc: Signal<Local, Bit>,
-    g_exec: Signal<Local, Bits<64>>,
-    g_vcc: Signal<Local, Bits<64>>,
-    g_eff: Signal<Local, Bits<64>>,
-    g_spm: Signal<Local, Bits<64>>,
-    g_wi: Signal<Local, Bits<8>>,
-    g_oob: Signal<Local, Bit>,
-    /// The issuing context's outstanding memory operations (vmcnt + lgkmcnt).
-    g_pend: Signal<Local, Bits<16>>,
-    g_vm: Signal<Local, Bits<8>>,
-    g_lgkm: Signal<Local, Bits<8>>,
-    /// It has no live split (no child, no parent).
-    g_alone: Signal<Local, Bit>,
-    /// The next instruction's address and the PC the issue writes.
-    next_pc: Signal<Local, Bits<32>>,
-    new_pc: Signal<Local, Bits<32>>,
-    /// The issuing instruction is `s_endpgm`; it is a branch.
-    endpgm: Signal<Local, Bit>,
-    branch: Signal<Local, Bit>,
     /// An issue stops the launch.
     error: Signal<Local, Bit>,
-    /// The VALU's scalar result (a lane mask, or `v_readfirstlane_b32`'s word).
-    v_sd: Signal<Local, Bits<64>>,
-    m7: Constant<Bits<8>>,
-    kc: [Constant<Bits<6>>; C],
     ks: [Constant<Bits<8>>; C],
+    kk: [Constant<Bits<8>>; K],
     onehot: [Constant<Bits<C>>; C],
-    u_salu: Constant<Bits<4>>,
-    u_valu: Constant<Bits<4>>,
-    u_branch: Constant<Bits<4>>,
-    u_vmem: Constant<Bits<4>>,
-    u_smem: Constant<Bits<4>>,
-    u_lds: Constant<Bits<4>>,
-    u_sync: Constant<Bits<4>>,
-    op_barrier: Constant<Bits<10>>,
+    onehot_k: [Constant<Bits<K>>; K],
+    unit_no: [Constant<Bits<8>>; U],
     /// Entry `r`'s LDS partition: its first word.
     part_base: [Constant<Bits<16>>; C],
     /// Words of a partition.
@@ -296,17 +297,12 @@ pub struct ComputeUnitTop {
     wg_words: Signal<Local, Bits<32>>,
     /// Quarter numbers.
     kq: [Constant<Bits<2>>; 4],
-    f_smem: Constant<Bits<4>>,
     op_store: Constant<Bits<10>>,
     one_reg: Constant<Bits<8>>,
-    u_program: Constant<Bits<4>>,
-    op_endpgm: Constant<Bits<10>>,
     cmd_dispatch: Constant<Bits<3>>,
     cmd_split: Constant<Bits<3>>,
     cmd_merge: Constant<Bits<3>>,
     cmd_end: Constant<Bits<3>>,
-    u_pws: Constant<Bits<4>>,
-    f_sopp: Constant<Bits<4>>,
     /// The behavioural error codes of splitting, and the split/merge unit's last error
     /// (`end_live_splits`) that maps to one of its own.
     e_pending: Constant<Bits<4>>,
@@ -324,6 +320,7 @@ pub struct ComputeUnitTop {
     z32: Constant<Bits<32>>,
     z64: Constant<Bits<64>>,
     zc: Constant<Bits<C>>,
+    zk: Constant<Bits<K>>,
     all_c: Constant<Bits<C>>,
 }
 
@@ -344,6 +341,8 @@ impl Default for ComputeUnitTop {
             lat_valu: Default::default(),
             lat_branch: Default::default(),
             issue_period: Default::default(),
+            split_on: Default::default(),
+            dws: Default::default(),
             code_we: Default::default(),
             code_addr: Default::default(),
             code_data: Default::default(),
@@ -375,24 +374,26 @@ impl Default for ComputeUnitTop {
             fault_mem: Default::default(),
             fault_lds: Default::default(),
             fault_addr: Default::default(),
-            issue_valid: Default::default(),
-            issue_slot: Default::default(),
-            issue_pc: Default::default(),
-            stall: Default::default(),
+            fault_split: Default::default(),
+            fault_code: Default::default(),
+            fault_info: Default::default(),
+            issue_valid: array_init::array_init(|_| Default::default()),
+            issue_slot: array_init::array_init(|_| Default::default()),
+            issue_pc: array_init::array_init(|_| Default::default()),
+            stall: array_init::array_init(|_| Default::default()),
+            first: Default::default(),
             send: Default::default(),
             send_slot: Default::default(),
             send_wg: Default::default(),
             send_wave: Default::default(),
+            copy: Default::default(),
+            copy_from: Default::default(),
+            copy_to: Default::default(),
             fetch: Default::default(),
             regs: Default::default(),
-            issue: Default::default(),
-            fields: Default::default(),
-            sops: Default::default(),
-            salu: Default::default(),
-            vops: Default::default(),
-            valu: Default::default(),
             vgprs: Default::default(),
-            br: Default::default(),
+            unit0: Default::default(),
+            unit1: Default::default(),
             winit: Default::default(),
             mreq: Default::default(),
             mret: Default::default(),
@@ -402,10 +403,10 @@ impl Default for ComputeUnitTop {
             lport: Default::default(),
             lcheck: Default::default(),
             bar: Default::default(),
-            ranks: Default::default(),
             tags: Default::default(),
             sctl: Default::default(),
             running: Default::default(),
+            rot: Default::default(),
             failed: Default::default(),
             fpc: Default::default(),
             fmem: Default::default(),
@@ -416,76 +417,69 @@ impl Default for ComputeUnitTop {
             finfo: Default::default(),
             gerr: Default::default(),
             gcode: Default::default(),
-            cp_from: Default::default(),
-            cp_to: Default::default(),
             copied: Default::default(),
             born: Default::default(),
             left: Default::default(),
-            g_wf: Default::default(),
-            is_pws: Default::default(),
-            split_on: Default::default(),
-            dws: Default::default(),
-            fault_split: Default::default(),
-            fault_code: Default::default(),
-            fault_info: Default::default(),
-            copy: Default::default(),
-            copy_from: Default::default(),
-            copy_to: Default::default(),
-            is_flat: Default::default(),
-            is_smem: Default::default(),
-            is_ds: Default::default(),
-            g_base: Default::default(),
-            lds_reset: Default::default(),
-            free: Default::default(),
             started: Default::default(),
+            free: Default::default(),
+            live: Default::default(),
             ending: Default::default(),
-            g_w0: Default::default(),
-            g_w1: Default::default(),
-            g_pc: Default::default(),
-            g_scc: Default::default(),
-            g_exec: Default::default(),
-            g_vcc: Default::default(),
-            g_eff: Default::default(),
-            g_spm: Default::default(),
-            g_wi: Default::default(),
-            g_oob: Default::default(),
-            g_pend: Default::default(),
-            g_vm: Default::default(),
-            g_lgkm: Default::default(),
-            g_alone: Default::default(),
-            next_pc: Default::default(),
-            new_pc: Default::default(),
-            endpgm: Default::default(),
-            branch: Default::default(),
+            start_u: array_init::array_init(|_| Default::default()),
+            stop_u: array_init::array_init(|_| Default::default()),
+            bar_u: array_init::array_init(|_| Default::default()),
+            lds_ret_u: array_init::array_init(|_| Default::default()),
+            hold_u: array_init::array_init(|_| Default::default()),
+            m1: Default::default(),
+            l1: Default::default(),
+            p1: Default::default(),
+            err_u: array_init::array_init(|_| Default::default()),
+            m_opcode: Default::default(),
+            m_dst: Default::default(),
+            m_src0: Default::default(),
+            m_src1: Default::default(),
+            m_imm: Default::default(),
+            m_imm_offset: Default::default(),
+            m_eff: Default::default(),
+            m_wf: Default::default(),
+            m_k: Default::default(),
+            m_sbase: Default::default(),
+            m_soff: Default::default(),
+            l_opcode: Default::default(),
+            l_dst: Default::default(),
+            l_src0: Default::default(),
+            l_src1: Default::default(),
+            l_src2: Default::default(),
+            l_imm: Default::default(),
+            l_eff: Default::default(),
+            l_wi: Default::default(),
+            l_k: Default::default(),
+            g_base: Default::default(),
+            p_endpgm: Default::default(),
+            p_k: Default::default(),
+            p_pc: Default::default(),
+            p_wi: Default::default(),
+            p_alone: Default::default(),
+            value_u: array_init::array_init(|_| Default::default()),
+            cmd_u: array_init::array_init(|_| Default::default()),
+            p_value: Default::default(),
+            e1: Default::default(),
+            lds_reset: Default::default(),
             error: Default::default(),
-            v_sd: Default::default(),
-            m7: k(0x7F),
-            kc: array_init::array_init(|c| k(c as u64)),
             ks: array_init::array_init(|c| k(c as u64)),
+            kk: array_init::array_init(|c| k(c as u64)),
             onehot: array_init::array_init(|c| k(1 << c)),
-            u_salu: k(1),
-            u_valu: k(2),
-            u_branch: k(6),
-            u_vmem: k(3),
-            u_smem: k(4),
-            u_lds: k(5),
-            u_sync: k(8),
-            op_barrier: k(0x0A),
+            onehot_k: array_init::array_init(|c| k(1 << c)),
+            unit_no: array_init::array_init(|u| k(u as u64)),
             part_base: array_init::array_init(|r| k((r * LDS_PART_WORDS) as u64)),
             part_words: k(LDS_PART_WORDS as u64),
             wg_words: Default::default(),
             kq: array_init::array_init(|q| k(q as u64)),
-            f_smem: k(6),
             op_store: k(0x1C),
             one_reg: k(1),
-            u_program: k(9),
-            op_endpgm: k(1),
             cmd_dispatch: k(1),
             cmd_split: k(crate::pws::Cmd::Split as u64),
             cmd_merge: k(crate::pws::Cmd::Merge as u64),
             cmd_end: k(4),
-            u_pws: k(7),
-            f_sopp: k(5),
             e_pending: k(CuError::SplitPendingMemory as u64),
             e_overflow: k(CuError::SplitOverflow as u64),
             e_protocol: k(CuError::PwsProtocol as u64),
@@ -501,6 +495,7 @@ impl Default for ComputeUnitTop {
             z32: k(0),
             z64: k(0),
             zc: k(0),
+            zk: k(0),
             all_c: k((1 << C) - 1),
         }
     }
@@ -510,19 +505,18 @@ impl Logic for ComputeUnitTop {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets.
-        dff_setup!(self, clock, running, failed, fpc, fmem, flds, faddr, fsplit, fcode, finfo);
-        for c in 0..C {
-            self.ranks.age[c].next = self.tags.age[c].val();
-        }
+        dff_setup!(self, clock, running, rot, failed, fpc, fmem, flds, faddr, fsplit, fcode, finfo);
+        self.unit0.clock.next = self.clock.val();
+        self.unit1.clock.next = self.clock.val();
+        self.unit0.reset.next = self.reset.val();
+        self.unit1.reset.next = self.reset.val();
+        self.unit0.unit_no.next = self.unit_no[0].val();
+        self.unit1.unit_no.next = self.unit_no[1].val();
         self.tags.clock.next = self.clock.val();
         self.sctl.clock.next = self.clock.val();
         self.sctl.reset.next = self.reset.val();
         self.fetch.clock.next = self.clock.val();
         self.regs.clock.next = self.clock.val();
-        self.issue.clock.next = self.clock.val();
-        self.salu.clock.next = self.clock.val();
-        self.valu.clock.next = self.clock.val();
-        self.vops.clock.next = self.clock.val();
         self.vgprs.clock.next = self.clock.val();
         self.mret.clock.next = self.clock.val();
         self.group.clock.next = self.clock.val();
@@ -536,9 +530,6 @@ impl Logic for ComputeUnitTop {
         self.bar.reset.next = self.lds_reset.val();
         self.fetch.reset.next = self.reset.val();
         self.regs.reset.next = self.reset.val();
-        self.issue.reset.next = self.reset.val();
-        self.salu.reset.next = self.reset.val();
-        self.valu.reset.next = self.reset.val();
         self.vgprs.reset.next = self.reset.val();
         // (A launch starts from empty contexts, as the behavioural unit builds its groups.)
         self.group.reset.next = self.reset.val() | self.launch.val();
@@ -551,7 +542,8 @@ impl Logic for ComputeUnitTop {
         self.fetch.raddr.next = self.code_addr.val();
         self.code_rdata.next = self.fetch.rdata.val();
 
-        // The dispatcher: one SIMD group; a slot is free when its context is EMPTY or DONE.
+        // The dispatcher: one SIMD group; a slot is free when its unit-0 context is EMPTY or
+        // DONE; a wavefront goes into unit 0 (k = 2c).
         self.disp.start.next = self.launch.val();
         self.disp.wg_first.next = self.z32.val();
         self.disp.wg_end.next = self.wg_count.val();
@@ -580,7 +572,7 @@ impl Logic for ComputeUnitTop {
         self.winit.wg_size.next = self.wg_size.val();
         self.winit.wave.next = self.disp.send_wave[0].val();
         self.regs.init.next = self.disp.send[0].val();
-        self.regs.init_ctx.next = self.disp.send_slot[0].val();
+        self.regs.init_ctx.next = self.disp.send_slot[0].val() << 1;
         self.regs.init_pc.next = self.entry_pc.val();
         self.regs.init_exec.next = self.winit.lanes.val();
         for i in 0..INIT_SGPRS {
@@ -589,303 +581,341 @@ impl Logic for ComputeUnitTop {
         self.vgprs.clear.next = self.disp.send[0].val();
         self.vgprs.clear_slot.next = self.disp.send_slot[0].val();
         self.vgprs.clear_v0.next = bit_cast::<32, 8>(self.disp.send_wave[0].val()) << 6;
-        self.started.next = self.zc.val();
-        self.fetch.pc[1].next = self.entry_pc.val();
+        self.started.next = self.zk.val();
+        self.fetch.pc[2].next = self.entry_pc.val();
         for c in 0..C {
             if self.disp.send[0].val() & (self.disp.send_slot[0].val() == self.ks[c].val()) {
-                self.started.next = self.onehot[c].val();
+                self.started.next = self.onehot_k[2 * c].val();
             }
         }
+        self.fetch.sel[2].next = self.started.val();
         self.tags.launch.next = self.launch.val();
         self.tags.send.next = self.disp.send[0].val();
-        self.tags.send_ctx.next = self.disp.send_slot[0].val();
+        self.tags.send_ctx.next = self.disp.send_slot[0].val() << 1;
+        self.tags.send_wf.next = self.disp.send_slot[0].val();
         self.tags.send_wi.next = self.disp.send_wi[0].val();
 
-        // A split's child (DWS: a context of the SIMD, k = 2c): its parent's registers,
-        // instruction buffer and tags, copied at the edge of the cycle after the split.
-        self.cp_from.next = bit_cast::<8, 7>(self.group.copy_from.val()) >> 1;
-        self.cp_to.next = bit_cast::<8, 7>(self.group.copy_to.val()) >> 1;
-        self.copied.next = self.zc.val();
-        for c in 0..C {
-            if self.group.copy_valid.val() & (self.cp_to.val() == self.ks[c].val()) {
-                self.copied.next = self.onehot[c].val();
+        // A split's child (DWS: a context of unit 0; PWS: the parent's slot on unit 1): its
+        // parent's registers, instruction buffer and tags, copied at the edge of the cycle
+        // after the split.
+        self.copied.next = self.zk.val();
+        for q in 0..K {
+            if self.group.copy_valid.val()
+                & (bit_cast::<8, 7>(self.group.copy_to.val()) == self.kk[q].val())
+            {
+                self.copied.next = self.onehot_k[q].val();
             }
         }
         self.born.next = self.started.val() | self.copied.val();
         self.regs.copy.next = self.group.copy_valid.val();
-        self.regs.copy_from.next = self.cp_from.val();
-        self.regs.copy_to.next = self.cp_to.val();
+        self.regs.copy_from.next = bit_cast::<8, 7>(self.group.copy_from.val());
+        self.regs.copy_to.next = bit_cast::<8, 7>(self.group.copy_to.val());
         self.fetch.copy.next = self.group.copy_valid.val();
-        self.fetch.copy_from.next = self.cp_from.val();
-        self.fetch.copy_to.next = self.cp_to.val();
+        self.fetch.copy_from.next = bit_cast::<8, 7>(self.group.copy_from.val());
+        self.fetch.copy_to.next = bit_cast::<8, 7>(self.group.copy_to.val());
         self.tags.copy.next = self.group.copy_valid.val();
-        self.tags.copy_from.next = self.cp_from.val();
-        self.tags.copy_to.next = self.cp_to.val();
+        self.tags.copy_from.next = bit_cast::<8, 7>(self.group.copy_from.val());
+        self.tags.copy_to.next = bit_cast::<8, 7>(self.group.copy_to.val());
         self.copy.next = self.group.copy_valid.val();
-        self.copy_from.next = self.cp_from.val().get_bits::<6>(0);
-        self.copy_to.next = self.cp_to.val().get_bits::<6>(0);
+        self.copy_from.next = self.group.copy_from.val().get_bits::<6>(0);
+        self.copy_to.next = self.group.copy_to.val().get_bits::<6>(0);
 
-        // Issue control: the contexts' next instructions and states.
-        self.issue.gto.next = self.gto.val();
-        self.issue.rr.next = self.rr.val();
-        self.issue.lat_salu.next = self.lat_salu.val();
-        self.issue.lat_valu.next = self.lat_valu.val();
-        self.issue.lat_branch.next = self.lat_branch.val();
-        self.issue.issue_period.next = self.issue_period.val();
-        self.issue.split_on.next = self.split_on.val();
-        self.issue.pipe_mem.next = false;
-        self.issue.pipe_lds.next = self.lds.busy.val();
-        self.issue.port_free.next = !self.disp.send[0].val();
-        self.issue.idu_on.next = false;
-        self.issue.idu_ok.next = false;
-        self.issue.idu_wait.next = bit_cast::<16, 8>(self.z8.val());
-        self.fetch.sel[1].next = self.started.val();
-        self.issue.start.next = self.born.val();
-        // A merged child leaves its context (EMPTY again).
-        // (Built in a local signal: an input port reads back its last settled value.)
-        self.left.next = self.zc.val();
-        for c in 0..C {
-            if self.group.state[2 * c].val() == self.s_empty.val() {
-                self.left.next = self.left.val() | self.onehot[c].val();
+        // The contexts' masks as each unit sees them (bit c: context 2c + u). A merged
+        // child leaves its context (EMPTY again). (Built in local signals: an input port
+        // reads back its last settled value.)
+        self.left.next = self.zk.val();
+        for q in 0..K {
+            if self.group.state[q].val() == self.s_empty.val() {
+                self.left.next = self.left.val() | self.onehot_k[q].val();
             }
         }
-        self.issue.stop.next = self.left.val();
-        self.issue.bar_release.next = self.bar.released.val();
-        // Nothing issues outside a launch (after a fault, the contexts stay as they are).
-        self.issue.hold.next = self.zc.val();
-        if !self.running.q.val() {
-            self.issue.hold.next = self.all_c.val();
+        for u in 0..U {
+            self.start_u[u].next = self.zc.val();
+            self.stop_u[u].next = self.zc.val();
+            self.bar_u[u].next = self.zc.val();
+            self.lds_ret_u[u].next = self.zc.val();
         }
-        self.issue.gport_free.next = self.all_c.val();
         for c in 0..C {
-            self.issue.vm_ret[c].next = self.mret.vm_ret[c].val();
-            self.issue.lgkm_ret[c].next = self.mret.lgkm_ret[c].val();
-            if self.lport.ret.val().get_bit(c) {
-                self.issue.lgkm_ret[c].next = self.mret.lgkm_ret[c].val() + self.one8.val();
+            for u in 0..U {
+                if (self.born.val() & self.onehot_k[2 * c + u].val()) != self.zk.val() {
+                    self.start_u[u].next = self.start_u[u].val() | self.onehot[c].val();
+                }
+                if (self.left.val() & self.onehot_k[2 * c + u].val()) != self.zk.val() {
+                    self.stop_u[u].next = self.stop_u[u].val() | self.onehot[c].val();
+                }
+                if (self.bar.released.val() & self.onehot_k[2 * c + u].val()) != self.zk.val() {
+                    self.bar_u[u].next = self.bar_u[u].val() | self.onehot[c].val();
+                }
+                if (self.lport.ret.val() & self.onehot_k[2 * c + u].val()) != self.zk.val() {
+                    self.lds_ret_u[u].next = self.lds_ret_u[u].val() | self.onehot[c].val();
+                }
             }
-            self.issue.unit[c].next = self.fetch.unit[c].val();
-            self.issue.opcode[c].next = self.fetch.w0[c].val().get_bits::<8>(16) & self.m7.val();
-            self.issue.imm[c].next = self.fetch.w0[c].val().get_bits::<16>(0);
-            self.issue.illegal[c].next = self.fetch.illegal[c].val() | self.fetch.oob[c].val();
-            self.issue.state[c].next = self.group.state[2 * c].val();
-            self.issue.age[c].next = self.ranks.rank[c].val();
         }
 
-        // The issuing context.
-        self.g_w0.next = self.z32.val();
-        self.g_w1.next = self.z32.val();
-        self.g_pc.next = self.z32.val();
-        self.g_scc.next = false;
-        self.g_exec.next = self.z64.val();
-        self.g_vcc.next = self.z64.val();
-        self.g_eff.next = self.z64.val();
-        self.g_spm.next = self.z64.val();
-        self.g_wi.next = self.z8.val();
-        self.g_wf.next = self.z8.val();
-        self.g_vm.next = self.z8.val();
-        self.g_lgkm.next = self.z8.val();
-        self.g_alone.next = false;
-        self.g_oob.next = false;
+        // The issue units: the launch's settings, the contexts' state.
+        self.unit0.gto.next = self.gto.val();
+        self.unit1.gto.next = self.gto.val();
+        self.unit0.rr.next = self.rr.val();
+        self.unit1.rr.next = self.rr.val();
+        self.unit0.lat_salu.next = self.lat_salu.val();
+        self.unit1.lat_salu.next = self.lat_salu.val();
+        self.unit0.lat_valu.next = self.lat_valu.val();
+        self.unit1.lat_valu.next = self.lat_valu.val();
+        self.unit0.lat_branch.next = self.lat_branch.val();
+        self.unit1.lat_branch.next = self.lat_branch.val();
+        self.unit0.issue_period.next = self.issue_period.val();
+        self.unit1.issue_period.next = self.issue_period.val();
+        self.unit0.split_on.next = self.split_on.val();
+        self.unit1.split_on.next = self.split_on.val();
+        self.unit0.start.next = self.start_u[0].val();
+        self.unit1.start.next = self.start_u[1].val();
+        self.unit0.stop.next = self.stop_u[0].val();
+        self.unit1.stop.next = self.stop_u[1].val();
+        self.unit0.bar_release.next = self.bar_u[0].val();
+        self.unit1.bar_release.next = self.bar_u[1].val();
+        self.unit0.lds_ret.next = self.lds_ret_u[0].val();
+        self.unit1.lds_ret.next = self.lds_ret_u[1].val();
         for c in 0..C {
-            if self.issue.grant.val() == self.kc[c].val() {
-                self.g_w0.next = self.fetch.w0[c].val();
-                self.g_w1.next = self.fetch.w1[c].val();
-                self.g_pc.next = self.regs.pc[c].val();
-                self.g_scc.next = self.regs.scc[c].val();
-                self.g_exec.next = self.regs.exec[c].val();
-                self.g_vcc.next = self.regs.vcc[c].val();
-                self.g_eff.next = self.group.eff[2 * c].val();
-                self.g_spm.next = self.group.spm[2 * c].val();
-                self.g_wi.next = self.tags.wi[c].val();
-                self.g_wf.next = self.tags.wf[c].val();
-                self.g_vm.next = self.issue.vmcnt[c].val();
-                self.g_lgkm.next = self.issue.lgkmcnt[c].val();
-                self.g_alone.next = (self.group.sp[2 * c].val() == self.z3.val())
-                    & !self.group.parent_valid[2 * c].val();
-                self.g_oob.next = self.fetch.oob[c].val();
-            }
+            self.unit0.w0[c].next = self.fetch.w0[2 * c].val();
+            self.unit1.w0[c].next = self.fetch.w0[2 * c + 1].val();
+            self.unit0.w1[c].next = self.fetch.w1[2 * c].val();
+            self.unit1.w1[c].next = self.fetch.w1[2 * c + 1].val();
+            self.unit0.fu[c].next = self.fetch.unit[2 * c].val();
+            self.unit1.fu[c].next = self.fetch.unit[2 * c + 1].val();
+            self.unit0.bad[c].next = self.fetch.illegal[2 * c].val() | self.fetch.oob[2 * c].val();
+            self.unit1.bad[c].next =
+                self.fetch.illegal[2 * c + 1].val() | self.fetch.oob[2 * c + 1].val();
+            self.unit0.oob[c].next = self.fetch.oob[2 * c].val();
+            self.unit1.oob[c].next = self.fetch.oob[2 * c + 1].val();
+            self.unit0.pc[c].next = self.regs.pc[2 * c].val();
+            self.unit1.pc[c].next = self.regs.pc[2 * c + 1].val();
+            self.unit0.scc[c].next = self.regs.scc[2 * c].val();
+            self.unit1.scc[c].next = self.regs.scc[2 * c + 1].val();
+            self.unit0.exec[c].next = self.regs.exec[2 * c].val();
+            self.unit1.exec[c].next = self.regs.exec[2 * c + 1].val();
+            self.unit0.vcc[c].next = self.regs.vcc[2 * c].val();
+            self.unit1.vcc[c].next = self.regs.vcc[2 * c + 1].val();
+            self.unit0.eff[c].next = self.group.eff[2 * c].val();
+            self.unit1.eff[c].next = self.group.eff[2 * c + 1].val();
+            self.unit0.spm[c].next = self.group.spm[2 * c].val();
+            self.unit1.spm[c].next = self.group.spm[2 * c + 1].val();
+            self.unit0.state[c].next = self.group.state[2 * c].val();
+            self.unit1.state[c].next = self.group.state[2 * c + 1].val();
+            self.unit0.alone[c].next = (self.group.sp[2 * c].val() == self.z3.val())
+                & !self.group.parent_valid[2 * c].val();
+            self.unit1.alone[c].next = (self.group.sp[2 * c + 1].val() == self.z3.val())
+                & !self.group.parent_valid[2 * c + 1].val();
+            self.unit0.wi[c].next = self.tags.wi[2 * c].val();
+            self.unit1.wi[c].next = self.tags.wi[2 * c + 1].val();
+            self.unit0.wf[c].next = self.tags.wf[2 * c].val();
+            self.unit1.wf[c].next = self.tags.wf[2 * c + 1].val();
+            self.unit0.age[c].next = self.tags.age[2 * c].val();
+            self.unit1.age[c].next = self.tags.age[2 * c + 1].val();
+            self.unit0.vm_ret[c].next = self.mret.vm_ret[2 * c].val();
+            self.unit1.vm_ret[c].next = self.mret.vm_ret[2 * c + 1].val();
+            self.unit0.lgkm_ret[c].next = self.mret.lgkm_ret[2 * c].val();
+            self.unit1.lgkm_ret[c].next = self.mret.lgkm_ret[2 * c + 1].val();
         }
-        self.g_pend.next =
-            bit_cast::<16, 8>(self.g_vm.val()) + bit_cast::<16, 8>(self.g_lgkm.val());
-        self.g_base.next = self.part_base[0].val();
-        for r in 1..C {
-            if self.g_wi.val() == self.ks[r].val() {
-                self.g_base.next = self.part_base[r].val();
-            }
-        }
-        self.fields.full.next = self.issue.grant_valid.val();
-        self.fields.w0.next = self.g_w0.val();
-        self.fields.w1.next = self.g_w1.val();
-        self.next_pc.next = self.g_pc.val() + (bit_cast::<32, 2>(self.fields.words.val()) << 2);
 
-        // Operands, the SALU, the branch unit.
-        self.sops.format.next = self.fields.format.val();
-        self.sops.opcode.next = self.fields.opcode.val();
-        self.sops.unit.next = self.fields.unit.val();
-        self.sops.dst.next = self.fields.dst.val();
-        self.sops.src0.next = self.fields.src0.val();
-        self.sops.src1.next = self.fields.src1.val();
-        self.sops.imm.next = self.fields.imm.val();
-        self.sops.next_pc.next = self.next_pc.val();
-        self.sops.rdata0.next = self.regs.rdata[0].val();
-        self.sops.rdata1.next = self.regs.rdata[1].val();
+        // The cycle's order: the behavioural unit visits the units in turn, starting one
+        // further every cycle. The second unit sees what the first took: the memory pipe,
+        // the LDS, the split/merge unit's command port; after the first one's error it does
+        // not issue.
+        self.unit0.pipe_mem.next =
+            self.rot.q.val() & (self.unit1.flat.val() | self.unit1.smem.val());
+        self.unit1.pipe_mem.next =
+            !self.rot.q.val() & (self.unit0.flat.val() | self.unit0.smem.val());
+        self.unit0.pipe_lds.next = self.lds.busy.val() | (self.rot.q.val() & self.unit1.ds.val());
+        self.unit1.pipe_lds.next = self.lds.busy.val() | (!self.rot.q.val() & self.unit0.ds.val());
+        self.unit0.port_free.next =
+            !self.disp.send[0].val() & !(self.rot.q.val() & self.cmd_u[1].val());
+        self.unit1.port_free.next =
+            !self.disp.send[0].val() & !(!self.rot.q.val() & self.cmd_u[0].val());
+        // (Nothing issues outside a launch; after a fault the contexts stay as they are. The
+        // behavioural unit stops visiting units after the first one once the launch has
+        // failed: on the first unit's error, or on the split/merge unit's error of the last
+        // edge, which it finds at the start of the cycle, the second unit does not issue.)
+        for u in 0..U {
+            self.hold_u[u].next = self.zc.val();
+            if !self.running.q.val() {
+                self.hold_u[u].next = self.all_c.val();
+            }
+        }
+        if self.rot.q.val() & (self.err_u[1].val() | (self.group.error.val() != self.z3.val())) {
+            self.hold_u[0].next = self.all_c.val();
+        }
+        if !self.rot.q.val() & (self.err_u[0].val() | (self.group.error.val() != self.z3.val())) {
+            self.hold_u[1].next = self.all_c.val();
+        }
+        self.unit0.hold.next = self.hold_u[0].val();
+        self.unit1.hold.next = self.hold_u[1].val();
+
+        // Register reads and writes: unit u's ports 3u..3u + 2.
         for p in 0..3 {
-            self.regs.rctx[p].next = bit_cast::<8, 6>(self.issue.grant.val());
-            self.regs.rlit[p].next = self.fields.imm.val();
+            self.regs.rctx[p].next = self.unit0.rctx[p].val();
+            self.regs.rctx[3 + p].next = self.unit1.rctx[p].val();
+            self.regs.rcode[p].next = self.unit0.rcode[p].val();
+            self.regs.rcode[3 + p].next = self.unit1.rcode[p].val();
+            self.regs.rwide[p].next = self.unit0.rwide[p].val();
+            self.regs.rwide[3 + p].next = self.unit1.rwide[p].val();
+            self.regs.rlit[p].next = self.unit0.rlit[p].val();
+            self.regs.rlit[3 + p].next = self.unit1.rlit[p].val();
+            self.unit0.rdata[p].next = self.regs.rdata[p].val();
+            self.unit1.rdata[p].next = self.regs.rdata[3 + p].val();
+            self.regs.wctx[p].next = self.unit0.wctx[p].val();
+            self.regs.wctx[3 + p].next = self.unit1.wctx[p].val();
+            self.regs.sdst_we[p].next = self.unit0.sdst_we[p].val();
+            self.regs.sdst_we[3 + p].next = self.unit1.sdst_we[p].val();
+            self.regs.sdst[p].next = self.unit0.sdst[p].val();
+            self.regs.sdst[3 + p].next = self.unit1.sdst[p].val();
+            self.regs.wide[p].next = self.unit0.wide[p].val();
+            self.regs.wide[3 + p].next = self.unit1.wide[p].val();
+            self.regs.d[p].next = self.unit0.d[p].val();
+            self.regs.d[3 + p].next = self.unit1.d[p].val();
+            self.regs.exec_we[p].next = self.unit0.exec_we[p].val();
+            self.regs.exec_we[3 + p].next = self.unit1.exec_we[p].val();
+            self.regs.exec_in[p].next = self.unit0.exec_in[p].val();
+            self.regs.exec_in[3 + p].next = self.unit1.exec_in[p].val();
+            self.regs.scc_we[p].next = self.unit0.scc_we[p].val();
+            self.regs.scc_we[3 + p].next = self.unit1.scc_we[p].val();
+            self.regs.scc_in[p].next = self.unit0.scc_in[p].val();
+            self.regs.scc_in[3 + p].next = self.unit1.scc_in[p].val();
+            self.regs.pc_we[p].next = self.unit0.pc_we[p].val();
+            self.regs.pc_we[3 + p].next = self.unit1.pc_we[p].val();
+            self.regs.pc_in[p].next = self.unit0.pc_in[p].val();
+            self.regs.pc_in[3 + p].next = self.unit1.pc_in[p].val();
         }
-        self.regs.rcode[2].next = self.fields.src2.val();
-        self.regs.rwide[2].next = self.vops.s2_wide.val();
-        self.regs.rcode[0].next = self.sops.rcode0.val();
-        self.regs.rcode[1].next = self.sops.rcode1.val();
-        self.regs.rwide[0].next = self.sops.rwide0.val();
-        self.regs.rwide[1].next = self.sops.rwide1.val();
-        if self.fields.format.val() == self.f_smem.val() {
-            // SMEM: the base pair and the offset SGPR.
-            self.regs.rcode[0].next = self.fields.src0.val() << 1;
-            self.regs.rwide[0].next = true;
-            self.regs.rcode[1].next = bit_cast::<9, 8>(self.fields.imm.val().get_bits::<8>(0));
-            self.regs.rwide[1].next = false;
-        }
-        self.salu.valid.next =
-            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_salu.val());
-        self.salu.format.next = self.fields.format.val();
-        self.salu.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
-        self.salu.dst.next = self.fields.dst.val().get_bits::<7>(0);
-        self.salu.a.next = self.sops.a.val();
-        self.salu.b.next = self.sops.b.val();
-        self.salu.scc.next = self.g_scc.val();
-        self.salu.exec.next = self.g_exec.val();
-        self.br.format.next = self.fields.format.val();
-        self.br.opcode.next = self.fields.opcode.val();
-        self.br.imm.next = self.fields.imm.val();
-        self.br.next_pc.next = self.next_pc.val();
-        self.br.scc.next = self.g_scc.val();
-        self.br.vccz.next = (self.g_vcc.val() & self.g_spm.val()) == self.z64.val();
-        self.br.execz.next = self.g_eff.val() == self.z64.val();
-        self.br.src.next = self.regs.rdata[0].val();
-        self.branch.next =
-            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_branch.val());
-        self.new_pc.next = self.next_pc.val();
-        if self.branch.val() & self.br.taken.val() {
-            self.new_pc.next = self.br.target.val();
-        }
-
-        // The VALU: operands over its quarters, VGPR write-back per quarter.
-        self.valu.valid.next =
-            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_valu.val());
-        self.valu.format.next = self.fields.format.val();
-        self.valu.opcode.next = self.fields.opcode.val();
-        self.valu.dst.next = self.fields.dst.val();
-        self.valu.sdst.next = self.fields.sdst.val();
-        self.valu.clamp.next = self.fields.clamp.val();
-        self.valu.omod.next = self.fields.omod.val();
-        self.valu.abs.next = self.fields.abs.val();
-        self.valu.neg.next = self.fields.neg.val();
-        self.valu.exec.next = self.g_eff.val();
-        self.valu.mask_in.next = self.vops.mask_in.val();
-        self.vops.issue.next = self.valu.valid.val();
-        self.vops.busy.next = self.valu.busy.val();
-        self.vops.quarter.next = self.valu.quarter.val();
-        self.vops.format.next = self.fields.format.val();
-        self.vops.opcode.next = self.fields.opcode.val();
-        self.vops.src0.next = self.fields.src0.val();
-        self.vops.src1.next = self.fields.src1.val();
-        self.vops.src2.next = self.fields.src2.val();
-        self.vops.dst.next = self.fields.dst.val();
-        self.vops.slot.next = self.g_wf.val();
-        self.vops.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
-        self.vops.s0.next = self.regs.rdata[0].val().get_bits::<32>(0);
-        self.vops.s1.next = self.regs.rdata[1].val().get_bits::<32>(0);
-        self.vops.vcc.next = self.g_vcc.val();
-        self.vops.s2.next = self.regs.rdata[2].val();
-        self.vgprs.a_slot.next = self.vops.a_slot.val();
-        self.vgprs.a_reg.next = self.vops.a_reg.val();
-        self.vgprs.b_slot.next = self.vops.b_slot.val();
-        self.vgprs.b_reg.next = self.vops.b_reg.val();
-        self.vgprs.c_slot.next = self.vops.c_slot.val();
-        self.vgprs.c_reg.next = self.vops.c_reg.val();
-        for l in 0..64 {
-            self.vops.a_row[l].next = self.vgprs.a_data[l].val();
-            self.vops.b_row[l].next = self.vgprs.b_data[l].val();
-            self.vops.c_row[l].next = self.vgprs.c_data[l].val();
-        }
-        for i in 0..16 {
-            self.valu.a[i].next = self.vops.a[i].val();
-            self.valu.b[i].next = self.vops.b[i].val();
-            self.valu.c[i].next = self.vops.c[i].val();
-        }
-        self.vgprs.we.next = self.valu.wb_valid.val();
-        self.vgprs.w_slot.next = self.vops.wb_slot.val();
-        self.vgprs.w_reg.next = self.valu.wb_vgpr.val();
-        self.vgprs.w_mask.next = bit_cast::<64, 16>(self.valu.wb_lanes.val())
-            << (bit_cast::<8, 2>(self.valu.wb_quarter.val()) << 4);
-        for q in 0..4 {
-            for i in 0..16 {
-                self.vgprs.w_data[16 * q + i].next = self.valu.wb_data[i].val();
-            }
-        }
-
-        // Write-back at the issue edge: port 0 the SALU, port 1 the PC (and `s_swappc_b64`);
-        // port 2 the VALU's scalar result at the edge that ends its last quarter.
-        for p in 0..2 {
-            self.regs.wctx[p].next = bit_cast::<8, 6>(self.issue.grant.val());
-            self.regs.sdst[p].next = self.fields.dst.val().get_bits::<7>(0);
-        }
-        self.regs.sdst_we[0].next = self.salu.n_sdst_we.val();
-        self.regs.wide[0].next = self.salu.n_wide.val();
-        self.regs.d[0].next = (bit_cast::<64, 32>(self.salu.n_hi.val()) << 32)
-            | bit_cast::<64, 32>(self.salu.n_lo.val());
-        self.regs.exec_we[0].next = self.salu.n_exec_we.val();
-        self.regs.exec_in[0].next = self.salu.n_exec.val();
-        self.regs.scc_we[0].next = self.salu.n_scc_we.val();
-        self.regs.scc_in[0].next = self.salu.n_scc.val();
-        self.regs.pc_we[0].next = false;
-        self.regs.pc_in[0].next = self.z32.val();
-        self.regs.sdst_we[1].next = self.branch.val() & self.br.swap.val();
-        self.regs.wide[1].next = true;
-        self.regs.d[1].next = bit_cast::<64, 32>(self.next_pc.val());
-        self.regs.exec_we[1].next = false;
-        self.regs.exec_in[1].next = self.z64.val();
-        self.regs.scc_we[1].next = false;
-        self.regs.scc_in[1].next = false;
-        self.regs.pc_we[1].next = self.issue.grant_valid.val();
-        self.regs.pc_in[1].next = self.new_pc.val();
-        self.regs.wctx[2].next = self.vops.wb_ctx.val();
-        self.regs.sdst[2].next = self.valu.n_sgpr_dst.val();
-        self.regs.sdst_we[2].next = self.valu.n_sgpr_we.val();
-        self.regs.wide[2].next = self.valu.n_sgpr_wide.val();
-        self.v_sd.next = (bit_cast::<64, 32>(self.valu.n_sgpr_hi.val()) << 32)
-            | bit_cast::<64, 32>(self.valu.n_sgpr_lo.val());
-        self.regs.d[2].next = self.v_sd.val();
-        self.regs.exec_we[2].next = self.valu.n_exec_we.val();
-        self.regs.exec_in[2].next = self.v_sd.val();
-        self.regs.scc_we[2].next = false;
-        self.regs.scc_in[2].next = false;
-        self.regs.pc_we[2].next = false;
-        self.regs.pc_in[2].next = self.z32.val();
-        self.fetch.pc[0].next = self.new_pc.val();
-        self.fetch.sel[0].next = self.zc.val();
+        // The issuing contexts' instruction buffers load their new PCs.
+        self.fetch.pc[0].next = self.unit0.new_pc.val();
+        self.fetch.pc[1].next = self.unit1.new_pc.val();
+        self.fetch.sel[0].next = self.zk.val();
+        self.fetch.sel[1].next = self.zk.val();
         for c in 0..C {
-            if self.issue.grant_valid.val() & (self.issue.grant.val() == self.kc[c].val()) {
-                self.fetch.sel[0].next = self.onehot[c].val();
+            if self.unit0.sel.val().get_bit(c) {
+                self.fetch.sel[0].next = self.onehot_k[2 * c].val();
             }
+            if self.unit1.sel.val().get_bit(c) {
+                self.fetch.sel[1].next = self.onehot_k[2 * c + 1].val();
+            }
+        }
+
+        // The VALUs' VGPR ports: unit 0 on `a`, `b`, `c`, `w`; unit 1 on `a2`, `b2`, `c2`,
+        // `w2`.
+        self.vgprs.a_slot.next = self.unit0.a_slot.val();
+        self.vgprs.a2_slot.next = self.unit1.a_slot.val();
+        self.vgprs.a_reg.next = self.unit0.a_reg.val();
+        self.vgprs.a2_reg.next = self.unit1.a_reg.val();
+        self.vgprs.b_slot.next = self.unit0.b_slot.val();
+        self.vgprs.b2_slot.next = self.unit1.b_slot.val();
+        self.vgprs.b_reg.next = self.unit0.b_reg.val();
+        self.vgprs.b2_reg.next = self.unit1.b_reg.val();
+        self.vgprs.c_slot.next = self.unit0.c_slot.val();
+        self.vgprs.c2_slot.next = self.unit1.c_slot.val();
+        self.vgprs.c_reg.next = self.unit0.c_reg.val();
+        self.vgprs.c2_reg.next = self.unit1.c_reg.val();
+        self.vgprs.we.next = self.unit0.we.val();
+        self.vgprs.we2.next = self.unit1.we.val();
+        self.vgprs.w_slot.next = self.unit0.w_slot.val();
+        self.vgprs.w2_slot.next = self.unit1.w_slot.val();
+        self.vgprs.w_reg.next = self.unit0.w_reg.val();
+        self.vgprs.w2_reg.next = self.unit1.w_reg.val();
+        self.vgprs.w_mask.next = self.unit0.w_mask.val();
+        self.vgprs.w2_mask.next = self.unit1.w_mask.val();
+        for l in 0..64 {
+            self.unit0.a_row[l].next = self.vgprs.a_data[l].val();
+            self.unit1.a_row[l].next = self.vgprs.a2_data[l].val();
+            self.unit0.b_row[l].next = self.vgprs.b_data[l].val();
+            self.unit1.b_row[l].next = self.vgprs.b2_data[l].val();
+            self.unit0.c_row[l].next = self.vgprs.c_data[l].val();
+            self.unit1.c_row[l].next = self.vgprs.c2_data[l].val();
+            self.vgprs.w_data[l].next = self.unit0.w_data[l].val();
+            self.vgprs.w2_data[l].next = self.unit1.w_data[l].val();
+        }
+
+        // The shared units' instructions: FLAT/SMEM, DS, and split/merge/`s_endpgm` each
+        // come from at most one unit in a cycle.
+        self.m1.next = self.unit1.flat.val() | self.unit1.smem.val();
+        self.l1.next = self.unit1.ds.val();
+        self.value_u[0].next = (bit_cast::<64, 32>(self.regs.rdata[1].val().get_bits::<32>(0))
+            << 32)
+            | bit_cast::<64, 32>(self.regs.rdata[0].val().get_bits::<32>(0));
+        self.value_u[1].next = (bit_cast::<64, 32>(self.regs.rdata[4].val().get_bits::<32>(0))
+            << 32)
+            | bit_cast::<64, 32>(self.regs.rdata[3].val().get_bits::<32>(0));
+        self.cmd_u[0].next =
+            self.unit0.endpgm.val() | self.sctl.cmd_split[0].val() | self.sctl.cmd_merge[0].val();
+        self.cmd_u[1].next =
+            self.unit1.endpgm.val() | self.sctl.cmd_split[1].val() | self.sctl.cmd_merge[1].val();
+        self.p1.next = self.cmd_u[1].val();
+        self.m_opcode.next = self.unit0.opcode.val();
+        self.m_dst.next = self.unit0.dst.val();
+        self.m_src0.next = self.unit0.src0.val();
+        self.m_src1.next = self.unit0.src1.val();
+        self.m_imm.next = self.unit0.imm.val();
+        self.m_imm_offset.next = self.unit0.imm_offset.val();
+        self.m_eff.next = self.unit0.g_eff.val();
+        self.m_wf.next = self.unit0.g_wf.val();
+        self.m_k.next = self.unit0.rctx[0].val();
+        self.m_sbase.next = self.regs.rdata[0].val();
+        self.m_soff.next = self.regs.rdata[1].val();
+        if self.m1.val() {
+            self.m_opcode.next = self.unit1.opcode.val();
+            self.m_dst.next = self.unit1.dst.val();
+            self.m_src0.next = self.unit1.src0.val();
+            self.m_src1.next = self.unit1.src1.val();
+            self.m_imm.next = self.unit1.imm.val();
+            self.m_imm_offset.next = self.unit1.imm_offset.val();
+            self.m_eff.next = self.unit1.g_eff.val();
+            self.m_wf.next = self.unit1.g_wf.val();
+            self.m_k.next = self.unit1.rctx[0].val();
+            self.m_sbase.next = self.regs.rdata[3].val();
+            self.m_soff.next = self.regs.rdata[4].val();
+        }
+        self.l_opcode.next = self.unit0.opcode.val();
+        self.l_dst.next = self.unit0.dst.val();
+        self.l_src0.next = self.unit0.src0.val();
+        self.l_src1.next = self.unit0.src1.val();
+        self.l_src2.next = self.unit0.src2.val();
+        self.l_imm.next = self.unit0.imm.val();
+        self.l_eff.next = self.unit0.g_eff.val();
+        self.l_wi.next = self.unit0.g_wi.val();
+        self.l_k.next = self.unit0.rctx[0].val();
+        if self.l1.val() {
+            self.l_opcode.next = self.unit1.opcode.val();
+            self.l_dst.next = self.unit1.dst.val();
+            self.l_src0.next = self.unit1.src0.val();
+            self.l_src1.next = self.unit1.src1.val();
+            self.l_src2.next = self.unit1.src2.val();
+            self.l_imm.next = self.unit1.imm.val();
+            self.l_eff.next = self.unit1.g_eff.val();
+            self.l_wi.next = self.unit1.g_wi.val();
+            self.l_k.next = self.unit1.rctx[0].val();
+        }
+        self.p_endpgm.next = self.unit0.endpgm.val() | self.unit1.endpgm.val();
+        self.p_k.next = self.unit0.rctx[0].val();
+        self.p_pc.next = self.unit0.g_pc.val();
+        self.p_wi.next = self.unit0.g_wi.val();
+        self.p_alone.next = self.unit0.g_alone.val();
+        self.p_value.next = self.value_u[0].val();
+        if self.p1.val() {
+            self.p_k.next = self.unit1.rctx[0].val();
+            self.p_pc.next = self.unit1.g_pc.val();
+            self.p_wi.next = self.unit1.g_wi.val();
+            self.p_alone.next = self.unit1.g_alone.val();
+            self.p_value.next = self.value_u[1].val();
         }
 
         // The memory port: FLAT and SMEM requests in the issue cycle, the returns.
-        self.is_flat.next =
-            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_vmem.val());
-        self.is_smem.next =
-            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_smem.val());
         for p in 0..3 {
-            self.vgprs.x_slot[p].next = self.g_wf.val();
+            self.vgprs.x_slot[p].next = self.m_wf.val();
         }
-        self.vgprs.x_reg[0].next = self.fields.src0.val().get_bits::<8>(0);
-        self.vgprs.x_reg[1].next = self.fields.src0.val().get_bits::<8>(0) + self.one_reg.val();
-        self.vgprs.x_reg[2].next = self.fields.src1.val().get_bits::<8>(0);
-        self.mreq.flat.next = self.is_flat.val();
-        self.mreq.store.next = self.fields.opcode.val() >= self.op_store.val();
-        self.mreq.smem.next = self.is_smem.val();
-        self.mreq.eff.next = self.g_eff.val();
+        self.vgprs.x_reg[0].next = self.m_src0.val().get_bits::<8>(0);
+        self.vgprs.x_reg[1].next = self.m_src0.val().get_bits::<8>(0) + self.one_reg.val();
+        self.vgprs.x_reg[2].next = self.m_src1.val().get_bits::<8>(0);
+        self.mreq.flat.next = self.unit0.flat.val() | self.unit1.flat.val();
+        self.mreq.store.next = self.m_opcode.val() >= self.op_store.val();
+        self.mreq.smem.next = self.unit0.smem.val() | self.unit1.smem.val();
+        self.mreq.eff.next = self.m_eff.val();
         for l in 0..64 {
             self.mreq.lo[l].next = self.vgprs.x0_data[l].val();
             self.mreq.hi[l].next = self.vgprs.x1_data[l].val();
@@ -894,12 +924,12 @@ impl Logic for ComputeUnitTop {
             self.vdata[l].next = self.mreq.vdata[l].val();
             self.vgprs.m_data[l].next = self.vresp_data[l].val();
         }
-        self.mreq.sbase.next = self.regs.rdata[0].val();
-        self.mreq.soff.next = self.regs.rdata[1].val().get_bits::<32>(0);
-        if self.fields.imm_offset.val() {
-            self.mreq.soff.next = self.fields.imm.val();
+        self.mreq.sbase.next = self.m_sbase.val();
+        self.mreq.soff.next = self.m_soff.val().get_bits::<32>(0);
+        if self.m_imm_offset.val() {
+            self.mreq.soff.next = self.m_imm.val();
         }
-        self.mreq.sop.next = self.fields.opcode.val().get_bits::<2>(0);
+        self.mreq.sop.next = self.m_opcode.val().get_bits::<2>(0);
         self.mreq.words.next = self.mem_words.val();
         self.mreq.tag.next = self.mret.tag.val();
         self.vreq.next = self.mreq.vreq.val();
@@ -912,8 +942,8 @@ impl Logic for ComputeUnitTop {
         self.stag.next = self.mret.tag.val();
         self.mret.launch.next = self.launch.val();
         self.mret.started.next = self.born.val();
-        self.mret.req_ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
-        self.mret.req_dst.next = self.fields.dst.val();
+        self.mret.req_ctx.next = self.m_k.val();
+        self.mret.req_dst.next = self.m_dst.val();
         self.mret.req.next = self.mreq.vreq.val() | self.mreq.sreq.val();
         self.mret.vresp.next = self.vresp.val();
         self.mret.vresp_tag.next = self.vresp_tag.val();
@@ -930,7 +960,7 @@ impl Logic for ComputeUnitTop {
         self.vgprs.m_slot.next = self.tags.look_wf[2].val();
         self.vgprs.m_reg.next = self.mret.m_reg.val();
         self.vgprs.m_mask.next = self.mret.m_mask.val();
-        for p in 3..5 {
+        for p in 6..8 {
             self.regs.wctx[p].next = self.mret.s_ctx.val();
             self.regs.exec_we[p].next = false;
             self.regs.exec_in[p].next = self.z64.val();
@@ -939,25 +969,29 @@ impl Logic for ComputeUnitTop {
             self.regs.pc_we[p].next = false;
             self.regs.pc_in[p].next = self.z32.val();
         }
-        self.regs.sdst_we[3].next = self.mret.s_we.val();
-        self.regs.wide[3].next = self.mret.s_wide.val();
-        self.regs.sdst[3].next = self.mret.s_dst.val();
-        self.regs.d[3].next = self.mret.s_d.val();
-        self.regs.sdst_we[4].next = self.mret.s2_we.val();
-        self.regs.wide[4].next = true;
-        self.regs.sdst[4].next = self.mret.s2_dst.val();
-        self.regs.d[4].next = self.mret.s2_d.val();
+        self.regs.sdst_we[6].next = self.mret.s_we.val();
+        self.regs.wide[6].next = self.mret.s_wide.val();
+        self.regs.sdst[6].next = self.mret.s_dst.val();
+        self.regs.d[6].next = self.mret.s_d.val();
+        self.regs.sdst_we[7].next = self.mret.s2_we.val();
+        self.regs.wide[7].next = true;
+        self.regs.sdst[7].next = self.mret.s2_dst.val();
+        self.regs.d[7].next = self.mret.s2_d.val();
 
         // The LDS: DS instructions into it, their quarters' rows from the VGPR file's `y`
         // ports, the write-back quarters through its `l` port, `done` to lgkmcnt; a partition
         // per resident entry, zeroed when the dispatcher admits a work-group into it.
-        self.is_ds.next =
-            self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_lds.val());
-        self.lds.valid.next = self.is_ds.val();
-        self.lds.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
-        self.lds.offset.next = self.fields.imm.val();
-        self.lds.vdst.next = self.fields.dst.val();
-        self.lds.exec.next = self.g_eff.val();
+        self.g_base.next = self.part_base[0].val();
+        for r in 1..C {
+            if self.l_wi.val() == self.ks[r].val() {
+                self.g_base.next = self.part_base[r].val();
+            }
+        }
+        self.lds.valid.next = self.unit0.ds.val() | self.unit1.ds.val();
+        self.lds.opcode.next = self.l_opcode.val().get_bits::<8>(0);
+        self.lds.offset.next = self.l_imm.val();
+        self.lds.vdst.next = self.l_dst.val();
+        self.lds.exec.next = self.l_eff.val();
         self.lds.wg_base.next = self.g_base.val();
         self.wg_words.next = self.lds_words.val();
         if self.lds_words.val() > self.part_words.val() {
@@ -973,11 +1007,11 @@ impl Logic for ComputeUnitTop {
                 self.lds.clear_base.next = self.part_base[r].val();
             }
         }
-        self.lport.issue.next = self.is_ds.val();
-        self.lport.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
-        self.lport.src[0].next = self.fields.src0.val().get_bits::<8>(0);
-        self.lport.src[1].next = self.fields.src1.val().get_bits::<8>(0);
-        self.lport.src[2].next = self.fields.src2.val().get_bits::<8>(0);
+        self.lport.issue.next = self.unit0.ds.val() | self.unit1.ds.val();
+        self.lport.ctx.next = self.l_k.val();
+        self.lport.src[0].next = self.l_src0.val().get_bits::<8>(0);
+        self.lport.src[1].next = self.l_src1.val().get_bits::<8>(0);
+        self.lport.src[2].next = self.l_src2.val().get_bits::<8>(0);
         self.lport.busy.next = self.lds.busy.val();
         self.lport.done.next = self.lds.done.val();
         self.lport.started.next = self.born.val();
@@ -1011,81 +1045,88 @@ impl Logic for ComputeUnitTop {
                 self.vgprs.l_data1[16 * q + i].next = self.lds.wb_data1[i].val();
             }
         }
-        self.lcheck.valid.next = self.is_ds.val();
-        self.lcheck.opcode.next = self.fields.opcode.val().get_bits::<8>(0);
-        self.lcheck.offset.next = self.fields.imm.val();
-        self.lcheck.exec.next = self.g_eff.val();
+        // (The issue cycle's `ADDR` row: the LDS's write-first port `y0`.)
+        self.lcheck.valid.next = self.unit0.ds.val() | self.unit1.ds.val();
+        self.lcheck.opcode.next = self.l_opcode.val().get_bits::<8>(0);
+        self.lcheck.offset.next = self.l_imm.val();
+        self.lcheck.exec.next = self.l_eff.val();
         self.lcheck.words.next = self.wg_words.val();
         for l in 0..64 {
-            self.lcheck.addr[l].next = self.vgprs.x0_data[l].val();
+            self.lcheck.addr[l].next = self.vgprs.y0_data[l].val();
         }
 
         // `s_barrier`: a context arrives when it issues one; the live contexts before this
         // cycle's dispatch decide the release.
-        self.bar.arrive.next = self.zc.val();
+        self.live.next = self.zk.val();
+        self.bar.arrive.next = self.zk.val();
         for c in 0..C {
-            self.bar.wi[c].next = self.tags.wi[c].val();
-            if self.issue.grant_valid.val()
-                & (self.issue.grant.val() == self.kc[c].val())
-                & (self.fields.unit.val() == self.u_sync.val())
-                & (self.fields.opcode.val() == self.op_barrier.val())
+            if self.unit0.live.val().get_bit(c) {
+                self.live.next = self.live.val() | self.onehot_k[2 * c].val();
+            }
+            if self.unit1.live.val().get_bit(c) {
+                self.live.next = self.live.val() | self.onehot_k[2 * c + 1].val();
+            }
+        }
+        for q in 0..K {
+            self.bar.wi[q].next = self.tags.wi[q].val();
+            if (self.unit0.barrier.val() & (self.unit0.rctx[0].val() == self.kk[q].val()))
+                | (self.unit1.barrier.val() & (self.unit1.rctx[0].val() == self.kk[q].val()))
             {
-                self.bar.arrive.next = self.onehot[c].val();
+                self.bar.arrive.next = self.bar.arrive.val() | self.onehot_k[q].val();
             }
         }
         self.bar.started.next = self.born.val();
-        self.bar.live.next = self.issue.live.val() & !self.started.val();
+        self.bar.live.next = self.live.val() & !self.started.val();
 
         // `split` and `merge` at issue (splitting on): the split stacks, the commands.
-        self.is_pws.next = self.issue.grant_valid.val()
-            & (self.fields.unit.val() == self.u_pws.val())
-            & self.split_on.val();
-        self.sctl.issue.next = self.is_pws.val();
-        self.sctl.is_merge.next = self.fields.format.val() == self.f_sopp.val();
         self.sctl.dws.next = self.dws.val();
-        self.sctl.ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
-        self.sctl.eff.next = self.g_eff.val();
-        self.sctl.value.next = (bit_cast::<64, 32>(self.regs.rdata[1].val().get_bits::<32>(0))
-            << 32)
-            | bit_cast::<64, 32>(self.regs.rdata[0].val().get_bits::<32>(0));
-        self.sctl.pending.next = self.g_pend.val();
+        self.sctl.issue[0].next = self.unit0.pws.val();
+        self.sctl.issue[1].next = self.unit1.pws.val();
+        self.sctl.is_merge[0].next = self.unit0.merge.val();
+        self.sctl.is_merge[1].next = self.unit1.merge.val();
+        self.sctl.ctx[0].next = self.unit0.rctx[0].val();
+        self.sctl.ctx[1].next = self.unit1.rctx[0].val();
+        self.sctl.eff[0].next = self.unit0.g_eff.val();
+        self.sctl.eff[1].next = self.unit1.g_eff.val();
+        self.sctl.pending[0].next = self.unit0.g_pend.val();
+        self.sctl.pending[1].next = self.unit1.g_pend.val();
+        for u in 0..U {
+            self.sctl.value[u].next = self.value_u[u].val();
+        }
         self.sctl.denied.next = self.group.split_denied.val();
         self.sctl.born.next = self.born.val();
 
         // The split/merge unit: a dispatch, else a split, a merge or an `s_endpgm`.
-        self.endpgm.next = self.issue.grant_valid.val()
-            & (self.fields.unit.val() == self.u_program.val())
-            & (self.fields.opcode.val() == self.op_endpgm.val());
         self.group.dws.next = self.dws.val();
         self.group.watchdog.next = self.wd.val();
-        self.group.cmd_unit.next = self.z3.val();
+        self.group.cmd_unit.next = bit_cast::<3, 1>(self.p_k.val().get_bits::<1>(0));
         self.group.cmd_pc.next = self.z32.val();
         self.group.cmd.next = self.z3.val();
-        self.group.cmd_slot.next = self.issue.grant.val().get_bits::<4>(0);
+        self.group.cmd_slot.next = self.p_k.val().get_bits::<4>(1);
         self.group.cmd_mask.next = self.winit.lanes.val();
-        if self.endpgm.val() {
+        if self.p_endpgm.val() {
             self.group.cmd.next = self.cmd_end.val();
         }
-        if self.sctl.cmd_split.val() {
+        if self.sctl.cmd_split[0].val() | self.sctl.cmd_split[1].val() {
             self.group.cmd.next = self.cmd_split.val();
-            self.group.cmd_mask.next = self.sctl.value.val();
+            self.group.cmd_mask.next = self.p_value.val();
         }
-        if self.sctl.cmd_merge.val() {
+        if self.sctl.cmd_merge[0].val() | self.sctl.cmd_merge[1].val() {
             self.group.cmd.next = self.cmd_merge.val();
-            self.group.cmd_pc.next = self.g_pc.val();
+            self.group.cmd_pc.next = self.p_pc.val();
         }
         if self.disp.send[0].val() {
             self.group.cmd.next = self.cmd_dispatch.val();
+            self.group.cmd_unit.next = self.z3.val();
             self.group.cmd_slot.next = self.disp.send_slot[0].val().get_bits::<4>(0);
         }
-        for c in 0..C {
-            self.group.exec[2 * c].next = self.regs.exec[c].val();
-            self.group.exec[2 * c + 1].next = self.z64.val();
+        for q in 0..K {
+            self.group.exec[q].next = self.regs.exec[q].val();
         }
         for r in 0..C {
             self.disp.ended[r].next = self.z8.val();
             // (A wavefront with live splits does not end: the split/merge unit reports it.)
-            if self.endpgm.val() & self.g_alone.val() & (self.g_wi.val() == self.ks[r].val()) {
+            if self.p_endpgm.val() & self.p_alone.val() & (self.p_wi.val() == self.ks[r].val()) {
                 self.disp.ended[r].next = self.one8.val();
             }
         }
@@ -1097,29 +1138,39 @@ impl Logic for ComputeUnitTop {
         if self.group.error.val() <= self.pws_e_last.val() {
             self.gcode.next = bit_cast::<4, 3>(self.group.error.val()) + self.one4.val();
         }
-        self.error.next = (self.issue.grant_valid.val()
-            & (self.fields.illegal.val() | self.g_oob.val()))
-            | self.mreq.fault.val()
-            | self.lcheck.fault.val()
-            | self.sctl.fault_pending.val()
-            | self.sctl.fault_overflow.val()
-            | self.gerr.val();
-        self.tags.pc_ctx.next = bit_cast::<8, 7>(self.group.error_ctx.val()) >> 1;
-        self.tags.issue.next = self.issue.grant_valid.val();
-        self.tags.issue_ctx.next = bit_cast::<8, 6>(self.issue.grant.val());
-        self.tags.issue_pc.next = self.g_pc.val();
+        // Each unit's error at issue: its own, or the shared units' fault on its instruction.
+        self.err_u[0].next = self.unit0.error.val()
+            | ((self.unit0.flat.val() | self.unit0.smem.val()) & self.mreq.fault.val())
+            | (self.unit0.ds.val() & self.lcheck.fault.val())
+            | self.sctl.fault_pending[0].val()
+            | self.sctl.fault_overflow[0].val();
+        self.err_u[1].next = self.unit1.error.val()
+            | ((self.unit1.flat.val() | self.unit1.smem.val()) & self.mreq.fault.val())
+            | (self.unit1.ds.val() & self.lcheck.fault.val())
+            | self.sctl.fault_pending[1].val()
+            | self.sctl.fault_overflow[1].val();
+        self.e1.next = self.err_u[1].val();
+        self.error.next = self.err_u[0].val() | self.err_u[1].val() | self.gerr.val();
+        self.tags.pc_ctx.next = bit_cast::<8, 7>(self.group.error_ctx.val());
+        self.tags.issue[0].next = self.unit0.grant_valid.val();
+        self.tags.issue[1].next = self.unit1.grant_valid.val();
+        self.tags.issue_ctx[0].next = self.unit0.rctx[0].val();
+        self.tags.issue_ctx[1].next = self.unit1.rctx[0].val();
+        self.tags.issue_pc[0].next = self.unit0.g_pc.val();
+        self.tags.issue_pc[1].next = self.unit1.g_pc.val();
         self.running.d.next = self.running.q.val();
+        self.rot.d.next = !self.rot.q.val();
         self.failed.d.next = self.failed.q.val();
         self.fpc.d.next = self.fpc.q.val();
-        self.ending.next = self.zc.val();
-        for c in 0..C {
-            if self.endpgm.val() & (self.issue.grant.val() == self.kc[c].val()) {
-                self.ending.next = self.onehot[c].val();
+        self.ending.next = self.zk.val();
+        for q in 0..K {
+            if self.p_endpgm.val() & (self.p_k.val() == self.kk[q].val()) {
+                self.ending.next = self.onehot_k[q].val();
             }
         }
         if self.running.q.val()
             & self.disp.finished.val()
-            & ((self.issue.live.val() & !self.ending.val()) == self.zc.val())
+            & ((self.live.val() & !self.ending.val()) == self.zk.val())
             & self.mret.idle_next.val()
             & self.lport.idle_next.val()
         {
@@ -1128,20 +1179,32 @@ impl Logic for ComputeUnitTop {
         if self.running.q.val() & self.error.val() {
             self.running.d.next = false;
             self.failed.d.next = true;
-            self.fpc.d.next = self.g_pc.val();
+            self.fpc.d.next = self.unit0.g_pc.val();
+            if self.e1.val() {
+                self.fpc.d.next = self.unit1.g_pc.val();
+            }
             self.fmem.d.next = self.mreq.fault.val();
             self.flds.d.next = self.lcheck.fault.val();
             self.faddr.d.next = self.mreq.fault_addr.val();
             if self.lcheck.fault.val() {
                 self.faddr.d.next = self.lcheck.fault_addr.val();
             }
-            self.fsplit.d.next =
-                self.sctl.fault_pending.val() | self.sctl.fault_overflow.val() | self.gerr.val();
+            self.fsplit.d.next = self.sctl.fault_pending[0].val()
+                | self.sctl.fault_pending[1].val()
+                | self.sctl.fault_overflow[0].val()
+                | self.sctl.fault_overflow[1].val()
+                | self.gerr.val();
             self.fcode.d.next = self.e_pending.val();
-            self.finfo.d.next = bit_cast::<32, 16>(self.g_pend.val());
-            if self.sctl.fault_overflow.val() {
+            self.finfo.d.next = bit_cast::<32, 16>(self.unit0.g_pend.val());
+            if self.e1.val() {
+                self.finfo.d.next = bit_cast::<32, 16>(self.unit1.g_pend.val());
+            }
+            if self.sctl.fault_overflow[0].val() | self.sctl.fault_overflow[1].val() {
                 self.fcode.d.next = self.e_overflow.val();
-                self.finfo.d.next = bit_cast::<32, 6>(self.issue.grant.val()) << 1;
+                self.finfo.d.next = bit_cast::<32, 8>(self.unit0.rctx[0].val());
+                if self.e1.val() {
+                    self.finfo.d.next = bit_cast::<32, 8>(self.unit1.rctx[0].val());
+                }
             }
             // (Found at the start of the cycle, before its issue: it wins.)
             if self.gerr.val() {
@@ -1155,6 +1218,8 @@ impl Logic for ComputeUnitTop {
         if self.launch.val() {
             self.running.d.next = true;
             self.failed.d.next = false;
+            // (The behavioural launch's first cycle visits unit 1 first.)
+            self.rot.d.next = true;
         }
         if self.reset.val() {
             self.running.d.next = false;
@@ -1169,9 +1234,14 @@ impl Logic for ComputeUnitTop {
         self.fault_split.next = self.fsplit.q.val();
         self.fault_code.next = self.fcode.q.val();
         self.fault_info.next = self.finfo.q.val();
-        self.issue_valid.next = self.issue.grant_valid.val();
-        self.issue_slot.next = self.issue.grant.val();
-        self.issue_pc.next = self.g_pc.val();
-        self.stall.next = self.issue.stall.val();
+        self.issue_valid[0].next = self.unit0.grant_valid.val();
+        self.issue_valid[1].next = self.unit1.grant_valid.val();
+        self.issue_slot[0].next = self.unit0.rctx[0].val().get_bits::<6>(0);
+        self.issue_slot[1].next = self.unit1.rctx[0].val().get_bits::<6>(0);
+        self.issue_pc[0].next = self.unit0.g_pc.val();
+        self.issue_pc[1].next = self.unit1.g_pc.val();
+        self.stall[0].next = self.unit0.stall.val();
+        self.stall[1].next = self.unit1.stall.val();
+        self.first.next = self.rot.q.val();
     }
 }

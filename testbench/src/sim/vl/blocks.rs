@@ -182,7 +182,7 @@ crate::vl_ports!([] ComputeUnitTop {
     code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn,
     stag, vresp, vresp_tag, vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n,
     sresp_data, busy, fault, fault_pc, fault_mem, fault_lds, fault_addr, fault_split,
-    fault_code, fault_info, issue_valid, issue_slot, issue_pc, stall, send, send_slot, send_wg,
+    fault_code, fault_info, issue_valid, issue_slot, issue_pc, stall, first, send, send_slot, send_wg,
     send_wave, copy, copy_from, copy_to,
 });
 
