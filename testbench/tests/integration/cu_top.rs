@@ -352,7 +352,7 @@ fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, Policy)) -> Result<u64, 
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
 
     /// Random structured divergent kernels (`gen_kernel`: VALU and SALU arithmetic, load-uses,
     /// uniform loops, nested masked if/else, `split`/`merge` on about half of the two-armed
