@@ -286,3 +286,39 @@ fn one_call_per_cycle_equals_two_evaluations() {
     let e = m.cycle((0, 1), (1000, 1500), None).unwrap_err();
     assert!(e.crashed && e.message.contains("SIGSEGV"), "{e}");
 }
+
+/// A build waits while another process holds the model's build lock (`HASH.lock` beside its
+/// directory) and then uses the model that process built: with tools that do not exist it
+/// succeeds, found in the cache. Without the lock it would start Verilator at once and fail
+/// (`ToolMissing`), as two `rtgpu` processes used to build one large model twice.
+#[test]
+fn a_build_waits_for_another_process_building_the_same_model() {
+    let first = tempfile::tempdir().unwrap();
+    let built = build(&accumulator(), &opts(first.path(), false)).unwrap();
+    let key = built.dir.file_name().unwrap().to_owned();
+    let cache = tempfile::tempdir().unwrap();
+    // "The other process": holds the lock while it builds.
+    let lock = std::fs::File::create(cache.path().join(&key).with_extension("lock")).unwrap();
+    lock.lock().unwrap();
+    let missing = BuildOptions {
+        tools: Tools {
+            verilator: "/nonexistent/verilator".into(),
+            make: "/nonexistent/make".into(),
+            cxx: "/nonexistent/g++".into(),
+        },
+        ..opts(cache.path(), false)
+    };
+    let waiter = std::thread::spawn(move || build(&accumulator(), &missing).map(|b| b.cached));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(!waiter.is_finished(), "the build did not wait for the lock");
+    // The other process finishes its build and lets go.
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(&built.dir)
+        .arg(cache.path().join(&key))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    drop(lock);
+    assert!(waiter.join().unwrap().unwrap(), "found in the cache");
+}
