@@ -1,10 +1,10 @@
 //! `rtgpu cosim`: a block's testbench vectors replayed against its Verilog under Icarus, the
 //! Verilog linted with Verilator and synthesized with Yosys.
 
-use crate::common::{cycles, find, options, Fail, Stimulus, MAX_COSIM_CYCLES};
+use crate::common::{cycles, find, options, spinner, Fail, Stimulus, MAX_COSIM_CYCLES};
 use rtgpu_testbench::paths;
 use rtgpu_testbench::sim::cosim::{self, KindWaiver, LintReport, SimOutcome, Waiver};
-use rtgpu_testbench::tb::TbOptions;
+use rtgpu_testbench::tb::{BlockTb, TbOptions};
 use std::path::{Path, PathBuf};
 
 /// The arguments of `rtgpu cosim`.
@@ -18,6 +18,10 @@ pub struct CosimArgs {
     /// Working directory (default: target/cosim/NAME under the current directory).
     #[arg(long)]
     dir: Option<PathBuf>,
+    /// Only Verilator's lint, with the block's waivers (no testbench run, Icarus or Yosys):
+    /// for the compute unit's top, whose Icarus replay and synthesis take long.
+    #[arg(long)]
+    lint_only: bool,
 }
 
 /// Runs the testbench recording its ports, then the three tools; prints each tool's verdict.
@@ -35,6 +39,9 @@ pub fn run(a: &CosimArgs) -> Result<(), Fail> {
         ));
     }
     let dir = a.dir.clone().unwrap_or_else(|| paths::cosim_dir(name));
+    if a.lint_only {
+        return lint_only(t, name, &dir);
+    }
     let run = t.run(&TbOptions {
         record_ports: true,
         ..options(&a.stim)
@@ -61,6 +68,22 @@ pub fn run(a: &CosimArgs) -> Result<(), Fail> {
         return Err(Fail(1, format!("cosimulation of `{name}` failed")));
     }
     Ok(())
+}
+
+/// `--lint-only`: the waivers and Verilator's verdict; exit 1 on a finding.
+fn lint_only(t: &dyn BlockTb, name: &str, dir: &Path) -> Result<(), Fail> {
+    let verilog = t.verilog()?;
+    let kinds = t.lint_kind_waivers();
+    let bar = spinner(&format!("verilator --lint-only: {name}"));
+    let lint = cosim::lint_kinds(dir, &verilog, t.lint_waivers(), kinds);
+    bar.finish_and_clear();
+    print_waivers(t.lint_waivers(), kinds);
+    let lint_ok = print_lint(&lint?);
+    println!("files: {}", dir.display());
+    match lint_ok {
+        true => Ok(()),
+        false => Err(Fail(1, format!("the lint of `{name}` has findings"))),
+    }
 }
 
 /// Prints the block's Verilator waivers, one a line.

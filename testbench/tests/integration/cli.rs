@@ -435,3 +435,21 @@ fn the_thesis_chapters_3_and_5_run_from_the_cli() {
     assert_eq!(facts.len(), 5);
     assert!(facts.iter().all(|f| f["holds"] == true), "{facts:?}");
 }
+
+/// `rtgpu cosim NAME --lint-only`: the waivers and the lint's verdict, without the testbench
+/// run, Icarus or Yosys (their lines absent).
+#[test]
+fn cosim_lint_only_runs_only_the_lint() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = rtgpu(&["cosim", "valu", "--lint-only", "--dir", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("verilator --lint-only -Wall: clean"), "{out}");
+    assert!(
+        out.contains("verilator waiver: UNUSEDSIGNAL on `room`"),
+        "{out}"
+    );
+    for absent in ["Rust run", "icarus", "yosys"] {
+        assert!(!out.contains(absent), "{absent}: {out}");
+    }
+}

@@ -36,8 +36,6 @@ pub struct MemRequest {
     pub sop: Signal<In, Bits<2>>,
     /// The data memory's size in dwords.
     pub words: Signal<In, Bits<32>>,
-    /// The request's tag (the caller's).
-    pub tag: Signal<In, Bits<16>>,
     /// Vector request.
     pub vreq: Signal<Out, Bit>,
     /// It is a store.
@@ -92,7 +90,6 @@ impl Default for MemRequest {
             soff: Default::default(),
             sop: Default::default(),
             words: Default::default(),
-            tag: Default::default(),
             vreq: Default::default(),
             vstore: Default::default(),
             vmask: Default::default(),

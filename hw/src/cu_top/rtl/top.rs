@@ -278,8 +278,6 @@ pub struct ComputeUnitTop {
     p_wi: Signal<Local, Bits<8>>,
     p_alone: Signal<Local, Bit>,
     p_value: Signal<Local, Bits<64>>,
-    /// The reported error's unit is unit 1.
-    e1: Signal<Local, Bit>,
     /// A launch or a reset: the LDS's instructions in flight are forgotten.
     lds_reset: Signal<Local, Bit>,
     /// An issue stops the launch.
@@ -295,8 +293,8 @@ pub struct ComputeUnitTop {
     part_words: Constant<Bits<32>>,
     /// The words a work-group may access: `lds_words`, at most `part_words`.
     wg_words: Signal<Local, Bits<32>>,
-    /// Quarter numbers.
-    kq: [Constant<Bits<2>>; 4],
+    /// Quarter numbers 1, 2, 3 (`kq[q - 1]`; quarter 0 is the default).
+    kq: [Constant<Bits<2>>; 3],
     op_store: Constant<Bits<10>>,
     one_reg: Constant<Bits<8>>,
     cmd_dispatch: Constant<Bits<3>>,
@@ -462,7 +460,6 @@ impl Default for ComputeUnitTop {
             value_u: array_init::array_init(|_| Default::default()),
             cmd_u: array_init::array_init(|_| Default::default()),
             p_value: Default::default(),
-            e1: Default::default(),
             lds_reset: Default::default(),
             error: Default::default(),
             ks: array_init::array_init(|c| k(c as u64)),
@@ -473,7 +470,7 @@ impl Default for ComputeUnitTop {
             part_base: array_init::array_init(|r| k((r * LDS_PART_WORDS) as u64)),
             part_words: k(LDS_PART_WORDS as u64),
             wg_words: Default::default(),
-            kq: array_init::array_init(|q| k(q as u64)),
+            kq: array_init::array_init(|q| k(q as u64 + 1)),
             op_store: k(0x1C),
             one_reg: k(1),
             cmd_dispatch: k(1),
@@ -931,7 +928,6 @@ impl Logic for ComputeUnitTop {
         }
         self.mreq.sop.next = self.m_opcode.val().get_bits::<2>(0);
         self.mreq.words.next = self.mem_words.val();
-        self.mreq.tag.next = self.mret.tag.val();
         self.vreq.next = self.mreq.vreq.val();
         self.vstore.next = self.mreq.vstore.val();
         self.vmask.next = self.mreq.vmask.val();
@@ -1025,7 +1021,7 @@ impl Logic for ComputeUnitTop {
             self.lds.data0[i].next = self.vgprs.y1_data[i].val();
             self.lds.data1[i].next = self.vgprs.y2_data[i].val();
             for q in 1..4 {
-                if self.lds.quarter.val() == self.kq[q].val() {
+                if self.lds.quarter.val() == self.kq[q - 1].val() {
                     self.lds.addr[i].next = self.vgprs.y0_data[16 * q + i].val();
                     self.lds.data0[i].next = self.vgprs.y1_data[16 * q + i].val();
                     self.lds.data1[i].next = self.vgprs.y2_data[16 * q + i].val();
@@ -1149,7 +1145,6 @@ impl Logic for ComputeUnitTop {
             | (self.unit1.ds.val() & self.lcheck.fault.val())
             | self.sctl.fault_pending[1].val()
             | self.sctl.fault_overflow[1].val();
-        self.e1.next = self.err_u[1].val();
         self.error.next = self.err_u[0].val() | self.err_u[1].val() | self.gerr.val();
         self.tags.pc_ctx.next = bit_cast::<8, 7>(self.group.error_ctx.val());
         self.tags.issue[0].next = self.unit0.grant_valid.val();
@@ -1180,7 +1175,7 @@ impl Logic for ComputeUnitTop {
             self.running.d.next = false;
             self.failed.d.next = true;
             self.fpc.d.next = self.unit0.g_pc.val();
-            if self.e1.val() {
+            if self.err_u[1].val() {
                 self.fpc.d.next = self.unit1.g_pc.val();
             }
             self.fmem.d.next = self.mreq.fault.val();
@@ -1196,13 +1191,13 @@ impl Logic for ComputeUnitTop {
                 | self.gerr.val();
             self.fcode.d.next = self.e_pending.val();
             self.finfo.d.next = bit_cast::<32, 16>(self.unit0.g_pend.val());
-            if self.e1.val() {
+            if self.err_u[1].val() {
                 self.finfo.d.next = bit_cast::<32, 16>(self.unit1.g_pend.val());
             }
             if self.sctl.fault_overflow[0].val() | self.sctl.fault_overflow[1].val() {
                 self.fcode.d.next = self.e_overflow.val();
                 self.finfo.d.next = bit_cast::<32, 8>(self.unit0.rctx[0].val());
-                if self.e1.val() {
+                if self.err_u[1].val() {
                     self.finfo.d.next = bit_cast::<32, 8>(self.unit1.rctx[0].val());
                 }
             }
