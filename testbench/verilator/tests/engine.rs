@@ -57,6 +57,18 @@ fn opts(dir: &Path, trace: bool) -> BuildOptions {
     }
 }
 
+/// `o` with tools that do not exist: a build that starts one fails with `ToolMissing`.
+fn without_tools(o: BuildOptions) -> BuildOptions {
+    BuildOptions {
+        tools: Tools {
+            verilator: "/nonexistent/verilator".into(),
+            make: "/nonexistent/make".into(),
+            cxx: "/nonexistent/g++".into(),
+        },
+        ..o
+    }
+}
+
 /// One cycle: inputs with the clock low, eval, then the rising edge.
 fn cycle(m: &mut Model, t: u64, add: u64, stop: bool) -> Result<(), rtgpu_verilator::ModelError> {
     let l = m.layout().clone();
@@ -109,14 +121,7 @@ fn a_model_counts_reads_wide_ports_caches_and_stops_with_a_message() {
     assert!(std::fs::read_to_string(&vcd).unwrap().contains("sum"));
 
     // The second build starts no tool: with tools that do not exist it still succeeds.
-    let missing = BuildOptions {
-        tools: Tools {
-            verilator: "/nonexistent/verilator".into(),
-            make: "/nonexistent/make".into(),
-            cxx: "/nonexistent/g++".into(),
-        },
-        ..opts(cache.path(), true)
-    };
+    let missing = without_tools(opts(cache.path(), true));
     let again = build(&accumulator(), &missing).unwrap();
     assert!(again.cached);
     // A new design with those tools: a clear error naming the tool and the fix.
@@ -300,14 +305,7 @@ fn a_build_waits_for_another_process_building_the_same_model() {
     // "The other process": holds the lock while it builds.
     let lock = std::fs::File::create(cache.path().join(&key).with_extension("lock")).unwrap();
     lock.lock().unwrap();
-    let missing = BuildOptions {
-        tools: Tools {
-            verilator: "/nonexistent/verilator".into(),
-            make: "/nonexistent/make".into(),
-            cxx: "/nonexistent/g++".into(),
-        },
-        ..opts(cache.path(), false)
-    };
+    let missing = without_tools(opts(cache.path(), false));
     let waiter = std::thread::spawn(move || build(&accumulator(), &missing).map(|b| b.cached));
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(!waiter.is_finished(), "the build did not wait for the lock");
