@@ -177,6 +177,24 @@ fn a_mutated_verilog_line_is_reported() {
     }
 }
 
+/// The SGPR file's synthesis description (`ifdef SYNTHESIS`) replayed too: a mutation there
+/// only (read port 0's `hi` of s0:s1 reading s2) passes the simulators' description and is
+/// caught by the second replay.
+#[test]
+fn a_mutated_synthesis_description_is_reported() {
+    let t = tb::find("ctx").unwrap();
+    let v = vectors(t, 1000);
+    let verilog = t.verilog().unwrap();
+    assert!(verilog.contains("`ifdef SYNTHESIS"), "the SGPR file has two descriptions");
+    let mutated = verilog.replacen("hi$0 = w1;", "hi$0 = w2;", 1);
+    assert_ne!(mutated, verilog, "the line to mutate is in the Verilog");
+    let dir = workdir("ctx_synthesis_mutant");
+    match ok(cosim::replay(&dir, &mutated, &v)) {
+        SimOutcome::Mismatch { signal, .. } => assert_eq!(signal, "rdata$0"),
+        SimOutcome::Ok(line) => panic!("the mutant passed: {line}"),
+    }
+}
+
 #[test]
 fn an_unknown_output_is_a_mismatch() {
     let t = tb::find("decode").unwrap();

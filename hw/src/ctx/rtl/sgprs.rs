@@ -1,10 +1,19 @@
-//! The SGPR words of `C` contexts (`N` = 102 · `C` flip-flop words, context-major): the
-//! copy, init, write-port and reset steps of the edge ([`crate::ctx`]) and, for each read
-//! port, the words `code` and `code + 1` of the context read.
+//! The SGPR words of `C` contexts (`N` = 102 · `C` words, context-major): the copy, init,
+//! write-port and reset steps of the edge ([`crate::ctx`]) and, for each read port, the words
+//! `code` and `code + 1` of the context read.
+//!
+//! A memory primitive, like rust-hdl's own `RAM` and the VGPR lanes: [`Logic`] written by
+//! hand, a Rust `update` for rust-hdl's simulation (the words in a vector) and hand-written
+//! Verilog (a `reg [31:0] mem[N]` array, its reads indexed) for Icarus, Verilator and Yosys.
+//! Written as `N` rust-hdl flip-flops, every word's next value compared every write port's
+//! context and code and every read port compared every word, all of it evaluated by Verilator
+//! at every edge: a third of the RTL system's simulation time. Both descriptions take the
+//! edge's steps in the same order (the last step that writes a word wins).
 
 use crate::ctx::{INIT_SGPRS, SGPRS};
-use crate::hdl::k;
+use crate::hdl::mem_index_bits;
 use rust_hdl::prelude::*;
+use std::fmt::Write;
 
 /// The SGPR file of `C` contexts with `R` read and `W` write ports.
 #[derive(LogicBlock)]
@@ -45,32 +54,8 @@ pub struct SgprFile<const C: usize, const N: usize, const R: usize, const W: usi
     pub lo: [Signal<Out, Bits<32>>; R],
     /// SGPR `rcode + 1` of the context (0 when not an SGPR).
     pub hi: [Signal<Out, Bits<32>>; R],
-    /// The words, context-major.
-    s: [DFF<Bits<32>>; N],
-    /// Word `i` of an initialised context (`init_s`, then 0).
-    ival: [Signal<Local, Bits<32>>; SGPRS],
-    /// The copied context's words.
-    cp: [Signal<Local, Bits<32>>; SGPRS],
-    /// Each write port writes `wlo` (a 32-bit destination, or a pair's first word).
-    wlo_ok: [Signal<Local, Bit>; W],
-    /// Each write port writes `whi` (a pair's second word).
-    whi_ok: [Signal<Local, Bit>; W],
-    /// Context `c`'s index.
-    kc: [Constant<Bits<8>>; C],
-    /// SGPR `i`'s code as a destination.
-    kw: [Constant<Bits<7>>; SGPRS],
-    /// The destination code whose pair's second word is SGPR `i` (`i − 1`; for s0 127, which
-    /// is no pair).
-    kw_prev: [Constant<Bits<7>>; SGPRS],
-    /// SGPR `i`'s code as a source.
-    kr: [Constant<Bits<9>>; SGPRS],
-    /// The source code whose pair's second word is SGPR `i` (`i − 1`; for s0 511, which is
-    /// no pair).
-    kr_prev: [Constant<Bits<9>>; SGPRS],
-    /// 100, the last pair.
-    k100: Constant<Bits<7>>,
-    /// 0.
-    z32: Constant<Bits<32>>,
+    /// The words, context-major, for rust-hdl's simulation (not a signal).
+    _words: Vec<u32>,
 }
 
 impl<const C: usize, const N: usize, const R: usize, const W: usize> Default
@@ -79,16 +64,12 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Default
     fn default() -> Self {
         assert!((1..=128).contains(&C), "1 to 128 contexts");
         assert_eq!(N, SGPRS * C, "N = 102 · C words");
-        // The words are indexed `c * 102 + i` in `update`: the Verilog generator evaluates
-        // the index with the loop variables only, so the count is a literal there.
-        assert_eq!(SGPRS, 102);
         Self {
             clock: Default::default(),
             reset: Default::default(),
             init: Default::default(),
             init_ctx: Default::default(),
             init_s: array_init::array_init(|_| Default::default()),
-            ival: array_init::array_init(|_| Default::default()),
             copy: Default::default(),
             copy_from: Default::default(),
             copy_to: Default::default(),
@@ -102,86 +83,366 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> Default
             rcode: array_init::array_init(|_| Default::default()),
             lo: array_init::array_init(|_| Default::default()),
             hi: array_init::array_init(|_| Default::default()),
-            s: array_init::array_init(|_| Default::default()),
-            cp: array_init::array_init(|_| Default::default()),
-            wlo_ok: array_init::array_init(|_| Default::default()),
-            whi_ok: array_init::array_init(|_| Default::default()),
-            kc: array_init::array_init(|c| k(c as u64)),
-            kw: array_init::array_init(|i| k(i as u64)),
-            kw_prev: array_init::array_init(|i| k((i as u64).wrapping_sub(1) & 0x7F)),
-            kr: array_init::array_init(|i| k(i as u64)),
-            kr_prev: array_init::array_init(|i| k((i as u64).wrapping_sub(1) & 0x1FF)),
-            k100: k(100),
-            z32: k(0),
+            _words: vec![0; N],
         }
+    }
+}
+
+/// The last SGPR that starts a pair (s100:s101).
+const LAST_PAIR: usize = SGPRS - 2;
+
+/// Word `k`'s register in Verilog.
+fn word(k: usize) -> String {
+    format!("w{k}")
+}
+
+/// A 7-bit SGPR code `code` zero-extended to an index of `bits` (at least 7) in Verilog.
+fn widen(code: &str, bits: usize) -> String {
+    match bits - 7 {
+        0 => code.to_string(),
+        pad => format!("{{{{{pad}{{1'b0}}}}, {code}}}"),
+    }
+}
+
+/// The value an init writes to SGPR `i`: `init_s[i]` for s0..s23, else 0.
+fn init_value(i: usize) -> String {
+    match i < INIT_SGPRS {
+        true => format!("init_s${i}"),
+        false => "32'h0".to_string(),
+    }
+}
+
+/// Write port `p` writes `wlo` (a 32-bit SGPR, or a pair's first word) at this edge.
+fn lo_write(p: usize) -> String {
+    format!(
+        "wen${p} && w{p}_ok && wcode${p} < 7'd{SGPRS} && (!wwide${p} || wcode${p} <= 7'd{LAST_PAIR})"
+    )
+}
+
+/// Write port `p` writes `whi` (a pair's second word) at this edge.
+fn hi_write(p: usize) -> String {
+    format!("wen${p} && w{p}_ok && wwide${p} && wcode${p} <= 7'd{LAST_PAIR}")
+}
+
+/// Read port `p`'s `lo` is an SGPR.
+fn lo_read(p: usize) -> String {
+    format!("r{p}_ok && rcode${p} < 9'd{SGPRS}")
+}
+
+/// Read port `p`'s `hi` is an SGPR (its code starts a pair).
+fn hi_read(p: usize) -> String {
+    format!("r{p}_ok && rcode${p} <= 9'd{LAST_PAIR}")
+}
+
+impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C, N, R, W> {
+    /// The first word of context `c`, if it exists.
+    fn base(c: Bits<8>) -> Option<usize> {
+        let c = c.index();
+        (c < C).then_some(c * SGPRS)
+    }
+
+    /// Word `code` of context `c` (0 when not an SGPR of an existing context).
+    fn word(&self, c: Bits<8>, code: usize) -> Bits<32> {
+        let w = Self::base(c)
+            .filter(|_| code < SGPRS)
+            .map(|b| self._words[b + code]);
+        Bits::from(u64::from(w.unwrap_or(0)))
+    }
+
+    /// The steps of an edge: the copy, the init, write ports 0, 1, … (each its `wlo`, then
+    /// its `whi`), the reset.
+    fn edge(&mut self) {
+        if let (true, Some(to)) = (self.copy.val(), Self::base(self.copy_to.val())) {
+            let from: Vec<u32> = match Self::base(self.copy_from.val()) {
+                Some(f) => self._words[f..f + SGPRS].to_vec(),
+                None => vec![0; SGPRS],
+            };
+            self._words[to..to + SGPRS].copy_from_slice(&from);
+        }
+        if let (true, Some(b)) = (self.init.val(), Self::base(self.init_ctx.val())) {
+            self._words[b..b + SGPRS].fill(0);
+            for i in 0..INIT_SGPRS {
+                self._words[b + i] = self.init_s[i].val().index() as u32;
+            }
+        }
+        for p in 0..W {
+            let (code, wide) = (self.wcode[p].val().index(), self.wwide[p].val());
+            let Some(b) = Self::base(self.wctx[p].val()).filter(|_| self.wen[p].val()) else {
+                continue;
+            };
+            if code < SGPRS && (!wide || code <= LAST_PAIR) {
+                self._words[b + code] = self.wlo[p].val().index() as u32;
+            }
+            if wide && code <= LAST_PAIR {
+                self._words[b + code + 1] = self.whi[p].val().index() as u32;
+            }
+        }
+        if self.reset.val() {
+            self._words.fill(0);
+        }
+    }
+
+    /// The Verilog, in two descriptions of the same edge and reads. Simulators (Icarus,
+    /// Verilator) get [`SgprFile::verilog_array`]; Yosys, which defines `SYNTHESIS`, gets
+    /// [`SgprFile::verilog_flops`]. The cosimulation replays the block's testbench on both
+    /// (Icarus with and without `SYNTHESIS`), so each is checked against the Rust run cycle
+    /// by cycle.
+    fn verilog(&self) -> String {
+        format!(
+            "`ifdef SYNTHESIS\n{}`else\n{}`endif\n",
+            self.verilog_flops(),
+            self.verilog_array()
+        )
+    }
+
+    /// For simulators: the words in an array `mem[N]`, every access indexed. Each port costs
+    /// Verilator an index computation, where rust-hdl's flip-flops (a comparison of every
+    /// word with every port, evaluated at every edge) made the SGPR file a third of the RTL
+    /// system's simulation time; a copy or an init writes a context's 102 words as 102
+    /// indexed writes. Yosys' memory passes did not finish in 15 minutes on those 400 write
+    /// ports, hence [`SgprFile::verilog_flops`] for synthesis.
+    fn verilog_array(&self) -> String {
+        let top = mem_index_bits(N) - 1;
+        let mut v = format!(
+            "reg [31:0] mem [0:{last}];\ninteger i;\n\
+             initial begin\n   for (i = 0; i < {N}; i = i + 1) mem[i] = 32'h0;\nend\n",
+            last = N - 1
+        );
+        v.push_str(&self.verilog_indices(true));
+        let at = |base: &str, i: usize| format!("{base}_row[{top}:0] + {}'d{i}", top + 1);
+        let _ = writeln!(
+            v,
+            "always @(posedge clock) begin\n   if (copy && to_ok) begin"
+        );
+        for i in 0..SGPRS {
+            let (to, from) = (at("to", i), at("from", i));
+            let _ = writeln!(v, "      mem[{to}] <= from_ok ? mem[{from}] : 32'h0;");
+        }
+        v.push_str("   end\n   if (init && ini_ok) begin\n");
+        for i in 0..SGPRS {
+            let _ = writeln!(v, "      mem[{}] <= {};", at("ini", i), init_value(i));
+        }
+        v.push_str("   end\n");
+        for p in 0..W {
+            let _ = writeln!(
+                v,
+                "   if ({}) mem[wlo{p}_at[{top}:0]] <= wlo${p};\n   \
+                 if ({}) mem[whi{p}_at[{top}:0]] <= whi${p};",
+                lo_write(p),
+                hi_write(p)
+            );
+        }
+        v.push_str("   if (reset) begin\n");
+        for k in 0..N {
+            let _ = writeln!(v, "      mem[{k}] <= 32'h0;");
+        }
+        v.push_str("   end\nend\n\nalways @(*) begin\n");
+        for p in 0..R {
+            let _ = writeln!(
+                v,
+                "   lo${p} = ({}) ? mem[rlo{p}_at[{top}:0]] : 32'h0;\n   \
+                 hi${p} = ({}) ? mem[rhi{p}_at[{top}:0]] : 32'h0;",
+                lo_read(p),
+                hi_read(p)
+            );
+        }
+        v.push_str("end\n");
+        v
+    }
+
+    /// For Yosys: a register per word (`w0` … `wN-1`), every access with a computed index a
+    /// `case` on it, so that Yosys gets flip-flops with a decoder per port, as rust-hdl's
+    /// own registers would give, and a copy or an init writes the registers of the context
+    /// named.
+    fn verilog_flops(&self) -> String {
+        let top = mem_index_bits(N) - 1;
+        let mut v: String = (0..N)
+            .map(|k| format!("reg [31:0] {};\n", word(k)))
+            .collect();
+        v.push_str("initial begin\n");
+        for k in 0..N {
+            let _ = writeln!(v, "   {} = 32'h0;", word(k));
+        }
+        v.push_str("end\n");
+        v.push_str(&self.verilog_indices(false));
+        v.push_str(&self.verilog_edge(top));
+        v.push_str(&self.verilog_reads(top));
+        v
+    }
+
+    /// The wires both descriptions index with: each context port's first word
+    /// (`NAME_row`) and whether the context exists (`NAME_ok`), each write and read port's
+    /// two words (`wloP_at`, `whiP_at`, `rloP_at`, `rhiP_at`). `by_row`: the copy and the
+    /// init index with the first words of their contexts (else they name them in a `case`,
+    /// and those rows go to the lint's `unused*` wire).
+    fn verilog_indices(&self, by_row: bool) -> String {
+        let bits = mem_index_bits(N);
+        let mut v = String::new();
+        let base = |v: &mut String, name: &str, ctx: &str| {
+            let _ = writeln!(
+                v,
+                "wire [15:0] {name}_row = {{8'h0, {ctx}}} * 16'd{SGPRS};\n\
+                 wire {name}_ok = {ctx} < 8'd{C};"
+            );
+        };
+        let (mut rows, mut unused) = (Vec::new(), Vec::new());
+        for (name, ctx) in [
+            ("from", "copy_from"),
+            ("to", "copy_to"),
+            ("ini", "init_ctx"),
+        ] {
+            base(&mut v, name, ctx);
+            match by_row {
+                true => rows.push(format!("{name}_row")),
+                false => unused.push(format!("{name}_row")),
+            }
+        }
+        for (p, kind, code) in (0..W)
+            .map(|p| (p, 'w', format!("wcode${p}")))
+            .chain((0..R).map(|p| (p, 'r', format!("rcode${p}[6:0]"))))
+        {
+            base(&mut v, &format!("{kind}{p}"), &format!("{kind}ctx${p}"));
+            let code = widen(&code, 16);
+            let _ = writeln!(
+                v,
+                "wire [15:0] {kind}lo{p}_at = {kind}{p}_row + {code};\n\
+                 wire [15:0] {kind}hi{p}_at = {kind}lo{p}_at + 16'd1;"
+            );
+            rows.extend([format!("{kind}lo{p}_at"), format!("{kind}hi{p}_at")]);
+        }
+        if bits < 16 {
+            unused.extend(rows.iter().map(|r| format!("{r}[15:{bits}]")));
+        }
+        if !unused.is_empty() {
+            let _ = writeln!(
+                v,
+                "// Index bits past the words; Verilator's lint skips `unused*` names.\n\
+                 wire unused_index_bits = &{{1'b0, {}}};",
+                unused.join(", ")
+            );
+        }
+        v
+    }
+
+    /// `case (index[top:0])` with an arm per word `k` holding `arm(k)`, and a `default`.
+    fn cases(index: &str, top: usize, indent: &str, arm: impl Fn(usize) -> String) -> String {
+        let mut v = format!("{indent}case ({index}[{top}:0])\n");
+        for k in 0..N {
+            let _ = writeln!(v, "{indent}   {}'d{k}: {};", top + 1, arm(k));
+        }
+        let _ = writeln!(v, "{indent}   default: ;\n{indent}endcase");
+        v
+    }
+
+    /// `case (ctx)` with an arm per context `c` holding `arm(c)` (statements).
+    fn ctx_cases(ctx: &str, indent: &str, arm: impl Fn(usize) -> String) -> String {
+        let mut v = format!("{indent}case ({ctx})\n");
+        for c in 0..C {
+            let _ = writeln!(v, "{indent}   8'd{c}: begin\n{}{indent}   end", arm(c));
+        }
+        let _ = writeln!(v, "{indent}   default: ;\n{indent}endcase");
+        v
+    }
+
+    /// The `always @(posedge clock)` block of the edge's steps.
+    fn verilog_edge(&self, top: usize) -> String {
+        let mut v = String::from("always @(posedge clock) begin\n   if (copy && to_ok) begin\n");
+        let copy_to = |to: usize| {
+            let from_ctx = |from: usize| -> String {
+                (0..SGPRS)
+                    .map(|i| {
+                        let (t, f) = (word(to * SGPRS + i), word(from * SGPRS + i));
+                        format!("               {t} <= {f};\n")
+                    })
+                    .collect()
+            };
+            let zero: String = (0..SGPRS)
+                .map(|i| {
+                    format!(
+                        "            if (!from_ok) {} <= 32'h0;\n",
+                        word(to * SGPRS + i)
+                    )
+                })
+                .collect();
+            zero + &Self::ctx_cases("copy_from", "            ", from_ctx)
+        };
+        v.push_str(&Self::ctx_cases("copy_to", "      ", copy_to));
+        v.push_str("   end\n   if (init && ini_ok) begin\n");
+        let init = |c: usize| -> String {
+            (0..SGPRS)
+                .map(|i| {
+                    format!(
+                        "            {} <= {};\n",
+                        word(c * SGPRS + i),
+                        init_value(i)
+                    )
+                })
+                .collect()
+        };
+        v.push_str(&Self::ctx_cases("init_ctx", "      ", init));
+        v.push_str("   end\n");
+        for p in 0..W {
+            let _ = writeln!(v, "   if ({})", lo_write(p));
+            v.push_str(&Self::cases(&format!("wlo{p}_at"), top, "      ", |k| {
+                format!("{} <= wlo${p}", word(k))
+            }));
+            let _ = writeln!(v, "   if ({})", hi_write(p));
+            v.push_str(&Self::cases(&format!("whi{p}_at"), top, "      ", |k| {
+                format!("{} <= whi${p}", word(k))
+            }));
+        }
+        v.push_str("   if (reset) begin\n");
+        for k in 0..N {
+            let _ = writeln!(v, "      {} <= 32'h0;", word(k));
+        }
+        v.push_str("   end\nend\n\n");
+        v
+    }
+
+    /// The `always @(*)` block of the reads, each a `case` on its word index.
+    fn verilog_reads(&self, top: usize) -> String {
+        let mut v = String::from("always @(*) begin\n");
+        for p in 0..R {
+            let _ = writeln!(
+                v,
+                "   lo${p} = 32'h0;\n   hi${p} = 32'h0;\n   if ({})",
+                lo_read(p)
+            );
+            v.push_str(&Self::cases(&format!("rlo{p}_at"), top, "      ", |k| {
+                format!("lo${p} = {}", word(k))
+            }));
+            let _ = writeln!(v, "   if ({})", hi_read(p));
+            v.push_str(&Self::cases(&format!("rhi{p}_at"), top, "      ", |k| {
+                format!("hi${p} = {}", word(k))
+            }));
+        }
+        v.push_str("end\n");
+        v
     }
 }
 
 impl<const C: usize, const N: usize, const R: usize, const W: usize> Logic
     for SgprFile<C, N, R, W>
 {
-    #[hdl_gen]
     fn update(&mut self) {
-        for i in 0..SGPRS {
-            self.ival[i].next = self.z32.val();
-        }
-        for i in 0..INIT_SGPRS {
-            self.ival[i].next = self.init_s[i].val();
-        }
-        for i in 0..SGPRS {
-            self.cp[i].next = self.z32.val();
-            for c in 0..C {
-                if self.copy_from.val() == self.kc[c].val() {
-                    self.cp[i].next = self.s[c * 102 + i].q.val();
-                }
-            }
-        }
-        for p in 0..W {
-            self.wlo_ok[p].next = self.wen[p].val()
-                & (!self.wwide[p].val() | (self.wcode[p].val() <= self.k100.val()));
-            self.whi_ok[p].next =
-                self.wen[p].val() & self.wwide[p].val() & (self.wcode[p].val() <= self.k100.val());
-        }
-        for c in 0..C {
-            for i in 0..SGPRS {
-                self.s[c * 102 + i].clock.next = self.clock.val();
-                self.s[c * 102 + i].d.next = self.s[c * 102 + i].q.val();
-                if self.copy.val() & (self.copy_to.val() == self.kc[c].val()) {
-                    self.s[c * 102 + i].d.next = self.cp[i].val();
-                }
-                if self.init.val() & (self.init_ctx.val() == self.kc[c].val()) {
-                    self.s[c * 102 + i].d.next = self.ival[i].val();
-                }
-                for p in 0..W {
-                    if self.wctx[p].val() == self.kc[c].val() {
-                        if self.wlo_ok[p].val() & (self.wcode[p].val() == self.kw[i].val()) {
-                            self.s[c * 102 + i].d.next = self.wlo[p].val();
-                        }
-                        if self.whi_ok[p].val() & (self.wcode[p].val() == self.kw_prev[i].val()) {
-                            self.s[c * 102 + i].d.next = self.whi[p].val();
-                        }
-                    }
-                }
-                if self.reset.val() {
-                    self.s[c * 102 + i].d.next = self.z32.val();
-                }
-            }
+        if self.clock.pos_edge() {
+            self.edge();
         }
         for p in 0..R {
-            self.lo[p].next = self.z32.val();
-            self.hi[p].next = self.z32.val();
-            for c in 0..C {
-                if self.rctx[p].val() == self.kc[c].val() {
-                    for i in 0..SGPRS {
-                        if self.rcode[p].val() == self.kr[i].val() {
-                            self.lo[p].next = self.s[c * 102 + i].q.val();
-                        }
-                        if self.rcode[p].val() == self.kr_prev[i].val() {
-                            self.hi[p].next = self.s[c * 102 + i].q.val();
-                        }
-                    }
-                }
-            }
+            let (c, code) = (self.rctx[p].val(), self.rcode[p].val().index());
+            self.lo[p].next = self.word(c, code);
+            self.hi[p].next = self.word(c, code + 1);
         }
+    }
+
+    fn connect(&mut self) {
+        for p in 0..R {
+            self.lo[p].connect();
+            self.hi[p].connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self.verilog())
     }
 }

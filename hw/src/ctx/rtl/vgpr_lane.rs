@@ -330,7 +330,7 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
     /// edge's steps in [`VgprLane::edge`]'s order, the combinational reads.
     fn verilog(&self) -> String {
         let (slots, last) = (M / V, M - 1);
-        let top = (usize::BITS - last.leading_zeros()).max(1) - 1;
+        let top = crate::hdl::mem_index_bits(M) - 1;
         let mut v = format!("reg [31:0] mem [0:{last}];\ninteger i;\n");
         for (p, slot, reg) in PORTS {
             let _ = writeln!(

@@ -1,10 +1,17 @@
-//! The instruction memory: `W` dwords of flip-flops with one write port (the driver's
-//! `CODE_DATA` window), `R` fetch ports that each read a dword and the one after it, and one
-//! plain read port (`CODE_DATA` reads). A read past the end gives 0; a read of the word
-//! written at the same edge gives the old word.
+//! The instruction memory: `W` dwords with one write port (the driver's `CODE_DATA`
+//! window), `R` fetch ports that each read a dword and the one after it, and one plain read
+//! port (`CODE_DATA` reads). A read past the end gives 0; a read of the word written at the
+//! same edge gives the old word.
+//!
+//! A memory primitive, like rust-hdl's own `RAM` and the VGPR lanes: [`Logic`] written by
+//! hand, a Rust `update` for rust-hdl's simulation (the words in a vector) and hand-written
+//! Verilog (a `reg [31:0] words[W]` array, its reads indexed) for Icarus, Verilator and Yosys.
+//! Written as `W` rust-hdl flip-flops, every read port was a comparison with every word,
+//! evaluated by Verilator at every edge: a tenth of the RTL system's simulation time.
 
-use crate::hdl::k;
+use crate::hdl::mem_index_bits;
 use rust_hdl::prelude::*;
+use std::fmt::Write;
 
 /// The instruction memory of `W` dwords with `R` fetch ports.
 #[derive(LogicBlock)]
@@ -25,18 +32,10 @@ pub struct InstrMem<const W: usize, const R: usize> {
     pub idx: [Signal<In, Bits<32>>; R],
     /// Dword `idx` of each fetch port (0 past the end).
     pub rd0: [Signal<Out, Bits<32>>; R],
-    /// Dword `idx + 1` of each fetch port (0 past the end).
+    /// Dword `idx + 1` of each fetch port (0 past the end; `idx + 1` wraps at 32 bits).
     pub rd1: [Signal<Out, Bits<32>>; R],
-    /// The dwords.
-    mem: [DFF<Bits<32>>; W],
-    /// Dword `w`'s index.
-    kw: [Constant<Bits<32>>; W],
-    /// Each fetch port's second dword index.
-    idx1: [Signal<Local, Bits<32>>; R],
-    /// 1.
-    one: Constant<Bits<32>>,
-    /// 0.
-    z32: Constant<Bits<32>>,
+    /// The dwords, for rust-hdl's simulation (not a signal).
+    _words: Vec<u32>,
 }
 
 impl<const W: usize, const R: usize> Default for InstrMem<W, R> {
@@ -52,41 +51,71 @@ impl<const W: usize, const R: usize> Default for InstrMem<W, R> {
             idx: array_init::array_init(|_| Default::default()),
             rd0: array_init::array_init(|_| Default::default()),
             rd1: array_init::array_init(|_| Default::default()),
-            mem: array_init::array_init(|_| Default::default()),
-            kw: array_init::array_init(|w| k(w as u64)),
-            idx1: array_init::array_init(|_| Default::default()),
-            one: k(1),
-            z32: k(0),
+            _words: vec![0; W],
         }
     }
 }
 
-impl<const W: usize, const R: usize> Logic for InstrMem<W, R> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.rdata.next = self.z32.val();
+impl<const W: usize, const R: usize> InstrMem<W, R> {
+    /// Dword `a` (0 past the end).
+    fn word(&self, a: u64) -> Bits<32> {
+        let w = usize::try_from(a).ok().and_then(|a| self._words.get(a));
+        Bits::from(u64::from(w.copied().unwrap_or(0)))
+    }
+
+    /// The Verilog: the array initialised to 0, the write at the edge, the reads (each
+    /// compared with `W` as a whole 32-bit address, then indexed by its low bits).
+    fn verilog(&self) -> String {
+        let top = mem_index_bits(W) - 1;
+        let mut v = format!(
+            "reg [31:0] words [0:{last}];\ninteger i;\n\
+             initial begin\n   for (i = 0; i < {W}; i = i + 1) words[i] = 32'h0;\nend\n\n\
+             always @(posedge clock) begin\n   \
+             if (wen && waddr < 32'd{W}) words[waddr[{top}:0]] <= wdata;\nend\n\n",
+            last = W - 1
+        );
         for p in 0..R {
-            self.idx1[p].next = self.idx[p].val() + self.one.val();
-            self.rd0[p].next = self.z32.val();
-            self.rd1[p].next = self.z32.val();
+            let _ = writeln!(v, "wire [31:0] idx1${p} = idx${p} + 32'd1;");
         }
-        for w in 0..W {
-            self.mem[w].clock.next = self.clock.val();
-            self.mem[w].d.next = self.mem[w].q.val();
-            if self.wen.val() & (self.waddr.val() == self.kw[w].val()) {
-                self.mem[w].d.next = self.wdata.val();
-            }
-            if self.raddr.val() == self.kw[w].val() {
-                self.rdata.next = self.mem[w].q.val();
-            }
-            for p in 0..R {
-                if self.idx[p].val() == self.kw[w].val() {
-                    self.rd0[p].next = self.mem[w].q.val();
-                }
-                if self.idx1[p].val() == self.kw[w].val() {
-                    self.rd1[p].next = self.mem[w].q.val();
-                }
+        let read = |out: &str, addr: &str| {
+            format!("   {out} = ({addr} < 32'd{W}) ? words[{addr}[{top}:0]] : 32'h0;\n")
+        };
+        v.push_str("always @(*) begin\n");
+        v.push_str(&read("rdata", "raddr"));
+        for p in 0..R {
+            v.push_str(&read(&format!("rd0${p}"), &format!("idx${p}")));
+            v.push_str(&read(&format!("rd1${p}"), &format!("idx1${p}")));
+        }
+        v.push_str("end\n");
+        v
+    }
+}
+
+impl<const W: usize, const R: usize> Logic for InstrMem<W, R> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() && self.wen.val() {
+            let a = self.waddr.val().index();
+            if a < W {
+                self._words[a] = self.wdata.val().index() as u32;
             }
         }
+        self.rdata.next = self.word(self.raddr.val().index() as u64);
+        for p in 0..R {
+            let a = self.idx[p].val().index() as u64;
+            self.rd0[p].next = self.word(a);
+            self.rd1[p].next = self.word((a + 1) & 0xFFFF_FFFF);
+        }
+    }
+
+    fn connect(&mut self) {
+        self.rdata.connect();
+        for p in 0..R {
+            self.rd0[p].connect();
+            self.rd1[p].connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self.verilog())
     }
 }

@@ -100,13 +100,28 @@ pub enum SimOutcome {
     },
 }
 
-/// Compiles `tb.v` + `top.v` with `iverilog -g2012` and runs it with `vvp`.
+/// Compiles `tb.v` + `top.v` with `iverilog -g2012` and runs it with `vvp`. A `top.v` with a
+/// description of its own for synthesis (`ifdef SYNTHESIS`, which Yosys defines) runs a
+/// second time with `-DSYNTHESIS`: the Verilog Yosys reads gets the same per-cycle
+/// comparison as the Verilog the simulators read.
 pub fn icarus(dir: &Path) -> Result<SimOutcome, ToolError> {
-    let compile = run(
-        "iverilog",
-        &["-g2012", "-o", "tb.vvp", "tb.v", "top.v"],
-        dir,
-    )?;
+    let first = icarus_with(dir, &[])?;
+    let top = std::fs::read_to_string(dir.join("top.v"))?;
+    if !matches!(first, SimOutcome::Ok(_)) || !top.contains("`ifdef SYNTHESIS") {
+        return Ok(first);
+    }
+    match icarus_with(dir, &["-DSYNTHESIS"])? {
+        SimOutcome::Ok(line) => Ok(SimOutcome::Ok(format!("{line} (and with SYNTHESIS)"))),
+        mismatch => Ok(mismatch),
+    }
+}
+
+/// One Icarus compile and run with the extra `iverilog` arguments `defines`.
+fn icarus_with(dir: &Path, defines: &[&str]) -> Result<SimOutcome, ToolError> {
+    let mut args = vec!["-g2012", "-o", "tb.vvp"];
+    args.extend_from_slice(defines);
+    args.extend(["tb.v", "top.v"]);
+    let compile = run("iverilog", &args, dir)?;
     if !compile.status.success() {
         return Err(failed("iverilog", dir, log_of(&compile)));
     }
@@ -213,25 +228,30 @@ pub fn verilator_lint(
     }
     let vlt = dir.join("waivers.vlt");
     std::fs::write(&vlt, config).map_err(|e| ToolError::Io(with_path(e, &vlt)))?;
-    let args = [
-        "--lint-only",
-        "-Wall",
-        "-Wno-DECLFILENAME",
-        "--top-module",
-        "top",
-        "waivers.vlt",
-        "top.v",
-    ];
-    let out = run("verilator", &args, dir)?;
-    let findings: Vec<String> = log_of(&out)
-        .lines()
-        .filter(|l| l.starts_with("%Warning") || l.starts_with("%Error"))
-        .map(str::to_string)
-        .collect();
-    Ok(LintReport {
-        clean: out.status.success() && findings.is_empty(),
-        findings,
-    })
+    // A description of its own for synthesis (`ifdef SYNTHESIS`) is linted too.
+    let top = std::fs::read_to_string(dir.join("top.v"))?;
+    let defines: &[&[&str]] = match top.contains("`ifdef SYNTHESIS") {
+        true => &[&[], &["-DSYNTHESIS"]],
+        false => &[&[]],
+    };
+    let (mut clean, mut findings) = (true, Vec::new());
+    for define in defines {
+        let mut args = vec!["--lint-only", "-Wall", "-Wno-DECLFILENAME"];
+        args.extend_from_slice(define);
+        args.extend(["--top-module", "top", "waivers.vlt", "top.v"]);
+        let out = run("verilator", &args, dir)?;
+        let found = log_of(&out)
+            .lines()
+            .filter(|l| l.starts_with("%Warning") || l.starts_with("%Error"))
+            .map(|l| match define.is_empty() {
+                true => l.to_string(),
+                false => format!("{l} (with SYNTHESIS)"),
+            })
+            .collect::<Vec<_>>();
+        clean &= out.status.success() && found.is_empty();
+        findings.extend(found);
+    }
+    Ok(LintReport { clean, findings })
 }
 
 /// How Yosys synthesizes a block: one script for most, another where the default does not
