@@ -178,15 +178,17 @@ fn a_mutated_verilog_line_is_reported() {
 }
 
 /// The SGPR file's synthesis description (`ifdef SYNTHESIS`) replayed too: a mutation there
-/// only (read port 0's `hi` of s0:s1 reading s2) passes the simulators' description and is
-/// caught by the second replay.
+/// only (read port 0's `lo` with bit 0 flipped, every word) is caught by the second replay.
 #[test]
 fn a_mutated_synthesis_description_is_reported() {
     let t = tb::find("ctx").unwrap();
     let v = vectors(t, 1000);
     let verilog = t.verilog().unwrap();
-    assert!(verilog.contains("`ifdef SYNTHESIS"), "the SGPR file has two descriptions");
-    let mutated = verilog.replacen("hi$0 = w1;", "hi$0 = w2;", 1);
+    assert!(
+        verilog.contains("`ifdef SYNTHESIS"),
+        "the SGPR file has two descriptions"
+    );
+    let mutated = verilog.replace("lo$0 = w", "lo$0 = 32'h1 ^ w");
     assert_ne!(mutated, verilog, "the line to mutate is in the Verilog");
     let dir = workdir("ctx_synthesis_mutant");
     match ok(cosim::replay(&dir, &mutated, &v)) {
