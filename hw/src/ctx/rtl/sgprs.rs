@@ -4,11 +4,12 @@
 //!
 //! A memory primitive, like rust-hdl's own `RAM` and the VGPR lanes: [`Logic`] written by
 //! hand, a Rust `update` for rust-hdl's simulation (the words in a vector) and hand-written
-//! Verilog (a `reg [31:0] mem[N]` array, its reads indexed) for Icarus, Verilator and Yosys.
-//! Written as `N` rust-hdl flip-flops, every word's next value compared every write port's
-//! context and code and every read port compared every word, all of it evaluated by Verilator
-//! at every edge: a third of the RTL system's simulation time. Both descriptions take the
-//! edge's steps in the same order (the last step that writes a word wins).
+//! Verilog in two descriptions: an indexed array for the simulators (Icarus, Verilator) and a
+//! register per word for Yosys (`ifdef SYNTHESIS`). Written as `N` rust-hdl flip-flops, every
+//! word's next value compared every write port's context and code and every read port
+//! compared every word, all of it evaluated by Verilator at every edge: a third of the RTL
+//! system's simulation time. The Rust and both descriptions take the edge's steps in the same
+//! order (the last step that writes a word wins).
 
 use crate::ctx::{INIT_SGPRS, SGPRS};
 use crate::hdl::mem_index_bits;
