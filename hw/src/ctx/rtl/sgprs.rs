@@ -335,6 +335,11 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
         v
     }
 
+    /// `if (cond)` around [`SgprFile::cases`] on `index`: a port's access when it happens.
+    fn guarded(cond: &str, index: &str, top: usize, arm: impl Fn(usize) -> String) -> String {
+        format!("   if ({cond})\n{}", Self::cases(index, top, "      ", arm))
+    }
+
     /// `case (ctx)` with an arm per context `c` holding `arm(c)` (statements).
     fn ctx_cases(ctx: &str, indent: &str, arm: impl Fn(usize) -> String) -> String {
         let mut v = format!("{indent}case ({ctx})\n");
@@ -383,14 +388,18 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
         v.push_str(&Self::ctx_cases("init_ctx", "      ", init));
         v.push_str("   end\n");
         for p in 0..W {
-            let _ = writeln!(v, "   if ({})", lo_write(p));
-            v.push_str(&Self::cases(&format!("wlo{p}_at"), top, "      ", |k| {
-                format!("{} <= wlo${p}", word(k))
-            }));
-            let _ = writeln!(v, "   if ({})", hi_write(p));
-            v.push_str(&Self::cases(&format!("whi{p}_at"), top, "      ", |k| {
-                format!("{} <= whi${p}", word(k))
-            }));
+            v.push_str(&Self::guarded(
+                &lo_write(p),
+                &format!("wlo{p}_at"),
+                top,
+                |k| format!("{} <= wlo${p}", word(k)),
+            ));
+            v.push_str(&Self::guarded(
+                &hi_write(p),
+                &format!("whi{p}_at"),
+                top,
+                |k| format!("{} <= whi${p}", word(k)),
+            ));
         }
         v.push_str("   if (reset) begin\n");
         for k in 0..N {
@@ -404,18 +413,19 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
     fn verilog_reads(&self, top: usize) -> String {
         let mut v = String::from("always @(*) begin\n");
         for p in 0..R {
-            let _ = writeln!(
-                v,
-                "   lo${p} = 32'h0;\n   hi${p} = 32'h0;\n   if ({})",
-                lo_read(p)
-            );
-            v.push_str(&Self::cases(&format!("rlo{p}_at"), top, "      ", |k| {
-                format!("lo${p} = {}", word(k))
-            }));
-            let _ = writeln!(v, "   if ({})", hi_read(p));
-            v.push_str(&Self::cases(&format!("rhi{p}_at"), top, "      ", |k| {
-                format!("hi${p} = {}", word(k))
-            }));
+            let _ = writeln!(v, "   lo${p} = 32'h0;\n   hi${p} = 32'h0;");
+            v.push_str(&Self::guarded(
+                &lo_read(p),
+                &format!("rlo{p}_at"),
+                top,
+                |k| format!("lo${p} = {}", word(k)),
+            ));
+            v.push_str(&Self::guarded(
+                &hi_read(p),
+                &format!("rhi{p}_at"),
+                top,
+                |k| format!("hi${p} = {}", word(k)),
+            ));
         }
         v.push_str("end\n");
         v

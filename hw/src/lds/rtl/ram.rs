@@ -91,7 +91,7 @@ impl<const W: usize> LdsRam<W> {
     /// The Verilog: the array and its `live` bits (both initialised to 0), the ports' writes
     /// at the edge, the clear and reset as a mask over `live`, the combinational reads.
     fn verilog(&self) -> String {
-        let (last, aw) = (W - 1, (W - 1).ilog2() + 1);
+        let (last, aw) = (W - 1, crate::hdl::mem_index_bits(W));
         let mut v = format!(
             "reg [31:0] mem [0:{last}];\nreg [{last}:0] live;\nreg [{last}:0] set;\n\
              wire [{last}:0] ones = {{{W}{{1'b1}}}};\n\
