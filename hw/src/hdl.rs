@@ -8,24 +8,36 @@ pub fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.into())
 }
 
-/// The address bits of a memory primitive's `words` (at least 1): the width of the index
-/// into its `reg [31:0] mem [0:words - 1]` array in hand-written Verilog.
-pub fn mem_index_bits(words: usize) -> usize {
-    let last = words.saturating_sub(1);
+/// The bits of an index over `n` things (at least 1), rust-hdl's `clog2`: the width of the
+/// index into a memory primitive's `reg [31:0] mem [0:n - 1]` array in hand-written Verilog,
+/// or of an enum of `n` variants.
+pub fn index_bits(n: usize) -> usize {
+    let last = n.saturating_sub(1);
     (usize::BITS - last.leading_zeros()).max(1) as usize
+}
+
+/// Non-blocking writes of 0 to the words `rows` of a hand-written memory primitive's array
+/// `mem`, one statement each: Verilator 5.006 does not take a delayed assignment to an array
+/// inside a `for` loop (`BLKLOOPINIT`).
+pub fn zeroes(rows: std::ops::Range<usize>) -> String {
+    rows.map(|i| format!("      mem[{i}] <= 32'h0;\n"))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::mem_index_bits;
+    use super::index_bits;
 
     #[test]
-    fn index_bits_cover_the_last_word() {
-        assert_eq!(mem_index_bits(1), 1);
-        assert_eq!(mem_index_bits(2), 1);
-        assert_eq!(mem_index_bits(3), 2);
-        assert_eq!(mem_index_bits(256), 8);
-        assert_eq!(mem_index_bits(257), 9);
-        assert_eq!(mem_index_bits(816), 10);
+    fn index_bits_cover_the_last_index() {
+        assert_eq!(index_bits(1), 1);
+        assert_eq!(index_bits(2), 1);
+        assert_eq!(index_bits(3), 2);
+        assert_eq!(index_bits(6), 3);
+        assert_eq!(index_bits(8), 3);
+        assert_eq!(index_bits(9), 4);
+        assert_eq!(index_bits(256), 8);
+        assert_eq!(index_bits(257), 9);
+        assert_eq!(index_bits(816), 10);
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::common::{cycles, find, options, spinner, Fail, Stimulus, MAX_COSIM_CYCLES};
 use rtgpu_testbench::paths;
-use rtgpu_testbench::sim::cosim::{self, KindWaiver, LintReport, SimOutcome, Waiver};
+use rtgpu_testbench::sim::cosim::{self, LintReport, SimOutcome};
 use rtgpu_testbench::tb::{BlockTb, TbOptions};
 use std::path::{Path, PathBuf};
 
@@ -52,9 +52,8 @@ pub fn run(a: &CosimArgs) -> Result<(), Fail> {
     let verilog = t.verilog()?;
     println!("{name}: Rust run: {}", run.summary);
     let outcome = cosim::replay(&dir, &verilog, &vectors)?;
-    let kinds = t.lint_kind_waivers();
-    let lint = cosim::lint_kinds(&dir, &verilog, t.lint_waivers(), kinds)?;
-    print_waivers(t.lint_waivers(), kinds);
+    let lint = lint(t, &dir, &verilog)?;
+    print_waivers(t);
     let synth = cosim::synth_with(&dir, &verilog, t.synth_script())?;
     let icarus_ok = print_icarus(&outcome, &dir);
     let lint_ok = print_lint(&lint);
@@ -73,11 +72,10 @@ pub fn run(a: &CosimArgs) -> Result<(), Fail> {
 /// `--lint-only`: the waivers and Verilator's verdict; exit 1 on a finding.
 fn lint_only(t: &dyn BlockTb, name: &str, dir: &Path) -> Result<(), Fail> {
     let verilog = t.verilog()?;
-    let kinds = t.lint_kind_waivers();
     let bar = spinner(&format!("verilator --lint-only: {name}"));
-    let lint = cosim::lint_kinds(dir, &verilog, t.lint_waivers(), kinds);
+    let lint = lint(t, dir, &verilog);
     bar.finish_and_clear();
-    print_waivers(t.lint_waivers(), kinds);
+    print_waivers(t);
     let lint_ok = print_lint(&lint?);
     println!("files: {}", dir.display());
     match lint_ok {
@@ -86,12 +84,17 @@ fn lint_only(t: &dyn BlockTb, name: &str, dir: &Path) -> Result<(), Fail> {
     }
 }
 
+/// Lints `verilog` in `dir` with the block's waivers.
+fn lint(t: &dyn BlockTb, dir: &Path, verilog: &str) -> Result<LintReport, cosim::ToolError> {
+    cosim::lint_kinds(dir, verilog, t.lint_waivers(), t.lint_kind_waivers())
+}
+
 /// Prints the block's Verilator waivers, one a line.
-fn print_waivers(waivers: &[Waiver], kinds: &[KindWaiver]) {
-    for w in waivers {
+fn print_waivers(t: &dyn BlockTb) {
+    for w in t.lint_waivers() {
         println!("verilator waiver: {} on `{}`: {}", w.rule, w.signal, w.why);
     }
-    for w in kinds {
+    for w in t.lint_kind_waivers() {
         println!(
             "verilator waiver: {} on \"{}\": {}",
             w.rule, w.message, w.why

@@ -1,9 +1,9 @@
 //! `rtgpu synth`: a block through Yosys, and its cell count; `rtgpu synth cu`: the compute
-//! unit's RTL top with the cells of each sub-block.
+//! unit's RTL top with the cells of each sub-block (a Yosys run per sub-block, in parallel).
 
-use crate::common::{find, print_json_or, spinner, Fail};
+use crate::common::{find, print_json_or, progress, spinner, Fail};
 use rtgpu_testbench::paths;
-use rtgpu_testbench::sim::cosim::{self, SynthReport, SynthScript};
+use rtgpu_testbench::sim::cosim::{self, SynthReport};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -25,6 +25,9 @@ pub struct SynthArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// Parallel Yosys runs for `cu` (default: the available cores). Each takes up to ~8 GB.
+    #[arg(long)]
+    jobs: Option<usize>,
 }
 
 /// One sub-block's cells.
@@ -54,17 +57,30 @@ struct SynthOut {
 /// Synthesizes the block's Verilog in its cosimulation directory and prints the cell count
 /// (after the `stat` report if asked).
 pub fn run(a: &SynthArgs) -> Result<(), Fail> {
-    let (t, script) = match a.name.as_str() {
-        CU => (find(CU_TOP)?, SynthScript::BySubBlock),
-        name => find(name).map(|t| (t, t.synth_script()))?,
-    };
+    let t = find(if a.name == CU { CU_TOP } else { &a.name })?;
     let verilog = t.verilog()?;
     let dir = paths::cosim_dir(&a.name);
-    let bar = spinner(&format!("yosys: {}", a.name));
     let clock = std::time::Instant::now();
-    let report = cosim::synth_with(&dir, &verilog, script);
-    bar.finish_and_clear();
-    let report = report?;
+    let report = if a.name == CU {
+        let jobs = match a.jobs {
+            Some(0) => return Err(Fail(2, "--jobs 0: use at least 1".into())),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let bar = progress(0, "yosys");
+        let report = cosim::synth_by_sub_block(&dir, &verilog, jobs, |done, total, name| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(name.to_string());
+        });
+        bar.finish_and_clear();
+        report
+    } else {
+        let bar = spinner(&format!("yosys: {}", a.name));
+        let report = cosim::synth_with(&dir, &verilog, t.synth_script());
+        bar.finish_and_clear();
+        report
+    }?;
     if a.stat && !a.json {
         println!("{}", report.stat);
     }

@@ -8,6 +8,7 @@
 use crate::sim::atom_table::{AtomTable, Held};
 use crate::sim::atom_value::ValueRead;
 use bitvec::prelude::*;
+use rtgpu_hw::hdl::index_bits;
 use rust_hdl::core::atom::{Atom, AtomKind};
 use rust_hdl::core::block::Block;
 use rust_hdl::core::probe::Probe;
@@ -302,7 +303,7 @@ impl Lister {
             kind => {
                 let (width, variants) = match kind {
                     TypeKind::Bits(w) | TypeKind::Signed(w) => (*w, None),
-                    TypeKind::Enum(v) => (enum_width(v.len()), Some(variant_names(v))),
+                    TypeKind::Enum(v) => (index_bits(v.len()), Some(variant_names(v))),
                     TypeKind::Composite(_) => unreachable!("handled above"),
                 };
                 let index = self.out.len();
@@ -458,11 +459,6 @@ impl<W: Fn(usize) -> bool, F: FnMut(usize, LeafValue<'_>)> Probe for Reader<'_, 
     }
 }
 
-/// Bits needed for an enum of `n` variants, as rust-hdl's `clog2`.
-fn enum_width(n: usize) -> usize {
-    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
-}
-
 /// `Type::Variant` → `Variant`.
 fn variant_names(v: &[String]) -> Vec<String> {
     v.iter()
@@ -493,7 +489,7 @@ fn enum_word(variant: &str, kind: &TypeKind) -> Word {
     let TypeKind::Enum(variants) = kind else {
         return Word::new();
     };
-    let mut w = bitvec![u64, Lsb0; 0; enum_width(variants.len())];
+    let mut w = bitvec![u64, Lsb0; 0; index_bits(variants.len())];
     w.store(enum_index(variant, kind));
     w
 }
@@ -616,16 +612,6 @@ mod tests {
                 assert!(numbers > 0, "{block}: no signal read as a number");
             }
         });
-    }
-
-    #[test]
-    fn enum_widths_follow_clog2() {
-        assert_eq!(enum_width(1), 1);
-        assert_eq!(enum_width(2), 1);
-        assert_eq!(enum_width(3), 2);
-        assert_eq!(enum_width(6), 3);
-        assert_eq!(enum_width(8), 3);
-        assert_eq!(enum_width(9), 4);
     }
 
     #[test]

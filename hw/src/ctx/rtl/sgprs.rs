@@ -12,7 +12,7 @@
 //! order (the last step that writes a word wins).
 
 use crate::ctx::{INIT_SGPRS, SGPRS};
-use crate::hdl::mem_index_bits;
+use crate::hdl::{index_bits, zeroes};
 use rust_hdl::prelude::*;
 use std::fmt::Write;
 
@@ -203,7 +203,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
     /// indexed writes. Yosys' memory passes did not finish in 15 minutes on those 400 write
     /// ports, hence [`SgprFile::verilog_flops`] for synthesis.
     fn verilog_array(&self) -> String {
-        let top = mem_index_bits(N) - 1;
+        let top = index_bits(N) - 1;
         let mut v = format!(
             "reg [31:0] mem [0:{last}];\ninteger i;\n\
              initial begin\n   for (i = 0; i < {N}; i = i + 1) mem[i] = 32'h0;\nend\n",
@@ -234,9 +234,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
             );
         }
         v.push_str("   if (reset) begin\n");
-        for k in 0..N {
-            let _ = writeln!(v, "      mem[{k}] <= 32'h0;");
-        }
+        v.push_str(&zeroes(0..N));
         v.push_str("   end\nend\n\nalways @(*) begin\n");
         for p in 0..R {
             let _ = writeln!(
@@ -256,7 +254,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
     /// own registers would give, and a copy or an init writes the registers of the context
     /// named.
     fn verilog_flops(&self) -> String {
-        let top = mem_index_bits(N) - 1;
+        let top = index_bits(N) - 1;
         let mut v: String = (0..N)
             .map(|k| format!("reg [31:0] {};\n", word(k)))
             .collect();
@@ -277,7 +275,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
     /// init index with the first words of their contexts (else they name them in a `case`,
     /// and those rows go to the lint's `unused*` wire).
     fn verilog_indices(&self, by_row: bool) -> String {
-        let bits = mem_index_bits(N);
+        let bits = index_bits(N);
         let mut v = String::new();
         let base = |v: &mut String, name: &str, ctx: &str| {
             let _ = writeln!(

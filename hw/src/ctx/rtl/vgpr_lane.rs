@@ -12,6 +12,7 @@
 //! the clear, ports `w` and `w2`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
 //! writes a word wins).
 
+use crate::hdl::{index_bits, zeroes};
 use rust_hdl::prelude::*;
 use std::fmt::Write;
 
@@ -234,13 +235,6 @@ fn bits32(x: u32) -> Bits<32> {
     Bits::from(u64::from(x))
 }
 
-/// Non-blocking writes of 0 to the words `rows`, one statement each: Verilator 5.006 does
-/// not take a delayed assignment to an array inside a `for` loop (`BLKLOOPINIT`).
-fn zeroes(rows: std::ops::Range<usize>) -> String {
-    rows.map(|i| format!("      mem[{i}] <= 32'h0;\n"))
-        .collect()
-}
-
 impl<const M: usize, const V: usize> VgprLane<M, V> {
     /// The row of (`slot`, `reg`), if it is one.
     fn row(slot: Bits<8>, reg: Bits<8>) -> Option<usize> {
@@ -330,7 +324,7 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
     /// edge's steps in [`VgprLane::edge`]'s order, the combinational reads.
     fn verilog(&self) -> String {
         let (slots, last) = (M / V, M - 1);
-        let top = crate::hdl::mem_index_bits(M) - 1;
+        let top = index_bits(M) - 1;
         let mut v = format!("reg [31:0] mem [0:{last}];\ninteger i;\n");
         for (p, slot, reg) in PORTS {
             let _ = writeln!(

@@ -9,7 +9,7 @@
 //! Written as `W` rust-hdl flip-flops, every read port was a comparison with every word,
 //! evaluated by Verilator at every edge: a tenth of the RTL system's simulation time.
 
-use crate::hdl::mem_index_bits;
+use crate::hdl::index_bits;
 use rust_hdl::prelude::*;
 use std::fmt::Write;
 
@@ -66,7 +66,7 @@ impl<const W: usize, const R: usize> InstrMem<W, R> {
     /// The Verilog: the array initialised to 0, the write at the edge, the reads (each
     /// compared with `W` as a whole 32-bit address, then indexed by its low bits).
     fn verilog(&self) -> String {
-        let top = mem_index_bits(W) - 1;
+        let top = index_bits(W) - 1;
         let mut v = format!(
             "reg [31:0] words [0:{last}];\ninteger i;\n\
              initial begin\n   for (i = 0; i < {W}; i = i + 1) words[i] = 32'h0;\nend\n\n\

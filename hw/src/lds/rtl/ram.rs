@@ -89,17 +89,17 @@ impl<const W: usize> LdsRam<W> {
     }
 
     /// The Verilog: the array and its `live` bits (both initialised to 0), the ports' writes
-    /// at the edge, the clear and reset as a mask over `live`, the combinational reads.
+    /// at the edge, the combinational reads; the `live` updates in two descriptions of the
+    /// same edge, as masks for Yosys (`ifdef SYNTHESIS`) and as indexed bit writes for the
+    /// simulators ([`Self::verilog_live_masks`], [`Self::verilog_live_bits`]).
     fn verilog(&self) -> String {
-        let (last, aw) = (W - 1, crate::hdl::mem_index_bits(W));
+        let (last, aw) = (W - 1, crate::hdl::index_bits(W));
         let mut v = format!(
-            "reg [31:0] mem [0:{last}];\nreg [{last}:0] live;\nreg [{last}:0] set;\n\
+            "reg [31:0] mem [0:{last}];\nreg [{last}:0] live;\n\
              wire [{last}:0] ones = {{{W}{{1'b1}}}};\n\
-             wire [{last}:0] one = {{{{{last}{{1'b0}}}}, 1'b1}};\n\
              // The clear's range ends at base + words, or past the array when words >= 2^16.\n\
              wire [16:0] clear_end = {{1'b0, clear_base}} + {{1'b0, clear_words[15:0]}};\n\
              wire big = |clear_words[31:16];\n\
-             wire [{last}:0] cleared = clear ? ((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end))) : {{{W}{{1'b0}}}};\n\
              integer i;\ninitial begin\n   live = {{{W}{{1'b0}}}};\n   \
              for (i = 0; i <= {last}; i = i + 1) mem[i] = 32'h0;\nend\n\n"
         );
@@ -110,21 +110,15 @@ impl<const W: usize> LdsRam<W> {
                 a = aw - 1
             );
         }
-        v.push_str("\nalways @(*) begin\n   set = {");
-        let _ = write!(v, "{W}{{1'b0}}}};");
-        for p in 0..PORTS {
-            let _ = write!(
-                v,
-                "\n   set = set | ({{{W}{{wen[{p}]}}}} & (one << idx${p}));"
-            );
-        }
-        v.push_str("\nend\n\nalways @(posedge clock) begin\n");
+        v.push_str("\nalways @(posedge clock) begin\n");
         for p in 0..PORTS {
             let _ = writeln!(v, "   if (wen[{p}] && ok{p}) mem[ia{p}] <= wdata${p};");
         }
-        let _ = writeln!(
+        let _ = write!(
             v,
-            "   live <= reset ? {{{W}{{1'b0}}}} : ((live | set) & ~cleared);\nend\n\nalways @(*) begin"
+            "end\n\n`ifdef SYNTHESIS\n{}`else\n{}`endif\n\nalways @(*) begin\n",
+            self.verilog_live_masks(),
+            self.verilog_live_bits()
         );
         for p in 0..PORTS {
             let _ = writeln!(
@@ -133,6 +127,51 @@ impl<const W: usize> LdsRam<W> {
             );
         }
         v.push_str("end\n");
+        v
+    }
+
+    /// For Yosys: `live` from masks, `set` (the words written) and `cleared`, a
+    /// `W`-bit shift per port. Masks rather than choices: Yosys' `share` pass spent minutes
+    /// looking for choices between the 32 ports' shifts.
+    fn verilog_live_masks(&self) -> String {
+        let last = W - 1;
+        let mut v = format!(
+            "reg [{last}:0] set;\nwire [{last}:0] one = {{{{{last}{{1'b0}}}}, 1'b1}};\n\
+             wire [{last}:0] cleared = clear ? ((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end))) : {{{W}{{1'b0}}}};\n\
+             always @(*) begin\n   set = {{{W}{{1'b0}}}};"
+        );
+        for p in 0..PORTS {
+            let _ = write!(
+                v,
+                "\n   set = set | ({{{W}{{wen[{p}]}}}} & (one << idx${p}));"
+            );
+        }
+        let _ = writeln!(
+            v,
+            "\nend\nalways @(posedge clock)\n   \
+             live <= reset ? {{{W}{{1'b0}}}} : ((live | set) & ~cleared);"
+        );
+        v
+    }
+
+    /// For the simulators: the same edge as indexed bit writes, which cost Verilator a
+    /// comparison per port where the masks cost a `W`-bit shift per port at every
+    /// evaluation. A clear drops its range first; a write outside the range then sets its
+    /// word's bit (a later non-blocking write to a bit overrides the whole vector's); a
+    /// reset drops all, last.
+    fn verilog_live_bits(&self) -> String {
+        let mut v = format!(
+            "always @(posedge clock) begin\n   if (clear)\n      \
+             live <= live & ~((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end)));\n"
+        );
+        for p in 0..PORTS {
+            let _ = writeln!(
+                v,
+                "   if (wen[{p}] && ok{p} && !(clear && idx${p} >= clear_base && \
+                 (big || {{1'b0, idx${p}}} < clear_end))) live[ia{p}] <= 1'b1;"
+            );
+        }
+        let _ = writeln!(v, "   if (reset) live <= {{{W}{{1'b0}}}};\nend");
         v
     }
 }

@@ -9,6 +9,7 @@
 //! Files go to a directory the caller chooses (the CLI uses `target/cosim/NAME/`): `top.v`,
 //! `tb.v`, `col*.hex`, and Icarus' `cosim.vcd`.
 
+pub mod by_sub_block;
 pub mod tb_gen;
 pub mod tools;
 
@@ -86,4 +87,16 @@ pub fn synth_with(
 ) -> Result<SynthReport, ToolError> {
     put(dir, "top.v", verilog)?;
     tools::yosys_synth(dir, script)
+}
+
+/// Writes `top.v` into `dir` and synthesizes it per sub-block ([`SynthScript::BySubBlock`])
+/// on `jobs` cores; `tick(done, total, name)` after each Yosys run.
+pub fn synth_by_sub_block(
+    dir: &Path,
+    verilog: &str,
+    jobs: usize,
+    tick: impl FnMut(usize, usize, &str),
+) -> Result<SynthReport, ToolError> {
+    put(dir, "top.v", verilog)?;
+    by_sub_block::synth(dir, jobs, tick)
 }

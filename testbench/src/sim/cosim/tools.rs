@@ -266,32 +266,30 @@ pub enum SynthScript {
     /// out of 23 GB on the VALU's 16 fp32 lanes (a SAT-based search over every pair of their
     /// shifters); without it the VALU takes ~4 minutes and ~3.5 GB.
     FlatNoShare,
-    /// The top's sub-blocks kept as modules (each flattened inside), the top's own registers
-    /// and glue flattened into it: `stat` counts the cells of each sub-block.
+    /// A Yosys run per sub-block of the top (`synth -flatten -noshare -top M`, on the cores
+    /// available) and one for the top's own registers and glue with the sub-blocks as black
+    /// boxes: `stat` counts the cells of each sub-block (see [`super::by_sub_block`]).
     BySubBlock,
 }
 
 impl SynthScript {
-    /// The `synth` command line (without the `keep_hierarchy` attributes of [`Self::BySubBlock`]).
+    /// The `synth` command line.
     pub fn synth_command(self) -> &'static str {
         match self {
             Self::Flat => "synth -flatten -top top",
             Self::FlatNoShare => "synth -flatten -noshare -top top",
-            Self::BySubBlock => "synth -flatten -top top (sub-blocks kept)",
+            Self::BySubBlock => {
+                "synth -flatten -noshare, a run per sub-block and one for the top's glue"
+            }
         }
     }
 
-    /// The Yosys script for `verilog`.
-    fn script(self, verilog: &str) -> String {
-        let keep: String = match self {
-            Self::BySubBlock => sub_blocks(verilog)
-                .iter()
-                .map(|m| format!("setattr -mod -set keep_hierarchy 1 {m}; "))
-                .collect(),
-            _ => String::new(),
-        };
-        let synth = self.synth_command().trim_end_matches(" (sub-blocks kept)");
-        format!("read_verilog top.v; hierarchy -top top; {keep}{synth}; stat -top top")
+    /// The Yosys script of a flat synthesis.
+    fn script(self) -> String {
+        format!(
+            "read_verilog top.v; hierarchy -top top; {}; stat -top top",
+            self.synth_command()
+        )
     }
 }
 
@@ -313,10 +311,10 @@ pub fn sub_blocks(verilog: &str) -> Vec<String> {
 /// What Yosys made of `top.v`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SynthReport {
-    /// `Number of cells` of the whole design (with [`SynthScript::BySubBlock`]: the design
-    /// hierarchy's total).
+    /// `Number of cells` of the whole design (with [`SynthScript::BySubBlock`]: the sum of the
+    /// parts).
     pub cells: u64,
-    /// The `stat` section of the log.
+    /// The `stat` section of the log (of each run).
     pub stat: String,
     /// The script that ran.
     pub script: SynthScript,
@@ -326,40 +324,35 @@ pub struct SynthReport {
 }
 
 /// `yosys -p "read_verilog top.v; hierarchy -top top; SYNTH; stat -top top"` with `script`'s
-/// `synth` command.
+/// `synth` command ([`SynthScript::BySubBlock`]: on every core).
 pub fn yosys_synth(dir: &Path, script: SynthScript) -> Result<SynthReport, ToolError> {
-    let verilog = std::fs::read_to_string(dir.join("top.v"))?;
-    let out = run("yosys", &["-p", &script.script(&verilog)], dir)?;
+    if script == SynthScript::BySubBlock {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        return super::by_sub_block::synth(dir, cores, |_, _, _| {});
+    }
+    let (cells, stat) = yosys_run(dir, &script.script(), "top")?;
+    Ok(SynthReport {
+        cells,
+        stat,
+        script,
+        sub_blocks: Vec::new(),
+    })
+}
+
+/// Runs the Yosys `script` in `dir`: the cells of module `top` and the log's `stat` section.
+pub(super) fn yosys_run(dir: &Path, script: &str, top: &str) -> Result<(u64, String), ToolError> {
+    let out = run("yosys", &["-p", script], dir)?;
     let log = log_of(&out);
     if !out.status.success() {
         return Err(failed("yosys", dir, log));
     }
     let stat_start = log.rfind("Printing statistics").unwrap_or(0);
     let stat = log[stat_start..].to_string();
-    let no_count = || failed("yosys", dir, format!("no cell count in:\n{stat}"));
     let sections = stat_sections(&stat);
-    let cells = match sections.iter().find(|(m, _)| m == "design hierarchy") {
-        Some((_, n)) => *n,
-        None => {
-            sections
-                .iter()
-                .find(|(m, _)| m == "top")
-                .ok_or_else(no_count)?
-                .1
-        }
-    };
-    let sub_blocks = match script {
-        SynthScript::BySubBlock => {
-            by_sub_block(&sections, &sub_blocks(&verilog)).ok_or_else(no_count)?
-        }
-        _ => Vec::new(),
-    };
-    Ok(SynthReport {
-        cells,
-        stat,
-        script,
-        sub_blocks,
-    })
+    match sections.iter().find(|(n, _)| n == top) {
+        Some((_, cells)) => Ok((*cells, stat)),
+        None => Err(failed("yosys", dir, format!("no cell count in:\n{stat}"))),
+    }
 }
 
 /// The `=== NAME ===` sections of a `stat` report with their `Number of cells`.
@@ -376,18 +369,6 @@ fn stat_sections(stat: &str) -> Vec<(String, u64)> {
         }
     }
     out
-}
-
-/// Each kept sub-block's cells, then the top's own (its cells less the sub-block instances).
-fn by_sub_block(sections: &[(String, u64)], modules: &[String]) -> Option<Vec<(String, u64)>> {
-    let cells_of = |m: &str| sections.iter().find(|(n, _)| n == m).map(|s| s.1);
-    let mut out = modules
-        .iter()
-        .map(|m| Some((m.clone(), cells_of(m)?)))
-        .collect::<Option<Vec<_>>>()?;
-    let top = cells_of("top")?.checked_sub(modules.len() as u64)?;
-    out.push(("top".to_string(), top));
-    Some(out)
 }
 
 #[cfg(test)]
@@ -415,31 +396,19 @@ mod tests {
     #[test]
     fn sub_blocks_are_the_tops_instances_but_its_registers() {
         assert_eq!(sub_blocks(TOP_V), ["top$alu"]);
-        let script = SynthScript::BySubBlock.script(TOP_V);
-        assert!(
-            script.contains("setattr -mod -set keep_hierarchy 1 top$alu; synth -flatten -top top;"),
-            "{script}"
-        );
-        assert!(!SynthScript::FlatNoShare
-            .script(TOP_V)
-            .contains("keep_hierarchy"));
-        assert!(SynthScript::FlatNoShare.script(TOP_V).contains("-noshare"));
+        assert!(SynthScript::FlatNoShare
+            .script()
+            .contains("-noshare -top top;"));
     }
 
-    /// Yosys 0.23's `stat -top top` with one kept sub-block: the top's count has the instance
-    /// as one cell; the design hierarchy's is the total.
+    /// Yosys 0.23's `stat`: the sections and their cells.
     #[test]
-    fn cells_per_sub_block_leave_the_instances_out_of_the_top() {
-        let stat = "=== top$alu ===\n   Number of cells:                120\n=== top ===\n   Number of cells:                 31\n     top$alu                          1\n=== design hierarchy ===\n   Number of cells:                150\n";
-        let sections = stat_sections(stat);
+    fn stat_sections_parse() {
+        let stat = "=== top$alu ===\n   Number of cells:                120\n=== top ===\n   Number of cells:                 31\n     top$alu                          1\n";
         assert_eq!(
-            sections.last(),
-            Some(&("design hierarchy".to_string(), 150))
+            stat_sections(stat),
+            [("top$alu".to_string(), 120), ("top".to_string(), 31)]
         );
-        let per = by_sub_block(&sections, &sub_blocks(TOP_V)).unwrap();
-        assert_eq!(per, [("top$alu".to_string(), 120), ("top".to_string(), 30)]);
-        let sum: u64 = per.iter().map(|p| p.1).sum();
-        assert_eq!(sum, 150, "the parts add up to the total");
     }
 
     #[test]

@@ -1,0 +1,182 @@
+//! Synthesis of a top one sub-block at a time ([`SynthScript::BySubBlock`], what `rtgpu synth
+//! cu` runs): a Yosys process per sub-block of the top, on `jobs` cores, and one for the top's
+//! own registers and glue with the sub-blocks as black boxes.
+//!
+//! One Yosys run over the compute unit's whole top did not finish in 30 minutes (4.6 GB and
+//! still optimising): its passes run one after the other over every sub-block. Separate runs
+//! use the cores, keep each run's memory to its own sub-block, and synthesize a sub-block
+//! whose module tree is the same text as an earlier one's (the two issue units) once: rust-hdl
+//! names the modules by their path, so the twin's tree differs only in that prefix.
+//!
+//! Each sub-block is flattened and synthesized on its own, so no optimisation crosses its
+//! ports: the total is that of a design kept hierarchical, at or above a flat synthesis's.
+
+use super::tools::{sub_blocks, yosys_run, SynthReport, SynthScript, ToolError};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The `synth` command of each run (`{}`: the sub-block's module, or `top`).
+const SYNTH: &str = "synth -flatten -noshare -top";
+
+/// For each module of `modules`, the index of an earlier one whose module tree (the module and
+/// every module named below it) is the same text but for the name prefix, if any.
+pub fn twins(verilog: &str, modules: &[String]) -> Vec<Option<usize>> {
+    let texts = module_texts(verilog);
+    let trees: Vec<String> = modules.iter().map(|m| tree(&texts, m)).collect();
+    (0..trees.len())
+        .map(|i| (0..i).find(|&j| trees[j] == trees[i]))
+        .collect()
+}
+
+/// Each module's text by its name.
+fn module_texts(verilog: &str) -> BTreeMap<&str, &str> {
+    verilog
+        .split("\nmodule ")
+        .skip(1)
+        .filter_map(|m| Some((m.split('(').next()?.trim(), m)))
+        .collect()
+}
+
+/// The texts of `m` and the modules below it (`m$…`), in name order, `m` renamed to `@`.
+fn tree(texts: &BTreeMap<&str, &str>, m: &str) -> String {
+    let below = format!("{m}$");
+    texts
+        .range(m..)
+        .take_while(|(name, _)| **name == m || name.starts_with(&below))
+        .map(|(_, text)| text.replace(m, "@"))
+        .collect()
+}
+
+/// The Yosys script of one sub-block.
+fn sub_block_script(m: &str) -> String {
+    format!("read_verilog top.v; hierarchy -top {m}; {SYNTH} {m}; stat -top {m}")
+}
+
+/// The Yosys script of the top with `modules` as black boxes.
+fn glue_script(modules: &[String]) -> String {
+    format!(
+        "read_verilog top.v; hierarchy -top top; blackbox {}; {SYNTH} top; stat -top top",
+        modules.join(" ")
+    )
+}
+
+/// Synthesizes `dir/top.v` per sub-block on `jobs` cores; `tick(done, total, name)` after each
+/// Yosys run. The largest sub-blocks (by Verilog text) start first.
+pub fn synth(
+    dir: &Path,
+    jobs: usize,
+    mut tick: impl FnMut(usize, usize, &str),
+) -> Result<SynthReport, ToolError> {
+    let verilog = std::fs::read_to_string(dir.join("top.v"))?;
+    let modules = sub_blocks(&verilog);
+    let twin = twins(&verilog, &modules);
+    let texts = module_texts(&verilog);
+    let mut runs: Vec<Option<usize>> = (0..modules.len())
+        .filter(|&i| twin[i].is_none())
+        .map(Some)
+        .collect();
+    runs.sort_by_key(|r| r.map(|i| std::cmp::Reverse(tree(&texts, &modules[i]).len())));
+    runs.push(None);
+    let total = runs.len();
+    let name = |r: &Option<usize>| r.map_or("top", |i| modules[i].as_str()).to_string();
+    let results = crate::cu::sweep::parallel(
+        &runs,
+        jobs,
+        |r| match r {
+            Some(i) => yosys_run(dir, &sub_block_script(&modules[*i]), &modules[*i]),
+            None => yosys_run(dir, &glue_script(&modules), "top"),
+        },
+        |done, i, _| tick(done, total, &name(&runs[i])),
+    );
+    let mut cells: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    for (r, out) in runs.iter().zip(results) {
+        cells.insert(name(r), out?);
+    }
+    report(&modules, &twin, &cells)
+}
+
+/// The report: each sub-block's cells (a twin's those of its first), the top's own (its
+/// cells less the black-box instances), their sum, and the runs' `stat` sections.
+fn report(
+    modules: &[String],
+    twin: &[Option<usize>],
+    cells: &BTreeMap<String, (u64, String)>,
+) -> Result<SynthReport, ToolError> {
+    let of = |m: &str| cells.get(m).cloned().unwrap_or_default();
+    let mut sub_blocks: Vec<(String, u64)> = modules
+        .iter()
+        .zip(twin)
+        .map(|(m, t)| (m.clone(), of(t.map_or(m, |j| &modules[j])).0))
+        .collect();
+    let (top, top_stat) = of("top");
+    let glue = top.checked_sub(modules.len() as u64).ok_or_else(|| {
+        ToolError::Io(std::io::Error::other(format!(
+            "yosys counted {top} cells in the top, fewer than its {} sub-blocks",
+            modules.len()
+        )))
+    })?;
+    sub_blocks.push(("top".to_string(), glue));
+    let mut stat = String::new();
+    for (m, t) in modules.iter().zip(twin) {
+        match t {
+            None => stat.push_str(&of(m).1),
+            Some(j) => stat.push_str(&format!(
+                "\n=== {m} ===\n   (the same module tree as {}: not synthesized again)\n",
+                modules[*j]
+            )),
+        }
+    }
+    stat.push_str(&top_stat);
+    Ok(SynthReport {
+        cells: sub_blocks.iter().map(|s| s.1).sum(),
+        stat,
+        script: SynthScript::BySubBlock,
+        sub_blocks,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A top with two instances of one tree (`u0`, `u1`, each with a sub-module) and a third
+    /// that differs in one character.
+    const TOP_V: &str = "module top(clock);\n    top$u0 u0(\n    );\n    top$u1 u1(\n    );\n    top$u2 u2(\n    );\nendmodule // top\n\
+        \nmodule top$u0(a);\n    top$u0$add add(\n    );\nendmodule\n\nmodule top$u0$add(a);\nassign a = 1;\nendmodule\n\
+        \nmodule top$u1(a);\n    top$u1$add add(\n    );\nendmodule\n\nmodule top$u1$add(a);\nassign a = 1;\nendmodule\n\
+        \nmodule top$u2(a);\n    top$u2$add add(\n    );\nendmodule\n\nmodule top$u2$add(a);\nassign a = 0;\nendmodule\n";
+
+    #[test]
+    fn a_sub_block_with_the_same_tree_is_a_twin() {
+        let modules = sub_blocks(TOP_V);
+        assert_eq!(modules, ["top$u0", "top$u1", "top$u2"]);
+        assert_eq!(twins(TOP_V, &modules), [None, Some(0), None]);
+    }
+
+    #[test]
+    fn a_twin_counts_its_firsts_cells_and_the_top_leaves_the_instances_out() {
+        let modules: Vec<String> = ["top$u0", "top$u1"].map(String::from).into();
+        let cells = BTreeMap::from([
+            ("top$u0".to_string(), (120, "=== top$u0 ===\n".to_string())),
+            ("top".to_string(), (32, "=== top ===\n".to_string())),
+        ]);
+        let r = report(&modules, &[None, Some(0)], &cells).unwrap();
+        assert_eq!(
+            r.sub_blocks,
+            [
+                ("top$u0".to_string(), 120),
+                ("top$u1".to_string(), 120),
+                ("top".to_string(), 30)
+            ]
+        );
+        assert_eq!(r.cells, 270);
+        assert!(r.stat.contains("same module tree as top$u0"), "{}", r.stat);
+    }
+
+    #[test]
+    fn the_glue_runs_with_every_sub_block_black_boxed() {
+        let s = glue_script(&sub_blocks(TOP_V));
+        assert!(s.contains("blackbox top$u0 top$u1 top$u2;"), "{s}");
+        assert!(sub_block_script("top$u0").contains("-noshare -top top$u0;"));
+    }
+}
