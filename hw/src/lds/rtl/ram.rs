@@ -11,10 +11,12 @@
 //! written by the 32 ports, and a clear (a range of any length) does not write the array: a
 //! `live` bit per word, set by a write and dropped by a clear or reset, makes a dropped word
 //! read 0. That keeps the array at 32 write ports (a clear written word by word would be
-//! `W` more, and Verilator refuses delayed array writes in a loop). The reads and the `live`
-//! updates are masks (`&`), not conditional choices: Yosys' `share` pass looks for choices
-//! between the 32 read ports and the 32 shifts and spent minutes on them (the testbench
-//! instance: 373 s in all with choices, 91 s with masks; the flip-flop version took 151 s).
+//! `W` more, and Verilator refuses delayed array writes in a loop). The reads are masks
+//! (`&`), not conditional choices, and so are the `live` updates that Yosys reads: its
+//! `share` pass looks for choices between the 32 read ports and the 32 shifts and spent
+//! minutes on them (the testbench instance: 373 s in all with choices, 91 s with masks; the
+//! flip-flop version took 151 s). The simulators get the same `live` edge as indexed bit
+//! writes (`ifdef SYNTHESIS` selects), which spares Verilator a `W`-bit shift per port.
 
 use rust_hdl::prelude::*;
 use std::fmt::Write;
@@ -130,6 +132,11 @@ impl<const W: usize> LdsRam<W> {
         v
     }
 
+    /// The words a clear drops, as a `W`-bit mask: from `clear_base` to `clear_end`.
+    fn clear_range() -> String {
+        format!("((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end)))")
+    }
+
     /// For Yosys: `live` from masks, `set` (the words written) and `cleared`, a
     /// `W`-bit shift per port. Masks rather than choices: Yosys' `share` pass spent minutes
     /// looking for choices between the 32 ports' shifts.
@@ -137,8 +144,9 @@ impl<const W: usize> LdsRam<W> {
         let last = W - 1;
         let mut v = format!(
             "reg [{last}:0] set;\nwire [{last}:0] one = {{{{{last}{{1'b0}}}}, 1'b1}};\n\
-             wire [{last}:0] cleared = clear ? ((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end))) : {{{W}{{1'b0}}}};\n\
-             always @(*) begin\n   set = {{{W}{{1'b0}}}};"
+             wire [{last}:0] cleared = clear ? {} : {{{W}{{1'b0}}}};\n\
+             always @(*) begin\n   set = {{{W}{{1'b0}}}};",
+            Self::clear_range()
         );
         for p in 0..PORTS {
             let _ = write!(
@@ -161,8 +169,8 @@ impl<const W: usize> LdsRam<W> {
     /// reset drops all, last.
     fn verilog_live_bits(&self) -> String {
         let mut v = format!(
-            "always @(posedge clock) begin\n   if (clear)\n      \
-             live <= live & ~((ones << clear_base) & ~(big ? {{{W}{{1'b0}}}} : (ones << clear_end)));\n"
+            "always @(posedge clock) begin\n   if (clear) live <= live & ~{};\n",
+            Self::clear_range()
         );
         for p in 0..PORTS {
             let _ = writeln!(
