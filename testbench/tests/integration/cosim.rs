@@ -240,9 +240,9 @@ fn an_empty_recording_is_an_error_not_a_pass() {
 /// `SynthScript::BySubBlock` (what `rtgpu synth cu` runs) on the SALU: each of its sub-blocks
 /// (adder, logic unit, multiplier, shifter, decode) is synthesized and counted, the top's own
 /// registers and glue too, and the parts add up to about the flat synthesis of the same
-/// Verilog (no optimisation crosses a sub-block's ports, and ABC's choices differ: within
-/// −5 % and +25 %: 7,124 against 7,125; leaving the top's glue out, 19 % of the cells,
-/// fails it).
+/// Verilog (no optimisation crosses a sub-block's ports, and the runs leave ABC out: within
+/// −5 % and +25 %: 7,012 without ABC against 7,125 with it; leaving the top's glue out,
+/// 17 % of the cells, fails it).
 #[test]
 fn cells_per_sub_block_add_up_to_the_total() {
     let t = tb::find("salu").unwrap();

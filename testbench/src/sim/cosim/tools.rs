@@ -266,8 +266,8 @@ pub enum SynthScript {
     /// out of 23 GB on the VALU's 16 fp32 lanes (a SAT-based search over every pair of their
     /// shifters); without it the VALU takes ~4 minutes and ~3.5 GB.
     FlatNoShare,
-    /// A Yosys run per sub-block of the top (`synth -flatten -noshare -noabc -top M; abc
-    /// -fast`, on the cores
+    /// A Yosys run per sub-block of the top (`synth -flatten -noshare -noabc -top M`, on the
+    /// cores
     /// available) and one for the top's own registers and glue with the sub-blocks as black
     /// boxes: `stat` counts the cells of each sub-block (see [`super::by_sub_block`]).
     BySubBlock,
@@ -280,7 +280,7 @@ impl SynthScript {
             Self::Flat => "synth -flatten -top top",
             Self::FlatNoShare => "synth -flatten -noshare -top top",
             Self::BySubBlock => {
-                "synth -flatten -noshare -noabc; abc -fast, a run per sub-block and one for the top's glue"
+                "synth -flatten -noshare -noabc, a run per sub-block and one for the top's glue"
             }
         }
     }
