@@ -235,7 +235,7 @@ pub fn table(
             }
         }
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::cu::sweep::default_jobs();
     let chunks: Vec<_> = jobs.chunks(jobs.len().div_ceil(threads).max(1)).collect();
     let results: Vec<Result<Vec<Cell>, String>> = crossbeam::scope(|s| {
         let handles: Vec<_> = chunks

@@ -23,9 +23,9 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock` | in | 1 | core clock |
-//! | `reset` | in | 1 | power-on reset: the register map's defaults, status idle, counters 0 (the memories keep their words) |
-//! | `rd`, `wr`, `addr`, `wdata` | in | 1, 1, 32, 32 | the register bus access (the register map's timing: sampled at the edge that ends the cycle) |
-//! | `ack`, `err`, `err_code`, `rdata` | out | 1, 1, 2, 32 | its response, the cycle after the access |
+//! | `reset` | in | 1 | power-on reset: the register map's defaults, status idle, counters 0 (the memories keep their words); registered, it acts at the edge after the next |
+//! | `rd`, `wr`, `addr`, `wdata` | in | 1, 1, 32, 32 | the register bus access, registered at the edge that ends its cycle (the input stage); the register map sees it in the next cycle |
+//! | `ack`, `err`, `err_code`, `rdata` | out | 1, 1, 2, 32 | its response, two cycles after the access |
 //! | `status` | out | 2 | probe: `STATUS` |
 //! | `issue_valid`, `issue_pc` | out | 1, 32 | probes: the compute unit issues, at this PC |
 //!
@@ -49,8 +49,9 @@
 //! - A doorbell divides `GRID` by `WG` in a sequential divider first
 //!   ([`rtl::divider::Divider`], 32 cycles, `STATUS` busy) and then runs the behavioural
 //!   launch checks ([`rtl::launch_check::LaunchCheck`]); the compute unit's launch starts after
-//!   that, so the launch's cycles (counter 0) equal the behavioural count but `STATUS` stays
-//!   busy 33 cycles longer after the doorbell (docs/assumptions.md#A106).
+//!   that, so the launch's cycles (counter 0) equal the behavioural count but `STATUS` turns
+//!   busy a cycle later (the input stage) and stays busy 33 cycles longer
+//!   (docs/assumptions.md#A106).
 //! - Settings the top does not have end in `bad_launch` with information code 10 instead of
 //!   running: DWS or PWS with S other than 1, any `FEATURES` bit other than reordering (which is
 //!   code 7: the system has no memory hierarchy), the HSA ABI. A sub-kernel other than the
@@ -65,8 +66,10 @@
 //!
 //! # Timing
 //!
-//! The register map's: one access per cycle, the response the cycle after. `STATUS` is busy
-//! from the cycle after the doorbell's write.
+//! Every input but the clock is registered first (the input stage: no logic depends on an
+//! input within its cycle), then the register map's timing: one access per cycle, the response
+//! two cycles after the access. `STATUS` is busy from two cycles after the doorbell's write.
+//! The compute unit's timing from its `launch` on is the behavioural GPU's.
 
 pub mod rtl;
 

@@ -62,11 +62,7 @@ pub fn run(a: &SynthArgs) -> Result<(), Fail> {
     let dir = paths::cosim_dir(&a.name);
     let clock = std::time::Instant::now();
     let report = if a.name == CU {
-        let jobs = match a.jobs {
-            Some(0) => return Err(Fail(2, "--jobs 0: use at least 1".into())),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let jobs = rtgpu_testbench::cu::sweep::jobs(a.jobs).map_err(|e| Fail(2, e))?;
         let bar = progress(0, "yosys");
         let report = cosim::synth_by_sub_block(&dir, &verilog, jobs, |done, total, name| {
             bar.set_length(total as u64);

@@ -192,7 +192,7 @@ fn fig11_rows(suite_dir: Option<&Path>, size: u32, only: &[&str]) -> Result<Vec<
             })
         })
         .collect();
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = super::sweep::default_jobs();
     let runs = parallel(
         &points,
         jobs,
@@ -492,7 +492,7 @@ pub fn reorder_eval(kernels: &Path, scale: u32, out: &Path) -> Result<ReorderEva
             });
         }
     }
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = super::sweep::default_jobs();
     let runs = parallel(&cases, jobs, |c| catch_panic(|| run_case(c)), |_, _, _| {});
     let mut rows = Vec::new();
     for (f, three) in files.iter().zip(runs.chunks(3)) {

@@ -2,9 +2,10 @@
 //! firmware driver runs a kernel on the RTL by register accesses, as it does on the
 //! behavioural GPU.
 //!
-//! Timing (the register map's contract): a single access takes two clock cycles, the access
-//! cycle and the response cycle; a burst issues one access a cycle and takes `n + 1` cycles
-//! (each response is read in the cycle of the next access). [`Bus::tick`] clocks idle cycles.
+//! Timing (the system's contract): a single access takes three clock cycles, the access cycle,
+//! the cycle in which the register map sees it (the system registers its inputs) and the
+//! response cycle; a burst issues one access a cycle and takes `n + 2` cycles (each response
+//! is read in the cycle of the access two after it). [`Bus::tick`] clocks idle cycles.
 
 use crate::sim::clock::Period;
 use crate::sim::harness::{Harness, HarnessError};
@@ -25,6 +26,10 @@ enum Access {
 
 /// The response the system gave in a cycle (`None`: no `ack`).
 type Response = Option<Result<u32, BusError>>;
+
+/// The cycles from an access to its response: the system's input stage registers the access,
+/// the register map answers it the cycle after.
+pub const RESPONSE_LATENCY: usize = 2;
 
 /// The RTL system (its data RAM `2^A` dwords) on the driver's bus. Built and used on one
 /// thread with [`crate::sim::twin::RTL_STACK`] of stack (the block is large).
@@ -121,20 +126,21 @@ impl<const A: usize> RtlBus<A> {
         })
     }
 
-    /// Accesses one a cycle, each response handed to `done` with the access's index; stops
-    /// at the first refusal (the accesses after it were issued and are refused alike: the
-    /// windows do not move on a refusal).
+    /// Accesses one a cycle, each response (in the cycle [`RESPONSE_LATENCY`] after its
+    /// access) handed to `done` with the access's index; stops at the first refusal (the
+    /// accesses after it were issued and are refused alike: the windows do not move on a
+    /// refusal).
     fn burst(
         &mut self,
         n: usize,
         access: impl Fn(usize) -> Access,
         mut done: impl FnMut(usize, u32),
     ) -> Result<(), BusError> {
-        for i in 0..=n {
+        for i in 0..n + RESPONSE_LATENCY {
             let r = self.step((i < n).then(|| access(i)));
-            if i > 0 {
+            if i >= RESPONSE_LATENCY {
                 let w = self.expect(r)?;
-                done(i - 1, w);
+                done(i - RESPONSE_LATENCY, w);
             }
         }
         Ok(())

@@ -559,11 +559,7 @@ pub fn run_suite(
     let cfg = base_config(o).map_err(|e| (2, e))?;
     let kernels = load(o, &cfg)?;
     let points = plan(o, kernels.len()).map_err(|e| (2, e))?;
-    let jobs = match o.jobs {
-        Some(0) => return Err((2, "--jobs 0: use at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let jobs = super::sweep::jobs(o.jobs).map_err(|e| (2, e))?;
     start(points.len() as u64);
     Ok(parallel(
         &points,

@@ -403,6 +403,20 @@ fn progress(done: usize, total: usize, label: &str) {
     }
 }
 
+/// The machine's cores: the number of jobs of a parallel command unless `--jobs` says.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The jobs `--jobs` asks for, else [`default_jobs`]; `--jobs 0` is refused (a usage error).
+pub fn jobs(asked: Option<usize>) -> Result<usize, String> {
+    match asked {
+        Some(0) => Err("--jobs 0: use at least 1".into()),
+        Some(n) => Ok(n),
+        None => Ok(default_jobs()),
+    }
+}
+
 /// `f` of every item over `jobs` threads (at least 1, at most one per item); `done(n, i, r)`
 /// is called on this thread as each finishes (`n` finished so far, `i` the item's index). The
 /// results come back in the items' order.
@@ -637,11 +651,7 @@ pub fn summary(runs: &[Run], csv: &Path) -> String {
 /// a check or the CSV could not be written.
 pub fn sweep(o: &SweepOpts) -> Result<(), (u8, String)> {
     let points = plan(o).map_err(|e| (2, e))?;
-    let jobs = match o.jobs {
-        Some(0) => return Err((2, "--jobs 0: use at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let jobs = jobs(o.jobs).map_err(|e| (2, e))?;
     let csv_err = |e: std::io::Error| format!("{}: {e}", o.csv.display());
     let mut file = File::create(&o.csv).map_err(|e| (2, csv_err(e)))?;
     let runs = execute(points, jobs, !o.quiet);

@@ -31,7 +31,8 @@ pub struct CuSystem<const A: usize> {
     pub addr: Signal<In, Bits<32>>,
     /// Write data.
     pub wdata: Signal<In, Bits<32>>,
-    /// The response to the previous cycle's access.
+    /// The response to the access of two cycles before (the input stage's cycle, then the
+    /// register map's).
     pub ack: Signal<Out, Bit>,
     /// It is the bus error response.
     pub err: Signal<Out, Bit>,
@@ -62,6 +63,18 @@ pub struct CuSystem<const A: usize> {
     mem: FixedMemory<A>,
     /// The code word a `CODE_DATA` read fetched (the window's cycle of read latency).
     code_q: DFF<Bits<32>>,
+    /// The input stage: `reset`, `rd`, `wr`, `addr` and `wdata` registered at the edge that
+    /// ends their cycle, so that no logic inside depends on an input within the cycle (the
+    /// register map sees an access the cycle after it, and answers the cycle after that).
+    rst: DFF<Bit>,
+    /// `rd`, registered.
+    bus_rd: DFF<Bit>,
+    /// `wr`, registered.
+    bus_wr: DFF<Bit>,
+    /// `addr`, registered.
+    bus_addr: DFF<Bits<32>>,
+    /// `wdata`, registered.
+    bus_wdata: DFF<Bits<32>>,
     /// The compute unit's fault is a PC past the code.
     oob: Signal<Local, Bit>,
     code_bytes: Constant<Bits<32>>,
@@ -120,6 +133,11 @@ impl<const A: usize> Default for CuSystem<A> {
             // Every word initialised: the Verilog never reads an unknown value.
             mem: Default::default(),
             code_q: Default::default(),
+            rst: Default::default(),
+            bus_rd: Default::default(),
+            bus_wr: Default::default(),
+            bus_addr: Default::default(),
+            bus_wdata: Default::default(),
             oob: Default::default(),
             code_bytes: k(u64::from(CODE_BYTES)),
             mem_bytes: k(4 << A),
@@ -153,7 +171,12 @@ impl<const A: usize> Logic for CuSystem<A> {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets; the CTRL reset bit resets the compute unit and the launch.
-        dff_setup!(self, clock, code_q);
+        dff_setup!(self, clock, code_q, rst, bus_rd, bus_wr, bus_addr, bus_wdata);
+        self.rst.d.next = self.reset.val();
+        self.bus_rd.d.next = self.rd.val();
+        self.bus_wr.d.next = self.wr.val();
+        self.bus_addr.d.next = self.addr.val();
+        self.bus_wdata.d.next = self.wdata.val();
         self.map.clock.next = self.clock.val();
         self.sub.clock.next = self.clock.val();
         self.div.clock.next = self.clock.val();
@@ -161,23 +184,23 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.cu.clock.next = self.clock.val();
         self.mem.clock.next = self.clock.val();
         // A launch drops the requests of an earlier one still in flight (after a fault).
-        self.mem.reset.next = self.reset.val() | self.map.stop.val() | self.cu.launch.val();
-        self.map.reset.next = self.reset.val();
-        self.sub.reset.next = self.reset.val();
-        self.div.reset.next = self.reset.val() | self.map.stop.val();
-        self.ctl.reset.next = self.reset.val() | self.map.stop.val();
-        self.cu.reset.next = self.reset.val() | self.map.stop.val();
+        self.mem.reset.next = self.rst.q.val() | self.map.stop.val() | self.cu.launch.val();
+        self.map.reset.next = self.rst.q.val();
+        self.sub.reset.next = self.rst.q.val();
+        self.div.reset.next = self.rst.q.val() | self.map.stop.val();
+        self.ctl.reset.next = self.rst.q.val() | self.map.stop.val();
+        self.cu.reset.next = self.rst.q.val() | self.map.stop.val();
 
         // The bus: the sub-kernel registers answer their offsets, the register map the rest.
-        self.sub.rd.next = self.rd.val();
-        self.sub.wr.next = self.wr.val();
-        self.sub.addr.next = self.addr.val();
-        self.sub.wdata.next = self.wdata.val();
+        self.sub.rd.next = self.bus_rd.q.val();
+        self.sub.wr.next = self.bus_wr.q.val();
+        self.sub.addr.next = self.bus_addr.q.val();
+        self.sub.wdata.next = self.bus_wdata.q.val();
         self.sub.locked.next = self.ctl.status.val() == self.st_busy.val();
-        self.map.rd.next = self.rd.val() & !self.sub.hit.val();
-        self.map.wr.next = self.wr.val() & !self.sub.hit.val();
-        self.map.addr.next = self.addr.val();
-        self.map.wdata.next = self.wdata.val();
+        self.map.rd.next = self.bus_rd.q.val() & !self.sub.hit.val();
+        self.map.wr.next = self.bus_wr.q.val() & !self.sub.hit.val();
+        self.map.addr.next = self.bus_addr.q.val();
+        self.map.wdata.next = self.bus_wdata.q.val();
         self.ack.next = self.map.ack.val() | self.sub.ack.val();
         self.err.next = self.map.err.val() | self.sub.err.val();
         self.err_code.next = self.map.err_code.val() | self.sub.err_code.val();

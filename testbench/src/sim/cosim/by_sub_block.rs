@@ -24,11 +24,17 @@ fn synth_of(m: &str) -> String {
     format!("synth -flatten -noshare -noabc -top {m}")
 }
 
-/// For each module of `modules`, the index of an earlier one whose module tree (the module and
-/// every module named below it) is the same text but for the name prefix, if any.
-pub fn twins(verilog: &str, modules: &[String]) -> Vec<Option<usize>> {
+/// Each module of `modules` with every module named below it (its module tree), as one text
+/// with the module's own name replaced, so that two trees that differ only in the name prefix
+/// are the same text.
+pub fn trees(verilog: &str, modules: &[String]) -> Vec<String> {
     let texts = module_texts(verilog);
-    let trees: Vec<String> = modules.iter().map(|m| tree(&texts, m)).collect();
+    modules.iter().map(|m| tree(&texts, m)).collect()
+}
+
+/// For each tree of `trees` ([`trees`]), the index of an earlier one with the same text, if
+/// any.
+pub fn twins(trees: &[String]) -> Vec<Option<usize>> {
     (0..trees.len())
         .map(|i| (0..i).find(|&j| trees[j] == trees[i]))
         .collect()
@@ -79,13 +85,13 @@ pub fn synth(
 ) -> Result<SynthReport, ToolError> {
     let verilog = std::fs::read_to_string(dir.join("top.v"))?;
     let modules = sub_blocks(&verilog);
-    let twin = twins(&verilog, &modules);
-    let texts = module_texts(&verilog);
+    let trees = trees(&verilog, &modules);
+    let twin = twins(&trees);
     let mut runs: Vec<Option<usize>> = (0..modules.len())
         .filter(|&i| twin[i].is_none())
         .map(Some)
         .collect();
-    runs.sort_by_key(|r| r.map(|i| std::cmp::Reverse(tree(&texts, &modules[i]).len())));
+    runs.sort_by_key(|r| r.map(|i| std::cmp::Reverse(trees[i].len())));
     runs.push(None);
     let total = runs.len();
     let name = |r: &Option<usize>| r.map_or("top", |i| modules[i].as_str()).to_string();
@@ -172,7 +178,7 @@ mod tests {
     fn a_sub_block_with_the_same_tree_is_a_twin() {
         let modules = sub_blocks(TOP_V);
         assert_eq!(modules, ["top$u0", "top$u1", "top$u2"]);
-        assert_eq!(twins(TOP_V, &modules), [None, Some(0), None]);
+        assert_eq!(twins(&trees(TOP_V, &modules)), [None, Some(0), None]);
     }
 
     #[test]

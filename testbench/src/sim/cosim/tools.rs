@@ -328,7 +328,7 @@ pub struct SynthReport {
 /// `synth` command ([`SynthScript::BySubBlock`]: on every core).
 pub fn yosys_synth(dir: &Path, script: SynthScript) -> Result<SynthReport, ToolError> {
     if script == SynthScript::BySubBlock {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::cu::sweep::default_jobs();
         return super::by_sub_block::synth(dir, cores, |_, _, _| {});
     }
     let (cells, stat) = yosys_run(dir, &script.script(), "top")?;

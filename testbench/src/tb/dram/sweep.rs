@@ -93,7 +93,7 @@ pub fn parallel<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> Result<R, String> + Sync,
 ) -> Result<Vec<R>, String> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::cu::sweep::default_jobs();
     let chunk = items.len().div_ceil(cores).max(1);
     let results = crossbeam::scope(|s| {
         let handles: Vec<_> = items
