@@ -217,7 +217,7 @@ pub fn cell(
 }
 
 /// Every cell of the grid on the class table `base` (see [`cell`]), computed on the machine's
-/// cores (crossbeam scoped threads).
+/// cores.
 ///
 /// # Errors
 /// The first cell's error, as [`cell`] gives it.
@@ -235,30 +235,7 @@ pub fn table(
             }
         }
     }
-    let threads = crate::cu::sweep::default_jobs();
-    let chunks: Vec<_> = jobs.chunks(jobs.len().div_ceil(threads).max(1)).collect();
-    let results: Vec<Result<Vec<Cell>, String>> = crossbeam::scope(|s| {
-        let handles: Vec<_> = chunks
-            .iter()
-            .map(|chunk| {
-                s.spawn(move |_| {
-                    chunk
-                        .iter()
-                        .map(|&(v, l, w)| cell(base, v, l, w, policy))
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err("a worker panicked".into())))
-            .collect()
-    })
-    .map_err(|_| "a worker panicked".to_string())?;
-    results.into_iter().try_fold(Vec::new(), |mut all, r| {
-        all.extend(r?);
-        Ok(all)
-    })
+    crate::cu::sweep::try_parallel(&jobs, |&(v, l, w)| cell(base, v, l, w, policy))
 }
 
 /// The table as text: one row per (variant, latency), one column per warp count, like Table 4.

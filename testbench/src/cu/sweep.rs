@@ -455,6 +455,22 @@ pub fn parallel<T: Sync, R: Send>(
         .collect()
 }
 
+/// [`parallel`] for a fallible `f` on every core: the results in the items' order, or the
+/// first error in that order (a panic of `f` is an error naming it).
+pub fn try_parallel<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> Result<R, String> + Sync,
+) -> Result<Vec<R>, String> {
+    parallel(
+        items,
+        default_jobs(),
+        |x| catch_panic(|| f(x)),
+        |_, _, _| {},
+    )
+    .into_iter()
+    .collect()
+}
+
 /// A panic of `f` as an `Err` naming it.
 pub fn catch_panic<R>(f: impl FnOnce() -> Result<R, String>) -> Result<R, String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|e| {

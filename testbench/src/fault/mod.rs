@@ -85,7 +85,7 @@ impl Campaign {
     /// `n` injections from `seed` over every core; `tick` is called after each.
     pub fn run(&self, n: u64, seed: u64, tick: impl Fn() + Sync) -> Result<Tally, String> {
         let ids: Vec<u64> = (0..n).collect();
-        let outcomes = crate::tb::dram::sweep::parallel(&ids, |&i| {
+        let outcomes = crate::cu::sweep::try_parallel(&ids, |&i| {
             let (at, target) = self.draw(seed, i);
             let r = self.inject(at, target).map(|(o, _)| o);
             tick();

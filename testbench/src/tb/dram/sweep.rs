@@ -4,6 +4,7 @@
 
 use super::bound::{tid, worst_bursts, FRONT_END};
 use super::run::run;
+use crate::cu::sweep::try_parallel;
 use rtgpu_hw::dram::model::{DramModel, Request};
 use rtgpu_hw::dram::Part;
 use serde::Serialize;
@@ -59,7 +60,7 @@ pub fn sweep(part: &Part, write: bool, words: u32) -> Result<Sweep, String> {
         classes.entry(class(a, words)).or_insert(a);
     }
     let reps: Vec<(u32, u32)> = classes.iter().map(|(&k, &a)| (a, k.1)).collect();
-    let lids = parallel(&reps, |&(addr, _)| lid(part, write, addr, words))?;
+    let lids = try_parallel(&reps, |&(addr, _)| lid(part, write, addr, words))?;
     let by_class: BTreeMap<(u32, u32), u32> = classes.keys().copied().zip(lids).collect();
     let mut out = Sweep {
         words,
@@ -86,34 +87,6 @@ pub fn sweep(part: &Part, write: bool, words: u32) -> Result<Sweep, String> {
 fn class(a: u32, words: u32) -> (u32, u32) {
     let first = a / 16;
     (first, (a + words - 1) / 16 - first + 1)
-}
-
-/// Maps `f` over `items` on every core (crossbeam scoped threads), keeping the order.
-pub fn parallel<T: Sync, R: Send>(
-    items: &[T],
-    f: impl Fn(&T) -> Result<R, String> + Sync,
-) -> Result<Vec<R>, String> {
-    let cores = crate::cu::sweep::default_jobs();
-    let chunk = items.len().div_ceil(cores).max(1);
-    let results = crossbeam::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|c| s.spawn(|_| c.iter().map(&f).collect::<Result<Vec<R>, String>>()))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a sweep thread panicked".into()))
-            })
-            .collect::<Vec<_>>()
-    })
-    .map_err(|_| "a sweep thread panicked".to_string())?;
-    let mut out = Vec::with_capacity(items.len());
-    for r in results {
-        out.extend(r?);
-    }
-    Ok(out)
 }
 
 /// Sweeps of `b`-burst requests (16·b words) for every b in `bursts`.
@@ -196,7 +169,7 @@ pub fn tile_sweep(
         classes.entry(touched(a, words, rows, period)).or_insert(a);
     }
     let reps: Vec<u32> = classes.values().copied().collect();
-    let runs = parallel(&reps, |&a| {
+    let runs = try_parallel(&reps, |&a| {
         tile_lid(part, &Request::tile(write, a, words, period, rows))
     })?;
     let by_class: BTreeMap<&(u32, Vec<u32>), (u32, u64)> = classes.keys().zip(runs).collect();
