@@ -107,10 +107,17 @@
 //! cycle. The behavioural unit visits the units in an order that turns every cycle (unit 1
 //! first in the launch's first cycle): the top's `rot` register. The memory pipe, the LDS and
 //! the split/merge unit's command port go to the first unit that takes them; the second sees
-//! them taken (its issue control's `pipe_mem`, `pipe_lds`, `port_free`) and issues another
-//! context or none; after the first unit's error, or in the cycle that finds the split/merge
-//! unit's error, it does not issue (the behavioural unit stops visiting units once the launch
-//! has failed).
+//! them taken (its issue control's `block`) and issues another context or none; in the cycle
+//! that finds the split/merge unit's error it does not issue, and after the first unit's
+//! error in the cycle its issue is dropped (the behavioural unit stops visiting units once the
+//! launch has failed).
+//!
+//! The order has no combinational loop: each unit's issue control picks its context twice,
+//! as the unit visited first (`f_grant`, with nothing blocked) and as the second (blocked by
+//! what the other unit's `f_grant` takes), and the order register chooses. The second unit's
+//! grant does not wait for the first one's error either: it stands, and the top drops what it
+//! would make visible (its issue probe, its memory request, its faults), so that the first
+//! unit's error, which comes through the shared memory and LDS fault checks, feeds no grant.
 //!
 //! # Ports
 //!

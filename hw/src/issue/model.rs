@@ -95,15 +95,26 @@ impl IssueModel {
                 return Verdict::No(stall::WAITCNT)
             }
             _ => false,
-        };
+        } || e.block;
         match structural {
             true => Verdict::No(stall::STRUCTURAL),
             false => Verdict::Yes,
         }
     }
 
-    /// The scheduler's inputs, the outputs but the grant, and the states after the events.
+    /// The scheduler's inputs, the outputs but the grants, and the states after the events;
+    /// the first grant's (with every `block` low) pick.
     fn evaluate(&self, i: &IssueIn) -> (SchedIn, IssueOut) {
+        let (si, mut out) = self.evaluate_blocked(i);
+        let mut free = i.clone();
+        free.ctx.iter_mut().for_each(|e| e.block = false);
+        let f = self.sched.outputs(&self.evaluate_blocked(&free).0);
+        (out.f_valid, out.f_grant) = (f.grant_valid, f.grant);
+        (si, out)
+    }
+
+    /// [`Self::evaluate`] without the first grant.
+    fn evaluate_blocked(&self, i: &IssueIn) -> (SchedIn, IssueOut) {
         let mut si = SchedIn {
             reset: i.reset,
             ..SchedIn::default()

@@ -387,3 +387,70 @@ fn random_kernels_split_under_dws_and_pws() {
         assert!(splits > 0, "{mode:?}: {splits}");
     }
 }
+
+/// PWS, one wavefront: the split's halves leave `s_barrier` in the same cycle, branch apart on
+/// `s_cbranch_execz` (the child, without lanes under the split's EXEC, takes it and restores
+/// EXEC), and issue in the same cycle again: the parent (unit 0) an illegal word, the child
+/// (unit 1) a store of its 32 lanes. With `nops` more cycles before the branch, the rotating order
+/// visits the other unit first. When the parent's error comes first, the behavioural unit does
+/// not visit the child: the RTL's child, whose grant does not wait for the other unit's error,
+/// must drop its store and its issue. When the child comes first, its store is made and the
+/// parent's error follows. Both orders must happen (one memory with the stores, one without);
+/// mutation caught: the child's squash removed from the memory request (`vreq`). On the
+/// Verilator build: rust-hdl's simulation of the top does not release this barrier of the two
+/// halves (the Verilator build and the behavioural unit do), which is left open.
+#[test]
+fn a_first_units_error_drops_the_second_units_issue() {
+    let mut stored = Vec::new();
+    for nops in 0..2 {
+        let text = format!(
+            "// @grid 64\n// @wg 64\n// @args zero:grid\n.text\n\
+             s_load_dwordx2 s[8:9], s[0:1], 0x0\n\
+             v_lshlrev_b32 v1, 2, v0\n\
+             s_waitcnt lgkmcnt(0)\n\
+             v_mov_b32 v3, s9\n\
+             v_add_u32 v2, vcc, s8, v1\n\
+             v_addc_u32 v3, vcc, 0, v3, vcc\n\
+             v_cmp_gt_u32 vcc, 32, v0\n\
+             s_waitcnt 0\n\
+             split vcc_lo, vcc_hi\n\
+             s_and_saveexec_b64 s[6:7], vcc\n\
+             s_barrier\n\
+             {}\
+             s_cbranch_execz child\n\
+             s_nop 0\n\
+             s_nop 7\n\
+             s_endpgm\n\
+             child:\n\
+             s_mov_b64 exec, s[6:7]\n\
+             flat_store_dword v[2:3], v0\n\
+             s_endpgm\n",
+            "s_nop 0\n".repeat(nops)
+        );
+        let meta = KernelMeta::parse(&text).unwrap();
+        let mut code = assemble(&text, "squash").unwrap().words();
+        // The parent's `s_nop 7` becomes an illegal word.
+        let at = code.iter().position(|&w| w == 0xBF80_0007).unwrap();
+        code[at] = 0xFFFF_FFFF;
+        let image = Image::build(&meta.args, Dims { grid: 64, wg: 64 }, 1);
+        let l = TopLaunch {
+            grid: 64,
+            wg: 64,
+            kernarg: image.kernarg,
+            policy: Policy::Gto,
+            mode: Mode::Pws,
+        };
+        let b = run_behavioural(&code, &l, &image.mem, LIMIT).unwrap();
+        assert!(
+            b.fault.is_some(),
+            "{nops} nops: the behavioural launch faults"
+        );
+        let r = run_rtl(&code, &l, &image.mem, Engine::Verilator, LIMIT).unwrap();
+        if let Some(d) = first_difference(&b, &r) {
+            panic!("{nops} nops: {d}");
+        }
+        stored.push(b.mem != image.mem);
+    }
+    stored.sort();
+    assert_eq!(stored, [false, true], "both visiting orders");
+}

@@ -3,7 +3,9 @@
 //!
 //! 1. [`Design`] names the Verilog module `top` and lists its ports ([`Port`]).
 //! 2. [`build`] wraps `top` in a module `vtop` whose inputs are packed into one bus `in_bus`
-//!    (and outputs into `out_bus`, clocks kept as `clk_N`), runs `verilator --cc`, builds the
+//!    (and outputs into `out_bus`, clocks kept as `clk_N`), splits rust-hdl's `always @(*)`
+//!    blocks into independent ones of the same meaning (module `split`: Verilator would see
+//!    each block with a combinational sub-block as a loop), runs `verilator --cc`, builds the
 //!    model and Verilator's runtime through the generated `Vvtop.mk`, compiles a small C shim
 //!    and links a shared library. The result is cached under the cache directory, keyed by a
 //!    hash of the Verilog, the ports and the flags: a second build of the same design starts no
@@ -23,6 +25,7 @@ mod builder;
 mod gen;
 mod guard;
 mod model;
+mod split;
 
 pub use builder::{build, BuildError, BuildOptions, Built, Tools};
 pub use model::{fold, Model, ModelError, Trace};

@@ -184,7 +184,7 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.cu.clock.next = self.clock.val();
         self.mem.clock.next = self.clock.val();
         // A launch drops the requests of an earlier one still in flight (after a fault).
-        self.mem.reset.next = self.rst.q.val() | self.map.stop.val() | self.cu.launch.val();
+        self.mem.reset.next = self.rst.q.val() | self.map.stop.val() | self.ctl.launch.val();
         self.map.reset.next = self.rst.q.val();
         self.sub.reset.next = self.rst.q.val();
         self.div.reset.next = self.rst.q.val() | self.map.stop.val();

@@ -5,6 +5,7 @@
 use super::age_rank::AgeRank;
 use super::branch::BranchTarget;
 use super::salu_operands::SaluOperands;
+use super::takes::Takes;
 use super::valu_operands::ValuOperands;
 use crate::hdl::k;
 use crate::isa::rtl::insn_fields::InsnFields;
@@ -20,9 +21,12 @@ use rust_hdl::prelude::*;
 /// `s_swappc_b64`'s link go to its three register write ports at the edge; a VALU instruction
 /// goes into the unit's VALU (four quarters, [`crate::valu`]) through its VGPR ports. The
 /// shared resources (the memory pipe, the LDS, the split/merge unit's command port) are the
-/// top's: it tells the unit whether another unit took them earlier in the cycle
-/// (`pipe_mem`, `pipe_lds`, `port_free`) and takes the unit's `flat`, `smem`, `ds`, `pws`,
-/// `endpgm` and `barrier` flags with the granted context's state (`g_*`).
+/// top's: it tells the unit what is taken before any unit's issue (`pipe_lds`, `port_free`),
+/// whether the unit is visited `second` and what the unit visited first takes (`o_mem`,
+/// `o_lds`, `o_cmd`, from that unit's `f_*`), and takes the unit's `flat`, `smem`, `ds`,
+/// `pws`, `endpgm` and `barrier` flags with the granted context's state (`g_*`). The unit's
+/// `f_*` come from its grant as the unit visited first ([`super::takes::Takes`]), so that
+/// neither unit's grant depends combinationally on its own.
 #[derive(LogicBlock)]
 pub struct IssueUnit<const C: usize> {
     /// Core clock.
@@ -45,12 +49,26 @@ pub struct IssueUnit<const C: usize> {
     pub issue_period: Signal<In, Bits<8>>,
     /// The launch splits (`split`/`merge` act and take the command port).
     pub split_on: Signal<In, Bit>,
-    /// The memory pipe is taken this cycle (FLAT and SMEM stall).
-    pub pipe_mem: Signal<In, Bit>,
-    /// The LDS is taken this cycle (DS instructions stall).
+    /// The LDS is still busy with an earlier cycle's DS instruction (DS instructions stall).
     pub pipe_lds: Signal<In, Bit>,
-    /// The split/merge unit's command port is free this cycle.
+    /// No dispatch takes the split/merge unit's command port this cycle.
     pub port_free: Signal<In, Bit>,
+    /// The unit is visited second this cycle.
+    pub second: Signal<In, Bit>,
+    /// The unit visited first takes the memory pipe (its `f_mem`).
+    pub o_mem: Signal<In, Bit>,
+    /// It takes the LDS (its `f_lds`).
+    pub o_lds: Signal<In, Bit>,
+    /// It takes the command port (its `f_cmd`).
+    pub o_cmd: Signal<In, Bit>,
+    /// Bit `c`: a `merge` of context `c` would command (its split really split).
+    pub mcmd: Signal<In, Bits<C>>,
+    /// The unit's grant as the unit visited first takes the memory pipe.
+    pub f_mem: Signal<Out, Bit>,
+    /// It takes the LDS.
+    pub f_lds: Signal<Out, Bit>,
+    /// It takes the command port.
+    pub f_cmd: Signal<Out, Bit>,
     /// Contexts a dispatch or a split's copy starts at this edge.
     pub start: Signal<In, Bits<C>>,
     /// Contexts that leave (a merged child).
@@ -216,6 +234,8 @@ pub struct IssueUnit<const C: usize> {
     pub g_pend: Signal<Out, Bits<16>>,
     /// Issue control.
     issue: Issue<C>,
+    /// The visiting order's blocks and takes.
+    takes: Takes<C>,
     /// The contexts' age ranks (greedy-then-oldest).
     ranks: AgeRank<C>,
     /// The issuing instruction's fields.
@@ -285,7 +305,14 @@ impl<const C: usize> Default for IssueUnit<C> {
             lat_branch: Default::default(),
             issue_period: Default::default(),
             split_on: Default::default(),
-            pipe_mem: Default::default(),
+            second: Default::default(),
+            o_mem: Default::default(),
+            o_lds: Default::default(),
+            o_cmd: Default::default(),
+            mcmd: Default::default(),
+            f_mem: Default::default(),
+            f_lds: Default::default(),
+            f_cmd: Default::default(),
             pipe_lds: Default::default(),
             port_free: Default::default(),
             start: Default::default(),
@@ -370,6 +397,7 @@ impl<const C: usize> Default for IssueUnit<C> {
             g_alone: Default::default(),
             g_pend: Default::default(),
             issue: Default::default(),
+            takes: Default::default(),
             ranks: Default::default(),
             fields: Default::default(),
             sops: Default::default(),
@@ -435,7 +463,7 @@ impl<const C: usize> Logic for IssueUnit<C> {
         self.issue.lat_branch.next = self.lat_branch.val();
         self.issue.issue_period.next = self.issue_period.val();
         self.issue.split_on.next = self.split_on.val();
-        self.issue.pipe_mem.next = self.pipe_mem.val();
+        self.issue.pipe_mem.next = false;
         self.issue.pipe_lds.next = self.pipe_lds.val();
         self.issue.port_free.next = self.port_free.val();
         self.issue.idu_on.next = false;
@@ -446,6 +474,20 @@ impl<const C: usize> Logic for IssueUnit<C> {
         self.issue.bar_release.next = self.bar_release.val();
         self.issue.hold.next = self.hold.val();
         self.issue.gport_free.next = self.all_c.val();
+        // The visiting order: what the first unit took blocks this unit's contexts when it
+        // is second; what this unit's first-visited grant takes.
+        self.takes.second.next = self.second.val();
+        self.takes.o_mem.next = self.o_mem.val();
+        self.takes.o_lds.next = self.o_lds.val();
+        self.takes.o_cmd.next = self.o_cmd.val();
+        self.takes.split_on.next = self.split_on.val();
+        self.takes.mcmd.next = self.mcmd.val();
+        self.takes.f_valid.next = self.issue.f_valid.val();
+        self.takes.f_grant.next = self.issue.f_grant.val();
+        self.issue.block.next = self.takes.block.val();
+        self.f_mem.next = self.takes.f_mem.val();
+        self.f_lds.next = self.takes.f_lds.val();
+        self.f_cmd.next = self.takes.f_cmd.val();
         for c in 0..C {
             self.ranks.age[c].next = self.age[c].val();
             self.issue.vm_ret[c].next = self.vm_ret[c].val();
@@ -454,6 +496,9 @@ impl<const C: usize> Logic for IssueUnit<C> {
                 self.issue.lgkm_ret[c].next = self.lgkm_ret[c].val() + self.one8.val();
             }
             self.issue.unit[c].next = self.fu[c].val();
+            self.takes.fu[c].next = self.fu[c].val();
+            self.takes.bad[c].next = self.bad[c].val();
+            self.takes.w0[c].next = self.w0[c].val();
             self.issue.opcode[c].next = self.w0[c].val().get_bits::<8>(16) & self.m7.val();
             self.issue.imm[c].next = self.w0[c].val().get_bits::<16>(0);
             self.issue.illegal[c].next = self.bad[c].val();

@@ -14,6 +14,7 @@ pub mod mem_request;
 pub mod mem_return;
 pub mod salu_operands;
 pub mod split_ctl;
+pub mod takes;
 pub mod top;
 pub mod valu_operands;
 pub mod wave_init;

@@ -59,6 +59,9 @@ pub struct SplitCtl<const C: usize> {
     pub fault_pending: [Signal<Out, Bit>; ISSUES],
     /// The issue stops the launch: the split stack is full.
     pub fault_overflow: [Signal<Out, Bit>; ISSUES],
+    /// Bit `c`: a `merge` of context `c` this cycle would command (its stack is empty, or its
+    /// top bit, after this cycle's denial, is 1); from the registers and `denied` alone.
+    pub mcmd: Signal<Out, Bits<C>>,
     /// Each context's stack, the innermost split in bit 0.
     bits: [DFF<Bits<64>>; C],
     /// Each context's stack depth.
@@ -80,6 +83,9 @@ pub struct SplitCtl<const C: usize> {
     push: [Signal<Local, Bit>; ISSUES],
     pop: [Signal<Local, Bit>; ISSUES],
     kc: [Constant<Bits<8>>; C],
+    /// Context `c`'s bit of a mask; the empty mask.
+    onehot: [Constant<Bits<C>>; C],
+    z_c: Constant<Bits<C>>,
     full: Constant<Bits<7>>,
     one7: Constant<Bits<7>>,
     one64: Constant<Bits<64>>,
@@ -121,6 +127,9 @@ impl<const C: usize> Default for SplitCtl<C> {
             push: array_init::array_init(|_| Default::default()),
             pop: array_init::array_init(|_| Default::default()),
             kc: array_init::array_init(|c| k(c as u64)),
+            onehot: array_init::array_init(|c| k(1 << c)),
+            z_c: k(0),
+            mcmd: Default::default(),
             full: k(DEPTH as u64),
             one7: k(1),
             one64: k(1),
@@ -140,6 +149,12 @@ impl<const C: usize> Logic for SplitCtl<C> {
             self.now[c].next = self.bits[c].q.val();
             if self.denied.val() & self.last_v.q.val() & (self.last.q.val() == self.kc[c].val()) {
                 self.now[c].next = self.bits[c].q.val() & !self.one64.val();
+            }
+        }
+        self.mcmd.next = self.z_c.val();
+        for c in 0..C {
+            if (self.len[c].q.val() == self.z7.val()) | self.now[c].val().get_bit(0) {
+                self.mcmd.next = self.mcmd.val() | self.onehot[c].val();
             }
         }
         // Each port: its context's stack, the checks, the command.

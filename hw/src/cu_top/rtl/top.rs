@@ -238,9 +238,22 @@ pub struct ComputeUnitTop {
     l1: Signal<Local, Bit>,
     /// The split/merge unit's command is unit 1's.
     p1: Signal<Local, Bit>,
-    /// Unit `u` stops the launch in its issue (in the cycle's order, the second unit does not
-    /// issue after the first one's error).
+    /// Unit `u` stops the launch in its issue, if it issues.
     err_u: [Signal<Local, Bit>; U],
+    /// Unit `u` is visited second this cycle.
+    second_u: [Signal<Local, Bit>; U],
+    /// Unit `u` is visited second and the first one stops the launch: the behavioural unit
+    /// does not visit it. Its grant stands (so that no grant depends on the other unit's
+    /// error), and what it would make visible is dropped: its probe, its memory request,
+    /// its errors.
+    squash: [Signal<Local, Bit>; U],
+    /// The memory instruction's unit is squashed; the DS instruction's.
+    m_squash: Signal<Local, Bit>,
+    l_squash: Signal<Local, Bit>,
+    /// Unit `u`'s view of the contexts whose `merge` would command (bit c: context 2c + u).
+    mcmd_u: [Signal<Local, Bits<C>>; U],
+    /// Unit `u`'s error, unless it is squashed.
+    fail_u: [Signal<Local, Bit>; U],
     /// The memory instruction's fields, context and registers (its unit's).
     m_opcode: Signal<Local, Bits<10>>,
     m_dst: Signal<Local, Bits<8>>,
@@ -431,6 +444,12 @@ impl Default for ComputeUnitTop {
             l1: Default::default(),
             p1: Default::default(),
             err_u: array_init::array_init(|_| Default::default()),
+            second_u: array_init::array_init(|_| Default::default()),
+            squash: array_init::array_init(|_| Default::default()),
+            m_squash: Default::default(),
+            l_squash: Default::default(),
+            mcmd_u: array_init::array_init(|_| Default::default()),
+            fail_u: array_init::array_init(|_| Default::default()),
             m_opcode: Default::default(),
             m_dst: Default::default(),
             m_src0: Default::default(),
@@ -716,33 +735,44 @@ impl Logic for ComputeUnitTop {
 
         // The cycle's order: the behavioural unit visits the units in turn, starting one
         // further every cycle. The second unit sees what the first took: the memory pipe,
-        // the LDS, the split/merge unit's command port; after the first one's error it does
-        // not issue.
-        self.unit0.pipe_mem.next =
-            self.rot.q.val() & (self.unit1.flat.val() | self.unit1.smem.val());
-        self.unit1.pipe_mem.next =
-            !self.rot.q.val() & (self.unit0.flat.val() | self.unit0.smem.val());
-        self.unit0.pipe_lds.next = self.lds.busy.val() | (self.rot.q.val() & self.unit1.ds.val());
-        self.unit1.pipe_lds.next = self.lds.busy.val() | (!self.rot.q.val() & self.unit0.ds.val());
-        self.unit0.port_free.next =
-            !self.disp.send[0].val() & !(self.rot.q.val() & self.cmd_u[1].val());
-        self.unit1.port_free.next =
-            !self.disp.send[0].val() & !(!self.rot.q.val() & self.cmd_u[0].val());
-        // (Nothing issues outside a launch; after a fault the contexts stay as they are. The
-        // behavioural unit stops visiting units after the first one once the launch has
-        // failed: on the first unit's error, or on the split/merge unit's error of the last
-        // edge, which it finds at the start of the cycle, the second unit does not issue.)
+        // the LDS, the split/merge unit's command port (the first unit's grant as the unit
+        // visited first, `f_*`); a dispatch takes the port before both, an earlier DS
+        // instruction the LDS.
+        self.second_u[0].next = self.rot.q.val();
+        self.second_u[1].next = !self.rot.q.val();
+        self.unit0.second.next = self.second_u[0].val();
+        self.unit1.second.next = self.second_u[1].val();
+        self.unit0.o_mem.next = self.unit1.f_mem.val();
+        self.unit1.o_mem.next = self.unit0.f_mem.val();
+        self.unit0.o_lds.next = self.unit1.f_lds.val();
+        self.unit1.o_lds.next = self.unit0.f_lds.val();
+        self.unit0.o_cmd.next = self.unit1.f_cmd.val();
+        self.unit1.o_cmd.next = self.unit0.f_cmd.val();
+        self.unit0.pipe_lds.next = self.lds.busy.val();
+        self.unit1.pipe_lds.next = self.lds.busy.val();
+        self.unit0.port_free.next = !self.disp.send[0].val();
+        self.unit1.port_free.next = !self.disp.send[0].val();
         for u in 0..U {
-            self.hold_u[u].next = self.zc.val();
-            if !self.running.q.val() {
-                self.hold_u[u].next = self.all_c.val();
+            self.mcmd_u[u].next = self.zc.val();
+        }
+        for c in 0..C {
+            for u in 0..U {
+                if self.sctl.mcmd.val().get_bit(2 * c + u) {
+                    self.mcmd_u[u].next = self.mcmd_u[u].val() | self.onehot[c].val();
+                }
             }
         }
-        if self.rot.q.val() & (self.err_u[1].val() | (self.group.error.val() != self.z3.val())) {
-            self.hold_u[0].next = self.all_c.val();
-        }
-        if !self.rot.q.val() & (self.err_u[0].val() | (self.group.error.val() != self.z3.val())) {
-            self.hold_u[1].next = self.all_c.val();
+        self.unit0.mcmd.next = self.mcmd_u[0].val();
+        self.unit1.mcmd.next = self.mcmd_u[1].val();
+        self.gerr.next = self.group.error.val() != self.z3.val();
+        // (Nothing issues outside a launch; after a fault the contexts stay as they are. The
+        // split/merge unit's error of the last edge, which the behavioural unit finds at the
+        // start of the cycle, holds the second unit; the first unit's error squashes it.)
+        for u in 0..U {
+            self.hold_u[u].next = self.zc.val();
+            if !self.running.q.val() | (self.second_u[u].val() & self.gerr.val()) {
+                self.hold_u[u].next = self.all_c.val();
+            }
         }
         self.unit0.hold.next = self.hold_u[0].val();
         self.unit1.hold.next = self.hold_u[1].val();
@@ -902,6 +932,31 @@ impl Logic for ComputeUnitTop {
             self.p_value.next = self.value_u[1].val();
         }
 
+        // Each unit's error at issue: its own, or the shared units' fault on its instruction.
+        self.err_u[0].next = self.unit0.error.val()
+            | ((self.unit0.flat.val() | self.unit0.smem.val()) & self.mreq.fault.val())
+            | (self.unit0.ds.val() & self.lcheck.fault.val())
+            | self.sctl.fault_pending[0].val()
+            | self.sctl.fault_overflow[0].val();
+        self.err_u[1].next = self.unit1.error.val()
+            | ((self.unit1.flat.val() | self.unit1.smem.val()) & self.mreq.fault.val())
+            | (self.unit1.ds.val() & self.lcheck.fault.val())
+            | self.sctl.fault_pending[1].val()
+            | self.sctl.fault_overflow[1].val();
+        self.squash[0].next = self.second_u[0].val() & self.err_u[1].val();
+        self.squash[1].next = self.second_u[1].val() & self.err_u[0].val();
+        for u in 0..U {
+            self.fail_u[u].next = self.err_u[u].val() & !self.squash[u].val();
+        }
+        self.m_squash.next = self.squash[0].val();
+        if self.m1.val() {
+            self.m_squash.next = self.squash[1].val();
+        }
+        self.l_squash.next = self.squash[0].val();
+        if self.l1.val() {
+            self.l_squash.next = self.squash[1].val();
+        }
+
         // The memory port: FLAT and SMEM requests in the issue cycle, the returns.
         for p in 0..3 {
             self.vgprs.x_slot[p].next = self.m_wf.val();
@@ -928,11 +983,11 @@ impl Logic for ComputeUnitTop {
         }
         self.mreq.sop.next = self.m_opcode.val().get_bits::<2>(0);
         self.mreq.words.next = self.mem_words.val();
-        self.vreq.next = self.mreq.vreq.val();
+        self.vreq.next = self.mreq.vreq.val() & !self.m_squash.val();
         self.vstore.next = self.mreq.vstore.val();
         self.vmask.next = self.mreq.vmask.val();
         self.vtag.next = self.mret.tag.val();
-        self.sreq.next = self.mreq.sreq.val();
+        self.sreq.next = self.mreq.sreq.val() & !self.m_squash.val();
         self.saddr.next = self.mreq.saddr.val();
         self.sn.next = self.mreq.sn.val();
         self.stag.next = self.mret.tag.val();
@@ -940,7 +995,7 @@ impl Logic for ComputeUnitTop {
         self.mret.started.next = self.born.val();
         self.mret.req_ctx.next = self.m_k.val();
         self.mret.req_dst.next = self.m_dst.val();
-        self.mret.req.next = self.mreq.vreq.val() | self.mreq.sreq.val();
+        self.mret.req.next = (self.mreq.vreq.val() | self.mreq.sreq.val()) & !self.m_squash.val();
         self.mret.vresp.next = self.vresp.val();
         self.mret.vresp_tag.next = self.vresp_tag.val();
         self.mret.vresp_store.next = self.vresp_store.val();
@@ -1129,23 +1184,11 @@ impl Logic for ComputeUnitTop {
 
         // The launch: running from `launch` until every work-group has ended or an error.
         // The split/merge unit's error of the last edge, as the behavioural unit maps it.
-        self.gerr.next = self.group.error.val() != self.z3.val();
         self.gcode.next = self.e_protocol.val();
         if self.group.error.val() <= self.pws_e_last.val() {
             self.gcode.next = bit_cast::<4, 3>(self.group.error.val()) + self.one4.val();
         }
-        // Each unit's error at issue: its own, or the shared units' fault on its instruction.
-        self.err_u[0].next = self.unit0.error.val()
-            | ((self.unit0.flat.val() | self.unit0.smem.val()) & self.mreq.fault.val())
-            | (self.unit0.ds.val() & self.lcheck.fault.val())
-            | self.sctl.fault_pending[0].val()
-            | self.sctl.fault_overflow[0].val();
-        self.err_u[1].next = self.unit1.error.val()
-            | ((self.unit1.flat.val() | self.unit1.smem.val()) & self.mreq.fault.val())
-            | (self.unit1.ds.val() & self.lcheck.fault.val())
-            | self.sctl.fault_pending[1].val()
-            | self.sctl.fault_overflow[1].val();
-        self.error.next = self.err_u[0].val() | self.err_u[1].val() | self.gerr.val();
+        self.error.next = self.fail_u[0].val() | self.fail_u[1].val() | self.gerr.val();
         self.tags.pc_ctx.next = bit_cast::<8, 7>(self.group.error_ctx.val());
         self.tags.issue[0].next = self.unit0.grant_valid.val();
         self.tags.issue[1].next = self.unit1.grant_valid.val();
@@ -1175,29 +1218,31 @@ impl Logic for ComputeUnitTop {
             self.running.d.next = false;
             self.failed.d.next = true;
             self.fpc.d.next = self.unit0.g_pc.val();
-            if self.err_u[1].val() {
+            if self.fail_u[1].val() {
                 self.fpc.d.next = self.unit1.g_pc.val();
             }
-            self.fmem.d.next = self.mreq.fault.val();
-            self.flds.d.next = self.lcheck.fault.val();
+            // (The faults of the failing unit's instruction; a squashed unit's are dropped.)
+            self.fmem.d.next = self.mreq.fault.val() & !self.m_squash.val();
+            self.flds.d.next = self.lcheck.fault.val() & !self.l_squash.val();
             self.faddr.d.next = self.mreq.fault_addr.val();
-            if self.lcheck.fault.val() {
+            if self.lcheck.fault.val() & !self.l_squash.val() {
                 self.faddr.d.next = self.lcheck.fault_addr.val();
             }
-            self.fsplit.d.next = self.sctl.fault_pending[0].val()
-                | self.sctl.fault_pending[1].val()
-                | self.sctl.fault_overflow[0].val()
-                | self.sctl.fault_overflow[1].val()
+            self.fsplit.d.next = ((self.sctl.fault_pending[0].val()
+                | self.sctl.fault_overflow[0].val())
+                & !self.squash[0].val())
+                | ((self.sctl.fault_pending[1].val() | self.sctl.fault_overflow[1].val())
+                    & !self.squash[1].val())
                 | self.gerr.val();
             self.fcode.d.next = self.e_pending.val();
             self.finfo.d.next = bit_cast::<32, 16>(self.unit0.g_pend.val());
-            if self.err_u[1].val() {
+            if self.fail_u[1].val() {
                 self.finfo.d.next = bit_cast::<32, 16>(self.unit1.g_pend.val());
             }
             if self.sctl.fault_overflow[0].val() | self.sctl.fault_overflow[1].val() {
                 self.fcode.d.next = self.e_overflow.val();
                 self.finfo.d.next = bit_cast::<32, 8>(self.unit0.rctx[0].val());
-                if self.err_u[1].val() {
+                if self.fail_u[1].val() {
                     self.finfo.d.next = bit_cast::<32, 8>(self.unit1.rctx[0].val());
                 }
             }
@@ -1229,8 +1274,8 @@ impl Logic for ComputeUnitTop {
         self.fault_split.next = self.fsplit.q.val();
         self.fault_code.next = self.fcode.q.val();
         self.fault_info.next = self.finfo.q.val();
-        self.issue_valid[0].next = self.unit0.grant_valid.val();
-        self.issue_valid[1].next = self.unit1.grant_valid.val();
+        self.issue_valid[0].next = self.unit0.grant_valid.val() & !self.squash[0].val();
+        self.issue_valid[1].next = self.unit1.grant_valid.val() & !self.squash[1].val();
         self.issue_slot[0].next = self.unit0.rctx[0].val().get_bits::<6>(0);
         self.issue_slot[1].next = self.unit1.rctx[0].val().get_bits::<6>(0);
         self.issue_pc[0].next = self.unit0.g_pc.val();

@@ -4,6 +4,7 @@
 
 use super::issue_ctx::IssueCtx;
 use crate::hdl::k;
+use crate::sched::rtl::pick::SchedPick;
 use crate::sched::WarpScheduler;
 use array_init::array_init;
 use rust_hdl::prelude::*;
@@ -53,6 +54,11 @@ pub struct Issue<const C: usize> {
     pub hold: Signal<In, Bits<C>>,
     /// Bit c: the global port takes context c's access.
     pub gport_free: Signal<In, Bits<C>>,
+    /// Bit c: an earlier issue unit of the cycle took the shared resource context c's next
+    /// instruction needs (a structural stall unless it is illegal). The other inputs give
+    /// what is taken before any unit's issue; `block` adds what the units visited earlier
+    /// took, so that the grant of the unit visited first (`f_grant`) does not depend on it.
+    pub block: Signal<In, Bits<C>>,
     /// Context c's FLAT returns this cycle.
     pub vm_ret: [Signal<In, Bits<8>>; C],
     /// Context c's SMEM/LDS returns this cycle.
@@ -73,12 +79,18 @@ pub struct Issue<const C: usize> {
     pub grant_valid: Signal<Out, Bit>,
     /// The granted context (0 when none).
     pub grant: Signal<Out, Bits<6>>,
+    /// A context would be granted with `block` low (the unit visited first).
+    pub f_valid: Signal<Out, Bit>,
+    /// That context (0 when none).
+    pub f_grant: Signal<Out, Bits<6>>,
     /// The cycle's stall reason (counted when nothing is granted).
     pub stall: Signal<Out, Bits<3>>,
     /// Bit c: context c is eligible.
     pub eligible: Signal<Out, Bits<C>>,
     /// Bit c: context c is present (pure RR's rotation).
     pub present: Signal<Out, Bits<C>>,
+    /// Bit c: context c is eligible with `block` low.
+    eligible_free: Signal<Local, Bits<C>>,
     /// The VALU busy counter.
     pub valu_busy: Signal<Out, Bits<8>>,
     /// Bit c: context c is live.
@@ -95,6 +107,8 @@ pub struct Issue<const C: usize> {
     ctx: [IssueCtx; C],
     /// The scheduler.
     sched: WarpScheduler<C>,
+    /// The scheduler's pick with `block` low, over its last grant.
+    fpick: SchedPick<C>,
     /// VALU busy counter.
     busy_r: DFF<Bits<8>>,
     /// Stall chain: element c is the smallest reason of contexts 0..=c.
@@ -133,6 +147,7 @@ impl<const C: usize> Default for Issue<C> {
             stop: Default::default(),
             bar_release: Default::default(),
             hold: Default::default(),
+            block: Default::default(),
             gport_free: Default::default(),
             vm_ret: array_init(|_| Default::default()),
             lgkm_ret: array_init(|_| Default::default()),
@@ -144,9 +159,12 @@ impl<const C: usize> Default for Issue<C> {
             age: array_init(|_| Default::default()),
             grant_valid: Default::default(),
             grant: Default::default(),
+            f_valid: Default::default(),
+            f_grant: Default::default(),
             stall: Default::default(),
             eligible: Default::default(),
             present: Default::default(),
+            eligible_free: Default::default(),
             valu_busy: Default::default(),
             live: Default::default(),
             barrier: Default::default(),
@@ -155,6 +173,7 @@ impl<const C: usize> Default for Issue<C> {
             lgkmcnt: array_init(|_| Default::default()),
             ctx: array_init(|_| Default::default()),
             sched: Default::default(),
+            fpick: Default::default(),
             busy_r: Default::default(),
             r_min: array_init(|_| Default::default()),
             any_valu: Default::default(),
@@ -176,6 +195,7 @@ impl<const C: usize> Logic for Issue<C> {
         self.sched.gto.next = self.gto.val();
         self.sched.rr.next = self.rr.val();
         self.eligible.next = self.zc.val();
+        self.eligible_free.next = self.zc.val();
         self.present.next = self.zc.val();
         self.live.next = self.zc.val();
         self.barrier.next = self.zc.val();
@@ -188,6 +208,7 @@ impl<const C: usize> Logic for Issue<C> {
             self.ctx[c].bar_release.next = self.bar_release.val().get_bit(c);
             self.ctx[c].hold.next = self.hold.val().get_bit(c);
             self.ctx[c].gport_free.next = self.gport_free.val().get_bit(c);
+            self.ctx[c].block.next = self.block.val().get_bit(c);
             self.ctx[c].vm_ret.next = self.vm_ret[c].val();
             self.ctx[c].lgkm_ret.next = self.lgkm_ret[c].val();
             self.ctx[c].unit.next = self.unit[c].val();
@@ -209,8 +230,12 @@ impl<const C: usize> Logic for Issue<C> {
             self.ctx[c].granted.next =
                 self.sched.grant_valid.val() & (self.sched.grant.val() == self.kc[c].val());
             self.sched.age[c].next = self.age[c].val();
+            self.fpick.age[c].next = self.age[c].val();
             if self.ctx[c].eligible.val() {
                 self.eligible.next = self.eligible.val() | self.bit_of[c].val();
+            }
+            if self.ctx[c].eligible_free.val() {
+                self.eligible_free.next = self.eligible_free.val() | self.bit_of[c].val();
             }
             if self.ctx[c].present.val() {
                 self.present.next = self.present.val() | self.bit_of[c].val();
@@ -230,6 +255,14 @@ impl<const C: usize> Logic for Issue<C> {
         self.sched.present.next = self.present.val();
         self.grant_valid.next = self.sched.grant_valid.val();
         self.grant.next = self.sched.grant.val();
+        self.fpick.gto.next = self.gto.val();
+        self.fpick.rr.next = self.rr.val();
+        self.fpick.eligible.next = self.eligible_free.val();
+        self.fpick.present.next = self.present.val();
+        self.fpick.last.next = self.sched.last.val();
+        self.fpick.last_valid.next = self.sched.last_valid.val();
+        self.f_valid.next = self.fpick.grant_valid.val();
+        self.f_grant.next = self.fpick.grant.val();
         // The stall reason: the smallest code, up the contexts.
         self.r_min[0].next = self.ctx[0].reason.val();
         for c in 0..(C - 1) {

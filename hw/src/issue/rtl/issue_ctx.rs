@@ -60,8 +60,14 @@ pub struct IssueCtx {
     pub idu_wait: Signal<In, Bits<16>>,
     /// The unit's VALU is busy.
     pub valu_busy: Signal<In, Bit>,
+    /// An earlier issue unit of the cycle took the shared resource the next instruction needs
+    /// (a structural stall unless the instruction is illegal).
+    pub block: Signal<In, Bit>,
     /// Eligible.
     pub eligible: Signal<Out, Bit>,
+    /// Eligible if nothing were taken earlier in the cycle (`block` low): the context as
+    /// the unit visited first sees it.
+    pub eligible_free: Signal<Out, Bit>,
     /// Present (eligible, or stalled by itself).
     pub present: Signal<Out, Bit>,
     /// Stall reason (idle when eligible or absent).
@@ -87,6 +93,8 @@ pub struct IssueCtx {
     structural: Signal<Local, Bit>,
     /// `s_waitcnt` whose counts are not reached.
     wc_wait: Signal<Local, Bit>,
+    /// The stall reason with `block` low.
+    reason_free: Signal<Local, Bits<3>>,
     /// The instruction's latency.
     lat: Signal<Local, Bits<16>>,
     /// `s_sleep`'s count, at least 1.
@@ -162,7 +170,9 @@ impl Default for IssueCtx {
             idu_ok: Default::default(),
             idu_wait: Default::default(),
             valu_busy: Default::default(),
+            block: Default::default(),
             eligible: Default::default(),
+            eligible_free: Default::default(),
             present: Default::default(),
             reason: Default::default(),
             valu_issue: Default::default(),
@@ -178,6 +188,7 @@ impl Default for IssueCtx {
             lgkm_r: Default::default(),
             structural: Default::default(),
             wc_wait: Default::default(),
+            reason_free: Default::default(),
             lat: Default::default(),
             sleep: Default::default(),
             u_valu: k(unit::VALU.into()),
@@ -269,40 +280,49 @@ impl Logic for IssueCtx {
                 | (self.lgkmcnt.val().get_bits::<4>(4) != self.z4.val())
                 | (self.lgkmcnt.val().get_bits::<4>(0) > self.imm.val().get_bits::<4>(8)));
         // The rules, lowest priority first (a later one overrides).
-        self.eligible.next = true;
-        self.reason.next = self.r_idle.val();
+        self.eligible_free.next = true;
+        self.reason_free.next = self.r_idle.val();
         if self.structural.val() {
-            self.eligible.next = false;
-            self.reason.next = self.r_struct.val();
+            self.eligible_free.next = false;
+            self.reason_free.next = self.r_struct.val();
         }
         if self.wc_wait.val() {
-            self.eligible.next = false;
-            self.reason.next = self.r_waitcnt.val();
+            self.eligible_free.next = false;
+            self.reason_free.next = self.r_waitcnt.val();
         }
         if self.illegal.val() {
-            self.eligible.next = true;
-            self.reason.next = self.r_idle.val();
+            self.eligible_free.next = true;
+            self.reason_free.next = self.r_idle.val();
         }
         if self.dep.val() != self.z16.val() {
-            self.eligible.next = false;
-            self.reason.next = self.r_dep.val();
+            self.eligible_free.next = false;
+            self.reason_free.next = self.r_dep.val();
         }
         if self.barrier.val() | self.hold.val() {
-            self.eligible.next = false;
-            self.reason.next = self.r_barrier.val();
+            self.eligible_free.next = false;
+            self.reason_free.next = self.r_barrier.val();
         }
         self.split.next = (self.state.val() == self.st_splitting.val())
             | (self.state.val() == self.st_merge_wait.val())
             | (self.state.val() == self.st_merging.val());
         if self.split.val() {
-            self.eligible.next = false;
-            self.reason.next = self.r_split.val();
+            self.eligible_free.next = false;
+            self.reason_free.next = self.r_split.val();
         }
         if !self.live.val() | ((self.state.val() != self.st_ready.val()) & !self.split.val()) {
-            self.eligible.next = false;
-            self.reason.next = self.r_idle.val();
+            self.eligible_free.next = false;
+            self.reason_free.next = self.r_idle.val();
         }
-        self.present.next = self.eligible.val() | (self.reason.val() < self.r_barrier.val());
+        self.present.next =
+            self.eligible_free.val() | (self.reason_free.val() < self.r_barrier.val());
+        // What an earlier unit took stalls an eligible, legal instruction (a structural
+        // stall, the lowest rule: `present` stays as it is).
+        self.eligible.next = self.eligible_free.val();
+        self.reason.next = self.reason_free.val();
+        if self.eligible_free.val() & self.block.val() & !self.illegal.val() {
+            self.eligible.next = false;
+            self.reason.next = self.r_struct.val();
+        }
         // The latency of the next instruction.
         self.sleep.next = (self.imm.val() & self.m7f.val()) << 6;
         if (self.imm.val() & self.m7f.val()) == self.z16.val() {

@@ -1,3 +1,4 @@
 //! The synthesizable warp scheduler.
 
+pub mod pick;
 pub mod warp_scheduler;

@@ -1,16 +1,7 @@
-//! The warp scheduler: GTO's oldest-warp search, two priority encoders and the last-granted
-//! register.
-//!
-//! LRR and pure RR share the priority encoders: they scan the eligible warps (LRR) or the
-//! present-or-eligible warps (RR) from the last granted one; RR grants the warp found only
-//! when it is eligible.
-//!
-//! GTO's oldest eligible warp (smallest age, then index) comes from a linear chain over the
-//! warps: element w holds the best of warps 0..w (none for w = 0), and warp w takes over only
-//! when it is eligible and strictly older (smaller age) than that best, so equal ages keep the
-//! lower index. One 6-bit comparator and one mux per warp; the chain is W deep (a design that
-//! needs the depth would use a comparison tree, log2 W levels).
+//! The warp scheduler: its pick ([`super::pick::SchedPick`], GTO's search and the round-robin
+//! encoders) and the last-granted register.
 
+use super::pick::SchedPick;
 use crate::hdl::k;
 use array_init::array_init;
 use rust_hdl::prelude::*;
@@ -48,36 +39,8 @@ pub struct WarpScheduler<const W: usize> {
     last_r: DFF<Bits<6>>,
     /// Some warp has been granted since reset.
     last_valid_r: DFF<Bit>,
-    /// Warp indices.
-    index_of: [Constant<Bits<6>>; W],
-    /// GTO's search, element w: some warp of 0..w is eligible (element 0: none).
-    b_valid: [Signal<Local, Bit>; W],
-    /// GTO's search, element w: the smallest age of the eligible warps of 0..w.
-    b_age: [Signal<Local, Bits<6>>; W],
-    /// GTO's search, element w: the first eligible warp of 0..w with that age.
-    b_warp: [Signal<Local, Bits<6>>; W],
-    /// Warp w is eligible and older than element w's warp (or element w has none).
-    take: [Signal<Local, Bit>; W],
-    /// The oldest eligible warp (by age, then index).
-    oldest: Signal<Local, Bits<6>>,
-    /// The warps the round-robin encoders scan: eligible (LRR, GTO) or present | eligible (RR).
-    scan: Signal<Local, Bits<W>>,
-    /// The lowest scanned warp (the round-robin wrap).
-    lowest: Signal<Local, Bits<6>>,
-    /// The lowest scanned warp is eligible.
-    lowest_e: Signal<Local, Bit>,
-    /// Some warp is eligible.
-    any_e: Signal<Local, Bit>,
-    /// The lowest scanned warp after the last granted one.
-    after: Signal<Local, Bits<6>>,
-    /// That warp is eligible.
-    after_e: Signal<Local, Bit>,
-    /// Some scanned warp comes after the last granted one.
-    any_after: Signal<Local, Bit>,
-    /// The round-robin pick (after, else lowest) is eligible.
-    pick_e: Signal<Local, Bit>,
-    /// The last granted warp is eligible again.
-    greedy: Signal<Local, Bit>,
+    /// The grant over the register's warp.
+    pick: SchedPick<W>,
     /// Sized zero.
     zero6: Constant<Bits<6>>,
 }
@@ -99,21 +62,7 @@ impl<const W: usize> Default for WarpScheduler<W> {
             last_valid: Default::default(),
             last_r: Default::default(),
             last_valid_r: Default::default(),
-            index_of: array_init(|w| k(w as u64)),
-            b_valid: array_init(|_| Default::default()),
-            b_age: array_init(|_| Default::default()),
-            b_warp: array_init(|_| Default::default()),
-            take: array_init(|_| Default::default()),
-            oldest: Default::default(),
-            scan: Default::default(),
-            lowest: Default::default(),
-            lowest_e: Default::default(),
-            any_e: Default::default(),
-            after: Default::default(),
-            after_e: Default::default(),
-            any_after: Default::default(),
-            pick_e: Default::default(),
-            greedy: Default::default(),
+            pick: Default::default(),
             zero6: k(0),
         }
     }
@@ -123,91 +72,17 @@ impl<const W: usize> Logic for WarpScheduler<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last_r, last_valid_r);
-        // GTO's search up the warps (each element written before it is read), then two
-        // priority encoders walking down so that the lowest index wins (the one-pass outer
-        // loop names W - 1 for the index expressions).
-        self.scan.next = self.eligible.val();
-        if self.rr.val() {
-            self.scan.next = self.eligible.val() | self.present.val();
+        self.pick.gto.next = self.gto.val();
+        self.pick.rr.next = self.rr.val();
+        self.pick.eligible.next = self.eligible.val();
+        self.pick.present.next = self.present.val();
+        for w in 0..W {
+            self.pick.age[w].next = self.age[w].val();
         }
-        self.any_e.next = false;
-        self.lowest.next = self.zero6.val();
-        self.lowest_e.next = false;
-        self.any_after.next = false;
-        self.after.next = self.zero6.val();
-        self.after_e.next = false;
-        self.greedy.next = false;
-        self.b_valid[0].next = false;
-        self.b_age[0].next = self.zero6.val();
-        self.b_warp[0].next = self.zero6.val();
-        for w in 0..(W - 1) {
-            self.take[w].next = self.eligible.val().get_bit(w)
-                & (!self.b_valid[w].val() | (self.age[w].val() < self.b_age[w].val()));
-            self.b_valid[w + 1].next = self.b_valid[w].val() | self.eligible.val().get_bit(w);
-            self.b_age[w + 1].next = self.b_age[w].val();
-            self.b_warp[w + 1].next = self.b_warp[w].val();
-            if self.take[w].val() {
-                self.b_age[w + 1].next = self.age[w].val();
-                self.b_warp[w + 1].next = self.index_of[w].val();
-            }
-        }
-        for top in (W - 1)..W {
-            self.take[top].next = self.eligible.val().get_bit(top)
-                & (!self.b_valid[top].val() | (self.age[top].val() < self.b_age[top].val()));
-            self.oldest.next = self.b_warp[top].val();
-            if self.take[top].val() {
-                self.oldest.next = self.index_of[top].val();
-            }
-            for j in 0..W {
-                if self.eligible.val().get_bit(top - j) {
-                    self.any_e.next = true;
-                    if self.last_valid_r.q.val()
-                        & (self.index_of[top - j].val() == self.last_r.q.val())
-                    {
-                        self.greedy.next = true;
-                    }
-                }
-                if self.scan.val().get_bit(top - j) {
-                    self.lowest.next = self.index_of[top - j].val();
-                    self.lowest_e.next = self.eligible.val().get_bit(top - j);
-                }
-            }
-            // Warps 1.. may come after the last granted one; warp 0 only before any grant.
-            for j in 0..(W - 1) {
-                if self.scan.val().get_bit(top - j)
-                    & (!self.last_valid_r.q.val()
-                        | (self.index_of[top - j].val() > self.last_r.q.val()))
-                {
-                    self.any_after.next = true;
-                    self.after.next = self.index_of[top - j].val();
-                    self.after_e.next = self.eligible.val().get_bit(top - j);
-                }
-            }
-        }
-        if self.scan.val().get_bit(0) & !self.last_valid_r.q.val() {
-            self.any_after.next = true;
-            self.after.next = self.zero6.val();
-            self.after_e.next = self.eligible.val().get_bit(0);
-        }
-        // Round robin: after the last, else wrap to the lowest. GTO: the last if eligible,
-        // else the oldest. RR grants its pick only if it is eligible.
-        self.grant.next = self.lowest.val();
-        self.pick_e.next = self.lowest_e.val();
-        if self.any_after.val() {
-            self.pick_e.next = self.after_e.val();
-        }
-        if self.gto.val() & !self.rr.val() {
-            self.grant.next = self.oldest.val();
-            if self.greedy.val() {
-                self.grant.next = self.last_r.q.val();
-            }
-        } else if self.any_after.val() {
-            self.grant.next = self.after.val();
-        }
-        self.grant_valid.next = self.any_e.val() & (!self.rr.val() | self.pick_e.val());
-        if !self.grant_valid.val() {
-            self.grant.next = self.zero6.val();
-        }
+        self.pick.last.next = self.last_r.q.val();
+        self.pick.last_valid.next = self.last_valid_r.q.val();
+        self.grant_valid.next = self.pick.grant_valid.val();
+        self.grant.next = self.pick.grant.val();
         if self.grant_valid.val() {
             self.last_r.d.next = self.grant.val();
             self.last_valid_r.d.next = true;

@@ -53,6 +53,7 @@ pub fn apply(u: &mut IssueTbBlock, i: &IssueIn) {
     u.bar_release.next = mask(|x| x.release);
     u.hold.next = mask(|x| x.hold);
     u.gport_free.next = mask(|x| x.gport_free);
+    u.block.next = mask(|x| x.block);
     for (c, x) in i.ctx.iter().enumerate().take(TB_CONTEXTS) {
         u.vm_ret[c].next = u64::from(x.vm_ret).to_bits();
         u.lgkm_ret[c].next = u64::from(x.lgkm_ret).to_bits();
@@ -72,6 +73,8 @@ pub fn read_outputs(u: &IssueTbBlock) -> IssueOut {
     IssueOut {
         grant_valid: u.grant_valid.val(),
         grant: u.grant.val().index() as u8,
+        f_valid: u.f_valid.val(),
+        f_grant: u.f_grant.val().index() as u8,
         stall: u.stall.val().index() as u8,
         eligible: u.eligible.val().index() as u64,
         present: u.present.val().index() as u64,
@@ -97,6 +100,7 @@ fn random_ctx(rng: &mut ChaCha8Rng) -> CtxIn {
         release: rng.gen_ratio(1, 6),
         hold: rng.gen_ratio(1, 30),
         gport_free: rng.gen_ratio(5, 6),
+        block: rng.gen_ratio(1, 5),
         vm_ret: if rng.gen_ratio(1, 5) {
             rng.gen_range(1..3)
         } else {
