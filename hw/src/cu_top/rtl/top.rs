@@ -224,6 +224,10 @@ pub struct ComputeUnitTop {
     free: Signal<Local, Bits<C>>,
     /// The live contexts.
     live: Signal<Local, Bits<K>>,
+    /// The contexts that issue `s_barrier` (built in a local signal: rust-hdl's simulation
+    /// reads a sub-block's input port back as its last settled value, so two arrivals of one
+    /// cycle built in the port itself kept only the last).
+    arrive: Signal<Local, Bits<K>>,
     /// The context whose `s_endpgm` issues (one-hot).
     ending: Signal<Local, Bits<K>>,
     /// Unit `u`'s view of the contexts' masks (bit c: context 2c + u).
@@ -434,6 +438,7 @@ impl Default for ComputeUnitTop {
             started: Default::default(),
             free: Default::default(),
             live: Default::default(),
+            arrive: Default::default(),
             ending: Default::default(),
             start_u: array_init::array_init(|_| Default::default()),
             stop_u: array_init::array_init(|_| Default::default()),
@@ -1109,7 +1114,7 @@ impl Logic for ComputeUnitTop {
         // `s_barrier`: a context arrives when it issues one; the live contexts before this
         // cycle's dispatch decide the release.
         self.live.next = self.zk.val();
-        self.bar.arrive.next = self.zk.val();
+        self.arrive.next = self.zk.val();
         for c in 0..C {
             if self.unit0.live.val().get_bit(c) {
                 self.live.next = self.live.val() | self.onehot_k[2 * c].val();
@@ -1123,9 +1128,10 @@ impl Logic for ComputeUnitTop {
             if (self.unit0.barrier.val() & (self.unit0.rctx[0].val() == self.kk[q].val()))
                 | (self.unit1.barrier.val() & (self.unit1.rctx[0].val() == self.kk[q].val()))
             {
-                self.bar.arrive.next = self.bar.arrive.val() | self.onehot_k[q].val();
+                self.arrive.next = self.arrive.val() | self.onehot_k[q].val();
             }
         }
+        self.bar.arrive.next = self.arrive.val();
         self.bar.started.next = self.born.val();
         self.bar.live.next = self.live.val() & !self.started.val();
 
