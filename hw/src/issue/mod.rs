@@ -30,19 +30,22 @@
 //!    LDS — `structural` if the LDS cannot take a DS instruction (`pipe_lds`); `split`/`merge` — `structural` if
 //!    splitting is on and the split/merge port is taken; `s_endpgm` — `structural` if the
 //!    split/merge port is taken; `s_waitcnt` — stalled `waitcnt` unless
-//!    vmcnt ≤ imm\[3:0\] and lgkmcnt ≤ imm\[11:8\]; any unit — `structural` if `block[c]`
-//!    (an issue unit visited earlier in the cycle took what the instruction needs);
+//!    vmcnt ≤ imm\[3:0\] and lgkmcnt ≤ imm\[11:8\]; and `structural` if an issue unit
+//!    visited earlier in the cycle took the shared resource the instruction needs (`o_mem`
+//!    for FLAT and SMEM, `o_lds` for DS, `o_port` for `split`/`merge` with splitting on and
+//!    `s_endpgm`);
 //! 7. otherwise **eligible**.
 //!
 //! # Two grants
 //!
 //! `grant` is the scheduler's pick among the eligible contexts. `f_grant` is its pick with
-//! `block` low (the same last grant, the same policy): the grant of the unit if it is the
-//! first one visited in the cycle. A compute unit with several issue units visits them in a
-//! rotating order; the unit visited second blocks what the first one's `f_grant` takes. Since
-//! `f_grant` does not depend on `block`, the units' grants form no combinational loop
-//! (`present` does not depend on `block` either: a blocked context is `structural`, which is
-//! present).
+//! `o_*` low (the same last grant, the same policy): the grant of the unit if it is the
+//! first one visited in the cycle, and `f_mem`, `f_lds`, `f_port` what its instruction needs
+//! (nothing when it is illegal: it stops the launch). A compute unit with several issue units
+//! visits them in a rotating order; the unit visited second gets what the first one's
+//! `f_grant` takes as its `o_*`. Since `f_grant` does not depend on `o_*`, the units' grants
+//! form no combinational loop (`present` does not depend on `o_*` either: a blocked context
+//! is `structural`, which is present).
 //!
 //! A stalled context is **present** (pure round-robin waits on it) when its reason is
 //! `structural`, `dependency` or `waitcnt`; an eligible context is present. The stall reason
@@ -81,9 +84,10 @@
 //! | `pipe_mem` | 1 | the memory pipe was taken this cycle by another unit |
 //! | `pipe_lds` | 1 | the LDS cannot take a DS instruction this cycle: another unit issued one earlier in the cycle, or one issued in the last `lds_period` − 1 cycles still holds it (docs/assumptions.md#A104) |
 //! | `port_free` | 1 | the group's split/merge port is free |
+//! | `o_mem`, `o_lds`, `o_port` | 1 each | an issue unit visited earlier in the cycle took the memory pipe, the LDS, the split/merge port |
 //! | `idu_on`, `idu_ok` | 1 | the IDU is in front of the VALU; it can dispatch now |
 //! | `idu_wait` | 16 | with the IDU: cycles until the issuing context is ready again |
-//! | `start`, `stop`, `bar_release`, `hold`, `gport_free`, `block` | C | per context (bit `c`) |
+//! | `start`, `stop`, `bar_release`, `hold`, `gport_free` | C | per context (bit `c`) |
 //! | `vm_ret[C]`, `lgkm_ret[C]` | 8 each | returns this cycle |
 //! | `unit[C]` | 4 each | the next instruction's unit ([`crate::isa::insn_model::unit`]) |
 //! | `opcode[C]` | 8 each | its opcode |
@@ -92,7 +96,8 @@
 //! | `state[C]` | 3 each | the split/merge state ([`crate::pws::State`]) |
 //! | `age[C]` | 6 each | GTO's age rank |
 //! | out `grant_valid`, `grant` | 1, 6 | the scheduler's grant |
-//! | out `f_valid`, `f_grant` | 1, 6 | its grant with `block` low |
+//! | out `f_valid`, `f_grant` | 1, 6 | its grant with `o_*` low |
+//! | out `f_mem`, `f_lds`, `f_port` | 1 each | what that grant's instruction needs (none when illegal) |
 //! | out `stall` | 3 | the cycle's stall reason (counted when nothing is granted) |
 //! | out `eligible`, `present` | C | the masks the scheduler got |
 //! | out `valu_busy` | 8 | the VALU busy counter |
@@ -158,8 +163,6 @@ pub struct CtxIn {
     pub hold: bool,
     /// The global port takes its access.
     pub gport_free: bool,
-    /// An earlier issue unit took what its instruction needs.
-    pub block: bool,
     /// FLAT returns this cycle.
     pub vm_ret: u8,
     /// SMEM/LDS returns this cycle.
@@ -192,6 +195,12 @@ pub struct IssueIn {
     pub pipe_lds: bool,
     /// The split/merge port is free.
     pub port_free: bool,
+    /// An issue unit visited earlier in the cycle took the memory pipe.
+    pub o_mem: bool,
+    /// It took the LDS.
+    pub o_lds: bool,
+    /// It took the split/merge port.
+    pub o_port: bool,
     /// The IDU is on.
     pub idu_on: bool,
     /// The IDU can dispatch.
@@ -224,10 +233,16 @@ pub struct IssueOut {
     pub grant_valid: bool,
     /// The granted context (0 when none).
     pub grant: u8,
-    /// A context would be granted with every `block` low.
+    /// A context would be granted with `o_*` low.
     pub f_valid: bool,
     /// That context (0 when none).
     pub f_grant: u8,
+    /// Its instruction (not illegal) needs the memory pipe.
+    pub f_mem: bool,
+    /// It needs the LDS.
+    pub f_lds: bool,
+    /// It needs the split/merge port.
+    pub f_port: bool,
     /// The cycle's stall reason ([`stall`]).
     pub stall: u8,
     /// Eligible contexts.

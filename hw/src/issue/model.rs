@@ -83,19 +83,18 @@ impl IssueModel {
         if e.illegal {
             return Verdict::Yes;
         }
+        let n = Needs::of(e, i.cfg.split_on);
         let structural = match e.unit {
             unit::VALU if i.idu_on => !i.idu_ok,
             unit::VALU => self.valu_busy != 0,
-            unit::VMEM => i.pipe_mem || !e.gport_free,
-            unit::SMEM => i.pipe_mem,
-            unit::LDS => i.pipe_lds,
-            unit::PWS => i.cfg.split_on && !i.port_free,
-            unit::PROGRAM => e.opcode == S_ENDPGM && !i.port_free,
+            unit::VMEM if !e.gport_free => true,
             unit::SYNC if e.opcode == S_WAITCNT && !waitcnt_ok(s, e.imm) => {
                 return Verdict::No(stall::WAITCNT)
             }
-            _ => false,
-        } || e.block;
+            _ => n.mem && i.pipe_mem || n.lds && i.pipe_lds || n.port && !i.port_free,
+        } || n.mem && i.o_mem
+            || n.lds && i.o_lds
+            || n.port && i.o_port;
         match structural {
             true => Verdict::No(stall::STRUCTURAL),
             false => Verdict::Yes,
@@ -103,13 +102,22 @@ impl IssueModel {
     }
 
     /// The scheduler's inputs, the outputs but the grants, and the states after the events;
-    /// the first grant's (with every `block` low) pick.
+    /// the first grant's (with `o_*` low) pick and what its instruction needs.
     fn evaluate(&self, i: &IssueIn) -> (SchedIn, IssueOut) {
         let (si, mut out) = self.evaluate_blocked(i);
-        let mut free = i.clone();
-        free.ctx.iter_mut().for_each(|e| e.block = false);
+        let free = IssueIn {
+            o_mem: false,
+            o_lds: false,
+            o_port: false,
+            ..i.clone()
+        };
         let f = self.sched.outputs(&self.evaluate_blocked(&free).0);
         (out.f_valid, out.f_grant) = (f.grant_valid, f.grant);
+        let e = i.ctx.get(usize::from(f.grant)).filter(|e| !e.illegal);
+        if let (true, Some(e)) = (f.grant_valid, e) {
+            let n = Needs::of(e, i.cfg.split_on);
+            (out.f_mem, out.f_lds, out.f_port) = (n.mem, n.lds, n.port);
+        }
         (si, out)
     }
 
@@ -176,6 +184,29 @@ impl IssueModel {
             self.valu_busy = 0;
         }
         out
+    }
+}
+
+/// The shared resources an instruction needs: the issue units of a cycle take each at most
+/// once.
+struct Needs {
+    /// The memory pipe (FLAT, SMEM).
+    mem: bool,
+    /// The LDS (DS).
+    lds: bool,
+    /// The split/merge port (`split`/`merge` with splitting on, `s_endpgm`).
+    port: bool,
+}
+
+impl Needs {
+    /// What context input `e`'s instruction needs.
+    fn of(e: &CtxIn, split_on: bool) -> Self {
+        Self {
+            mem: matches!(e.unit, unit::VMEM | unit::SMEM),
+            lds: e.unit == unit::LDS,
+            port: e.unit == unit::PWS && split_on
+                || e.unit == unit::PROGRAM && e.opcode == S_ENDPGM,
+        }
     }
 }
 

@@ -42,7 +42,11 @@ pub fn split(verilog: &str) -> String {
         let marked = i > 0 && lines[i - 1].trim() == MARK;
         if lines[i] == OPEN && marked {
             if let Some(len) = lines[i + 1..].iter().position(|l| *l == CLOSE) {
-                write_groups(&mut out, &statements(&lines[i + 1..i + 1 + len]));
+                let stmts: Vec<Stmt> = statements(&lines[i + 1..i + 1 + len])
+                    .into_iter()
+                    .map(Stmt::new)
+                    .collect();
+                write_groups(&mut out, &stmts);
                 i += len + 2;
                 continue;
             }
@@ -117,6 +121,23 @@ fn idents<'a>(stmt: &[&'a str]) -> Vec<&'a str> {
     out
 }
 
+/// A top-level statement with the signals it writes and the identifiers it names, found once.
+struct Stmt<'a> {
+    lines: Vec<&'a str>,
+    writes: Vec<&'a str>,
+    names: Vec<&'a str>,
+}
+
+impl<'a> Stmt<'a> {
+    fn new(lines: Vec<&'a str>) -> Self {
+        Self {
+            writes: lines.iter().filter_map(|l| written(l)).collect(),
+            names: idents(&lines),
+            lines,
+        }
+    }
+}
+
 /// Union-find over statement indices.
 struct Groups(Vec<usize>);
 
@@ -137,11 +158,11 @@ impl Groups {
 /// Joins the groups that read each other's signals in a cycle (a strongly connected component
 /// of the graph "group `g` reads a signal group `h` writes"), so that the split adds no loop
 /// between `always` blocks that the whole block did not have to Verilator.
-fn join_cycles(groups: &mut Groups, stmts: &[Vec<&str>]) {
+fn join_cycles(groups: &mut Groups, stmts: &[Stmt]) {
     let n = stmts.len();
     let mut writer: HashMap<&str, usize> = HashMap::new();
     for (k, stmt) in stmts.iter().enumerate() {
-        for name in stmt.iter().filter_map(|l| written(l)) {
+        for &name in &stmt.writes {
             writer.insert(name, groups.find(k));
         }
     }
@@ -149,7 +170,7 @@ fn join_cycles(groups: &mut Groups, stmts: &[Vec<&str>]) {
     let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, stmt) in stmts.iter().enumerate() {
         let g = groups.find(k);
-        for name in idents(stmt) {
+        for name in &stmt.names {
             if let Some(&h) = writer.get(name) {
                 if h != g {
                     next[h].push(g);
@@ -214,19 +235,19 @@ fn components(next: &[Vec<usize>]) -> Vec<Vec<usize>> {
 }
 
 /// Writes the statements as independent `always @(*)` blocks (see the module's rules).
-fn write_groups(out: &mut String, stmts: &[Vec<&str>]) {
+fn write_groups(out: &mut String, stmts: &[Stmt]) {
     let mut groups = Groups((0..stmts.len()).collect());
     let mut first_writer: HashMap<&str, usize> = HashMap::new();
     let mut last_writer: HashMap<&str, usize> = HashMap::new();
     for (k, stmt) in stmts.iter().enumerate() {
-        for name in stmt.iter().filter_map(|l| written(l)) {
+        for &name in &stmt.writes {
             let first = *first_writer.entry(name).or_insert(k);
             groups.join(first, k);
             last_writer.insert(name, k);
         }
     }
     for (k, stmt) in stmts.iter().enumerate() {
-        for name in idents(stmt) {
+        for name in &stmt.names {
             if let Some(&w) = last_writer.get(name) {
                 if w > k {
                     groups.join(k, w);
@@ -243,7 +264,7 @@ fn write_groups(out: &mut String, stmts: &[Vec<&str>]) {
     for group in members.iter().filter(|m| !m.is_empty()) {
         out.push_str(OPEN);
         out.push('\n');
-        for line in group.iter().flat_map(|&k| &stmts[k]) {
+        for line in group.iter().flat_map(|&k| &stmts[k].lines) {
             out.push_str(line);
             out.push('\n');
         }

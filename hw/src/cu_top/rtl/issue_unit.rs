@@ -4,8 +4,8 @@
 
 use super::age_rank::AgeRank;
 use super::branch::BranchTarget;
+use super::cmd_take::CmdTake;
 use super::salu_operands::SaluOperands;
-use super::takes::Takes;
 use super::valu_operands::ValuOperands;
 use crate::hdl::k;
 use crate::isa::rtl::insn_fields::InsnFields;
@@ -22,11 +22,12 @@ use rust_hdl::prelude::*;
 /// goes into the unit's VALU (four quarters, [`crate::valu`]) through its VGPR ports. The
 /// shared resources (the memory pipe, the LDS, the split/merge unit's command port) are the
 /// top's: it tells the unit what is taken before any unit's issue (`pipe_lds`, `port_free`),
-/// whether the unit is visited `second` and what the unit visited first takes (`o_mem`,
-/// `o_lds`, `o_cmd`, from that unit's `f_*`), and takes the unit's `flat`, `smem`, `ds`,
+/// what the units visited before it in the cycle took (`o_mem`, `o_lds`, `o_cmd`, from their
+/// `f_*`; low when the unit is visited first), and takes the unit's `flat`, `smem`, `ds`,
 /// `pws`, `endpgm` and `barrier` flags with the granted context's state (`g_*`). The unit's
-/// `f_*` come from its grant as the unit visited first ([`super::takes::Takes`]), so that
-/// neither unit's grant depends combinationally on its own.
+/// `f_*` come from its grant as the unit visited first (the issue control's `f_grant` and
+/// what it needs, [`super::cmd_take::CmdTake`] for a `merge`), so that no unit's grant
+/// depends combinationally on its own.
 #[derive(LogicBlock)]
 pub struct IssueUnit<const C: usize> {
     /// Core clock.
@@ -53,13 +54,12 @@ pub struct IssueUnit<const C: usize> {
     pub pipe_lds: Signal<In, Bit>,
     /// No dispatch takes the split/merge unit's command port this cycle.
     pub port_free: Signal<In, Bit>,
-    /// The unit is visited second this cycle.
-    pub second: Signal<In, Bit>,
-    /// The unit visited first takes the memory pipe (its `f_mem`).
+    /// A unit visited earlier in the cycle takes the memory pipe (its `f_mem`; low when this
+    /// unit is visited first).
     pub o_mem: Signal<In, Bit>,
-    /// It takes the LDS (its `f_lds`).
+    /// One takes the LDS (its `f_lds`).
     pub o_lds: Signal<In, Bit>,
-    /// It takes the command port (its `f_cmd`).
+    /// One takes the command port (its `f_cmd`).
     pub o_cmd: Signal<In, Bit>,
     /// Bit `c`: a `merge` of context `c` would command (its split really split).
     pub mcmd: Signal<In, Bits<C>>,
@@ -234,8 +234,8 @@ pub struct IssueUnit<const C: usize> {
     pub g_pend: Signal<Out, Bits<16>>,
     /// Issue control.
     issue: Issue<C>,
-    /// The visiting order's blocks and takes.
-    takes: Takes<C>,
+    /// Whether the first-visited grant takes the command port.
+    ctake: CmdTake<C>,
     /// The contexts' age ranks (greedy-then-oldest).
     ranks: AgeRank<C>,
     /// The issuing instruction's fields.
@@ -305,7 +305,6 @@ impl<const C: usize> Default for IssueUnit<C> {
             lat_branch: Default::default(),
             issue_period: Default::default(),
             split_on: Default::default(),
-            second: Default::default(),
             o_mem: Default::default(),
             o_lds: Default::default(),
             o_cmd: Default::default(),
@@ -397,7 +396,7 @@ impl<const C: usize> Default for IssueUnit<C> {
             g_alone: Default::default(),
             g_pend: Default::default(),
             issue: Default::default(),
-            takes: Default::default(),
+            ctake: Default::default(),
             ranks: Default::default(),
             fields: Default::default(),
             sops: Default::default(),
@@ -474,20 +473,18 @@ impl<const C: usize> Logic for IssueUnit<C> {
         self.issue.bar_release.next = self.bar_release.val();
         self.issue.hold.next = self.hold.val();
         self.issue.gport_free.next = self.all_c.val();
-        // The visiting order: what the first unit took blocks this unit's contexts when it
-        // is second; what this unit's first-visited grant takes.
-        self.takes.second.next = self.second.val();
-        self.takes.o_mem.next = self.o_mem.val();
-        self.takes.o_lds.next = self.o_lds.val();
-        self.takes.o_cmd.next = self.o_cmd.val();
-        self.takes.split_on.next = self.split_on.val();
-        self.takes.mcmd.next = self.mcmd.val();
-        self.takes.f_valid.next = self.issue.f_valid.val();
-        self.takes.f_grant.next = self.issue.f_grant.val();
-        self.issue.block.next = self.takes.block.val();
-        self.f_mem.next = self.takes.f_mem.val();
-        self.f_lds.next = self.takes.f_lds.val();
-        self.f_cmd.next = self.takes.f_cmd.val();
+        // The visiting order: what the units visited earlier took stalls this unit's
+        // contexts that need it; what this unit's first-visited grant takes.
+        self.issue.o_mem.next = self.o_mem.val();
+        self.issue.o_lds.next = self.o_lds.val();
+        self.issue.o_port.next = self.o_cmd.val();
+        self.ctake.f_valid.next = self.issue.f_valid.val();
+        self.ctake.f_grant.next = self.issue.f_grant.val();
+        self.ctake.f_port.next = self.issue.f_port.val();
+        self.ctake.mcmd.next = self.mcmd.val();
+        self.f_mem.next = self.issue.f_mem.val();
+        self.f_lds.next = self.issue.f_lds.val();
+        self.f_cmd.next = self.ctake.f_cmd.val();
         for c in 0..C {
             self.ranks.age[c].next = self.age[c].val();
             self.issue.vm_ret[c].next = self.vm_ret[c].val();
@@ -496,9 +493,7 @@ impl<const C: usize> Logic for IssueUnit<C> {
                 self.issue.lgkm_ret[c].next = self.lgkm_ret[c].val() + self.one8.val();
             }
             self.issue.unit[c].next = self.fu[c].val();
-            self.takes.fu[c].next = self.fu[c].val();
-            self.takes.bad[c].next = self.bad[c].val();
-            self.takes.w0[c].next = self.w0[c].val();
+            self.ctake.w0[c].next = self.w0[c].val();
             self.issue.opcode[c].next = self.w0[c].val().get_bits::<8>(16) & self.m7.val();
             self.issue.imm[c].next = self.w0[c].val().get_bits::<16>(0);
             self.issue.illegal[c].next = self.bad[c].val();

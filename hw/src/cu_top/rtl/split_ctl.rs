@@ -72,8 +72,8 @@ pub struct SplitCtl<const C: usize> {
     last_v: DFF<Bit>,
     /// Each context's stack after this cycle's denial.
     now: [Signal<Local, Bits<64>>; C],
-    /// Port `i`'s context's innermost stack bit, and its depth.
-    g_top: [Signal<Local, Bit>; ISSUES],
+    /// Port `i`'s context: a `merge` would command (`mcmd`), and its stack's depth.
+    g_mcmd: [Signal<Local, Bit>; ISSUES],
     g_len: [Signal<Local, Bits<7>>; ISSUES],
     /// Port `i`'s split really splits.
     splits: [Signal<Local, Bit>; ISSUES],
@@ -120,7 +120,7 @@ impl<const C: usize> Default for SplitCtl<C> {
             last: Default::default(),
             last_v: Default::default(),
             now: array_init::array_init(|_| Default::default()),
-            g_top: array_init::array_init(|_| Default::default()),
+            g_mcmd: array_init::array_init(|_| Default::default()),
             g_len: array_init::array_init(|_| Default::default()),
             splits: array_init::array_init(|_| Default::default()),
             go: array_init::array_init(|_| Default::default()),
@@ -161,11 +161,11 @@ impl<const C: usize> Logic for SplitCtl<C> {
         self.last_v.d.next = false;
         self.last.d.next = self.last.q.val();
         for i in 0..ISSUES {
-            self.g_top[i].next = false;
+            self.g_mcmd[i].next = true;
             self.g_len[i].next = self.z7.val();
             for c in 0..C {
                 if self.ctx[i].val() == self.kc[c].val() {
-                    self.g_top[i].next = self.now[c].val().get_bit(0);
+                    self.g_mcmd[i].next = self.mcmd.val().get_bit(c);
                     self.g_len[i].next = self.len[c].q.val();
                 }
             }
@@ -175,9 +175,8 @@ impl<const C: usize> Logic for SplitCtl<C> {
             self.splits[i].next = !self.dws.val()
                 | (((self.eff[i].val() & self.value[i].val()) != self.z64.val())
                     & ((self.eff[i].val() & !self.value[i].val()) != self.z64.val()));
-            self.cmd_merge[i].next = self.go[i].val()
-                & self.is_merge[i].val()
-                & ((self.g_len[i].val() == self.z7.val()) | self.g_top[i].val());
+            self.cmd_merge[i].next =
+                self.go[i].val() & self.is_merge[i].val() & self.g_mcmd[i].val();
             self.fault_overflow[i].next = self.go[i].val()
                 & !self.is_merge[i].val()
                 & (self.g_len[i].val() == self.full.val());

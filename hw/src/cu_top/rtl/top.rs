@@ -745,14 +745,12 @@ impl Logic for ComputeUnitTop {
         // instruction the LDS.
         self.second_u[0].next = self.rot.q.val();
         self.second_u[1].next = !self.rot.q.val();
-        self.unit0.second.next = self.second_u[0].val();
-        self.unit1.second.next = self.second_u[1].val();
-        self.unit0.o_mem.next = self.unit1.f_mem.val();
-        self.unit1.o_mem.next = self.unit0.f_mem.val();
-        self.unit0.o_lds.next = self.unit1.f_lds.val();
-        self.unit1.o_lds.next = self.unit0.f_lds.val();
-        self.unit0.o_cmd.next = self.unit1.f_cmd.val();
-        self.unit1.o_cmd.next = self.unit0.f_cmd.val();
+        self.unit0.o_mem.next = self.second_u[0].val() & self.unit1.f_mem.val();
+        self.unit1.o_mem.next = self.second_u[1].val() & self.unit0.f_mem.val();
+        self.unit0.o_lds.next = self.second_u[0].val() & self.unit1.f_lds.val();
+        self.unit1.o_lds.next = self.second_u[1].val() & self.unit0.f_lds.val();
+        self.unit0.o_cmd.next = self.second_u[0].val() & self.unit1.f_cmd.val();
+        self.unit1.o_cmd.next = self.second_u[1].val() & self.unit0.f_cmd.val();
         self.unit0.pipe_lds.next = self.lds.busy.val();
         self.unit1.pipe_lds.next = self.lds.busy.val();
         self.unit0.port_free.next = !self.disp.send[0].val();

@@ -54,11 +54,16 @@ pub struct Issue<const C: usize> {
     pub hold: Signal<In, Bits<C>>,
     /// Bit c: the global port takes context c's access.
     pub gport_free: Signal<In, Bits<C>>,
-    /// Bit c: an earlier issue unit of the cycle took the shared resource context c's next
-    /// instruction needs (a structural stall unless it is illegal). The other inputs give
-    /// what is taken before any unit's issue; `block` adds what the units visited earlier
-    /// took, so that the grant of the unit visited first (`f_grant`) does not depend on it.
-    pub block: Signal<In, Bits<C>>,
+    /// An issue unit visited earlier in the cycle took the memory pipe: a context whose next
+    /// instruction needs it stalls (structural, unless the instruction is illegal). The other
+    /// inputs give what is taken before any unit's issue; `o_mem`, `o_lds` and `o_port` add
+    /// what the units visited earlier took, so that the grant of the unit visited first
+    /// (`f_grant`) does not depend on them.
+    pub o_mem: Signal<In, Bit>,
+    /// It took the LDS.
+    pub o_lds: Signal<In, Bit>,
+    /// It took the split/merge port.
+    pub o_port: Signal<In, Bit>,
     /// Context c's FLAT returns this cycle.
     pub vm_ret: [Signal<In, Bits<8>>; C],
     /// Context c's SMEM/LDS returns this cycle.
@@ -79,17 +84,24 @@ pub struct Issue<const C: usize> {
     pub grant_valid: Signal<Out, Bit>,
     /// The granted context (0 when none).
     pub grant: Signal<Out, Bits<6>>,
-    /// A context would be granted with `block` low (the unit visited first).
+    /// A context would be granted with `o_*` low (the unit visited first).
     pub f_valid: Signal<Out, Bit>,
     /// That context (0 when none).
     pub f_grant: Signal<Out, Bits<6>>,
+    /// Its instruction (not illegal) needs the memory pipe: what the unit takes when it is
+    /// visited first.
+    pub f_mem: Signal<Out, Bit>,
+    /// It needs the LDS.
+    pub f_lds: Signal<Out, Bit>,
+    /// It needs the split/merge port.
+    pub f_port: Signal<Out, Bit>,
     /// The cycle's stall reason (counted when nothing is granted).
     pub stall: Signal<Out, Bits<3>>,
     /// Bit c: context c is eligible.
     pub eligible: Signal<Out, Bits<C>>,
     /// Bit c: context c is present (pure RR's rotation).
     pub present: Signal<Out, Bits<C>>,
-    /// Bit c: context c is eligible with `block` low.
+    /// Bit c: context c is eligible with `o_*` low.
     eligible_free: Signal<Local, Bits<C>>,
     /// The VALU busy counter.
     pub valu_busy: Signal<Out, Bits<8>>,
@@ -107,7 +119,7 @@ pub struct Issue<const C: usize> {
     ctx: [IssueCtx; C],
     /// The scheduler.
     sched: WarpScheduler<C>,
-    /// The scheduler's pick with `block` low, over its last grant.
+    /// The scheduler's pick with `o_*` low, over its last grant.
     fpick: SchedPick<C>,
     /// VALU busy counter.
     busy_r: DFF<Bits<8>>,
@@ -147,7 +159,9 @@ impl<const C: usize> Default for Issue<C> {
             stop: Default::default(),
             bar_release: Default::default(),
             hold: Default::default(),
-            block: Default::default(),
+            o_mem: Default::default(),
+            o_lds: Default::default(),
+            o_port: Default::default(),
             gport_free: Default::default(),
             vm_ret: array_init(|_| Default::default()),
             lgkm_ret: array_init(|_| Default::default()),
@@ -161,6 +175,9 @@ impl<const C: usize> Default for Issue<C> {
             grant: Default::default(),
             f_valid: Default::default(),
             f_grant: Default::default(),
+            f_mem: Default::default(),
+            f_lds: Default::default(),
+            f_port: Default::default(),
             stall: Default::default(),
             eligible: Default::default(),
             present: Default::default(),
@@ -208,7 +225,9 @@ impl<const C: usize> Logic for Issue<C> {
             self.ctx[c].bar_release.next = self.bar_release.val().get_bit(c);
             self.ctx[c].hold.next = self.hold.val().get_bit(c);
             self.ctx[c].gport_free.next = self.gport_free.val().get_bit(c);
-            self.ctx[c].block.next = self.block.val().get_bit(c);
+            self.ctx[c].o_mem.next = self.o_mem.val();
+            self.ctx[c].o_lds.next = self.o_lds.val();
+            self.ctx[c].o_port.next = self.o_port.val();
             self.ctx[c].vm_ret.next = self.vm_ret[c].val();
             self.ctx[c].lgkm_ret.next = self.lgkm_ret[c].val();
             self.ctx[c].unit.next = self.unit[c].val();
@@ -263,6 +282,19 @@ impl<const C: usize> Logic for Issue<C> {
         self.fpick.last_valid.next = self.sched.last_valid.val();
         self.f_valid.next = self.fpick.grant_valid.val();
         self.f_grant.next = self.fpick.grant.val();
+        self.f_mem.next = false;
+        self.f_lds.next = false;
+        self.f_port.next = false;
+        for c in 0..C {
+            if self.fpick.grant_valid.val()
+                & (self.fpick.grant.val() == self.kc[c].val())
+                & !self.illegal[c].val()
+            {
+                self.f_mem.next = self.ctx[c].n_mem.val();
+                self.f_lds.next = self.ctx[c].n_lds.val();
+                self.f_port.next = self.ctx[c].n_port.val();
+            }
+        }
         // The stall reason: the smallest code, up the contexts.
         self.r_min[0].next = self.ctx[0].reason.val();
         for c in 0..(C - 1) {

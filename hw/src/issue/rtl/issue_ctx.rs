@@ -60,14 +60,24 @@ pub struct IssueCtx {
     pub idu_wait: Signal<In, Bits<16>>,
     /// The unit's VALU is busy.
     pub valu_busy: Signal<In, Bit>,
-    /// An earlier issue unit of the cycle took the shared resource the next instruction needs
-    /// (a structural stall unless the instruction is illegal).
-    pub block: Signal<In, Bit>,
+    /// An issue unit visited earlier in the cycle took the memory pipe (a structural stall of
+    /// an instruction that needs it, unless it is illegal).
+    pub o_mem: Signal<In, Bit>,
+    /// It took the LDS.
+    pub o_lds: Signal<In, Bit>,
+    /// It took the split/merge port.
+    pub o_port: Signal<In, Bit>,
     /// Eligible.
     pub eligible: Signal<Out, Bit>,
-    /// Eligible if nothing were taken earlier in the cycle (`block` low): the context as
-    /// the unit visited first sees it.
+    /// Eligible if nothing were taken earlier in the cycle (`o_*` low): the context as the
+    /// unit visited first sees it.
     pub eligible_free: Signal<Out, Bit>,
+    /// The next instruction needs the memory pipe (FLAT, SMEM).
+    pub n_mem: Signal<Out, Bit>,
+    /// It needs the LDS (DS).
+    pub n_lds: Signal<Out, Bit>,
+    /// It needs the split/merge port (`split`/`merge` with splitting on, `s_endpgm`).
+    pub n_port: Signal<Out, Bit>,
     /// Present (eligible, or stalled by itself).
     pub present: Signal<Out, Bit>,
     /// Stall reason (idle when eligible or absent).
@@ -93,7 +103,7 @@ pub struct IssueCtx {
     structural: Signal<Local, Bit>,
     /// `s_waitcnt` whose counts are not reached.
     wc_wait: Signal<Local, Bit>,
-    /// The stall reason with `block` low.
+    /// The stall reason with `o_*` low.
     reason_free: Signal<Local, Bits<3>>,
     /// The instruction's latency.
     lat: Signal<Local, Bits<16>>,
@@ -170,9 +180,14 @@ impl Default for IssueCtx {
             idu_ok: Default::default(),
             idu_wait: Default::default(),
             valu_busy: Default::default(),
-            block: Default::default(),
+            o_mem: Default::default(),
+            o_lds: Default::default(),
+            o_port: Default::default(),
             eligible: Default::default(),
             eligible_free: Default::default(),
+            n_mem: Default::default(),
+            n_lds: Default::default(),
+            n_port: Default::default(),
             present: Default::default(),
             reason: Default::default(),
             valu_issue: Default::default(),
@@ -250,28 +265,22 @@ impl Logic for IssueCtx {
             self.vmcnt.next = self.z8.val();
             self.lgkmcnt.next = self.z8.val();
         }
-        // The next instruction's hazards by its unit.
-        self.structural.next = false;
+        // The shared resources the next instruction needs, and its hazards by its unit.
+        self.n_mem.next =
+            (self.unit.val() == self.u_vmem.val()) | (self.unit.val() == self.u_smem.val());
+        self.n_lds.next = self.unit.val() == self.u_lds.val();
+        self.n_port.next = ((self.unit.val() == self.u_pws.val()) & self.split_on.val())
+            | ((self.unit.val() == self.u_program.val())
+                & (self.opcode.val() == self.op_end.val()));
+        self.structural.next = (self.n_mem.val() & self.pipe_mem.val())
+            | ((self.unit.val() == self.u_vmem.val()) & !self.gport_free.val())
+            | (self.n_lds.val() & self.pipe_lds.val())
+            | (self.n_port.val() & !self.port_free.val());
         if self.unit.val() == self.u_valu.val() {
             self.structural.next = self.valu_busy.val();
             if self.idu_on.val() {
                 self.structural.next = !self.idu_ok.val();
             }
-        }
-        if self.unit.val() == self.u_vmem.val() {
-            self.structural.next = self.pipe_mem.val() | !self.gport_free.val();
-        }
-        if self.unit.val() == self.u_smem.val() {
-            self.structural.next = self.pipe_mem.val();
-        }
-        if self.unit.val() == self.u_lds.val() {
-            self.structural.next = self.pipe_lds.val();
-        }
-        if self.unit.val() == self.u_pws.val() {
-            self.structural.next = self.split_on.val() & !self.port_free.val();
-        }
-        if (self.unit.val() == self.u_program.val()) & (self.opcode.val() == self.op_end.val()) {
-            self.structural.next = !self.port_free.val();
         }
         self.wc_wait.next = (self.unit.val() == self.u_sync.val())
             & (self.opcode.val() == self.op_waitcnt.val())
@@ -319,7 +328,12 @@ impl Logic for IssueCtx {
         // stall, the lowest rule: `present` stays as it is).
         self.eligible.next = self.eligible_free.val();
         self.reason.next = self.reason_free.val();
-        if self.eligible_free.val() & self.block.val() & !self.illegal.val() {
+        if self.eligible_free.val()
+            & ((self.n_mem.val() & self.o_mem.val())
+                | (self.n_lds.val() & self.o_lds.val())
+                | (self.n_port.val() & self.o_port.val()))
+            & !self.illegal.val()
+        {
             self.eligible.next = false;
             self.reason.next = self.r_struct.val();
         }

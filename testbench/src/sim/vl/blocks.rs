@@ -157,9 +157,9 @@ crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S,
 
 crate::vl_ports!([const C: usize] Issue<C> {
     clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
-    pipe_lds, port_free, idu_on, idu_ok, idu_wait, start, stop, bar_release, hold, gport_free,
-    block, vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid, grant, f_valid,
-    f_grant, stall,
+    pipe_lds, port_free, o_mem, o_lds, o_port, idu_on, idu_ok, idu_wait, start, stop, bar_release,
+    hold, gport_free, vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid,
+    grant, f_valid, f_grant, f_mem, f_lds, f_port, stall,
     eligible, present, valu_busy, live, barrier, dep, vmcnt, lgkmcnt,
 });
 

@@ -38,6 +38,9 @@ pub fn apply(u: &mut IssueTbBlock, i: &IssueIn) {
     u.pipe_mem.next = i.pipe_mem;
     u.pipe_lds.next = i.pipe_lds;
     u.port_free.next = i.port_free;
+    u.o_mem.next = i.o_mem;
+    u.o_lds.next = i.o_lds;
+    u.o_port.next = i.o_port;
     u.idu_on.next = i.idu_on;
     u.idu_ok.next = i.idu_ok;
     u.idu_wait.next = u64::from(i.idu_wait).to_bits();
@@ -53,7 +56,6 @@ pub fn apply(u: &mut IssueTbBlock, i: &IssueIn) {
     u.bar_release.next = mask(|x| x.release);
     u.hold.next = mask(|x| x.hold);
     u.gport_free.next = mask(|x| x.gport_free);
-    u.block.next = mask(|x| x.block);
     for (c, x) in i.ctx.iter().enumerate().take(TB_CONTEXTS) {
         u.vm_ret[c].next = u64::from(x.vm_ret).to_bits();
         u.lgkm_ret[c].next = u64::from(x.lgkm_ret).to_bits();
@@ -75,6 +77,9 @@ pub fn read_outputs(u: &IssueTbBlock) -> IssueOut {
         grant: u.grant.val().index() as u8,
         f_valid: u.f_valid.val(),
         f_grant: u.f_grant.val().index() as u8,
+        f_mem: u.f_mem.val(),
+        f_lds: u.f_lds.val(),
+        f_port: u.f_port.val(),
         stall: u.stall.val().index() as u8,
         eligible: u.eligible.val().index() as u64,
         present: u.present.val().index() as u64,
@@ -100,7 +105,6 @@ fn random_ctx(rng: &mut ChaCha8Rng) -> CtxIn {
         release: rng.gen_ratio(1, 6),
         hold: rng.gen_ratio(1, 30),
         gport_free: rng.gen_ratio(5, 6),
-        block: rng.gen_ratio(1, 5),
         vm_ret: if rng.gen_ratio(1, 5) {
             rng.gen_range(1..3)
         } else {
@@ -149,6 +153,9 @@ pub fn random_input(cfg: IssueCfg, rng: &mut ChaCha8Rng) -> IssueIn {
         pipe_mem: rng.gen_ratio(1, 4),
         pipe_lds: rng.gen_ratio(1, 4),
         port_free: rng.gen_ratio(3, 4),
+        o_mem: rng.gen_ratio(1, 5),
+        o_lds: rng.gen_ratio(1, 5),
+        o_port: rng.gen_ratio(1, 5),
         idu_on: rng.gen_ratio(1, 8),
         idu_ok: rng.gen(),
         idu_wait: rng.gen_range(0..12),

@@ -185,6 +185,11 @@ pub fn inputs(
         pipe_mem: s.pipes[0],
         pipe_lds: s.pipes[1],
         port_free: s.port_free,
+        // (The unit's pipes and port as the compute unit saw them at its visit: what the
+        // units visited before it took is in them.)
+        o_mem: false,
+        o_lds: false,
+        o_port: false,
         idu_on: s.idu_ok.is_some(),
         idu_ok: s.idu_ok.unwrap_or(false),
         idu_wait,
