@@ -25,7 +25,7 @@
 //! instructions (SALU, branches, `s_nop`, `s_endpgm`, `s_waitcnt`, `s_barrier`), the VALU's
 //! instructions (with up to three sources: `v_mac_f32`, `v_mad_f32`, `v_fma_f32` read the
 //! third through the VGPR file's port `c`), `flat_load_dword`,
-//! `flat_store_dword` and the SMEM loads through its memory port, the DS instructions of the
+//! `flat_store_dword`, the SMEM loads and `s_store_dword` through its memory port, the DS instructions of the
 //! LDS's subset, and `split`/`merge`: no-ops without splitting; under DWS a split whose lanes
 //! diverge takes a free context of the SIMD (or is serialized), under PWS a split takes the
 //! parent's slot on the second issue unit, as the behavioural unit does.
@@ -52,7 +52,7 @@
 //!
 //! A FLAT or SMEM instruction issued in *k* sends its request on the memory port in *k*
 //! (docs/assumptions.md#A116): the lanes' dword indices, store data and mask, or an SMEM
-//! load's first dword and count, with a tag; the memory behind the port (the RTL system's
+//! load's first dword and count, or `s_store_dword`'s dword and value, with a tag; the memory behind the port (the RTL system's
 //! fixed-latency memory, or the testbench's) accesses in *k* and answers in *k* + `flat` − 1
 //! (or *k* + `smem` − 1), the cycle before the behavioural unit retires the access. The top
 //! writes the loaded VGPR row or SGPRs at the edge that ends the response's cycle (the
@@ -107,14 +107,14 @@
 //! cycle. The behavioural unit visits the units in an order that turns every cycle (unit 1
 //! first in the launch's first cycle): the top's `rot` register. The memory pipe, the LDS and
 //! the split/merge unit's command port go to the first unit that takes them; the second sees
-//! them taken (its issue control's `block`) and issues another context or none; in the cycle
+//! them taken (its issue control's `o_mem`, `o_lds`, `o_port`) and issues another context or none; in the cycle
 //! that finds the split/merge unit's error it does not issue, and after the first unit's
 //! error in the cycle its issue is dropped (the behavioural unit stops visiting units once the
 //! launch has failed).
 //!
 //! The order has no combinational loop: each unit's issue control picks its context twice,
-//! as the unit visited first (`f_grant`, with nothing blocked) and as the second (blocked by
-//! what the other unit's `f_grant` takes), and the order register chooses. The second unit's
+//! as the unit visited first (`f_grant`, with nothing taken) and as the second (with what the
+//! other unit's `f_grant` takes taken), and the order register chooses. The second unit's
 //! grant does not wait for the first one's error either: it stands, and the top drops what it
 //! would make visible (its issue probe, its memory request, its faults), so that the first
 //! unit's error, which comes through the shared memory and LDS fault checks, feeds no grant.
@@ -129,9 +129,10 @@
 //! `code_addr`, combinational). The data memory's size `mem_words` and the LDS dwords per
 //! work-group `lds_words` (held while `busy`).
 //! Memory port requests (outputs, combinational in the issue cycle): `vreq`, `vstore`,
-//! `vmask`, `vaddr[64]`, `vdata[64]`, `vtag`; `sreq`, `saddr`, `sn`, `stag`. Responses
-//! (inputs, in the cycle before the retire cycle): `vresp`, `vresp_tag`, `vresp_store`, `vresp_mask`,
-//! `vresp_data[64]`; `sresp`, `sresp_tag`, `sresp_n`, `sresp_data[4]`. Status: `busy` (from
+//! `vmask`, `vaddr[64]`, `vdata[64]`, `vtag`; `sreq`, `saddr`, `sn`, `stag`, `sstore`, `sdata`.
+//! Responses (inputs, in the cycle before the retire cycle): `vresp`, `vresp_tag`,
+//! `vresp_store`, `vresp_mask`, `vresp_data[64]`; `sresp`, `sresp_tag`, `sresp_n`,
+//! `sresp_store`, `sresp_data[4]`. Status: `busy` (from
 //! the cycle after `launch` through the cycle in which the last wavefront's `s_endpgm` issues
 //! or its last access or DS instruction completes: as many cycles as the behavioural launch
 //! counts), `fault` and

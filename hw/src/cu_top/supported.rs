@@ -1,6 +1,6 @@
 //! Which instructions the RTL top ([`super::ComputeUnitTop`]) executes today: the scalar
 //! units, the vector ALU's instructions (the VALU block's subset), the dword FLAT loads and
-//! stores and the SMEM loads, the DS instructions of the LDS's subset, `s_waitcnt` and
+//! stores, the SMEM loads and `s_store_dword`, the DS instructions of the LDS's subset, `s_waitcnt` and
 //! `s_barrier`, and `split`/`merge` as the no-op they are without splitting. A kernel is
 //! checked against this list before it is loaded into the RTL system (`rtgpu run --top rtl`),
 //! so a kernel the top would issue but not execute (a VALU operation outside the VALU block's
@@ -100,12 +100,12 @@ pub fn supported(f: &InsnFields) -> Result<(), Unsupported> {
 
 /// `Ok` for a memory instruction the top's memory port serves: `flat_load_dword` and
 /// `flat_store_dword` with their VGPRs below [`super::VGPRS`] (the address pair included),
-/// `s_load_dword`, `s_load_dwordx2`, `s_load_dwordx4`.
+/// `s_load_dword`, `s_load_dwordx2`, `s_load_dwordx4`, `s_store_dword`.
 pub fn memory_supported(f: &InsnFields) -> Result<(), &'static str> {
     use crate::isa::insn_model::format;
     match (f.format, f.opcode) {
-        (format::SMEM, 0..=2) => Ok(()),
-        (format::SMEM, _) => Err("an SMEM store (the top's scalar port only loads)"),
+        // (Every SMEM instruction of the subset: the loads of 1, 2, 4 dwords, s_store_dword.)
+        (format::SMEM, _) => Ok(()),
         (format::FLAT, 0x14 | 0x1C) => {
             let regs = [f.src0 + 1, f.src1, u16::from(f.dst)];
             match regs.iter().any(|&v| usize::from(v) >= super::VGPRS) {
@@ -206,14 +206,14 @@ mod tests {
     /// `s_add_u32 s0, s0, s0` (0x80000000), `s_branch 0` (0xBF820000), `v_mov_b32 v0, v0`
     /// (0x7E000300), `s_load_dword s0, s[0:1], 0` (0xC0020000 0), `ds_write_b32 v0, v0`
     /// (0xD81A0000 0), `s_barrier` (0xBF8A0000), `s_waitcnt 0` (0xBF8C0000) and `s_endpgm`
-    /// (0xBF810000) are supported; `s_store_dword s0, s[0:1], 0` (SMEM, 0xC0420000 0) is
-    /// refused at its PC, `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and
+    /// (0xBF810000) and `s_store_dword s0, s[0:1], 0` (0xC0420000 0) are supported;
+    /// `flat_load_dwordx2 v[0:1], v[0:1]` (FLAT, 0xDC540000 0) is refused at its PC, `v_mov_b32 v24, v0` (0x7E300300) names a VGPR past the top's and
     /// `v_mad_u32_u24 v1, v0, 0, 1` (0xD1C30001 0x02050100) is outside the VALU block's
     /// subset, while `v_mac_f32 v1, v0, v0` (0x2C020100) and `v_bfe_u32 v1, v0, 0, 1`
     /// (0xD1C80001 0x02050100) pass; `ds_write_b32 v0, v24`
     /// (DATA0 past the top's VGPRs) and `ds_read2_b32 v[23:24], v0` (its second VGPR past
     /// them) are refused as lds; an illegal word passes (the top faults on it). Fails if the
-    /// SMEM store passes, DS or `s_barrier` is refused, a DS VGPR limit (data or the pair's
+    /// two-dword FLAT load passes, DS or `s_barrier` is refused, a DS VGPR limit (data or the pair's
     /// second) or the VALU's VGPR limit or subset check is dropped, a three-source operation
     /// is refused, or the walk skips words.
     #[test]
@@ -228,13 +228,15 @@ mod tests {
             0,
             0xBF8A_0000,
             0xBF8C_0000,
+            0xC042_0000,
+            0,
             0xBF81_0000,
         ];
         assert_eq!(first_unsupported(&ok), None);
-        let bad = [0x8000_0000, 0xC042_0000, 0, 0xBF81_0000];
+        let bad = [0x8000_0000, 0xDC54_0000, 0, 0xBF81_0000];
         let (pc, e) = first_unsupported(&bad).expect("refused");
-        assert_eq!((pc, e.unit_name()), (4, "smem"));
-        assert!(e.to_string().contains("store"), "{e}");
+        assert_eq!((pc, e.unit_name()), (4, "vmem"));
+        assert!(e.to_string().contains("more than one dword"), "{e}");
         for w1 in [24 << 8, 23 << 24] {
             let w0 = if w1 == 24 << 8 {
                 0xD81A_0000

@@ -23,11 +23,14 @@
 //!   lanes in ascending order). Its response, in cycle *k* + `flat_lat` (loads and stores
 //!   alike), carries the request's tag, kind and mask, and the loaded words in the mask's
 //!   lanes (0 in the other lanes and for a store).
-//! - **Scalar** (`s_load_dword`, `_x2`, `_x4`): a request in cycle *k* names the first word
-//!   `saddr` and a count `sn` (1..=4); it reads words `saddr + i` (modulo `2^A`: consecutive
-//!   words wrap) for `i < sn` as the memory holds them in cycle *k*. Its response, in cycle
-//!   *k* + `smem_lat`, carries the tag, `sn`, and the words (word `i` in `sresp_data[i]`, 0
-//!   past `sn`; a count above 4 reads 4 words, 0 reads none).
+//! - **Scalar** (`s_load_dword`, `_x2`, `_x4`, `s_store_dword`): a load request in cycle *k*
+//!   names the first word `saddr` and a count `sn` (1..=4); it reads words `saddr + i`
+//!   (modulo `2^A`: consecutive words wrap) for `i < sn` as the memory holds them in cycle
+//!   *k*. A store request (`sstore`) writes `sdata` to word `saddr` at the edge that ends *k*
+//!   (one word whatever `sn`; after the driver's write and before a vector store's lanes, so
+//!   a lane naming the same word stays). Its response, in cycle *k* + `smem_lat`, carries
+//!   the tag, `sn`, `sresp_store`, and the words (word `i` in `sresp_data[i]`, 0 past `sn`
+//!   and for a store; a count above 4 reads 4 words, 0 reads none).
 //!
 //! A vector and a scalar request may come in the same cycle, and so may their responses.
 //! The latencies are taken at issue and clamped to 1..=[`MAX_LATENCY`] (0 counts as 1, above
@@ -78,10 +81,13 @@
 //! | `saddr` | in | 32 | its first dword index (low `A` bits used; wraps) |
 //! | `sn` | in | 3 | dwords, 1..=4 |
 //! | `stag` | in | 16 | its tag |
+//! | `sstore` | in | 1 | it is a store: `sdata` to word `saddr` at the edge |
+//! | `sdata` | in | 32 | the scalar store's value |
 //! | `sresp` | out | 1 | a scalar response this cycle (issue + `smem_lat`) |
 //! | `sresp_tag` | out | 16 | its request's tag |
 //! | `sresp_n` | out | 3 | its request's `sn` |
-//! | `sresp_data[4]` | out | 32 each | the words read, 0 past `sn` |
+//! | `sresp_store` | out | 1 | its request was a store |
+//! | `sresp_data[4]` | out | 32 each | the words read, 0 past `sn` and for a store |
 //! | `read_address` | in | `A` | driver read: the word |
 //! | `read_data` | out | 32 | the word read in the cycle before |
 //! | `write_address` | in | `A` | driver write: the word |
@@ -98,7 +104,7 @@
 //! # Structure
 //!
 //! The words are a small primitive with hand-written Verilog ([`rtl::words::Words`]: a
-//! memory array with 64 + 4 + 1 read ports and 64 + 1 write ports, as rust-hdl's own `RAM`
+//! memory array with 64 + 4 + 1 read ports and 64 + 1 + 1 write ports, as rust-hdl's own `RAM`
 //! is written). The responses wait in two timing wheels of [`MAX_LATENCY`] slots in plain
 //! rust-hdl, indexed by the cycle modulo 64: a request of cycle *k* goes into slot
 //! (*k* + *L*) mod 64 and the slot of the current cycle is the response
@@ -166,6 +172,10 @@ pub struct FixedMemIn {
     pub sn: u8,
     /// Its tag.
     pub stag: u16,
+    /// It is a store.
+    pub sstore: bool,
+    /// The scalar store's value.
+    pub sdata: u32,
     /// Driver read: the word.
     pub read_address: u32,
     /// Driver write: the word.
@@ -192,6 +202,8 @@ impl Default for FixedMemIn {
             saddr: 0,
             sn: 0,
             stag: 0,
+            sstore: false,
+            sdata: 0,
             read_address: 0,
             write_address: 0,
             write_data: 0,
@@ -219,7 +231,9 @@ pub struct FixedMemOut {
     pub sresp_tag: u16,
     /// Its request's count.
     pub sresp_n: u8,
-    /// The words read (0 past the count).
+    /// Its request was a store.
+    pub sresp_store: bool,
+    /// The words read (0 past the count, and for a store).
     pub sresp_data: [u32; SMEM_DWORDS],
     /// The driver's word read in the cycle before.
     pub read_data: u32,
@@ -236,6 +250,7 @@ impl Default for FixedMemOut {
             sresp: false,
             sresp_tag: 0,
             sresp_n: 0,
+            sresp_store: false,
             sresp_data: [0; SMEM_DWORDS],
             read_data: 0,
         }
@@ -256,6 +271,8 @@ crate::ports!(FixedMemIn {
     saddr,
     sn,
     stag,
+    sstore,
+    sdata,
     read_address,
     write_address,
     write_data,
@@ -270,6 +287,7 @@ crate::ports!(FixedMemOut {
     sresp,
     sresp_tag,
     sresp_n,
+    sresp_store,
     sresp_data,
     read_data
 });

@@ -20,6 +20,7 @@ struct VectorResponse {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct ScalarResponse {
     tag: u16,
+    store: bool,
     n: u8,
     data: [u32; SMEM_DWORDS],
 }
@@ -99,6 +100,7 @@ impl FixedMemoryModel {
             out.sresp = true;
             out.sresp_tag = s.tag;
             out.sresp_n = s.n;
+            out.sresp_store = s.store;
             out.sresp_data = s.data;
         }
         out
@@ -117,9 +119,10 @@ impl FixedMemoryModel {
 
     /// A scalar request's response.
     fn scalar_response(&self, i: &FixedMemIn) -> ScalarResponse {
-        let read = |k: usize| k < usize::from(i.sn);
+        let read = |k: usize| k < usize::from(i.sn) && !i.sstore;
         ScalarResponse {
             tag: i.stag,
+            store: i.sstore,
             n: i.sn,
             data: std::array::from_fn(|k| match read(k) {
                 true => self.word(i.saddr.wrapping_add(k as u32)),
@@ -128,12 +131,15 @@ impl FixedMemoryModel {
         }
     }
 
-    /// The writes of the edge: the driver's, then the store's lanes in ascending order (the
-    /// last write of a word stays).
+    /// The writes of the edge: the driver's, the scalar store's, then the vector store's lanes
+    /// in ascending order (the last write of a word stays).
     fn write(&mut self, i: &FixedMemIn) {
         let m = self.words.len() - 1;
         if i.write_enable {
             self.words[i.write_address as usize & m] = i.write_data;
+        }
+        if i.sreq && i.sstore && !i.reset {
+            self.words[i.saddr as usize & m] = i.sdata;
         }
         if i.vreq && i.vstore && !i.reset {
             for l in (0..LANES).filter(|&l| i.vmask >> l & 1 == 1) {

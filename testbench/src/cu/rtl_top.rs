@@ -258,10 +258,13 @@ fn drive(
 /// A vector response: due cycle, tag, store, lanes, data.
 type VResp = (u64, u64, bool, u64, [u32; 64]);
 
+/// A scalar response: due cycle, tag, store, dwords, data.
+type SResp = (u64, u64, bool, u64, [u32; 4]);
+
 /// The responses of one cycle (none, one or both).
 pub struct Responses {
     v: Option<VResp>,
-    s: Option<(u64, u64, u64, [u32; 4])>,
+    s: Option<SResp>,
 }
 
 impl Responses {
@@ -276,8 +279,9 @@ impl Responses {
             u.vresp_data[l].next = u64::from(*d).to_bits();
         }
         u.sresp.next = self.s.is_some();
-        let (_, tag, n, data) = self.s.unwrap_or((0, 0, 0, [0; 4]));
+        let (_, tag, store, n, data) = self.s.unwrap_or((0, 0, false, 0, [0; 4]));
         u.sresp_tag.next = tag.to_bits();
+        u.sresp_store.next = store;
         u.sresp_n.next = n.to_bits();
         for (i, d) in data.iter().enumerate() {
             u.sresp_data[i].next = u64::from(*d).to_bits();
@@ -286,14 +290,14 @@ impl Responses {
 }
 
 /// The fixed-latency memory behind the top's memory port, served from Rust: a request's
-/// access in its cycle (a store's lanes in ascending order, so the highest of lanes naming
-/// one word stays), its response `flat` − 1 (vector) or `smem` − 1 (scalar) cycles later,
+/// access in its cycle (a vector store's lanes in ascending order, so the highest of lanes
+/// naming one word stays; a scalar store's one word), its response `flat` − 1 (vector) or `smem` − 1 (scalar) cycles later,
 /// the cycle before the behavioural retire cycle (the top counts it in the next).
 pub struct PortMemory {
     /// The data memory.
     pub words: Vec<u32>,
     vector: VecDeque<VResp>,
-    scalar: VecDeque<(u64, u64, u64, [u32; 4])>,
+    scalar: VecDeque<SResp>,
 }
 
 impl PortMemory {
@@ -352,13 +356,23 @@ impl PortMemory {
         }
         if u.sreq.val() {
             let (a, n) = (u.saddr.val().index() as u64, u.sn.val().index() as u64);
+            let store = u.sstore.val();
             let mut data = [0u32; 4];
-            for (i, d) in data.iter_mut().enumerate().take(n as usize) {
-                *d = self.word(a + i as u64);
+            match store {
+                true => {
+                    if let Some(w) = self.words.get_mut(a as usize) {
+                        *w = u.sdata.val().index() as u32;
+                    }
+                }
+                false => {
+                    for (i, d) in data.iter_mut().enumerate().take(n as usize) {
+                        *d = self.word(a + i as u64);
+                    }
+                }
             }
             let due = cycle + u64::from(lat.smem) - 1;
-            self.scalar
-                .push_back((due, u.stag.val().index() as u64, n, data));
+            let tag = u.stag.val().index() as u64;
+            self.scalar.push_back((due, tag, store, n, data));
         }
     }
 }

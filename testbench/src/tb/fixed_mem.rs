@@ -42,6 +42,7 @@ pub fn read_outputs<const D: usize>(u: &FixedMemOf<D>) -> FixedMemOut {
         sresp: u.sresp.val(),
         sresp_tag: u.sresp_tag.val().index() as u16,
         sresp_n: u.sresp_n.val().index() as u8,
+        sresp_store: u.sresp_store.val(),
         sresp_data: std::array::from_fn(|k| w(&u.sresp_data[k])),
         read_data: w(&u.read_data),
     }
@@ -64,6 +65,8 @@ pub fn apply<const D: usize>(u: &mut FixedMemOf<D>, i: &FixedMemIn) {
     u.saddr.next = u64::from(i.saddr).to_bits();
     u.sn.next = u64::from(i.sn).to_bits();
     u.stag.next = u64::from(i.stag).to_bits();
+    u.sstore.next = i.sstore;
+    u.sdata.next = u64::from(i.sdata).to_bits();
     let word = |a: u32| (u64::from(a) % TB_WORDS as u64).to_bits();
     u.read_address.next = word(i.read_address);
     u.write_address.next = word(i.write_address);
@@ -111,6 +114,8 @@ pub fn random_input(rng: &mut ChaCha8Rng, lat: (u16, u16), reset_odds: u32) -> F
             false => rng.gen_range(1..=SMEM_DWORDS as u8),
         },
         stag: rng.gen(),
+        sstore: rng.gen_ratio(1, 4),
+        sdata: rng.gen(),
         read_address: address(rng),
         write_address: address(rng),
         write_data: rng.gen(),
@@ -162,6 +167,15 @@ fn with_scalar(mut i: FixedMemIn, addr: u32, n: u8, tag: u16) -> FixedMemIn {
     i
 }
 
+/// Adds a scalar store of `data` to word `addr` to `i`.
+fn with_scalar_store(i: FixedMemIn, addr: u32, data: u32, tag: u16) -> FixedMemIn {
+    FixedMemIn {
+        sstore: true,
+        sdata: data,
+        ..with_scalar(i, addr, 1, tag)
+    }
+}
+
 /// The directed cycles, in order.
 fn directed() -> Vec<FixedMemIn> {
     let lanes16 = |v: fn(u32) -> u32| -> Vec<(usize, u32, u32)> {
@@ -172,12 +186,17 @@ fn directed() -> Vec<FixedMemIn> {
     let idle = idle();
     let mut clash = vector(true, 5, &[(0, 2, 0xE2)]);
     (clash.write_enable, clash.write_address, clash.write_data) = (true, 2, 0xD2);
+    // (The driver, a scalar store and a lane on word 2 at one edge: the lane's value stays;
+    // the scalar store alone on word 9.)
+    let clash = with_scalar_store(clash, 2, 0xC2, 7);
     vec![
         vector(true, 1, &store),
         vector(false, 2, &lanes16(|_| 0)),
         with_scalar(vector(false, 3, &[(7, 15, 0), (40, 3, 0)]), 14, 4, 4),
         clash,
         with_scalar(idle, 2, 2, 6),
+        with_scalar_store(idle, 9, 0x5709, 8),
+        with_scalar(idle, 8, 2, 9),
         FixedMemIn {
             read_address: 2,
             ..idle
@@ -195,7 +214,7 @@ struct Stimulus {
 }
 
 /// Cycles of the directed part and its responses.
-const DIRECTED_CYCLES: u64 = 12;
+const DIRECTED_CYCLES: u64 = 14;
 
 impl Stimulus {
     fn next(&mut self) -> FixedMemIn {
@@ -237,7 +256,8 @@ fn marker(inp: &FixedMemIn, out: &FixedMemOut) -> Option<String> {
         m.push(format!("v{kind} {}", inp.vtag));
     }
     if inp.sreq && !inp.reset {
-        m.push(format!("s_load {}", inp.stag));
+        let kind = if inp.sstore { "store" } else { "load" };
+        m.push(format!("s_{kind} {}", inp.stag));
     }
     if out.vresp {
         m.push(format!("vresp {}", out.vresp_tag));
@@ -294,9 +314,12 @@ fn layout(window_cycles: u64) -> Gtkw {
                 dec("fixed_mem.saddr"),
                 dec("fixed_mem.sn"),
                 dec("fixed_mem.stag"),
+                p("fixed_mem.sstore"),
+                hex("fixed_mem.sdata"),
                 p("fixed_mem.sresp"),
                 dec("fixed_mem.sresp_tag"),
                 dec("fixed_mem.sresp_n"),
+                p("fixed_mem.sresp_store"),
                 hex("fixed_mem.sresp_data$0"),
                 hex("fixed_mem.sresp_data$1"),
                 hex("fixed_mem.sresp_data$2"),

@@ -238,6 +238,8 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.mem.saddr.next = self.cu.saddr.val();
         self.mem.sn.next = self.cu.sn.val();
         self.mem.stag.next = self.cu.stag.val();
+        self.mem.sstore.next = self.cu.sstore.val();
+        self.mem.sdata.next = self.cu.sdata.val();
 
         // The launch: GRID / WG, the checks, then the compute unit's launch inputs.
         self.div.start.next = self.ctl.div_start.val();
@@ -341,6 +343,7 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.cu.sresp.next = self.mem.sresp.val();
         self.cu.sresp_tag.next = self.mem.sresp_tag.val();
         self.cu.sresp_n.next = self.mem.sresp_n.val();
+        self.cu.sresp_store.next = self.mem.sresp_store.val();
         for i in 0..4 {
             self.cu.sresp_data[i].next = self.mem.sresp_data[i].val();
         }

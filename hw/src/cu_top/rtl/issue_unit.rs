@@ -599,11 +599,13 @@ impl<const C: usize> Logic for IssueUnit<C> {
         self.rwide[0].next = self.sops.rwide0.val();
         self.rwide[1].next = self.sops.rwide1.val();
         if self.fields.format.val() == self.f_smem.val() {
-            // SMEM: the base pair and the offset SGPR.
+            // SMEM: the base pair, the offset SGPR and a store's SDATA.
             self.rcode[0].next = self.fields.src0.val() << 1;
             self.rwide[0].next = true;
             self.rcode[1].next = bit_cast::<9, 8>(self.fields.imm.val().get_bits::<8>(0));
             self.rwide[1].next = false;
+            self.rcode[2].next = bit_cast::<9, 8>(self.fields.dst.val());
+            self.rwide[2].next = false;
         }
         self.salu.valid.next =
             self.issue.grant_valid.val() & (self.fields.unit.val() == self.u_salu.val());

@@ -55,6 +55,8 @@ pub struct MemReturn<const C: usize> {
     pub sresp_tag: Signal<In, Bits<16>>,
     /// Its dwords (1, 2 or 4).
     pub sresp_n: Signal<In, Bits<3>>,
+    /// It answers a store (no register written).
+    pub sresp_store: Signal<In, Bit>,
     /// The loaded dwords.
     pub sresp_data: [Signal<In, Bits<32>>; 4],
     /// Write the VGPR row (port `m`).
@@ -134,6 +136,7 @@ impl<const C: usize> Default for MemReturn<C> {
             sresp: Default::default(),
             sresp_tag: Default::default(),
             sresp_n: Default::default(),
+            sresp_store: Default::default(),
             sresp_data: array_init::array_init(|_| Default::default()),
             m_we: Default::default(),
             m_slot: Default::default(),
@@ -233,12 +236,13 @@ impl<const C: usize> Logic for MemReturn<C> {
         self.m_reg.next = bit_cast::<8, 7>(self.vresp_tag.val().get_bits::<7>(9));
         self.m_mask.next = self.vresp_mask.val();
         self.s_ctx.next = bit_cast::<8, 3>(self.sresp_tag.val().get_bits::<3>(0));
-        self.s_we.next = self.s_live.val();
+        self.s_we.next = self.s_live.val() & !self.sresp_store.val();
         self.s_wide.next = self.sresp_n.val() > self.n1.val();
         self.s_dst.next = self.sresp_tag.val().get_bits::<7>(9);
         self.s_d.next = (bit_cast::<64, 32>(self.sresp_data[1].val()) << 32)
             | bit_cast::<64, 32>(self.sresp_data[0].val());
-        self.s2_we.next = self.s_live.val() & (self.sresp_n.val() == self.n4.val());
+        self.s2_we.next =
+            self.s_live.val() & !self.sresp_store.val() & (self.sresp_n.val() == self.n4.val());
         self.s2_dst.next = self.sresp_tag.val().get_bits::<7>(9) + self.two7.val();
         self.s2_d.next = (bit_cast::<64, 32>(self.sresp_data[3].val()) << 32)
             | bit_cast::<64, 32>(self.sresp_data[2].val());

@@ -84,14 +84,18 @@ pub struct ComputeUnitTop {
     pub vdata: [Signal<Out, Bits<32>>; 64],
     /// Its tag (returned with the response).
     pub vtag: Signal<Out, Bits<16>>,
-    /// Memory port: a scalar request (an SMEM load issues).
+    /// Memory port: a scalar request (an SMEM load or `s_store_dword` issues).
     pub sreq: Signal<Out, Bit>,
     /// Its first dword index.
     pub saddr: Signal<Out, Bits<32>>,
-    /// Its dwords (1, 2 or 4).
+    /// Its dwords (1, 2 or 4; 1 for a store).
     pub sn: Signal<Out, Bits<3>>,
     /// Its tag.
     pub stag: Signal<Out, Bits<16>>,
+    /// It is a store (`s_store_dword`): `sdata` to dword `saddr`.
+    pub sstore: Signal<Out, Bit>,
+    /// The store's value (the SGPR `SDATA`).
+    pub sdata: Signal<Out, Bits<32>>,
     /// Memory port: a vector response (in the cycle before the behavioural unit retires the
     /// access).
     pub vresp: Signal<In, Bit>,
@@ -109,6 +113,8 @@ pub struct ComputeUnitTop {
     pub sresp_tag: Signal<In, Bits<16>>,
     /// Its dwords.
     pub sresp_n: Signal<In, Bits<3>>,
+    /// It answers a store.
+    pub sresp_store: Signal<In, Bit>,
     /// The loaded dwords.
     pub sresp_data: [Signal<In, Bits<32>>; 4],
     /// A launch is running.
@@ -270,6 +276,7 @@ pub struct ComputeUnitTop {
     m_k: Signal<Local, Bits<8>>,
     m_sbase: Signal<Local, Bits<64>>,
     m_soff: Signal<Local, Bits<64>>,
+    m_sdata: Signal<Local, Bits<64>>,
     /// The DS instruction's fields and context (its unit's).
     l_opcode: Signal<Local, Bits<10>>,
     l_dst: Signal<Local, Bits<8>>,
@@ -374,6 +381,8 @@ impl Default for ComputeUnitTop {
             saddr: Default::default(),
             sn: Default::default(),
             stag: Default::default(),
+            sstore: Default::default(),
+            sdata: Default::default(),
             vresp: Default::default(),
             vresp_tag: Default::default(),
             vresp_store: Default::default(),
@@ -382,6 +391,7 @@ impl Default for ComputeUnitTop {
             sresp: Default::default(),
             sresp_tag: Default::default(),
             sresp_n: Default::default(),
+            sresp_store: Default::default(),
             sresp_data: array_init::array_init(|_| Default::default()),
             busy: Default::default(),
             fault: Default::default(),
@@ -466,6 +476,7 @@ impl Default for ComputeUnitTop {
             m_k: Default::default(),
             m_sbase: Default::default(),
             m_soff: Default::default(),
+            m_sdata: Default::default(),
             l_opcode: Default::default(),
             l_dst: Default::default(),
             l_src0: Default::default(),
@@ -888,6 +899,7 @@ impl Logic for ComputeUnitTop {
         self.m_k.next = self.unit0.rctx[0].val();
         self.m_sbase.next = self.regs.rdata[0].val();
         self.m_soff.next = self.regs.rdata[1].val();
+        self.m_sdata.next = self.regs.rdata[2].val();
         if self.m1.val() {
             self.m_opcode.next = self.unit1.opcode.val();
             self.m_dst.next = self.unit1.dst.val();
@@ -900,6 +912,7 @@ impl Logic for ComputeUnitTop {
             self.m_k.next = self.unit1.rctx[0].val();
             self.m_sbase.next = self.regs.rdata[3].val();
             self.m_soff.next = self.regs.rdata[4].val();
+            self.m_sdata.next = self.regs.rdata[5].val();
         }
         self.l_opcode.next = self.unit0.opcode.val();
         self.l_dst.next = self.unit0.dst.val();
@@ -994,6 +1007,8 @@ impl Logic for ComputeUnitTop {
         self.saddr.next = self.mreq.saddr.val();
         self.sn.next = self.mreq.sn.val();
         self.stag.next = self.mret.tag.val();
+        self.sstore.next = self.mreq.sreq.val() & self.m_opcode.val().get_bit(4);
+        self.sdata.next = self.m_sdata.val().get_bits::<32>(0);
         self.mret.launch.next = self.launch.val();
         self.mret.started.next = self.born.val();
         self.mret.req_ctx.next = self.m_k.val();
@@ -1006,6 +1021,7 @@ impl Logic for ComputeUnitTop {
         self.mret.sresp.next = self.sresp.val();
         self.mret.sresp_tag.next = self.sresp_tag.val();
         self.mret.sresp_n.next = self.sresp_n.val();
+        self.mret.sresp_store.next = self.sresp_store.val();
         for i in 0..4 {
             self.mret.sresp_data[i].next = self.sresp_data[i].val();
         }

@@ -209,3 +209,40 @@ fn a_later_request_due_in_the_same_cycle_replaces_the_earlier() {
         .collect();
     assert_eq!(tags, vec![2]);
 }
+
+/// A scalar store writes its word at the edge of its cycle (after the driver's write, before
+/// a vector store's lanes) and answers `smem_lat` cycles later as a store, without words (fails
+/// if the order of the writes or the response's kind changed).
+#[test]
+fn a_scalar_store_writes_at_its_edge_and_answers_as_a_store() {
+    let mut m = FixedMemoryModel::new(16);
+    let store = |addr, data| FixedMemIn {
+        sstore: true,
+        sdata: data,
+        ..scalar(addr, 1, 7, 2)
+    };
+    let mut both = FixedMemIn {
+        write_enable: true,
+        write_address: 4,
+        write_data: 1,
+        ..store(4, 2)
+    };
+    m.clock(&both);
+    assert_eq!(m.words()[4], 2, "the scalar store over the driver's write");
+    both = FixedMemIn {
+        vreq: true,
+        vstore: true,
+        vmask: 1,
+        ..store(4, 5)
+    };
+    both.vaddr[0] = 4;
+    both.vdata[0] = 9;
+    m.clock(&both);
+    assert_eq!(m.words()[4], 9, "a lane over the scalar store");
+    let out = idle(&mut m, 2);
+    let answered: Vec<_> = out
+        .iter()
+        .map(|o| (o.sresp, o.sresp_store, o.sresp_tag, o.sresp_data))
+        .collect();
+    assert_eq!(answered, [(true, true, 7, [0; 4]); 2]);
+}

@@ -49,13 +49,19 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     pub sn: Signal<In, Bits<3>>,
     /// Its tag.
     pub stag: Signal<In, Bits<16>>,
+    /// It is a store: `sdata` to word `saddr` at the edge (one word, whatever `sn`).
+    pub sstore: Signal<In, Bit>,
+    /// The scalar store's value.
+    pub sdata: Signal<In, Bits<32>>,
     /// A scalar response this cycle.
     pub sresp: Signal<Out, Bit>,
     /// Its request's tag.
     pub sresp_tag: Signal<Out, Bits<16>>,
     /// Its request's count.
     pub sresp_n: Signal<Out, Bits<3>>,
-    /// The words read (0 past the count).
+    /// Its request was a store.
+    pub sresp_store: Signal<Out, Bit>,
+    /// The words read (0 past the count, and for a store).
     pub sresp_data: [Signal<Out, Bits<32>>; SMEM_DWORDS],
     /// Driver: the word read.
     pub read_address: Signal<In, Bits<A>>,
@@ -87,6 +93,8 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     stags: Column<Bits<16>, D>,
     /// Scalar responses: counts.
     sns: Column<Bits<3>, D>,
+    /// Scalar responses: stores.
+    sstores: Column<Bit, D>,
     /// Scalar responses: each dword.
     swords: [Column<Bits<32>, D>; SMEM_DWORDS],
     /// A vector request is written into its slot at this edge.
@@ -119,7 +127,7 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     wen: Signal<Local, Bits<LANES>>,
     /// Each lane's word for the vector wheel (0 outside a load's mask).
     vld: [Signal<Local, Bits<32>>; LANES],
-    /// Each dword for the scalar wheel (0 past the count).
+    /// Each dword for the scalar wheel (0 past the count, and for a store).
     sld: [Signal<Local, Bits<32>>; SMEM_DWORDS],
     /// Dword `i` of a scalar request (`i`).
     kd: [Constant<Bits<A>>; SMEM_DWORDS],
@@ -171,9 +179,12 @@ impl<const A: usize, const D: usize> Default for FixedMemory<A, D> {
             saddr: Default::default(),
             sn: Default::default(),
             stag: Default::default(),
+            sstore: Default::default(),
+            sdata: Default::default(),
             sresp: Default::default(),
             sresp_tag: Default::default(),
             sresp_n: Default::default(),
+            sresp_store: Default::default(),
             sresp_data: Default::default(),
             read_address: Default::default(),
             read_data: Default::default(),
@@ -190,6 +201,7 @@ impl<const A: usize, const D: usize> Default for FixedMemory<A, D> {
             vwords: array_init::array_init(|_| Default::default()),
             stags: Default::default(),
             sns: Default::default(),
+            sstores: Default::default(),
             swords: Default::default(),
             vwe: Default::default(),
             swe: Default::default(),
@@ -232,6 +244,7 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.vmasks.clock.next = self.clock.val();
         self.stags.clock.next = self.clock.val();
         self.sns.clock.next = self.clock.val();
+        self.sstores.clock.next = self.clock.val();
 
         // Latencies clamped to 1..=D, modulo D; the slots written and read.
         self.vlat.next = self.flat_lat.val().get_bits::<6>(0) & self.dmask.val();
@@ -287,6 +300,8 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         for i in 0..4 {
             self.words.saddr[i].next = self.saddr.val().get_bits::<A>(0) + self.kd[i].val();
         }
+        self.words.swe.next = self.sreq.val() & self.sstore.val() & !self.reset.val();
+        self.words.swdata.next = self.sdata.val();
         self.words.read_address.next = self.read_address.val();
         self.words.write_address.next = self.write_address.val();
         self.words.write_data.next = self.write_data.val();
@@ -336,11 +351,17 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
         self.sns.waddr.next = self.sslot.val();
         self.sns.now.next = self.now.q.val();
         self.sns.d.next = self.sn.val();
+        self.sstores.we.next = self.swe.val();
+        self.sstores.waddr.next = self.sslot.val();
+        self.sstores.now.next = self.now.q.val();
+        self.sstores.d.next = self.sstore.val();
         self.stags.hit.next = self.shit.val();
         self.sns.hit.next = self.shit.val();
+        self.sstores.hit.next = self.shit.val();
         self.sresp.next = self.shit.val();
         self.sresp_tag.next = self.stags.q.val();
         self.sresp_n.next = self.sns.q.val();
+        self.sresp_store.next = self.sstores.q.val();
         for i in 0..4 {
             self.swords[i].clock.next = self.clock.val();
             self.swords[i].we.next = self.swe.val();
@@ -348,7 +369,7 @@ impl<const A: usize, const D: usize> Logic for FixedMemory<A, D> {
             self.swords[i].now.next = self.now.q.val();
             self.swords[i].hit.next = self.shit.val();
             self.sld[i].next = self.z32.val();
-            if self.sn.val() > self.kn[i].val() {
+            if (self.sn.val() > self.kn[i].val()) & !self.sstore.val() {
                 self.sld[i].next = self.words.sdata[i].val();
             }
             self.swords[i].d.next = self.sld[i].val();

@@ -1,10 +1,11 @@
 //! The word array of the fixed-latency memory: `2^A` dwords with 64 lane ports (read as
-//! they are, written at the edge), 4 scalar read ports and the driver's port of rust-hdl's
-//! `RAM` (registered read, write at the edge). It is a primitive like rust-hdl's own `RAM`:
+//! they are, written at the edge), 4 scalar read ports (the first also written at the edge)
+//! and the driver's port of rust-hdl's `RAM` (registered read, write at the edge). It is a primitive like rust-hdl's own `RAM`:
 //! rust-hdl blocks have no memory arrays with this many ports, so [`Logic`] is written by
 //! hand, a Rust `update` for rust-hdl's simulation and hand-written Verilog for the rest;
-//! both write the driver's word first and then the lanes in ascending order, so the last
-//! write of a word stays (the highest lane, a lane over the driver).
+//! both write the driver's word first, then the scalar word, then the lanes in ascending
+//! order, so the last write of a word stays (the highest lane; a lane over the scalar word
+//! and the driver's).
 
 use super::super::{LANES, SMEM_DWORDS};
 use rust_hdl::prelude::*;
@@ -27,6 +28,10 @@ pub struct Words<const A: usize> {
     pub saddr: [Signal<In, Bits<A>>; SMEM_DWORDS],
     /// Their words as they are.
     pub sdata: [Signal<Out, Bits<32>>; SMEM_DWORDS],
+    /// The scalar port writes `swdata` to `saddr[0]` at the edge.
+    pub swe: Signal<In, Bit>,
+    /// Its value.
+    pub swdata: Signal<In, Bits<32>>,
     /// Driver: the word read at the edge.
     pub read_address: Signal<In, Bits<A>>,
     /// Driver: the word of `read_address` at the last edge (before its writes).
@@ -52,6 +57,8 @@ impl<const A: usize> Default for Words<A> {
             rdata: array_init::array_init(|_| Default::default()),
             saddr: Default::default(),
             sdata: Default::default(),
+            swe: Default::default(),
+            swdata: Default::default(),
             read_address: Default::default(),
             read_data: Default::default(),
             write_address: Default::default(),
@@ -68,11 +75,16 @@ impl<const A: usize> Words<A> {
         self._words[a.index()]
     }
 
-    /// The writes of an edge: the driver's, then the lanes in ascending order.
+    /// The writes of an edge: the driver's, the scalar port's, then the lanes in ascending
+    /// order.
     fn write(&mut self) {
         if self.write_enable.val() {
             let a = self.write_address.val().index();
             self._words[a] = self.write_data.val().index() as u32;
+        }
+        if self.swe.val() {
+            let a = self.saddr[0].val().index();
+            self._words[a] = self.swdata.val().index() as u32;
         }
         let wen = self.wen.val();
         for l in (0..LANES).filter(|&l| wen.get_bit(l)) {
@@ -89,7 +101,8 @@ impl<const A: usize> Words<A> {
              read_data = 32'h0;\n   \
              for (i = 0; i <= {last}; i = i + 1) mem[i] = 32'h0;\nend\n\n\
              always @(posedge clock) begin\n   read_data <= mem[read_address];\n   \
-             if (write_enable) mem[write_address] <= write_data;\n",
+             if (write_enable) mem[write_address] <= write_data;\n   \
+             if (swe) mem[saddr$0] <= swdata;\n",
             last = (1usize << A) - 1
         );
         for l in 0..LANES {

@@ -54,8 +54,8 @@ crate::vl_ports!([const W: usize] Lds<W> {
 
 crate::vl_ports!([const A: usize, const D: usize] FixedMemory<A, D> {
     clock, reset, flat_lat, smem_lat, vreq, vstore, vmask, vaddr, vdata, vtag, vresp, vresp_tag,
-    vresp_store, vresp_mask, vresp_data, sreq, saddr, sn, stag, sresp, sresp_tag, sresp_n,
-    sresp_data, read_address, read_data, write_address, write_data, write_enable,
+    vresp_store, vresp_mask, vresp_data, sreq, saddr, sn, stag, sstore, sdata, sresp, sresp_tag,
+    sresp_n, sresp_store, sresp_data, read_address, read_data, write_address, write_data, write_enable,
 });
 
 crate::vl_ports!([const C: usize, const P: usize, const W: usize] Fetch<C, P, W> {
@@ -181,7 +181,8 @@ crate::vl_ports!([] ComputeUnitTop {
     clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
     lat_valu, lat_branch, issue_period, split_on, dws, code_we, code_addr, code_data,
     code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn,
-    stag, vresp, vresp_tag, vresp_store, vresp_mask, vresp_data, sresp, sresp_tag, sresp_n,
+    stag, sstore, sdata, vresp, vresp_tag, vresp_store, vresp_mask, vresp_data, sresp, sresp_tag,
+    sresp_n, sresp_store,
     sresp_data, busy, fault, fault_pc, fault_mem, fault_lds, fault_addr, fault_split,
     fault_code, fault_info, issue_valid, issue_slot, issue_pc, stall, first, send, send_slot, send_wg,
     send_wave, copy, copy_from, copy_to,
