@@ -296,6 +296,7 @@ impl Group {
         GroupIn {
             dws,
             watchdog,
+            s: (self.units.len() - 1) as u8,
             ..GroupIn::default()
         }
     }

@@ -16,7 +16,7 @@
 //! The behavioural [`crate::gpu::Gpu`] with one compute unit of [`config`] (one SIMD of
 //! [`crate::cu_top::CONTEXTS`] contexts, the default latencies, code and data memories of
 //! the system's sizes), restricted to what the top executes ([`crate::cu_top::supported()`], no-split
-//! or DWS or PWS with S = 1, rtgpu's simple ABI).
+//! DWS with any S, or PWS with S = 1, rtgpu's simple ABI).
 //!
 //! # Ports
 //!

@@ -4,9 +4,8 @@
 //!
 //! # What it holds (this stage)
 //!
-//! One SIMD group without splitting, or with DWS or PWS at S = 1 (the behavioural
-//! `Mode::NoSplit`, `Mode::Dws` or `Mode::Pws` with `n_simd` = 1, `n_wfc` = [`CONTEXTS`],
-//! `s` = 1), with [`UNITS`] issue units ([`rtl::issue_unit::IssueUnit`]: the SIMD and its
+//! One SIMD group without splitting, with DWS at any S or with PWS at S = 1 (the behavioural
+//! `Mode::NoSplit`, `Mode::Dws` or `Mode::Pws` with `n_simd` = 1, `n_wfc` = [`CONTEXTS`]), with [`UNITS`] issue units ([`rtl::issue_unit::IssueUnit`]: the SIMD and its
 //! SpSIMD) over [`GROUP_CONTEXTS`] contexts: the instruction memory and buffers ([`crate::fetch`]), the
 //! work-group dispatcher ([`crate::dispatch`]), the contexts' scalar state
 //! ([`crate::ctx::CtxRegs`]) and the VGPR file ([`crate::ctx::Vgprs`], one slot of
@@ -100,7 +99,10 @@
 //! memory operations outstanding stops the launch in *k* (`split_pending_memory`), a split on a
 //! full stack (64) too (`split_overflow`); the split/merge unit's errors (`end_live_splits`,
 //! `merge_watchdog`, a protocol error) stop it in the cycle after the command, `fault_pc` the
-//! context's last issued instruction.
+//! context's last issued instruction. S is the `s` input: DWS at any S runs on the two units
+//! (its children stay on the SIMD), and a context an error names (`fault_info`) is numbered
+//! as the behavioural unit numbers its S + 1-unit group, slot · (S + 1) + unit
+//! ([`rtl::ctx_number::CtxNumber`]).
 //!
 //! Under PWS (S = 1) the child of a split goes to context `k` + 1, the parent's slot on the
 //! second issue unit (the split/merge unit chooses it), and each unit may issue in the same
@@ -124,7 +126,7 @@
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
 //! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
 //! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`, the splitting mode `split_on`,
-//! `dws`. Code writes: `code_we`,
+//! `dws` and S `s` (DWS' most live splits of a wavefront; 1 under PWS). Code writes: `code_we`,
 //! `code_addr` (dword index), `code_data`; code reads: `code_rdata` (the dword at
 //! `code_addr`, combinational). The data memory's size `mem_words` and the LDS dwords per
 //! work-group `lds_words` (held while `busy`).

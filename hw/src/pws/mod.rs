@@ -16,7 +16,7 @@
 //! |---|---|---|
 //! | `LANES` (N_WIWF) | lanes per wavefront, width of SpM and EXEC | 4..=64 |
 //! | `half` (H) | half width of the split mask: lane l < H takes bit l of SSRC0, lane l ≥ H bit l−H of SSRC1; 32 for GCN, 2 in the paper's toy examples | 1..=32 |
-//! | `UNITS` | S + 1 (the SIMD and its S SpSIMDs) | 2..=8 |
+//! | `UNITS` | the SIMD and its SpSIMDs (S + 1 under PWS) | 2..=8 |
 //! | `CTXS` | UNITS × N_WFC, the number of contexts | N_WFC in 1..=16 |
 //! | `e_split` (E_SPLIT) | cycles from a `split` command to the first cycle both contexts are READY | 1..=15, default 4 |
 //! | `e_merge` (E_MERGE) | cycles from the rendezvous to the cycle the parent is READY | 1..=15, default 2 |
@@ -28,7 +28,8 @@
 //! - `state`: EMPTY 0, READY 1, SPLITTING 2, MERGE_WAIT 3, MERGING 4, DONE 5 ([`State`]);
 //! - `spm`: LANES bits, bit l = lane l;
 //! - `parent`: valid bit + a 4-bit *relative id* (below);
-//! - the child stack: up to S relative ids, `sp` entries, `top` = the last one pushed;
+//! - the child stack: up to S relative ids (seven entries held), `sp` entries, `top` = the
+//!   last one pushed;
 //! - `root`: the relative id of the WF's original context (used by DWS' limit);
 //! - `live` (meaningful in a WF's original context): how many contexts descend from it;
 //! - `pc`: the PC of the `merge` the context waits at;
@@ -46,6 +47,15 @@
 //!
 //! `dws` must stay constant between resets (tests never change it otherwise).
 //!
+//! ## S
+//!
+//! S is the input `s` (1..=7, constant between resets like `dws`), not a parameter: the
+//! deepest a child stack may grow and, under DWS, the most live splits of a wavefront. Under
+//! PWS it is UNITS − 1 (a family has UNITS members, so no stack grows deeper anyway). Under DWS
+//! it may exceed UNITS − 1: a DWS child stays on its parent's unit, so S is limited by the
+//! unit's N_WFC contexts, not by UNITS (docs/assumptions.md#A131). `s` = 0 makes every split
+//! a full-stack split (PWS: SPLIT_OVERFLOW; DWS: refused).
+//!
 //! # Ports
 //!
 //! Inputs, sampled at the rising edge that ends the cycle:
@@ -54,6 +64,7 @@
 //!   copy, denial or error). The cycle's command is ignored.
 //! - `dws`: the mode, above.
 //! - `watchdog`: merge watchdog bound in cycles, 0 = off.
+//! - `s` (3 bits): S, above.
 //! - `cmd`: 0 NONE, 1 DISPATCH, 2 SPLIT, 3 MERGE, 4 END ([`Cmd`]); 5..=7 are bad commands.
 //! - `cmd_unit` (3 bits), `cmd_slot` (4 bits): the context X the command is for,
 //!   k_X = cmd_slot × UNITS + cmd_unit.
@@ -90,7 +101,7 @@
 //! 3. SPLIT, MERGE, END: `state(X)` EMPTY or DONE: EMPTY_CONTEXT (4); SPLITTING, MERGE_WAIT or
 //!    MERGING: BUSY_CONTEXT (5).
 //! 4. END with `sp(X) > 0` or parent valid: END_LIVE_SPLITS (3).
-//! 5. SPLIT, PWS, with no free context or `sp(X) = S`: SPLIT_OVERFLOW (1).
+//! 5. SPLIT, PWS, with no free context or `sp(X) ≥ S`: SPLIT_OVERFLOW (1).
 //!
 //! `error_ctx` = k_X for codes 1 and 3..=6.
 //!
@@ -101,7 +112,7 @@
 //! that is EMPTY or DONE (its wavefront ended; A21's "a free WF context") with parent
 //! invalid and, in PWS, not on unit 0. In DWS, the split is refused
 //! (`split_denied` in t+1, nothing else changes) when there is no free context, when
-//! `sp(X) = S`, or when `live` of X's root context (the family member whose relative id is
+//! `sp(X) ≥ S`, or when `live` of X's root context (the family member whose relative id is
 //! `root(X)`) is ≥ S. Otherwise, at E_t:
 //! - spm(X) ← spm(X) & M; spm(Y) ← spm(X) & !M (old spm(X), LANES bits);
 //! - push Y's relative id on X's stack;

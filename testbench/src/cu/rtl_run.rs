@@ -74,8 +74,8 @@ fn usage(m: impl Into<String>) -> RtlRefusal {
 pub fn refused_switch(o: &RunOpts) -> Option<String> {
     let switches = [
         (
-            o.mode != Mode::NoSplit && o.s != 1,
-            "--mode dws or pws with --s other than 1 (it runs nosplit, and dws and pws with --s 1)",
+            o.mode == Mode::Pws && o.s != 1,
+            "--mode pws with --s other than 1 (it runs nosplit, dws with any --s, pws with --s 1)",
         ),
         (o.reorder, "--reorder"),
         (o.idu != "off", "--idu"),

@@ -1,10 +1,11 @@
 //! Kernels on the compute unit's RTL top ([`ComputeUnitTop`]) beside the behavioural compute
 //! unit: the same code and launch on both, and their issue events compared cycle by cycle.
 //!
-//! The top's memory port is served here, as the fixed-latency memory of the behavioural
-//! unit serves its accesses: a request's access happens in its cycle, its response comes
-//! `flat` / `smem` cycles later ([`PortMemory`]); both sides start from the same memory image
-//! and their final memories are compared.
+//! The top's memory port is served here by the fixed-latency memory's reference model, as
+//! the fixed-latency memory of the behavioural unit serves its accesses: a request's access
+//! happens in its cycle, its response comes `flat` − 1 / `smem` − 1 cycles later and the top
+//! counts it in the next ([`PortMemory`]); both sides start from the same memory image and
+//! their final memories are compared.
 //!
 //! Cycles are counted from the launch's first cycle. The behavioural unit dispatches in the
 //! cycle of its doorbell (cycle 0); the RTL top's dispatcher takes the launch in a cycle of
@@ -19,9 +20,9 @@ use rtgpu_hw::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
 use rtgpu_hw::cu_top::{
     ComputeUnitTop, CODE_WORDS, CONTEXTS, GROUP_CONTEXTS, LDS_PART_WORDS, LDS_WORDS, UNITS,
 };
+use rtgpu_hw::fixed_mem::{FixedMemIn, FixedMemOut, FixedMemoryModel};
 use rtgpu_hw::sched::model::Policy;
 use rust_hdl::core::prelude::*;
-use std::collections::VecDeque;
 
 /// One instruction issue: the launch cycle, the issue unit, the wavefront (its global index)
 /// and the PC.
@@ -55,8 +56,8 @@ pub struct TopRun {
     pub ended: bool,
 }
 
-/// A launch the RTL top can run: one SIMD group, no splitting or DWS with S = 1, rtgpu's
-/// simple ABI.
+/// A launch the RTL top can run: one SIMD group, no splitting, DWS with any S or PWS with
+/// S = 1, rtgpu's simple ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopLaunch {
     /// Work-items in the launch.
@@ -67,8 +68,10 @@ pub struct TopLaunch {
     pub kernarg: u64,
     /// The issue policy.
     pub policy: Policy,
-    /// No splitting or DWS (S = 1).
+    /// No splitting, DWS or PWS.
     pub mode: Mode,
+    /// S: DWS's most live splits of a wavefront (1..=7); 1 under PWS.
+    pub s: u32,
 }
 
 impl TopLaunch {
@@ -94,7 +97,7 @@ impl TopLaunch {
             // (The top's partition: docs/assumptions.md#A126.)
             lds_per_wg: (LDS_PART_WORDS * 4) as u32,
             mode: self.mode,
-            s: 1,
+            s: self.s,
             policy: self.policy,
             reorder: false,
             idu: None,
@@ -211,7 +214,7 @@ fn drive(
     h.cycle(
         |u| {
             start(u, l);
-            u.mem_words.next = (port.words.len() as u64).to_bits();
+            u.mem_words.next = (port.words().len() as u64).to_bits();
             u.lds_words.next = (LDS_PART_WORDS as u64).to_bits();
         },
         |_| (),
@@ -227,17 +230,17 @@ fn drive(
     };
     let mut slots = [0u32; GROUP_CONTEXTS];
     for cycle in 0..limit {
-        let due = port.due(cycle);
+        let responses = port.responses();
         let (busy, fault, pc) = h
             .cycle(
                 |u| {
                     u.launch.next = false;
-                    due.drive(u);
+                    drive_responses(u, &responses);
                 },
                 |u| {
                     run.splits += u64::from(u.copy.val());
                     observe(u, l, cycle, &mut slots, &mut run.issues);
-                    port.take(u, cycle);
+                    port.take(u);
                     (u.busy.val(), u.fault.val(), u.fault_pc.val().index() as u32)
                 },
             )
@@ -245,135 +248,89 @@ fn drive(
         if !busy {
             run.cycles = cycle;
             run.fault = fault.then_some(pc);
-            run.mem = port.words;
+            run.mem = port.words().to_vec();
             run.ended = true;
             return Ok(run);
         }
     }
     run.cycles = limit;
-    run.mem = port.words;
+    run.mem = port.words().to_vec();
     Ok(run)
 }
 
-/// A vector response: due cycle, tag, store, lanes, data.
-type VResp = (u64, u64, bool, u64, [u32; 64]);
-
-/// A scalar response: due cycle, tag, store, dwords, data.
-type SResp = (u64, u64, bool, u64, [u32; 4]);
-
-/// The responses of one cycle (none, one or both).
-pub struct Responses {
-    v: Option<VResp>,
-    s: Option<SResp>,
-}
-
-impl Responses {
-    /// Drives them on the top's response inputs.
-    pub fn drive(&self, u: &mut ComputeUnitTop) {
-        u.vresp.next = self.v.is_some();
-        let (_, tag, store, mask, data) = self.v.unwrap_or((0, 0, false, 0, [0; 64]));
-        u.vresp_tag.next = tag.to_bits();
-        u.vresp_store.next = store;
-        u.vresp_mask.next = mask.to_bits();
-        for (l, d) in data.iter().enumerate() {
-            u.vresp_data[l].next = u64::from(*d).to_bits();
-        }
-        u.sresp.next = self.s.is_some();
-        let (_, tag, store, n, data) = self.s.unwrap_or((0, 0, false, 0, [0; 4]));
-        u.sresp_tag.next = tag.to_bits();
-        u.sresp_store.next = store;
-        u.sresp_n.next = n.to_bits();
-        for (i, d) in data.iter().enumerate() {
-            u.sresp_data[i].next = u64::from(*d).to_bits();
-        }
-    }
-}
-
-/// The fixed-latency memory behind the top's memory port, served from Rust: a request's
-/// access in its cycle (a vector store's lanes in ascending order, so the highest of lanes
-/// naming one word stays; a scalar store's one word), its response `flat` − 1 (vector) or `smem` − 1 (scalar) cycles later,
-/// the cycle before the behavioural retire cycle (the top counts it in the next).
+/// The fixed-latency memory behind the top's memory port: the block's reference model
+/// ([`FixedMemoryModel`]) at latencies `flat` − 1 and `smem` − 1, so that a request's response
+/// comes in the cycle before the behavioural retire cycle (the top counts it in the next). The
+/// model holds a power of two of words; the launch's memory is its first `len`, and no access
+/// passes them (the top requests a faulting FLAT instruction's lanes below the fault only,
+/// and a faulting SMEM load not at all).
 pub struct PortMemory {
-    /// The data memory.
-    pub words: Vec<u32>,
-    vector: VecDeque<VResp>,
-    scalar: VecDeque<SResp>,
+    mem: FixedMemoryModel,
+    len: usize,
 }
 
 impl PortMemory {
     /// A memory of `words`, nothing in flight.
     pub fn new(words: Vec<u32>) -> Self {
+        let mut mem = FixedMemoryModel::new(words.len().next_power_of_two());
+        mem.words_mut()[..words.len()].copy_from_slice(&words);
         Self {
-            words,
-            vector: VecDeque::new(),
-            scalar: VecDeque::new(),
+            mem,
+            len: words.len(),
         }
     }
 
-    fn word(&self, a: u64) -> u32 {
-        self.words.get(a as usize).copied().unwrap_or(0)
+    /// The launch's memory.
+    pub fn words(&self) -> &[u32] {
+        &self.mem.words()[..self.len]
     }
 
-    /// Takes the responses due in `cycle`.
-    pub fn due(&mut self, cycle: u64) -> Responses {
-        let v = match self.vector.front() {
-            Some(r) if r.0 == cycle => self.vector.pop_front(),
-            _ => None,
-        };
-        let s = match self.scalar.front() {
-            Some(r) if r.0 == cycle => self.scalar.pop_front(),
-            _ => None,
-        };
-        Responses { v, s }
+    /// The responses of the current cycle.
+    pub fn responses(&self) -> FixedMemOut {
+        self.mem.outputs()
     }
 
-    /// Takes the requests of `cycle`: the access now, the response queued.
-    pub fn take(&mut self, u: &ComputeUnitTop, cycle: u64) {
+    /// Takes the cycle's requests from the top's outputs and clocks the memory.
+    pub fn take(&mut self, u: &ComputeUnitTop) {
         let lat = TopLaunch::config().lat;
-        if u.vreq.val() {
-            let mask = u.vmask.val().to_u64();
-            let store = u.vstore.val();
-            let mut data = [0u32; 64];
-            for (l, d) in data
-                .iter_mut()
-                .enumerate()
-                .filter(|(l, _)| mask >> l & 1 == 1)
-            {
-                let a = u.vaddr[l].val().index() as u64;
-                match store {
-                    true => {
-                        if let Some(w) = self.words.get_mut(a as usize) {
-                            *w = u.vdata[l].val().index() as u32;
-                        }
-                    }
-                    false => *d = self.word(a),
-                }
-            }
-            let tag = u.vtag.val().index() as u64;
+        let early = |l: u32| u16::try_from(l.saturating_sub(1)).unwrap_or(u16::MAX);
+        let bits32 = |b: Bits<32>| b.index() as u32;
+        let i = FixedMemIn {
+            flat_lat: early(lat.flat),
+            smem_lat: early(lat.smem),
+            vreq: u.vreq.val(),
+            vstore: u.vstore.val(),
+            vmask: u.vmask.val().to_u64(),
+            vaddr: std::array::from_fn(|l| bits32(u.vaddr[l].val())),
+            vdata: std::array::from_fn(|l| bits32(u.vdata[l].val())),
+            vtag: u.vtag.val().index() as u16,
+            sreq: u.sreq.val(),
+            saddr: bits32(u.saddr.val()),
+            sn: u.sn.val().index() as u8,
+            stag: u.stag.val().index() as u16,
+            sstore: u.sstore.val(),
+            sdata: bits32(u.sdata.val()),
+            ..FixedMemIn::default()
+        };
+        self.mem.clock(&i);
+    }
+}
 
-            let due = cycle + u64::from(lat.flat) - 1;
-            self.vector.push_back((due, tag, store, mask, data));
-        }
-        if u.sreq.val() {
-            let (a, n) = (u.saddr.val().index() as u64, u.sn.val().index() as u64);
-            let store = u.sstore.val();
-            let mut data = [0u32; 4];
-            match store {
-                true => {
-                    if let Some(w) = self.words.get_mut(a as usize) {
-                        *w = u.sdata.val().index() as u32;
-                    }
-                }
-                false => {
-                    for (i, d) in data.iter_mut().enumerate().take(n as usize) {
-                        *d = self.word(a + i as u64);
-                    }
-                }
-            }
-            let due = cycle + u64::from(lat.smem) - 1;
-            let tag = u.stag.val().index() as u64;
-            self.scalar.push_back((due, tag, store, n, data));
-        }
+/// Drives the memory's responses `o` on the top's response inputs.
+pub fn drive_responses(u: &mut ComputeUnitTop, o: &FixedMemOut) {
+    u.vresp.next = o.vresp;
+    u.vresp_tag.next = u64::from(o.vresp_tag).to_bits();
+    u.vresp_store.next = o.vresp_store;
+    u.vresp_mask.next = o.vresp_mask.to_bits();
+    for (port, d) in u.vresp_data.iter_mut().zip(o.vresp_data) {
+        port.next = u64::from(d).to_bits();
+    }
+    u.sresp.next = o.sresp;
+    u.sresp_tag.next = u64::from(o.sresp_tag).to_bits();
+    u.sresp_store.next = o.sresp_store;
+    u.sresp_n.next = u64::from(o.sresp_n).to_bits();
+    for (port, d) in u.sresp_data.iter_mut().zip(o.sresp_data) {
+        port.next = u64::from(d).to_bits();
     }
 }
 
@@ -403,6 +360,7 @@ pub fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
     u.issue_period.next = u64::from(lat.issue_period).to_bits();
     u.split_on.next = l.mode != Mode::NoSplit;
     u.dws.next = l.mode == Mode::Dws;
+    u.s.next = u64::from(l.s).to_bits();
 }
 
 /// Reads one cycle's probes: a dispatch names the context's wavefront (in `slots`, by

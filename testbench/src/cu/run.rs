@@ -38,12 +38,12 @@ pub struct RunOpts {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// How split/merge run: nosplit, dws or pws (with `--top rtl` the default is nosplit; the
-    /// RTL runs nosplit and dws with `--s 1`).
+    /// RTL runs nosplit, dws with any `--s` and pws with `--s 1`).
     #[arg(long, default_value = "pws", value_parser = parse_mode,
           default_value_if("top", "rtl", "nosplit"))]
     pub mode: Mode,
     /// The model that runs the kernel: `behavioural` (the compute unit model) or `rtl` (the RTL
-    /// system, `CuSystem`, under Verilator: one SIMD, no splitting or DWS; the driver's
+    /// system, `CuSystem`, under Verilator: one SIMD, no splitting, DWS or PWS at S = 1; the driver's
     /// register accesses go over its bus).
     #[arg(long, value_enum, default_value_t = Top::Behavioural)]
     pub top: Top,

@@ -26,6 +26,7 @@ pub const LAUNCH: TopLaunch = TopLaunch {
     kernarg: 0x1_0000_2000,
     policy: Policy::Gto,
     mode: Mode::NoSplit,
+    s: 1,
 };
 
 /// Cycles the behavioural launch may take before the testbench gives up.

@@ -215,6 +215,7 @@ pub(crate) fn apply<const L: usize, const U: usize, const C: usize>(
     u.reset.next = inp.reset;
     u.dws.next = inp.dws;
     u.watchdog.next = u64::from(inp.watchdog).to_bits();
+    u.s.next = u64::from(inp.s & 7).to_bits();
     u.cmd.next = u64::from(inp.cmd & 7).to_bits();
     u.cmd_unit.next = u64::from(inp.cmd_unit & 7).to_bits();
     u.cmd_slot.next = u64::from(inp.cmd_slot & 15).to_bits();
@@ -375,6 +376,7 @@ fn layout(tb: &PwsTb) -> Gtkw {
     let command = [
         ("reset", None),
         ("dws", None),
+        ("s", Some(Format::Dec)),
         ("cmd", Some(Format::Named("cmd"))),
         ("cmd_unit", Some(Format::Dec)),
         ("cmd_slot", Some(Format::Dec)),

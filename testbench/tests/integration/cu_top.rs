@@ -29,12 +29,12 @@ fn kernel(name: &str) -> Vec<u32> {
 /// A kernel with memory (`path` under firmware/kernels/): its code, and for a launch of
 /// `grid`/`wg` the memory image its `@args` give (seed 1) and the launch.
 fn with_memory(path: &str, grid: u32, wg: u32, policy: Policy) -> (Vec<u32>, Vec<u32>, TopLaunch) {
-    with_memory_in(Mode::NoSplit, path, grid, wg, policy)
+    with_memory_in((Mode::NoSplit, 1), path, grid, wg, policy)
 }
 
-/// [`with_memory`] in splitting mode `mode`.
+/// [`with_memory`] in splitting mode `mode` with S = `s`.
 fn with_memory_in(
-    mode: Mode,
+    (mode, s): (Mode, u32),
     path: &str,
     grid: u32,
     wg: u32,
@@ -49,6 +49,7 @@ fn with_memory_in(
         kernarg: image.kernarg,
         policy,
         mode,
+        s,
     };
     (assemble(&text, path).unwrap().words(), image.mem, l)
 }
@@ -60,6 +61,7 @@ fn launch(grid: u32, wg: u32, policy: Policy) -> TopLaunch {
         kernarg: 0x1_0000_2000,
         policy,
         mode: Mode::NoSplit,
+        s: 1,
     }
 }
 
@@ -130,10 +132,15 @@ fn the_verilator_build_issues_as_the_behavioural_unit() {
     );
     // The three-source fp32 operations (the VGPR file's port `c`, read port 2 as 32 bits).
     memory_lock_step(&[("rtl/fp_mix", 256, 64)], Engine::Verilator);
-    // DWS: splits, copies, shared VGPRs, merges, refusals.
-    assert!(memory_lock_step_in(Mode::Dws, DWS_LAUNCHES, Engine::Verilator) >= 9);
+    // DWS: splits, copies, shared VGPRs, merges, refusals; with S = 3 a wavefront keeps a
+    // second live split (`fig5_nested` at one wavefront: its nested split, which S = 1
+    // refuses, is taken).
+    let launches = [DWS_LAUNCHES, &[("fig5_nested", 64, 64)]].concat();
+    let s1 = memory_lock_step_in((Mode::Dws, 1), &launches, Engine::Verilator);
+    let s3 = memory_lock_step_in((Mode::Dws, 3), &launches, Engine::Verilator);
+    assert!(s1 >= 9 && s3 > s1, "DWS splits: S = 1 {s1}, S = 3 {s3}");
     // PWS: the second issue unit (the same-cycle paths between the two units).
-    assert!(memory_lock_step_in(Mode::Pws, DWS_LAUNCHES, Engine::Verilator) >= 9);
+    assert!(memory_lock_step_in((Mode::Pws, 1), DWS_LAUNCHES, Engine::Verilator) >= 9);
 }
 
 /// The memory kernels' launches: `mem_mix` and `fig2_divergent` at grids 256/64 and 192/192.
@@ -216,18 +223,23 @@ fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
 /// (kernel path, grid, work-group size): the RTL top must issue what the behavioural unit
 /// issues, cycle for cycle, and leave the same data memory, which the kernels change.
 fn memory_lock_step(launches: &[(&str, u32, u32)], engine: Engine) {
-    assert_eq!(memory_lock_step_in(Mode::NoSplit, launches, engine), 0);
+    assert_eq!(memory_lock_step_in((Mode::NoSplit, 1), launches, engine), 0);
 }
 
-/// [`memory_lock_step`] in splitting mode `mode`; the behavioural splits carried out in all.
-/// Under PWS a kernel that needs more than S = 1 (`fig5_nested`'s nested split) ends in the
-/// behavioural `split_overflow`, which the RTL must reproduce; the others must store.
-fn memory_lock_step_in(mode: Mode, launches: &[(&str, u32, u32)], engine: Engine) -> u64 {
+/// [`memory_lock_step`] in splitting mode `mode` with S = `s`; the behavioural splits carried
+/// out in all. Under PWS a kernel that needs more than S = 1 (`fig5_nested`'s nested split)
+/// ends in the behavioural `split_overflow`, which the RTL must reproduce; the others must
+/// store.
+fn memory_lock_step_in(
+    (mode, s): (Mode, u32),
+    launches: &[(&str, u32, u32)],
+    engine: Engine,
+) -> u64 {
     let mut splits = 0;
     for (i, &(path, grid, wg)) in launches.iter().enumerate() {
         for policy in policies(engine, i) {
-            let (code, mem, l) = with_memory_in(mode, path, grid, wg, policy);
-            let at = format!("{path} {mode:?} {policy:?} grid {grid} wg {wg}");
+            let (code, mem, l) = with_memory_in((mode, s), path, grid, wg, policy);
+            let at = format!("{path} {mode:?} S={s} {policy:?} grid {grid} wg {wg}");
             let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
             let r = run_rtl(&code, &l, &mem, engine, LIMIT).unwrap_or_else(|e| panic!("{at}: {e}"));
             let faults = mode == Mode::Pws && path == "fig5_nested";
@@ -291,7 +303,7 @@ const DWS_LAUNCHES: &[(&str, u32, u32)] = &[
 /// and the same memory as the behavioural unit. On rust-hdl's simulation.
 #[test]
 fn dws_kernels_issue_as_the_behavioural_unit() {
-    let splits = memory_lock_step_in(Mode::Dws, DWS_LAUNCHES, Engine::Harness);
+    let splits = memory_lock_step_in((Mode::Dws, 1), DWS_LAUNCHES, Engine::Harness);
     assert!(splits >= 3, "{splits} splits");
 }
 
@@ -302,7 +314,7 @@ fn dws_kernels_issue_as_the_behavioural_unit() {
 /// behavioural unit. On rust-hdl's simulation.
 #[test]
 fn pws_kernels_issue_as_the_behavioural_unit() {
-    let splits = memory_lock_step_in(Mode::Pws, DWS_LAUNCHES, Engine::Harness);
+    let splits = memory_lock_step_in((Mode::Pws, 1), DWS_LAUNCHES, Engine::Harness);
     assert!(splits >= 3, "{splits} splits");
 }
 
@@ -323,7 +335,7 @@ fn random_kernel(seed: u64) -> Option<(String, Vec<u32>)> {
 /// One random kernel ([`random_kernel`]) on both sides: at `waves` one-wavefront
 /// work-groups (its buffers from the seed), the RTL on its Verilator build; the behavioural
 /// splits carried out.
-fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, Policy)) -> Result<u64, String> {
+fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, u32, Policy)) -> Result<u64, String> {
     let (text, code) = random_kernel(seed).ok_or("too long for the code memory")?;
     let meta = KernelMeta::parse(&text).map_err(|e| e.to_string())?;
     if let Some((pc, why)) = rtgpu_hw::cu_top::first_unsupported(&code) {
@@ -335,8 +347,9 @@ fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, Policy)) -> Result<u64, 
         grid,
         wg,
         kernarg: image.kernarg,
-        policy: l.1,
+        policy: l.2,
         mode: l.0,
+        s: l.1,
     };
     let b = run_behavioural(&code, &tl, &image.mem, 200_000)?;
     let r = run_rtl(&code, &tl, &image.mem, Engine::Verilator, 200_000)?;
@@ -356,36 +369,46 @@ proptest::proptest! {
 
     /// Random structured divergent kernels (`gen_kernel`: VALU and SALU arithmetic, load-uses,
     /// uniform loops, nested masked if/else, `split`/`merge` on about half of the two-armed
-    /// ifs) at one to four wavefronts, no-split, DWS or PWS, under the three policies: the top's
-    /// Verilator build issues what the behavioural unit issues, cycle for cycle, with the same
-    /// splits and memory.
+    /// ifs) at one to four wavefronts, no-split, DWS (S = 1 or 3) or PWS, under the three
+    /// policies: the top's Verilator build issues what the behavioural unit issues, cycle for
+    /// cycle, with the same splits and memory.
     #[test]
     fn random_kernels_issue_as_the_behavioural_unit(
         seed in 0u64..1_000_000,
         waves in 1u32..=4,
-        m in 0usize..3,
+        m in 0usize..4,
         p in 0usize..3,
     ) {
         proptest::prop_assume!(random_kernel(seed).is_some());
-        let mode = [Mode::NoSplit, Mode::Dws, Mode::Pws][m];
+        let (mode, s) = [(Mode::NoSplit, 1), (Mode::Dws, 1), (Mode::Dws, 3), (Mode::Pws, 1)][m];
         let policy = [Policy::Lrr, Policy::Rr, Policy::Gto][p];
-        if let Err(e) = random_kernel_alike(seed, waves, (mode, policy)) {
+        if let Err(e) = random_kernel_alike(seed, waves, (mode, s, policy)) {
             proptest::prop_assert!(false, "{}", e);
         }
     }
 }
 
-/// The random kernels split under DWS and PWS: three seeds at one wavefront (every split
+/// The random kernels split under DWS and PWS: four seeds at one wavefront (every split
 /// finds a free context) take splits on both sides, so the property above covers the copy and the
-/// merge. Fails if the generator's `split`/`merge` went unused.
+/// merge; under DWS at S = 3 more of them than at S = 1 (seed 20 nests its splits: 1 split at
+/// S = 1, 4 at S = 3). Fails if the generator's `split`/`merge` went unused.
 #[test]
 fn random_kernels_split_under_dws_and_pws() {
-    for mode in [Mode::Dws, Mode::Pws] {
-        let splits: u64 = (1..=3)
-            .map(|seed| random_kernel_alike(seed, 1, (mode, Policy::Gto)).unwrap())
-            .sum();
-        assert!(splits > 0, "{mode:?}: {splits}");
-    }
+    let splits = |mode, s| -> u64 {
+        [1, 2, 3, 20]
+            .into_iter()
+            .map(|seed| random_kernel_alike(seed, 1, (mode, s, Policy::Gto)).unwrap())
+            .sum()
+    };
+    let (dws1, dws3, pws) = (
+        splits(Mode::Dws, 1),
+        splits(Mode::Dws, 3),
+        splits(Mode::Pws, 1),
+    );
+    assert!(
+        pws > 0 && dws1 > 0 && dws3 > dws1,
+        "DWS S=1 {dws1}, S=3 {dws3}, PWS {pws}"
+    );
 }
 
 /// PWS, one wavefront: the split's halves leave `s_barrier` in the same cycle, branch apart on
@@ -439,6 +462,7 @@ fn a_first_units_error_drops_the_second_units_issue() {
             kernarg: image.kernarg,
             policy: Policy::Gto,
             mode: Mode::Pws,
+            s: 1,
         };
         let b = run_behavioural(&code, &l, &image.mem, LIMIT).unwrap();
         assert!(

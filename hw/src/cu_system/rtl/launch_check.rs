@@ -12,8 +12,8 @@ use rust_hdl::prelude::*;
 /// past `MAX_GRID`), 3 more wavefronts per work-group than contexts, 4 LDS size not a multiple
 /// of 4 or too large, 5 S outside 1..=7, 6 entry PC unaligned or past the code, 7 reordering
 /// (the system has no memory hierarchy), 9 a sub-kernel other than the whole launch on
-/// compute unit 0, 10 a setting the RTL compute unit does not have yet (DWS or PWS with S
-/// other than 1, a `FEATURES` bit, the HSA ABI). Combinational.
+/// compute unit 0, 10 a setting the RTL compute unit does not have yet (PWS with S other than
+/// 1, a `FEATURES` bit, the HSA ABI). Combinational.
 #[derive(LogicBlock)]
 pub struct LaunchCheck {
     /// `GRID`.
@@ -96,10 +96,10 @@ impl Logic for LaunchCheck {
         self.waves.next = (self.wg.val() + self.c63.val()) >> 6;
         // The last assignment wins: the checks in reverse order.
         self.info.next = self.z32.val();
-        // No split (any S), or DWS with S = 1.
+        // No split or DWS (any S: check 5 refuses 0), or PWS with S = 1 (the top's one SpSIMD).
         self.split_ok.next = (self.mode.val().get_bits::<2>(0) == self.z2.val())
-            | (((self.mode.val().get_bits::<2>(0) == self.m_dws.val())
-                | (self.mode.val().get_bits::<2>(0) == self.m_pws.val()))
+            | (self.mode.val().get_bits::<2>(0) == self.m_dws.val())
+            | ((self.mode.val().get_bits::<2>(0) == self.m_pws.val())
                 & (self.mode.val().get_bits::<3>(4) == self.s_one.val()));
         if !self.split_ok.val()
             | (self.features.val().get_bits::<31>(1) != bit_cast::<31, 32>(self.z32.val()))

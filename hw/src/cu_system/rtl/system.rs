@@ -279,9 +279,11 @@ impl<const A: usize> Logic for CuSystem<A> {
         self.cu.lat_valu.next = self.lat_valu.val();
         self.cu.lat_branch.next = self.lat_branch.val();
         self.cu.issue_period.next = self.issue_period.val();
-        // `MODE` bits 1:0: 0 no split, 1 DWS (the launch check admits DWS with S = 1 only).
+        // `MODE` bits 1:0: 0 no split, 1 DWS, 2 PWS; bits 6:4: S (the launch check admits PWS
+        // with S = 1 only).
         self.cu.split_on.next = self.map.mode.val().get_bits::<2>(0) != self.z2.val();
         self.cu.dws.next = self.map.mode.val().get_bits::<2>(0) == self.m_dws.val();
+        self.cu.s.next = self.map.mode.val().get_bits::<3>(4);
 
         // Status, error and counters.
         self.map.status.next = self.ctl.status.val();

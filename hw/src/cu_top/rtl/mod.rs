@@ -7,6 +7,7 @@ pub mod age_rank;
 pub mod barrier;
 pub mod branch;
 pub mod cmd_take;
+pub mod ctx_number;
 pub mod ctx_tags;
 pub mod issue_unit;
 pub mod lds_check;

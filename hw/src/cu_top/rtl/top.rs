@@ -1,6 +1,7 @@
 //! `ComputeUnitTop`: the compute unit's blocks wired into one RTL design.
 
 use super::barrier::BarrierRelease;
+use super::ctx_number::CtxNumber;
 use super::ctx_tags::CtxTags;
 use super::issue_unit::IssueUnit;
 use super::lds_check::LdsCheck;
@@ -56,8 +57,12 @@ pub struct ComputeUnitTop {
     pub issue_period: Signal<In, Bits<8>>,
     /// The launch splits (`split`/`merge` act; else they are no-ops).
     pub split_on: Signal<In, Bit>,
-    /// The splitting is DWS (a split takes a free context of the SIMD); only DWS is built.
+    /// The splitting is DWS (a split takes a free context of the SIMD), else PWS (the parent's
+    /// slot on the second issue unit).
     pub dws: Signal<In, Bit>,
+    /// S: under DWS the most live splits of a wavefront (1..=7); 1 under PWS (the top's one
+    /// SpSIMD) and without splitting.
+    pub s: Signal<In, Bits<3>>,
     /// Write `code_data` to code dword `code_addr`.
     pub code_we: Signal<In, Bit>,
     /// The code dword written.
@@ -135,7 +140,8 @@ pub struct ComputeUnitTop {
     pub fault_split: Signal<Out, Bit>,
     /// Its code ([`crate::cu::CuError`]).
     pub fault_code: Signal<Out, Bits<4>>,
-    /// Its information (the split/merge unit's context index, or the outstanding count).
+    /// Its information (a context index as the behavioural unit numbers it, slot · (S + 1) +
+    /// unit, or the outstanding count).
     pub fault_info: Signal<Out, Bits<32>>,
     /// Probe: unit `u` issues an instruction this cycle.
     pub issue_valid: [Signal<Out, Bit>; U],
@@ -197,6 +203,8 @@ pub struct ComputeUnitTop {
     tags: CtxTags<K>,
     /// `split` and `merge` at issue: the split stacks and the commands.
     sctl: SplitCtl<K>,
+    /// The context an error names, in the behavioural unit's numbering (`fault_info`).
+    fnum: CtxNumber,
     /// A launch is running.
     running: DFF<Bit>,
     /// The cycle's issue visits unit 1 first (the behavioural order, turned every cycle).
@@ -319,7 +327,10 @@ pub struct ComputeUnitTop {
     wg_words: Signal<Local, Bits<32>>,
     /// Quarter numbers 1, 2, 3 (`kq[q - 1]`; quarter 0 is the default).
     kq: [Constant<Bits<2>>; 3],
+    /// FLAT opcodes from here are stores (`flat_store_dword`, 0x1C, and the wider ones); SMEM's
+    /// `s_store_dword`.
     op_store: Constant<Bits<10>>,
+    op_sstore: Constant<Bits<10>>,
     one_reg: Constant<Bits<8>>,
     cmd_dispatch: Constant<Bits<3>>,
     cmd_split: Constant<Bits<3>>,
@@ -365,6 +376,7 @@ impl Default for ComputeUnitTop {
             issue_period: Default::default(),
             split_on: Default::default(),
             dws: Default::default(),
+            s: Default::default(),
             code_we: Default::default(),
             code_addr: Default::default(),
             code_data: Default::default(),
@@ -430,6 +442,7 @@ impl Default for ComputeUnitTop {
             bar: Default::default(),
             tags: Default::default(),
             sctl: Default::default(),
+            fnum: Default::default(),
             running: Default::default(),
             rot: Default::default(),
             failed: Default::default(),
@@ -507,6 +520,7 @@ impl Default for ComputeUnitTop {
             wg_words: Default::default(),
             kq: array_init::array_init(|q| k(q as u64 + 1)),
             op_store: k(0x1C),
+            op_sstore: k(0x10),
             one_reg: k(1),
             cmd_dispatch: k(1),
             cmd_split: k(crate::pws::Cmd::Split as u64),
@@ -1007,7 +1021,7 @@ impl Logic for ComputeUnitTop {
         self.saddr.next = self.mreq.saddr.val();
         self.sn.next = self.mreq.sn.val();
         self.stag.next = self.mret.tag.val();
-        self.sstore.next = self.mreq.sreq.val() & self.m_opcode.val().get_bit(4);
+        self.sstore.next = self.mreq.sreq.val() & (self.m_opcode.val() == self.op_sstore.val());
         self.sdata.next = self.m_sdata.val().get_bits::<32>(0);
         self.mret.launch.next = self.launch.val();
         self.mret.started.next = self.born.val();
@@ -1169,6 +1183,7 @@ impl Logic for ComputeUnitTop {
 
         // The split/merge unit: a dispatch, else a split, a merge or an `s_endpgm`.
         self.group.dws.next = self.dws.val();
+        self.group.s.next = self.s.val();
         self.group.watchdog.next = self.wd.val();
         self.group.cmd_unit.next = bit_cast::<3, 1>(self.p_k.val().get_bits::<1>(0));
         self.group.cmd_pc.next = self.z32.val();
@@ -1209,6 +1224,15 @@ impl Logic for ComputeUnitTop {
             self.gcode.next = bit_cast::<4, 3>(self.group.error.val()) + self.one4.val();
         }
         self.error.next = self.fail_u[0].val() | self.fail_u[1].val() | self.gerr.val();
+        // The context an error names: the split/merge unit's, else the failing unit's.
+        self.fnum.s.next = self.s.val();
+        self.fnum.k.next = self.unit0.rctx[0].val();
+        if self.fail_u[1].val() {
+            self.fnum.k.next = self.unit1.rctx[0].val();
+        }
+        if self.gerr.val() {
+            self.fnum.k.next = bit_cast::<8, 7>(self.group.error_ctx.val());
+        }
         self.tags.pc_ctx.next = bit_cast::<8, 7>(self.group.error_ctx.val());
         self.tags.issue[0].next = self.unit0.grant_valid.val();
         self.tags.issue[1].next = self.unit1.grant_valid.val();
@@ -1261,10 +1285,7 @@ impl Logic for ComputeUnitTop {
             }
             if self.sctl.fault_overflow[0].val() | self.sctl.fault_overflow[1].val() {
                 self.fcode.d.next = self.e_overflow.val();
-                self.finfo.d.next = bit_cast::<32, 8>(self.unit0.rctx[0].val());
-                if self.fail_u[1].val() {
-                    self.finfo.d.next = bit_cast::<32, 8>(self.unit1.rctx[0].val());
-                }
+                self.finfo.d.next = self.fnum.number.val();
             }
             // (Found at the start of the cycle, before its issue: it wins.)
             if self.gerr.val() {
@@ -1272,7 +1293,7 @@ impl Logic for ComputeUnitTop {
                 self.fmem.d.next = false;
                 self.flds.d.next = false;
                 self.fcode.d.next = self.gcode.val();
-                self.finfo.d.next = bit_cast::<32, 7>(self.group.error_ctx.val());
+                self.finfo.d.next = self.fnum.number.val();
             }
         }
         if self.launch.val() {

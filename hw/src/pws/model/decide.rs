@@ -56,7 +56,7 @@ impl SimdGroupModel {
 
     /// SPLIT of the READY context `x`.
     pub(super) fn decide_split(&self, x: usize, inp: &GroupIn) -> Action {
-        let s = self.cfg.units - 1;
+        let s = usize::from(inp.s & S_BITS);
         let free = self.free_context(x, inp.dws);
         let full_stack = self.ctx[x].stack.len() >= s;
         if inp.dws {

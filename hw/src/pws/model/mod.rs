@@ -28,6 +28,8 @@ const CMD_BITS: u8 = 0b111;
 const UNIT_BITS: u8 = 0b111;
 /// Width of the `cmd_slot` port.
 const SLOT_BITS: u8 = 0b1111;
+/// Width of the `s` port.
+const S_BITS: u8 = 0b111;
 /// Width of the SPLITTING/MERGING countdown (E_SPLIT, E_MERGE ≤ 15).
 const COUNTDOWN_BITS: u16 = 0b1111;
 
@@ -55,6 +57,9 @@ pub struct GroupIn {
     pub dws: bool,
     /// Merge watchdog bound in cycles; 0 = off.
     pub watchdog: u16,
+    /// S (3 bits): the deepest child stack and, in DWS, the most live splits of a wavefront
+    /// (1..=7; UNITS − 1 in PWS). Must stay constant between resets.
+    pub s: u8,
     /// Command: 0 NONE, 1 DISPATCH, 2 SPLIT, 3 MERGE, 4 END ([`Cmd`]), 5..=7 bad (3 bits).
     pub cmd: u8,
     /// The addressed context's unit (SpSIMDID), 3 bits.
@@ -421,6 +426,7 @@ crate::ports!(GroupIn {
     reset,
     dws,
     watchdog,
+    s,
     cmd,
     cmd_unit,
     cmd_slot,

@@ -75,6 +75,8 @@ struct Bench {
     t: u32,
     dws: bool,
     watchdog: u16,
+    /// S: UNITS − 1 unless a test sets it.
+    s: u8,
 }
 
 impl Bench {
@@ -84,6 +86,7 @@ impl Bench {
             t: 0,
             dws: false,
             watchdog: 0,
+            s: (cfg.units - 1) as u8,
         }
     }
 
@@ -106,6 +109,7 @@ impl Bench {
         let inp = GroupIn {
             dws: self.dws,
             watchdog: self.watchdog,
+            s: self.s,
             ..inp
         };
         let before = self.out();
@@ -146,6 +150,7 @@ impl Bench {
         reference.clock(&GroupIn {
             dws: self.dws,
             watchdog: self.watchdog,
+            s: self.s,
             ..idle()
         });
         let out = self.step(inp);

@@ -4,7 +4,8 @@ use crate::hdl::k;
 use crate::pws::State;
 use rust_hdl::prelude::*;
 
-/// Child-stack entries held in hardware: S ≤ 7; entries at depth ≥ S are constant 0.
+/// Child-stack entries held in hardware: S ≤ 7 (the group's `s` input bounds how many are
+/// used; entries at depth ≥ S stay 0).
 pub const STACK_ENTRIES: usize = 7;
 
 /// The registers of one context and their own next-state rules (timers, stack shifts).
@@ -99,8 +100,6 @@ pub struct PwsContext<const LANES: usize> {
     pc_r: DFF<Bits<32>>,
     /// Cycles left in SPLITTING/MERGING; cycles spent in MERGE_WAIT.
     timer: DFF<Bits<16>>,
-    /// `exists[i]`: stack entry i + 1 exists (i + 1 < S; entry 0 always does).
-    exists: [Constant<Bit>; STACK_ENTRIES - 1],
     /// State codes.
     st_empty: Constant<Bits<3>>,
     st_done: Constant<Bits<3>>,
@@ -120,10 +119,9 @@ pub struct PwsContext<const LANES: usize> {
     one16: Constant<Bits<16>>,
 }
 
-impl<const LANES: usize> PwsContext<LANES> {
-    /// A context with an `s`-entry child stack.
-    pub fn new(s: usize) -> Self {
-        assert!((1..=STACK_ENTRIES).contains(&s), "S = {s} is outside 1..=7");
+impl<const LANES: usize> Default for PwsContext<LANES> {
+    /// A context with [`STACK_ENTRIES`] stack entries.
+    fn default() -> Self {
         Self {
             clock: Default::default(),
             clear: Default::default(),
@@ -167,7 +165,6 @@ impl<const LANES: usize> PwsContext<LANES> {
             live_r: Default::default(),
             pc_r: Default::default(),
             timer: Default::default(),
-            exists: array_init::array_init(|i| Constant::new(i + 1 < s)),
             st_empty: k(State::Empty as u64),
             st_done: k(State::Done as u64),
             st_ready: k(State::Ready as u64),
@@ -238,9 +235,7 @@ impl<const LANES: usize> Logic for PwsContext<LANES> {
             self.sp_r.d.next = self.sp_r.q.val() + self.one3.val();
             self.stack[0].d.next = self.push_rel.val();
             for i in 1..STACK_ENTRIES {
-                if self.exists[i - 1].val() {
-                    self.stack[i].d.next = self.stack[i - 1].q.val();
-                }
+                self.stack[i].d.next = self.stack[i - 1].q.val();
             }
         }
         if self.pop.val() {

@@ -15,6 +15,8 @@ pub struct PwsDecide {
     pub reset: Signal<In, Bit>,
     /// Mode: 0 = PWS, 1 = DWS.
     pub dws: Signal<In, Bit>,
+    /// S: the deepest child stack; under DWS the most live splits of a wavefront.
+    pub s: Signal<In, Bits<3>>,
     /// Command ([`Cmd`]).
     pub cmd: Signal<In, Bits<3>>,
     /// The SpSIMDID of the commanded context X.
@@ -103,8 +105,6 @@ pub struct PwsDecide {
     good: Signal<Local, Bit>,
     /// DWS refuses a split of X (no free context, X's stack full, or the WF's limit).
     deny: Signal<Local, Bit>,
-    /// S (the highest SpSIMDID).
-    s_max: Constant<Bits<3>>,
     /// Bit u set when unit u exists.
     unit_ok: Constant<Bits<8>>,
     /// Bit s set when slot s exists.
@@ -148,12 +148,13 @@ pub struct PwsDecide {
 }
 
 impl PwsDecide {
-    /// The decision of a group of `units` units (S + 1) and `slots` slots per unit.
+    /// The decision of a group of `units` units and `slots` slots per unit.
     pub fn new(units: usize, slots: usize) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
             dws: Default::default(),
+            s: Default::default(),
             cmd: Default::default(),
             cmd_unit: Default::default(),
             cmd_slot: Default::default(),
@@ -198,7 +199,6 @@ impl PwsDecide {
             err_ctx: Default::default(),
             good: Default::default(),
             deny: Default::default(),
-            s_max: k((units - 1) as u64),
             unit_ok: k((1 << units) - 1),
             slot_ok: k((1 << slots) - 1),
             c_none: k(Cmd::None as u64),
@@ -266,7 +266,7 @@ impl Logic for PwsDecide {
                 self.err.next = self.e_end_live.val();
             } else if (self.cmd.val() == self.c_split.val())
                 & !self.dws.val()
-                & (!self.y_found.val() | (self.x_sp.val() == self.s_max.val()))
+                & (!self.y_found.val() | (self.x_sp.val() >= self.s.val()))
             {
                 self.err.next = self.e_overflow.val();
             }
@@ -280,8 +280,8 @@ impl Logic for PwsDecide {
             (self.cmd.val() != self.c_none.val()) & (self.err.val() == self.e_none.val());
         self.deny.next = self.dws.val()
             & (!self.y_found.val()
-                | (self.x_sp.val() == self.s_max.val())
-                | (self.x_live.val() >= self.s_max.val()));
+                | (self.x_sp.val() >= self.s.val())
+                | (self.x_live.val() >= self.s.val()));
         self.do_dispatch.next = self.good.val() & (self.cmd.val() == self.c_dispatch.val());
         self.do_split.next =
             self.good.val() & (self.cmd.val() == self.c_split.val()) & !self.deny.val();

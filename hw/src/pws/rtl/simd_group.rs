@@ -26,6 +26,9 @@ pub struct SimdGroup<const LANES: usize, const UNITS: usize, const CTXS: usize> 
     pub dws: Signal<In, Bit>,
     /// Merge watchdog bound in cycles (0 = off).
     pub watchdog: Signal<In, Bits<16>>,
+    /// S: the deepest child stack and, under DWS, the most live splits of a wavefront (1..=7;
+    /// UNITS − 1 under PWS). Constant between resets.
+    pub s: Signal<In, Bits<3>>,
     /// Command: 0 none, 1 dispatch, 2 split, 3 merge, 4 end ([`Cmd`](crate::pws::Cmd)).
     pub cmd: Signal<In, Bits<3>>,
     /// The SpSIMDID of the commanded context (0 = the SIMD).
@@ -153,6 +156,7 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> SimdGroup<LANES,
             reset: Default::default(),
             dws: Default::default(),
             watchdog: Default::default(),
+            s: Default::default(),
             cmd: Default::default(),
             cmd_unit: Default::default(),
             cmd_slot: Default::default(),
@@ -172,7 +176,7 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> SimdGroup<LANES,
             split_denied: Default::default(),
             error: Default::default(),
             error_ctx: Default::default(),
-            ctxs: array_init(|_| PwsContext::new(UNITS - 1)),
+            ctxs: array_init(|_| Default::default()),
             look: Default::default(),
             decide: PwsDecide::new(UNITS, CTXS / UNITS),
             index_of: array_init(|i| k(i as u64)),
@@ -239,6 +243,7 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Logic
         self.decide.clock.next = self.clock.val();
         self.decide.reset.next = self.reset.val();
         self.decide.dws.next = self.dws.val();
+        self.decide.s.next = self.s.val();
         self.decide.cmd.next = self.cmd.val();
         self.decide.cmd_unit.next = self.cmd_unit.val();
         self.decide.cmd_slot.next = self.cmd_slot.val();

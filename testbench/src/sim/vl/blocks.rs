@@ -77,7 +77,7 @@ crate::vl_ports!([] PwsDecode {
 });
 
 crate::vl_ports!([const L: usize, const U: usize, const C: usize] SimdGroup<L, U, C> {
-    clock, reset, dws, watchdog, cmd, cmd_unit, cmd_slot, cmd_mask, cmd_pc, exec, state, spm,
+    clock, reset, dws, watchdog, s, cmd, cmd_unit, cmd_slot, cmd_mask, cmd_pc, exec, state, spm,
     eff, parent_valid, parent, sp, top, copy_valid, copy_from, copy_to, split_denied, error,
     error_ctx,
 });
@@ -179,7 +179,7 @@ crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize
 
 crate::vl_ports!([] ComputeUnitTop {
     clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
-    lat_valu, lat_branch, issue_period, split_on, dws, code_we, code_addr, code_data,
+    lat_valu, lat_branch, issue_period, split_on, dws, s, code_we, code_addr, code_data,
     code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn,
     stag, sstore, sdata, vresp, vresp_tag, vresp_store, vresp_mask, vresp_data, sresp, sresp_tag,
     sresp_n, sresp_store,

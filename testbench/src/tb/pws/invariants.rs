@@ -25,6 +25,8 @@ pub struct Coverage {
 pub struct Invariants {
     cfg: ModelConfig,
     dws: bool,
+    /// S of the segment (its reset's `s`).
+    s: u8,
     /// The lanes each context was dispatched with (roots only).
     dispatched: Vec<Option<u64>>,
     /// A dispatch presented last cycle that must have been accepted: (context, lanes).
@@ -45,6 +47,7 @@ impl Invariants {
         Self {
             cfg,
             dws: false,
+            s: (cfg.units - 1) as u8,
             dispatched: vec![None; n],
             pending: None,
             prev: vec![0; n],
@@ -99,7 +102,7 @@ impl Invariants {
             }
             self.dispatched[k] = Some(lanes);
         }
-        let s = (self.cfg.units - 1) as u8;
+        let s = self.s;
         if let Some(k) = (0..out.ctx.len()).find(|&k| out.ctx[k].sp > s) {
             return Err(format!(
                 "context {k}: child stack holds {} > S = {s}",
@@ -146,6 +149,7 @@ impl Invariants {
         self.count(out);
         if inp.reset {
             self.dws = inp.dws;
+            self.s = inp.s & 7;
             self.dispatched.iter_mut().for_each(|d| *d = None);
             self.pending = None;
             self.prev.iter_mut().for_each(|s| *s = State::Empty as u8);

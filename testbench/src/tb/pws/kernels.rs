@@ -60,6 +60,7 @@ pub fn kernel_trace(cfg: ModelConfig) -> Result<Vec<Step>, String> {
         let reset = GroupIn {
             reset: true,
             dws: mode == Mode::Dws,
+            s: s as u8,
             ..GroupIn::default()
         };
         steps.push((reset, vec![0; n]));

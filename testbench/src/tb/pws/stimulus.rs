@@ -140,9 +140,9 @@ impl Stimulus for Fig5Stim {
         FIG5_CYCLES
     }
 
-    fn next(&mut self, k: u64, _model: &SimdGroupModel) -> (GroupIn, Vec<u64>) {
+    fn next(&mut self, k: u64, model: &SimdGroupModel) -> (GroupIn, Vec<u64>) {
         // EXEC "1001" on SWF1's context (the paper's green table), all lanes elsewhere.
-        (fig5_command(k), vec![0x9, 0xF, 0xF])
+        (with_shape_s(fig5_command(k), model), vec![0x9, 0xF, 0xF])
     }
 
     fn check(&self, k: u64, out: &GroupOut) -> Result<(), String> {
@@ -173,7 +173,17 @@ impl Stimulus for Fig5Stim {
     }
 }
 
-/// A scripted stimulus: one input per cycle, EXEC = all lanes.
+/// `inp` with S = UNITS − 1 (the shape's PWS S) unless it sets an `s` of its own.
+fn with_shape_s(inp: GroupIn, model: &SimdGroupModel) -> GroupIn {
+    let s = match inp.s {
+        0 => (model.config().units - 1) as u8,
+        s => s,
+    };
+    GroupIn { s, ..inp }
+}
+
+/// A scripted stimulus: one input per cycle, EXEC = all lanes, S = UNITS − 1 on every input
+/// that leaves `s` at 0.
 pub struct Script(pub Vec<GroupIn>);
 
 impl Stimulus for Script {
@@ -184,7 +194,10 @@ impl Stimulus for Script {
     fn next(&mut self, k: u64, model: &SimdGroupModel) -> (GroupIn, Vec<u64>) {
         let cfg = model.config();
         let inp = self.0.get(k as usize).copied().unwrap_or_default();
-        (inp, vec![u64::MAX; cfg.units * cfg.n_wfc])
+        (
+            with_shape_s(inp, model),
+            vec![u64::MAX; cfg.units * cfg.n_wfc],
+        )
     }
 
     fn check(&self, _k: u64, _out: &GroupOut) -> Result<(), String> {
@@ -198,6 +211,8 @@ pub struct RandomStim {
     cfg: ModelConfig,
     dws: bool,
     watchdog: u16,
+    /// The segment's S: 1..=UNITS − 1 under PWS, 1..=7 under DWS.
+    s: u8,
 }
 
 /// One random segment between resets lasts this long on average.
@@ -211,6 +226,7 @@ impl RandomStim {
             cfg,
             dws: false,
             watchdog: 0,
+            s: (cfg.units - 1) as u8,
         }
     }
 
@@ -256,6 +272,8 @@ impl RandomStim {
 
     fn new_segment(&mut self) -> GroupIn {
         self.dws = self.rng.gen_bool(0.5);
+        let s_max = if self.dws { 7 } else { self.cfg.units - 1 };
+        self.s = self.rng.gen_range(1..=s_max) as u8;
         self.watchdog = if self.rng.gen_bool(0.5) {
             0
         } else {
@@ -268,19 +286,21 @@ impl RandomStim {
     }
 
     fn base(&self) -> GroupIn {
-        GroupIn {
-            dws: self.dws,
-            watchdog: self.watchdog,
-            ..GroupIn::default()
-        }
+        self.with_mode(GroupIn::default())
     }
 
     fn at(&self, cmd: Cmd, k: usize, mask: u64, pc: u32) -> GroupIn {
         let (unit, slot) = self.place(k);
+        self.with_mode(command(cmd, unit, slot, mask, pc))
+    }
+
+    /// `inp` with the segment's mode, watchdog and S.
+    fn with_mode(&self, inp: GroupIn) -> GroupIn {
         GroupIn {
             dws: self.dws,
             watchdog: self.watchdog,
-            ..command(cmd, unit, slot, mask, pc)
+            s: self.s,
+            ..inp
         }
     }
 

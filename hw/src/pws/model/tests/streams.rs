@@ -224,6 +224,36 @@ fn dws_denials() {
     assert_eq!(b.states(), [READY, READY, DONE, EMPTY]);
 }
 
+/// S comes from the `s` input, not from UNITS: a two-unit group under DWS with S = 3 splits a
+/// wavefront three times into its unit's free slots (stack depth 3, live 3) and refuses the
+/// fourth; under PWS with S = 0 every split overflows.
+#[test]
+fn s_is_an_input() {
+    // 2 units, 4 slots: unit 0 holds k 0, 2, 4, 6.
+    let mut b = Bench::dws(config(4, 2, 2, 4));
+    b.s = 3;
+    b.step(dispatch(0, 0, 0xF));
+    for (lanes, to) in [(0b0001, 2), (0b0011, 4), (0b0111, 6)] {
+        let o = b.step(split(0, 0, lanes, 0));
+        assert_eq!((o.copy_valid, o.copy_from, o.copy_to), (true, 0, to));
+        b.run_to(b.t + 4);
+    }
+    assert_eq!((b.m.stack(0), b.m.live(0)), (vec![1, 2, 3], 3));
+    let o = b.step(split(0, 0, 1, 0));
+    assert!(o.split_denied, "live = S = 3");
+    // The same group with S = 1 refuses the second split.
+    let mut b = Bench::dws(config(4, 2, 2, 4));
+    b.step(dispatch(0, 0, 0xF));
+    assert!(b.step(split(0, 0, 1, 0)).copy_valid);
+    b.run_to(b.t + 4);
+    assert!(b.step(split(0, 0, 1, 0)).split_denied, "live = S = 1");
+    // PWS with S = 0: the stack is full from the start.
+    let mut b = Bench::new(config(4, 2, 2, 1));
+    b.s = 0;
+    b.step(dispatch(0, 0, 0xF));
+    b.reject(split(0, 0, 1, 0), ErrorCode::SplitOverflow, 0);
+}
+
 /// Random command streams: the model never panics and keeps its bookkeeping consistent.
 #[test]
 fn random_streams_keep_invariants() {
