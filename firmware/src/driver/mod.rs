@@ -154,8 +154,8 @@ fn hint(e: CuError, info: u32) -> String {
                 "reordering needs the memory hierarchy (memory.hierarchy = true)",
                 "the reordering trace table is unreadable or does not match the launch",
                 "the sub-kernel's work-groups are empty, outside the grid, or use reordering",
-                "a launch setting the RTL compute unit does not have yet (a mode other than \
-                 nosplit, a FEATURES bit, the HSA ABI)",
+                "a launch setting the RTL compute unit does not have yet (PWS with S other \
+                 than 1, a FEATURES bit, the HSA ABI)",
             ];
             let check = (info as usize).checked_sub(1).and_then(|i| what.get(i));
             format!(": {}", check.unwrap_or(&"unknown check"))

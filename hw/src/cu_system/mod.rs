@@ -15,7 +15,7 @@
 //!
 //! The behavioural [`crate::gpu::Gpu`] with one compute unit of [`config`] (one SIMD of
 //! [`crate::cu_top::CONTEXTS`] contexts, the default latencies, code and data memories of
-//! the system's sizes), restricted to what the top executes ([`crate::cu_top::supported()`], no-split
+//! the system's sizes), restricted to what the top executes ([`crate::cu_top::supported()`], no-split,
 //! DWS with any S, or PWS with S = 1, rtgpu's simple ABI).
 //!
 //! # Ports
@@ -53,7 +53,7 @@
 //!   busy a cycle later (the input stage) and stays busy 33 cycles longer
 //!   (docs/assumptions.md#A106).
 //! - Settings the top does not have end in `bad_launch` with information code 10 instead of
-//!   running: DWS or PWS with S other than 1, any `FEATURES` bit other than reordering (which is
+//!   running: PWS with S other than 1, any `FEATURES` bit other than reordering (which is
 //!   code 7: the system has no memory hierarchy), the HSA ABI. A sub-kernel other than the
 //!   whole launch on compute unit 0 is code 9 (docs/assumptions.md#A107). `LDS`, `IDU_CLUSTER`,
 //!   `TRACE_ADDR` and `USER_DATA` are checked or kept but unused.

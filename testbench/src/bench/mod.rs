@@ -117,6 +117,8 @@ impl BenchBlock for PwsS3 {
         self.reset.next = false;
         self.dws.next = false;
         self.watchdog.next = 0.into();
+        // (S = 3: the group's three SpSIMDs.)
+        self.s.next = 3.into();
         self.cmd.next = cmd.to_bits();
         self.cmd_unit.next = unit.to_bits();
         self.cmd_slot.next = slot.to_bits();

@@ -43,7 +43,7 @@ pub struct RunOpts {
           default_value_if("top", "rtl", "nosplit"))]
     pub mode: Mode,
     /// The model that runs the kernel: `behavioural` (the compute unit model) or `rtl` (the RTL
-    /// system, `CuSystem`, under Verilator: one SIMD, no splitting, DWS or PWS at S = 1; the driver's
+    /// system, `CuSystem`, under Verilator: one SIMD, no splitting, DWS at any S or PWS at S = 1; the driver's
     /// register accesses go over its bus).
     #[arg(long, value_enum, default_value_t = Top::Behavioural)]
     pub top: Top,

@@ -101,14 +101,15 @@ const fn random_tb(
     }
 }
 
-/// `pws-s1`: 64 lanes, S = 1, N_WFC = 4 (DWS can reach its limit of S live splits).
+/// `pws-s1`: 64 lanes, two units (PWS at S = 1), N_WFC = 4; DWS segments take S in 0..=7, so
+/// their splits can reach S live splits or the unit's free contexts.
 pub const S1: PwsTb = random_tb(
     "pws-s1",
     "PWS unit, 64 lanes, S = 1, 4 slots: random PWS/DWS commands and errors, invariants, RTL == model",
     2,
     4,
 );
-/// `pws-s3`: 64 lanes, S = 3, N_WFC = 6 (DWS can reach its limit of S live splits).
+/// `pws-s3`: 64 lanes, four units (PWS at S ≤ 3), N_WFC = 6; DWS segments take S in 0..=7.
 pub const S3: PwsTb = random_tb(
     "pws-s3",
     "PWS unit, 64 lanes, S = 3, 6 slots: random PWS/DWS commands and errors, invariants, RTL == model",

@@ -239,6 +239,57 @@ fn split_kernels_run_as_on_the_behavioural_gpu() {
     assert!(s3 > s1, "fig5_nested DWS splits: S = 1 {s1}, S = 3 {s3}");
 }
 
+/// Every integer kernel of `firmware/kernels/` at its own launch, under DWS at S = 1 and 3 and
+/// PWS at S = 1, under GTO and LRR, through the driver on the RTL system: the behavioural GPU's
+/// status, cycles, instruction count, splits and buffers (`fig5_nested` under PWS at S = 1,
+/// below its `@min-s` of 2, ends in `split_overflow` on both, one cycle later on the RTL:
+/// docs/assumptions.md#A108). At their own launches (four wavefronts on the four contexts)
+/// DWS' splits find no free context and serialize at any S, PWS' take the SpSIMD
+/// (`fig2_divergent`, `synthetic`); the S = 3 difference at one wavefront is
+/// [`split_kernels_run_as_on_the_behavioural_gpu`]'s.
+#[test]
+fn every_kernel_runs_as_on_the_behavioural_gpu_when_splitting() {
+    let kernels = [
+        "vector_add",
+        "fig2_divergent",
+        "fig5_nested",
+        "loop",
+        "lds_reduce",
+        "synthetic",
+    ];
+    let mut pws_splits = 0;
+    for kernel in kernels {
+        let path = format!("firmware/kernels/{kernel}.s");
+        for (mode, s) in [("dws", "1"), ("dws", "3"), ("pws", "1")] {
+            for sched in ["gto", "lrr"] {
+                let args = ["--sched", sched, "--mode", mode, "--s", s];
+                let at = format!("{kernel} {mode} S={s} {sched}");
+                let (b, r) = both_kernel(&path, &args);
+                assert_eq!(b.result, r.result, "{at}");
+                if b.result.is_err() {
+                    assert_eq!(
+                        (kernel, mode),
+                        ("fig5_nested", "pws"),
+                        "{at}: {:?}",
+                        b.result
+                    );
+                    let cycles = b.counters.get("cycles") + 1;
+                    assert_eq!(cycles, r.counters.get("cycles"), "{at}");
+                    continue;
+                }
+                for name in ["cycles", "instructions", "splits"] {
+                    assert_eq!(b.counters.get(name), r.counters.get(name), "{at}: {name}");
+                }
+                assert_eq!(first_differing_word(&b.buffers, &r.buffers), None, "{at}");
+                if mode == "pws" {
+                    pws_splits += b.counters.get("splits");
+                }
+            }
+        }
+    }
+    assert!(pws_splits > 0, "PWS: no split");
+}
+
 /// [`runs_alike`] with `args` after the kernel: the behavioural outcome.
 fn runs_alike_with(kernel: &str, args: &[&str]) -> Outcome {
     let (b, r) = both_kernel(kernel, args);
@@ -359,6 +410,29 @@ fn faults_end_as_on_the_behavioural_gpu() {
         let cycles = b.counters.get("cycles") + extra;
         assert_eq!(cycles, r.counters.get("cycles"), "{want}");
     }
+}
+
+/// The launch check of the RTL system (a launch written by the driver, not refused by the
+/// command line): PWS at S = 2 is a setting the top does not have, `bad_launch` with
+/// `ERROR_INFO` 10, while DWS at S = 7 (more than the four contexts can hold) runs as on the
+/// behavioural GPU (the same result, cycles and splits). Mutation caught: the check's S = 1 test applied
+/// to DWS again.
+#[test]
+fn the_launch_check_takes_dws_at_any_s_and_pws_at_s_1() {
+    let code = words("v_cmp_gt_u32 vcc, 32, v0\nsplit vcc_lo, vcc_hi\nmerge\ns_endpgm\n");
+    let (_, r) = both_in((Mode::Pws, 2), &code, (64, 64), 0);
+    let name = cu::status_name(&r.result);
+    match &r.result {
+        Err(driver::DriverError::Hardware { info, .. }) => {
+            assert_eq!((name.as_str(), *info), ("bad_launch", 10))
+        }
+        other => panic!("PWS S = 2: {other:?}"),
+    }
+    let (b, r) = both_in((Mode::Dws, 7), &code, (64, 64), 0);
+    assert!(b.result.is_ok(), "{:?}", b.result);
+    assert_eq!(b.result, r.result);
+    assert_eq!(b.counters.get("cycles"), r.counters.get("cycles"));
+    assert_eq!(b.counters.get("splits"), r.counters.get("splits"));
 }
 
 /// The errors of splitting under DWS at S = 1 and 3 (and the same kernels under PWS) end as

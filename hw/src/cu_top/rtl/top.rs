@@ -61,7 +61,8 @@ pub struct ComputeUnitTop {
     /// slot on the second issue unit).
     pub dws: Signal<In, Bit>,
     /// S: under DWS the most live splits of a wavefront (1..=7); 1 under PWS (the top's one
-    /// SpSIMD) and without splitting.
+    /// SpSIMD). Without splitting it only numbers the contexts an error names (as the
+    /// behavioural unit's S + 1-unit group does).
     pub s: Signal<In, Bits<3>>,
     /// Write `code_data` to code dword `code_addr`.
     pub code_we: Signal<In, Bit>,
@@ -327,9 +328,9 @@ pub struct ComputeUnitTop {
     wg_words: Signal<Local, Bits<32>>,
     /// Quarter numbers 1, 2, 3 (`kq[q - 1]`; quarter 0 is the default).
     kq: [Constant<Bits<2>>; 3],
-    /// FLAT opcodes from here are stores (`flat_store_dword`, 0x1C, and the wider ones); SMEM's
-    /// `s_store_dword`.
+    /// FLAT opcodes from here are stores (`flat_store_dword`, 0x1C, and the wider ones).
     op_store: Constant<Bits<10>>,
+    /// SMEM's `s_store_dword` (0x10).
     op_sstore: Constant<Bits<10>>,
     one_reg: Constant<Bits<8>>,
     cmd_dispatch: Constant<Bits<3>>,

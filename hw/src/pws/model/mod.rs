@@ -38,7 +38,7 @@ const COUNTDOWN_BITS: u16 = 0b1111;
 pub struct ModelConfig {
     /// LANES (N_WIWF): lanes per wavefront, the width of SpM and EXEC (4..=64).
     pub lanes: usize,
-    /// UNITS = S + 1: the SIMD unit and its S SpSIMDs (2..=8).
+    /// UNITS: the SIMD unit and its SpSIMDs (2..=8); S + 1 under PWS (S is the `s` input).
     pub units: usize,
     /// N_WFC: contexts per unit (1..=16).
     pub n_wfc: usize,

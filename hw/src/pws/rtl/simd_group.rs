@@ -14,7 +14,8 @@ use rust_hdl::prelude::*;
 
 /// The split/merge unit of one SIMD group; the behaviour is the contract of [`super`].
 ///
-/// `LANES` = N_WIWF, `UNITS` = S + 1, `CTXS` = UNITS × N_WFC (context k is slot k / UNITS of
+/// `LANES` = N_WIWF, `UNITS` the SIMD and its SpSIMDs (S + 1 under PWS; S is the input `s`),
+/// `CTXS` = UNITS × N_WFC (context k is slot k / UNITS of
 /// unit k % UNITS). The value parameters (H, E_SPLIT, E_MERGE) are [`PwsParams`].
 #[derive(LogicBlock)]
 pub struct SimdGroup<const LANES: usize, const UNITS: usize, const CTXS: usize> {

@@ -211,7 +211,7 @@ pub struct RandomStim {
     cfg: ModelConfig,
     dws: bool,
     watchdog: u16,
-    /// The segment's S: 1..=UNITS − 1 under PWS, 1..=7 under DWS.
+    /// The segment's S: 1..=UNITS − 1 under PWS, 1..=7 under DWS, sometimes 0.
     s: u8,
 }
 
@@ -272,8 +272,12 @@ impl RandomStim {
 
     fn new_segment(&mut self) -> GroupIn {
         self.dws = self.rng.gen_bool(0.5);
+        // (Rarely S = 0, every split a full-stack one: overflow or refusal.)
         let s_max = if self.dws { 7 } else { self.cfg.units - 1 };
-        self.s = self.rng.gen_range(1..=s_max) as u8;
+        self.s = match self.rng.gen_ratio(1, 10) {
+            true => 0,
+            false => self.rng.gen_range(1..=s_max) as u8,
+        };
         self.watchdog = if self.rng.gen_bool(0.5) {
             0
         } else {

@@ -226,11 +226,11 @@ fn dws_denials() {
 
 /// S comes from the `s` input, not from UNITS: a two-unit group under DWS with S = 3 splits a
 /// wavefront three times into its unit's free slots (stack depth 3, live 3) and refuses the
-/// fourth; under PWS with S = 0 every split overflows.
+/// fourth though a slot is still free; under PWS with S = 0 every split overflows.
 #[test]
 fn s_is_an_input() {
-    // 2 units, 4 slots: unit 0 holds k 0, 2, 4, 6.
-    let mut b = Bench::dws(config(4, 2, 2, 4));
+    // 2 units, 5 slots: unit 0 holds k 0, 2, 4, 6, 8.
+    let mut b = Bench::dws(config(4, 2, 2, 5));
     b.s = 3;
     b.step(dispatch(0, 0, 0xF));
     for (lanes, to) in [(0b0001, 2), (0b0011, 4), (0b0111, 6)] {
@@ -239,6 +239,7 @@ fn s_is_an_input() {
         b.run_to(b.t + 4);
     }
     assert_eq!((b.m.stack(0), b.m.live(0)), (vec![1, 2, 3], 3));
+    assert_eq!(b.out().ctx[8].state, EMPTY, "slot 4 is free");
     let o = b.step(split(0, 0, 1, 0));
     assert!(o.split_denied, "live = S = 3");
     // The same group with S = 1 refuses the second split.
