@@ -36,16 +36,20 @@
 //!    `s_endpgm`);
 //! 7. otherwise **eligible**.
 //!
-//! # Two grants
+//! # The grant and the picks per position
 //!
 //! `grant` is the scheduler's pick among the eligible contexts. `f_grant` is its pick with
 //! `o_*` low (the same last grant, the same policy): the grant of the unit if it is the
 //! first one visited in the cycle, and `f_mem`, `f_lds`, `f_port` what its instruction needs
 //! (nothing when it is illegal: it stops the launch). A compute unit with several issue units
-//! visits them in a rotating order; the unit visited second gets what the first one's
-//! `f_grant` takes as its `o_*`. Since `f_grant` does not depend on `o_*`, the units' grants
-//! form no combinational loop (`present` does not depend on `o_*` either: a blocked context
-//! is `structural`, which is present).
+//! visits them in a rotating order; a unit gets what the units visited before it took as its
+//! `o_*`. With two units that is the other unit's `f_*`. With more, each unit also picks at
+//! positions 1 and 2 of the order with `t1_*` and `t2_*` taken instead of `o_*` (`p1_*`,
+//! `p2_*`), where `t1_*` is what the unit at position 0 takes (its `f_*`) and `t2_*` adds
+//! what the unit at position 1 takes there (its `p1_*`); a unit's `o_*` is the taken set of
+//! its own position. No pick depends on `o_*`, so the units' grants form no combinational
+//! loop (`present` does not depend on `o_*` either: a blocked context is `structural`, which
+//! is present).
 //!
 //! A stalled context is **present** (pure round-robin waits on it) when its reason is
 //! `structural`, `dependency` or `waitcnt`; an eligible context is present. The stall reason
@@ -85,6 +89,7 @@
 //! | `pipe_lds` | 1 | the LDS cannot take a DS instruction this cycle: another unit issued one earlier in the cycle, or one issued in the last `lds_period` − 1 cycles still holds it (docs/assumptions.md#A104) |
 //! | `port_free` | 1 | the group's split/merge port is free |
 //! | `o_mem`, `o_lds`, `o_port` | 1 each | an issue unit visited earlier in the cycle took the memory pipe, the LDS, the split/merge port |
+//! | `t1_mem`, `t1_lds`, `t1_port`, `t2_*` | 1 each | what the units before positions 1 and 2 took (the picks `p1_*`, `p2_*`) |
 //! | `idu_on`, `idu_ok` | 1 | the IDU is in front of the VALU; it can dispatch now |
 //! | `idu_wait` | 16 | with the IDU: cycles until the issuing context is ready again |
 //! | `start`, `stop`, `bar_release`, `hold`, `gport_free` | C | per context (bit `c`) |
@@ -98,6 +103,7 @@
 //! | out `grant_valid`, `grant` | 1, 6 | the scheduler's grant |
 //! | out `f_valid`, `f_grant` | 1, 6 | its grant with `o_*` low |
 //! | out `f_mem`, `f_lds`, `f_port` | 1 each | what that grant's instruction needs (none when illegal) |
+//! | out `p1_valid`, `p1_grant`, `p1_mem`, `p1_lds`, `p1_port`, `p2_*` | 1, 6, 1, 1, 1 | the pick with `t1_*` (`t2_*`) taken, and what it needs |
 //! | out `stall` | 3 | the cycle's stall reason (counted when nothing is granted) |
 //! | out `eligible`, `present` | C | the masks the scheduler got |
 //! | out `valu_busy` | 8 | the VALU busy counter |
@@ -201,6 +207,9 @@ pub struct IssueIn {
     pub o_lds: bool,
     /// It took the split/merge port.
     pub o_port: bool,
+    /// What the units visited at positions before 1 and before 2 of the cycle's order took
+    /// (`t1_*`, `t2_*`: the picks `at`).
+    pub taken: [Taken; 2],
     /// The IDU is on.
     pub idu_on: bool,
     /// The IDU can dispatch.
@@ -209,6 +218,33 @@ pub struct IssueIn {
     pub idu_wait: u16,
     /// Per context.
     pub ctx: Vec<CtxIn>,
+}
+
+/// The shared resources the units visited before a position took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Taken {
+    /// The memory pipe.
+    pub mem: bool,
+    /// The LDS.
+    pub lds: bool,
+    /// The split/merge port.
+    pub port: bool,
+}
+
+/// A unit's pick at one position of the cycle's order, and what its instruction (not illegal)
+/// needs there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pick {
+    /// A context is granted.
+    pub valid: bool,
+    /// The context (0 when none).
+    pub grant: u8,
+    /// Its instruction needs the memory pipe.
+    pub mem: bool,
+    /// The LDS.
+    pub lds: bool,
+    /// The split/merge port.
+    pub port: bool,
 }
 
 /// One context's state as the outputs show it (after the cycle's events).
@@ -243,6 +279,8 @@ pub struct IssueOut {
     pub f_lds: bool,
     /// It needs the split/merge port.
     pub f_port: bool,
+    /// The picks at positions 1 and 2 (`p1_*`, `p2_*`).
+    pub at: [Pick; 2],
     /// The cycle's stall reason ([`stall`]).
     pub stall: u8,
     /// Eligible contexts.

@@ -2,7 +2,7 @@
 //! the per-context state as plain integers, the eligibility rules in their order, and the
 //! behavioural scheduler ([`crate::sched::model::PolicyScheduler`]) for the grant.
 
-use super::{stall, CtxIn, CtxState, IssueIn, IssueOut};
+use super::{stall, CtxIn, CtxState, IssueIn, IssueOut, Pick, Taken};
 use crate::block::Clocked;
 use crate::isa::insn_model::unit;
 use crate::pws::State;
@@ -102,23 +102,38 @@ impl IssueModel {
     }
 
     /// The scheduler's inputs, the outputs but the grants, and the states after the events;
-    /// the first grant's (with `o_*` low) pick and what its instruction needs.
+    /// the picks at positions 0 (nothing taken), 1 and 2 (`i.taken`) and what their
+    /// instructions need.
     fn evaluate(&self, i: &IssueIn) -> (SchedIn, IssueOut) {
         let (si, mut out) = self.evaluate_blocked(i);
-        let free = IssueIn {
-            o_mem: false,
-            o_lds: false,
-            o_port: false,
+        let f = self.pick_at(i, Taken::default());
+        (out.f_valid, out.f_grant, out.f_mem, out.f_lds, out.f_port) =
+            (f.valid, f.grant, f.mem, f.lds, f.port);
+        out.at = i.taken.map(|t| self.pick_at(i, t));
+        (si, out)
+    }
+
+    /// The grant with `t` taken instead of `o_*`, and what its instruction needs (nothing
+    /// when it is illegal).
+    fn pick_at(&self, i: &IssueIn, t: Taken) -> Pick {
+        let at = IssueIn {
+            o_mem: t.mem,
+            o_lds: t.lds,
+            o_port: t.port,
             ..i.clone()
         };
-        let f = self.sched.outputs(&self.evaluate_blocked(&free).0);
-        (out.f_valid, out.f_grant) = (f.grant_valid, f.grant);
+        let f = self.sched.outputs(&self.evaluate_blocked(&at).0);
+        let mut p = Pick {
+            valid: f.grant_valid,
+            grant: f.grant,
+            ..Pick::default()
+        };
         let e = i.ctx.get(usize::from(f.grant)).filter(|e| !e.illegal);
         if let (true, Some(e)) = (f.grant_valid, e) {
             let n = Needs::of(e, i.cfg.split_on);
-            (out.f_mem, out.f_lds, out.f_port) = (n.mem, n.lds, n.port);
+            (p.mem, p.lds, p.port) = (n.mem, n.lds, n.port);
         }
-        (si, out)
+        p
     }
 
     /// [`Self::evaluate`] without the first grant.

@@ -69,6 +69,31 @@ pub struct IssueUnit<const C: usize> {
     pub f_lds: Signal<Out, Bit>,
     /// It takes the command port.
     pub f_cmd: Signal<Out, Bit>,
+    /// With four units: what the unit at position 0 of the cycle's order takes, the memory
+    /// pipe (for this unit's pick at position 1).
+    pub t1_mem: Signal<In, Bit>,
+    /// The LDS.
+    pub t1_lds: Signal<In, Bit>,
+    /// The command port.
+    pub t1_cmd: Signal<In, Bit>,
+    /// What the units at positions 0 and 1 take, the memory pipe (for the pick at position 2).
+    pub t2_mem: Signal<In, Bit>,
+    /// The LDS.
+    pub t2_lds: Signal<In, Bit>,
+    /// The command port.
+    pub t2_cmd: Signal<In, Bit>,
+    /// The unit's pick at position 1 takes the memory pipe.
+    pub p1_mem: Signal<Out, Bit>,
+    /// The LDS.
+    pub p1_lds: Signal<Out, Bit>,
+    /// The command port.
+    pub p1_cmd: Signal<Out, Bit>,
+    /// Its pick at position 2 takes the memory pipe.
+    pub p2_mem: Signal<Out, Bit>,
+    /// The LDS.
+    pub p2_lds: Signal<Out, Bit>,
+    /// The command port.
+    pub p2_cmd: Signal<Out, Bit>,
     /// Contexts a dispatch or a split's copy starts at this edge.
     pub start: Signal<In, Bits<C>>,
     /// Contexts that leave (a merged child).
@@ -236,6 +261,9 @@ pub struct IssueUnit<const C: usize> {
     issue: Issue<C>,
     /// Whether the first-visited grant takes the command port.
     ctake: CmdTake<C>,
+    /// Whether the picks at positions 1 and 2 take the command port.
+    ctake1: CmdTake<C>,
+    ctake2: CmdTake<C>,
     /// The contexts' age ranks (greedy-then-oldest).
     ranks: AgeRank<C>,
     /// The issuing instruction's fields.
@@ -312,6 +340,18 @@ impl<const C: usize> Default for IssueUnit<C> {
             f_mem: Default::default(),
             f_lds: Default::default(),
             f_cmd: Default::default(),
+            t1_mem: Default::default(),
+            t1_lds: Default::default(),
+            t1_cmd: Default::default(),
+            t2_mem: Default::default(),
+            t2_lds: Default::default(),
+            t2_cmd: Default::default(),
+            p1_mem: Default::default(),
+            p1_lds: Default::default(),
+            p1_cmd: Default::default(),
+            p2_mem: Default::default(),
+            p2_lds: Default::default(),
+            p2_cmd: Default::default(),
             pipe_lds: Default::default(),
             port_free: Default::default(),
             start: Default::default(),
@@ -397,6 +437,8 @@ impl<const C: usize> Default for IssueUnit<C> {
             g_pend: Default::default(),
             issue: Default::default(),
             ctake: Default::default(),
+            ctake1: Default::default(),
+            ctake2: Default::default(),
             ranks: Default::default(),
             fields: Default::default(),
             sops: Default::default(),
@@ -485,6 +527,26 @@ impl<const C: usize> Logic for IssueUnit<C> {
         self.f_mem.next = self.issue.f_mem.val();
         self.f_lds.next = self.issue.f_lds.val();
         self.f_cmd.next = self.ctake.f_cmd.val();
+        self.issue.t1_mem.next = self.t1_mem.val();
+        self.issue.t1_lds.next = self.t1_lds.val();
+        self.issue.t1_port.next = self.t1_cmd.val();
+        self.issue.t2_mem.next = self.t2_mem.val();
+        self.issue.t2_lds.next = self.t2_lds.val();
+        self.issue.t2_port.next = self.t2_cmd.val();
+        self.ctake1.f_valid.next = self.issue.p1_valid.val();
+        self.ctake1.f_grant.next = self.issue.p1_grant.val();
+        self.ctake1.f_port.next = self.issue.p1_port.val();
+        self.ctake1.mcmd.next = self.mcmd.val();
+        self.ctake2.f_valid.next = self.issue.p2_valid.val();
+        self.ctake2.f_grant.next = self.issue.p2_grant.val();
+        self.ctake2.f_port.next = self.issue.p2_port.val();
+        self.ctake2.mcmd.next = self.mcmd.val();
+        self.p1_mem.next = self.issue.p1_mem.val();
+        self.p1_lds.next = self.issue.p1_lds.val();
+        self.p1_cmd.next = self.ctake1.f_cmd.val();
+        self.p2_mem.next = self.issue.p2_mem.val();
+        self.p2_lds.next = self.issue.p2_lds.val();
+        self.p2_cmd.next = self.ctake2.f_cmd.val();
         for c in 0..C {
             self.ranks.age[c].next = self.age[c].val();
             self.issue.vm_ret[c].next = self.vm_ret[c].val();
@@ -494,6 +556,8 @@ impl<const C: usize> Logic for IssueUnit<C> {
             }
             self.issue.unit[c].next = self.fu[c].val();
             self.ctake.w0[c].next = self.w0[c].val();
+            self.ctake1.w0[c].next = self.w0[c].val();
+            self.ctake2.w0[c].next = self.w0[c].val();
             self.issue.opcode[c].next = self.w0[c].val().get_bits::<8>(16) & self.m7.val();
             self.issue.imm[c].next = self.w0[c].val().get_bits::<16>(0);
             self.issue.illegal[c].next = self.bad[c].val();

@@ -777,6 +777,19 @@ impl Logic for ComputeUnitTop {
         self.unit1.o_lds.next = self.second_u[1].val() & self.unit0.f_lds.val();
         self.unit0.o_cmd.next = self.second_u[0].val() & self.unit1.f_cmd.val();
         self.unit1.o_cmd.next = self.second_u[1].val() & self.unit0.f_cmd.val();
+        // (Two units: no picks at positions 1 and 2.)
+        self.unit0.t1_mem.next = false;
+        self.unit1.t1_mem.next = false;
+        self.unit0.t1_lds.next = false;
+        self.unit1.t1_lds.next = false;
+        self.unit0.t1_cmd.next = false;
+        self.unit1.t1_cmd.next = false;
+        self.unit0.t2_mem.next = false;
+        self.unit1.t2_mem.next = false;
+        self.unit0.t2_lds.next = false;
+        self.unit1.t2_lds.next = false;
+        self.unit0.t2_cmd.next = false;
+        self.unit1.t2_cmd.next = false;
         self.unit0.pipe_lds.next = self.lds.busy.val();
         self.unit1.pipe_lds.next = self.lds.busy.val();
         self.unit0.port_free.next = !self.disp.send[0].val();

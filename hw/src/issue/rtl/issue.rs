@@ -3,8 +3,8 @@
 //! linear chain) and the warp scheduler that grants among the eligible contexts.
 
 use super::issue_ctx::IssueCtx;
+use super::position_pick::PositionPick;
 use crate::hdl::k;
-use crate::sched::rtl::pick::SchedPick;
 use crate::sched::WarpScheduler;
 use array_init::array_init;
 use rust_hdl::prelude::*;
@@ -64,6 +64,20 @@ pub struct Issue<const C: usize> {
     pub o_lds: Signal<In, Bit>,
     /// It took the split/merge port.
     pub o_port: Signal<In, Bit>,
+    /// What the unit at position 0 of the cycle's order took, the memory pipe (for the pick
+    /// at position 1, `p1_*`; with more than two units).
+    pub t1_mem: Signal<In, Bit>,
+    /// It took the LDS.
+    pub t1_lds: Signal<In, Bit>,
+    /// It took the split/merge port.
+    pub t1_port: Signal<In, Bit>,
+    /// What the units at positions 0 and 1 took, the memory pipe (for the pick at position
+    /// 2, `p2_*`).
+    pub t2_mem: Signal<In, Bit>,
+    /// They took the LDS.
+    pub t2_lds: Signal<In, Bit>,
+    /// They took the split/merge port.
+    pub t2_port: Signal<In, Bit>,
     /// Context c's FLAT returns this cycle.
     pub vm_ret: [Signal<In, Bits<8>>; C],
     /// Context c's SMEM/LDS returns this cycle.
@@ -95,6 +109,26 @@ pub struct Issue<const C: usize> {
     pub f_lds: Signal<Out, Bit>,
     /// It needs the split/merge port.
     pub f_port: Signal<Out, Bit>,
+    /// A context would be granted at position 1 (with `t1_*` taken).
+    pub p1_valid: Signal<Out, Bit>,
+    /// That context (0 when none).
+    pub p1_grant: Signal<Out, Bits<6>>,
+    /// What its instruction (not illegal) needs: the memory pipe.
+    pub p1_mem: Signal<Out, Bit>,
+    /// The LDS.
+    pub p1_lds: Signal<Out, Bit>,
+    /// The split/merge port.
+    pub p1_port: Signal<Out, Bit>,
+    /// A context would be granted at position 2 (with `t2_*` taken).
+    pub p2_valid: Signal<Out, Bit>,
+    /// That context (0 when none).
+    pub p2_grant: Signal<Out, Bits<6>>,
+    /// What its instruction (not illegal) needs: the memory pipe.
+    pub p2_mem: Signal<Out, Bit>,
+    /// The LDS.
+    pub p2_lds: Signal<Out, Bit>,
+    /// The split/merge port.
+    pub p2_port: Signal<Out, Bit>,
     /// The cycle's stall reason (counted when nothing is granted).
     pub stall: Signal<Out, Bits<3>>,
     /// Bit c: context c is eligible.
@@ -119,8 +153,17 @@ pub struct Issue<const C: usize> {
     ctx: [IssueCtx; C],
     /// The scheduler.
     sched: WarpScheduler<C>,
-    /// The scheduler's pick with `o_*` low, over its last grant.
-    fpick: SchedPick<C>,
+    /// The picks at positions 0 (nothing taken: `f_*`), 1 (`t1_*` taken) and 2 (`t2_*`),
+    /// over the scheduler's last grant.
+    pick0: PositionPick<C>,
+    pick1: PositionPick<C>,
+    pick2: PositionPick<C>,
+    /// Bit c: context c's next instruction is legal and needs the memory pipe.
+    need_mem: Signal<Local, Bits<C>>,
+    /// It needs the LDS.
+    need_lds: Signal<Local, Bits<C>>,
+    /// It needs the split/merge port.
+    need_port: Signal<Local, Bits<C>>,
     /// VALU busy counter.
     busy_r: DFF<Bits<8>>,
     /// Stall chain: element c is the smallest reason of contexts 0..=c.
@@ -162,6 +205,12 @@ impl<const C: usize> Default for Issue<C> {
             o_mem: Default::default(),
             o_lds: Default::default(),
             o_port: Default::default(),
+            t1_mem: Default::default(),
+            t1_lds: Default::default(),
+            t1_port: Default::default(),
+            t2_mem: Default::default(),
+            t2_lds: Default::default(),
+            t2_port: Default::default(),
             gport_free: Default::default(),
             vm_ret: array_init(|_| Default::default()),
             lgkm_ret: array_init(|_| Default::default()),
@@ -178,6 +227,16 @@ impl<const C: usize> Default for Issue<C> {
             f_mem: Default::default(),
             f_lds: Default::default(),
             f_port: Default::default(),
+            p1_valid: Default::default(),
+            p1_grant: Default::default(),
+            p1_mem: Default::default(),
+            p1_lds: Default::default(),
+            p1_port: Default::default(),
+            p2_valid: Default::default(),
+            p2_grant: Default::default(),
+            p2_mem: Default::default(),
+            p2_lds: Default::default(),
+            p2_port: Default::default(),
             stall: Default::default(),
             eligible: Default::default(),
             present: Default::default(),
@@ -190,7 +249,12 @@ impl<const C: usize> Default for Issue<C> {
             lgkmcnt: array_init(|_| Default::default()),
             ctx: array_init(|_| Default::default()),
             sched: Default::default(),
-            fpick: Default::default(),
+            pick0: Default::default(),
+            pick1: Default::default(),
+            pick2: Default::default(),
+            need_mem: Default::default(),
+            need_lds: Default::default(),
+            need_port: Default::default(),
             busy_r: Default::default(),
             r_min: array_init(|_| Default::default()),
             any_valu: Default::default(),
@@ -217,6 +281,9 @@ impl<const C: usize> Logic for Issue<C> {
         self.live.next = self.zc.val();
         self.barrier.next = self.zc.val();
         self.any_valu.next = false;
+        self.need_mem.next = self.zc.val();
+        self.need_lds.next = self.zc.val();
+        self.need_port.next = self.zc.val();
         for c in 0..C {
             self.ctx[c].clock.next = self.clock.val();
             self.ctx[c].reset.next = self.reset.val();
@@ -249,7 +316,20 @@ impl<const C: usize> Logic for Issue<C> {
             self.ctx[c].granted.next =
                 self.sched.grant_valid.val() & (self.sched.grant.val() == self.kc[c].val());
             self.sched.age[c].next = self.age[c].val();
-            self.fpick.age[c].next = self.age[c].val();
+            self.pick0.age[c].next = self.age[c].val();
+            self.pick1.age[c].next = self.age[c].val();
+            self.pick2.age[c].next = self.age[c].val();
+            if !self.illegal[c].val() {
+                if self.ctx[c].n_mem.val() {
+                    self.need_mem.next = self.need_mem.val() | self.bit_of[c].val();
+                }
+                if self.ctx[c].n_lds.val() {
+                    self.need_lds.next = self.need_lds.val() | self.bit_of[c].val();
+                }
+                if self.ctx[c].n_port.val() {
+                    self.need_port.next = self.need_port.val() | self.bit_of[c].val();
+                }
+            }
             if self.ctx[c].eligible.val() {
                 self.eligible.next = self.eligible.val() | self.bit_of[c].val();
             }
@@ -274,27 +354,58 @@ impl<const C: usize> Logic for Issue<C> {
         self.sched.present.next = self.present.val();
         self.grant_valid.next = self.sched.grant_valid.val();
         self.grant.next = self.sched.grant.val();
-        self.fpick.gto.next = self.gto.val();
-        self.fpick.rr.next = self.rr.val();
-        self.fpick.eligible.next = self.eligible_free.val();
-        self.fpick.present.next = self.present.val();
-        self.fpick.last.next = self.sched.last.val();
-        self.fpick.last_valid.next = self.sched.last_valid.val();
-        self.f_valid.next = self.fpick.grant_valid.val();
-        self.f_grant.next = self.fpick.grant.val();
-        self.f_mem.next = false;
-        self.f_lds.next = false;
-        self.f_port.next = false;
-        for c in 0..C {
-            if self.fpick.grant_valid.val()
-                & (self.fpick.grant.val() == self.kc[c].val())
-                & !self.illegal[c].val()
-            {
-                self.f_mem.next = self.ctx[c].n_mem.val();
-                self.f_lds.next = self.ctx[c].n_lds.val();
-                self.f_port.next = self.ctx[c].n_port.val();
-            }
-        }
+        // The picks per position: nothing taken at position 0, `t1_*` at 1, `t2_*` at 2.
+        self.pick0.taken_mem.next = false;
+        self.pick0.taken_lds.next = false;
+        self.pick0.taken_port.next = false;
+        self.pick1.taken_mem.next = self.t1_mem.val();
+        self.pick1.taken_lds.next = self.t1_lds.val();
+        self.pick1.taken_port.next = self.t1_port.val();
+        self.pick2.taken_mem.next = self.t2_mem.val();
+        self.pick2.taken_lds.next = self.t2_lds.val();
+        self.pick2.taken_port.next = self.t2_port.val();
+        self.pick0.gto.next = self.gto.val();
+        self.pick1.gto.next = self.gto.val();
+        self.pick2.gto.next = self.gto.val();
+        self.pick0.rr.next = self.rr.val();
+        self.pick1.rr.next = self.rr.val();
+        self.pick2.rr.next = self.rr.val();
+        self.pick0.eligible.next = self.eligible_free.val();
+        self.pick1.eligible.next = self.eligible_free.val();
+        self.pick2.eligible.next = self.eligible_free.val();
+        self.pick0.present.next = self.present.val();
+        self.pick1.present.next = self.present.val();
+        self.pick2.present.next = self.present.val();
+        self.pick0.last.next = self.sched.last.val();
+        self.pick1.last.next = self.sched.last.val();
+        self.pick2.last.next = self.sched.last.val();
+        self.pick0.last_valid.next = self.sched.last_valid.val();
+        self.pick1.last_valid.next = self.sched.last_valid.val();
+        self.pick2.last_valid.next = self.sched.last_valid.val();
+        self.pick0.need_mem.next = self.need_mem.val();
+        self.pick1.need_mem.next = self.need_mem.val();
+        self.pick2.need_mem.next = self.need_mem.val();
+        self.pick0.need_lds.next = self.need_lds.val();
+        self.pick1.need_lds.next = self.need_lds.val();
+        self.pick2.need_lds.next = self.need_lds.val();
+        self.pick0.need_port.next = self.need_port.val();
+        self.pick1.need_port.next = self.need_port.val();
+        self.pick2.need_port.next = self.need_port.val();
+        self.f_valid.next = self.pick0.valid.val();
+        self.f_grant.next = self.pick0.grant.val();
+        self.f_mem.next = self.pick0.mem.val();
+        self.f_lds.next = self.pick0.lds.val();
+        self.f_port.next = self.pick0.port.val();
+        self.p1_valid.next = self.pick1.valid.val();
+        self.p1_grant.next = self.pick1.grant.val();
+        self.p1_mem.next = self.pick1.mem.val();
+        self.p1_lds.next = self.pick1.lds.val();
+        self.p1_port.next = self.pick1.port.val();
+        self.p2_valid.next = self.pick2.valid.val();
+        self.p2_grant.next = self.pick2.grant.val();
+        self.p2_mem.next = self.pick2.mem.val();
+        self.p2_lds.next = self.pick2.lds.val();
+        self.p2_port.next = self.pick2.port.val();
         // The stall reason: the smallest code, up the contexts.
         self.r_min[0].next = self.ctx[0].reason.val();
         for c in 0..(C - 1) {

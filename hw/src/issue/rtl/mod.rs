@@ -3,3 +3,4 @@
 
 pub mod issue;
 pub mod issue_ctx;
+pub mod position_pick;

@@ -157,9 +157,10 @@ crate::vl_ports!([const G: usize, const S: usize, const R: usize] Dispatch<G, S,
 
 crate::vl_ports!([const C: usize] Issue<C> {
     clock, reset, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, pipe_mem,
-    pipe_lds, port_free, o_mem, o_lds, o_port, idu_on, idu_ok, idu_wait, start, stop, bar_release,
+    pipe_lds, port_free, o_mem, o_lds, o_port, t1_mem, t1_lds, t1_port, t2_mem, t2_lds, t2_port, idu_on, idu_ok, idu_wait, start, stop, bar_release,
     hold, gport_free, vm_ret, lgkm_ret, unit, opcode, imm, illegal, state, age, grant_valid,
-    grant, f_valid, f_grant, f_mem, f_lds, f_port, stall,
+    grant, f_valid, f_grant, f_mem, f_lds, f_port, p1_valid, p1_grant, p1_mem, p1_lds, p1_port,
+    p2_valid, p2_grant, p2_mem, p2_lds, p2_port, stall,
     eligible, present, valu_busy, live, barrier, dep, vmcnt, lgkmcnt,
 });
 

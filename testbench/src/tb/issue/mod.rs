@@ -14,7 +14,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::cu::issue_trace::IssueSample;
 use rtgpu_hw::issue::model::IssueModel;
-use rtgpu_hw::issue::{CtxIn, CtxState, Issue, IssueCfg, IssueIn, IssueOut, TB_CONTEXTS};
+use rtgpu_hw::issue::{
+    CtxIn, CtxState, Issue, IssueCfg, IssueIn, IssueOut, Pick, Taken, TB_CONTEXTS,
+};
 use rtgpu_hw::sched::model::Policy;
 use rust_hdl::core::prelude::*;
 
@@ -41,6 +43,9 @@ pub fn apply(u: &mut IssueTbBlock, i: &IssueIn) {
     u.o_mem.next = i.o_mem;
     u.o_lds.next = i.o_lds;
     u.o_port.next = i.o_port;
+    let [t1, t2] = i.taken;
+    (u.t1_mem.next, u.t1_lds.next, u.t1_port.next) = (t1.mem, t1.lds, t1.port);
+    (u.t2_mem.next, u.t2_lds.next, u.t2_port.next) = (t2.mem, t2.lds, t2.port);
     u.idu_on.next = i.idu_on;
     u.idu_ok.next = i.idu_ok;
     u.idu_wait.next = u64::from(i.idu_wait).to_bits();
@@ -80,6 +85,22 @@ pub fn read_outputs(u: &IssueTbBlock) -> IssueOut {
         f_mem: u.f_mem.val(),
         f_lds: u.f_lds.val(),
         f_port: u.f_port.val(),
+        at: [
+            Pick {
+                valid: u.p1_valid.val(),
+                grant: u.p1_grant.val().index() as u8,
+                mem: u.p1_mem.val(),
+                lds: u.p1_lds.val(),
+                port: u.p1_port.val(),
+            },
+            Pick {
+                valid: u.p2_valid.val(),
+                grant: u.p2_grant.val().index() as u8,
+                mem: u.p2_mem.val(),
+                lds: u.p2_lds.val(),
+                port: u.p2_port.val(),
+            },
+        ],
         stall: u.stall.val().index() as u8,
         eligible: u.eligible.val().index() as u64,
         present: u.present.val().index() as u64,
@@ -156,6 +177,11 @@ pub fn random_input(cfg: IssueCfg, rng: &mut ChaCha8Rng) -> IssueIn {
         o_mem: rng.gen_ratio(1, 5),
         o_lds: rng.gen_ratio(1, 5),
         o_port: rng.gen_ratio(1, 5),
+        taken: [(); 2].map(|_| Taken {
+            mem: rng.gen_ratio(1, 3),
+            lds: rng.gen_ratio(1, 3),
+            port: rng.gen_ratio(1, 3),
+        }),
         idu_on: rng.gen_ratio(1, 8),
         idu_ok: rng.gen(),
         idu_wait: rng.gen_range(0..12),

@@ -190,6 +190,7 @@ pub fn inputs(
         o_mem: false,
         o_lds: false,
         o_port: false,
+        taken: Default::default(),
         idu_on: s.idu_ok.is_some(),
         idu_ok: s.idu_ok.unwrap_or(false),
         idu_wait,
