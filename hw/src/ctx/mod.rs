@@ -105,14 +105,15 @@
 //! combinationally, 0 for a slot or VGPR past the end. Three more read ports (`x[0..3]`: the
 //! memory unit's address pair and store data) show the row as the VALUs' writes at this edge
 //! leave it (write-first: the memory unit reads, in its issue cycle, the last quarter a VALU
-//! writes in that cycle). A second VALU (a SIMD group's second issue unit, PWS) has ports of
-//! its own with the same rules: `a2`, `b2`, `c2` and the write `w2`, which comes right after
-//! `w` (its lanes win over `w`'s; the two units' halves of a split wavefront write disjoint
-//! lanes). At the edge, in order: `clear` zeroes every VGPR of slot
+//! writes in that cycle). The VALUs of a SIMD group's other issue units (the SpSIMDs of PWS,
+//! up to three) have port sets of their own with the same rules: `a2`, `b2`, `c2` and the
+//! write `w2`, then `a3`..`w3` and `a4`..`w4`; their writes come in that order after `w` (a
+//! later set's lanes win; the units' parts of a split wavefront write disjoint lanes). A top
+//! with fewer units ties the spare sets off. At the edge, in order: `clear` zeroes every VGPR of slot
 //! `clear_slot` except `v0`, whose lane `l` takes `clear_v0 + l` (a dispatch: the work-item
 //! ids, 32-bit wrapping), then a write (`we`) stores `w_data[l]` in the lanes `l` set in
 //! `w_mask` of (`w_slot`, `w_reg`) — the others keep their words, a write past the end is
-//! ignored —, then the second VALU's write (`we2`), then the memory's write (`m_we`, same
+//! ignored —, then the other VALUs' writes (`we2`, `we3`, `we4`), then the memory's write (`m_we`, same
 //! rules, its lanes win over the VALUs'),
 //! then the LDS's write (`l_we`: row (`l_slot`, `l_reg`) takes `l_data[l]` in the lanes of
 //! `l_mask`, and with `l_two` row (`l_slot`, `l_reg` + 1, wrapping at 256) takes `l_data1[l]`;
@@ -120,7 +121,7 @@
 //! (`y_slot`, `y_reg[3]`: the LDS's `ADDR`, `DATA0`, `DATA1`, one slot for the three) show
 //! their rows write-first as `x` does (the top checks a DS instruction's 64 addresses in its
 //! issue cycle on `y0`, while another issue unit's FLAT instruction may use `x`). Ports `a`,
-//! `b`, `c` (and `a2`, `b2`, `c2`) in the cycle of a write show the old row.
+//! `b`, `c` (and every other set's) in the cycle of a write show the old row.
 //! Every word powers up 0.
 //!
 //! | port | width | meaning |
@@ -134,6 +135,7 @@
 //! | `w_mask` | `L` | the lanes written |
 //! | `w_data[L]` | 32 each | the values |
 //! | `a2_*`, `b2_*`, `c2_*`; `we2`, `w2_slot`, `w2_reg`, `w2_mask`, `w2_data[L]` | as `a`, `b`, `c`, `w` | the second VALU's read ports and write |
+//! | `a3_*`..`w3_data[L]`, `a4_*`..`w4_data[L]` | as `a`, `b`, `c`, `w` | the third and fourth VALUs' |
 //! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the second write (the memory's returns) |
 //! | `y_slot`, `y_reg[3]` → `y0_data[L]`, `y1_data[L]`, `y2_data[L]` | 8, 8 → 32 each | the LDS's write-first read ports |
 //! | `l_we`, `l_two`, `l_slot`, `l_reg`, `l_mask`, `l_data[L]`, `l_data1[L]` | 1, 1, 8, 8, `L`, 32 each | the third write (the LDS's loads: a row or a pair) |
@@ -291,6 +293,40 @@ pub struct VgprAddr {
     pub reg: u8,
 }
 
+/// VALU port sets of [`Vgprs`]: one per issue unit of a SIMD group (the SIMD and up to three
+/// SpSIMDs).
+pub const VALU_PORT_SETS: usize = 4;
+
+/// One VALU's ports on [`Vgprs`] in a cycle: three reads and a masked write.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ValuPorts {
+    /// Read port `a` (the VALU's `src0`).
+    pub a: VgprAddr,
+    /// Read port `b` (`src1`).
+    pub b: VgprAddr,
+    /// Read port `c` (`src2`).
+    pub c: VgprAddr,
+    /// Write a row.
+    pub we: bool,
+    /// The row written.
+    pub w: VgprAddr,
+    /// The lanes written (bit `l`: lane `l`).
+    pub mask: u64,
+    /// The values, one per lane.
+    pub data: Vec<u32>,
+}
+
+/// One VALU's read ports' rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ValuRows {
+    /// Row `a`.
+    pub a: Vec<u32>,
+    /// Row `b`.
+    pub b: Vec<u32>,
+    /// Row `c`.
+    pub c: Vec<u32>,
+}
+
 /// Inputs of one cycle of [`Vgprs`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VgprIn {
@@ -302,34 +338,9 @@ pub struct VgprIn {
     pub clear_slot: u8,
     /// Lane 0's `v0` after the clear (lane `l` takes `clear_v0 + l`).
     pub clear_v0: u32,
-    /// Read port `a`.
-    pub a: VgprAddr,
-    /// Read port `b`.
-    pub b: VgprAddr,
-    /// Read port `c`.
-    pub c: VgprAddr,
-    /// Write a row.
-    pub we: bool,
-    /// The row written.
-    pub w: VgprAddr,
-    /// The lanes written (bit `l`: lane `l`).
-    pub mask: u64,
-    /// The values, one per lane.
-    pub data: Vec<u32>,
-    /// The second VALU's read port `a2`.
-    pub a2: VgprAddr,
-    /// Its read port `b2`.
-    pub b2: VgprAddr,
-    /// Its read port `c2`.
-    pub c2: VgprAddr,
-    /// The second VALU writes a row (after port `w`).
-    pub we2: bool,
-    /// The row written.
-    pub w2: VgprAddr,
-    /// The lanes written.
-    pub mask2: u64,
-    /// The values, one per lane.
-    pub data2: Vec<u32>,
+    /// The VALUs' port sets (`a`..`w`, `a2`..`w2`, `a3`..`w3`, `a4`..`w4`: one per issue
+    /// unit of a SIMD group; their writes land in this order).
+    pub valu: [ValuPorts; VALU_PORT_SETS],
     /// The write-first read ports `x[p]`.
     pub x: [VgprAddr; 3],
     /// The memory's write.
@@ -359,18 +370,8 @@ pub struct VgprIn {
 /// Outputs of one cycle of [`Vgprs`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VgprOut {
-    /// Read port `a`'s row.
-    pub a: Vec<u32>,
-    /// Read port `b`'s row.
-    pub b: Vec<u32>,
-    /// Read port `c`'s row.
-    pub c: Vec<u32>,
-    /// The second VALU's read ports' rows (`a2`, `b2`, `c2`).
-    pub a2: Vec<u32>,
-    /// Row `b2`.
-    pub b2: Vec<u32>,
-    /// Row `c2`.
-    pub c2: Vec<u32>,
+    /// The VALUs' read ports' rows, per port set.
+    pub valu: [ValuRows; VALU_PORT_SETS],
     /// Read ports `x[p]`'s rows (after the VALUs' writes).
     pub x: [Vec<u32>; 3],
     /// The LDS's read ports `y[p]`'s rows (after the VALUs' writes, as `x`).

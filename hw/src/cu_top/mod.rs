@@ -114,12 +114,13 @@
 //! error in the cycle its issue is dropped (the behavioural unit stops visiting units once the
 //! launch has failed).
 //!
-//! The order has no combinational loop: each unit's issue control picks its context twice,
-//! as the unit visited first (`f_grant`, with nothing taken) and as the second (with what the
-//! other unit's `f_grant` takes taken), and the order register chooses. The second unit's
-//! grant does not wait for the first one's error either: it stands, and the top drops what it
-//! would make visible (its issue probe, its memory request, its faults), so that the first
-//! unit's error, which comes through the shared memory and LDS fault checks, feeds no grant.
+//! The order has no combinational loop: each unit's issue control picks its context once per
+//! position of the order, with what the units at the positions before take (computed from
+//! picks at lower positions only), and issues its pick at its own position. A unit's grant
+//! does not wait for the errors of the units before it either: it stands, and the top drops
+//! what it would make visible (its issue probe, its memory request, its faults), so that an
+//! error, which comes through the shared memory and LDS fault checks, feeds no grant. The top
+//! is written once for any number of units ([`rtl::top`]'s `compute_unit_top!`).
 //!
 //! # Ports
 //!

@@ -373,11 +373,8 @@ pub fn observe(
     slots: &mut [u32; GROUP_CONTEXTS],
     issues: &mut Vec<IssueEvent>,
 ) {
-    let order = match u.first.val() {
-        true => [1, 0],
-        false => [0, 1],
-    };
-    for n in order {
+    let first = u.first.val().index();
+    for n in (0..UNITS).map(|i| (first + i) % UNITS) {
         if u.issue_valid[n].val() {
             let k = u.issue_slot[n].val().index();
             issues.push(IssueEvent {

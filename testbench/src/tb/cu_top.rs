@@ -245,10 +245,10 @@ const fn unoptflat(signal: &'static str) -> Waiver {
 /// The top's and its sub-blocks' findings by signal (`?` stands for a unit's number, `*` for a
 /// lane's). The combinational loops at block granularity: the top's wiring between the issue
 /// units and the shared blocks (each unit's hold, start and free port from the other's flags,
-/// the errors, the split/merge unit's commands, the dispatch, the LDS's and the memory
-/// returns' status), and inside each unit the SALU's, the issue control's, the branch target's
+/// what the units before it take, the errors, the split/merge unit's commands, the dispatch,
+/// the LDS's and the memory returns' status), and inside each unit the SALU's, the issue control's, the branch target's
 /// and the VALU's as in their own testbenches.
-const WAIVERS: [Waiver; 33] = [
+const WAIVERS: [Waiver; 41] = [
     unoptflat("top.cmd_u$?"),
     unoptflat("top.err_u$?"),
     unoptflat("top.disp$send$0"),
@@ -267,6 +267,11 @@ const WAIVERS: [Waiver; 33] = [
     unoptflat("top.unit?.br$target"),
     unoptflat("top.unit?.issue.sched$grant"),
     unoptflat("top.unit?.issue.sched$grant_valid"),
+    unoptflat("top.unit?$o_*"),
+    unoptflat("top.fnum$k"),
+    unoptflat("top.mreq$sreq"),
+    unoptflat("top.unit?.ctake*$f_cmd"),
+    unoptflat("top.unit?.issue.pick?.pick$grant*"),
     unoptflat("top.unit?.salu.add$y"),
     unoptflat("top.unit?.salu.bitwise$d"),
     unoptflat("top.unit?.salu.mul$d"),
@@ -285,6 +290,19 @@ const WAIVERS: [Waiver; 33] = [
     unused("m_src?", SGPR_FIELD),
     unused("l_src?", SGPR_FIELD),
     unused("m_soff", "an SMEM offset from an SGPR is its low dword"),
+    unused(
+        "m_sdata",
+        "s_store_dword's SDATA is one SGPR, the pair's low dword",
+    ),
+    unused(
+        "w0$?",
+        "the command port's take reads the instruction word's encoding and opcode, bits 31:16",
+    ),
+    Waiver {
+        rule: "UNUSEDPARAM",
+        signal: "kpos$3",
+        why: "position 3 of the visiting order exists with four units",
+    },
     unused("l_opcode", "the DS opcodes of the subset are below 256"),
     unused("req_ctx", "the return tag keeps the context's 3 bits"),
     unused(

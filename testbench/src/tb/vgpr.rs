@@ -9,7 +9,9 @@ use crate::sim::waves::{Format, Gtkw};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rtgpu_hw::ctx::model::VgprModel;
-use rtgpu_hw::ctx::{VgprAddr, VgprIn, VgprOut, Vgprs, TB_LANES, TB_ROWS, TB_SLOTS, TB_VGPRS};
+use rtgpu_hw::ctx::{
+    ValuPorts, ValuRows, VgprAddr, VgprIn, VgprOut, Vgprs, TB_LANES, TB_ROWS, TB_SLOTS, TB_VGPRS,
+};
 use rust_hdl::core::prelude::*;
 
 /// The `vgpr` testbench.
@@ -23,32 +25,41 @@ pub fn model() -> VgprModel {
     VgprModel::new(TB_SLOTS, TB_VGPRS, TB_LANES)
 }
 
+/// A lane's word of `d` as a signal value (0 past its end).
+fn word(d: &[u32], l: usize) -> Bits<32> {
+    u64::from(d.get(l).copied().unwrap_or(0)).to_bits()
+}
+
+/// Drives VALU port set `$v` ([`ValuPorts`]) onto the block's ports named.
+macro_rules! drive_set {
+    ($u:ident, $v:ident, $as:ident $ar:ident $bs:ident $br:ident $cs:ident $cr:ident $we:ident $ws:ident $wr:ident $wm:ident $wd:ident) => {
+        $u.$as.next = u64::from($v.a.slot).to_bits();
+        $u.$ar.next = u64::from($v.a.reg).to_bits();
+        $u.$bs.next = u64::from($v.b.slot).to_bits();
+        $u.$br.next = u64::from($v.b.reg).to_bits();
+        $u.$cs.next = u64::from($v.c.slot).to_bits();
+        $u.$cr.next = u64::from($v.c.reg).to_bits();
+        $u.$we.next = $v.we;
+        $u.$ws.next = u64::from($v.w.slot).to_bits();
+        $u.$wr.next = u64::from($v.w.reg).to_bits();
+        $u.$wm.next = $v.mask.to_bits();
+        for l in 0..TB_LANES {
+            $u.$wd[l].next = word(&$v.data, l);
+        }
+    };
+}
+
 /// Drives the block's inputs.
 pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.reset.next = i.reset;
     u.clear.next = i.clear;
     u.clear_slot.next = u64::from(i.clear_slot).to_bits();
     u.clear_v0.next = u64::from(i.clear_v0).to_bits();
-    u.a_slot.next = u64::from(i.a.slot).to_bits();
-    u.a_reg.next = u64::from(i.a.reg).to_bits();
-    u.b_slot.next = u64::from(i.b.slot).to_bits();
-    u.b_reg.next = u64::from(i.b.reg).to_bits();
-    u.c_slot.next = u64::from(i.c.slot).to_bits();
-    u.c_reg.next = u64::from(i.c.reg).to_bits();
-    u.a2_slot.next = u64::from(i.a2.slot).to_bits();
-    u.a2_reg.next = u64::from(i.a2.reg).to_bits();
-    u.b2_slot.next = u64::from(i.b2.slot).to_bits();
-    u.b2_reg.next = u64::from(i.b2.reg).to_bits();
-    u.c2_slot.next = u64::from(i.c2.slot).to_bits();
-    u.c2_reg.next = u64::from(i.c2.reg).to_bits();
-    u.we2.next = i.we2;
-    u.w2_slot.next = u64::from(i.w2.slot).to_bits();
-    u.w2_reg.next = u64::from(i.w2.reg).to_bits();
-    u.w2_mask.next = i.mask2.to_bits();
-    u.we.next = i.we;
-    u.w_slot.next = u64::from(i.w.slot).to_bits();
-    u.w_reg.next = u64::from(i.w.reg).to_bits();
-    u.w_mask.next = i.mask.to_bits();
+    let [v1, v2, v3, v4] = &i.valu;
+    drive_set!(u, v1, a_slot a_reg b_slot b_reg c_slot c_reg we w_slot w_reg w_mask w_data);
+    drive_set!(u, v2, a2_slot a2_reg b2_slot b2_reg c2_slot c2_reg we2 w2_slot w2_reg w2_mask w2_data);
+    drive_set!(u, v3, a3_slot a3_reg b3_slot b3_reg c3_slot c3_reg we3 w3_slot w3_reg w3_mask w3_data);
+    drive_set!(u, v4, a4_slot a4_reg b4_slot b4_reg c4_slot c4_reg we4 w4_slot w4_reg w4_mask w4_data);
     u.m_we.next = i.m_we;
     u.m_slot.next = u64::from(i.m.slot).to_bits();
     u.m_reg.next = u64::from(i.m.reg).to_bits();
@@ -64,10 +75,7 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.l_slot.next = u64::from(i.l.slot).to_bits();
     u.l_reg.next = u64::from(i.l.reg).to_bits();
     u.l_mask.next = i.l_mask.to_bits();
-    let word = |d: &[u32], l: usize| u64::from(d.get(l).copied().unwrap_or(0)).to_bits();
     for l in 0..TB_LANES {
-        u.w_data[l].next = word(&i.data, l);
-        u.w2_data[l].next = word(&i.data2, l);
         u.m_data[l].next = word(&i.m_data, l);
         u.l_data[l].next = word(&i.l_data, l);
         u.l_data1[l].next = word(&i.l_data1, l);
@@ -79,12 +87,17 @@ pub fn read_outputs(u: &VgprTbBlock) -> VgprOut {
     let row =
         |d: &[Signal<Out, Bits<32>>; TB_LANES]| d.iter().map(|s| s.val().index() as u32).collect();
     VgprOut {
-        a: row(&u.a_data),
-        b: row(&u.b_data),
-        c: row(&u.c_data),
-        a2: row(&u.a2_data),
-        b2: row(&u.b2_data),
-        c2: row(&u.c2_data),
+        valu: [
+            [&u.a_data, &u.b_data, &u.c_data],
+            [&u.a2_data, &u.b2_data, &u.c2_data],
+            [&u.a3_data, &u.b3_data, &u.c3_data],
+            [&u.a4_data, &u.b4_data, &u.c4_data],
+        ]
+        .map(|[a, b, c]| ValuRows {
+            a: row(a),
+            b: row(b),
+            c: row(c),
+        }),
         x: [row(&u.x0_data), row(&u.x1_data), row(&u.x2_data)],
         y: [row(&u.y0_data), row(&u.y1_data), row(&u.y2_data)],
     }
@@ -101,16 +114,15 @@ fn address(rng: &mut ChaCha8Rng) -> VgprAddr {
     }
 }
 
-/// A cycle of random traffic: four writes (the second VALU's often to the first's row) (their lanes masked; the memory's and the LDS's,
-/// a row or a pair, often to the first's row), reads of random rows or of the row written, a
-/// clear or a reset now and then.
+/// A cycle of random traffic: the four VALUs' writes (the others often to the first's row),
+/// the memory's and the LDS's (a row or a pair, often to the first's row), their lanes
+/// masked; reads of random rows or of the row written, a clear or a reset now and then.
 pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
     let w = address(rng);
     let read = |rng: &mut ChaCha8Rng| match rng.gen_ratio(1, 3) {
         true => w,
         false => address(rng),
     };
-    let w2 = read(rng);
     let m = read(rng);
     let l = read(rng);
     let y0 = read(rng);
@@ -123,20 +135,15 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
         clear: rng.gen_ratio(1, 24),
         clear_slot: rng.gen_range(0..=TB_SLOTS as u8),
         clear_v0: rng.gen(),
-        a: read(rng),
-        b: read(rng),
-        c: read(rng),
-        we: rng.gen_ratio(3, 4),
-        w,
-        mask: rng.gen_range(0..1 << TB_LANES),
-        data: (0..TB_LANES).map(|_| rng.gen()).collect(),
-        a2: read(rng),
-        b2: read(rng),
-        c2: read(rng),
-        we2: rng.gen_ratio(1, 2),
-        w2,
-        mask2: rng.gen_range(0..1 << TB_LANES),
-        data2: (0..TB_LANES).map(|_| rng.gen()).collect(),
+        valu: [0, 1, 2, 3].map(|n| ValuPorts {
+            a: read(rng),
+            b: read(rng),
+            c: read(rng),
+            we: rng.gen_ratio(if n == 0 { 3 } else { 2 }, 4),
+            w: if n == 0 { w } else { read(rng) },
+            mask: rng.gen_range(0..1 << TB_LANES),
+            data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+        }),
         x: [read(rng), read(rng), read(rng)],
         m_we: rng.gen_ratio(1, 3),
         m,
@@ -235,7 +242,22 @@ fn layout(window_cycles: u64) -> Gtkw {
             ],
         )
         .group(
-            "memory write port m (wins over w and w2)",
+            "fourth VALU: write port w4 (last of the VALUs'), read port a4",
+            &[
+                p("vgpr.we4"),
+                dec("vgpr.w4_slot"),
+                dec("vgpr.w4_reg"),
+                bin("vgpr.w4_mask"),
+                hex("vgpr.w4_data$0"),
+                hex("vgpr.w4_data$1"),
+                dec("vgpr.a4_slot"),
+                dec("vgpr.a4_reg"),
+                hex("vgpr.a4_data$0"),
+                hex("vgpr.a4_data$1"),
+            ],
+        )
+        .group(
+            "memory write port m (wins over the VALUs' w..w4)",
             &[
                 p("vgpr.m_we"),
                 dec("vgpr.m_slot"),
@@ -246,7 +268,7 @@ fn layout(window_cycles: u64) -> Gtkw {
             ],
         )
         .group(
-            "read port x0 (write-first after w and w2)",
+            "read port x0 (write-first after w..w4)",
             &[
                 dec("vgpr.x_slot$0"),
                 dec("vgpr.x_reg$0"),
@@ -262,7 +284,7 @@ impl BlockTb for VgprTb {
     }
 
     fn description(&self) -> &'static str {
-        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the four write ports (the two VALUs' w and w2, m, the LDS's l: a row or a pair), reads (ports a, b, c, a2, b2, c2, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
+        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the seven write ports (the four VALUs' w..w4, m, the LDS's l: a row or a pair), reads (ports a, b, c of the four VALU port sets, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {
@@ -292,11 +314,17 @@ fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
             let got = h.cycle(|u| apply(u, &inp), read_outputs)?;
             same(k, &got, &model.outputs(&inp))?;
             model.clock(&inp);
-            lanes += u64::from(inp.we) * u64::from(inp.mask.count_ones());
+            lanes += inp
+                .valu
+                .iter()
+                .map(|v| u64::from(v.we) * u64::from(v.mask.count_ones()))
+                .sum::<u64>();
             Ok(marker(&inp))
         },
         move || layout(window),
     )?;
-    run.summary = format!("{cycles} cycles, RTL == model every cycle ({lanes} lane words written)");
+    run.summary = format!(
+        "{cycles} cycles, RTL == model every cycle ({lanes} lane words written by the VALUs)"
+    );
     Ok(run)
 }

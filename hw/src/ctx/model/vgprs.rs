@@ -1,7 +1,7 @@
 //! Reference model of the vector register file ([`crate::ctx::Vgprs`]): slot-major rows of
 //! lanes, a clear (`v0` to the work-item ids), the masked writes and a reset at the edge, in the contract's order.
 
-use crate::ctx::{VgprAddr, VgprIn, VgprOut};
+use crate::ctx::{ValuRows, VgprAddr, VgprIn, VgprOut};
 
 /// The VGPRs of every wavefront slot.
 #[derive(Clone, Debug)]
@@ -44,12 +44,11 @@ impl VgprModel {
     /// The outputs in the current cycle with inputs `i`.
     pub fn outputs(&self, i: &VgprIn) -> VgprOut {
         VgprOut {
-            a: self.row(i.a),
-            b: self.row(i.b),
-            c: self.row(i.c),
-            a2: self.row(i.a2),
-            b2: self.row(i.b2),
-            c2: self.row(i.c2),
+            valu: i.valu.each_ref().map(|p| ValuRows {
+                a: self.row(p.a),
+                b: self.row(p.b),
+                c: self.row(p.c),
+            }),
             x: i.x.map(|x| self.row_after_w(x, i)),
             y: i.y.map(|y| {
                 let a = VgprAddr {
@@ -61,15 +60,12 @@ impl VgprModel {
         }
     }
 
-    /// Row `a` as the VALUs' writes (`w`, then `w2`) in this cycle leave it.
+    /// Row `a` as the VALUs' writes (`w`, then `w2`, ...) in this cycle leave it.
     fn row_after_w(&self, a: VgprAddr, i: &VgprIn) -> Vec<u32> {
         let mut row = self.row(a);
-        for (we, w, mask, data) in [
-            (i.we, i.w, i.mask, &i.data),
-            (i.we2, i.w2, i.mask2, &i.data2),
-        ] {
-            if we && a == w && self.base(a).is_some() {
-                write_lanes(&mut row, mask, data);
+        for p in &i.valu {
+            if p.we && a == p.w && self.base(a).is_some() {
+                write_lanes(&mut row, p.mask, &p.data);
             }
         }
         row
@@ -89,13 +85,12 @@ impl VgprModel {
             reg: i.l.reg.wrapping_add(1),
             ..i.l
         };
-        for (we, a, mask, data) in [
-            (i.we, i.w, i.mask, &i.data),
-            (i.we2, i.w2, i.mask2, &i.data2),
+        let valu = i.valu.iter().map(|p| (p.we, p.w, p.mask, &p.data));
+        for (we, a, mask, data) in valu.chain([
             (i.m_we, i.m, i.m_mask, &i.m_data),
             (i.l_we, i.l, i.l_mask, &i.l_data),
             (i.l_we && i.l_two, l2, i.l_mask, &i.l_data1),
-        ] {
+        ]) {
             if let (true, Some(b)) = (we, self.base(a)) {
                 write_lanes(&mut self.words[b..b + self.lanes], mask, data);
             }
@@ -120,9 +115,23 @@ fn write_lanes(row: &mut [u32], mask: u64, data: &[u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ctx::ValuPorts;
 
     fn at(slot: u8, reg: u8) -> VgprAddr {
         VgprAddr { slot, reg }
+    }
+
+    /// Port set `n`'s write of `data` into row `w`'s lanes of `mask` (every other set idle).
+    fn valu_write(n: usize, w: VgprAddr, mask: u64, data: &[u32]) -> [ValuPorts; 4] {
+        let mut v: [ValuPorts; 4] = Default::default();
+        v[n] = ValuPorts {
+            we: true,
+            w,
+            mask,
+            data: data.to_vec(),
+            ..ValuPorts::default()
+        };
+        v
     }
 
     /// A masked write keeps the other lanes; a clear in the same cycle zeroes the slot,
@@ -131,10 +140,7 @@ mod tests {
     fn a_masked_write_after_a_clear() {
         let mut m = VgprModel::new(2, 4, 4);
         let write = |w, mask, clear| VgprIn {
-            we: true,
-            w,
-            mask,
-            data: vec![1, 2, 3, 4],
+            valu: valu_write(0, w, mask, &[1, 2, 3, 4]),
             clear,
             clear_slot: 0,
             clear_v0: 0xFFFF_FFFE,
@@ -154,12 +160,10 @@ mod tests {
     #[test]
     fn x_reads_write_first_and_m_wins() {
         let mut m = VgprModel::new(2, 4, 4);
+        let mut valu = valu_write(0, at(1, 2), 0b0011, &[5, 6, 7, 8]);
+        valu[0].a = at(1, 2);
         let i = VgprIn {
-            we: true,
-            w: at(1, 2),
-            mask: 0b0011,
-            data: vec![5, 6, 7, 8],
-            a: at(1, 2),
+            valu,
             x: [at(1, 2), at(1, 1), at(9, 2)],
             m_we: true,
             m: at(1, 2),
@@ -168,34 +172,35 @@ mod tests {
             ..VgprIn::default()
         };
         let o = m.outputs(&i);
-        assert_eq!(o.a, [0; 4]);
+        assert_eq!(o.valu[0].a, [0; 4]);
         assert_eq!(o.x, [vec![5, 6, 0, 0], vec![0; 4], vec![0; 4]]);
         m.clock(&i);
         assert_eq!(m.row(at(1, 2)), [5, 10, 11, 0]);
     }
 
-    /// The second VALU's port `w2` writes after `w` (its lanes win), ports `x` see both,
-    /// port `a2` reads like `a`. Fails if `w2` is dropped or comes first.
+    /// The VALUs' writes land in port-set order (`w`, `w2`, `w3`, `w4`: a later set's lanes
+    /// win), ports `x` see them all, every set's port `a` reads like `a`. Fails if a set's
+    /// write is dropped or comes out of order.
     #[test]
-    fn the_second_valu_writes_after_the_first() {
+    fn the_valus_write_in_port_set_order() {
         let mut m = VgprModel::new(2, 4, 4);
+        let mut valu = valu_write(0, at(1, 2), 0b0011, &[5, 6, 7, 8]);
+        valu[1] = valu_write(1, at(1, 2), 0b0110, &[1, 2, 3, 4])[1].clone();
+        valu[3] = valu_write(3, at(1, 2), 0b0100, &[0, 0, 9, 0])[3].clone();
+        for p in &mut valu {
+            p.a = at(1, 2);
+        }
         let i = VgprIn {
-            we: true,
-            w: at(1, 2),
-            mask: 0b0011,
-            data: vec![5, 6, 7, 8],
-            we2: true,
-            w2: at(1, 2),
-            mask2: 0b0110,
-            data2: vec![1, 2, 3, 4],
+            valu,
             x: [at(1, 2), at(0, 0), at(0, 0)],
-            a2: at(1, 2),
             ..VgprIn::default()
         };
-        assert_eq!(m.outputs(&i).x[0], [5, 2, 3, 0]);
+        assert_eq!(m.outputs(&i).x[0], [5, 2, 9, 0]);
         m.clock(&i);
-        assert_eq!(m.row(at(1, 2)), [5, 2, 3, 0]);
-        assert_eq!(m.outputs(&i).a2, [5, 2, 3, 0]);
+        assert_eq!(m.row(at(1, 2)), [5, 2, 9, 0]);
+        for n in 0..4 {
+            assert_eq!(m.outputs(&i).valu[n].a, [5, 2, 9, 0], "set {n}");
+        }
     }
 
     /// The LDS's write of a pair (rows 2 and 3) wins over port `m` in its lanes; its read

@@ -1,6 +1,6 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row, the clear
 //! (`v0` to the lane's work-item id), the writes and the reset steps of the edge
-//! ([`crate::ctx`]), each VALU's three read ports and its write (two VALUs: two issue units), the memory unit's three write-first read ports, the
+//! ([`crate::ctx`]), each VALU's three read ports and its write (four VALUs: up to four issue units), the memory unit's three write-first read ports, the
 //! LDS's three write-first read ports and its write (one row or a pair).
 //!
 //! The lane is a memory primitive, like rust-hdl's own `RAM`: [`Logic`] written by hand, a
@@ -9,7 +9,7 @@
 //! flip-flops, each lane was `M` `DFF` module instances and a read multiplexer per port
 //! spelled out row by row: the 64 lanes of the top's file were two thirds of the compute
 //! unit's Verilog (10.7 of 16 MB). Both descriptions take the edge's steps in the same order:
-//! the clear, ports `w` and `w2`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
+//! the clear, ports `w`, `w2`, `w3` and `w4`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
 //! writes a word wins).
 
 use crate::hdl::{index_bits, zeroes};
@@ -82,7 +82,61 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w2_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w2_data: Signal<In, Bits<32>>,
-    /// Write this lane's word of row (`m_slot`, `m_reg`) (the memory's write; after port `w2`'s).
+    /// Read port `a3`'s slot (the third VALU's ports `a3`, `b3`, `c3` and `w3`, as `a`,
+    /// `b`, `c` and `w`: issue unit 2 of a SIMD group).
+    pub a3_slot: Signal<In, Bits<8>>,
+    /// Read port `a3`'s VGPR.
+    pub a3_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `a3` (0 past the end).
+    pub a3_data: Signal<Out, Bits<32>>,
+    /// Read port `b3`'s slot.
+    pub b3_slot: Signal<In, Bits<8>>,
+    /// Read port `b3`'s VGPR.
+    pub b3_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `b3` (0 past the end).
+    pub b3_data: Signal<Out, Bits<32>>,
+    /// Read port `c3`'s slot.
+    pub c3_slot: Signal<In, Bits<8>>,
+    /// Read port `c3`'s VGPR.
+    pub c3_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `c3` (0 past the end).
+    pub c3_data: Signal<Out, Bits<32>>,
+    /// Write this lane's word of row (`w3_slot`, `w3_reg`) (after port `w2`'s).
+    pub we3: Signal<In, Bit>,
+    /// The slot written.
+    pub w3_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w3_reg: Signal<In, Bits<8>>,
+    /// The value.
+    pub w3_data: Signal<In, Bits<32>>,
+    /// Read port `a4`'s slot (the fourth VALU's ports `a4`, `b4`, `c4` and `w4`, as `a`,
+    /// `b`, `c` and `w`: issue unit 3 of a SIMD group).
+    pub a4_slot: Signal<In, Bits<8>>,
+    /// Read port `a4`'s VGPR.
+    pub a4_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `a4` (0 past the end).
+    pub a4_data: Signal<Out, Bits<32>>,
+    /// Read port `b4`'s slot.
+    pub b4_slot: Signal<In, Bits<8>>,
+    /// Read port `b4`'s VGPR.
+    pub b4_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `b4` (0 past the end).
+    pub b4_data: Signal<Out, Bits<32>>,
+    /// Read port `c4`'s slot.
+    pub c4_slot: Signal<In, Bits<8>>,
+    /// Read port `c4`'s VGPR.
+    pub c4_reg: Signal<In, Bits<8>>,
+    /// The lane's word of row `c4` (0 past the end).
+    pub c4_data: Signal<Out, Bits<32>>,
+    /// Write this lane's word of row (`w4_slot`, `w4_reg`) (after port `w3`'s).
+    pub we4: Signal<In, Bit>,
+    /// The slot written.
+    pub w4_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w4_reg: Signal<In, Bits<8>>,
+    /// The value.
+    pub w4_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`m_slot`, `m_reg`) (the memory's write; after port `w4`'s).
     pub m_we: Signal<In, Bit>,
     /// The slot written.
     pub m_slot: Signal<In, Bits<8>>,
@@ -177,6 +231,32 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w2_slot: Default::default(),
             w2_reg: Default::default(),
             w2_data: Default::default(),
+            a3_slot: Default::default(),
+            a3_reg: Default::default(),
+            a3_data: Default::default(),
+            b3_slot: Default::default(),
+            b3_reg: Default::default(),
+            b3_data: Default::default(),
+            c3_slot: Default::default(),
+            c3_reg: Default::default(),
+            c3_data: Default::default(),
+            we3: Default::default(),
+            w3_slot: Default::default(),
+            w3_reg: Default::default(),
+            w3_data: Default::default(),
+            a4_slot: Default::default(),
+            a4_reg: Default::default(),
+            a4_data: Default::default(),
+            b4_slot: Default::default(),
+            b4_reg: Default::default(),
+            b4_data: Default::default(),
+            c4_slot: Default::default(),
+            c4_reg: Default::default(),
+            c4_data: Default::default(),
+            we4: Default::default(),
+            w4_slot: Default::default(),
+            w4_reg: Default::default(),
+            w4_data: Default::default(),
             m_we: Default::default(),
             m_slot: Default::default(),
             m_reg: Default::default(),
@@ -210,7 +290,7 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
 }
 
 /// The read and write ports' rows in the Verilog: the name, its slot and VGPR signals.
-const PORTS: [(&str, &str, &str); 17] = [
+const PORTS: [(&str, &str, &str); 25] = [
     ("a", "a_slot", "a_reg"),
     ("b", "b_slot", "b_reg"),
     ("c", "c_slot", "c_reg"),
@@ -219,6 +299,14 @@ const PORTS: [(&str, &str, &str); 17] = [
     ("b2", "b2_slot", "b2_reg"),
     ("c2", "c2_slot", "c2_reg"),
     ("w2", "w2_slot", "w2_reg"),
+    ("a3", "a3_slot", "a3_reg"),
+    ("b3", "b3_slot", "b3_reg"),
+    ("c3", "c3_slot", "c3_reg"),
+    ("w3", "w3_slot", "w3_reg"),
+    ("a4", "a4_slot", "a4_reg"),
+    ("b4", "b4_slot", "b4_reg"),
+    ("c4", "c4_slot", "c4_reg"),
+    ("w4", "w4_slot", "w4_reg"),
     ("m", "m_slot", "m_reg"),
     ("x0", "x0_slot", "x0_reg"),
     ("x1", "x1_slot", "x1_reg"),
@@ -247,22 +335,21 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         row.map_or(0, |r| self._rows[r])
     }
 
-    /// The VALUs' writes at this edge, in order (`w`, then `w2`): the row, the value.
-    fn valu_writes(&self) -> [Option<(usize, Bits<32>)>; 2] {
-        let at = |we: bool, slot, reg, data| Self::row(slot, reg).filter(|_| we).map(|r| (r, data));
+    /// The VALUs' writes at this edge, in order (`w`, `w2`, `w3`, `w4`): the row, the value.
+    fn valu_writes(&self) -> [Option<(usize, Bits<32>)>; 4] {
+        let at = |we: &Signal<In, Bit>,
+                  slot: &Signal<In, Bits<8>>,
+                  reg: &Signal<In, Bits<8>>,
+                  data: &Signal<In, Bits<32>>| {
+            Self::row(slot.val(), reg.val())
+                .filter(|_| we.val())
+                .map(|r| (r, data.val()))
+        };
         [
-            at(
-                self.we.val(),
-                self.w_slot.val(),
-                self.w_reg.val(),
-                self.w_data.val(),
-            ),
-            at(
-                self.we2.val(),
-                self.w2_slot.val(),
-                self.w2_reg.val(),
-                self.w2_data.val(),
-            ),
+            at(&self.we, &self.w_slot, &self.w_reg, &self.w_data),
+            at(&self.we2, &self.w2_slot, &self.w2_reg, &self.w2_data),
+            at(&self.we3, &self.w3_slot, &self.w3_reg, &self.w3_data),
+            at(&self.we4, &self.w4_slot, &self.w4_reg, &self.w4_data),
         ]
     }
 
@@ -278,7 +365,7 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         word
     }
 
-    /// The steps of an edge: the clear, ports `w` and `w2`, port `m`, the LDS's `l` and `l2`,
+    /// The steps of an edge: the clear, ports `w`..`w4`, port `m`, the LDS's `l` and `l2`,
     /// the reset.
     fn edge(&mut self) {
         if self.clear.val() {
@@ -357,6 +444,8 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
             v,
             "   if (we && w_ok) mem[w_idx] <= w_data;\n   \
              if (we2 && w2_ok) mem[w2_idx] <= w2_data;\n   \
+             if (we3 && w3_ok) mem[w3_idx] <= w3_data;\n   \
+             if (we4 && w4_ok) mem[w4_idx] <= w4_data;\n   \
              if (m_we && m_ok) mem[m_idx] <= m_data;\n   \
              if (l_we && l_ok) mem[l_idx] <= l_data;\n   \
              if (l2_we && l2_ok) mem[l2_idx] <= l2_data;\n   \
@@ -367,13 +456,21 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
              a2_data = a2_ok ? mem[a2_idx] : 32'h0;\n   \
              b2_data = b2_ok ? mem[b2_idx] : 32'h0;\n   \
              c2_data = c2_ok ? mem[c2_idx] : 32'h0;\n   \
+             a3_data = a3_ok ? mem[a3_idx] : 32'h0;\n   \
+             b3_data = b3_ok ? mem[b3_idx] : 32'h0;\n   \
+             c3_data = c3_ok ? mem[c3_idx] : 32'h0;\n   \
+             a4_data = a4_ok ? mem[a4_idx] : 32'h0;\n   \
+             b4_data = b4_ok ? mem[b4_idx] : 32'h0;\n   \
+             c4_data = c4_ok ? mem[c4_idx] : 32'h0;\n   \
 \n",
             zeroes(0..M)
         );
         for x in ["x0", "x1", "x2", "y0", "y1", "y2"] {
             let _ = writeln!(
                 v,
-                "   {x}_data = !{x}_ok ? 32'h0 : (we2 && w2_ok && {x}_idx == w2_idx) ? w2_data \
+                "   {x}_data = !{x}_ok ? 32'h0 : (we4 && w4_ok && {x}_idx == w4_idx) ? w4_data \
+                 : (we3 && w3_ok && {x}_idx == w3_idx) ? w3_data \
+                 : (we2 && w2_ok && {x}_idx == w2_idx) ? w2_data \
                  : (we && w_ok && {x}_idx == w_idx) ? w_data : mem[{x}_idx];"
             );
         }
@@ -399,6 +496,12 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         self.a2_data.next = word(self, self.a2_slot.val(), self.a2_reg.val());
         self.b2_data.next = word(self, self.b2_slot.val(), self.b2_reg.val());
         self.c2_data.next = word(self, self.c2_slot.val(), self.c2_reg.val());
+        self.a3_data.next = word(self, self.a3_slot.val(), self.a3_reg.val());
+        self.b3_data.next = word(self, self.b3_slot.val(), self.b3_reg.val());
+        self.c3_data.next = word(self, self.c3_slot.val(), self.c3_reg.val());
+        self.a4_data.next = word(self, self.a4_slot.val(), self.a4_reg.val());
+        self.b4_data.next = word(self, self.b4_slot.val(), self.b4_reg.val());
+        self.c4_data.next = word(self, self.c4_slot.val(), self.c4_reg.val());
         let y = self.y_slot.val();
         self.y0_data.next = self.x_read(y, self.y0_reg.val());
         self.y1_data.next = self.x_read(y, self.y1_reg.val());
@@ -415,6 +518,12 @@ impl<const M: usize, const V: usize> Logic for VgprLane<M, V> {
         self.a2_data.connect();
         self.b2_data.connect();
         self.c2_data.connect();
+        self.a3_data.connect();
+        self.b3_data.connect();
+        self.c3_data.connect();
+        self.a4_data.connect();
+        self.b4_data.connect();
+        self.c4_data.connect();
         self.x0_data.connect();
         self.x1_data.connect();
         self.x2_data.connect();

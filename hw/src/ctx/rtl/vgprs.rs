@@ -77,8 +77,66 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w2_mask: Signal<In, Bits<L>>,
     /// The values.
     pub w2_data: [Signal<In, Bits<32>>; L],
+    /// Read port `a3`'s slot (the third VALU's ports `a3`, `b3`, `c3` and `w3`, as `a`,
+    /// `b`, `c` and `w`: a SIMD group's third issue unit).
+    pub a3_slot: Signal<In, Bits<8>>,
+    /// Read port `a3`'s VGPR.
+    pub a3_reg: Signal<In, Bits<8>>,
+    /// Row `a3`'s words.
+    pub a3_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `b3`'s slot.
+    pub b3_slot: Signal<In, Bits<8>>,
+    /// Read port `b3`'s VGPR.
+    pub b3_reg: Signal<In, Bits<8>>,
+    /// Row `b3`'s words.
+    pub b3_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `c3`'s slot.
+    pub c3_slot: Signal<In, Bits<8>>,
+    /// Read port `c3`'s VGPR.
+    pub c3_reg: Signal<In, Bits<8>>,
+    /// Row `c3`'s words.
+    pub c3_data: [Signal<Out, Bits<32>>; L],
+    /// Write row (`w3_slot`, `w3_reg`) in the lanes of `w3_mask` (after port `w2`).
+    pub we3: Signal<In, Bit>,
+    /// The slot written.
+    pub w3_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w3_reg: Signal<In, Bits<8>>,
+    /// The lanes written.
+    pub w3_mask: Signal<In, Bits<L>>,
+    /// The values.
+    pub w3_data: [Signal<In, Bits<32>>; L],
+    /// Read port `a4`'s slot (the fourth VALU's ports `a4`, `b4`, `c4` and `w4`, as `a`,
+    /// `b`, `c` and `w`: a SIMD group's fourth issue unit).
+    pub a4_slot: Signal<In, Bits<8>>,
+    /// Read port `a4`'s VGPR.
+    pub a4_reg: Signal<In, Bits<8>>,
+    /// Row `a4`'s words.
+    pub a4_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `b4`'s slot.
+    pub b4_slot: Signal<In, Bits<8>>,
+    /// Read port `b4`'s VGPR.
+    pub b4_reg: Signal<In, Bits<8>>,
+    /// Row `b4`'s words.
+    pub b4_data: [Signal<Out, Bits<32>>; L],
+    /// Read port `c4`'s slot.
+    pub c4_slot: Signal<In, Bits<8>>,
+    /// Read port `c4`'s VGPR.
+    pub c4_reg: Signal<In, Bits<8>>,
+    /// Row `c4`'s words.
+    pub c4_data: [Signal<Out, Bits<32>>; L],
+    /// Write row (`w4_slot`, `w4_reg`) in the lanes of `w4_mask` (after port `w3`).
+    pub we4: Signal<In, Bit>,
+    /// The slot written.
+    pub w4_slot: Signal<In, Bits<8>>,
+    /// The VGPR written.
+    pub w4_reg: Signal<In, Bits<8>>,
+    /// The lanes written.
+    pub w4_mask: Signal<In, Bits<L>>,
+    /// The values.
+    pub w4_data: [Signal<In, Bits<32>>; L],
     /// Write the lanes of `m_mask` of row (`m_slot`, `m_reg`) at this edge, after ports `w`
-    /// and `w2` (the memory's returns).
+    /// ..`w4` (the memory's returns).
     pub m_we: Signal<In, Bit>,
     /// The slot written.
     pub m_slot: Signal<In, Bits<8>>,
@@ -168,6 +226,34 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w2_reg: Default::default(),
             w2_mask: Default::default(),
             w2_data: array_init::array_init(|_| Default::default()),
+            a3_slot: Default::default(),
+            a3_reg: Default::default(),
+            a3_data: array_init::array_init(|_| Default::default()),
+            b3_slot: Default::default(),
+            b3_reg: Default::default(),
+            b3_data: array_init::array_init(|_| Default::default()),
+            c3_slot: Default::default(),
+            c3_reg: Default::default(),
+            c3_data: array_init::array_init(|_| Default::default()),
+            we3: Default::default(),
+            w3_slot: Default::default(),
+            w3_reg: Default::default(),
+            w3_mask: Default::default(),
+            w3_data: array_init::array_init(|_| Default::default()),
+            a4_slot: Default::default(),
+            a4_reg: Default::default(),
+            a4_data: array_init::array_init(|_| Default::default()),
+            b4_slot: Default::default(),
+            b4_reg: Default::default(),
+            b4_data: array_init::array_init(|_| Default::default()),
+            c4_slot: Default::default(),
+            c4_reg: Default::default(),
+            c4_data: array_init::array_init(|_| Default::default()),
+            we4: Default::default(),
+            w4_slot: Default::default(),
+            w4_reg: Default::default(),
+            w4_mask: Default::default(),
+            w4_data: array_init::array_init(|_| Default::default()),
             m_we: Default::default(),
             m_slot: Default::default(),
             m_reg: Default::default(),
@@ -229,6 +315,32 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.a2_data[l].next = self.lane[l].a2_data.val();
             self.b2_data[l].next = self.lane[l].b2_data.val();
             self.c2_data[l].next = self.lane[l].c2_data.val();
+            self.lane[l].a3_slot.next = self.a3_slot.val();
+            self.lane[l].a3_reg.next = self.a3_reg.val();
+            self.lane[l].b3_slot.next = self.b3_slot.val();
+            self.lane[l].b3_reg.next = self.b3_reg.val();
+            self.lane[l].c3_slot.next = self.c3_slot.val();
+            self.lane[l].c3_reg.next = self.c3_reg.val();
+            self.lane[l].we3.next = self.we3.val() & self.w3_mask.val().get_bit(l);
+            self.lane[l].w3_slot.next = self.w3_slot.val();
+            self.lane[l].w3_reg.next = self.w3_reg.val();
+            self.lane[l].w3_data.next = self.w3_data[l].val();
+            self.a3_data[l].next = self.lane[l].a3_data.val();
+            self.b3_data[l].next = self.lane[l].b3_data.val();
+            self.c3_data[l].next = self.lane[l].c3_data.val();
+            self.lane[l].a4_slot.next = self.a4_slot.val();
+            self.lane[l].a4_reg.next = self.a4_reg.val();
+            self.lane[l].b4_slot.next = self.b4_slot.val();
+            self.lane[l].b4_reg.next = self.b4_reg.val();
+            self.lane[l].c4_slot.next = self.c4_slot.val();
+            self.lane[l].c4_reg.next = self.c4_reg.val();
+            self.lane[l].we4.next = self.we4.val() & self.w4_mask.val().get_bit(l);
+            self.lane[l].w4_slot.next = self.w4_slot.val();
+            self.lane[l].w4_reg.next = self.w4_reg.val();
+            self.lane[l].w4_data.next = self.w4_data[l].val();
+            self.a4_data[l].next = self.lane[l].a4_data.val();
+            self.b4_data[l].next = self.lane[l].b4_data.val();
+            self.c4_data[l].next = self.lane[l].c4_data.val();
             self.lane[l].m_we.next = self.m_we.val() & self.m_mask.val().get_bit(l);
             self.lane[l].m_slot.next = self.m_slot.val();
             self.lane[l].m_reg.next = self.m_reg.val();

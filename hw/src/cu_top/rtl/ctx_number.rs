@@ -1,19 +1,18 @@
 //! `CtxNumber`: the behavioural compute unit's number of one of the top's contexts.
 
-use crate::cu_top::UNITS;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// The behavioural number of the top's context `k` (= slot · [`UNITS`] + unit): slot · (S + 1)
-/// + unit.
+/// The behavioural number of the top's context `k` (= slot · `U` + unit, `U` the top's issue
+/// units): slot · (S + 1) + unit.
 ///
 /// The behavioural unit builds a SIMD group of S + 1 units for every launch, DWS included
 /// (where only unit 0 issues and S bounds a wavefront's live splits), and numbers its contexts
-/// over them. The top has [`UNITS`] units whatever S is, so the context an error names
-/// (`fault_info`) is renumbered here. Under PWS (S + 1 = [`UNITS`]) the numbers are equal.
+/// over them. The top has `U` units whatever S is, so the context an error names
+/// (`fault_info`) is renumbered here. Under PWS (S + 1 = `U`) the numbers are equal.
 /// Combinational.
 #[derive(LogicBlock)]
-pub struct CtxNumber {
+pub struct CtxNumber<const U: usize> {
     /// The top's context index.
     pub k: Signal<In, Bits<8>>,
     /// S (1..=7).
@@ -26,7 +25,7 @@ pub struct CtxNumber {
     units: Signal<Local, Bits<4>>,
     /// The sum so far: unit + slot · (S + 1) over the bits of S + 1.
     acc: Signal<Local, Bits<32>>,
-    /// log2([`UNITS`]) and [`UNITS`] − 1.
+    /// log2(`U`) and `U` − 1.
     unit_bits: Constant<Bits<32>>,
     unit_mask: Constant<Bits<32>>,
     one4: Constant<Bits<4>>,
@@ -34,12 +33,9 @@ pub struct CtxNumber {
     sh: [Constant<Bits<32>>; 4],
 }
 
-impl Default for CtxNumber {
+impl<const U: usize> Default for CtxNumber<U> {
     fn default() -> Self {
-        assert!(
-            UNITS.is_power_of_two(),
-            "UNITS = {UNITS} is not a power of two"
-        );
+        assert!(U.is_power_of_two(), "U = {U} is not a power of two");
         Self {
             k: Default::default(),
             s: Default::default(),
@@ -47,15 +43,15 @@ impl Default for CtxNumber {
             slot: Default::default(),
             units: Default::default(),
             acc: Default::default(),
-            unit_bits: k(u64::from(UNITS.trailing_zeros())),
-            unit_mask: k(UNITS as u64 - 1),
+            unit_bits: k(u64::from(U.trailing_zeros())),
+            unit_mask: k(U as u64 - 1),
             one4: k(1),
             sh: array_init::array_init(|b| k(b as u64)),
         }
     }
 }
 
-impl Logic for CtxNumber {
+impl<const U: usize> Logic for CtxNumber<U> {
     #[hdl_gen]
     fn update(&mut self) {
         self.slot.next = bit_cast::<32, 8>(self.k.val()) >> self.unit_bits.val();
@@ -74,20 +70,26 @@ impl Logic for CtxNumber {
 mod tests {
     use super::*;
 
-    /// Every context and S: slot · (S + 1) + unit. Caught: the unit dropped (a PWS child
-    /// numbered as its parent), S + 1 taken as S.
-    #[test]
-    fn numbers_as_the_behavioural_group() {
-        let mut b = CtxNumber::default();
+    /// Every context and S of a top of `U` units: slot · (S + 1) + unit.
+    fn check<const U: usize>() {
+        let mut b = CtxNumber::<U>::default();
         b.connect_all();
         for s in 1..=7u64 {
-            for kk in 0..(16 * UNITS as u64) {
+            for kk in 0..(16 * U as u64) {
                 b.k.next = kk.to_bits();
                 b.s.next = s.to_bits();
                 assert!(simulate(&mut b, 10));
-                let want = kk / UNITS as u64 * (s + 1) + kk % UNITS as u64;
-                assert_eq!(b.number.val().index() as u64, want, "k {kk} S {s}");
+                let want = kk / U as u64 * (s + 1) + kk % U as u64;
+                assert_eq!(b.number.val().index() as u64, want, "U {U} k {kk} S {s}");
             }
         }
+    }
+
+    /// Two and four units. Caught: the unit dropped (a PWS child numbered as its parent),
+    /// S + 1 taken as S.
+    #[test]
+    fn numbers_as_the_behavioural_group() {
+        check::<2>();
+        check::<4>();
     }
 }

@@ -2,7 +2,6 @@
 //! work-group entry, its age and the PC of its last issued instruction, set by a dispatch,
 //! copied by a split, and looked up by context.
 
-use super::ISSUES;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
@@ -22,7 +21,7 @@ pub const LOOKUPS: usize = 3;
 /// Lookup `i` (combinational): context `look[i]`'s `wf`, and `last_pc` of `pc_ctx`; a
 /// context index ≥ `C` reads 0.
 #[derive(LogicBlock)]
-pub struct CtxTags<const C: usize> {
+pub struct CtxTags<const C: usize, const I: usize> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
     /// A launch starts: ages and the dispatch count to 0.
@@ -43,11 +42,11 @@ pub struct CtxTags<const C: usize> {
     pub copy_to: Signal<In, Bits<8>>,
     /// Issue `i`: an instruction issues from context `issue_ctx[i]` at `issue_pc[i]` (the
     /// issues of a cycle name different contexts).
-    pub issue: [Signal<In, Bit>; ISSUES],
+    pub issue: [Signal<In, Bit>; I],
     /// Its context.
-    pub issue_ctx: [Signal<In, Bits<8>>; ISSUES],
+    pub issue_ctx: [Signal<In, Bits<8>>; I],
     /// Its PC.
-    pub issue_pc: [Signal<In, Bits<32>>; ISSUES],
+    pub issue_pc: [Signal<In, Bits<32>>; I],
     /// The contexts looked up.
     pub look: [Signal<In, Bits<8>>; LOOKUPS],
     /// Their VGPR slots.
@@ -80,7 +79,7 @@ pub struct CtxTags<const C: usize> {
     z32: Constant<Bits<32>>,
 }
 
-impl<const C: usize> Default for CtxTags<C> {
+impl<const C: usize, const I: usize> Default for CtxTags<C, I> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -119,7 +118,7 @@ impl<const C: usize> Default for CtxTags<C> {
     }
 }
 
-impl<const C: usize> Logic for CtxTags<C> {
+impl<const C: usize, const I: usize> Logic for CtxTags<C, I> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, sent);
@@ -178,7 +177,7 @@ impl<const C: usize> Logic for CtxTags<C> {
                 self.age_q[c].d.next = self.from_age.val();
                 self.pc_q[c].d.next = self.from_pc.val();
             }
-            for i in 0..ISSUES {
+            for i in 0..I {
                 if self.issue[i].val() & (self.issue_ctx[i].val() == self.kc[c].val()) {
                     self.pc_q[c].d.next = self.issue_pc[i].val();
                 }

@@ -29,12 +29,13 @@ use rust_hdl::prelude::*;
 /// what it needs, [`super::cmd_take::CmdTake`] for a `merge`), so that no unit's grant
 /// depends combinationally on its own.
 #[derive(LogicBlock)]
-pub struct IssueUnit<const C: usize> {
+pub struct IssueUnit<const C: usize, const U: usize> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// The unit's number (its contexts are the top's `k` = 2 · slot + `unit_no`).
+    /// The unit's number (its contexts are the top's `k` = `U` · slot + `unit_no`, `U` the
+    /// top's issue units, a power of two).
     pub unit_no: Signal<In, Bits<8>>,
     /// Scheduler policy: greedy-then-oldest.
     pub gto: Signal<In, Bit>,
@@ -313,6 +314,8 @@ pub struct IssueUnit<const C: usize> {
     f_smem: Constant<Bits<4>>,
     f_sopp: Constant<Bits<4>>,
     one8: Constant<Bits<8>>,
+    /// log2(`U`): a slot's first context.
+    ushift: Constant<Bits<8>>,
     z8: Constant<Bits<8>>,
     z32: Constant<Bits<32>>,
     z64: Constant<Bits<64>>,
@@ -320,8 +323,9 @@ pub struct IssueUnit<const C: usize> {
     all_c: Constant<Bits<C>>,
 }
 
-impl<const C: usize> Default for IssueUnit<C> {
+impl<const C: usize, const U: usize> Default for IssueUnit<C, U> {
     fn default() -> Self {
+        assert!(U.is_power_of_two(), "U = {U} units is not a power of two");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -476,6 +480,7 @@ impl<const C: usize> Default for IssueUnit<C> {
             f_smem: k(6),
             f_sopp: k(5),
             one8: k(1),
+            ushift: k(u64::from(U.trailing_zeros())),
             z8: k(0),
             z32: k(0),
             z64: k(0),
@@ -485,7 +490,7 @@ impl<const C: usize> Default for IssueUnit<C> {
     }
 }
 
-impl<const C: usize> Logic for IssueUnit<C> {
+impl<const C: usize, const U: usize> Logic for IssueUnit<C, U> {
     #[hdl_gen]
     fn update(&mut self) {
         self.issue.clock.next = self.clock.val();
@@ -568,7 +573,8 @@ impl<const C: usize> Logic for IssueUnit<C> {
         self.grant.next = self.issue.grant.val();
         self.stall.next = self.issue.stall.val();
         self.live.next = self.issue.live.val();
-        self.g_k.next = (bit_cast::<8, 6>(self.issue.grant.val()) << 1) | self.unit_no.val();
+        self.g_k.next =
+            (bit_cast::<8, 6>(self.issue.grant.val()) << self.ushift.val()) | self.unit_no.val();
 
         // The granted context.
         self.g_w0.next = self.z32.val();

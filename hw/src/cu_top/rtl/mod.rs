@@ -1,8 +1,5 @@
 //! The compute unit's RTL top and its glue sub-blocks.
 
-/// Instructions that may issue in a cycle: one per issue unit.
-pub const ISSUES: usize = crate::cu_top::UNITS;
-
 pub mod age_rank;
 pub mod barrier;
 pub mod branch;

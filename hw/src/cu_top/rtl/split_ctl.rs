@@ -1,12 +1,11 @@
 //! `split` and `merge` at issue: each context's stack of executed splits, the commands to the
 //! split/merge unit, and the two errors the issue itself finds.
 
-use super::ISSUES;
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// The behavioural compute unit's `split_merge` (with splitting on) and its `Splits` stack,
-/// for the `C` contexts of a SIMD group, with an issue port per issue unit ([`ISSUES`]).
+/// for the `C` contexts of a SIMD group, with an issue port per issue unit (`I`).
 ///
 /// Each context keeps a stack of its executed, not yet merged splits, one bit each (1: it
 /// really split; 0: DWS serialized it), at most [`DEPTH`] deep; a dispatch or a split's copy
@@ -28,7 +27,7 @@ use rust_hdl::prelude::*;
 /// independent; the top lets at most one command through (a second unit does not issue a
 /// `split` or `merge` after the first one's command), so `last` is the commanding port's.
 #[derive(LogicBlock)]
-pub struct SplitCtl<const C: usize> {
+pub struct SplitCtl<const C: usize, const I: usize> {
     /// Core clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: every stack empty.
@@ -36,29 +35,29 @@ pub struct SplitCtl<const C: usize> {
     /// DWS (a split whose lanes do not diverge is serialized).
     pub dws: Signal<In, Bit>,
     /// Port `i`: a `split` or `merge` issues, splitting on.
-    pub issue: [Signal<In, Bit>; ISSUES],
+    pub issue: [Signal<In, Bit>; I],
     /// It is `merge`.
-    pub is_merge: [Signal<In, Bit>; ISSUES],
+    pub is_merge: [Signal<In, Bit>; I],
     /// The issuing context.
-    pub ctx: [Signal<In, Bits<8>>; ISSUES],
+    pub ctx: [Signal<In, Bits<8>>; I],
     /// Its effective mask, EXEC & SpM.
-    pub eff: [Signal<In, Bits<64>>; ISSUES],
+    pub eff: [Signal<In, Bits<64>>; I],
     /// The split mask {SSRC1, SSRC0}.
-    pub value: [Signal<In, Bits<64>>; ISSUES],
+    pub value: [Signal<In, Bits<64>>; I],
     /// Its outstanding memory operations (vmcnt + lgkmcnt).
-    pub pending: [Signal<In, Bits<16>>; ISSUES],
+    pub pending: [Signal<In, Bits<16>>; I],
     /// The split/merge unit refused last cycle's split.
     pub denied: Signal<In, Bit>,
     /// Contexts a dispatch or a split's copy starts this cycle.
     pub born: Signal<In, Bits<C>>,
     /// Port `i`: send the split command.
-    pub cmd_split: [Signal<Out, Bit>; ISSUES],
+    pub cmd_split: [Signal<Out, Bit>; I],
     /// Send the merge command.
-    pub cmd_merge: [Signal<Out, Bit>; ISSUES],
+    pub cmd_merge: [Signal<Out, Bit>; I],
     /// The issue stops the launch: memory operations outstanding.
-    pub fault_pending: [Signal<Out, Bit>; ISSUES],
+    pub fault_pending: [Signal<Out, Bit>; I],
     /// The issue stops the launch: the split stack is full.
-    pub fault_overflow: [Signal<Out, Bit>; ISSUES],
+    pub fault_overflow: [Signal<Out, Bit>; I],
     /// Bit `c`: a `merge` of context `c` this cycle would command (its stack is empty, or its
     /// top bit, after this cycle's denial, is 1); from the registers and `denied` alone.
     pub mcmd: Signal<Out, Bits<C>>,
@@ -73,15 +72,15 @@ pub struct SplitCtl<const C: usize> {
     /// Each context's stack after this cycle's denial.
     now: [Signal<Local, Bits<64>>; C],
     /// Port `i`'s context: a `merge` would command (`mcmd`), and its stack's depth.
-    g_mcmd: [Signal<Local, Bit>; ISSUES],
-    g_len: [Signal<Local, Bits<7>>; ISSUES],
+    g_mcmd: [Signal<Local, Bit>; I],
+    g_len: [Signal<Local, Bits<7>>; I],
     /// Port `i`'s split really splits.
-    splits: [Signal<Local, Bit>; ISSUES],
+    splits: [Signal<Local, Bit>; I],
     /// Port `i`'s issue goes ahead (no outstanding memory).
-    go: [Signal<Local, Bit>; ISSUES],
+    go: [Signal<Local, Bit>; I],
     /// Port `i` pushes, or pops.
-    push: [Signal<Local, Bit>; ISSUES],
-    pop: [Signal<Local, Bit>; ISSUES],
+    push: [Signal<Local, Bit>; I],
+    pop: [Signal<Local, Bit>; I],
     kc: [Constant<Bits<8>>; C],
     /// Context `c`'s bit of a mask; the empty mask.
     onehot: [Constant<Bits<C>>; C],
@@ -97,7 +96,7 @@ pub struct SplitCtl<const C: usize> {
 /// Splits a context's stack holds (the behavioural `Splits::DEPTH`).
 pub const DEPTH: usize = 64;
 
-impl<const C: usize> Default for SplitCtl<C> {
+impl<const C: usize, const I: usize> Default for SplitCtl<C, I> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -140,7 +139,7 @@ impl<const C: usize> Default for SplitCtl<C> {
     }
 }
 
-impl<const C: usize> Logic for SplitCtl<C> {
+impl<const C: usize, const I: usize> Logic for SplitCtl<C, I> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last, last_v);
@@ -160,7 +159,7 @@ impl<const C: usize> Logic for SplitCtl<C> {
         // Each port: its context's stack, the checks, the command.
         self.last_v.d.next = false;
         self.last.d.next = self.last.q.val();
-        for i in 0..ISSUES {
+        for i in 0..I {
             self.g_mcmd[i].next = true;
             self.g_len[i].next = self.z7.val();
             for c in 0..C {
@@ -197,7 +196,7 @@ impl<const C: usize> Logic for SplitCtl<C> {
             self.len[c].clock.next = self.clock.val();
             self.bits[c].d.next = self.now[c].val();
             self.len[c].d.next = self.len[c].q.val();
-            for i in 0..ISSUES {
+            for i in 0..I {
                 if self.ctx[i].val() == self.kc[c].val() {
                     if self.pop[i].val() & (self.len[c].q.val() != self.z7.val()) {
                         self.bits[c].d.next = self.now[c].val() >> 1;

@@ -173,7 +173,10 @@ crate::vl_ports!([const C: usize, const N: usize, const R: usize, const W: usize
 crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize] Vgprs<S, V, L, M> {
     clock, reset, clear, clear_slot, clear_v0, a_slot, a_reg, a_data, b_slot, b_reg, b_data, c_slot, c_reg, c_data, we, w_slot,
     w_reg, w_mask, w_data, a2_slot, a2_reg, a2_data, b2_slot, b2_reg, b2_data, c2_slot, c2_reg,
-    c2_data, we2, w2_slot, w2_reg, w2_mask, w2_data, m_we, m_slot, m_reg, m_mask, m_data, x_slot, x_reg, x0_data, x1_data,
+    c2_data, we2, w2_slot, w2_reg, w2_mask, w2_data, a3_slot, a3_reg, a3_data, b3_slot, b3_reg,
+    b3_data, c3_slot, c3_reg, c3_data, we3, w3_slot, w3_reg, w3_mask, w3_data, a4_slot, a4_reg,
+    a4_data, b4_slot, b4_reg, b4_data, c4_slot, c4_reg, c4_data, we4, w4_slot, w4_reg, w4_mask,
+    w4_data, m_we, m_slot, m_reg, m_mask, m_data, x_slot, x_reg, x0_data, x1_data,
     x2_data, y_slot, y_reg, y0_data, y1_data, y2_data, l_we, l_two, l_slot, l_reg, l_mask, l_data,
     l_data1,
 });
