@@ -117,7 +117,7 @@
 //! rules, its lanes win over the VALUs'),
 //! then the LDS's write (`l_we`: row (`l_slot`, `l_reg`) takes `l_data[l]` in the lanes of
 //! `l_mask`, and with `l_two` row (`l_slot`, `l_reg` + 1, wrapping at 256) takes `l_data1[l]`;
-//! its lanes win over both others), then `reset` zeroes everything. Three more read ports
+//! its lanes win over all the others), then `reset` zeroes everything. Three more read ports
 //! (`y_slot`, `y_reg[3]`: the LDS's `ADDR`, `DATA0`, `DATA1`, one slot for the three) show
 //! their rows write-first as `x` does (the top checks a DS instruction's 64 addresses in its
 //! issue cycle on `y0`, while another issue unit's FLAT instruction may use `x`). Ports `a`,
@@ -136,9 +136,9 @@
 //! | `w_data[L]` | 32 each | the values |
 //! | `a2_*`, `b2_*`, `c2_*`; `we2`, `w2_slot`, `w2_reg`, `w2_mask`, `w2_data[L]` | as `a`, `b`, `c`, `w` | the second VALU's read ports and write |
 //! | `a3_*`..`w3_data[L]`, `a4_*`..`w4_data[L]` | as `a`, `b`, `c`, `w` | the third and fourth VALUs' |
-//! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the second write (the memory's returns) |
+//! | `m_we`, `m_slot`, `m_reg`, `m_mask`, `m_data[L]` | 1, 8, 8, `L`, 32 each | the memory's write (its returns), after the VALUs' |
 //! | `y_slot`, `y_reg[3]` → `y0_data[L]`, `y1_data[L]`, `y2_data[L]` | 8, 8 → 32 each | the LDS's write-first read ports |
-//! | `l_we`, `l_two`, `l_slot`, `l_reg`, `l_mask`, `l_data[L]`, `l_data1[L]` | 1, 1, 8, 8, `L`, 32 each | the third write (the LDS's loads: a row or a pair) |
+//! | `l_we`, `l_two`, `l_slot`, `l_reg`, `l_mask`, `l_data[L]`, `l_data1[L]` | 1, 1, 8, 8, `L`, 32 each | the LDS's write (its loads: a row or a pair), last |
 //!
 //! The reference models are [`model::CtxRegsModel`] and [`model::VgprModel`], written from
 //! this contract.

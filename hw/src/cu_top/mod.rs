@@ -104,9 +104,9 @@
 //! as the behavioural unit numbers its S + 1-unit group, slot · (S + 1) + unit
 //! ([`rtl::ctx_number::CtxNumber`]).
 //!
-//! Under PWS (S = 1) the child of a split goes to context `k` + 1, the parent's slot on the
-//! second issue unit (the split/merge unit chooses it), and each unit may issue in the same
-//! cycle. The behavioural unit visits the units in an order that turns every cycle (unit 1
+//! Under PWS (S = 1, on this two-unit top) the child of a split goes to context `k` + 1, the
+//! parent's slot on the second issue unit (the split/merge unit chooses it), and each unit may
+//! issue in the same cycle. The behavioural unit visits the units in an order that turns every cycle (unit 1
 //! first in the launch's first cycle): the top's `rot` register. The memory pipe, the LDS and
 //! the split/merge unit's command port go to the first unit that takes them; the second sees
 //! them taken (its issue control's `o_mem`, `o_lds`, `o_port`) and issues another context or none; in the cycle

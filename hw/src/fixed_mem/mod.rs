@@ -71,20 +71,20 @@
 //! | `vmask` | in | 64 | its lanes |
 //! | `vaddr[64]` | in | 32 each | each lane's dword index (low `A` bits used) |
 //! | `vdata[64]` | in | 32 each | each lane's store value |
-//! | `vtag` | in | 16 | the request's tag, returned with the response |
+//! | `vtag` | in | 32 | the request's tag, returned with the response |
 //! | `vresp` | out | 1 | a vector response this cycle (issue + `flat_lat`) |
-//! | `vresp_tag` | out | 16 | its request's tag |
+//! | `vresp_tag` | out | 32 | its request's tag |
 //! | `vresp_store` | out | 1 | its request was a store |
 //! | `vresp_mask` | out | 64 | its request's mask |
 //! | `vresp_data[64]` | out | 32 each | the loaded words in the mask's lanes (0 elsewhere, 0 for a store) |
 //! | `sreq` | in | 1 | a scalar request this cycle |
 //! | `saddr` | in | 32 | its first dword index (low `A` bits used; wraps) |
 //! | `sn` | in | 3 | dwords, 1..=4 |
-//! | `stag` | in | 16 | its tag |
+//! | `stag` | in | 32 | its tag |
 //! | `sstore` | in | 1 | it is a store: `sdata` to word `saddr` at the edge |
 //! | `sdata` | in | 32 | the scalar store's value |
 //! | `sresp` | out | 1 | a scalar response this cycle (issue + `smem_lat`) |
-//! | `sresp_tag` | out | 16 | its request's tag |
+//! | `sresp_tag` | out | 32 | its request's tag |
 //! | `sresp_n` | out | 3 | its request's `sn` |
 //! | `sresp_store` | out | 1 | its request was a store |
 //! | `sresp_data[4]` | out | 32 each | the words read, 0 past `sn` and for a store |
@@ -163,7 +163,7 @@ pub struct FixedMemIn {
     /// Each lane's store value.
     pub vdata: [u32; LANES],
     /// Its tag.
-    pub vtag: u16,
+    pub vtag: u32,
     /// A scalar request.
     pub sreq: bool,
     /// Its first dword index.
@@ -171,7 +171,7 @@ pub struct FixedMemIn {
     /// Its dword count.
     pub sn: u8,
     /// Its tag.
-    pub stag: u16,
+    pub stag: u32,
     /// It is a store.
     pub sstore: bool,
     /// The scalar store's value.
@@ -218,7 +218,7 @@ pub struct FixedMemOut {
     /// A vector response.
     pub vresp: bool,
     /// Its tag.
-    pub vresp_tag: u16,
+    pub vresp_tag: u32,
     /// It answers a store.
     pub vresp_store: bool,
     /// Its request's mask.
@@ -228,7 +228,7 @@ pub struct FixedMemOut {
     /// A scalar response.
     pub sresp: bool,
     /// Its tag.
-    pub sresp_tag: u16,
+    pub sresp_tag: u32,
     /// Its request's count.
     pub sresp_n: u8,
     /// Its request was a store.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// A vector response waiting for its cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct VectorResponse {
-    tag: u16,
+    tag: u32,
     store: bool,
     mask: u64,
     data: [u32; LANES],
@@ -19,7 +19,7 @@ struct VectorResponse {
 /// A scalar response waiting for its cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct ScalarResponse {
-    tag: u16,
+    tag: u32,
     store: bool,
     n: u8,
     data: [u32; SMEM_DWORDS],

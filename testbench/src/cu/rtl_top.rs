@@ -303,11 +303,11 @@ impl PortMemory {
             vmask: u.vmask.val().to_u64(),
             vaddr: std::array::from_fn(|l| bits32(u.vaddr[l].val())),
             vdata: std::array::from_fn(|l| bits32(u.vdata[l].val())),
-            vtag: u.vtag.val().index() as u16,
+            vtag: bits32(u.vtag.val()),
             sreq: u.sreq.val(),
             saddr: bits32(u.saddr.val()),
             sn: u.sn.val().index() as u8,
-            stag: u.stag.val().index() as u16,
+            stag: bits32(u.stag.val()),
             sstore: u.sstore.val(),
             sdata: bits32(u.sdata.val()),
             ..FixedMemIn::default()

@@ -304,7 +304,7 @@ const WAIVERS: [Waiver; 41] = [
         why: "position 3 of the visiting order exists with four units",
     },
     unused("l_opcode", "the DS opcodes of the subset are below 256"),
-    unused("req_ctx", "the return tag keeps the context's 3 bits"),
+    unused("req_ctx", "the return tag keeps the context's 4 bits"),
     unused(
         "req_dst",
         "the return tag keeps the destination's 7 bits (VGPRs below v24, SGPRs below s102)",

@@ -35,12 +35,12 @@ pub fn read_outputs<const D: usize>(u: &FixedMemOf<D>) -> FixedMemOut {
     let w = |s: &Signal<Out, Bits<32>>| s.val().index() as u32;
     FixedMemOut {
         vresp: u.vresp.val(),
-        vresp_tag: u.vresp_tag.val().index() as u16,
+        vresp_tag: u.vresp_tag.val().index() as u32,
         vresp_store: u.vresp_store.val(),
         vresp_mask: u.vresp_mask.val().to_u64(),
         vresp_data: std::array::from_fn(|l| w(&u.vresp_data[l])),
         sresp: u.sresp.val(),
-        sresp_tag: u.sresp_tag.val().index() as u16,
+        sresp_tag: u.sresp_tag.val().index() as u32,
         sresp_n: u.sresp_n.val().index() as u8,
         sresp_store: u.sresp_store.val(),
         sresp_data: std::array::from_fn(|k| w(&u.sresp_data[k])),
@@ -146,7 +146,7 @@ fn idle() -> FixedMemIn {
 }
 
 /// A vector request at the directed latency: lanes (lane, word, value).
-fn vector(store: bool, tag: u16, lanes: &[(usize, u32, u32)]) -> FixedMemIn {
+fn vector(store: bool, tag: u32, lanes: &[(usize, u32, u32)]) -> FixedMemIn {
     let mut i = FixedMemIn {
         vreq: true,
         vstore: store,
@@ -162,13 +162,13 @@ fn vector(store: bool, tag: u16, lanes: &[(usize, u32, u32)]) -> FixedMemIn {
 }
 
 /// Adds a scalar load of `n` words from `addr` to `i`.
-fn with_scalar(mut i: FixedMemIn, addr: u32, n: u8, tag: u16) -> FixedMemIn {
+fn with_scalar(mut i: FixedMemIn, addr: u32, n: u8, tag: u32) -> FixedMemIn {
     (i.sreq, i.saddr, i.sn, i.stag) = (true, addr, n, tag);
     i
 }
 
 /// Adds a scalar store of `data` to word `addr` to `i`.
-fn with_scalar_store(i: FixedMemIn, addr: u32, data: u32, tag: u16) -> FixedMemIn {
+fn with_scalar_store(i: FixedMemIn, addr: u32, data: u32, tag: u32) -> FixedMemIn {
     FixedMemIn {
         sstore: true,
         sdata: data,

@@ -179,27 +179,38 @@ mod tests {
     }
 
     /// The VALUs' writes land in port-set order (`w`, `w2`, `w3`, `w4`: a later set's lanes
-    /// win), ports `x` see them all, every set's port `a` reads like `a`. Fails if a set's
-    /// write is dropped or comes out of order.
+    /// win), ports `x` see them all, each set's port `a` reads its own row. Every set writes a
+    /// lane the next set writes too, so a dropped write or two sets swapped change a lane; the
+    /// sets' `a` rows differ, so a set reading another's address is caught.
     #[test]
     fn the_valus_write_in_port_set_order() {
         let mut m = VgprModel::new(2, 4, 4);
-        let mut valu = valu_write(0, at(1, 2), 0b0011, &[5, 6, 7, 8]);
-        valu[1] = valu_write(1, at(1, 2), 0b0110, &[1, 2, 3, 4])[1].clone();
-        valu[3] = valu_write(3, at(1, 2), 0b0100, &[0, 0, 9, 0])[3].clone();
-        for p in &mut valu {
-            p.a = at(1, 2);
-        }
+        let writes: [(u64, [u32; 4]); 4] = [
+            (0b0011, [5, 6, 7, 8]),
+            (0b0110, [1, 2, 3, 4]),
+            (0b1100, [0, 0, 7, 6]),
+            (0b1000, [0, 0, 0, 9]),
+        ];
+        let valu = std::array::from_fn(|n| ValuPorts {
+            a: at(n as u8 % 2, 3 - n as u8 / 2),
+            ..valu_write(n, at(1, 2), writes[n].0, &writes[n].1)[n].clone()
+        });
         let i = VgprIn {
             valu,
             x: [at(1, 2), at(0, 0), at(0, 0)],
             ..VgprIn::default()
         };
-        assert_eq!(m.outputs(&i).x[0], [5, 2, 9, 0]);
+        assert_eq!(m.outputs(&i).x[0], [5, 2, 7, 9]);
         m.clock(&i);
-        assert_eq!(m.row(at(1, 2)), [5, 2, 9, 0]);
+        assert_eq!(m.row(at(1, 2)), [5, 2, 7, 9]);
+        m.clock(&VgprIn {
+            valu: std::array::from_fn(|n| {
+                valu_write(n, at(n as u8 % 2, 3 - n as u8 / 2), 0b1, &[n as u32 + 1])[n].clone()
+            }),
+            ..VgprIn::default()
+        });
         for n in 0..4 {
-            assert_eq!(m.outputs(&i).valu[n].a, [5, 2, 9, 0], "set {n}");
+            assert_eq!(m.outputs(&i).valu[n].a[0], n as u32 + 1, "set {n}");
         }
     }
 

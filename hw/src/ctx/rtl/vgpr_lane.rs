@@ -149,7 +149,7 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub x0_slot: Signal<In, Bits<8>>,
     /// Read port `x0`'s VGPR.
     pub x0_reg: Signal<In, Bits<8>>,
-    /// The lane's word of row `x0` as port `w`'s write at this edge leaves it (0 past the end).
+    /// The lane's word of row `x0` as the VALUs' writes at this edge leave it (0 past the end).
     pub x0_data: Signal<Out, Bits<32>>,
     /// Read port `x1`'s slot.
     pub x1_slot: Signal<In, Bits<8>>,

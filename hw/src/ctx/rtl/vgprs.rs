@@ -1,6 +1,6 @@
 //! The vector register file: `S` wavefront slots of `V` VGPRs of `L` lanes, one
-//! [`VgprLane`] per lane, with each VALU's three row read ports and lane-masked row write (two
-//! VALUs, one per issue unit), the memory unit's three write-first row read ports and
+//! [`VgprLane`] per lane, with each VALU's three row read ports and lane-masked row write (four
+//! VALUs, one per issue unit of a group of up to four), the memory unit's three write-first row read ports and
 //! lane-masked row write, and the LDS's ([`crate::ctx`]).
 
 use super::vgpr_lane::VgprLane;
@@ -150,7 +150,7 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub x_slot: [Signal<In, Bits<8>>; 3],
     /// Read port `x[p]`'s VGPR.
     pub x_reg: [Signal<In, Bits<8>>; 3],
-    /// Row `x[0]`, lane `l`, as port `w`'s write at this edge leaves it (0 past the end).
+    /// Row `x[0]`, lane `l`, as the VALUs' writes at this edge leave it (0 past the end).
     pub x0_data: [Signal<Out, Bits<32>>; L],
     /// Row `x[1]`, lane `l`, likewise.
     pub x1_data: [Signal<Out, Bits<32>>; L],

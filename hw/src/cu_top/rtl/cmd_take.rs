@@ -1,22 +1,24 @@
-//! `CmdTake`: whether an issue unit's grant as the unit visited first takes the split/merge
-//! unit's command port.
+//! `CmdTake`: whether an issue unit's pick at one position of the cycle's order takes the
+//! split/merge unit's command port.
 
 use crate::hdl::k;
 use rust_hdl::prelude::*;
 
-/// The command port's take of one issue unit's first-visited grant, for its `C` contexts.
+/// The command port's take of one issue unit's pick at one position of the order, for its `C`
+/// contexts (an issue unit has one per position it picks at: 0, 1, 2).
 ///
 /// The behavioural compute unit visits the issue units in turn, one further every cycle: the
 /// memory pipe, the LDS and the split/merge unit's command port go to the first unit that
 /// wants them. To keep the units' grants free of combinational loops, each unit's issue
-/// control also picks as if the unit were visited first (`f_grant`, [`crate::issue`]) and
-/// says what that pick's instruction needs (`f_mem`, `f_lds`, `f_port`); the unit visited
-/// second stalls what needs them. Every instruction takes what it needs but one: a `merge`
+/// control picks at each position of the order with what the positions before it take
+/// (`f_grant` at position 0, `p1_grant`, `p2_grant`, [`crate::issue`]) and says what that
+/// pick's instruction needs (`f_mem`, `f_lds`, `f_port`, ...); the units visited later stall
+/// what needs them. Every instruction takes what it needs but one: a `merge`
 /// needs the port (its split may have split) and takes it only when its split really split
 /// (`mcmd`, the context's split-stack top). This block makes that difference.
 #[derive(LogicBlock)]
 pub struct CmdTake<const C: usize> {
-    /// The unit's grant as the unit visited first: valid.
+    /// The unit's pick at the position: valid.
     pub f_valid: Signal<In, Bit>,
     /// Its context.
     pub f_grant: Signal<In, Bits<6>>,

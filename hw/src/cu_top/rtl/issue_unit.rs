@@ -23,11 +23,12 @@ use rust_hdl::prelude::*;
 /// shared resources (the memory pipe, the LDS, the split/merge unit's command port) are the
 /// top's: it tells the unit what is taken before any unit's issue (`pipe_lds`, `port_free`),
 /// what the units visited before it in the cycle took (`o_mem`, `o_lds`, `o_cmd`, from their
-/// `f_*`; low when the unit is visited first), and takes the unit's `flat`, `smem`, `ds`,
-/// `pws`, `endpgm` and `barrier` flags with the granted context's state (`g_*`). The unit's
-/// `f_*` come from its grant as the unit visited first (the issue control's `f_grant` and
-/// what it needs, [`super::cmd_take::CmdTake`] for a `merge`), so that no unit's grant
-/// depends combinationally on its own.
+/// picks at their positions; low when the unit is visited first), and takes the unit's
+/// `flat`, `smem`, `ds`, `pws`, `endpgm` and `barrier` flags with the granted context's state
+/// (`g_*`). The unit's `f_*`, `p1_*` and `p2_*` say what its picks at positions 0, 1 and 2 of
+/// the order take (the issue control's picks and what they need,
+/// [`super::cmd_take::CmdTake`] for a `merge`), with `t1_*`, `t2_*` what the positions before
+/// 1 and 2 take, so that no unit's grant depends combinationally on its own.
 #[derive(LogicBlock)]
 pub struct IssueUnit<const C: usize, const U: usize> {
     /// Core clock.
@@ -55,12 +56,12 @@ pub struct IssueUnit<const C: usize, const U: usize> {
     pub pipe_lds: Signal<In, Bit>,
     /// No dispatch takes the split/merge unit's command port this cycle.
     pub port_free: Signal<In, Bit>,
-    /// A unit visited earlier in the cycle takes the memory pipe (its `f_mem`; low when this
-    /// unit is visited first).
+    /// A unit visited earlier in the cycle takes the memory pipe (from the picks at the
+    /// positions before this unit's; low when this unit is visited first).
     pub o_mem: Signal<In, Bit>,
-    /// One takes the LDS (its `f_lds`).
+    /// One takes the LDS.
     pub o_lds: Signal<In, Bit>,
-    /// One takes the command port (its `f_cmd`).
+    /// One takes the command port.
     pub o_cmd: Signal<In, Bit>,
     /// Bit `c`: a `merge` of context `c` would command (its split really split).
     pub mcmd: Signal<In, Bits<C>>,

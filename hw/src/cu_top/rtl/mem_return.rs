@@ -5,7 +5,8 @@ use crate::hdl::k;
 use rust_hdl::prelude::*;
 
 /// Tags the top's memory requests and carries out the responses. A tag is
-/// `dst << 9 | generation << 3 | context` (`C` ≤ 8; the destination's 7 bits
+/// `dst << 10 | generation << 4 | context` (17 of its 32 bits; `C` ≤ 16, the contexts of a
+/// four-unit group; the destination's 7 bits
 /// hold every SGPR and, as loading checks, every VGPR a FLAT load names): each context's 6-bit generation counts
 /// its dispatches, so a response for a wavefront that has ended (a store it did not wait
 /// for) finds another generation and is dropped, as the behavioural compute unit drops it; a
@@ -40,11 +41,11 @@ pub struct MemReturn<const C: usize> {
     /// A request goes out this cycle.
     pub req: Signal<In, Bit>,
     /// The request's tag.
-    pub tag: Signal<Out, Bits<16>>,
+    pub tag: Signal<Out, Bits<32>>,
     /// Vector response.
     pub vresp: Signal<In, Bit>,
     /// Its tag.
-    pub vresp_tag: Signal<In, Bits<16>>,
+    pub vresp_tag: Signal<In, Bits<32>>,
     /// It answers a store.
     pub vresp_store: Signal<In, Bit>,
     /// Its lanes.
@@ -52,7 +53,7 @@ pub struct MemReturn<const C: usize> {
     /// Scalar response.
     pub sresp: Signal<In, Bit>,
     /// Its tag.
-    pub sresp_tag: Signal<In, Bits<16>>,
+    pub sresp_tag: Signal<In, Bits<32>>,
     /// Its dwords (1, 2 or 4).
     pub sresp_n: Signal<In, Bits<3>>,
     /// It answers a store (no register written).
@@ -106,7 +107,7 @@ pub struct MemReturn<const C: usize> {
     req_gen: Signal<Local, Bits<6>>,
     /// The in-flight count after this cycle.
     count: Signal<Local, Bits<8>>,
-    kc: [Constant<Bits<3>>; C],
+    kc: [Constant<Bits<4>>; C],
     onehot: [Constant<Bits<C>>; C],
     one6: Constant<Bits<6>>,
     one8: Constant<Bits<8>>,
@@ -120,7 +121,7 @@ pub struct MemReturn<const C: usize> {
 
 impl<const C: usize> Default for MemReturn<C> {
     fn default() -> Self {
-        assert!(C <= 8, "three context bits in a tag");
+        assert!(C <= 16, "four context bits in a tag");
         Self {
             clock: Default::default(),
             launch: Default::default(),
@@ -189,7 +190,7 @@ impl<const C: usize> Logic for MemReturn<C> {
             if (self.started.val() & self.onehot[c].val()) != self.zc.val() {
                 self.generation[c].d.next = self.generation[c].q.val() + self.one6.val();
             }
-            if self.req_ctx.val().get_bits::<3>(0) == self.kc[c].val() {
+            if self.req_ctx.val().get_bits::<4>(0) == self.kc[c].val() {
                 self.req_gen.next = self.generation[c].q.val();
             }
             // A response for a context a dispatch starts in this cycle, or in a launch cycle,
@@ -200,8 +201,8 @@ impl<const C: usize> Logic for MemReturn<C> {
             self.sret[c].d.next = false;
             if self.vresp.val()
                 & !self.launch.val()
-                & (self.vresp_tag.val().get_bits::<3>(0) == self.kc[c].val())
-                & (self.vresp_tag.val().get_bits::<6>(3) == self.generation[c].q.val())
+                & (self.vresp_tag.val().get_bits::<4>(0) == self.kc[c].val())
+                & (self.vresp_tag.val().get_bits::<6>(4) == self.generation[c].q.val())
                 & ((self.started.val() & self.onehot[c].val()) == self.zc.val())
             {
                 self.v_live.next = true;
@@ -209,8 +210,8 @@ impl<const C: usize> Logic for MemReturn<C> {
             }
             if self.sresp.val()
                 & !self.launch.val()
-                & (self.sresp_tag.val().get_bits::<3>(0) == self.kc[c].val())
-                & (self.sresp_tag.val().get_bits::<6>(3) == self.generation[c].q.val())
+                & (self.sresp_tag.val().get_bits::<4>(0) == self.kc[c].val())
+                & (self.sresp_tag.val().get_bits::<6>(4) == self.generation[c].q.val())
                 & ((self.started.val() & self.onehot[c].val()) == self.zc.val())
             {
                 self.s_live.next = true;
@@ -226,24 +227,24 @@ impl<const C: usize> Logic for MemReturn<C> {
             }
         }
 
-        self.tag.next = bit_cast::<16, 3>(self.req_ctx.val().get_bits::<3>(0))
-            | (bit_cast::<16, 6>(self.req_gen.val()) << 3)
-            | (bit_cast::<16, 7>(self.req_dst.val().get_bits::<7>(0)) << 9);
+        self.tag.next = bit_cast::<32, 4>(self.req_ctx.val().get_bits::<4>(0))
+            | (bit_cast::<32, 6>(self.req_gen.val()) << 4)
+            | (bit_cast::<32, 7>(self.req_dst.val().get_bits::<7>(0)) << 10);
 
         // The register writes.
         self.m_we.next = self.v_live.val() & !self.vresp_store.val();
-        self.m_slot.next = bit_cast::<8, 3>(self.vresp_tag.val().get_bits::<3>(0));
-        self.m_reg.next = bit_cast::<8, 7>(self.vresp_tag.val().get_bits::<7>(9));
+        self.m_slot.next = bit_cast::<8, 4>(self.vresp_tag.val().get_bits::<4>(0));
+        self.m_reg.next = bit_cast::<8, 7>(self.vresp_tag.val().get_bits::<7>(10));
         self.m_mask.next = self.vresp_mask.val();
-        self.s_ctx.next = bit_cast::<8, 3>(self.sresp_tag.val().get_bits::<3>(0));
+        self.s_ctx.next = bit_cast::<8, 4>(self.sresp_tag.val().get_bits::<4>(0));
         self.s_we.next = self.s_live.val() & !self.sresp_store.val();
         self.s_wide.next = self.sresp_n.val() > self.n1.val();
-        self.s_dst.next = self.sresp_tag.val().get_bits::<7>(9);
+        self.s_dst.next = self.sresp_tag.val().get_bits::<7>(10);
         self.s_d.next = (bit_cast::<64, 32>(self.sresp_data[1].val()) << 32)
             | bit_cast::<64, 32>(self.sresp_data[0].val());
         self.s2_we.next =
             self.s_live.val() & !self.sresp_store.val() & (self.sresp_n.val() == self.n4.val());
-        self.s2_dst.next = self.sresp_tag.val().get_bits::<7>(9) + self.two7.val();
+        self.s2_dst.next = self.sresp_tag.val().get_bits::<7>(10) + self.two7.val();
         self.s2_d.next = (bit_cast::<64, 32>(self.sresp_data[3].val()) << 32)
             | bit_cast::<64, 32>(self.sresp_data[2].val());
 

@@ -24,8 +24,8 @@ use rust_hdl::prelude::*;
 /// `denied` (the split/merge unit refused the split commanded in *k* − 1) clears the top bit
 /// of the context commanded then, before this cycle's pop or push. Everything is written at
 /// the edge that ends the cycle; `reset` empties every stack. Two issues in a cycle are
-/// independent; the top lets at most one command through (a second unit does not issue a
-/// `split` or `merge` after the first one's command), so `last` is the commanding port's.
+/// independent; the top lets at most one command through (a unit visited later does not issue a
+/// `split` or `merge` after an earlier one's command), so `last` is the commanding port's.
 #[derive(LogicBlock)]
 pub struct SplitCtl<const C: usize, const I: usize> {
     /// Core clock.

@@ -132,7 +132,7 @@ macro_rules! compute_unit_top {
             /// Lane `l`'s store data.
             pub vdata: [Signal<Out, Bits<32>>; 64],
             /// Its tag (returned with the response).
-            pub vtag: Signal<Out, Bits<16>>,
+            pub vtag: Signal<Out, Bits<32>>,
             /// Memory port: a scalar request (an SMEM load or `s_store_dword` issues).
             pub sreq: Signal<Out, Bit>,
             /// Its first dword index.
@@ -140,7 +140,7 @@ macro_rules! compute_unit_top {
             /// Its dwords (1, 2 or 4; 1 for a store).
             pub sn: Signal<Out, Bits<3>>,
             /// Its tag.
-            pub stag: Signal<Out, Bits<16>>,
+            pub stag: Signal<Out, Bits<32>>,
             /// It is a store (`s_store_dword`): `sdata` to dword `saddr`.
             pub sstore: Signal<Out, Bit>,
             /// The store's value (the SGPR `SDATA`).
@@ -149,7 +149,7 @@ macro_rules! compute_unit_top {
             /// access).
             pub vresp: Signal<In, Bit>,
             /// Its request's tag.
-            pub vresp_tag: Signal<In, Bits<16>>,
+            pub vresp_tag: Signal<In, Bits<32>>,
             /// It answers a store.
             pub vresp_store: Signal<In, Bit>,
             /// Its request's lanes.
@@ -159,7 +159,7 @@ macro_rules! compute_unit_top {
             /// Memory port: a scalar response.
             pub sresp: Signal<In, Bit>,
             /// Its request's tag.
-            pub sresp_tag: Signal<In, Bits<16>>,
+            pub sresp_tag: Signal<In, Bits<32>>,
             /// Its dwords.
             pub sresp_n: Signal<In, Bits<3>>,
             /// It answers a store.
@@ -419,6 +419,12 @@ macro_rules! compute_unit_top {
 
         impl Default for $name {
             fn default() -> Self {
+                // (The macro's numbers are literals the indices use: they must agree.)
+                assert!($U == 2 || $U == 4, "two or four issue units");
+                assert_eq!(1 << $LU, $U, "log2 of the units");
+                assert_eq!($K, $U * C, "contexts");
+                assert_eq!(($RP, $WP, $R0, $R1), (3 * $U, 3 * $U + 2, 3 * $U, 3 * $U + 1));
+                assert_eq!($FP, $U + 1, "fetch ports");
                 Self {
                     clock: Default::default(),
                     reset: Default::default(),

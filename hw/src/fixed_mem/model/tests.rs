@@ -4,7 +4,7 @@ use super::*;
 use crate::fixed_mem::MAX_LATENCY;
 
 /// A vector request of `lanes` (lane, word, value).
-fn vector(store: bool, tag: u16, lat: u16, lanes: &[(usize, u32, u32)]) -> FixedMemIn {
+fn vector(store: bool, tag: u32, lat: u16, lanes: &[(usize, u32, u32)]) -> FixedMemIn {
     let mut i = FixedMemIn {
         vreq: true,
         vstore: store,
@@ -21,7 +21,7 @@ fn vector(store: bool, tag: u16, lat: u16, lanes: &[(usize, u32, u32)]) -> Fixed
 }
 
 /// A scalar load of `n` words from `addr`.
-fn scalar(addr: u32, n: u8, tag: u16, lat: u16) -> FixedMemIn {
+fn scalar(addr: u32, n: u8, tag: u32, lat: u16) -> FixedMemIn {
     FixedMemIn {
         sreq: true,
         saddr: addr,
@@ -202,7 +202,7 @@ fn a_later_request_due_in_the_same_cycle_replaces_the_earlier() {
     m.clock(&vector(false, 1, 3, &[(0, 0, 0)]));
     m.clock(&vector(false, 2, 2, &[(0, 0, 0)]));
     let out = idle(&mut m, 5);
-    let tags: Vec<u16> = out
+    let tags: Vec<u32> = out
         .iter()
         .filter(|o| o.vresp)
         .map(|o| o.vresp_tag)

@@ -30,11 +30,11 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     /// Each lane's store value.
     pub vdata: [Signal<In, Bits<32>>; LANES],
     /// Its tag.
-    pub vtag: Signal<In, Bits<16>>,
+    pub vtag: Signal<In, Bits<32>>,
     /// A vector response this cycle.
     pub vresp: Signal<Out, Bit>,
     /// Its request's tag.
-    pub vresp_tag: Signal<Out, Bits<16>>,
+    pub vresp_tag: Signal<Out, Bits<32>>,
     /// Its request was a store.
     pub vresp_store: Signal<Out, Bit>,
     /// Its request's mask.
@@ -48,7 +48,7 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     /// Its dword count, 1..=4.
     pub sn: Signal<In, Bits<3>>,
     /// Its tag.
-    pub stag: Signal<In, Bits<16>>,
+    pub stag: Signal<In, Bits<32>>,
     /// It is a store: `sdata` to word `saddr` at the edge (one word, whatever `sn`).
     pub sstore: Signal<In, Bit>,
     /// The scalar store's value.
@@ -56,7 +56,7 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     /// A scalar response this cycle.
     pub sresp: Signal<Out, Bit>,
     /// Its request's tag.
-    pub sresp_tag: Signal<Out, Bits<16>>,
+    pub sresp_tag: Signal<Out, Bits<32>>,
     /// Its request's count.
     pub sresp_n: Signal<Out, Bits<3>>,
     /// Its request was a store.
@@ -82,7 +82,7 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     /// Scalar slots holding a response.
     slive: DFF<Bits<D>>,
     /// Vector responses: tags.
-    vtags: Column<Bits<16>, D>,
+    vtags: Column<Bits<32>, D>,
     /// Vector responses: stores.
     vstores: Column<Bit, D>,
     /// Vector responses: masks.
@@ -90,7 +90,7 @@ pub struct FixedMemory<const A: usize, const D: usize = MAX_LATENCY> {
     /// Vector responses: each lane's word.
     vwords: [Column<Bits<32>, D>; LANES],
     /// Scalar responses: tags.
-    stags: Column<Bits<16>, D>,
+    stags: Column<Bits<32>, D>,
     /// Scalar responses: counts.
     sns: Column<Bits<3>, D>,
     /// Scalar responses: stores.
