@@ -1,6 +1,8 @@
 //! The RTL system of one compute unit, [`CuSystem`]: the GPU's register map
 //! ([`crate::gpu::regmap::RegMap`]) in front of the compute unit's RTL top
-//! ([`crate::cu_top::ComputeUnitTop`]), with a data RAM behind the `MEM_DATA` window. The
+//! in its two-unit instance ([`crate::cu_top::ComputeUnitTop2`]: PWS at S = 1, about three
+//! and a half times the four-unit top's speed under Verilator), with a data RAM behind the
+//! `MEM_DATA` window. The
 //! firmware driver runs a kernel on it by register accesses, as it does on the behavioural
 //! GPU ([`crate::gpu::Gpu`]); the testbench's `RtlBus` carries them over the Verilator engine.
 //! The data memory is the fixed-latency memory [`crate::fixed_mem::FixedMemory`] at the

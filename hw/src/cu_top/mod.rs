@@ -153,14 +153,14 @@ pub mod supported;
 
 pub use supported::{first_refused, first_unsupported, supported, Unsupported};
 
-pub use rtl::top::ComputeUnitTop;
+pub use rtl::top::{ComputeUnitTop, ComputeUnitTop2};
 
 /// Wavefront contexts of the RTL top's SIMD (the behavioural `n_wfc` it equals).
 pub const CONTEXTS: usize = 4;
 
-/// Issue units of the SIMD group: the SIMD and, under PWS at S = 1, its SpSIMD (the
-/// behavioural `s` + 1).
-pub const UNITS: usize = 2;
+/// Issue units of the SIMD group: the SIMD and three SpSIMDs, of which PWS at S uses S (the
+/// behavioural group's `s` + 1 units: PWS at S = 1, 2 or 3).
+pub const UNITS: usize = 4;
 
 /// Contexts of the SIMD group, numbered as the split/merge unit numbers them: `k` =
 /// slot · [`UNITS`] + unit.
@@ -168,6 +168,16 @@ pub const GROUP_CONTEXTS: usize = CONTEXTS * UNITS;
 
 /// SGPR words of the contexts (102 per context).
 pub const SGPR_WORDS: usize = crate::ctx::SGPRS * GROUP_CONTEXTS;
+
+/// Issue units of the two-unit top ([`ComputeUnitTop2`], the RTL system's): the SIMD and one
+/// SpSIMD (PWS at S = 1).
+pub const UNITS2: usize = 2;
+
+/// Contexts of the two-unit top (`k` = slot · [`UNITS2`] + unit).
+pub const GROUP_CONTEXTS2: usize = CONTEXTS * UNITS2;
+
+/// SGPR words of the two-unit top's contexts.
+pub const SGPR_WORDS2: usize = crate::ctx::SGPRS * GROUP_CONTEXTS2;
 
 /// VGPRs per wavefront slot (v0..v23; the behavioural file has 256).
 pub const VGPRS: usize = 24;

@@ -16,7 +16,7 @@
 //! |---|---|---|
 //! | `LANES` (N_WIWF) | lanes per wavefront, width of SpM and EXEC | 4..=64 |
 //! | `half` (H) | half width of the split mask: lane l < H takes bit l of SSRC0, lane l ≥ H bit l−H of SSRC1; 32 for GCN, 2 in the paper's toy examples | 1..=32 |
-//! | `UNITS` | the SIMD and its SpSIMDs (S + 1 under PWS) | 2..=8 |
+//! | `UNITS` | the SIMD and its SpSIMDs (at least S + 1 under PWS) | 2..=8 |
 //! | `CTXS` | UNITS × N_WFC, the number of contexts | N_WFC in 1..=16 |
 //! | `e_split` (E_SPLIT) | cycles from a `split` command to the first cycle both contexts are READY | 1..=15, default 4 |
 //! | `e_merge` (E_MERGE) | cycles from the rendezvous to the cycle the parent is READY | 1..=15, default 2 |
@@ -51,7 +51,9 @@
 //!
 //! S is the input `s` (1..=7, constant between resets like `dws`), not a parameter: the
 //! deepest a child stack may grow and, under DWS, the most live splits of a wavefront. Under
-//! PWS it is UNITS − 1 (a family has UNITS members, so no stack grows deeper anyway). Under DWS
+//! PWS it is at most UNITS − 1, and a split's child takes a SpSIMD 1..=S only: a group of
+//! UNITS units runs PWS at a smaller S as its first S + 1 units, the others left empty (the
+//! compute unit's RTL top has four units and runs PWS at S = 1, 2 and 3). Under DWS
 //! it may exceed UNITS − 1: a DWS child stays on its parent's unit, so S is limited by the
 //! unit's N_WFC contexts, not by UNITS (docs/assumptions.md#A131). `s` = 0 makes every split
 //! a full-stack split (PWS: SPLIT_OVERFLOW; DWS: refused).
@@ -110,7 +112,7 @@
 //!
 //! **SPLIT** (X READY): the free context Y is the one with the lowest index k in X's family
 //! that is EMPTY or DONE (its wavefront ended; A21's "a free WF context") with parent
-//! invalid and, in PWS, not on unit 0. In DWS, the split is refused
+//! invalid and, in PWS, on a SpSIMD 1..=S (not on unit 0, nor on a unit above S). In DWS, the split is refused
 //! (`split_denied` in t+1, nothing else changes) when there is no free context, when
 //! `sp(X) ≥ S`, or when `live` of X's root context (the family member whose relative id is
 //! `root(X)`) is ≥ S. Otherwise, at E_t:

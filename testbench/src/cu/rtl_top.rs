@@ -14,11 +14,12 @@
 use crate::sim::clock::Period;
 use crate::sim::harness::{Harness, HarnessError};
 use crate::sim::twin::with_rtl_stack;
+use crate::sim::vl::VlPorts;
 use crate::sim::vl::{Engine, VlOptions};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_hw::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
 use rtgpu_hw::cu_top::{
-    ComputeUnitTop, CODE_WORDS, CONTEXTS, GROUP_CONTEXTS, LDS_PART_WORDS, LDS_WORDS, UNITS,
+    ComputeUnitTop, ComputeUnitTop2, CODE_WORDS, CONTEXTS, LDS_PART_WORDS, LDS_WORDS, UNITS, UNITS2,
 };
 use rtgpu_hw::fixed_mem::{FixedMemIn, FixedMemOut, FixedMemoryModel};
 use rtgpu_hw::sched::model::Policy;
@@ -30,7 +31,7 @@ use rust_hdl::core::prelude::*;
 pub struct IssueEvent {
     /// Cycle from the launch's first.
     pub cycle: u64,
-    /// The issue unit (0: the SIMD; 1: the SpSIMD of PWS).
+    /// The issue unit (0: the SIMD; 1.. the SpSIMDs of PWS).
     pub unit: u8,
     /// Global wavefront index (work-group × wavefronts per work-group + wave).
     pub wave: u32,
@@ -56,8 +57,8 @@ pub struct TopRun {
     pub ended: bool,
 }
 
-/// A launch the RTL top can run: one SIMD group, no splitting, DWS with any S or PWS with
-/// S = 1, rtgpu's simple ABI.
+/// A launch the RTL tops can run: one SIMD group, no splitting, DWS with any S or PWS with
+/// S = 1 (the two-unit top) or 3 (the four-unit top), rtgpu's simple ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopLaunch {
     /// Work-items in the launch.
@@ -70,7 +71,7 @@ pub struct TopLaunch {
     pub policy: Policy,
     /// No splitting, DWS or PWS.
     pub mode: Mode,
-    /// S: DWS's most live splits of a wavefront (1..=7); 1 under PWS.
+    /// S: DWS's most live splits of a wavefront (1..=7); the SpSIMDs under PWS (1 or 3).
     pub s: u32,
 }
 
@@ -167,15 +168,24 @@ pub fn run_behavioural(
     })
 }
 
-/// Runs `code` on the RTL top under `engine` for at most `limit` cycles, with the data
-/// memory `mem` behind its memory port.
-pub fn run_rtl(
+/// Runs `code` on the RTL top `T` (the four-unit [`ComputeUnitTop`] or the two-unit
+/// [`ComputeUnitTop2`]) under `engine` for at most `limit` cycles, with the data memory `mem`
+/// behind its memory port.
+pub fn run_rtl<T: TopIo>(
     code: &[u32],
     l: &TopLaunch,
     mem: &[u32],
     engine: Engine,
     limit: u64,
 ) -> Result<TopRun, String> {
+    if l.mode == Mode::Pws && !(1..T::UNITS as u32).contains(&l.s) {
+        return Err(format!(
+            "PWS at S = {}: the RTL top has {} issue units (S = 1..={})",
+            l.s,
+            T::UNITS,
+            T::UNITS - 1
+        ));
+    }
     if code.len() > CODE_WORDS {
         return Err(format!(
             "{} code dwords do not fit the RTL top's {CODE_WORDS}",
@@ -185,11 +195,11 @@ pub fn run_rtl(
     let (code, l) = (code.to_vec(), *l);
     let mut words = mem.to_vec();
     words.resize(memory_words(mem), 0);
-    with_rtl_stack(move || drive(&code, &l, words, engine, limit).map_err(|e| e.to_string()))
+    with_rtl_stack(move || drive::<T>(&code, &l, words, engine, limit).map_err(|e| e.to_string()))
         .map_err(|_| "the RTL top's simulation panicked".to_string())?
 }
 
-fn drive(
+fn drive<T: TopIo>(
     code: &[u32],
     l: &TopLaunch,
     words: Vec<u32>,
@@ -197,29 +207,21 @@ fn drive(
     limit: u64,
 ) -> Result<TopRun, String> {
     let err = |e: HarnessError| e.to_string();
-    let top = ComputeUnitTop::default();
     // A quick build: the top's Verilog is large, and a lock-step run is short.
     let opts = VlOptions {
         quick: true,
         ..VlOptions::default()
     };
-    let mut h = Harness::with_engine(top, "cu_top", engine, &opts).map_err(err)?;
-    h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| &mut u.clock)
+    let mut h = Harness::with_engine(T::default(), T::ROOT, engine, &opts).map_err(err)?;
+    h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| u.clock_pin())
         .map_err(err)?;
-    h.cycle(|u| u.reset.next = true, |_| ()).map_err(err)?;
+    h.cycle(|u| u.hold_reset(), |_| ()).map_err(err)?;
     for (i, &w) in code.iter().enumerate() {
-        h.cycle(|u| write_code(u, i, w), |_| ()).map_err(err)?;
+        h.cycle(|u| u.write_code(i, w), |_| ()).map_err(err)?;
     }
     let mut port = PortMemory::new(words);
-    h.cycle(
-        |u| {
-            start(u, l);
-            u.mem_words.next = (port.words().len() as u64).to_bits();
-            u.lds_words.next = (LDS_PART_WORDS as u64).to_bits();
-        },
-        |_| (),
-    )
-    .map_err(err)?;
+    h.cycle(|u| u.start(l, port.words().len()), |_| ())
+        .map_err(err)?;
     let mut run = TopRun {
         issues: Vec::new(),
         cycles: 0,
@@ -228,26 +230,23 @@ fn drive(
         splits: 0,
         ended: false,
     };
-    let mut slots = [0u32; GROUP_CONTEXTS];
+    let mut slots = vec![0u32; CONTEXTS * T::UNITS];
     for cycle in 0..limit {
         let responses = port.responses();
-        let (busy, fault, pc) = h
+        let status = h
             .cycle(
+                |u| u.drive_responses(&responses),
                 |u| {
-                    u.launch.next = false;
-                    drive_responses(u, &responses);
-                },
-                |u| {
-                    run.splits += u64::from(u.copy.val());
-                    observe(u, l, cycle, &mut slots, &mut run.issues);
-                    port.take(u);
-                    (u.busy.val(), u.fault.val(), u.fault_pc.val().index() as u32)
+                    run.splits += u64::from(u.copies());
+                    u.observe(l, cycle, &mut slots, &mut run.issues);
+                    port.clock(&u.requests());
+                    u.status()
                 },
             )
             .map_err(err)?;
-        if !busy {
+        if !status.busy {
             run.cycles = cycle;
-            run.fault = fault.then_some(pc);
+            run.fault = status.fault;
             run.mem = port.words().to_vec();
             run.ended = true;
             return Ok(run);
@@ -290,115 +289,194 @@ impl PortMemory {
         self.mem.outputs()
     }
 
-    /// Takes the cycle's requests from the top's outputs and clocks the memory.
-    pub fn take(&mut self, u: &ComputeUnitTop) {
+    /// Takes the cycle's requests `i` (the top's [`TopIo::requests`]) at the fixed latencies and
+    /// clocks the memory.
+    pub fn clock(&mut self, i: &FixedMemIn) {
         let lat = TopLaunch::config().lat;
         let early = |l: u32| u16::try_from(l.saturating_sub(1)).unwrap_or(u16::MAX);
-        let bits32 = |b: Bits<32>| b.index() as u32;
-        let i = FixedMemIn {
+        self.mem.clock(&FixedMemIn {
             flat_lat: early(lat.flat),
             smem_lat: early(lat.smem),
-            vreq: u.vreq.val(),
-            vstore: u.vstore.val(),
-            vmask: u.vmask.val().to_u64(),
-            vaddr: std::array::from_fn(|l| bits32(u.vaddr[l].val())),
-            vdata: std::array::from_fn(|l| bits32(u.vdata[l].val())),
-            vtag: bits32(u.vtag.val()),
-            sreq: u.sreq.val(),
-            saddr: bits32(u.saddr.val()),
-            sn: u.sn.val().index() as u8,
-            stag: bits32(u.stag.val()),
-            sstore: u.sstore.val(),
-            sdata: bits32(u.sdata.val()),
-            ..FixedMemIn::default()
-        };
-        self.mem.clock(&i);
+            ..*i
+        });
     }
 }
 
-/// Drives the memory's responses `o` on the top's response inputs.
-pub fn drive_responses(u: &mut ComputeUnitTop, o: &FixedMemOut) {
-    u.vresp.next = o.vresp;
-    u.vresp_tag.next = u64::from(o.vresp_tag).to_bits();
-    u.vresp_store.next = o.vresp_store;
-    u.vresp_mask.next = o.vresp_mask.to_bits();
-    for (port, d) in u.vresp_data.iter_mut().zip(o.vresp_data) {
-        port.next = u64::from(d).to_bits();
-    }
-    u.sresp.next = o.sresp;
-    u.sresp_tag.next = u64::from(o.sresp_tag).to_bits();
-    u.sresp_store.next = o.sresp_store;
-    u.sresp_n.next = u64::from(o.sresp_n).to_bits();
-    for (port, d) in u.sresp_data.iter_mut().zip(o.sresp_data) {
-        port.next = u64::from(d).to_bits();
-    }
+/// What a cycle's status outputs say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopStatus {
+    /// A launch is running.
+    pub busy: bool,
+    /// The launch stopped on an error: the PC of the instruction that stopped it.
+    pub fault: Option<u32>,
 }
 
-/// A code write through the code port (reset low): dword `i` = `w`.
-pub fn write_code(u: &mut ComputeUnitTop, i: usize, w: u32) {
-    u.reset.next = false;
-    u.code_we.next = true;
-    u.code_addr.next = (i as u64).to_bits();
-    u.code_data.next = u64::from(w).to_bits();
+/// The top's ports as the runner and the testbench drive and read them: the four-unit
+/// [`ComputeUnitTop`] and the two-unit [`ComputeUnitTop2`], one macro's instances with the same
+/// ports but for the per-unit probes.
+pub trait TopIo: VlPorts + Default + Send + 'static {
+    /// Its issue units.
+    const UNITS: usize;
+    /// The design's name in the harness (its waveform's root).
+    const ROOT: &'static str;
+    /// The clock input.
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock>;
+    /// A cycle of reset.
+    fn hold_reset(&mut self);
+    /// A code write through the code port (reset low): dword `i` = `w`.
+    fn write_code(&mut self, i: usize, w: u32);
+    /// The launch inputs, with `launch` high for this cycle, for a data memory of
+    /// `mem_words` dwords and the top's LDS partition per work-group.
+    fn start(&mut self, l: &TopLaunch, mem_words: usize);
+    /// A launch cycle's inputs: `launch` low, the memory's responses `o` on the top's
+    /// response inputs.
+    fn drive_responses(&mut self, o: &FixedMemOut);
+    /// The cycle's requests on the memory port (the latencies left 0).
+    fn requests(&self) -> FixedMemIn;
+    /// A split's child is copied this cycle.
+    fn copies(&self) -> bool;
+    /// The status outputs.
+    fn status(&self) -> TopStatus;
+    /// Reads one cycle's probes: a dispatch names the context's wavefront (in `slots`, by
+    /// context `k`), a split's copy gives the child's context its parent's, the issues are
+    /// recorded (in `issues`, in the cycle's unit order, with the wavefront each context
+    /// holds).
+    fn observe(&self, l: &TopLaunch, cycle: u64, slots: &mut [u32], issues: &mut Vec<IssueEvent>);
 }
 
-/// The launch inputs, with `launch` high for this cycle.
-pub fn start(u: &mut ComputeUnitTop, l: &TopLaunch) {
-    let lat = TopLaunch::config().lat;
-    u.code_we.next = false;
-    u.launch.next = true;
-    u.entry_pc.next = 0u64.to_bits();
-    u.wg_count.next = u64::from(l.grid / l.wg).to_bits();
-    u.waves.next = u64::from(l.waves()).to_bits();
-    u.wg_size.next = u64::from(l.wg).to_bits();
-    u.kernarg.next = l.kernarg.to_bits();
-    u.gto.next = l.policy == Policy::Gto;
-    u.rr.next = l.policy == Policy::Rr;
-    u.lat_salu.next = u64::from(lat.salu).to_bits();
-    u.lat_valu.next = u64::from(lat.valu).to_bits();
-    u.lat_branch.next = u64::from(lat.branch).to_bits();
-    u.issue_period.next = u64::from(lat.issue_period).to_bits();
-    u.split_on.next = l.mode != Mode::NoSplit;
-    u.dws.next = l.mode == Mode::Dws;
-    u.s.next = u64::from(l.s).to_bits();
-}
+/// Implements [`TopIo`] for a `compute_unit_top!` instance with `$units` issue units.
+macro_rules! top_io {
+    ($ty:ty, $units:expr, $root:literal) => {
+        impl TopIo for $ty {
+            const UNITS: usize = $units;
+            const ROOT: &'static str = $root;
 
-/// Reads one cycle's probes: a dispatch names the context's wavefront (in `slots`, by
-/// context `k`), a split's copy gives the child's context its parent's, the issues are
-/// recorded (in `issues`, in the cycle's unit order, with the wavefront each context holds).
-pub fn observe(
-    u: &ComputeUnitTop,
-    l: &TopLaunch,
-    cycle: u64,
-    slots: &mut [u32; GROUP_CONTEXTS],
-    issues: &mut Vec<IssueEvent>,
-) {
-    let first = u.first.val().index();
-    for n in (0..UNITS).map(|i| (first + i) % UNITS) {
-        if u.issue_valid[n].val() {
-            let k = u.issue_slot[n].val().index();
-            issues.push(IssueEvent {
-                cycle,
-                unit: n as u8,
-                wave: slots.get(k).copied().unwrap_or(u32::MAX),
-                pc: u.issue_pc[n].val().index() as u32,
-            });
+            fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+                &mut self.clock
+            }
+
+            fn hold_reset(&mut self) {
+                self.reset.next = true;
+            }
+
+            fn write_code(&mut self, i: usize, w: u32) {
+                self.reset.next = false;
+                self.code_we.next = true;
+                self.code_addr.next = (i as u64).to_bits();
+                self.code_data.next = u64::from(w).to_bits();
+            }
+
+            fn start(&mut self, l: &TopLaunch, mem_words: usize) {
+                let lat = TopLaunch::config().lat;
+                self.reset.next = false;
+                self.code_we.next = false;
+                self.launch.next = true;
+                self.entry_pc.next = 0u64.to_bits();
+                self.wg_count.next = u64::from(l.grid / l.wg).to_bits();
+                self.waves.next = u64::from(l.waves()).to_bits();
+                self.wg_size.next = u64::from(l.wg).to_bits();
+                self.kernarg.next = l.kernarg.to_bits();
+                self.gto.next = l.policy == Policy::Gto;
+                self.rr.next = l.policy == Policy::Rr;
+                self.lat_salu.next = u64::from(lat.salu).to_bits();
+                self.lat_valu.next = u64::from(lat.valu).to_bits();
+                self.lat_branch.next = u64::from(lat.branch).to_bits();
+                self.issue_period.next = u64::from(lat.issue_period).to_bits();
+                self.split_on.next = l.mode != Mode::NoSplit;
+                self.dws.next = l.mode == Mode::Dws;
+                self.s.next = u64::from(l.s).to_bits();
+                self.mem_words.next = (mem_words as u64).to_bits();
+                self.lds_words.next = (LDS_PART_WORDS as u64).to_bits();
+            }
+
+            fn drive_responses(&mut self, o: &FixedMemOut) {
+                self.launch.next = false;
+                self.vresp.next = o.vresp;
+                self.vresp_tag.next = u64::from(o.vresp_tag).to_bits();
+                self.vresp_store.next = o.vresp_store;
+                self.vresp_mask.next = o.vresp_mask.to_bits();
+                for (port, d) in self.vresp_data.iter_mut().zip(o.vresp_data) {
+                    port.next = u64::from(d).to_bits();
+                }
+                self.sresp.next = o.sresp;
+                self.sresp_tag.next = u64::from(o.sresp_tag).to_bits();
+                self.sresp_store.next = o.sresp_store;
+                self.sresp_n.next = u64::from(o.sresp_n).to_bits();
+                for (port, d) in self.sresp_data.iter_mut().zip(o.sresp_data) {
+                    port.next = u64::from(d).to_bits();
+                }
+            }
+
+            fn requests(&self) -> FixedMemIn {
+                let bits32 = |b: Bits<32>| b.index() as u32;
+                FixedMemIn {
+                    vreq: self.vreq.val(),
+                    vstore: self.vstore.val(),
+                    vmask: self.vmask.val().to_u64(),
+                    vaddr: std::array::from_fn(|l| bits32(self.vaddr[l].val())),
+                    vdata: std::array::from_fn(|l| bits32(self.vdata[l].val())),
+                    vtag: bits32(self.vtag.val()),
+                    sreq: self.sreq.val(),
+                    saddr: bits32(self.saddr.val()),
+                    sn: self.sn.val().index() as u8,
+                    stag: bits32(self.stag.val()),
+                    sstore: self.sstore.val(),
+                    sdata: bits32(self.sdata.val()),
+                    ..FixedMemIn::default()
+                }
+            }
+
+            fn copies(&self) -> bool {
+                self.copy.val()
+            }
+
+            fn status(&self) -> TopStatus {
+                TopStatus {
+                    busy: self.busy.val(),
+                    fault: self.fault.val().then(|| self.fault_pc.val().index() as u32),
+                }
+            }
+
+            fn observe(
+                &self,
+                l: &TopLaunch,
+                cycle: u64,
+                slots: &mut [u32],
+                issues: &mut Vec<IssueEvent>,
+            ) {
+                let first = self.first.val().index();
+                for n in (0..$units).map(|i| (first + i) % $units) {
+                    if self.issue_valid[n].val() {
+                        let k = self.issue_slot[n].val().index();
+                        issues.push(IssueEvent {
+                            cycle,
+                            unit: n as u8,
+                            wave: slots.get(k).copied().unwrap_or(u32::MAX),
+                            pc: self.issue_pc[n].val().index() as u32,
+                        });
+                    }
+                }
+                if self.copy.val() {
+                    let (from, to) = (self.copy_from.val().index(), self.copy_to.val().index());
+                    if let (Some(&w), true) = (slots.get(from), to < slots.len()) {
+                        slots[to] = w;
+                    }
+                }
+                if self.send.val() {
+                    let slot = $units * self.send_slot.val().index();
+                    let global = self.send_wg.val().index() as u32 * l.waves()
+                        + self.send_wave.val().index() as u32;
+                    if let Some(s) = slots.get_mut(slot) {
+                        *s = global;
+                    }
+                }
+            }
         }
-    }
-    if u.copy.val() {
-        let (from, to) = (u.copy_from.val().index(), u.copy_to.val().index());
-        if let (Some(&w), true) = (slots.get(from), to < slots.len()) {
-            slots[to] = w;
-        }
-    }
-    if u.send.val() {
-        let slot = UNITS * u.send_slot.val().index();
-        let global = u.send_wg.val().index() as u32 * l.waves() + u.send_wave.val().index() as u32;
-        if let Some(s) = slots.get_mut(slot) {
-            *s = global;
-        }
-    }
+    };
 }
+
+top_io!(ComputeUnitTop, UNITS, "cu_top");
+top_io!(ComputeUnitTop2, UNITS2, "cu_top2");
 
 /// The first difference between two runs' issue events, cycles and faults, described.
 pub fn first_difference(behavioural: &TopRun, rtl: &TopRun) -> Option<String> {

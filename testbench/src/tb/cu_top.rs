@@ -5,7 +5,7 @@
 //! behavioural compute unit issued in that cycle of the same launch.
 
 use super::{drive, same, BlockTb, TbError, TbOptions, TbRun, TB_PERIOD_PS};
-use crate::cu::rtl_top::{observe, run_behavioural, start, write_code, IssueEvent, TopLaunch};
+use crate::cu::rtl_top::{run_behavioural, IssueEvent, TopIo, TopLaunch};
 use crate::sim::cosim::{verilog_of, KindWaiver, Waiver, BIT_CAST_WIDTH};
 use crate::sim::waves::{named, Format, Gtkw};
 use rtgpu_firmware::isa::assemble;
@@ -94,8 +94,9 @@ impl Schedule {
         u.launch.next = false;
         match k {
             0 => {}
-            k if k + 1 < self.first => write_code(u, k as usize - 1, self.code[k as usize - 1]),
-            k if k + 1 == self.first => start(u, &LAUNCH),
+            k if k + 1 < self.first => u.write_code(k as usize - 1, self.code[k as usize - 1]),
+            // (scalar_loop does not access memory.)
+            k if k + 1 == self.first => u.start(&LAUNCH, 0),
             _ => {}
         }
     }
@@ -172,16 +173,15 @@ fn layout(launch: u64) -> Gtkw {
             ],
         )
         .group(
-            "issue unit 1 (the SpSIMD of PWS: the split children)",
+            "issue units 1 to 3 (the SpSIMDs of PWS: split children; idle without splitting)",
             &[
                 p("cu_top.issue_valid$1"),
-                dec("cu_top.issue_slot$1"),
-                hex("cu_top.issue_pc$1"),
-                insn("cu_top.unit1.g_w0"),
+                p("cu_top.issue_valid$2"),
+                p("cu_top.issue_valid$3"),
             ],
         )
         .group(
-            // Slot c is the split/merge unit's context 2c (2c + 1 is its PWS partner).
+            // Slot c is the split/merge unit's context 4c (4c + u its PWS partners).
             "slots' states (unit 0's contexts, as its issue control takes them)",
             &[
                 state("cu_top.unit0.issue.state$0"),
@@ -369,7 +369,7 @@ fn run_tb(opts: &TbOptions) -> Result<TbRun, TbError> {
                 |u| s.apply(u, k),
                 |u| {
                     let c = k.saturating_sub(s.first);
-                    observe(u, &LAUNCH, c, &mut slots, &mut seen);
+                    u.observe(&LAUNCH, c, &mut slots, &mut seen);
                     let send = u.send.val().then(|| {
                         (
                             u.send_wg.val().index() as u64,

@@ -6,6 +6,7 @@
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_hw::cu::Mode;
+use rtgpu_hw::cu_top::{ComputeUnitTop as Top, ComputeUnitTop2};
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_testbench::cu::rtl_top::{first_difference, run_behavioural, run_rtl, TopLaunch};
 use rtgpu_testbench::sim::vl::Engine;
@@ -84,7 +85,7 @@ fn lock_step(name: &str, min: usize, engine: Engine) {
         for policy in policies(engine, i) {
             let l = launch(grid, wg, policy);
             let b = run_behavioural(&code, &l, &[], LIMIT).unwrap();
-            let r = run_rtl(&code, &l, &[], engine, LIMIT).unwrap();
+            let r = run_rtl::<Top>(&code, &l, &[], engine, LIMIT).unwrap();
             assert!(
                 b.issues.len() > min,
                 "{policy:?}: {} issues",
@@ -136,11 +137,17 @@ fn the_verilator_build_issues_as_the_behavioural_unit() {
     // second live split (`fig5_nested` at one wavefront: its nested split, which S = 1
     // refuses, is taken).
     let launches = [DWS_LAUNCHES, &[("fig5_nested", 64, 64)]].concat();
-    let s1 = memory_lock_step_in((Mode::Dws, 1), &launches, Engine::Verilator);
-    let s3 = memory_lock_step_in((Mode::Dws, 3), &launches, Engine::Verilator);
+    let s1 = memory_lock_step_in((Mode::Dws, 1), &launches, Engine::Verilator).0;
+    let s3 = memory_lock_step_in((Mode::Dws, 3), &launches, Engine::Verilator).0;
     assert!(s1 >= 9 && s3 > s1, "DWS splits: S = 1 {s1}, S = 3 {s3}");
-    // PWS: the second issue unit (the same-cycle paths between the two units).
-    assert!(memory_lock_step_in((Mode::Pws, 1), DWS_LAUNCHES, Engine::Verilator) >= 9);
+    // PWS: the SpSIMDs (the same-cycle paths between the units), at S = 1 and at S = 3, where
+    // `fig5_nested`'s nested split takes a third unit.
+    assert!(memory_lock_step_in((Mode::Pws, 1), DWS_LAUNCHES, Engine::Verilator).0 >= 9);
+    let (splits, units) = memory_lock_step_in((Mode::Pws, 3), &launches, Engine::Verilator);
+    assert!(
+        splits >= 12 && units == 0b111,
+        "PWS S = 3: {splits} splits, units {units:b}"
+    );
 }
 
 /// The memory kernels' launches: `mem_mix` and `fig2_divergent` at grids 256/64 and 192/192.
@@ -170,7 +177,7 @@ fn a_memory_fault_stops_both_alike() {
     let (code, mut mem, l) = with_memory("rtl/mem_mix", 256, 64, Policy::Gto);
     mem.truncate(mem.len() - 40);
     let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
-    let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
+    let r = run_rtl::<Top>(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
     assert!(b.fault.is_some(), "the behavioural launch faults");
     if let Some(d) = first_difference(&b, &r) {
         panic!("mem_mix cut short: {d}");
@@ -223,35 +230,40 @@ fn the_testbench_launches_scalar_loop_as_the_behavioural_unit_runs_it() {
 /// (kernel path, grid, work-group size): the RTL top must issue what the behavioural unit
 /// issues, cycle for cycle, and leave the same data memory, which the kernels change.
 fn memory_lock_step(launches: &[(&str, u32, u32)], engine: Engine) {
-    assert_eq!(memory_lock_step_in((Mode::NoSplit, 1), launches, engine), 0);
+    assert_eq!(
+        memory_lock_step_in((Mode::NoSplit, 1), launches, engine),
+        (0, 1)
+    );
 }
 
 /// [`memory_lock_step`] in splitting mode `mode` with S = `s`; the behavioural splits carried
-/// out in all. Under PWS a kernel that needs more than S = 1 (`fig5_nested`'s nested split)
+/// out in all, and the issue units that issued (a bit per unit). Under PWS a kernel that needs more than S = 1 (`fig5_nested`'s nested split)
 /// ends in the behavioural `split_overflow`, which the RTL must reproduce; the others must
 /// store.
 fn memory_lock_step_in(
     (mode, s): (Mode, u32),
     launches: &[(&str, u32, u32)],
     engine: Engine,
-) -> u64 {
-    let mut splits = 0;
+) -> (u64, u8) {
+    let (mut splits, mut units) = (0, 0);
     for (i, &(path, grid, wg)) in launches.iter().enumerate() {
         for policy in policies(engine, i) {
             let (code, mem, l) = with_memory_in((mode, s), path, grid, wg, policy);
             let at = format!("{path} {mode:?} S={s} {policy:?} grid {grid} wg {wg}");
             let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
-            let r = run_rtl(&code, &l, &mem, engine, LIMIT).unwrap_or_else(|e| panic!("{at}: {e}"));
-            let faults = mode == Mode::Pws && path == "fig5_nested";
+            let r = run_rtl::<Top>(&code, &l, &mem, engine, LIMIT)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let faults = mode == Mode::Pws && s == 1 && path == "fig5_nested";
             assert_eq!(b.fault.is_some(), faults, "{at}: {:?}", b.fault);
             assert!(faults || b.mem != mem, "{at}: the kernel stores");
             if let Some(d) = first_difference(&b, &r) {
                 panic!("{at}: {d}");
             }
             splits += b.splits;
+            units |= b.issues.iter().fold(0, |m, e| m | 1 << e.unit);
         }
     }
-    splits
+    (splits, units)
 }
 
 /// `lds_reduce` (a work-group of four wavefronts: `ds_write_b32`, `ds_read_b32`,
@@ -279,7 +291,7 @@ fn an_lds_fault_stops_both_alike() {
     let (code, mut mem, l) = with_memory("rtl/lds_pairs", 256, 64, Policy::Gto);
     mem[(l.kernarg / 4) as usize + 4] = 1008;
     let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
-    let r = run_rtl(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
+    let r = run_rtl::<Top>(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
     assert!(b.fault.is_some(), "the behavioural launch faults");
     if let Some(d) = first_difference(&b, &r) {
         panic!("lds_pairs past its partition: {d}");
@@ -303,7 +315,7 @@ const DWS_LAUNCHES: &[(&str, u32, u32)] = &[
 /// and the same memory as the behavioural unit. On rust-hdl's simulation.
 #[test]
 fn dws_kernels_issue_as_the_behavioural_unit() {
-    let splits = memory_lock_step_in((Mode::Dws, 1), DWS_LAUNCHES, Engine::Harness);
+    let (splits, _) = memory_lock_step_in((Mode::Dws, 1), DWS_LAUNCHES, Engine::Harness);
     assert!(splits >= 3, "{splits} splits");
 }
 
@@ -314,8 +326,37 @@ fn dws_kernels_issue_as_the_behavioural_unit() {
 /// behavioural unit. On rust-hdl's simulation.
 #[test]
 fn pws_kernels_issue_as_the_behavioural_unit() {
-    let splits = memory_lock_step_in((Mode::Pws, 1), DWS_LAUNCHES, Engine::Harness);
-    assert!(splits >= 3, "{splits} splits");
+    let (splits, units) = memory_lock_step_in((Mode::Pws, 1), DWS_LAUNCHES, Engine::Harness);
+    assert!(
+        splits >= 3 && units == 0b11,
+        "{splits} splits, units {units:b}"
+    );
+}
+
+/// The two-unit instance of the top (`ComputeUnitTop2`, the RTL system's, from the same macro
+/// as the four-unit one the other tests run): the DWS launches under DWS and PWS at S = 1, a
+/// policy each, issue as on the behavioural unit, cycle for cycle, with the same splits and
+/// memory. On rust-hdl's simulation; the RTL system runs it under Verilator through the
+/// driver (`cu_system::`).
+#[test]
+fn the_two_unit_top_issues_as_the_behavioural_unit() {
+    let mut splits = 0;
+    for mode in [Mode::Dws, Mode::Pws] {
+        for (i, &(path, grid, wg)) in DWS_LAUNCHES.iter().enumerate() {
+            let policy = [Policy::Lrr, Policy::Rr, Policy::Gto][i];
+            let (code, mem, l) = with_memory_in((mode, 1), path, grid, wg, policy);
+            let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+            let r = run_rtl::<ComputeUnitTop2>(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
+            if let Some(d) = first_difference(&b, &r) {
+                panic!("{path} {mode:?} {policy:?}: {d}");
+            }
+            splits += b.splits;
+        }
+    }
+    assert!(splits >= 6, "{splits} splits");
+    let (code, mem, l) = with_memory_in((Mode::Pws, 3), "fig2_divergent", 64, 64, Policy::Gto);
+    let e = run_rtl::<ComputeUnitTop2>(&code, &l, &mem, Engine::Harness, LIMIT).unwrap_err();
+    assert!(e.contains("2 issue units"), "{e}");
 }
 
 /// `seed`'s kernel of the compute-unit generator, sized for the top's code memory (shorter
@@ -334,8 +375,18 @@ fn random_kernel(seed: u64) -> Option<(String, Vec<u32>)> {
 
 /// One random kernel ([`random_kernel`]) on both sides: at `waves` one-wavefront
 /// work-groups (its buffers from the seed), the RTL on its Verilator build; the behavioural
-/// splits carried out.
-fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, u32, Policy)) -> Result<u64, String> {
+/// splits carried out, and the issue units that issued (a bit per unit).
+fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, u32, Policy)) -> Result<(u64, u8), String> {
+    random_kernel_on(Engine::Verilator, seed, waves, l)
+}
+
+/// [`random_kernel_alike`] with the RTL under `engine`.
+fn random_kernel_on(
+    engine: Engine,
+    seed: u64,
+    waves: u32,
+    l: (Mode, u32, Policy),
+) -> Result<(u64, u8), String> {
     let (text, code) = random_kernel(seed).ok_or("too long for the code memory")?;
     let meta = KernelMeta::parse(&text).map_err(|e| e.to_string())?;
     if let Some((pc, why)) = rtgpu_hw::cu_top::first_unsupported(&code) {
@@ -352,15 +403,15 @@ fn random_kernel_alike(seed: u64, waves: u32, l: (Mode, u32, Policy)) -> Result<
         s: l.1,
     };
     let b = run_behavioural(&code, &tl, &image.mem, 200_000)?;
-    let r = run_rtl(&code, &tl, &image.mem, Engine::Verilator, 200_000)?;
+    let r = run_rtl::<Top>(&code, &tl, &image.mem, engine, 200_000)?;
     match first_difference(&b, &r) {
         Some(d) => Err(format!("seed {seed} {l:?} grid {grid}: {d}\n{text}")),
-        // (Under PWS at S = 1 a kernel that nests splits deeper than its `@min-s` allows
-        // ends in `split_overflow` on both sides, compared above.)
+        // (Under PWS a kernel that nests splits deeper than S allows ends in `split_overflow`
+        // on both sides, compared above.)
         None if b.fault.is_some() && l.0 != Mode::Pws => {
             Err(format!("seed {seed}: faults {:?}\n{text}", b.fault))
         }
-        None => Ok(b.splits),
+        None => Ok((b.splits, b.issues.iter().fold(0, |m, e| m | 1 << e.unit))),
     }
 }
 
@@ -369,18 +420,25 @@ proptest::proptest! {
 
     /// Random structured divergent kernels (`gen_kernel`: VALU and SALU arithmetic, load-uses,
     /// uniform loops, nested masked if/else, `split`/`merge` on about half of the two-armed
-    /// ifs) at one to four wavefronts, no-split, DWS (S = 1 or 3) or PWS, under the three
-    /// policies: the top's Verilator build issues what the behavioural unit issues, cycle for
+    /// ifs) at one to four wavefronts, no-split, DWS (S = 1 or 3) or PWS (S = 1, 2 or 3), under
+    /// the three policies: the top's Verilator build issues what the behavioural unit issues, cycle for
     /// cycle, with the same splits and memory.
     #[test]
     fn random_kernels_issue_as_the_behavioural_unit(
         seed in 0u64..1_000_000,
         waves in 1u32..=4,
-        m in 0usize..4,
+        m in 0usize..6,
         p in 0usize..3,
     ) {
         proptest::prop_assume!(random_kernel(seed).is_some());
-        let (mode, s) = [(Mode::NoSplit, 1), (Mode::Dws, 1), (Mode::Dws, 3), (Mode::Pws, 1)][m];
+        let (mode, s) = [
+            (Mode::NoSplit, 1),
+            (Mode::Dws, 1),
+            (Mode::Dws, 3),
+            (Mode::Pws, 1),
+            (Mode::Pws, 2),
+            (Mode::Pws, 3),
+        ][m];
         let policy = [Policy::Lrr, Policy::Rr, Policy::Gto][p];
         if let Err(e) = random_kernel_alike(seed, waves, (mode, s, policy)) {
             proptest::prop_assert!(false, "{}", e);
@@ -391,23 +449,21 @@ proptest::proptest! {
 /// The random kernels split under DWS and PWS: four seeds at one wavefront (every split
 /// finds a free context) take splits on both sides, so the property above covers the copy and the
 /// merge; under DWS at S = 3 more of them than at S = 1 (seed 20 nests its splits: 1 split at
-/// S = 1, 4 at S = 3). Fails if the generator's `split`/`merge` went unused.
+/// S = 1, 4 at S = 3); under PWS at S = 3 on the four-unit top, every unit issues. Fails if
+/// the generator's `split`/`merge` went unused.
 #[test]
 fn random_kernels_split_under_dws_and_pws() {
-    let splits = |mode, s| -> u64 {
+    let runs = |mode, s| -> (u64, u8) {
         [1, 2, 3, 20]
             .into_iter()
             .map(|seed| random_kernel_alike(seed, 1, (mode, s, Policy::Gto)).unwrap())
-            .sum()
+            .fold((0, 0), |(n, m), (splits, units)| (n + splits, m | units))
     };
-    let (dws1, dws3, pws) = (
-        splits(Mode::Dws, 1),
-        splits(Mode::Dws, 3),
-        splits(Mode::Pws, 1),
-    );
+    let (dws1, dws3) = (runs(Mode::Dws, 1).0, runs(Mode::Dws, 3).0);
+    let (pws1, pws3) = (runs(Mode::Pws, 1), runs(Mode::Pws, 3));
     assert!(
-        pws > 0 && dws1 > 0 && dws3 > dws1,
-        "DWS S=1 {dws1}, S=3 {dws3}, PWS {pws}"
+        pws1.0 > 0 && dws1 > 0 && dws3 > dws1 && pws3.0 > pws1.0 && pws3.1 == 0b1111,
+        "DWS S=1 {dws1}, S=3 {dws3}; PWS S=1 {pws1:?}, S=3 {pws3:?} (splits, units)"
     );
 }
 
@@ -470,7 +526,7 @@ fn a_first_units_error_drops_the_second_units_issue() {
             "{nops} nops: the behavioural launch faults"
         );
         for engine in [Engine::Verilator, Engine::Harness] {
-            let r = run_rtl(&code, &l, &image.mem, engine, LIMIT).unwrap();
+            let r = run_rtl::<Top>(&code, &l, &image.mem, engine, LIMIT).unwrap();
             if let Some(d) = first_difference(&b, &r) {
                 panic!("{nops} nops, {engine:?}: {d}");
             }
@@ -479,4 +535,26 @@ fn a_first_units_error_drops_the_second_units_issue() {
     }
     stored.sort();
     assert_eq!(stored, [false, true], "both visiting orders");
+}
+
+/// PWS at S = 3 on the four-unit top: a split's child goes to the parent's slot on a free
+/// SpSIMD of three, a nested split to another, and the units issue in the same cycles in the
+/// behavioural unit's order, which turns over four units. `fig5_nested` (which needs S = 2)
+/// keeps three units busy; the random kernel of seed 20 (splits nested in both arms of a
+/// split) all four. The same issues (unit by unit), splits and memory as the behavioural
+/// unit. On rust-hdl's simulation.
+#[test]
+fn pws_s3_kernels_issue_as_the_behavioural_unit() {
+    let launches = [DWS_LAUNCHES, &[("fig5_nested", 64, 64)]].concat();
+    let (splits, units) = memory_lock_step_in((Mode::Pws, 3), &launches, Engine::Harness);
+    assert!(
+        splits >= 6 && units == 0b111,
+        "{splits} splits, units {units:b}"
+    );
+    let (splits, units) =
+        random_kernel_on(Engine::Harness, 20, 1, (Mode::Pws, 3, Policy::Lrr)).unwrap();
+    assert!(
+        splits >= 4 && units == 0b1111,
+        "{splits} splits, units {units:b}"
+    );
 }

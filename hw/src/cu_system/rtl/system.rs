@@ -8,7 +8,7 @@ use crate::cu::CuError;
 use crate::cu_system::{
     CODE_BYTES, ISSUE_PERIOD, LAT_BRANCH, LAT_FLAT, LAT_SALU, LAT_SMEM, LAT_VALU,
 };
-use crate::cu_top::ComputeUnitTop;
+use crate::cu_top::ComputeUnitTop2;
 use crate::fixed_mem::FixedMemory;
 use crate::gpu::regmap::RegMap;
 use crate::hdl::k;
@@ -57,7 +57,7 @@ pub struct CuSystem<const A: usize> {
     /// Doorbell, launch, status and counters.
     ctl: LaunchCtl,
     /// The compute unit.
-    cu: ComputeUnitTop,
+    cu: ComputeUnitTop2,
     /// The data memory: its driver port behind `MEM_DATA`, its request ports the compute
     /// unit's memory port.
     mem: FixedMemory<A>,

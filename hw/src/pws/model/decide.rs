@@ -57,7 +57,7 @@ impl SimdGroupModel {
     /// SPLIT of the READY context `x`.
     pub(super) fn decide_split(&self, x: usize, inp: &GroupIn) -> Action {
         let s = usize::from(inp.s & S_BITS);
-        let free = self.free_context(x, inp.dws);
+        let free = self.free_context(x, inp.dws, s);
         let full_stack = self.ctx[x].stack.len() >= s;
         if inp.dws {
             let root_live = usize::from(self.ctx[self.root_context(x, true)].live);
@@ -91,13 +91,15 @@ impl SimdGroupModel {
     }
 
     /// The free context for a split of `x`: the lowest index in x's family that is EMPTY or
-    /// DONE with parent invalid and, in PWS, not on unit 0.
-    pub(super) fn free_context(&self, x: usize, dws: bool) -> Option<usize> {
+    /// DONE with parent invalid and, in PWS, on a SpSIMD 1..=`s` (a group runs PWS at S on
+    /// its first S + 1 units).
+    pub(super) fn free_context(&self, x: usize, dws: bool, s: usize) -> Option<usize> {
         self.family(x, dws).find(|&k| {
             let c = &self.ctx[k];
+            let unit = k % self.cfg.units;
             matches!(c.state, State::Empty | State::Done)
                 && c.parent.is_none()
-                && (dws || k % self.cfg.units != 0)
+                && (dws || (1..=s).contains(&unit))
         })
     }
 

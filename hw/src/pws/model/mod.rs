@@ -38,7 +38,8 @@ const COUNTDOWN_BITS: u16 = 0b1111;
 pub struct ModelConfig {
     /// LANES (N_WIWF): lanes per wavefront, the width of SpM and EXEC (4..=64).
     pub lanes: usize,
-    /// UNITS: the SIMD unit and its SpSIMDs (2..=8); S + 1 under PWS (S is the `s` input).
+    /// UNITS: the SIMD unit and its SpSIMDs (2..=8); at least S + 1 under PWS (S is the `s`
+    /// input: a PWS child takes a SpSIMD of 1..=S).
     pub units: usize,
     /// N_WFC: contexts per unit (1..=16).
     pub n_wfc: usize,
@@ -58,7 +59,8 @@ pub struct GroupIn {
     /// Merge watchdog bound in cycles; 0 = off.
     pub watchdog: u16,
     /// S (3 bits): the deepest child stack and, in DWS, the most live splits of a wavefront
-    /// (1..=7; UNITS − 1 in PWS). Must stay constant between resets.
+    /// (1..=7; at most UNITS − 1 in PWS, where a child takes a SpSIMD of 1..=S). Must stay
+    /// constant between resets.
     pub s: u8,
     /// Command: 0 NONE, 1 DISPATCH, 2 SPLIT, 3 MERGE, 4 END ([`Cmd`]), 5..=7 bad (3 bits).
     pub cmd: u8,

@@ -14,6 +14,8 @@ use rust_hdl::prelude::*;
 pub struct PwsLookup<const LANES: usize, const UNITS: usize, const CTXS: usize> {
     /// Mode: 0 = PWS (families are slots), 1 = DWS (families are units).
     pub dws: Signal<In, Bit>,
+    /// S: under PWS a split's child takes SpSIMD 1..=S only.
+    pub s: Signal<In, Bits<3>>,
     /// The SpSIMDID of the commanded context X.
     pub cmd_unit: Signal<In, Bits<3>>,
     /// The slot of the commanded context X.
@@ -108,6 +110,14 @@ pub struct PwsLookup<const LANES: usize, const UNITS: usize, const CTXS: usize> 
     index_of: [Constant<Bits<7>>; CTXS],
     /// Hard-wired per context: it is on the SIMD (unit 0).
     on_simd: [Constant<Bit>; CTXS],
+    /// Hard-wired per context: its unit as a one-hot bit.
+    unit_bit: [Constant<Bits<8>>; CTXS],
+    /// The units a PWS child may take: 0..=S (one-hot bits).
+    s_units: Signal<Local, Bits<8>>,
+    /// Sized two, 8 bits.
+    two8: Constant<Bits<8>>,
+    /// Sized one, 8 bits.
+    one8: Constant<Bits<8>>,
     /// Sized zero, 3 bits.
     zero3: Constant<Bits<3>>,
     /// Sized zero, 4 bits.
@@ -126,6 +136,7 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Default
     fn default() -> Self {
         Self {
             dws: Default::default(),
+            s: Default::default(),
             cmd_unit: Default::default(),
             cmd_slot: Default::default(),
             state: array_init(|_| Default::default()),
@@ -170,6 +181,10 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Default
             p_parent: Default::default(),
             unit_of: array_init(|i| k((i % UNITS) as u64)),
             unit4_of: array_init(|i| k((i % UNITS) as u64)),
+            unit_bit: array_init(|i| k(1 << (i % UNITS))),
+            s_units: Default::default(),
+            two8: k(2),
+            one8: k(1),
             slot_of: array_init(|i| k((i / UNITS) as u64)),
             index_of: array_init(|i| k(i as u64)),
             on_simd: array_init(|i| Constant::new(i % UNITS == 0)),
@@ -224,8 +239,11 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Logic
             }
         }
         // ---- Free context Y: the lowest index of X's family that is free (and, in PWS, on a
-        // SpSIMD); the lowest expired context. The outer one-pass loop names CTXS - 1 so the
+        // SpSIMD of 1..=S: a group runs PWS at S on its first S + 1 units); the lowest expired
+        // context. The outer one-pass loop names CTXS - 1 so the
         // inner loop can walk down and the last (lowest) match wins.
+        // (A mask, not `unit <= s`: unit 0's comparison would be constant.)
+        self.s_units.next = (self.two8.val() << self.s.val()) - self.one8.val();
         self.y_found.next = false;
         self.y_idx.next = self.zero7.val();
         self.y_rel.next = self.zero4.val();
@@ -235,7 +253,9 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Logic
             for j in 0..CTXS {
                 if self.free[last - j].val()
                     & (self.fam[last - j].val() == self.x_fam.val())
-                    & (self.dws.val() | !self.on_simd[last - j].val())
+                    & (self.dws.val()
+                        | (!self.on_simd[last - j].val()
+                            & (self.s_units.val() & self.unit_bit[last - j].val()).any()))
                 {
                     self.y_found.next = true;
                     self.y_idx.next = self.index_of[last - j].val();

@@ -223,6 +223,7 @@ impl<const LANES: usize, const UNITS: usize, const CTXS: usize> Logic
     fn update(&mut self) {
         // ---- The contexts' registers go to the selects; the selects to the decision.
         self.look.dws.next = self.dws.val();
+        self.look.s.next = self.s.val();
         self.look.cmd_unit.next = self.cmd_unit.val();
         self.look.cmd_slot.next = self.cmd_slot.val();
         for i in 0..CTXS {

@@ -7,7 +7,7 @@ use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
 use rtgpu_hw::ctx::{CtxRegs, Vgprs};
 use rtgpu_hw::cu_system::CuSystem;
-use rtgpu_hw::cu_top::ComputeUnitTop;
+use rtgpu_hw::cu_top::{ComputeUnitTop, ComputeUnitTop2};
 use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
 use rtgpu_hw::dram::DramCtrl;
@@ -181,16 +181,23 @@ crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize
     l_data1,
 });
 
-crate::vl_ports!([] ComputeUnitTop {
-    clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
-    lat_valu, lat_branch, issue_period, split_on, dws, s, code_we, code_addr, code_data,
-    code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq, saddr, sn,
-    stag, sstore, sdata, vresp, vresp_tag, vresp_store, vresp_mask, vresp_data, sresp, sresp_tag,
-    sresp_n, sresp_store,
-    sresp_data, busy, fault, fault_pc, fault_mem, fault_lds, fault_addr, fault_split,
-    fault_code, fault_info, issue_valid, issue_slot, issue_pc, stall, first, send, send_slot, send_wg,
-    send_wave, copy, copy_from, copy_to,
-});
+/// The compute unit tops' ports (one list: both are `compute_unit_top!`'s instances).
+macro_rules! cu_top_ports {
+    ($($ty:ty),+) => {$(
+        crate::vl_ports!([] $ty {
+            clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
+            lat_valu, lat_branch, issue_period, split_on, dws, s, code_we, code_addr, code_data,
+            code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq,
+            saddr, sn, stag, sstore, sdata, vresp, vresp_tag, vresp_store, vresp_mask,
+            vresp_data, sresp, sresp_tag, sresp_n, sresp_store, sresp_data, busy, fault,
+            fault_pc, fault_mem, fault_lds, fault_addr, fault_split, fault_code, fault_info,
+            issue_valid, issue_slot, issue_pc, stall, first, send, send_slot, send_wg,
+            send_wave, copy, copy_from, copy_to,
+        });
+    )+};
+}
+
+cu_top_ports!(ComputeUnitTop, ComputeUnitTop2);
 
 crate::vl_ports!([const A: usize] CuSystem<A> {
     clock, reset, rd, wr, addr, wdata, ack, err, err_code, rdata, status, issue_valid, issue_pc,

@@ -109,6 +109,18 @@ impl Invariants {
                 out.ctx[k].sp
             ));
         }
+        // (Under PWS a group runs at S on its first S + 1 units: a split's child never goes
+        // to a unit above S.)
+        let above = |k: usize| k % self.cfg.units > usize::from(s);
+        if let Some(k) = (0..out.ctx.len())
+            .find(|&k| !self.dws && above(k) && !is(out.ctx[k].state, State::Empty))
+        {
+            return Err(format!(
+                "context {k}: on unit {} above S = {s} under PWS, state {}",
+                k % self.cfg.units,
+                out.ctx[k].state
+            ));
+        }
         for k in 0..out.ctx.len() {
             self.check_tree(k, model, out)?;
         }

@@ -121,6 +121,28 @@ fn error_split_overflow() {
     assert_eq!((o.copy_from, o.copy_to), (3, 4));
 }
 
+/// PWS at S = 1 on a group of four units runs as a group of two: the child's own split finds
+/// no SpSIMD within 1..=S (units 2 and 3 are free but above S) and overflows, as it would
+/// with two units; at S = 2 it takes unit 2.
+#[test]
+fn pws_below_the_units_uses_the_first_s_plus_one() {
+    for (s, child_split) in [(1, None), (2, Some(2))] {
+        let mut b = Bench::new(toy(4));
+        b.s = s;
+        b.step(dispatch(0, 0, 0xF));
+        let o = b.step(split(0, 0, 1, 0));
+        assert_eq!((o.copy_from, o.copy_to), (0, 1));
+        b.run_to(6);
+        match child_split {
+            None => b.reject(split(1, 0, 2, 0), ErrorCode::SplitOverflow, 1),
+            Some(to) => {
+                let o = b.step(split(1, 0, 2, 0));
+                assert_eq!((o.copy_from, o.copy_to), (1, to));
+            }
+        }
+    }
+}
+
 /// The checks' order: the first failing check names the error.
 #[test]
 fn error_priority() {
