@@ -4,9 +4,11 @@
 //!
 //! # What it holds (this stage)
 //!
-//! One SIMD group without splitting, with DWS at any S or with PWS at S = 1 (the behavioural
-//! `Mode::NoSplit`, `Mode::Dws` or `Mode::Pws` with `n_simd` = 1, `n_wfc` = [`CONTEXTS`]), with [`UNITS`] issue units ([`rtl::issue_unit::IssueUnit`]: the SIMD and its
-//! SpSIMD) over [`GROUP_CONTEXTS`] contexts: the instruction memory and buffers ([`crate::fetch`]), the
+//! One SIMD group without splitting, with DWS at any S or with PWS at S = 1, 2 or 3 (the
+//! behavioural `Mode::NoSplit`, `Mode::Dws` or `Mode::Pws` with `n_simd` = 1, `n_wfc` =
+//! [`CONTEXTS`]), with [`UNITS`] issue units ([`rtl::issue_unit::IssueUnit`]: the SIMD and its
+//! three SpSIMDs) over [`GROUP_CONTEXTS`] contexts (the two-unit instance
+//! [`ComputeUnitTop2`], the RTL system's: [`UNITS2`] units, PWS at S = 1): the instruction memory and buffers ([`crate::fetch`]), the
 //! work-group dispatcher ([`crate::dispatch`]), the contexts' scalar state
 //! ([`crate::ctx::CtxRegs`]) and the VGPR file ([`crate::ctx::Vgprs`], one slot of
 //! [`VGPRS`] registers per context), issue control with the warp scheduler
@@ -27,7 +29,7 @@
 //! `flat_store_dword`, the SMEM loads and `s_store_dword` through its memory port, the DS instructions of the
 //! LDS's subset, and `split`/`merge`: no-ops without splitting; under DWS a split whose lanes
 //! diverge takes a free context of the SIMD (or is serialized), under PWS a split takes the
-//! parent's slot on the second issue unit, as the behavioural unit does.
+//! parent's slot on a SpSIMD of 1..=S, as the behavioural unit does.
 //!
 //! # Timing
 //!
@@ -99,20 +101,21 @@
 //! memory operations outstanding stops the launch in *k* (`split_pending_memory`), a split on a
 //! full stack (64) too (`split_overflow`); the split/merge unit's errors (`end_live_splits`,
 //! `merge_watchdog`, a protocol error) stop it in the cycle after the command, `fault_pc` the
-//! context's last issued instruction. S is the `s` input: DWS at any S runs on the two units
-//! (its children stay on the SIMD), and a context an error names (`fault_info`) is numbered
+//! context's last issued instruction. S is the `s` input: DWS at any S runs on unit 0 (its
+//! children stay on the SIMD), and a context an error names (`fault_info`) is numbered
 //! as the behavioural unit numbers its S + 1-unit group, slot · (S + 1) + unit
 //! ([`rtl::ctx_number::CtxNumber`]).
 //!
-//! Under PWS (S = 1, on this two-unit top) the child of a split goes to context `k` + 1, the
-//! parent's slot on the second issue unit (the split/merge unit chooses it), and each unit may
-//! issue in the same cycle. The behavioural unit visits the units in an order that turns every cycle (unit 1
-//! first in the launch's first cycle): the top's `rot` register. The memory pipe, the LDS and
-//! the split/merge unit's command port go to the first unit that takes them; the second sees
-//! them taken (its issue control's `o_mem`, `o_lds`, `o_port`) and issues another context or none; in the cycle
-//! that finds the split/merge unit's error it does not issue, and after the first unit's
-//! error in the cycle its issue is dropped (the behavioural unit stops visiting units once the
-//! launch has failed).
+//! Under PWS at S the child of a split goes to context `k` + *u*, the parent's slot on the
+//! lowest free SpSIMD *u* of 1..=S (the split/merge unit chooses it; the units above S stay
+//! empty), and each unit may issue in the same cycle. The behavioural unit visits its S + 1
+//! units in an order that turns every cycle (unit 1 first in the launch's first cycle): the
+//! top's `rot` register, which counts 0..S and wraps (0 without PWS). The memory pipe, the LDS
+//! and the split/merge unit's command port go to the first unit that takes them; a later unit
+//! sees them taken (its issue control's `o_mem`, `o_lds`, `o_port`) and issues another context
+//! or none; in the cycle that finds the split/merge unit's error only the first unit issues,
+//! and after an earlier unit's error in the cycle a later unit's issue is dropped (the
+//! behavioural unit stops visiting units once the launch has failed).
 //!
 //! The order has no combinational loop: each unit's issue control picks its context once per
 //! position of the order, with what the units at the positions before take (computed from
@@ -127,7 +130,7 @@
 //! Launch inputs (held while `busy`): `launch` (one cycle), `entry_pc`, `wg_count`,
 //! `waves`, `wg_size`, `kernarg`, the scheduler policy `gto`/`rr`, the latencies
 //! `lat_salu`, `lat_valu`, `lat_branch`, `issue_period`, the splitting mode `split_on`,
-//! `dws` and S `s` (DWS' most live splits of a wavefront; 1 under PWS). Code writes: `code_we`,
+//! `dws` and S `s` (DWS' most live splits of a wavefront; the SpSIMDs PWS uses). Code writes: `code_we`,
 //! `code_addr` (dword index), `code_data`; code reads: `code_rdata` (the dword at
 //! `code_addr`, combinational). The data memory's size `mem_words` and the LDS dwords per
 //! work-group `lds_words` (held while `busy`).

@@ -58,7 +58,7 @@ pub struct TopRun {
 }
 
 /// A launch the RTL tops can run: one SIMD group, no splitting, DWS with any S or PWS with
-/// S = 1 (the two-unit top) or 3 (the four-unit top), rtgpu's simple ABI.
+/// S = 1..=3 (the four-unit top) or S = 1 (the two-unit top), rtgpu's simple ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopLaunch {
     /// Work-items in the launch.
@@ -71,7 +71,7 @@ pub struct TopLaunch {
     pub policy: Policy,
     /// No splitting, DWS or PWS.
     pub mode: Mode,
-    /// S: DWS's most live splits of a wavefront (1..=7); the SpSIMDs under PWS (1 or 3).
+    /// S: DWS's most live splits of a wavefront (1..=7); the SpSIMDs under PWS (1..=3).
     pub s: u32,
 }
 

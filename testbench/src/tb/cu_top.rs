@@ -244,7 +244,7 @@ const fn unoptflat(signal: &'static str) -> Waiver {
 
 /// The top's and its sub-blocks' findings by signal (`?` stands for a unit's number, `*` for a
 /// lane's). The combinational loops at block granularity: the top's wiring between the issue
-/// units and the shared blocks (each unit's hold, start and free port from the other's flags,
+/// units and the shared blocks (each unit's hold, start and free port from the others' flags,
 /// what the units before it take, the errors, the split/merge unit's commands, the dispatch,
 /// the LDS's and the memory returns' status), and inside each unit the SALU's, the issue control's, the branch target's
 /// and the VALU's as in their own testbenches.

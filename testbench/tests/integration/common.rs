@@ -1,4 +1,5 @@
-//! Shared by the integration tests that run the `rtgpu` program.
+//! Shared by the integration tests: running the `rtgpu` program, reading a VCD, the kernel and
+//! mode lists the RTL compute unit's tests walk.
 
 use std::collections::HashMap;
 use std::io::BufReader;
@@ -61,3 +62,27 @@ fn collect_vars(items: &[vcd::ScopeItem], prefix: &str, names: &mut HashMap<vcd:
         }
     }
 }
+
+/// The integer kernels of `firmware/kernels/` (the RTL compute unit runs them all).
+pub const INTEGER_KERNELS: [&str; 6] = [
+    "vector_add",
+    "fig2_divergent",
+    "fig5_nested",
+    "loop",
+    "lds_reduce",
+    "synthetic",
+];
+
+/// The splitting modes the RTL compute unit's top has and the tests draw: no-split, DWS at
+/// S = 1 and 3, PWS at S = 1, 2 and 3.
+pub const SPLIT_MODES: [(rtgpu_hw::cu::Mode, u32); 6] = {
+    use rtgpu_hw::cu::Mode;
+    [
+        (Mode::NoSplit, 1),
+        (Mode::Dws, 1),
+        (Mode::Dws, 3),
+        (Mode::Pws, 1),
+        (Mode::Pws, 2),
+        (Mode::Pws, 3),
+    ]
+};

@@ -249,16 +249,8 @@ fn split_kernels_run_as_on_the_behavioural_gpu() {
 /// [`split_kernels_run_as_on_the_behavioural_gpu`]'s.
 #[test]
 fn every_kernel_runs_as_on_the_behavioural_gpu_when_splitting() {
-    let kernels = [
-        "vector_add",
-        "fig2_divergent",
-        "fig5_nested",
-        "loop",
-        "lds_reduce",
-        "synthetic",
-    ];
     let mut pws_splits = 0;
-    for kernel in kernels {
+    for kernel in crate::common::INTEGER_KERNELS {
         let path = format!("firmware/kernels/{kernel}.s");
         for (mode, s) in [("dws", "1"), ("dws", "3"), ("pws", "1")] {
             for sched in ["gto", "lrr"] {

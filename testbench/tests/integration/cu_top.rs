@@ -3,6 +3,7 @@
 //! build (the two engines evaluate the same design independently); every issue (cycle,
 //! wavefront, PC), the launch's cycles, its end and the data memory after it must be equal.
 
+use crate::common::{INTEGER_KERNELS, SPLIT_MODES};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_hw::cu::Mode;
@@ -115,7 +116,7 @@ fn vector_kernels_issue_as_the_behavioural_unit() {
     lock_step("valu_mix", 200, Engine::Harness);
 }
 
-/// The scalar, vector, memory, LDS and DWS lock-step runs on the top's Verilator build (a quick
+/// The scalar, vector, memory, LDS, DWS and PWS (S = 1 and 3) lock-step runs on the top's Verilator build (a quick
 /// build, about a minute of C++ since the VGPR lanes are memory arrays). A Verilator build
 /// that evaluates a same-cycle path between the top's sub-blocks in the wrong order (one
 /// did: a memory response counted in its own cycle made an `s_waitcnt` issue twice) fails
@@ -333,6 +334,52 @@ fn pws_kernels_issue_as_the_behavioural_unit() {
     );
 }
 
+/// Every integer kernel of `firmware/kernels/` at its own launch (its `@grid` and `@wg`, its
+/// buffers from seed 1) under no-split, DWS at S = 1 and 3 and PWS at S = 1, 2 and 3, GTO and
+/// LRR, on the top's Verilator build: every issue (cycle, unit, wavefront, PC), the cycles,
+/// the splits and the memory equal the behavioural unit's (72 runs). A kernel below its
+/// `@min-s` under PWS (`fig5_nested` at S = 1) ends in a fault on both; every other run
+/// stores. PWS at S = 2 carries out more splits than at S = 1 (`fig5_nested` runs to its end)
+/// and issues on unit 2, never on unit 3; at S = 1 only units 0 and 1 issue.
+#[test]
+fn every_kernel_issues_as_the_behavioural_unit_in_every_mode() {
+    // (Per PWS S: the splits carried out, the units that issued.)
+    let (mut pws_splits, mut pws_units) = ([0; 4], [0u8; 4]);
+    for kernel in INTEGER_KERNELS {
+        let meta = KernelMeta::parse(&source(kernel)).unwrap();
+        let Dims { grid, wg } = meta.dims;
+        for (mode, s) in SPLIT_MODES {
+            for policy in [Policy::Gto, Policy::Lrr] {
+                let (code, mem, l) = with_memory_in((mode, s), kernel, grid, wg, policy);
+                let at = format!("{kernel} {mode:?} S={s} {policy:?}");
+                let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+                let r = run_rtl::<Top>(&code, &l, &mem, Engine::Verilator, LIMIT)
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                if let Some(d) = first_difference(&b, &r) {
+                    panic!("{at}: {d}");
+                }
+                let faults = mode == Mode::Pws && s < meta.min_s;
+                assert_eq!(b.fault.is_some(), faults, "{at}: {:?}", b.fault);
+                assert!(faults || b.mem != mem, "{at}: the kernel stores");
+                if mode == Mode::Pws {
+                    pws_splits[s as usize] += b.splits;
+                    pws_units[s as usize] |= b.issues.iter().fold(0, |m, e| m | 1 << e.unit);
+                }
+            }
+        }
+    }
+    assert!(
+        pws_splits[1] > 0 && pws_splits[2] > pws_splits[1] && pws_splits[3] >= pws_splits[2],
+        "PWS splits at S = 1, 2, 3: {:?}",
+        &pws_splits[1..]
+    );
+    assert_eq!(
+        &pws_units[1..],
+        &[0b11, 0b111, 0b111],
+        "PWS units at S = 1, 2, 3"
+    );
+}
+
 /// The two-unit instance of the top (`ComputeUnitTop2`, the RTL system's, from the same macro
 /// as the four-unit one the other tests run): the DWS launches under DWS and PWS at S = 1, a
 /// policy each, issue as on the behavioural unit, cycle for cycle, with the same splits and
@@ -340,7 +387,7 @@ fn pws_kernels_issue_as_the_behavioural_unit() {
 /// driver (`cu_system::`).
 #[test]
 fn the_two_unit_top_issues_as_the_behavioural_unit() {
-    let mut splits = 0;
+    let (mut splits, mut units) = (0, 0);
     for mode in [Mode::Dws, Mode::Pws] {
         for (i, &(path, grid, wg)) in DWS_LAUNCHES.iter().enumerate() {
             let policy = [Policy::Lrr, Policy::Rr, Policy::Gto][i];
@@ -351,9 +398,14 @@ fn the_two_unit_top_issues_as_the_behavioural_unit() {
                 panic!("{path} {mode:?} {policy:?}: {d}");
             }
             splits += b.splits;
+            units |= r.issues.iter().fold(0, |m, e| m | 1 << e.unit);
         }
     }
-    assert!(splits >= 6, "{splits} splits");
+    // (Under PWS the SpSIMD issues.)
+    assert!(
+        splits >= 6 && units == 0b11,
+        "{splits} splits, units {units:b}"
+    );
     let (code, mem, l) = with_memory_in((Mode::Pws, 3), "fig2_divergent", 64, 64, Policy::Gto);
     let e = run_rtl::<ComputeUnitTop2>(&code, &l, &mem, Engine::Harness, LIMIT).unwrap_err();
     assert!(e.contains("2 issue units"), "{e}");
@@ -431,14 +483,7 @@ proptest::proptest! {
         p in 0usize..3,
     ) {
         proptest::prop_assume!(random_kernel(seed).is_some());
-        let (mode, s) = [
-            (Mode::NoSplit, 1),
-            (Mode::Dws, 1),
-            (Mode::Dws, 3),
-            (Mode::Pws, 1),
-            (Mode::Pws, 2),
-            (Mode::Pws, 3),
-        ][m];
+        let (mode, s) = SPLIT_MODES[m];
         let policy = [Policy::Lrr, Policy::Rr, Policy::Gto][p];
         if let Err(e) = random_kernel_alike(seed, waves, (mode, s, policy)) {
             proptest::prop_assert!(false, "{}", e);

@@ -61,14 +61,7 @@ fn check(c: &WcetCase, what: &str) -> (Analysis, u64) {
     (a, o.cycles)
 }
 
-const MODES: [(Mode, u32); 6] = [
-    (Mode::NoSplit, 1),
-    (Mode::Dws, 1),
-    (Mode::Dws, 3),
-    (Mode::Pws, 1),
-    (Mode::Pws, 2),
-    (Mode::Pws, 3),
-];
+const MODES: [(Mode, u32); 6] = crate::common::SPLIT_MODES;
 
 #[test]
 fn wcet_bound_holds_for_every_kernel_mode_and_grid() {

@@ -103,9 +103,10 @@ macro_rules! compute_unit_top {
             /// The splitting is DWS (a split takes a free context of the SIMD), else PWS (the parent's
             /// slot on another issue unit).
             pub dws: Signal<In, Bit>,
-            /// S: under DWS the most live splits of a wavefront (1..=7); under PWS the top's SpSIMDs
-            /// (its units − 1). Without splitting it only numbers the contexts an error names (as the
-            /// behavioural unit's S + 1-unit group does).
+            /// S: under DWS the most live splits of a wavefront (1..=7); under PWS the SpSIMDs the
+            /// launch uses (1..=U − 1: units 0..S issue, the order turns over them; a larger S is
+            /// not checked here). Without splitting it only numbers the contexts an error names (as
+            /// the behavioural unit's S + 1-unit group does).
             pub s: Signal<In, Bits<3>>,
             /// Write `code_data` to code dword `code_addr`.
             pub code_we: Signal<In, Bit>,

@@ -66,7 +66,7 @@ pub struct PwsLookup<const LANES: usize, const UNITS: usize, const CTXS: usize> 
     pub x_idx: Signal<Out, Bits<7>>,
     /// Live descendants of X's WF (the `live` of its original context).
     pub x_live: Signal<Out, Bits<3>>,
-    /// A free context Y exists in X's family (in PWS: on a SpSIMD).
+    /// A free context Y exists in X's family (in PWS: on a SpSIMD of 1..=S).
     pub y_found: Signal<Out, Bit>,
     /// Y's context index: the lowest that qualifies (0 when none).
     pub y_idx: Signal<Out, Bits<7>>,

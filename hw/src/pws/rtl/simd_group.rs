@@ -14,7 +14,8 @@ use rust_hdl::prelude::*;
 
 /// The split/merge unit of one SIMD group; the behaviour is the contract of [`super`].
 ///
-/// `LANES` = N_WIWF, `UNITS` the SIMD and its SpSIMDs (S + 1 under PWS; S is the input `s`),
+/// `LANES` = N_WIWF, `UNITS` the SIMD and its SpSIMDs (at least S + 1 under PWS; S is the
+/// input `s`, and a PWS child takes a SpSIMD of 1..=S),
 /// `CTXS` = UNITS × N_WFC (context k is slot k / UNITS of
 /// unit k % UNITS). The value parameters (H, E_SPLIT, E_MERGE) are [`PwsParams`].
 #[derive(LogicBlock)]
@@ -28,7 +29,8 @@ pub struct SimdGroup<const LANES: usize, const UNITS: usize, const CTXS: usize> 
     /// Merge watchdog bound in cycles (0 = off).
     pub watchdog: Signal<In, Bits<16>>,
     /// S: the deepest child stack and, under DWS, the most live splits of a wavefront (1..=7;
-    /// UNITS − 1 under PWS). Constant between resets.
+    /// at most UNITS − 1 under PWS, where a child takes a SpSIMD of 1..=S). Constant between
+    /// resets.
     pub s: Signal<In, Bits<3>>,
     /// Command: 0 none, 1 dispatch, 2 split, 3 merge, 4 end ([`Cmd`](crate::pws::Cmd)).
     pub cmd: Signal<In, Bits<3>>,

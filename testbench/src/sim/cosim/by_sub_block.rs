@@ -5,7 +5,7 @@
 //! One Yosys run over the compute unit's whole top did not finish in 30 minutes (4.6 GB and
 //! still optimising): its passes run one after the other over every sub-block. Separate runs
 //! use the cores, keep each run's memory to its own sub-block, and synthesize a sub-block
-//! whose module tree is the same text as an earlier one's (the two issue units) once: rust-hdl
+//! whose module tree is the same text as an earlier one's (the issue units) once: rust-hdl
 //! names the modules by their path, so the twin's tree differs only in that prefix.
 //!
 //! Each sub-block is flattened and synthesized on its own, so no optimisation crosses its

@@ -121,25 +121,27 @@ fn error_split_overflow() {
     assert_eq!((o.copy_from, o.copy_to), (3, 4));
 }
 
-/// PWS at S = 1 on a group of four units runs as a group of two: the child's own split finds
-/// no SpSIMD within 1..=S (units 2 and 3 are free but above S) and overflows, as it would
-/// with two units; at S = 2 it takes unit 2.
+/// PWS below the group's units runs as a group of S + 1: at S = 1 on four units the child's
+/// own split finds no SpSIMD within 1..=1 (units 2 and 3 are free) and overflows; at S = 2 the
+/// child's split takes unit 2, and that grandchild's split overflows, unit 3 being free but
+/// above S (each splitting context's stack is empty, so only the limit refuses).
 #[test]
 fn pws_below_the_units_uses_the_first_s_plus_one() {
-    for (s, child_split) in [(1, None), (2, Some(2))] {
+    for s in [1u8, 2] {
         let mut b = Bench::new(toy(4));
         b.s = s;
         b.step(dispatch(0, 0, 0xF));
         let o = b.step(split(0, 0, 1, 0));
         assert_eq!((o.copy_from, o.copy_to), (0, 1));
         b.run_to(6);
-        match child_split {
-            None => b.reject(split(1, 0, 2, 0), ErrorCode::SplitOverflow, 1),
-            Some(to) => {
-                let o = b.step(split(1, 0, 2, 0));
-                assert_eq!((o.copy_from, o.copy_to), (1, to));
-            }
+        if s == 1 {
+            b.reject(split(1, 0, 2, 0), ErrorCode::SplitOverflow, 1);
+            continue;
         }
+        let o = b.step(split(1, 0, 2, 0));
+        assert_eq!((o.copy_from, o.copy_to), (1, 2));
+        b.run_to(12);
+        b.reject(split(2, 0, 2, 0), ErrorCode::SplitOverflow, 2);
     }
 }
 
