@@ -459,7 +459,7 @@ fn random_kernel_on(
     match first_difference(&b, &r) {
         Some(d) => Err(format!("seed {seed} {l:?} grid {grid}: {d}\n{text}")),
         // (Under PWS a kernel that nests splits deeper than S allows ends in `split_overflow`
-        // on both sides, compared above.)
+        // on both sides; compared above by its PC and cycle, not its code.)
         None if b.fault.is_some() && l.0 != Mode::Pws => {
             Err(format!("seed {seed}: faults {:?}\n{text}", b.fault))
         }
