@@ -237,10 +237,13 @@ fn drive<T: TopIo>(
             .cycle(
                 |u| u.drive_responses(&responses),
                 |u| {
-                    run.splits += u64::from(u.copies());
+                    let status = u.status();
+                    // (A copy in the RTL's fault cycle, after the launch stopped, is the split
+                    // of the behavioural unit's last cycle, which it never counts.)
+                    run.splits += u64::from(u.copies() & status.busy);
                     u.observe(l, cycle, &mut slots, &mut run.issues);
                     port.clock(&u.requests());
-                    u.status()
+                    status
                 },
             )
             .map_err(err)?;

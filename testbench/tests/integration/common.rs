@@ -86,3 +86,17 @@ pub const SPLIT_MODES: [(rtgpu_hw::cu::Mode, u32); 6] = {
         (Mode::Pws, 3),
     ]
 };
+
+/// `seed`'s kernel of the compute-unit generator, sized for the top's code memory (shorter
+/// sequences, two levels of ifs): its text and code, `None` if it is still too long.
+pub fn random_kernel(seed: u64) -> Option<(String, Vec<u32>)> {
+    use rtgpu_firmware::gen_kernel::{divergent_kernel, GenOptions};
+    let opts = GenOptions {
+        max_seq: 4,
+        max_depth: 2,
+        ..GenOptions::default()
+    };
+    let text = divergent_kernel(seed, &opts);
+    let code = rtgpu_firmware::isa::assemble(&text, "gen").unwrap().words();
+    (code.len() <= rtgpu_hw::cu_top::CODE_WORDS).then_some((text, code))
+}

@@ -472,6 +472,31 @@ fn split_faults_end_as_on_the_behavioural_gpu() {
     }
 }
 
+/// The generator's seed 161558 at two wavefronts under PWS at S = 1 (GTO) through the driver:
+/// a child's `split_overflow` stops the launch in the cycle the other wavefront's split issues,
+/// whose copy comes after the compute unit's `busy` fell. The system's `splits` counter counts
+/// copies only while the unit is busy: 1 on both, the same error and PC, one cycle more on the
+/// RTL (docs/assumptions.md#A108). Mutation caught: `LaunchCtl` counting every copy (2).
+#[test]
+fn a_split_in_the_fault_cycle_is_not_counted_by_the_system() {
+    let (text, code) = crate::common::random_kernel(161_558).unwrap();
+    let meta = rtgpu_firmware::launch::KernelMeta::parse(&text).unwrap();
+    let dims = Dims { grid: 128, wg: 64 };
+    let image = Image::build(&meta.args, dims, 161_558);
+    let desc = LaunchDesc::new(image.abi, dims, 0, Mode::Pws, 1, Policy::Gto);
+    let (b, r) = on_both(cu_system::config(), &code, &image, desc, 10_000);
+    assert_eq!(
+        cu::status_name(&b.result),
+        "split_overflow",
+        "{:?}",
+        b.result
+    );
+    assert_eq!(b.result, r.result);
+    assert_eq!((b.counters.get("splits"), r.counters.get("splits")), (1, 1));
+    let cycles = b.counters.get("cycles") + 1;
+    assert_eq!(cycles, r.counters.get("cycles"));
+}
+
 /// An LDS store past the launch's 128 bytes per work-group (lane 32's `4 · lane`) ends with
 /// the behavioural GPU's `lds_fault`, `ERROR_INFO` the byte address 128, one cycle more
 /// (docs/assumptions.md#A108); within 256 bytes it finishes alike. Mutation caught: the

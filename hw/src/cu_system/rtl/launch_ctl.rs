@@ -9,7 +9,8 @@ use rust_hdl::prelude::*;
 /// information code. `status`: 0 idle (no doorbell since reset or stop), 1 busy (dividing or
 /// the compute unit busy), 2 done, 3 error (`bad` or the compute unit's fault). `cycles` counts
 /// the compute unit's busy cycles, `insts` its issues, `splits` its splits carried out (a
-/// child's copy); each restarts at the doorbell and is 0 after reset.
+/// child's copy while it runs: the copy of a split issued in the cycle a fault stops the launch
+/// is not counted, as the behavioural unit stops before it sees it); each restarts at the doorbell and is 0 after reset.
 #[derive(LogicBlock)]
 pub struct LaunchCtl {
     /// Core clock.
@@ -125,7 +126,7 @@ impl Logic for LaunchCtl {
         if self.issue[1].val() {
             self.ins.d.next = self.ins_1.val() + self.one.val();
         }
-        if self.split.val() {
+        if self.split.val() & self.cu_busy.val() {
             self.spl.d.next = self.spl.q.val() + self.one.val();
         }
         if self.doorbell.val() {
