@@ -472,6 +472,36 @@ fn split_faults_end_as_on_the_behavioural_gpu() {
     }
 }
 
+/// A split's half without lanes under VCC goes straight to the common `merge`; the other
+/// half sleeps (`s_sleep 127`: 8,128 cycles each) before it. With nine sleeps (73,152
+/// cycles) the first half waits in MERGE_WAIT past the split/merge unit's watchdog (65,535
+/// cycles) and the launch ends in `merge_watchdog`, under DWS and PWS at S = 1, with the
+/// behavioural GPU's error, PC and information, one cycle more on the RTL
+/// (docs/assumptions.md#A108); with eight (65,024 cycles) they merge in time and both end in
+/// `done` after the same cycles (about 65,040). Mutation caught: the top's watchdog bound
+/// 32,768 instead of 65,535 (the RTL's launch stops at cycle 32,786).
+#[test]
+fn a_merge_watchdog_ends_as_on_the_behavioural_gpu() {
+    for (sleeps, want) in [(9, "merge_watchdog"), (8, "done")] {
+        let code = words(&format!(
+            "v_cmp_gt_u32 vcc, 32, v0\nsplit vcc_lo, vcc_hi\ns_and_saveexec_b64 s[6:7], vcc\n\
+             s_cbranch_execz join\n{}join:\ns_mov_b64 exec, s[6:7]\nmerge\ns_endpgm\n",
+            "s_sleep 127\n".repeat(sleeps)
+        ));
+        let dims = Dims { grid: 64, wg: 64 };
+        let image = Image::build(&[], dims, 1);
+        for (mode, s) in [(Mode::Dws, 1), (Mode::Pws, 1)] {
+            let desc = LaunchDesc::new(image.abi, dims, 0, mode, s, Policy::Gto);
+            let (b, r) = on_both(cu_system::config(), &code, &image, desc, 200_000);
+            assert_eq!(cu::status_name(&b.result), want, "{mode:?}: {:?}", b.result);
+            assert_eq!(b.result, r.result, "{want} {mode:?}");
+            let cycles = b.counters.get("cycles") + u64::from(b.result.is_err());
+            assert_eq!(cycles, r.counters.get("cycles"), "{want} {mode:?}");
+            assert!(cycles > 65_000, "{want} {mode:?}: {cycles} cycles");
+        }
+    }
+}
+
 /// The generator's seed 161558 at two wavefronts under PWS at S = 1 (GTO) through the driver:
 /// a child's `split_overflow` stops the launch in the cycle the other wavefront's split issues,
 /// whose copy comes after the compute unit's `busy` fell. The system's `splits` counter counts

@@ -4,6 +4,7 @@
 //! wavefront, PC), the launch's cycles, its end and the data memory after it must be equal.
 
 use crate::common::{random_kernel, INTEGER_KERNELS, SPLIT_MODES};
+use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
 use rtgpu_hw::cu::Mode;
@@ -341,7 +342,8 @@ fn pws_kernels_issue_as_the_behavioural_unit() {
 /// Every integer kernel of `firmware/kernels/` at its own launch (its `@grid` and `@wg`, its
 /// buffers from seed 1) under no-split, DWS at S = 1 and 3 and PWS at S = 1, 2 and 3, GTO and
 /// LRR, on the top's Verilator build: every issue (cycle, unit, wavefront, PC), the cycles,
-/// the splits and the memory equal the behavioural unit's (72 runs). A kernel below its
+/// the splits and the memory equal the behavioural unit's, and the memory the reference
+/// interpreter's (72 runs). A kernel below its
 /// `@min-s` under PWS (`fig5_nested` at S = 1) ends in a fault on both; every other run
 /// stores. PWS at S = 2 carries out more splits than at S = 1 (`fig5_nested` runs to its end)
 /// and issues on unit 2, never on unit 3; at S = 1 only units 0 and 1 issue.
@@ -352,6 +354,12 @@ fn every_kernel_issues_as_the_behavioural_unit_in_every_mode() {
     for kernel in INTEGER_KERNELS {
         let meta = KernelMeta::parse(&source(kernel)).unwrap();
         let Dims { grid, wg } = meta.dims;
+        let want = {
+            let (code, mut mem, l) = with_memory(kernel, grid, wg, Policy::Gto);
+            let (dims, cfg) = (meta.dims, InterpConfig::default());
+            interp::run(&code, 0, dims, meta.lds, l.kernarg, &mut mem, &cfg).unwrap();
+            mem
+        };
         for (mode, s) in SPLIT_MODES {
             for policy in [Policy::Gto, Policy::Lrr] {
                 let (code, mem, l) = with_memory_in((mode, s), kernel, grid, wg, policy);
@@ -365,6 +373,8 @@ fn every_kernel_issues_as_the_behavioural_unit_in_every_mode() {
                 let faults = mode == Mode::Pws && s < meta.min_s;
                 assert_eq!(b.fault.is_some(), faults, "{at}: {:?}", b.fault);
                 assert!(faults || b.mem != mem, "{at}: the kernel stores");
+                let interpreted = faults || r.mem[..want.len()] == want[..];
+                assert!(interpreted, "{at}: the memory is not the interpreter's");
                 if mode == Mode::Pws {
                     pws_splits[s as usize] += b.splits;
                     pws_units[s as usize] |= b.issues.iter().fold(0, |m, e| m | 1 << e.unit);

@@ -254,6 +254,8 @@ macro_rules! compute_unit_top {
             /// The unit the cycle's issue visits first (the behavioural order, turned every cycle
             /// over PWS's S + 1 units).
             rot: DFF<Bits<2>>,
+            /// The launch runs PWS (splitting on, not DWS).
+            pws: Signal<Local, Bit>,
             /// The last unit of the order: S under PWS, else 0.
             rlast: Signal<Local, Bits<2>>,
             /// It stopped on an error.
@@ -514,6 +516,7 @@ macro_rules! compute_unit_top {
                     fnum: Default::default(),
                     running: Default::default(),
                     rot: Default::default(),
+                    pws: Default::default(),
                     rlast: Default::default(),
                     failed: Default::default(),
                     fpc: Default::default(),
@@ -1358,8 +1361,9 @@ macro_rules! compute_unit_top {
                 self.running.d.next = self.running.q.val();
                 // (The order turns over PWS's S + 1 units; otherwise unit 0 alone issues and
                 // the order stays.)
+                self.pws.next = self.split_on.val() & !self.dws.val();
                 self.rlast.next = self.kpos[0].val();
-                if self.split_on.val() & !self.dws.val() {
+                if self.pws.val() {
                     self.rlast.next = self.s.val().get_bits::<2>(0);
                 }
                 self.rot.d.next = (self.rot.q.val() + self.kpos[1].val()) & self.umask.val();
@@ -1428,7 +1432,7 @@ macro_rules! compute_unit_top {
                     self.failed.d.next = false;
                     // (The behavioural launch's first cycle visits unit 1 first under PWS.)
                     self.rot.d.next = self.kpos[0].val();
-                    if self.split_on.val() & !self.dws.val() {
+                    if self.pws.val() {
                         self.rot.d.next = self.kpos[1].val();
                     }
                 }
