@@ -39,8 +39,9 @@
 //! simulated system), `CODE_SIZE`, `MEM_SIZE`, every launch register as a register, `WF_SEL`,
 //! and `WG_FIRST`, `WG_COUNT`, `CU_MASK` (kept beside the register map by
 //! [`rtl::sub_kernel::SubKernelRegs`], with its timing and busy refusal). Counter 0 (`cycles`:
-//! the launch's cycles, as the behavioural unit counts them), counter 1 (`instructions`:
-//! instructions issued) and the `splits` counter (a split's child copied) count.
+//! the launch's cycles, as the behavioural unit counts them, one more for a launch that
+//! faults), counter 1 (`instructions`: instructions issued) and the `splits` counter (a
+//! split's child copied while the unit is busy) count.
 //!
 //! # Registers: not (yet) as the behavioural GPU
 //!

@@ -10,7 +10,8 @@ use rust_hdl::prelude::*;
 /// the compute unit busy), 2 done, 3 error (`bad` or the compute unit's fault). `cycles` counts
 /// the compute unit's busy cycles, `insts` its issues, `splits` its splits carried out (a
 /// child's copy while it runs: the copy of a split issued in the cycle a fault stops the launch
-/// is not counted, as the behavioural unit stops before it sees it); each restarts at the doorbell and is 0 after reset.
+/// is not counted, as the behavioural unit stops before it sees it); each restarts at the
+/// doorbell and is 0 after reset.
 #[derive(LogicBlock)]
 pub struct LaunchCtl {
     /// Core clock.
