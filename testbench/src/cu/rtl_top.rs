@@ -238,9 +238,7 @@ fn drive<T: TopIo>(
                 |u| u.drive_responses(&responses),
                 |u| {
                     let status = u.status();
-                    // (A copy in the RTL's fault cycle, after the launch stopped, is the split
-                    // of the behavioural unit's last cycle, which it never counts.)
-                    run.splits += u64::from(u.copies() & status.busy);
+                    run.splits += u64::from(u.copies());
                     u.observe(l, cycle, &mut slots, &mut run.issues);
                     port.clock(&u.requests());
                     status

@@ -87,6 +87,12 @@ pub const SPLIT_MODES: [(rtgpu_hw::cu::Mode, u32); 6] = {
     ]
 };
 
+/// The three warp-scheduling policies, in the order the tests turn them over.
+pub const POLICIES: [rtgpu_hw::sched::model::Policy; 3] = {
+    use rtgpu_hw::sched::model::Policy;
+    [Policy::Lrr, Policy::Rr, Policy::Gto]
+};
+
 /// `seed`'s kernel of the compute-unit generator, sized for the top's code memory (shorter
 /// sequences, two levels of ifs): its text and code, `None` if it is still too long.
 pub fn random_kernel(seed: u64) -> Option<(String, Vec<u32>)> {

@@ -1,6 +1,7 @@
 //! The PWS WCET analysis against the simulator: the analytical bound holds for
 //! every kernel, mode, S, input and random divergent kernel; Table 3's shape on the model.
 
+use crate::common::SPLIT_MODES;
 use proptest::prelude::*;
 use rtgpu_firmware::gen_kernel::{divergent_kernel, GenOptions};
 use rtgpu_firmware::isa::assemble;
@@ -61,8 +62,6 @@ fn check(c: &WcetCase, what: &str) -> (Analysis, u64) {
     (a, o.cycles)
 }
 
-const MODES: [(Mode, u32); 6] = crate::common::SPLIT_MODES;
-
 #[test]
 fn wcet_bound_holds_for_every_kernel_mode_and_grid() {
     for path in kernels_in(&kernel_dir()).unwrap() {
@@ -73,7 +72,7 @@ fn wcet_bound_holds_for_every_kernel_mode_and_grid() {
                 grid: meta.dims.grid * scale,
                 ..meta.dims
             };
-            for (mode, s) in MODES {
+            for (mode, s) in SPLIT_MODES {
                 for policy in [Policy::Gto, Policy::Lrr] {
                     let mut c = case(&k, dims, mode, s);
                     c.policy = policy;
@@ -90,7 +89,10 @@ fn wcet_bound_holds_with_every_if_marked_and_with_reprovisioning() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware/kernels/synthetic.s");
     let k = load_kernel(&path).unwrap();
     let meta = k.1.clone();
-    for (mode, s) in MODES.into_iter().chain([(Mode::Pws, 7), (Mode::Dws, 7)]) {
+    for (mode, s) in SPLIT_MODES
+        .into_iter()
+        .chain([(Mode::Pws, 7), (Mode::Dws, 7)])
+    {
         let mut c = case(&k, meta.dims, mode, s);
         c.marks = if mode == Mode::Pws {
             Marks::Shallowest(s as usize)
@@ -225,13 +227,13 @@ proptest! {
     fn wcet_bound_holds_for_random_divergent_kernels(
         seed in 0u64..1_000_000,
         input in 0u64..1000,
-        m in 0usize..MODES.len(),
+        m in 0usize..SPLIT_MODES.len(),
         groups in 1u32..12,
         lrr in any::<bool>(),
     ) {
         let k = random_kernel(seed);
         let meta = k.1.clone();
-        let (mode, s) = MODES[m];
+        let (mode, s) = SPLIT_MODES[m];
         let s = if mode == Mode::Pws { s.max(meta.min_s) } else { s };
         let dims = Dims { grid: 64 * groups, wg: 64 };
         let mut c = case(&k, dims, mode, s);
@@ -245,7 +247,7 @@ proptest! {
     #[test]
     fn wcet_bound_holds_for_random_configurations(
         seed in 0u64..1_000_000,
-        m in 0usize..MODES.len(),
+        m in 0usize..SPLIT_MODES.len(),
         lat in proptest::collection::vec(1u32..16, 8),
         flat in 1u32..300,
         n_simd in 1usize..=8,
@@ -254,7 +256,7 @@ proptest! {
         groups in 1u32..10,
     ) {
         let k = random_kernel(seed);
-        let (mode, s) = MODES[m];
+        let (mode, s) = SPLIT_MODES[m];
         let dims = Dims { grid: 64 * waves * groups, wg: 64 * waves };
         let mut c = case(&k, dims, mode, s);
         let l = &mut c.cfg.lat;
@@ -271,7 +273,7 @@ proptest! {
     fn wcet_bound_holds_over_inputs(
         input in 0u64..10_000,
         k in 0usize..6,
-        m in 0usize..MODES.len(),
+        m in 0usize..SPLIT_MODES.len(),
         n in 0u32..5,
         d in 0u32..4,
     ) {
@@ -279,7 +281,7 @@ proptest! {
         let path = &kernels[k % kernels.len()];
         let k = load_kernel(path).unwrap();
         let meta = k.1.clone();
-        let (mode, s) = MODES[m];
+        let (mode, s) = SPLIT_MODES[m];
         let mut c = case(&k, meta.dims, mode, s);
         c.seed = input;
         if path.ends_with("synthetic.s") {

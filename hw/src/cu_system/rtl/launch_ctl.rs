@@ -8,9 +8,9 @@ use rust_hdl::prelude::*;
 /// 0 raises `launch` for one cycle, any other value ends the launch in `bad_launch` with that
 /// information code. `status`: 0 idle (no doorbell since reset or stop), 1 busy (dividing or
 /// the compute unit busy), 2 done, 3 error (`bad` or the compute unit's fault). `cycles` counts
-/// the compute unit's busy cycles, `insts` its issues, `splits` its splits carried out (a
-/// child's copy while it runs: the copy of a split issued in the cycle a fault stops the launch
-/// is not counted, as the behavioural unit stops before it sees it); each restarts at the
+/// the compute unit's busy cycles, `insts` its issues, `splits` its splits carried out (the
+/// compute unit's `copy` probe, which shows a child's copy only while the unit runs); each
+/// restarts at the
 /// doorbell and is 0 after reset.
 #[derive(LogicBlock)]
 pub struct LaunchCtl {
@@ -30,7 +30,7 @@ pub struct LaunchCtl {
     pub cu_fault: Signal<In, Bit>,
     /// The compute unit's issue unit `u` issues an instruction this cycle.
     pub issue: [Signal<In, Bit>; 2],
-    /// The compute unit copies a split's parent into its child this cycle.
+    /// The compute unit copies a split's parent into its child this cycle, while it runs.
     pub split: Signal<In, Bit>,
     /// Start the divider.
     pub div_start: Signal<Out, Bit>,
@@ -127,7 +127,7 @@ impl Logic for LaunchCtl {
         if self.issue[1].val() {
             self.ins.d.next = self.ins_1.val() + self.one.val();
         }
-        if self.split.val() & self.cu_busy.val() {
+        if self.split.val() {
             self.spl.d.next = self.spl.q.val() + self.one.val();
         }
         if self.doorbell.val() {

@@ -207,7 +207,9 @@ macro_rules! compute_unit_top {
             pub send_wg: Signal<Out, Bits<32>>,
             /// Probe: its wave index in the work-group.
             pub send_wave: Signal<Out, Bits<8>>,
-            /// Probe: a split's child is copied from context `copy_from` into `copy_to` this cycle.
+            /// Probe: a split's child is copied from context `copy_from` into `copy_to` this cycle
+            /// while a launch runs (a copy in the cycle an error stops the launch, after `busy`
+            /// fell, is carried out but not shown: the behavioural unit stops before it).
             pub copy: Signal<Out, Bit>,
             /// Probe: the parent's context (`k`).
             pub copy_from: Signal<Out, Bits<6>>,
@@ -747,7 +749,7 @@ macro_rules! compute_unit_top {
                 self.tags.copy.next = self.group.copy_valid.val();
                 self.tags.copy_from.next = bit_cast::<8, 7>(self.group.copy_from.val());
                 self.tags.copy_to.next = bit_cast::<8, 7>(self.group.copy_to.val());
-                self.copy.next = self.group.copy_valid.val();
+                self.copy.next = self.group.copy_valid.val() & self.running.q.val();
                 self.copy_from.next = self.group.copy_from.val().get_bits::<6>(0);
                 self.copy_to.next = self.group.copy_to.val().get_bits::<6>(0);
 
