@@ -2,7 +2,8 @@
 //! ([`crate::gpu::regmap::RegMap`]) in front of the compute unit's RTL top
 //! in its two-unit instance ([`crate::cu_top::ComputeUnitTop2`]: PWS at S = 1, about three
 //! and a half times the four-unit top's speed under Verilator), with a data RAM behind the
-//! `MEM_DATA` window. The
+//! `MEM_DATA` window; [`CuSystem4`] is the same system on the four-unit top
+//! ([`crate::cu_top::ComputeUnitTop`]: PWS at S = 1, 2 and 3 too). The
 //! firmware driver runs a kernel on it by register accesses, as it does on the behavioural
 //! GPU ([`crate::gpu::Gpu`]); the testbench's `RtlBus` carries them over the Verilator engine.
 //! The data memory is the fixed-latency memory [`crate::fixed_mem::FixedMemory`] at the
@@ -18,7 +19,7 @@
 //! The behavioural [`crate::gpu::Gpu`] with one compute unit of [`config`] (one SIMD of
 //! [`crate::cu_top::CONTEXTS`] contexts, the default latencies, code and data memories of
 //! the system's sizes), restricted to what the top executes ([`crate::cu_top::supported()`], no-split,
-//! DWS with any S, or PWS with S = 1, rtgpu's simple ABI).
+//! DWS with any S, or PWS with S = 1 (S = 1..=3 on [`CuSystem4`]), rtgpu's simple ABI).
 //!
 //! # Ports
 //!
@@ -29,7 +30,7 @@
 //! | `rd`, `wr`, `addr`, `wdata` | in | 1, 1, 32, 32 | the register bus access, registered at the edge that ends its cycle (the input stage); the register map sees it in the next cycle |
 //! | `ack`, `err`, `err_code`, `rdata` | out | 1, 1, 2, 32 | its response, two cycles after the access |
 //! | `status` | out | 2 | probe: `STATUS` |
-//! | `issue_valid`, `issue_pc` | out | 1, 32 | probes: the compute unit issues, at this PC |
+//! | `issue_valid`, `issue_pc` | out | 1, 32 (each of 2 on `CuSystem`, 4 on `CuSystem4`) | probes: the compute unit's issue unit `u` issues, at this PC |
 //!
 //! # Registers: as the behavioural GPU
 //!
@@ -56,7 +57,7 @@
 //!   busy a cycle later (the input stage) and stays busy 33 cycles longer
 //!   (docs/assumptions.md#A106).
 //! - Settings the top does not have end in `bad_launch` with information code 10 instead of
-//!   running: PWS with S other than 1, any `FEATURES` bit other than reordering (which is
+//!   running: PWS with S above the top's SpSIMDs (1, or 3 on [`CuSystem4`]), any `FEATURES` bit other than reordering (which is
 //!   code 7: the system has no memory hierarchy), the HSA ABI. A sub-kernel other than the
 //!   whole launch on compute unit 0 is code 9 (docs/assumptions.md#A107). `LDS`, `IDU_CLUSTER`,
 //!   `TRACE_ADDR` and `USER_DATA` are checked or kept but unused.
@@ -76,7 +77,7 @@
 
 pub mod rtl;
 
-pub use rtl::system::CuSystem;
+pub use rtl::system::{CuSystem, CuSystem4};
 
 use crate::cu::{CuConfig, Latencies};
 use crate::cu_top::{CODE_WORDS, CONTEXTS};
@@ -92,6 +93,9 @@ pub const SYNTH_MEM_ADDR_BITS: usize = 4;
 
 /// The simulated system.
 pub type CuSystemSim = CuSystem<MEM_ADDR_BITS>;
+
+/// The simulated system on the four-unit top (PWS at S = 2 and 3).
+pub type CuSystem4Sim = CuSystem4<MEM_ADDR_BITS>;
 
 /// Bytes of the instruction memory (the top's [`CODE_WORDS`]).
 pub const CODE_BYTES: u32 = 4 * CODE_WORDS as u32;

@@ -88,7 +88,7 @@ fn rows(kernel: &str, grid: u32, l: &RtlLaunch) -> Result<[CuRtlRow; 2], String>
     let mut drv = Driver::new(Gpu::new(l.cfg)?).map_err(|e| e.to_string())?;
     let behavioural = timed(&mut drv, l)?;
     let rtl = on_rtl_stack(|| {
-        let bus = rtl_run::system_bus()?;
+        let bus = rtl_run::system_bus::<rtgpu_hw::cu_system::CuSystemSim>()?;
         timed(&mut Driver::new(bus).map_err(|e| e.to_string())?, l)
     })?;
     if behavioural.0 != rtl.0 {

@@ -9,50 +9,101 @@
 
 use crate::sim::clock::Period;
 use crate::sim::harness::{Harness, HarnessError};
-use crate::sim::vl::{Engine, VlOptions};
+use crate::sim::vl::{Engine, VlOptions, VlPorts};
 use crate::tb::TB_PERIOD_PS;
 use rtgpu_firmware::driver::Bus;
-use rtgpu_hw::cu_system::{CuSystem, MEM_ADDR_BITS};
+use rtgpu_hw::cu_system::{CuSystem, CuSystem4, CuSystemSim};
 use rtgpu_hw::gpu::regmap::bus_error;
 use rtgpu_hw::gpu::regs::BusError;
 use rust_hdl::core::prelude::*;
 
 /// An access on the bus: a write of the value, or a read.
 #[derive(Clone, Copy, Debug)]
-enum Access {
+pub enum Access {
+    /// A read at the address.
     Read(u32),
+    /// A write of the value (second) at the address (first).
     Write(u32, u32),
 }
 
 /// The response the system gave in a cycle (`None`: no `ack`).
-type Response = Option<Result<u32, BusError>>;
+pub type Response = Option<Result<u32, BusError>>;
 
 /// The cycles from an access to its response: the system's input stage registers the access,
 /// the register map answers it the cycle after.
 pub const RESPONSE_LATENCY: usize = 2;
 
-/// The RTL system (its data RAM `2^A` dwords) on the driver's bus. Built and used on one
-/// thread with [`crate::sim::twin::RTL_STACK`] of stack (the block is large).
-pub struct RtlBus<const A: usize = MEM_ADDR_BITS> {
-    h: Harness<CuSystem<A>>,
+/// An RTL system the driver's bus reaches: its clock, its bus inputs and its response.
+pub trait SystemPorts: Block + VlPorts + Default {
+    /// The harness's root name (the Verilator build's name).
+    const ROOT: &'static str;
+    /// The clock input.
+    fn clock_pin(&mut self) -> &mut Signal<In, Clock>;
+    /// Drives `reset` and one access (`rd`, `wr`, `addr`, `wdata`) for the cycle.
+    fn drive(&mut self, reset: bool, access: Option<Access>);
+    /// The response of the cycle (`None`: no `ack`).
+    fn response(&self) -> Response;
+}
+
+/// [`SystemPorts`] of the RTL systems (the same ports on every top).
+macro_rules! system_ports {
+    ($($ty:ident $root:literal),+) => {$(
+        impl<const A: usize> SystemPorts for $ty<A> {
+            const ROOT: &'static str = $root;
+
+            fn clock_pin(&mut self) -> &mut Signal<In, Clock> {
+                &mut self.clock
+            }
+
+            fn drive(&mut self, reset: bool, access: Option<Access>) {
+                let (rd, wr, a, v) = match access {
+                    None => (false, false, 0, 0),
+                    Some(Access::Read(a)) => (true, false, a, 0),
+                    Some(Access::Write(a, v)) => (false, true, a, v),
+                };
+                self.reset.next = reset;
+                self.rd.next = rd;
+                self.wr.next = wr;
+                self.addr.next = u64::from(a).to_bits();
+                self.wdata.next = u64::from(v).to_bits();
+            }
+
+            fn response(&self) -> Response {
+                let code = self.err_code.val().index() as u8;
+                let word = self.rdata.val().index() as u32;
+                self.ack
+                    .val()
+                    .then_some(if self.err.val() { Err(bus_error(code)) } else { Ok(word) })
+            }
+        }
+    )+};
+}
+
+system_ports!(CuSystem "cu_system", CuSystem4 "cu_system4");
+
+/// An RTL system (by default the simulated two-unit one, [`CuSystemSim`]) on the driver's
+/// bus. Built and used on one thread with [`crate::sim::twin::RTL_STACK`] of stack (the block
+/// is large).
+pub struct RtlBus<S: SystemPorts = CuSystemSim> {
+    h: Harness<S>,
     cycles: u64,
     failure: Option<String>,
 }
 
-impl<const A: usize> RtlBus<A> {
+impl<S: SystemPorts> RtlBus<S> {
     /// Verilates the system (cached under `target/verilator/`) and resets it.
     pub fn new(opts: &VlOptions) -> Result<Self, String> {
         let err = |e: HarnessError| e.to_string();
-        let sys = CuSystem::<A>::default();
-        let mut h = Harness::with_engine(sys, "cu_system", Engine::Verilator, opts).map_err(err)?;
-        h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| &mut u.clock)
+        let mut h =
+            Harness::with_engine(S::default(), S::ROOT, Engine::Verilator, opts).map_err(err)?;
+        h.add_clock("clock", Period::ps(TB_PERIOD_PS)?, |u| u.clock_pin())
             .map_err(err)?;
         Self::from_harness(h)
     }
 
     /// The system in harness `h` (its clock added; either engine), reset for one cycle.
-    pub fn from_harness(mut h: Harness<CuSystem<A>>) -> Result<Self, String> {
-        h.cycle(|u| u.reset.next = true, |_| ())
+    pub fn from_harness(mut h: Harness<S>) -> Result<Self, String> {
+        h.cycle(|u| u.drive(true, None), |_| ())
             .map_err(|e| e.to_string())?;
         let mut bus = RtlBus {
             h,
@@ -64,7 +115,7 @@ impl<const A: usize> RtlBus<A> {
     }
 
     /// The harness back (to finish its waveform).
-    pub fn into_harness(self) -> Harness<CuSystem<A>> {
+    pub fn into_harness(self) -> Harness<S> {
         self.h
     }
 
@@ -84,29 +135,7 @@ impl<const A: usize> RtlBus<A> {
         if self.failure.is_some() {
             return Some(Err(BusError::Unmapped));
         }
-        let seen = self.h.cycle(
-            |u| {
-                let (rd, wr, a, v) = match access {
-                    None => (false, false, 0, 0),
-                    Some(Access::Read(a)) => (true, false, a, 0),
-                    Some(Access::Write(a, v)) => (false, true, a, v),
-                };
-                u.reset.next = false;
-                u.rd.next = rd;
-                u.wr.next = wr;
-                u.addr.next = u64::from(a).to_bits();
-                u.wdata.next = u64::from(v).to_bits();
-            },
-            |u| {
-                let code = u.err_code.val().index() as u8;
-                let word = u.rdata.val().index() as u32;
-                u.ack.val().then_some(if u.err.val() {
-                    Err(bus_error(code))
-                } else {
-                    Ok(word)
-                })
-            },
-        );
+        let seen = self.h.cycle(|u| u.drive(false, access), |u| u.response());
         self.cycles += 1;
         match seen {
             Ok(r) => r,
@@ -147,7 +176,7 @@ impl<const A: usize> RtlBus<A> {
     }
 }
 
-impl<const A: usize> Bus for RtlBus<A> {
+impl<S: SystemPorts> Bus for RtlBus<S> {
     fn read(&mut self, a: u32) -> Result<u32, BusError> {
         let mut w = 0;
         self.burst(1, |_| Access::Read(a), |_, v| w = v)?;

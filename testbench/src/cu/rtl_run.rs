@@ -1,12 +1,15 @@
 //! `rtgpu run KERNEL --top rtl`: the kernel through the firmware driver onto the RTL system
-//! ([`rtgpu_hw::cu_system::CuSystem`]) over [`RtlBus`], with the report of a behavioural run.
+//! over [`RtlBus`], with the report of a behavioural run. The system is the two-unit one
+//! ([`rtgpu_hw::cu_system::CuSystem`]: no split, DWS at any S, PWS at S = 1), or for PWS at
+//! S = 2 and 3 the four-unit one ([`rtgpu_hw::cu_system::CuSystem4`], about a third of the
+//! speed), each Verilated once and cached.
 //!
-//! Before anything is built the run refuses what the RTL does not have: switches (PWS, DWS
-//! with S other than 1, a configuration other than the system's, reordering, the IDU, the memory
+//! Before anything is built the run refuses what the RTL does not have: switches (PWS with S
+//! above 3, a configuration other than the system's, reordering, the IDU, the memory
 //! hierarchy, Sim-D, `--rtl`, `--vcd`, `--vulnerability`, an HSA kernel; exit 2) and
 //! instructions of units the top does not execute ([`UnsupportedInRtl`], exit 1).
 
-use super::rtl_bus::RtlBus;
+use super::rtl_bus::{RtlBus, SystemPorts};
 use super::run::{check_launch, load_config, report, Kernel, RunOpts, RunReport, Speed};
 use crate::sim::twin::on_rtl_stack;
 use crate::sim::vl::VlOptions;
@@ -15,7 +18,7 @@ use rtgpu_firmware::isa::decode;
 use rtgpu_firmware::launch::{Dims, Image};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::cu_system;
-use rtgpu_hw::cu_system::first_unsupported;
+use rtgpu_hw::cu_system::{first_unsupported, CuSystem4Sim, CuSystemSim};
 use rtgpu_hw::cu_top::LDS_PART_WORDS;
 use rtgpu_hw::simd::Exec;
 use serde::Serialize;
@@ -74,8 +77,8 @@ fn usage(m: impl Into<String>) -> RtlRefusal {
 pub fn refused_switch(o: &RunOpts) -> Option<String> {
     let switches = [
         (
-            o.mode == Mode::Pws && o.s != 1,
-            "--mode pws with --s other than 1 (it runs nosplit, dws with any --s, pws with --s 1)",
+            o.mode == Mode::Pws && o.s > PWS_S_MAX,
+            "--mode pws with --s above 3 (its compute unit has three SpSIMDs)",
         ),
         (o.reorder, "--reorder"),
         (o.idu != "off", "--idu"),
@@ -139,9 +142,33 @@ fn check_code(kernel: &str, code: &[u32]) -> Result<(), RtlRefusal> {
     })))
 }
 
-/// Runs `code` with `image` and launch `desc` through the driver on a fresh RTL system, at
-/// most `timeout` cycles: the outcome and the wall-clock seconds of the driver session.
+/// The largest S the RTL systems run under PWS: the four-unit top's SpSIMDs.
+pub const PWS_S_MAX: u32 = 3;
+
+/// The launch needs the four-unit system ([`CuSystem4Sim`]): PWS at S = 2 or 3, which the
+/// two-unit system's one SpSIMD does not run.
+pub fn needs_four_units(desc: &LaunchDesc) -> bool {
+    desc.mode == Mode::Pws && desc.s > 1
+}
+
+/// Runs `code` with `image` and launch `desc` through the driver on a fresh RTL system (the
+/// two-unit one, or the four-unit one when [`needs_four_units`]), at most `timeout` cycles:
+/// the outcome and the wall-clock seconds of the driver session.
 pub fn run_code(
+    code: &[u32],
+    image: &Image,
+    desc: LaunchDesc,
+    timeout: u64,
+) -> Result<(Outcome, f64), String> {
+    match needs_four_units(&desc) {
+        false => run_code_on::<CuSystemSim>(code, image, desc, timeout),
+        true => run_code_on::<CuSystem4Sim>(code, image, desc, timeout),
+    }
+}
+
+/// [`run_code`] on the RTL system `S`, whatever the launch (the system's launch check
+/// refuses what its top does not run).
+pub fn run_code_on<S: SystemPorts>(
     code: &[u32],
     image: &Image,
     desc: LaunchDesc,
@@ -149,7 +176,7 @@ pub fn run_code(
 ) -> Result<(Outcome, f64), String> {
     let (code, image) = (code.to_vec(), image.clone());
     on_rtl_stack(move || {
-        let bus = system_bus()?;
+        let bus = system_bus::<S>()?;
         let t0 = std::time::Instant::now();
         let mut drv = Driver::new(bus).map_err(|e| e.to_string())?;
         let out = driver::run(&mut drv, &code, &image, desc, timeout).map_err(|e| e.to_string());
@@ -160,10 +187,10 @@ pub fn run_code(
     })
 }
 
-/// The RTL system on the Verilator engine, reset: a quick build (the system's Verilog is
+/// The RTL system `S` on the Verilator engine, reset: a quick build (the system's Verilog is
 /// large: the compute unit's top with its VGPR file and VALU), built once and cached. Call it
 /// on a thread with the RTL's stack ([`on_rtl_stack`]).
-pub fn system_bus() -> Result<RtlBus, String> {
+pub fn system_bus<S: SystemPorts>() -> Result<RtlBus<S>, String> {
     RtlBus::new(&VlOptions {
         quick: true,
         ..VlOptions::default()

@@ -9,7 +9,7 @@ use rtgpu_firmware::driver::{self, Bus, Driver, LaunchDesc, Outcome};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image};
 use rtgpu_hw::cu::{CuConfig, Mode};
-use rtgpu_hw::cu_system::{self, CODE_BYTES, MEM_BYTES};
+use rtgpu_hw::cu_system::{self, CuSystem4Sim, CuSystemSim, CODE_BYTES, MEM_BYTES};
 use rtgpu_hw::gpu::regs::addr;
 use rtgpu_hw::gpu::Gpu;
 use rtgpu_hw::sched::model::Policy;
@@ -248,10 +248,10 @@ fn split_kernels_run_as_on_the_behavioural_gpu() {
 }
 
 /// Every integer kernel of `firmware/kernels/` at its own launch, under DWS at S = 1 and 3 and
-/// PWS at S = 1, under GTO and LRR, through the driver on the RTL system: the behavioural GPU's
-/// status, cycles, instruction count, splits and buffers (`fig5_nested` under PWS at S = 1,
-/// below its `@min-s` of 2, ends in `split_overflow` on both, one cycle later on the RTL:
-/// docs/assumptions.md#A108). At their own launches (four wavefronts on the four contexts)
+/// PWS at S = 1 and 3 (the four-unit system), under GTO and LRR, through the driver on the RTL
+/// system: the behavioural GPU's status, cycles, instruction count, splits and buffers
+/// (`fig5_nested` under PWS at S = 1, below its `@min-s` of 2, ends in `split_overflow` on
+/// both, one cycle later on the RTL: docs/assumptions.md#A108). At their own launches (four wavefronts on the four contexts)
 /// DWS' splits find no free context and serialize at any S, PWS' take the SpSIMD
 /// (`fig2_divergent`, `synthetic`); the S = 3 difference at one wavefront is
 /// [`split_kernels_run_as_on_the_behavioural_gpu`]'s.
@@ -260,7 +260,7 @@ fn every_kernel_runs_as_on_the_behavioural_gpu_when_splitting() {
     let mut pws_splits = 0;
     for kernel in crate::common::INTEGER_KERNELS {
         let path = format!("firmware/kernels/{kernel}.s");
-        for (mode, s) in [("dws", "1"), ("dws", "3"), ("pws", "1")] {
+        for (mode, s) in [("dws", "1"), ("dws", "3"), ("pws", "1"), ("pws", "3")] {
             for sched in ["gto", "lrr"] {
                 let args = ["--sched", sched, "--mode", mode, "--s", s];
                 let at = format!("{kernel} {mode} S={s} {sched}");
@@ -268,8 +268,8 @@ fn every_kernel_runs_as_on_the_behavioural_gpu_when_splitting() {
                 assert_eq!(b.result, r.result, "{at}");
                 if b.result.is_err() {
                     assert_eq!(
-                        (kernel, mode),
-                        ("fig5_nested", "pws"),
+                        (kernel, mode, s),
+                        ("fig5_nested", "pws", "1"),
                         "{at}: {:?}",
                         b.result
                     );
@@ -280,13 +280,13 @@ fn every_kernel_runs_as_on_the_behavioural_gpu_when_splitting() {
                     assert_eq!(b.counters.get(name), r.counters.get(name), "{at}: {name}");
                 }
                 assert_eq!(first_differing_word(&b.buffers, &r.buffers), None, "{at}");
-                if mode == "pws" {
+                if (mode, s) == ("pws", "3") {
                     pws_splits += b.counters.get("splits");
                 }
             }
         }
     }
-    assert!(pws_splits > 0, "PWS: no split");
+    assert!(pws_splits > 0, "PWS at S = 3: no split");
 }
 
 /// [`runs_alike`] with `args` after the kernel: the behavioural outcome.
@@ -408,27 +408,39 @@ fn faults_end_as_on_the_behavioural_gpu() {
     }
 }
 
-/// The launch check of the RTL system (a launch written by the driver, not refused by the
-/// command line): PWS at S = 2 is a setting the top does not have, `bad_launch` with
-/// `ERROR_INFO` 10, while DWS at S = 7 (more than the four contexts can hold) runs as on the
-/// behavioural GPU (the same result, cycles and splits). Mutation caught: the check's S = 1 test applied
-/// to DWS again.
+/// The launch checks of the RTL systems (a launch written by the driver, not refused by the
+/// command line): PWS above the top's SpSIMDs is a setting the system does not have,
+/// `bad_launch` with `ERROR_INFO` 10 (S = 2 on the two-unit system, S = 4 on the four-unit
+/// one), while the four-unit system runs a split at S = 2 and 3, and DWS at S = 7 (more than
+/// the four contexts can hold) runs, as on the behavioural GPU (the same result, cycles and
+/// splits). Mutations caught: the check's S test applied to DWS again; the four-unit system's
+/// check at S = 1 (its runs refused).
 #[test]
-fn the_launch_check_takes_dws_at_any_s_and_pws_at_s_1() {
+fn the_launch_check_takes_dws_at_any_s_and_pws_up_to_the_tops_spsimds() {
     let code = words("v_cmp_gt_u32 vcc, 32, v0\nsplit vcc_lo, vcc_hi\nmerge\ns_endpgm\n");
-    let (_, r) = both_in((Mode::Pws, 2), &code, (64, 64), 0);
-    let name = cu::status_name(&r.result);
-    match &r.result {
-        Err(driver::DriverError::Hardware { info, .. }) => {
-            assert_eq!((name.as_str(), *info), ("bad_launch", 10))
+    let dims = Dims { grid: 64, wg: 64 };
+    let image = Image::build(&[], dims, 1);
+    let desc = |mode, s| LaunchDesc::new(image.abi, dims, 0, mode, s, Policy::Gto);
+    let two = rtl_run::run_code_on::<CuSystemSim>(&code, &image, desc(Mode::Pws, 2), 10_000);
+    let four = rtl_run::run_code_on::<CuSystem4Sim>(&code, &image, desc(Mode::Pws, 4), 10_000);
+    for (r, at) in [(two, "two units, S = 2"), (four, "four units, S = 4")] {
+        let r = r.unwrap().0.result;
+        match &r {
+            Err(driver::DriverError::Hardware { info, .. }) => {
+                assert_eq!((cu::status_name(&r).as_str(), *info), ("bad_launch", 10))
+            }
+            other => panic!("PWS {at}: {other:?}"),
         }
-        other => panic!("PWS S = 2: {other:?}"),
     }
-    let (b, r) = both_in((Mode::Dws, 7), &code, (64, 64), 0);
-    assert!(b.result.is_ok(), "{:?}", b.result);
-    assert_eq!(b.result, r.result);
-    assert_eq!(b.counters.get("cycles"), r.counters.get("cycles"));
-    assert_eq!(b.counters.get("splits"), r.counters.get("splits"));
+    for (mode, s) in [(Mode::Pws, 2), (Mode::Pws, 3), (Mode::Dws, 7)] {
+        let (b, r) = both_in((mode, s), &code, (64, 64), 0);
+        assert!(b.result.is_ok(), "{mode:?} S={s}: {:?}", b.result);
+        assert_eq!(b.result, r.result, "{mode:?} S={s}");
+        for name in ["cycles", "splits"] {
+            assert_eq!(b.counters.get(name), r.counters.get(name), "{mode:?} S={s}");
+        }
+        assert_eq!(r.counters.get("splits"), 1, "{mode:?} S={s}");
+    }
 }
 
 /// The errors of splitting under DWS at S = 1 and 3 (and the same kernels under PWS) end as
@@ -642,10 +654,10 @@ fn cli_top_rtl() {
         "--mode",
         "pws",
         "--s",
-        "3",
+        "4",
     ]);
-    assert_eq!(code, 2, "pws with S = 3: {err}");
-    assert!(err.contains("nosplit"), "{err}");
+    assert_eq!(code, 2, "pws with S = 4: {err}");
+    assert!(err.contains("above 3"), "{err}");
     let (code, out, err) = rtgpu(&[
         "run",
         SCALAR_LOOP,

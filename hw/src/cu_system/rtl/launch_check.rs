@@ -12,10 +12,10 @@ use rust_hdl::prelude::*;
 /// past `MAX_GRID`), 3 more wavefronts per work-group than contexts, 4 LDS size not a multiple
 /// of 4 or too large, 5 S outside 1..=7, 6 entry PC unaligned or past the code, 7 reordering
 /// (the system has no memory hierarchy), 9 a sub-kernel other than the whole launch on
-/// compute unit 0, 10 a setting the RTL compute unit does not have yet (PWS with S other than
-/// 1, a `FEATURES` bit, the HSA ABI). Combinational.
+/// compute unit 0, 10 a setting the RTL compute unit does not have yet (PWS with S above `S`,
+/// its top's SpSIMDs; a `FEATURES` bit; the HSA ABI). Combinational.
 #[derive(LogicBlock)]
-pub struct LaunchCheck {
+pub struct LaunchCheck<const S: usize> {
     /// `GRID`.
     pub grid: Signal<In, Bits<32>>,
     /// `WG`.
@@ -48,16 +48,16 @@ pub struct LaunchCheck {
     z32: Constant<Bits<32>>,
     z3: Constant<Bits<3>>,
     z2: Constant<Bits<2>>,
-    /// `MODE`'s DWS and PWS codes, and S = 1.
+    /// `MODE`'s DWS and PWS codes, and the largest S under PWS (`S`).
     m_dws: Constant<Bits<2>>,
     m_pws: Constant<Bits<2>>,
-    s_one: Constant<Bits<3>>,
+    s_max: Constant<Bits<3>>,
     /// The mode and S are ones the compute unit has.
     split_ok: Signal<Local, Bit>,
     checks: [Constant<Bits<32>>; 11],
 }
 
-impl Default for LaunchCheck {
+impl<const S: usize> Default for LaunchCheck<S> {
     fn default() -> Self {
         Self {
             grid: Default::default(),
@@ -83,24 +83,24 @@ impl Default for LaunchCheck {
             z2: k(0),
             m_dws: k(1),
             m_pws: k(2),
-            s_one: k(1),
+            s_max: k(S as u64),
             split_ok: Default::default(),
             checks: array_init::array_init(|i| k(i as u64)),
         }
     }
 }
 
-impl Logic for LaunchCheck {
+impl<const S: usize> Logic for LaunchCheck<S> {
     #[hdl_gen]
     fn update(&mut self) {
         self.waves.next = (self.wg.val() + self.c63.val()) >> 6;
         // The last assignment wins: the checks in reverse order.
         self.info.next = self.z32.val();
-        // No split or DWS (any S: check 5 refuses 0), or PWS with S = 1 (the top's one SpSIMD).
+        // No split or DWS (any S: check 5 refuses 0), or PWS with S up to the top's SpSIMDs.
         self.split_ok.next = (self.mode.val().get_bits::<2>(0) == self.z2.val())
             | (self.mode.val().get_bits::<2>(0) == self.m_dws.val())
             | ((self.mode.val().get_bits::<2>(0) == self.m_pws.val())
-                & (self.mode.val().get_bits::<3>(4) == self.s_one.val()));
+                & (self.mode.val().get_bits::<3>(4) <= self.s_max.val()));
         if !self.split_ok.val()
             | (self.features.val().get_bits::<31>(1) != bit_cast::<31, 32>(self.z32.val()))
             | self.abi.val()

@@ -28,8 +28,9 @@ pub struct LaunchCtl {
     pub cu_busy: Signal<In, Bit>,
     /// The compute unit's launch stopped on a fault.
     pub cu_fault: Signal<In, Bit>,
-    /// The compute unit's issue unit `u` issues an instruction this cycle.
-    pub issue: [Signal<In, Bit>; 2],
+    /// The compute unit's issue unit `u` issues an instruction this cycle (the two-unit
+    /// system ties units 2 and 3 off).
+    pub issue: [Signal<In, Bit>; 4],
     /// The compute unit copies a split's parent into its child this cycle, while it runs.
     pub split: Signal<In, Bit>,
     /// Start the divider.
@@ -58,6 +59,10 @@ pub struct LaunchCtl {
     ins: DFF<Bits<64>>,
     /// The instruction count after this cycle's first unit.
     ins_1: Signal<Local, Bits<64>>,
+    /// After its second.
+    ins_2: Signal<Local, Bits<64>>,
+    /// After its third.
+    ins_3: Signal<Local, Bits<64>>,
     spl: DFF<Bits<64>>,
     /// The divider has finished for a pending doorbell.
     decide: Signal<Local, Bit>,
@@ -95,6 +100,8 @@ impl Default for LaunchCtl {
             cyc: Default::default(),
             ins: Default::default(),
             ins_1: Default::default(),
+            ins_2: Default::default(),
+            ins_3: Default::default(),
             decide: Default::default(),
             one: k(1),
             z32: k(0),
@@ -123,9 +130,17 @@ impl Logic for LaunchCtl {
         if self.issue[0].val() {
             self.ins_1.next = self.ins.q.val() + self.one.val();
         }
-        self.ins.d.next = self.ins_1.val();
+        self.ins_2.next = self.ins_1.val();
         if self.issue[1].val() {
-            self.ins.d.next = self.ins_1.val() + self.one.val();
+            self.ins_2.next = self.ins_1.val() + self.one.val();
+        }
+        self.ins_3.next = self.ins_2.val();
+        if self.issue[2].val() {
+            self.ins_3.next = self.ins_2.val() + self.one.val();
+        }
+        self.ins.d.next = self.ins_3.val();
+        if self.issue[3].val() {
+            self.ins.d.next = self.ins_3.val() + self.one.val();
         }
         if self.split.val() {
             self.spl.d.next = self.spl.q.val() + self.one.val();

@@ -6,7 +6,7 @@ use crate::tb::Counter32;
 use rtgpu_hw::cache::{Coalescer, L1Cache};
 use rtgpu_hw::cdc::CdcFifo;
 use rtgpu_hw::ctx::{CtxRegs, Vgprs};
-use rtgpu_hw::cu_system::CuSystem;
+use rtgpu_hw::cu_system::{CuSystem, CuSystem4};
 use rtgpu_hw::cu_top::{ComputeUnitTop, ComputeUnitTop2};
 use rtgpu_hw::dispatch::Dispatch;
 use rtgpu_hw::dram::snoop::Snoop;
@@ -200,5 +200,9 @@ macro_rules! cu_top_ports {
 cu_top_ports!(ComputeUnitTop, ComputeUnitTop2);
 
 crate::vl_ports!([const A: usize] CuSystem<A> {
+    clock, reset, rd, wr, addr, wdata, ack, err, err_code, rdata, status, issue_valid, issue_pc,
+});
+
+crate::vl_ports!([const A: usize] CuSystem4<A> {
     clock, reset, rd, wr, addr, wdata, ack, err, err_code, rdata, status, issue_valid, issue_pc,
 });
