@@ -148,7 +148,7 @@
 //! code `fault_code` and information `fault_info`). Probes for the lock-step check against
 //! the behavioural compute unit, per issue unit `u`: `issue_valid[u]`, `issue_slot[u]` (the
 //! context `k`), `issue_pc[u]`, `stall[u]`; `first` (the unit visited first), `send`,
-//! `copy` (`copy_from`, `copy_to`: a split's child copied). The LDS has no port: its
+//! `copy` (`copy_from`, `copy_to`: a split's child copied, while a launch runs). The LDS has no port: its
 //! partition size is [`LDS_PART_WORDS`], a launch's LDS per work-group (docs/assumptions.md#A126).
 
 pub mod rtl;

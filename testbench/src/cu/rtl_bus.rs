@@ -1,4 +1,5 @@
-//! The driver's [`Bus`] over the RTL system ([`CuSystem`]) under the Verilator engine: the
+//! The driver's [`Bus`] over an RTL system ([`SystemPorts`]: [`CuSystem`], [`CuSystem4`])
+//! under the Verilator engine: the
 //! firmware driver runs a kernel on the RTL by register accesses, as it does on the
 //! behavioural GPU.
 //!

@@ -75,11 +75,10 @@ fn usage(m: impl Into<String>) -> RtlRefusal {
 
 /// The first switch of `o` the RTL system does not have, as the message of an exit-2 error.
 pub fn refused_switch(o: &RunOpts) -> Option<String> {
-    let switches = [
-        (
-            o.mode == Mode::Pws && o.s > PWS_S_MAX,
-            "--mode pws with --s above 3 (its compute unit has three SpSIMDs)",
-        ),
+    let pws_above =
+        format!("--mode pws with --s above {PWS_S_MAX} (its compute unit has {PWS_S_MAX} SpSIMDs)");
+    let switches: [(bool, &str); 8] = [
+        (o.mode == Mode::Pws && o.s > PWS_S_MAX, &pws_above),
         (o.reorder, "--reorder"),
         (o.idu != "off", "--idu"),
         (

@@ -334,7 +334,7 @@ pub trait TopIo: VlPorts + Default + Send + 'static {
     fn drive_responses(&mut self, o: &FixedMemOut);
     /// The cycle's requests on the memory port (the latencies left 0).
     fn requests(&self) -> FixedMemIn;
-    /// A split's child is copied this cycle.
+    /// A split's child is copied this cycle, while a launch runs (the top's `copy` probe).
     fn copies(&self) -> bool;
     /// The status outputs.
     fn status(&self) -> TopStatus;

@@ -38,13 +38,14 @@ pub struct RunOpts {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// How split/merge run: nosplit, dws or pws (with `--top rtl` the default is nosplit; the
-    /// RTL runs nosplit, dws with any `--s` and pws with `--s 1`).
+    /// RTL runs nosplit, dws with any `--s` and pws with `--s` 1, 2 or 3).
     #[arg(long, default_value = "pws", value_parser = parse_mode,
           default_value_if("top", "rtl", "nosplit"))]
     pub mode: Mode,
     /// The model that runs the kernel: `behavioural` (the compute unit model) or `rtl` (the RTL
-    /// system, `CuSystem`, under Verilator: one SIMD, no splitting, DWS at any S or PWS at S = 1; the driver's
-    /// register accesses go over its bus).
+    /// system under Verilator: one SIMD, no splitting, DWS at any S or PWS at S = 1 on
+    /// `CuSystem`, PWS at S = 2 and 3 on `CuSystem4`; the driver's register accesses go over
+    /// its bus).
     #[arg(long, value_enum, default_value_t = Top::Behavioural)]
     pub top: Top,
     /// S: SpSIMDs per SIMD (PWS) or live splits per wavefront (DWS), 1..=7.

@@ -57,7 +57,7 @@ macro_rules! cu_system {
             sub: SubKernelRegs,
             /// `GRID / WG` after the doorbell.
             div: Divider,
-            /// The launch checks (PWS up to S = `$S`, the top's SpSIMDs).
+            /// The launch checks (PWS up to the macro's `pws_s`, the top's SpSIMDs).
             check: LaunchCheck<$S>,
             /// Doorbell, launch, status and counters.
             ctl: LaunchCtl,
@@ -293,7 +293,7 @@ macro_rules! cu_system {
                 self.cu.lat_branch.next = self.lat_branch.val();
                 self.cu.issue_period.next = self.issue_period.val();
                 // `MODE` bits 1:0: 0 no split, 1 DWS, 2 PWS; bits 6:4: S (the launch check
-                // admits PWS with S up to `$S` only).
+                // admits PWS with S up to the macro's `pws_s` only).
                 self.cu.split_on.next = self.map.mode.val().get_bits::<2>(0) != self.z2.val();
                 self.cu.dws.next = self.map.mode.val().get_bits::<2>(0) == self.m_dws.val();
                 self.cu.s.next = self.map.mode.val().get_bits::<3>(4);
@@ -377,8 +377,8 @@ cu_system! {
 
 cu_system! {
     /// [`CuSystem`] on the four-unit top ([`ComputeUnitTop`]: PWS at S = 1, 2 or 3 too), about
-    /// a third of its speed under Verilator: what `rtgpu run --top rtl` runs PWS at S = 2 and
-    /// 3 on.
+    /// 3.5 times slower under Verilator: what `rtgpu run --top rtl` runs PWS at S = 2 and 3
+    /// on.
     CuSystem4 { top: ComputeUnitTop, units: 4, pws_s: 3 }
 }
 

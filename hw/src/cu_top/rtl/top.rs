@@ -1466,7 +1466,7 @@ macro_rules! compute_unit_top {
 compute_unit_top! {
     /// The compute unit in RTL with four issue units, the SIMD and three SpSIMDs: no
     /// splitting, DWS at any S, PWS at S = 1, 2 or 3 (see [`crate::cu_top`] for what it holds,
-    /// its ports and timing).
+    /// its ports and timing); the top of the RTL system [`crate::cu_system::CuSystem4`].
     ComputeUnitTop {
         units: 4,
         log2: 2,
@@ -1487,8 +1487,9 @@ compute_unit_top! {
 
 compute_unit_top! {
     /// The compute unit in RTL with two issue units, the SIMD and one SpSIMD: no splitting,
-    /// DWS at any S, PWS at S = 1. The RTL system's top ([`crate::cu_system`]): the same
-    /// source as [`ComputeUnitTop`], about three and a half times as fast under Verilator.
+    /// DWS at any S, PWS at S = 1. The top of the RTL system [`crate::cu_system::CuSystem`]:
+    /// the same source as [`ComputeUnitTop`], about three and a half times as fast under
+    /// Verilator.
     ComputeUnitTop2 {
         units: 2,
         log2: 1,
