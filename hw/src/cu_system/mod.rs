@@ -82,6 +82,12 @@ pub use rtl::system::{CuSystem, CuSystem4};
 use crate::cu::{CuConfig, Latencies};
 use crate::cu_top::{CODE_WORDS, CONTEXTS};
 
+/// The largest S [`CuSystem`] runs under PWS: its two-unit top's SpSIMDs.
+pub const PWS_S_MAX2: usize = crate::cu_top::UNITS2 - 1;
+
+/// The largest S [`CuSystem4`] runs under PWS: its four-unit top's SpSIMDs.
+pub const PWS_S_MAX4: usize = crate::cu_top::UNITS - 1;
+
 /// The data RAM's address width (dwords) of the simulated system: 262,144 dwords, 1 MiB (the
 /// driver's image puts the argument segment at 4 KiB and the buffers from 64 KiB, so this
 /// leaves 960 KiB of buffers: `vector_add`'s three at grid 65,536 take 768 KiB).

@@ -1,8 +1,8 @@
 //! `rtgpu run KERNEL --top rtl`: the kernel through the firmware driver onto the RTL system
 //! over [`RtlBus`], with the report of a behavioural run. The system is the two-unit one
 //! ([`rtgpu_hw::cu_system::CuSystem`]: no split, DWS at any S, PWS at S = 1), or for PWS at
-//! S = 2 and 3 the four-unit one ([`rtgpu_hw::cu_system::CuSystem4`], about a third of the
-//! speed), each Verilated once and cached.
+//! S = 2 and 3 the four-unit one ([`rtgpu_hw::cu_system::CuSystem4`], 3.5 times slower),
+//! each Verilated once and cached.
 //!
 //! Before anything is built the run refuses what the RTL does not have: switches (PWS with S
 //! above 3, a configuration other than the system's, reordering, the IDU, the memory
@@ -142,12 +142,12 @@ fn check_code(kernel: &str, code: &[u32]) -> Result<(), RtlRefusal> {
 }
 
 /// The largest S the RTL systems run under PWS: the four-unit top's SpSIMDs.
-pub const PWS_S_MAX: u32 = 3;
+pub const PWS_S_MAX: u32 = cu_system::PWS_S_MAX4 as u32;
 
 /// The launch needs the four-unit system ([`CuSystem4Sim`]): PWS at S = 2 or 3, which the
 /// two-unit system's one SpSIMD does not run.
 pub fn needs_four_units(desc: &LaunchDesc) -> bool {
-    desc.mode == Mode::Pws && desc.s > 1
+    desc.mode == Mode::Pws && desc.s > cu_system::PWS_S_MAX2 as u32
 }
 
 /// Runs `code` with `image` and launch `desc` through the driver on a fresh RTL system (the

@@ -57,6 +57,13 @@ pub struct TopRun {
     pub ended: bool,
 }
 
+impl TopRun {
+    /// The units that issued, as a mask (bit `u` for unit `u`).
+    pub fn units_issued(&self) -> u8 {
+        self.issues.iter().fold(0, |m, e| m | 1 << e.unit)
+    }
+}
+
 /// A launch the RTL tops can run: one SIMD group, no splitting, DWS with any S or PWS with
 /// S = 1..=3 (the four-unit top) or S = 1 (the two-unit top), rtgpu's simple ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

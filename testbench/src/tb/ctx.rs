@@ -143,8 +143,15 @@ pub fn random_read(rng: &mut ChaCha8Rng) -> ReadPort {
 }
 
 /// A cycle of random traffic: writes on both ports, reads on every port, a copy, an init or
-/// a reset now and then.
+/// a reset now and then. One cycle in eight the second port writes the first's context at
+/// its code or the next (the same word, or a pair's half): the last port must win.
 pub fn random_input(rng: &mut ChaCha8Rng) -> CtxIn {
+    let mut writes: Vec<WritePort> = (0..TB_WRITES).map(|_| random_write(rng)).collect();
+    if rng.gen_ratio(1, 8) {
+        let first = writes[0];
+        writes[1].ctx = first.ctx;
+        writes[1].sdst = first.sdst.saturating_add(rng.gen_range(0..2)).min(127);
+    }
     CtxIn {
         reset: rng.gen_ratio(1, 128),
         init: rng.gen_ratio(1, 16),
@@ -156,7 +163,7 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> CtxIn {
         copy_from: context(rng),
         copy_to: context(rng),
         reads: (0..TB_READS).map(|_| random_read(rng)).collect(),
-        writes: (0..TB_WRITES).map(|_| random_write(rng)).collect(),
+        writes,
     }
 }
 

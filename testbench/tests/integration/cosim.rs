@@ -188,7 +188,7 @@ fn a_mutated_synthesis_description_is_reported() {
         verilog.contains("`ifdef SYNTHESIS"),
         "the SGPR file has two descriptions"
     );
-    let mutated = verilog.replace("lo$0 = w", "lo$0 = 32'h1 ^ w");
+    let mutated = verilog.replace("lo$0 = ({32{r0_k", "lo$0 = 32'h1 ^ ({32{r0_k");
     assert_ne!(mutated, verilog, "the line to mutate is in the Verilog");
     let dir = workdir("ctx_synthesis_mutant");
     match ok(cosim::replay(&dir, &mutated, &v)) {

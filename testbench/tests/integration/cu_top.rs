@@ -263,7 +263,7 @@ fn memory_lock_step_in(
                 panic!("{at}: {d}");
             }
             splits += b.splits;
-            units |= b.issues.iter().fold(0, |m, e| m | 1 << e.unit);
+            units |= b.units_issued();
         }
     }
     (splits, units)
@@ -377,7 +377,7 @@ fn every_kernel_issues_as_the_behavioural_unit_in_every_mode() {
                 assert!(interpreted, "{at}: the memory is not the interpreter's");
                 if mode == Mode::Pws {
                     pws_splits[s as usize] += b.splits;
-                    pws_units[s as usize] |= b.issues.iter().fold(0, |m, e| m | 1 << e.unit);
+                    pws_units[s as usize] |= b.units_issued();
                 }
             }
         }
@@ -412,7 +412,7 @@ fn the_two_unit_top_issues_as_the_behavioural_unit() {
                 panic!("{path} {mode:?} {policy:?}: {d}");
             }
             splits += b.splits;
-            units |= r.issues.iter().fold(0, |m, e| m | 1 << e.unit);
+            units |= r.units_issued();
         }
     }
     // (Under PWS the SpSIMD issues.)
@@ -447,7 +447,7 @@ fn random_kernel_on(
         None if b.fault.is_some() && l.0 != Mode::Pws => {
             Err(format!("seed {seed}: faults {:?}\n{text}", b.fault))
         }
-        None => Ok((b.splits, b.issues.iter().fold(0, |m, e| m | 1 << e.unit))),
+        None => Ok((b.splits, b.units_issued())),
     }
 }
 
@@ -598,7 +598,7 @@ fn a_split_in_the_fault_cycle_is_not_counted() {
         last.cycle, b.cycles,
         "the split in the cycle that stops the launch"
     );
-    let units = r.issues.iter().fold(0, |m, e| m | 1 << e.unit);
+    let units = r.units_issued();
     assert_eq!((b.splits, r.splits, units), (1, 1, 0b11));
 }
 

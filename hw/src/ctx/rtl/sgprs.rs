@@ -113,16 +113,25 @@ fn init_value(i: usize) -> String {
     }
 }
 
-/// Write port `p` writes `wlo` (a 32-bit SGPR, or a pair's first word) at this edge.
-fn lo_write(p: usize) -> String {
-    format!(
-        "wen${p} && w{p}_ok && wcode${p} < 7'd{SGPRS} && (!wwide${p} || wcode${p} <= 7'd{LAST_PAIR})"
-    )
+/// Write port `p` writes `wlo` (a 32-bit SGPR, or a pair's first word) at this edge, if its
+/// context exists and its code is an SGPR.
+fn lo_writes(p: usize) -> String {
+    format!("wen${p} && (!wwide${p} || wcode${p} <= 7'd{LAST_PAIR})")
 }
 
-/// Write port `p` writes `whi` (a pair's second word) at this edge.
+/// Write port `p` writes `whi` (a pair's second word) at this edge, if its context exists.
+fn hi_writes(p: usize) -> String {
+    format!("wen${p} && wwide${p} && wcode${p} <= 7'd{LAST_PAIR}")
+}
+
+/// [`lo_writes`] with the context and code checked: the array's write enable.
+fn lo_write(p: usize) -> String {
+    format!("{} && w{p}_ok && wcode${p} < 7'd{SGPRS}", lo_writes(p))
+}
+
+/// [`hi_writes`] with the context checked.
 fn hi_write(p: usize) -> String {
-    format!("wen${p} && w{p}_ok && wwide${p} && wcode${p} <= 7'd{LAST_PAIR}")
+    format!("{} && w{p}_ok", hi_writes(p))
 }
 
 /// Read port `p`'s `lo` is an SGPR.
@@ -209,7 +218,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
              initial begin\n   for (i = 0; i < {N}; i = i + 1) mem[i] = 32'h0;\nend\n",
             last = N - 1
         );
-        v.push_str(&self.verilog_indices(true));
+        v.push_str(&self.verilog_indices());
         let at = |base: &str, i: usize| format!("{base}_row[{top}:0] + {}'d{i}", top + 1);
         let _ = writeln!(
             v,
@@ -249,32 +258,10 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
         v
     }
 
-    /// For Yosys: a register per word (`w0` … `wN-1`), every access with a computed index a
-    /// `case` on it, so that Yosys gets flip-flops with a decoder per port, as rust-hdl's
-    /// own registers would give, and a copy or an init writes the registers of the context
-    /// named.
-    fn verilog_flops(&self) -> String {
-        let top = index_bits(N) - 1;
-        let mut v: String = (0..N)
-            .map(|k| format!("reg [31:0] {};\n", word(k)))
-            .collect();
-        v.push_str("initial begin\n");
-        for k in 0..N {
-            let _ = writeln!(v, "   {} = 32'h0;", word(k));
-        }
-        v.push_str("end\n");
-        v.push_str(&self.verilog_indices(false));
-        v.push_str(&self.verilog_edge(top));
-        v.push_str(&self.verilog_reads(top));
-        v
-    }
-
-    /// The wires both descriptions index with: each context port's first word
-    /// (`NAME_row`) and whether the context exists (`NAME_ok`), each write and read port's
-    /// two words (`wloP_at`, `whiP_at`, `rloP_at`, `rhiP_at`). `by_row`: the copy and the
-    /// init index with the first words of their contexts (else they name them in a `case`,
-    /// and those rows go to the lint's `unused*` wire).
-    fn verilog_indices(&self, by_row: bool) -> String {
+    /// The array's indices: each context port's first word (`NAME_row`) and whether the
+    /// context exists (`NAME_ok`), each write and read port's two words (`wloP_at`,
+    /// `whiP_at`, `rloP_at`, `rhiP_at`).
+    fn verilog_indices(&self) -> String {
         let bits = index_bits(N);
         let mut v = String::new();
         let base = |v: &mut String, name: &str, ctx: &str| {
@@ -284,17 +271,14 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
                  wire {name}_ok = {ctx} < 8'd{C};"
             );
         };
-        let (mut rows, mut unused) = (Vec::new(), Vec::new());
+        let mut rows = Vec::new();
         for (name, ctx) in [
             ("from", "copy_from"),
             ("to", "copy_to"),
             ("ini", "init_ctx"),
         ] {
             base(&mut v, name, ctx);
-            match by_row {
-                true => rows.push(format!("{name}_row")),
-                false => unused.push(format!("{name}_row")),
-            }
+            rows.push(format!("{name}_row"));
         }
         for (p, kind, code) in (0..W)
             .map(|p| (p, 'w', format!("wcode${p}")))
@@ -310,9 +294,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
             rows.extend([format!("{kind}lo{p}_at"), format!("{kind}hi{p}_at")]);
         }
         if bits < 16 {
-            unused.extend(rows.iter().map(|r| format!("{r}[15:{bits}]")));
-        }
-        if !unused.is_empty() {
+            let unused: Vec<_> = rows.iter().map(|r| format!("{r}[15:{bits}]")).collect();
             let _ = writeln!(
                 v,
                 "// Index bits past the words; Verilator's lint skips `unused*` names.\n\
@@ -323,107 +305,130 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
         v
     }
 
-    /// `case (index[top:0])` with an arm per word `k` holding `arm(k)`, and a `default`.
-    fn cases(index: &str, top: usize, indent: &str, arm: impl Fn(usize) -> String) -> String {
-        let mut v = format!("{indent}case ({index}[{top}:0])\n");
+    /// For Yosys: a register per word (`w0` … `wN-1`), each in an `always` block of its own
+    /// whose `if`/`else if` chain takes the edge's steps from the last (the reset) to the
+    /// first (the copy). Every port decodes its context (`C` wires) and its code (102 wires)
+    /// once; a word's write enable is the AND of the two. The copy's source is chosen once
+    /// per code (a `C`-way choice by `copy_from`) and each read port picks its context's row
+    /// once, then `lo` and `hi` from it. So the description is linear in the words, where a
+    /// `case` over all `N` words per port, in one `always` block, kept Yosys' `proc` and
+    /// `opt` passes busy for hours on the four-unit top.
+    fn verilog_flops(&self) -> String {
+        let mut v: String = (0..N)
+            .map(|k| {
+                format!(
+                    "reg [31:0] {};
+",
+                    word(k)
+                )
+            })
+            .collect();
+        v.push_str("initial begin\n");
         for k in 0..N {
-            let _ = writeln!(v, "{indent}   {}'d{k}: {};", top + 1, arm(k));
+            let _ = writeln!(v, "   {} = 32'h0;", word(k));
         }
-        let _ = writeln!(v, "{indent}   default: ;\n{indent}endcase");
+        v.push_str("end\n");
+        v.push_str(&Self::verilog_decoders());
+        for i in 0..SGPRS {
+            let col = Self::pick("from_c", |c| word(c * SGPRS + i));
+            let _ = writeln!(v, "wire [31:0] src{i} = {col};");
+        }
+        for k in 0..N {
+            v.push_str(&Self::verilog_word(k));
+        }
+        v.push_str(&Self::verilog_reads());
         v
     }
 
-    /// `if (cond)` around [`SgprFile::cases`] on `index`: a port's access when it happens.
-    fn guarded(cond: &str, index: &str, top: usize, arm: impl Fn(usize) -> String) -> String {
-        format!("   if ({cond})\n{}", Self::cases(index, top, "      ", arm))
-    }
-
-    /// `case (ctx)` with an arm per context `c` holding `arm(c)` (statements).
-    fn ctx_cases(ctx: &str, indent: &str, arm: impl Fn(usize) -> String) -> String {
-        let mut v = format!("{indent}case ({ctx})\n");
-        for c in 0..C {
-            let _ = writeln!(v, "{indent}   8'd{c}: begin\n{}{indent}   end", arm(c));
+    /// The one-hot decoders: per context port (`from_c`, `to_c`, `ini_c`; the latter two
+    /// only when the step happens) and write port `p` (`wP_c`) the context, all zero when it
+    /// does not exist; per write port the code its `wlo` (`wloP_k`) and its `whi` (`whiP_k`)
+    /// writes, all zero when the port does not write that word.
+    fn verilog_decoders() -> String {
+        let one = |w: usize, cond: &str, index: &str| match cond {
+            "" => format!("{w}'d1 << {index}"),
+            _ => format!("({cond}) ? {w}'d1 << {index} : {w}'d0"),
+        };
+        let mut v = String::new();
+        for (name, cond, ctx) in [
+            ("from", "", "copy_from"),
+            ("to", "copy", "copy_to"),
+            ("ini", "init", "init_ctx"),
+        ] {
+            let _ = writeln!(v, "wire [{}:0] {name}_c = {};", C - 1, one(C, cond, ctx));
         }
-        let _ = writeln!(v, "{indent}   default: ;\n{indent}endcase");
-        v
-    }
-
-    /// The `always @(posedge clock)` block of the edge's steps.
-    fn verilog_edge(&self, top: usize) -> String {
-        let mut v = String::from("always @(posedge clock) begin\n   if (copy && to_ok) begin\n");
-        let copy_to = |to: usize| {
-            let from_ctx = |from: usize| -> String {
-                (0..SGPRS)
-                    .map(|i| {
-                        let (t, f) = (word(to * SGPRS + i), word(from * SGPRS + i));
-                        format!("               {t} <= {f};\n")
-                    })
-                    .collect()
-            };
-            let zero: String = (0..SGPRS)
-                .map(|i| {
-                    format!(
-                        "            if (!from_ok) {} <= 32'h0;\n",
-                        word(to * SGPRS + i)
-                    )
-                })
-                .collect();
-            zero + &Self::ctx_cases("copy_from", "            ", from_ctx)
-        };
-        v.push_str(&Self::ctx_cases("copy_to", "      ", copy_to));
-        v.push_str("   end\n   if (init && ini_ok) begin\n");
-        let init = |c: usize| -> String {
-            (0..SGPRS)
-                .map(|i| {
-                    format!(
-                        "            {} <= {};\n",
-                        word(c * SGPRS + i),
-                        init_value(i)
-                    )
-                })
-                .collect()
-        };
-        v.push_str(&Self::ctx_cases("init_ctx", "      ", init));
-        v.push_str("   end\n");
         for p in 0..W {
-            v.push_str(&Self::guarded(
-                &lo_write(p),
-                &format!("wlo{p}_at"),
-                top,
-                |k| format!("{} <= wlo${p}", word(k)),
-            ));
-            v.push_str(&Self::guarded(
-                &hi_write(p),
-                &format!("whi{p}_at"),
-                top,
-                |k| format!("{} <= whi${p}", word(k)),
-            ));
+            let _ = writeln!(
+                v,
+                "wire [{c}:0] w{p}_c = {};
+wire [{s}:0] wlo{p}_k = {};
+                 wire [{s}:0] whi{p}_k = ({}) ? {SGPRS}'d2 << wcode${p} : {SGPRS}'d0;",
+                one(C, "", &format!("wctx${p}")),
+                one(SGPRS, &lo_writes(p), &format!("wcode${p}")),
+                hi_writes(p),
+                c = C - 1,
+                s = SGPRS - 1,
+            );
         }
-        v.push_str("   if (reset) begin\n");
-        for k in 0..N {
-            let _ = writeln!(v, "      {} <= 32'h0;", word(k));
-        }
-        v.push_str("   end\nend\n\n");
         v
     }
 
-    /// The `always @(*)` block of the reads, each a `case` on its word index.
-    fn verilog_reads(&self, top: usize) -> String {
-        let mut v = String::from("always @(*) begin\n");
+    /// `({32{onehot[0]}} & word(0)) | …`: the word of the hot bit (of `C` contexts).
+    fn pick(onehot: &str, word: impl Fn(usize) -> String) -> String {
+        (0..C)
+            .map(|c| format!("({{32{{{onehot}[{c}]}}}} & {})", word(c)))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    /// Word `k`'s register: the reset, write ports `W-1` … 0 (each its `whi`, then its
+    /// `wlo`), the init, the copy; the first that applies wins.
+    fn verilog_word(k: usize) -> String {
+        let (c, i, w) = (k / SGPRS, k % SGPRS, word(k));
+        let mut v = format!("always @(posedge clock)\n   if (reset) {w} <= 32'h0;\n");
+        for p in (0..W).rev() {
+            for half in ["hi", "lo"] {
+                let _ = writeln!(
+                    v,
+                    "   else if (w{p}_c[{c}] && w{half}{p}_k[{i}]) {w} <= w{half}${p};"
+                );
+            }
+        }
+        let _ = writeln!(
+            v,
+            "   else if (ini_c[{c}]) {w} <= {};\n   else if (to_c[{c}]) {w} <= src{i};",
+            init_value(i)
+        );
+        v
+    }
+
+    /// The reads: per port its context's row (`rP_I`, one per code `I`), then `lo` the
+    /// row's word of the code and `hi` the next, from the one-hot code `rP_k` (all zero past
+    /// the SGPRs; `hi` none for the last).
+    fn verilog_reads() -> String {
+        let mut v = String::new();
         for p in 0..R {
-            let _ = writeln!(v, "   lo${p} = 32'h0;\n   hi${p} = 32'h0;");
-            v.push_str(&Self::guarded(
-                &lo_read(p),
-                &format!("rlo{p}_at"),
-                top,
-                |k| format!("lo${p} = {}", word(k)),
-            ));
-            v.push_str(&Self::guarded(
-                &hi_read(p),
-                &format!("rhi{p}_at"),
-                top,
-                |k| format!("hi${p} = {}", word(k)),
-            ));
+            let _ = writeln!(
+                v,
+                "wire [{}:0] r{p}_c = {}'d1 << rctx${p};\nwire [{}:0] r{p}_k = {SGPRS}'d1 << rcode${p};",
+                C - 1,
+                C,
+                SGPRS - 1
+            );
+            for i in 0..SGPRS {
+                let row = Self::pick(&format!("r{p}_c"), |c| word(c * SGPRS + i));
+                let _ = writeln!(v, "wire [31:0] r{p}_{i} = {row};");
+            }
+        }
+        v.push_str("always @(*) begin\n");
+        for p in 0..R {
+            let of = |shift: usize| {
+                (0..SGPRS - shift)
+                    .map(|i| format!("({{32{{r{p}_k[{i}]}}}} & r{p}_{})", i + shift))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            };
+            let _ = writeln!(v, "   lo${p} = {};\n   hi${p} = {};", of(0), of(1));
         }
         v.push_str("end\n");
         v

@@ -6,7 +6,8 @@ use super::launch_ctl::LaunchCtl;
 use super::sub_kernel::SubKernelRegs;
 use crate::cu::CuError;
 use crate::cu_system::{
-    CODE_BYTES, ISSUE_PERIOD, LAT_BRANCH, LAT_FLAT, LAT_SALU, LAT_SMEM, LAT_VALU,
+    CODE_BYTES, ISSUE_PERIOD, LAT_BRANCH, LAT_FLAT, LAT_SALU, LAT_SMEM, LAT_VALU, PWS_S_MAX2,
+    PWS_S_MAX4,
 };
 use crate::cu_top::{ComputeUnitTop, ComputeUnitTop2};
 use crate::fixed_mem::FixedMemory;
@@ -19,7 +20,7 @@ use rust_hdl::prelude::*;
 macro_rules! cu_system {
     (
         $(#[$attr:meta])*
-        $name:ident { top: $top:ident, units: $U:tt, pws_s: $S:tt }
+        $name:ident { top: $top:ident, units: $U:tt, pws_s: $S:ident }
     ) => {
         $(#[$attr])*
         #[derive(LogicBlock)]
@@ -372,14 +373,14 @@ cu_system! {
     /// two-unit top ([`ComputeUnitTop2`]: no split, DWS at any S, PWS at S = 1): the driver's
     /// register bus in, the compute unit's status out. `A` is the data memory's address width
     /// in dwords (`2^A` dwords).
-    CuSystem { top: ComputeUnitTop2, units: 2, pws_s: 1 }
+    CuSystem { top: ComputeUnitTop2, units: 2, pws_s: PWS_S_MAX2 }
 }
 
 cu_system! {
     /// [`CuSystem`] on the four-unit top ([`ComputeUnitTop`]: PWS at S = 1, 2 or 3 too), about
     /// 3.5 times slower under Verilator: what `rtgpu run --top rtl` runs PWS at S = 2 and 3
     /// on.
-    CuSystem4 { top: ComputeUnitTop, units: 4, pws_s: 3 }
+    CuSystem4 { top: ComputeUnitTop, units: 4, pws_s: PWS_S_MAX4 }
 }
 
 /// The index of counter `name` in the register map's list.
