@@ -235,7 +235,7 @@ fn layout(window_cycles: u64) -> Gtkw {
 
 impl BlockTb for CtxTb {
     fn not_synthesized_in_ci(&self) -> Option<&'static str> {
-        Some("about 80 s of Yosys for 204 SGPR words behind 3 read ports (rtgpu synth ctx)")
+        Some("about 60 s of Yosys for 204 SGPR words behind 3 read ports (rtgpu synth ctx)")
     }
 
     fn name(&self) -> &'static str {

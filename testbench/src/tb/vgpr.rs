@@ -283,6 +283,10 @@ impl BlockTb for VgprTb {
         "vgpr"
     }
 
+    fn not_synthesized_in_ci(&self) -> Option<&'static str> {
+        Some("about 80 s of Yosys for its seven write ports and 18 read ports (rtgpu synth vgpr)")
+    }
+
     fn description(&self) -> &'static str {
         "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the seven write ports (the four VALUs' w..w4, m, the LDS's l: a row or a pair), reads (ports a, b, c of the four VALU port sets, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
     }
