@@ -134,11 +134,15 @@ fn both_kernel(kernel: &str, args: &[&str]) -> (Outcome, Outcome) {
     on_both(l.cfg, &l.code, &l.image, l.desc, o.timeout)
 }
 
-/// The same end on both systems: the status (error, PC and information) and the cycles, the
-/// RTL's one more when the compute unit stopped on a fault (its `busy` includes the faulting
-/// issue's cycle: docs/assumptions.md#A108; a `bad_launch` never starts it).
+/// The same end on both systems: the status (error, PC and information), the instructions
+/// and splits, and the cycles, the RTL's one more when the compute unit stopped on a fault
+/// (its `busy` includes the faulting issue's cycle: docs/assumptions.md#A108; a `bad_launch`
+/// never starts it).
 fn assert_same_end(b: &Outcome, r: &Outcome, at: &str) {
     assert_eq!(b.result, r.result, "{at}");
+    for name in ["instructions", "splits"] {
+        assert_eq!(b.counters.get(name), r.counters.get(name), "{at}: {name}");
+    }
     let fault = b.result.is_err() && cu::status_name(&b.result) != "bad_launch";
     let cycles = b.counters.get("cycles") + u64::from(fault);
     assert_eq!(cycles, r.counters.get("cycles"), "{at}: cycles");
@@ -493,6 +497,25 @@ fn split_faults_end_as_on_the_behavioural_gpu() {
             }
             assert_same_end(&b, &r, &format!("{want} {mode:?} S={s}"));
         }
+    }
+}
+
+/// Splits nested three deep (at lanes 32, 16 and 8) under PWS at S = 2 and 3 on the
+/// four-unit system: the split that finds no free SpSIMD ends the launch in `split_overflow`
+/// at its PC, as on the behavioural GPU, with the same instructions (7 at S = 2; 12 at S = 3,
+/// where the fourth unit has issued) and splits. The only driver-level run that issues on
+/// unit 3; mutation caught: `LaunchCtl` without unit 3's count (10 instructions against 12).
+#[test]
+fn splits_nested_deeper_than_s_overflow_as_on_the_behavioural_gpu() {
+    let level = |lanes| format!("v_cmp_gt_u32 vcc, {lanes}, v0\nsplit vcc_lo, vcc_hi\n");
+    let (a, b, c) = (level(32), level(16), level(8));
+    let code = words(&format!("{a}{b}{c}merge\nmerge\nmerge\ns_endpgm\n"));
+    for (s, instructions) in [(2, 7), (3, 12)] {
+        let (b, r) = both_in((Mode::Pws, s), &code, (64, 64), 0);
+        assert_eq!(cu::status_name(&b.result), "split_overflow", "S={s}");
+        assert_same_end(&b, &r, &format!("PWS S={s}"));
+        let got = (r.counters.get("instructions"), r.counters.get("splits"));
+        assert_eq!(got, (instructions, s.into()), "S={s}: instructions, splits");
     }
 }
 

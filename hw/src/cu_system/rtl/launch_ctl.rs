@@ -28,8 +28,8 @@ pub struct LaunchCtl {
     pub cu_busy: Signal<In, Bit>,
     /// The compute unit's launch stopped on a fault.
     pub cu_fault: Signal<In, Bit>,
-    /// The compute unit's issue unit `u` issues an instruction this cycle (the two-unit
-    /// system ties units 2 and 3 off).
+    /// The compute unit's issue unit `u` issues an instruction that counts this cycle (not an
+    /// illegal word or a PC past the code; the two-unit system ties units 2 and 3 off).
     pub issue: [Signal<In, Bit>; 4],
     /// The compute unit copies a split's parent into its child this cycle, while it runs.
     pub split: Signal<In, Bit>,

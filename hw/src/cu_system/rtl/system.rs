@@ -277,7 +277,7 @@ macro_rules! cu_system {
                     self.ctl.issue[u].next = false;
                 }
                 for u in 0..$U {
-                    self.ctl.issue[u].next = self.cu.issue_valid[u].val();
+                    self.ctl.issue[u].next = self.cu.issue_counts[u].val();
                 }
                 self.ctl.split.next = self.cu.copy.val();
                 self.cu.launch.next = self.ctl.launch.val();

@@ -190,6 +190,10 @@ macro_rules! compute_unit_top {
             pub fault_info: Signal<Out, Bits<32>>,
             /// Probe: unit `u` issues an instruction this cycle.
             pub issue_valid: [Signal<Out, Bit>; $U],
+            /// Unit `u`'s issue counts as an instruction (the `instructions` counter): it issues,
+            /// and not an illegal word or a PC past the code, which the behavioural unit stops
+            /// at before counting.
+            pub issue_counts: [Signal<Out, Bit>; $U],
             /// Probe: its context (`k` = U · slot + `u`).
             pub issue_slot: [Signal<Out, Bits<6>>; $U],
             /// Probe: its PC.
@@ -489,6 +493,7 @@ macro_rules! compute_unit_top {
                     fault_code: Default::default(),
                     fault_info: Default::default(),
                     issue_valid: array_init::array_init(|_| Default::default()),
+                    issue_counts: array_init::array_init(|_| Default::default()),
                     issue_slot: array_init::array_init(|_| Default::default()),
                     issue_pc: array_init::array_init(|_| Default::default()),
                     stall: array_init::array_init(|_| Default::default()),
@@ -1453,6 +1458,9 @@ macro_rules! compute_unit_top {
                 self.fault_info.next = self.finfo.q.val();
                 $(
                     self.issue_valid[$u].next = self.$unit.grant_valid.val() & !self.squash[$u].val();
+                    self.issue_counts[$u].next = self.$unit.grant_valid.val()
+                        & !self.squash[$u].val()
+                        & !self.$unit.error.val();
                     self.issue_slot[$u].next = self.$unit.rctx[0].val().get_bits::<6>(0);
                     self.issue_pc[$u].next = self.$unit.g_pc.val();
                     self.stall[$u].next = self.$unit.stall.val();

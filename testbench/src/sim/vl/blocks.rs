@@ -191,8 +191,8 @@ macro_rules! cu_top_ports {
             saddr, sn, stag, sstore, sdata, vresp, vresp_tag, vresp_store, vresp_mask,
             vresp_data, sresp, sresp_tag, sresp_n, sresp_store, sresp_data, busy, fault,
             fault_pc, fault_mem, fault_lds, fault_addr, fault_split, fault_code, fault_info,
-            issue_valid, issue_slot, issue_pc, stall, first, send, send_slot, send_wg,
-            send_wave, copy, copy_from, copy_to,
+            issue_valid, issue_counts, issue_slot, issue_pc, stall, first, send, send_slot,
+            send_wg, send_wave, copy, copy_from, copy_to,
         });
     )+};
 }
