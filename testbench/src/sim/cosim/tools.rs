@@ -341,9 +341,12 @@ pub fn yosys_synth(dir: &Path, script: SynthScript) -> Result<SynthReport, ToolE
 }
 
 /// Runs the Yosys `script` in `dir`: the cells of module `top` and the log's `stat` section.
+/// The log is written to `dir/TOP.yosys.log` (`$` as `_`) as Yosys runs.
 pub(super) fn yosys_run(dir: &Path, script: &str, top: &str) -> Result<(u64, String), ToolError> {
-    let out = run("yosys", &["-p", script], dir)?;
-    let log = log_of(&out);
+    // (The whole log goes to a file while Yosys runs, so a long run can be followed there.)
+    let file = format!("{}.yosys.log", top.replace('$', "_"));
+    let out = run("yosys", &["-q", "-l", &file, "-p", script], dir)?;
+    let log = std::fs::read_to_string(dir.join(&file)).unwrap_or_else(|_| log_of(&out));
     if !out.status.success() {
         return Err(failed("yosys", dir, log));
     }
