@@ -312,16 +312,10 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
     /// per code (a `C`-way choice by `copy_from`) and each read port picks its context's row
     /// once, then `lo` and `hi` from it. So the description is linear in the words, where a
     /// `case` over all `N` words per port, in one `always` block, kept Yosys' `proc` and
-    /// `opt` passes busy for hours on the four-unit top.
+    /// `opt` passes busy past 26 CPU-minutes on the four-unit top without an end.
     fn verilog_flops(&self) -> String {
         let mut v: String = (0..N)
-            .map(|k| {
-                format!(
-                    "reg [31:0] {};
-",
-                    word(k)
-                )
-            })
+            .map(|k| format!("reg [31:0] {};\n", word(k)))
             .collect();
         v.push_str("initial begin\n");
         for k in 0..N {
@@ -360,8 +354,7 @@ impl<const C: usize, const N: usize, const R: usize, const W: usize> SgprFile<C,
         for p in 0..W {
             let _ = writeln!(
                 v,
-                "wire [{c}:0] w{p}_c = {};
-wire [{s}:0] wlo{p}_k = {};
+                "wire [{c}:0] w{p}_c = {};\nwire [{s}:0] wlo{p}_k = {};\n\
                  wire [{s}:0] whi{p}_k = ({}) ? {SGPRS}'d2 << wcode${p} : {SGPRS}'d0;",
                 one(C, "", &format!("wctx${p}")),
                 one(SGPRS, &lo_writes(p), &format!("wcode${p}")),
@@ -410,10 +403,10 @@ wire [{s}:0] wlo{p}_k = {};
         for p in 0..R {
             let _ = writeln!(
                 v,
-                "wire [{}:0] r{p}_c = {}'d1 << rctx${p};\nwire [{}:0] r{p}_k = {SGPRS}'d1 << rcode${p};",
-                C - 1,
-                C,
-                SGPRS - 1
+                "wire [{c}:0] r{p}_c = {C}'d1 << rctx${p};\n\
+                 wire [{s}:0] r{p}_k = {SGPRS}'d1 << rcode${p};",
+                c = C - 1,
+                s = SGPRS - 1
             );
             for i in 0..SGPRS {
                 let row = Self::pick(&format!("r{p}_c"), |c| word(c * SGPRS + i));
