@@ -148,9 +148,10 @@
 //! code `fault_code` and information `fault_info`). Probes for the lock-step check against
 //! the behavioural compute unit, per issue unit `u`: `issue_valid[u]`, `issue_slot[u]` (the
 //! context `k`), `issue_pc[u]`, `stall[u]`; `issue_counts[u]` (an issue that counts as an
-//! instruction: not an illegal word or a PC past the code); `first` (the unit visited first), `send`,
-//! `copy` (`copy_from`, `copy_to`: a split's child copied, while a launch runs). The LDS has no port: its
-//! partition size is [`LDS_PART_WORDS`], a launch's LDS per work-group (docs/assumptions.md#A126).
+//! instruction: not an illegal word or a PC past the code); `first` (the unit visited
+//! first), `send`, `copy` (`copy_from`, `copy_to`: a split's child copied, while a launch
+//! runs). The LDS has no port: its partition size is [`LDS_PART_WORDS`], a launch's LDS
+//! per work-group (docs/assumptions.md#A126).
 
 pub mod rtl;
 pub mod supported;

@@ -284,7 +284,7 @@ impl BlockTb for VgprTb {
     }
 
     fn not_synthesized_in_ci(&self) -> Option<&'static str> {
-        Some("about 80 s of Yosys for its seven write ports and 18 read ports (rtgpu synth vgpr)")
+        Some("about 80 s of Yosys for its six write ports and 18 read ports (rtgpu synth vgpr)")
     }
 
     fn description(&self) -> &'static str {
