@@ -103,8 +103,9 @@ enum Cmd {
     Cosim(cosim::CosimArgs),
     /// Synthesize a block with Yosys and print its cell count and the script used; `cu`: the
     /// compute unit's RTL top with the cells of each sub-block and the total. Each run's log
-    /// goes to target/cosim/NAME/MODULE.yosys.log as it runs. Exit 1 when Yosys fails, 2 on
-    /// an unknown block
+    /// goes to target/cosim/NAME/MODULE.yosys.log as it runs; `cu` keeps each finished run in
+    /// target/cosim/cu/yosys-memo/ and runs again only the sub-blocks whose Verilog changed.
+    /// Exit 1 when Yosys fails, 2 on an unknown block
     Synth(synth::SynthArgs),
     /// Assemble a GCN3 (gfx8) + split/merge source; prints `ADDR: WORD(S)  TEXT` per
     /// instruction.

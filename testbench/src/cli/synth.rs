@@ -25,7 +25,8 @@ pub struct SynthArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
-    /// Parallel Yosys runs for `cu` (default: the available cores). Each takes up to ~8 GB.
+    /// Parallel Yosys runs for `cu` (default: the available cores). The largest (the
+    /// four-unit top's SGPR file) takes above 13 GB.
     #[arg(long)]
     jobs: Option<usize>,
 }
@@ -50,6 +51,9 @@ struct SynthOut {
     cells: u64,
     /// Per sub-block (`cu` only).
     sub_blocks: Vec<SubBlock>,
+    /// The runs (`cu` only: sub-blocks, or `top`) whose cells were read back from an earlier
+    /// run on the same Verilog (kept in the synthesis directory's `yosys-memo/`).
+    remembered: Vec<String>,
     /// Yosys's wall-clock time.
     seconds: f64,
 }
@@ -89,7 +93,7 @@ fn summary(block: &str, r: &SynthReport, seconds: f64) -> SynthOut {
         .sub_blocks
         .iter()
         .map(|(m, cells)| SubBlock {
-            name: m.strip_prefix("top$").unwrap_or(m).to_string(),
+            name: short(m).to_string(),
             cells: *cells,
         })
         .collect();
@@ -98,8 +102,14 @@ fn summary(block: &str, r: &SynthReport, seconds: f64) -> SynthOut {
         script: r.script.synth_command(),
         cells: r.cells,
         sub_blocks,
+        remembered: r.remembered.iter().map(|m| short(m).to_string()).collect(),
         seconds,
     }
+}
+
+/// A sub-block's instance name (its module without the `top$` prefix).
+fn short(module: &str) -> &str {
+    module.strip_prefix("top$").unwrap_or(module)
 }
 
 fn text(o: &SynthOut) -> String {
@@ -116,5 +126,13 @@ fn text(o: &SynthOut) -> String {
         "{}: yosys {}: {} cells ({:.0} s)",
         o.block, o.script, o.cells, o.seconds
     );
+    if !o.remembered.is_empty() {
+        let _ = writeln!(
+            s,
+            "  (read back from earlier runs on the same Verilog: {}; delete {}/ to run them again)",
+            o.remembered.join(", "),
+            cosim::synth_memo::MEMO_DIR
+        );
+    }
     s
 }

@@ -11,7 +11,8 @@
 //! Each sub-block is flattened and synthesized on its own, so no optimisation crosses its
 //! ports: the total is that of a design kept hierarchical, at or above a flat synthesis's.
 
-use super::tools::{sub_blocks, yosys_run, SynthReport, SynthScript, ToolError};
+use super::synth_memo::SynthMemo;
+use super::tools::{sub_blocks, yosys_run, yosys_version, SynthReport, SynthScript, ToolError};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,7 +78,8 @@ fn glue_script(modules: &[String]) -> String {
 }
 
 /// Synthesizes `dir/top.v` per sub-block on `jobs` cores; `tick(done, total, name)` after each
-/// Yosys run. The largest sub-blocks (by Verilog text) start first.
+/// Yosys run. The largest sub-blocks (by Verilog text) start first. A run that finished
+/// before on the same Verilog ([`SynthMemo`]) is not run again: its result is read back.
 pub fn synth(
     dir: &Path,
     jobs: usize,
@@ -95,6 +97,11 @@ pub fn synth(
     runs.push(None);
     let total = runs.len();
     let name = |r: &Option<usize>| r.map_or("top", |i| modules[i].as_str()).to_string();
+    let (memo, version) = (SynthMemo::new(dir), yosys_version(dir)?);
+    let key = |r: &Option<usize>| match r {
+        Some(i) => SynthMemo::key(&[&version, &sub_block_script("@"), &trees[*i]]),
+        None => SynthMemo::key(&[&version, &glue_script(&modules), &verilog]),
+    };
     // After a failed run the runs not yet started are skipped (`None`): the first error ends
     // the command without waiting for them.
     let failed = AtomicBool::new(false);
@@ -102,25 +109,39 @@ pub fn synth(
         &runs,
         jobs,
         |r| {
+            let (name, key) = (name(r), key(r));
+            if let Some(kept) = memo.load(&key, &name) {
+                return Some((Ok(kept), true));
+            }
             if failed.load(Ordering::Relaxed) {
                 return None;
             }
             let out = match r {
-                Some(i) => yosys_run(dir, &sub_block_script(&modules[*i]), &modules[*i]),
+                Some(_) => yosys_run(dir, &sub_block_script(&name), &name),
                 None => yosys_run(dir, &glue_script(&modules), "top"),
             };
             failed.fetch_or(out.is_err(), Ordering::Relaxed);
-            Some(out)
+            if let Ok(o) = &out {
+                memo.store(&key, &name, o);
+            }
+            Some((out, false))
         },
         |done, i, _| tick(done, total, &name(&runs[i])),
     );
     let mut cells: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    let mut remembered = Vec::new();
     for (r, out) in runs.iter().zip(results) {
-        if let Some(out) = out {
+        if let Some((out, kept)) = out {
             cells.insert(name(r), out?);
+            if kept {
+                remembered.push(name(r));
+            }
         }
     }
-    report(&modules, &twin, &cells)
+    Ok(SynthReport {
+        remembered,
+        ..report(&modules, &twin, &cells)?
+    })
 }
 
 /// The report: each sub-block's cells (a twin's those of its first), the top's own (its
@@ -160,6 +181,7 @@ fn report(
         stat,
         script: SynthScript::BySubBlock,
         sub_blocks,
+        remembered: Vec::new(),
     })
 }
 
@@ -199,6 +221,35 @@ mod tests {
         );
         assert_eq!(r.cells, 270);
         assert!(r.stat.contains("same module tree as top$u0"), "{}", r.stat);
+    }
+
+    /// A top with two sub-blocks Yosys can synthesize.
+    const SMALL_V: &str = "module top(a,y0,y1);\ninput [3:0] a;\noutput [3:0] y0;\noutput [3:0] y1;\n    top$u0 u0(\n    .a(a), .y(y0)\n    );\n    top$u1 u1(\n    .a(a), .y(y1)\n    );\nendmodule // top\n\
+        \nmodule top$u0(a,y);\ninput [3:0] a;\noutput [3:0] y;\nassign y = a + 4'd1;\nendmodule\n\
+        \nmodule top$u1(a,y);\ninput [3:0] a;\noutput [3:0] y;\nassign y = a ^ 4'd5;\nendmodule\n";
+
+    /// The second run on the same Verilog reads every run back; after a change to `u1`, only
+    /// `u0`'s run is read back (the glue's key is the whole text). Fails if the memo is not
+    /// consulted, or keyed on too little (the changed sub-block read back).
+    #[test]
+    fn a_second_run_reads_back_the_runs_whose_verilog_is_unchanged() {
+        let dir = std::env::temp_dir().join(format!("rtgpu-by-sub-block-{}", std::process::id()));
+        let run = |v: &str| {
+            crate::sim::cosim::synth_by_sub_block(&dir, v, 2, |_, _, _| {}).expect("yosys")
+        };
+        let first = run(SMALL_V);
+        assert!(first.remembered.is_empty(), "{:?}", first.remembered);
+        let second = run(SMALL_V);
+        let mut kept = second.remembered.clone();
+        kept.sort();
+        assert_eq!(kept, ["top", "top$u0", "top$u1"]);
+        assert_eq!(
+            (second.cells, &second.sub_blocks),
+            (first.cells, &first.sub_blocks)
+        );
+        let changed = run(&SMALL_V.replace("a ^ 4'd5", "a & 4'd5"));
+        assert_eq!(changed.remembered, ["top$u0"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

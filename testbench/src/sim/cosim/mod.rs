@@ -10,6 +10,7 @@
 //! `tb.v`, `col*.hex`, and Icarus' `cosim.vcd`.
 
 pub mod by_sub_block;
+pub mod synth_memo;
 pub mod tb_gen;
 pub mod tools;
 

@@ -322,6 +322,9 @@ pub struct SynthReport {
     /// With [`SynthScript::BySubBlock`]: each sub-block's module and cells, in the order of
     /// the top's instances; then `("top", n)`: the top's own registers and glue.
     pub sub_blocks: Vec<(String, u64)>,
+    /// With [`SynthScript::BySubBlock`]: the runs (sub-block modules, or `top` for the glue)
+    /// whose results came from earlier runs ([`super::synth_memo`]) rather than Yosys.
+    pub remembered: Vec<String>,
 }
 
 /// `yosys -p "read_verilog top.v; hierarchy -top top; SYNTH; stat -top top"` with `script`'s
@@ -337,6 +340,7 @@ pub fn yosys_synth(dir: &Path, script: SynthScript) -> Result<SynthReport, ToolE
         stat,
         script,
         sub_blocks: Vec::new(),
+        remembered: Vec::new(),
     })
 }
 
@@ -356,6 +360,15 @@ pub(super) fn yosys_run(dir: &Path, script: &str, top: &str) -> Result<(u64, Str
     match sections.iter().find(|(n, _)| n == top) {
         Some((_, cells)) => Ok((*cells, stat)),
         None => Err(failed("yosys", dir, format!("no cell count in:\n{stat}"))),
+    }
+}
+
+/// Yosys' version line (`yosys -V`).
+pub(super) fn yosys_version(dir: &Path) -> Result<String, ToolError> {
+    let out = run("yosys", &["-V"], dir)?;
+    match out.status.success() {
+        true => Ok(String::from_utf8_lossy(&out.stdout).trim().to_string()),
+        false => Err(failed("yosys", dir, log_of(&out))),
     }
 }
 
