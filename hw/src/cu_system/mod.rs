@@ -58,9 +58,9 @@
 //!   (docs/assumptions.md#A106).
 //! - Settings the top does not have end in `bad_launch` with information code 10 instead of
 //!   running: PWS with S above the top's SpSIMDs (1, or 3 on [`CuSystem4`]), any `FEATURES` bit other than reordering (which is
-//!   code 7: the system has no memory hierarchy), the HSA ABI. A sub-kernel other than the
+//!   code 7: the system has no memory hierarchy). A sub-kernel other than the
 //!   whole launch on compute unit 0 is code 9 (docs/assumptions.md#A107). `LDS`, `IDU_CLUSTER`,
-//!   `TRACE_ADDR` and `USER_DATA` are checked or kept but unused.
+//!   and `TRACE_ADDR` are checked or kept but unused.
 //! - A fault is `pc_out_of_range` (`ERROR_INFO` the PC) if the faulting PC is past the code
 //!   memory, `memory_fault` (`ERROR_INFO` the byte address of the lowest bad lane) for a bad
 //!   FLAT or SMEM address, else `illegal_instruction` (`ERROR_INFO` the instruction's first

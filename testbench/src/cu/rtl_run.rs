@@ -6,16 +6,18 @@
 //!
 //! Before anything is built the run refuses what the RTL does not have: switches (PWS with S
 //! above 3, a configuration other than the system's, reordering, the IDU, the memory
-//! hierarchy, Sim-D, `--rtl`, `--vcd`, `--vulnerability`, an HSA kernel; exit 2) and
+//! hierarchy, Sim-D, `--rtl`, `--vcd`, `--vulnerability`; exit 2) and
 //! instructions of units the top does not execute ([`UnsupportedInRtl`], exit 1).
 
 use super::rtl_bus::{RtlBus, SystemPorts};
-use super::run::{check_launch, load_config, report, Kernel, RunOpts, RunReport, Speed};
+use super::run::{
+    check_launch, dump_and_check, load_config, report, Kernel, RunOpts, RunReport, Speed,
+};
 use crate::sim::twin::on_rtl_stack;
 use crate::sim::vl::VlOptions;
 use rtgpu_firmware::driver::{self, Driver, LaunchDesc, Outcome};
 use rtgpu_firmware::isa::decode;
-use rtgpu_firmware::launch::{Dims, Image};
+use rtgpu_firmware::launch::{Arg, Dims, Image};
 use rtgpu_hw::cu::{CuConfig, Mode};
 use rtgpu_hw::cu_system;
 use rtgpu_hw::cu_system::{first_unsupported, CuSystem4Sim, CuSystemSim};
@@ -210,6 +212,10 @@ pub struct RtlLaunch {
     pub image: Image,
     /// The launch descriptor.
     pub desc: LaunchDesc,
+    /// The kernel (for `--check`'s reference).
+    pub kernel: Kernel,
+    /// The arguments (for `--dump` and `--check`).
+    pub args: Vec<Arg>,
 }
 
 /// Checks `o` for the RTL system (switches, ABI, configuration, launch, instructions) and
@@ -219,11 +225,6 @@ pub fn prepare(o: &RunOpts) -> Result<RtlLaunch, RtlRefusal> {
         return Err(usage(m));
     }
     let kernel = Kernel::load(&o.kernel).map_err(|(c, m)| RtlRefusal::Coded(c, m))?;
-    if kernel.hsa.is_some() {
-        return Err(usage(
-            "--top rtl: the RTL system has rtgpu's simple ABI only, not a compiled kernel's HSA ABI",
-        ));
-    }
     let cfg = rtl_config(o)?;
     let (dims, args) = o.launch.resolve(&kernel.meta).map_err(usage)?;
     check_launch(&cfg, dims, kernel.meta.lds, &args).map_err(usage)?;
@@ -245,6 +246,8 @@ pub fn prepare(o: &RunOpts) -> Result<RtlLaunch, RtlRefusal> {
         code,
         image,
         desc,
+        kernel,
+        args,
     })
 }
 
@@ -253,7 +256,10 @@ pub fn run(o: &RunOpts) -> Result<RunReport, RtlRefusal> {
     let l = prepare(o)?;
     let (outcome, seconds) =
         run_code(&l.code, &l.image, l.desc, o.timeout).map_err(|m| RtlRefusal::Coded(1, m))?;
+    let (dump, check) = dump_and_check(o, &l.kernel, (l.dims, &l.args), &l.image, &outcome)
+        .map_err(|(c, m)| RtlRefusal::Coded(c, m))?;
     let mut r = report(o, &l.cfg, l.name, l.dims, outcome.result, outcome.counters);
+    (r.dump, r.check) = (dump, check);
     if o.bench {
         r.speed = Some(Speed {
             seconds,

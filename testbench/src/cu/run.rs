@@ -9,7 +9,7 @@ use crate::sim::vl::EngineArgs;
 use crate::sim::waves::merge::Timeline;
 use rtgpu_firmware::aging::cu::valu_clusters;
 use rtgpu_firmware::aging::experiment::Distribution;
-use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, PerfCounters};
+use rtgpu_firmware::driver::{self, Driver, DriverError, LaunchDesc, Outcome, PerfCounters};
 use rtgpu_firmware::hsa::HsaKernel;
 use rtgpu_firmware::isa::{assemble, AsmError, Program};
 use rtgpu_firmware::launch::{Arg, Dims, Image, KernelMeta};
@@ -633,6 +633,37 @@ impl Kernel {
     }
 }
 
+/// `--dump` and `--check` after a launch that finished (nothing after an error): the folder
+/// the buffers went to and the check's verdict (`PASSED` or `FAILED: …`). Exit 2 when the
+/// folder cannot be written or the kernel has no host-side reference.
+pub(super) fn dump_and_check(
+    o: &RunOpts,
+    kernel: &Kernel,
+    (dims, args): (Dims, &[Arg]),
+    image: &Image,
+    outcome: &Outcome,
+) -> Result<(Option<String>, Option<String>), (u8, String)> {
+    let bad = |m: String| (2u8, m);
+    if outcome.result.is_err() {
+        return Ok((None, None));
+    }
+    let dumped = match &o.dump {
+        Some(dir) => {
+            super::dump::write(dir, args, &image.buffers, &outcome.buffers).map_err(bad)?;
+            Some(dir.display().to_string())
+        }
+        None => None,
+    };
+    let check = match o.check {
+        true => {
+            let k = kernel.name(&o.kernel);
+            Some(check_buffers(&k, dims, args, image, &outcome.buffers).map_err(bad)?)
+        }
+        false => None,
+    };
+    Ok((dumped, check))
+}
+
 /// `--check`: `PASSED` or `FAILED: …` against the reference of kernel `name`.
 fn check_buffers(
     name: &str,
@@ -833,20 +864,7 @@ pub fn run_loaded(
         let top: Vec<String> = probe_top.into_iter().chain(seen.top_level).collect();
         unknown_scope(scopes, &found, &top)?;
     }
-    let dumped = match (&o.dump, outcome.result.is_ok()) {
-        (Some(dir), true) => {
-            super::dump::write(dir, args, &image.buffers, &outcome.buffers).map_err(bad)?;
-            Some(dir.display().to_string())
-        }
-        _ => None,
-    };
-    let check = match (o.check, outcome.result.is_ok()) {
-        (true, true) => {
-            let k = kernel.name(&o.kernel);
-            Some(check_buffers(&k, dims, args, &image, &outcome.buffers).map_err(bad)?)
-        }
-        _ => None,
-    };
+    let (dumped, check) = dump_and_check(o, kernel, (dims, args), &image, &outcome)?;
     let mut r = report(o, &cfg, name, dims, outcome.result, outcome.counters);
     r.dump = dumped;
     r.check = check;

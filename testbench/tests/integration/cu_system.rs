@@ -85,6 +85,26 @@ fn a_wide_memory_instruction_is_unsupported_in_rtl() {
     );
 }
 
+/// The suite's `vector_add.cl`, compiled by clang, passes the ABI (the RTL takes the HSA ABI)
+/// and is refused at its first instruction the top lacks: `v_mad_u64_u32` at PC 0x24, in the
+/// VALU. Fails if compiled kernels are refused for their ABI again.
+#[test]
+fn a_compiled_kernel_is_refused_at_its_first_instruction_the_top_lacks() {
+    let k = repo("firmware/suite/vector_add.cl");
+    let o = RunOpts::from_args(&[k.as_str(), "--top", "rtl"]).unwrap();
+    match rtl_run::prepare(&o) {
+        Err(RtlRefusal::Unsupported(u)) => {
+            assert_eq!((u.pc, u.unit), (0x24, "valu"));
+            assert!(
+                u.instruction.starts_with("v_mad_u64_u32"),
+                "{}",
+                u.instruction
+            );
+        }
+        other => panic!("not refused by instruction: {:?}", other.map(|l| l.name)),
+    }
+}
+
 /// A kernel whose work-groups need more LDS than the top's 1 KiB partition
 /// (docs/assumptions.md#A126) is refused before the RTL is built (exit 2), one that needs
 /// exactly 1 KiB is not. Fails if the RTL run drops the size check, or compares with `>=`.
@@ -195,6 +215,26 @@ fn three_source_kernels_run_as_on_the_behavioural_gpu() {
     runs_alike("firmware/kernels/loop.s", "gto");
     runs_alike("firmware/kernels/rtl/fp_mix.s", "lrr");
     runs_alike("firmware/kernels/synthetic.s", "rr");
+}
+
+/// An OpenCL C kernel (`rtl/hsa_ids.cl`, compiled by clang) whose wavefronts start with the
+/// HSA ABI: eight user SGPRs (the dispatch and kernel argument pointers among them), the
+/// work-group id after them. At three work-group sizes (three, one and a partial wavefront)
+/// the RTL system gives the behavioural GPU's status, cycles, instructions and buffers, and
+/// each word is `g << 16 | n << 8 | l`. Mutation caught: the work-group id SGPR placed one
+/// SGPR late, where the info SGPR goes (every group ran as group 0: word 128 stayed 0, where
+/// the behavioural GPU wrote 0x18000).
+#[test]
+fn an_hsa_kernel_runs_as_on_the_behavioural_gpu() {
+    for (grid, wg) in [(384u32, 128u32), (192, 64), (96, 32)] {
+        let args = ["--grid", &grid.to_string(), "--wg", &wg.to_string()].map(String::from);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let b = runs_alike_with("firmware/kernels/rtl/hsa_ids.cl", &args);
+        let want: Vec<u32> = (0..grid)
+            .map(|i| (i / wg) << 16 | wg << 8 | (i % wg))
+            .collect();
+        assert_eq!(b.buffers[0], want, "grid {grid} wg {wg}");
+    }
 }
 
 /// `kernel` under `sched` through the driver on both systems: it finishes on the behavioural

@@ -13,7 +13,7 @@ use rust_hdl::prelude::*;
 /// of 4 or too large, 5 S outside 1..=7, 6 entry PC unaligned or past the code, 7 reordering
 /// (the system has no memory hierarchy), 9 a sub-kernel other than the whole launch on
 /// compute unit 0, 10 a setting the RTL compute unit does not have yet (PWS with S above `S`,
-/// its top's SpSIMDs; a `FEATURES` bit; the HSA ABI). Combinational.
+/// its top's SpSIMDs; a `FEATURES` bit). Combinational.
 #[derive(LogicBlock)]
 pub struct LaunchCheck<const S: usize> {
     /// `GRID`.
@@ -28,8 +28,6 @@ pub struct LaunchCheck<const S: usize> {
     pub mode: Signal<In, Bits<32>>,
     /// `FEATURES`.
     pub features: Signal<In, Bits<32>>,
-    /// `ABI` bit 0.
-    pub abi: Signal<In, Bit>,
     /// `ENTRY_PC`.
     pub entry_pc: Signal<In, Bits<32>>,
     /// The sub-kernel registers name the whole launch on compute unit 0.
@@ -66,7 +64,6 @@ impl<const S: usize> Default for LaunchCheck<S> {
             lds: Default::default(),
             mode: Default::default(),
             features: Default::default(),
-            abi: Default::default(),
             entry_pc: Default::default(),
             whole: Default::default(),
             info: Default::default(),
@@ -103,7 +100,6 @@ impl<const S: usize> Logic for LaunchCheck<S> {
                 & (self.mode.val().get_bits::<3>(4) <= self.s_max.val()));
         if !self.split_ok.val()
             | (self.features.val().get_bits::<31>(1) != bit_cast::<31, 32>(self.z32.val()))
-            | self.abi.val()
         {
             self.info.next = self.checks[10].val();
         }

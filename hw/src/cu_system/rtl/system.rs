@@ -261,7 +261,6 @@ macro_rules! cu_system {
                 self.check.lds.next = self.map.lds.val();
                 self.check.mode.next = self.map.mode.val();
                 self.check.features.next = self.map.features.val();
-                self.check.abi.next = self.map.abi.val();
                 self.check.entry_pc.next = self.map.entry_pc.val();
                 self.check.whole.next = (self.sub.regs[0].val() == self.z32.val())
                     & ((self.sub.regs[1].val() == self.z32.val())
@@ -287,6 +286,11 @@ macro_rules! cu_system {
                 self.cu.wg_size.next = self.map.wg.val();
                 self.cu.kernarg.next = (bit_cast::<64, 32>(self.map.kernarg_hi.val()) << 32)
                     | bit_cast::<64, 32>(self.map.kernarg_lo.val());
+                self.cu.hsa.next = self.map.abi.val();
+                self.cu.rsrc2.next = self.map.rsrc2.val();
+                for i in 0..16 {
+                    self.cu.user_data[i].next = self.map.user[i].val();
+                }
                 self.cu.gto.next = self.map.sched.val().get_bits::<2>(0) == self.p_gto.val();
                 self.cu.rr.next = self.map.sched.val().get_bits::<2>(0) == self.p_rr.val();
                 self.cu.lat_salu.next = self.lat_salu.val();

@@ -12,7 +12,7 @@ use super::mem_return::MemReturn;
 use super::split_ctl::SplitCtl;
 use super::wave_init::WaveInit;
 use crate::ctx::{CtxRegs, Vgprs, INIT_SGPRS};
-use crate::cu::CuError;
+use crate::cu::{abi::MAX_USER_SGPRS, CuError};
 use crate::cu_top::{
     CODE_WORDS, CONTEXTS as C, GROUP_CONTEXTS, GROUP_CONTEXTS2, LDS_PART_WORDS, LDS_WORDS,
     SGPR_WORDS, SGPR_WORDS2, VGPRS, VGPR_ROWS,
@@ -84,8 +84,15 @@ macro_rules! compute_unit_top {
             pub waves: Signal<In, Bits<8>>,
             /// Work-items per work-group.
             pub wg_size: Signal<In, Bits<32>>,
-            /// The kernel argument segment's byte address (`s[0:1]`).
+            /// The kernel argument segment's byte address (`s[0:1]` under the simple ABI).
             pub kernarg: Signal<In, Bits<64>>,
+            /// The wavefronts start with the HSA ABI (`ABI` bit 0), from `rsrc2` and
+            /// `user_data`; else with rtgpu's simple ABI from `kernarg`.
+            pub hsa: Signal<In, Bit>,
+            /// HSA: `COMPUTE_PGM_RSRC2` (user SGPR count, system SGPR enables).
+            pub rsrc2: Signal<In, Bits<32>>,
+            /// HSA: the user SGPRs' values (`USER_DATA[i]`).
+            pub user_data: [Signal<In, Bits<32>>; MAX_USER_SGPRS],
             /// Scheduler policy: greedy-then-oldest.
             pub gto: Signal<In, Bit>,
             /// Scheduler policy: pure round-robin (neither: loose round-robin).
@@ -446,6 +453,9 @@ macro_rules! compute_unit_top {
                     waves: Default::default(),
                     wg_size: Default::default(),
                     kernarg: Default::default(),
+                    hsa: Default::default(),
+                    rsrc2: Default::default(),
+                    user_data: array_init::array_init(|_| Default::default()),
                     gto: Default::default(),
                     rr: Default::default(),
                     lat_salu: Default::default(),
@@ -706,8 +716,14 @@ macro_rules! compute_unit_top {
 
                 // A dispatched wavefront's registers.
                 self.winit.kernarg.next = self.kernarg.val();
+                self.winit.hsa.next = self.hsa.val();
+                self.winit.rsrc2.next = self.rsrc2.val();
+                for i in 0..MAX_USER_SGPRS {
+                    self.winit.user[i].next = self.user_data[i].val();
+                }
                 self.winit.wg_id.next = self.disp.send_wg[0].val();
                 self.winit.wg_size.next = self.wg_size.val();
+                self.winit.waves.next = self.waves.val();
                 self.winit.wave.next = self.disp.send_wave[0].val();
                 self.regs.init.next = self.disp.send[0].val();
                 self.regs.init_ctx.next = self.disp.send_slot[0].val() << $LU;
@@ -1458,9 +1474,8 @@ macro_rules! compute_unit_top {
                 self.fault_info.next = self.finfo.q.val();
                 $(
                     self.issue_valid[$u].next = self.$unit.grant_valid.val() & !self.squash[$u].val();
-                    self.issue_counts[$u].next = self.$unit.grant_valid.val()
-                        & !self.squash[$u].val()
-                        & !self.$unit.error.val();
+                    self.issue_counts[$u].next =
+                        self.issue_valid[$u].val() & !self.$unit.error.val();
                     self.issue_slot[$u].next = self.$unit.rctx[0].val().get_bits::<6>(0);
                     self.issue_pc[$u].next = self.$unit.g_pc.val();
                     self.stall[$u].next = self.$unit.stall.val();

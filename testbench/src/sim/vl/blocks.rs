@@ -185,8 +185,8 @@ crate::vl_ports!([const S: usize, const V: usize, const L: usize, const M: usize
 macro_rules! cu_top_ports {
     ($($ty:ty),+) => {$(
         crate::vl_ports!([] $ty {
-            clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, gto, rr, lat_salu,
-            lat_valu, lat_branch, issue_period, split_on, dws, s, code_we, code_addr, code_data,
+            clock, reset, launch, entry_pc, wg_count, waves, wg_size, kernarg, hsa, rsrc2,
+            user_data, gto, rr, lat_salu, lat_valu, lat_branch, issue_period, split_on, dws, s, code_we, code_addr, code_data,
             code_rdata, mem_words, lds_words, vreq, vstore, vmask, vaddr, vdata, vtag, sreq,
             saddr, sn, stag, sstore, sdata, vresp, vresp_tag, vresp_store, vresp_mask,
             vresp_data, sresp, sresp_tag, sresp_n, sresp_store, sresp_data, busy, fault,
