@@ -17,7 +17,8 @@ use crate::sim::twin::with_rtl_stack;
 use crate::sim::vl::VlPorts;
 use crate::sim::vl::{Engine, VlOptions};
 use crate::tb::TB_PERIOD_PS;
-use rtgpu_hw::cu::{ComputeUnit, CuConfig, Launch, Mode, Status};
+use rtgpu_hw::cu::abi::MAX_USER_SGPRS;
+use rtgpu_hw::cu::{Abi, ComputeUnit, CuConfig, Launch, Mode, Status};
 use rtgpu_hw::cu_top::{
     ComputeUnitTop, ComputeUnitTop2, CODE_WORDS, CONTEXTS, LDS_PART_WORDS, LDS_WORDS, UNITS, UNITS2,
 };
@@ -65,15 +66,16 @@ impl TopRun {
 }
 
 /// A launch the RTL tops can run: one SIMD group, no splitting, DWS with any S or PWS with
-/// S = 1..=3 (the four-unit top) or S = 1 (the two-unit top), rtgpu's simple ABI.
+/// S = 1..=3 (the four-unit top) or S = 1 (the two-unit top), either kernel ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopLaunch {
     /// Work-items in the launch.
     pub grid: u32,
     /// Work-items per work-group.
     pub wg: u32,
-    /// The kernel argument segment's address.
-    pub kernarg: u64,
+    /// The kernel ABI: rtgpu's simple ABI with the argument segment's address, or the HSA ABI
+    /// (`PGM_RSRC2` and the user SGPRs).
+    pub abi: Abi,
     /// The issue policy.
     pub policy: Policy,
     /// No splitting, DWS or PWS.
@@ -99,7 +101,7 @@ impl TopLaunch {
     pub fn behavioural(&self) -> Launch {
         Launch {
             entry_pc: 0,
-            abi: self.kernarg.into(),
+            abi: self.abi,
             grid: self.grid,
             wg: self.wg,
             // (The top's partition: docs/assumptions.md#A126.)
@@ -383,7 +385,16 @@ macro_rules! top_io {
                 self.wg_count.next = u64::from(l.grid / l.wg).to_bits();
                 self.waves.next = u64::from(l.waves()).to_bits();
                 self.wg_size.next = u64::from(l.wg).to_bits();
-                self.kernarg.next = l.kernarg.to_bits();
+                let (hsa, kernarg, rsrc2, user) = match l.abi {
+                    Abi::Rtgpu { kernarg } => (false, kernarg, 0, [0; MAX_USER_SGPRS]),
+                    Abi::Hsa { rsrc2, user } => (true, 0, rsrc2, user),
+                };
+                self.hsa.next = hsa;
+                self.kernarg.next = kernarg.to_bits();
+                self.rsrc2.next = u64::from(rsrc2).to_bits();
+                for (port, u) in self.user_data.iter_mut().zip(user) {
+                    port.next = u64::from(u).to_bits();
+                }
                 self.gto.next = l.policy == Policy::Gto;
                 self.rr.next = l.policy == Policy::Rr;
                 self.lat_salu.next = u64::from(lat.salu).to_bits();

@@ -9,7 +9,7 @@ use crate::cu::rtl_top::{run_behavioural, IssueEvent, TopIo, TopLaunch};
 use crate::sim::cosim::{verilog_of, KindWaiver, Waiver, BIT_CAST_WIDTH};
 use crate::sim::waves::{named, Format, Gtkw};
 use rtgpu_firmware::isa::assemble;
-use rtgpu_hw::cu::Mode;
+use rtgpu_hw::cu::{Abi, Mode};
 use rtgpu_hw::cu_top::{ComputeUnitTop, GROUP_CONTEXTS};
 use rtgpu_hw::issue::stall;
 use rtgpu_hw::pws::State;
@@ -23,7 +23,9 @@ pub struct CuTopTb;
 pub const LAUNCH: TopLaunch = TopLaunch {
     grid: 512,
     wg: 128,
-    kernarg: 0x1_0000_2000,
+    abi: Abi::Rtgpu {
+        kernarg: 0x1_0000_2000,
+    },
     policy: Policy::Gto,
     mode: Mode::NoSplit,
     s: 1,

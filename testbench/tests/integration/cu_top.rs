@@ -7,10 +7,11 @@ use crate::common::{random_kernel, INTEGER_KERNELS, POLICIES, SPLIT_MODES};
 use rtgpu_firmware::interp::{self, InterpConfig};
 use rtgpu_firmware::isa::assemble;
 use rtgpu_firmware::launch::{Dims, Image, KernelMeta};
-use rtgpu_hw::cu::Mode;
+use rtgpu_hw::cu::{Abi, Mode};
 use rtgpu_hw::cu_top::{ComputeUnitTop as Top, ComputeUnitTop2};
 use rtgpu_hw::sched::model::Policy;
 use rtgpu_testbench::cu::rtl_top::{first_difference, run_behavioural, run_rtl, TopLaunch, TopRun};
+use rtgpu_testbench::cu::{Kernel, RunOpts};
 use rtgpu_testbench::sim::vl::Engine;
 
 const LIMIT: u64 = 20_000;
@@ -49,7 +50,7 @@ fn with_memory_in(
     let l = TopLaunch {
         grid,
         wg,
-        kernarg: image.kernarg,
+        abi: image.abi,
         policy,
         mode,
         s,
@@ -57,11 +58,20 @@ fn with_memory_in(
     (assemble(&text, path).unwrap().words(), image.mem, l)
 }
 
+/// The argument segment's address of a launch with rtgpu's simple ABI (the kernels here that
+/// the interpreter runs or whose arguments a test edits).
+fn kernarg(l: &TopLaunch) -> u64 {
+    match l.abi {
+        Abi::Rtgpu { kernarg } => kernarg,
+        Abi::Hsa { .. } => panic!("a simple-ABI launch expected"),
+    }
+}
+
 fn launch(grid: u32, wg: u32, policy: Policy) -> TopLaunch {
     TopLaunch {
         grid,
         wg,
-        kernarg: 0x1_0000_2000,
+        abi: 0x1_0000_2000.into(),
         policy,
         mode: Mode::NoSplit,
         s: 1,
@@ -287,13 +297,54 @@ fn lds_kernels_issue_as_the_behavioural_unit() {
     );
 }
 
+/// An OpenCL C kernel compiled by clang (`rtl/hsa_ids.cl`), whose wavefronts start with the
+/// HSA ABI (user SGPRs from the user data, the work-group id after them), at two work-group
+/// sizes under GTO and LRR: the four-unit top issues what the behavioural unit issues, cycle
+/// for cycle, and leaves the same memory, in which every word is `g << 16 | n << 8 | l`.
+/// Fails if the top's runner drops the HSA inputs (the top would start with the simple ABI).
+#[test]
+fn an_hsa_kernel_issues_as_the_behavioural_unit() {
+    let path = format!(
+        "{}/../firmware/kernels/rtl/hsa_ids.cl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let kernel = Kernel::load(std::path::Path::new(&path)).unwrap();
+    let (code, _) = kernel.code(Mode::NoSplit, 1);
+    assert_eq!(kernel.prog.entry_pc(), 0, "the top's runner starts at PC 0");
+    for (grid, wg, policy) in [(384u32, 128u32, Policy::Gto), (192, 64, Policy::Lrr)] {
+        let (g, w) = (grid.to_string(), wg.to_string());
+        let o = RunOpts::from_args(&[&path, "--grid", &g, "--wg", &w]).unwrap();
+        let (dims, args) = o.launch.resolve(&kernel.meta).unwrap();
+        let image = kernel.image(&args, dims, 1).unwrap();
+        assert!(matches!(image.abi, Abi::Hsa { .. }), "{:?}", image.abi);
+        let l = TopLaunch {
+            grid,
+            wg,
+            abi: image.abi,
+            policy,
+            mode: Mode::NoSplit,
+            s: 1,
+        };
+        let b = run_behavioural(&code, &l, &image.mem, LIMIT).unwrap();
+        let r = run_rtl::<Top>(&code, &l, &image.mem, Engine::Verilator, LIMIT).unwrap();
+        if let Some(d) = first_difference(&b, &r) {
+            panic!("grid {grid} wg {wg}: {d}");
+        }
+        let out = image.buffer(&b.mem, 0);
+        let want: Vec<u32> = (0..grid)
+            .map(|i| (i / wg) << 16 | wg << 8 | (i % wg))
+            .collect();
+        assert_eq!(out, &want[..], "grid {grid} wg {wg}");
+    }
+}
+
 /// `lds_pairs` with its neighbour offset set to 1008: lane 1's `ds_read2_b32` reads byte
 /// 1024 of a 1 KiB partition, and the launch stops on both sides in the same cycle at the same
 /// PC, with the same memory (the stores before it).
 #[test]
 fn an_lds_fault_stops_both_alike() {
     let (code, mut mem, l) = with_memory("rtl/lds_pairs", 256, 64, Policy::Gto);
-    mem[(l.kernarg / 4) as usize + 4] = 1008;
+    mem[(kernarg(&l) / 4) as usize + 4] = 1008;
     let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
     let r = run_rtl::<Top>(&code, &l, &mem, Engine::Harness, LIMIT).unwrap();
     assert!(b.fault.is_some(), "the behavioural launch faults");
@@ -357,7 +408,7 @@ fn every_kernel_issues_as_the_behavioural_unit_in_every_mode() {
         let want = {
             let (code, mut mem, l) = with_memory(kernel, grid, wg, Policy::Gto);
             let (dims, cfg) = (meta.dims, InterpConfig::default());
-            interp::run(&code, 0, dims, meta.lds, l.kernarg, &mut mem, &cfg).unwrap();
+            interp::run(&code, 0, dims, meta.lds, kernarg(&l), &mut mem, &cfg).unwrap();
             mem
         };
         for (mode, s) in SPLIT_MODES {
@@ -479,11 +530,10 @@ fn random_launch(
     }
     let (grid, wg) = (64 * waves, 64);
     let image = Image::build(&meta.args, Dims { grid, wg }, seed);
-    let kernarg = image.kernarg;
     let tl = TopLaunch {
         grid,
         wg,
-        kernarg,
+        abi: image.abi,
         policy,
         mode,
         s,
@@ -650,7 +700,7 @@ fn a_first_units_error_drops_the_second_units_issue() {
         let l = TopLaunch {
             grid: 64,
             wg: 64,
-            kernarg: image.kernarg,
+            abi: image.abi,
             policy: Policy::Gto,
             mode: Mode::Pws,
             s: 1,
