@@ -744,6 +744,14 @@ fn cli_top_rtl() {
     ]);
     assert_eq!(code, 0, "dws with S = 2: {err}");
     assert!(out_status_done(&out), "{out}");
+    // `--dump` writes the buffers the RTL run read back (word 129: group 1, lane 1 of 128).
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("out");
+    let k = "firmware/kernels/rtl/hsa_ids.cl";
+    let (code, _, err) = rtgpu(&["run", k, "--top", "rtl", "--dump", dump.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let hex = std::fs::read_to_string(dump.join("arg0.hex")).unwrap();
+    assert_eq!(hex.lines().nth(129), Some("00018001"), "{hex:.200}");
 }
 
 /// The report's status is `done`.
