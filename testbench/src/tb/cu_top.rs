@@ -250,7 +250,7 @@ const fn unoptflat(signal: &'static str) -> Waiver {
 /// what the units before it take, the errors, the split/merge unit's commands, the dispatch,
 /// the LDS's and the memory returns' status), and inside each unit the SALU's, the issue control's, the branch target's
 /// and the VALU's as in their own testbenches.
-const WAIVERS: [Waiver; 42] = [
+const WAIVERS: [Waiver; 43] = [
     unoptflat("top.cmd_u$?"),
     unoptflat("top.err_u$?"),
     unoptflat("top.disp$send$0"),
@@ -314,6 +314,10 @@ const WAIVERS: [Waiver; 42] = [
     unused(
         "req_dst",
         "the return tag keeps the destination's 7 bits (VGPRs below v24, SGPRs below s102)",
+    ),
+    unused(
+        "rsrc2",
+        "a wavefront's SGPRs take PGM_RSRC2's user count and id/info enables (scratch: 0)",
     ),
 ];
 
