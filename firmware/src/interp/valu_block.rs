@@ -7,7 +7,7 @@
 use super::mem::Memories;
 use super::step::{self, Code};
 use super::wave::{Wave, EXEC, VCC};
-use crate::isa::{assemble, vector_alu_lines, ALL_OPS};
+use crate::isa::{assemble, vector_alu_lines, ALL_OPS, WIDE_ALU_LINES as WIDE};
 use proptest::prelude::*;
 use rtgpu_hw::isa::insn_model::{decode_fields, format, InsnFields};
 use rtgpu_hw::valu::model::{op_of, run_rows};
@@ -19,7 +19,12 @@ fn subset() -> Vec<(String, Vec<u32>, InsnFields)> {
         .iter()
         .filter_map(|&op| vector_alu_lines(op))
         .flatten()
-        .chain(["v_mul_u32_u24_e64 v3, v1, v2 clamp".to_string()])
+        .chain(
+            ["v_mul_u32_u24_e64 v3, v1, v2 clamp"]
+                .into_iter()
+                .chain(WIDE)
+                .map(String::from),
+        )
         .filter_map(|line| {
             let words = assemble(&line, "t.s").ok()?.words();
             let f = decode_fields(words[0], words.get(1).copied().unwrap_or(0));
@@ -33,13 +38,24 @@ fn vgpr(code: u16, vsrc: bool) -> u32 {
     u32::from(if vsrc { code & 0xFF } else { code - 256 })
 }
 
-/// The VGPR the caller reads into the block's `c`: the destination of `v_mac_f32` (VOP2
-/// 0x16, VOP3 0x116), else a VOP3 `src2` that is a VGPR (v0 otherwise: unused).
-fn c_source(f: &InsnFields) -> u32 {
+/// The VGPRs the caller reads into the block's `a`, `b`, `c` and `d` (the block's table of
+/// 64-bit operands; v0 where unused): for the 32-bit operations `src0`, `src1`, and as `c`
+/// the destination of `v_mac_f32` (VOP2 0x16, VOP3 0x116) or a VOP3 `src2` that is a VGPR.
+fn sources(f: &InsnFields) -> [u32; 4] {
+    let e64 = f.format == format::VOP3;
+    let (s0, s1) = (vgpr(f.src0, false), vgpr(f.src1, !e64));
+    let s2 = if f.src2 >= 256 {
+        vgpr(f.src2, false)
+    } else {
+        0
+    };
     match (f.format, f.opcode) {
-        (format::VOP2, 0x16) | (format::VOP3, 0x116) => u32::from(f.dst),
-        (format::VOP3, _) if f.src2 >= 256 => vgpr(f.src2, false),
-        _ => 0,
+        (format::VOPC, 0xE0..=0xEF) | (format::VOP3, 0xE0..=0xEF) => [s0, s1, s0 + 1, s1 + 1],
+        (format::VOP3, 0x28F) => [s0, s1, 0, s1 + 1],
+        (format::VOP3, 0x1E8) => [s0, s1, s2, s2 + 1],
+        (format::VOP2, 0x16) | (format::VOP3, 0x116) => [s0, s1, u32::from(f.dst), 0],
+        (format::VOP3, _) => [s0, s1, s2, 0],
+        _ => [s0, s1, 0, 0],
     }
 }
 
@@ -53,8 +69,7 @@ pub(super) fn check(
 ) -> Result<(), TestCaseError> {
     let e64 = f.format == format::VOP3;
     let row = |r: u32| -> [u32; 64] { std::array::from_fn(|l| w.vgpr(r, l)) };
-    let (a, b) = (row(vgpr(f.src0, false)), row(vgpr(f.src1, !e64)));
-    let c = row(c_source(f));
+    let [a, b, c, d] = sources(f).map(row);
     let mask_in = if e64 { w.pair(f.src2 as u8) } else { w.vcc() };
     let issue = ValuIn {
         format: f.format,
@@ -69,12 +84,14 @@ pub(super) fn check(
         mask_in,
         ..ValuIn::default()
     };
-    let effect = run_rows(&issue, &a, &b, &c);
+    let effect = run_rows(&issue, [&a, &b, &c, &d]);
     // The model's write-back on a copy of the registers.
     let (mut s, mut v) = (w.s, w.v.clone());
-    for (l, x) in effect.vgpr.iter().enumerate() {
-        if let Some(x) = x {
-            v[usize::from(f.dst) * 64 + l] = *x;
+    for (row, values) in [effect.vgpr, effect.vgpr_hi].iter().enumerate() {
+        for (l, x) in values.iter().enumerate() {
+            if let Some(x) = x {
+                v[(usize::from(f.dst) + row) * 64 + l] = *x;
+            }
         }
     }
     if let Some((code, value, wide, exec_we)) = effect.sgpr {
@@ -143,10 +160,10 @@ proptest! {
 }
 
 /// The subset has every instruction the block lists, in both encodings (and
-/// `v_mul_u32_u24` with clamp): 95 integer encodings and 46 fp32 ones (the two-source and
+/// `v_mul_u32_u24` with clamp): 95 integer encodings, 46 fp32 ones (the two-source and
 /// one-source fp32 operations and the twelve fp32 compares; `v_mad_f32` and `v_fma_f32`,
-/// VOP3 only, are in `valu_fp_block`).
+/// VOP3 only, are in `valu_fp_block`) and the 5 lines of the 64-bit operations.
 #[test]
 fn the_subset_is_complete() {
-    assert_eq!(subset().len(), 95 + 46);
+    assert_eq!(subset().len(), 95 + 46 + 5);
 }

@@ -21,5 +21,5 @@ pub use decode::{decode, format_of, DecodeError};
 pub use instruction::{is_mask_source, slots, Instruction, Invalid, Modifiers, Slot};
 pub use opcode::{Format, ModSet, Op, OpInfo, Sig, ALL_OPS, OPS};
 pub use operand::{InlineFloat, Operand, INLINE_FLOATS, LITERAL_CODE, SGPR_COUNT};
-pub use samples::{fp_alu_lines, fp_operand, fp_partner, vector_alu_lines};
+pub use samples::{fp_alu_lines, fp_operand, fp_partner, vector_alu_lines, WIDE_ALU_LINES};
 pub use text::{disassemble, DisasmError, Disassembled, WAITCNT_MASK};

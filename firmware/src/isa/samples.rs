@@ -38,6 +38,17 @@ pub fn vector_alu_lines(op: Op) -> Option<[String; 2]> {
     }
 }
 
+/// The 64-bit vector ALU operations of the subset on VGPR pairs (`v1`, `v2` and the pairs
+/// `v[1:2]`, `v[3:4]`), one line per shape: the shift, the multiply-add without and with
+/// clamp, the two compares in both encodings.
+pub const WIDE_ALU_LINES: [&str; 5] = [
+    "v_lshlrev_b64 v[3:4], v1, v[1:2]",
+    "v_mad_u64_u32 v[3:4], s[8:9], v1, v2, v[3:4]",
+    "v_mad_u64_u32 v[3:4], s[8:9], v1, v2, v[3:4] clamp",
+    "v_cmp_eq_u64 vcc, v[1:2], v[3:4]",
+    "v_cmp_ne_u64_e64 s[8:9], v[1:2], v[3:4]",
+];
+
 /// The fp32 vector ALU operations, with their sources.
 const FP_OPS: [(&str, &str); 22] = [
     ("v_add_f32", "v1, v2"),

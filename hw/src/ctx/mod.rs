@@ -297,7 +297,8 @@ pub struct VgprAddr {
 /// SpSIMDs).
 pub const VALU_PORT_SETS: usize = 4;
 
-/// One VALU's ports on [`Vgprs`] in a cycle: three reads and a masked write.
+/// One VALU's ports on [`Vgprs`] in a cycle: three reads and a masked write of a row or a
+/// pair.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ValuPorts {
     /// Read port `a` (the VALU's `src0`).
@@ -314,6 +315,10 @@ pub struct ValuPorts {
     pub mask: u64,
     /// The values, one per lane.
     pub data: Vec<u32>,
+    /// The write is a pair: row `w.reg + 1` (wrapping) takes `data1` in the same lanes.
+    pub two: bool,
+    /// The pair's second row's values, one per lane.
+    pub data1: Vec<u32>,
 }
 
 /// One VALU's read ports' rows.

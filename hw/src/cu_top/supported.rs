@@ -146,9 +146,12 @@ pub fn lds_supported(f: &InsnFields) -> Result<(), &'static str> {
 }
 
 /// `Ok` for a VALU instruction the top's vector unit runs: one of the VALU block's subset
-/// ([`crate::valu::model::op_of`]), with every VGPR it names below [`super::VGPRS`].
+/// ([`crate::valu::model::op_of`]), with every VGPR it names below [`super::VGPRS`] (a pair's
+/// second VGPR included) and, for a 64-bit operation, at most three VGPR dwords: the top's
+/// VALU reads three VGPR rows per cycle ([`super::rtl::valu_operands::ValuOperands`]), so
+/// `v_mad_u64_u32` of three VGPRs and a compare of two VGPR pairs are refused.
 pub fn valu_supported(f: &InsnFields) -> Result<(), &'static str> {
-    use crate::valu::model::{op_of, Op};
+    use crate::valu::model::{is_wide, op_of, writes_pair, Op};
     let op = match op_of(f.format, f.opcode) {
         None => return Err("a VALU operation outside the VALU block's subset"),
         Some((op, _)) => op,
@@ -158,7 +161,7 @@ pub fn valu_supported(f: &InsnFields) -> Result<(), &'static str> {
     // The destination is an SGPR code for v_readfirstlane_b32 and the compares.
     let dst = match op {
         Op::Vop1(0x02) | Op::Vopc(_) => None,
-        _ => Some(u16::from(f.dst)),
+        _ => Some(u16::from(f.dst) + u16::from(writes_pair(op))),
     };
     let src1 = if e64 {
         vgpr(f.src1)
@@ -166,7 +169,31 @@ pub fn valu_supported(f: &InsnFields) -> Result<(), &'static str> {
         Some(f.src1 & 0xFF)
     };
     let src2 = if e64 { vgpr(f.src2) } else { None };
-    match [vgpr(f.src0), src1, src2, dst]
+    // The 64-bit sources: a compare's two, the shift's `src1`, the multiply-add's `src2`.
+    let [p0, p1, p2] = match op {
+        Op::Vopc(_) if is_wide(op) => [1, 1, 0],
+        Op::Vop3(0x28F) => [0, 1, 0],
+        Op::Vop3(0x1E8) => [0, 0, 1],
+        _ => [0, 0, 0],
+    };
+    let srcs = [vgpr(f.src0), src1, src2];
+    let dwords: u16 = srcs
+        .iter()
+        .zip([p0, p1, p2])
+        .map(|(s, p)| s.map_or(0, |_| 1 + p))
+        .sum();
+    if is_wide(op) && dwords > 3 {
+        return Err(
+            "a 64-bit operation with four VGPR dwords (the top reads three VGPR rows a cycle)",
+        );
+    }
+    let last = [
+        srcs[0].map(|v| v + p0),
+        srcs[1].map(|v| v + p1),
+        srcs[2].map(|v| v + p2),
+        dst,
+    ];
+    match last
         .iter()
         .flatten()
         .any(|&v| usize::from(v) >= super::VGPRS)
@@ -258,5 +285,33 @@ mod tests {
         }
         let illegal = decode_fields(0xFFFF_FFFF, 0);
         assert!(illegal.illegal && supported(&illegal).is_ok());
+    }
+
+    /// The 64-bit operations in the shapes clang writes pass (LLVM's encodings:
+    /// `v_mad_u64_u32 v[0:1], s[0:1], s0, v2, v[0:1]`, `v_lshlrev_b64 v[0:1], 2, v[0:1]`,
+    /// `v_cmp_eq_u64_e32 vcc, 0, v[1:2]`); four VGPR dwords are refused
+    /// (`v_cmp_eq_u64_e32 vcc, v[0:1], v[2:3]`, `v_mad_u64_u32 v[0:1], s[0:1], v3, v2,
+    /// v[0:1]`), and so is a pair whose second VGPR is past the top's
+    /// (`v_lshlrev_b64 v[23:24], 2, v[0:1]`). Fails if the dword count or the pair's second
+    /// VGPR is dropped.
+    #[test]
+    fn wide_operations_pass_in_three_rows() {
+        let ok = [
+            0xD1E8_0000,
+            0x0402_0400,
+            0xD28F_0000,
+            0x0002_0082,
+            0x7DD4_0280,
+            0xBF81_0000,
+        ];
+        assert_eq!(first_unsupported(&ok), None);
+        let four = [&[0x7DD4_0500u32][..], &[0xD1E8_0000, 0x0402_0503]];
+        for words in four {
+            let (pc, e) = first_unsupported(words).expect("refused");
+            assert_eq!((pc, e.unit_name()), (0, "valu"));
+            assert!(e.to_string().contains("four VGPR dwords"), "{e}");
+        }
+        let (_, e) = first_unsupported(&[0xD28F_0017, 0x0002_0082]).expect("refused");
+        assert!(e.to_string().contains("past the top's 24"), "{e}");
     }
 }

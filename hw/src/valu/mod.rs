@@ -47,7 +47,8 @@
 //! | `mask_in` | 64 | VCC, or the `_e64` form's `src2` pair (issue cycle) |
 //! | `a[16]` | 32 each | `src0`, lanes of quarter `quarter` |
 //! | `b[16]` | 32 each | `src1`, lanes of quarter `quarter` |
-//! | `c[16]` | 32 each | `src2`, or `v_mac_f32`'s old destination, lanes of quarter `quarter` |
+//! | `c[16]` | 32 each | `src2`, or `v_mac_f32`'s old destination, lanes of quarter `quarter` (a 64-bit operation's third dword) |
+//! | `d[16]` | 32 each | a 64-bit operation's fourth dword, lanes of quarter `quarter` (ignored by the others) |
 //!
 //! # Outputs
 //!
@@ -60,6 +61,8 @@
 //! | `wb_vgpr` | 8 | the VGPR written |
 //! | `wb_lanes` | 16 | the lanes written (EXEC's bits of the quarter) |
 //! | `wb_data[16]` | 32 each | the results (0 in lanes not written) |
+//! | `wb_two` | 1 | the results are 64 bits: `wb_data_hi` goes to VGPR `wb_vgpr` + 1 in the same lanes |
+//! | `wb_data_hi[16]` | 32 each | the high dwords of 64-bit results (0 in lanes not written and without `wb_two`) |
 //! | `done` | 1 | the instruction's last quarter ended (cycle *k+4*) |
 //! | `sgpr_we` | 1 | with `done`: write `sgpr_hi:sgpr_lo` to the SGPR code `sgpr_dst` |
 //! | `sgpr_wide` | 1 | the write is a 64-bit pair (a lane mask), else 32 bits (`v_readfirstlane_b32`) |
@@ -82,10 +85,27 @@
 //! same pages). fp32: VOP1 `v_cvt_f32_i32`, `v_cvt_f32_u32`, `v_cvt_i32_f32`,
 //! `v_cvt_u32_f32`; VOP2 `v_add_f32`, `v_sub_f32`, `v_subrev_f32`, `v_mul_f32`,
 //! `v_min_f32`, `v_max_f32`, `v_mac_f32`; VOP3 `v_mad_f32`, `v_fma_f32`; VOPC
-//! `v_cmp_*_f32` and `v_cmpx_*_f32` (all 16 predicates, 0x40..=0x5F). Not here: `v_rcp_f32`,
-//! `v_rcp_iflag_f32`, `v_sqrt_f32` (docs/assumptions.md#A101), the integer three-source VOP3
-//! operations (`v_mad_u32_u24`, `v_alignbit_b32`, `v_max3_i32`) and the 64-bit
-//! ones (`v_lshlrev_b64`, `v_mad_u64_u32`, `v_cmp_*_u64`).
+//! `v_cmp_*_f32` and `v_cmpx_*_f32` (all 16 predicates, 0x40..=0x5F). 64-bit: VOP3
+//! `v_lshlrev_b64`, `v_mad_u64_u32` (VOP3b: the carry out of bit 63 to the SGPR pair `sdst`;
+//! with clamp a carry saturates the result to all ones) and VOPC `v_cmp_*_i64`, `v_cmp_*_u64`
+//! (0xE0..=0xEF, both encodings). Not here: `v_rcp_f32`, `v_rcp_iflag_f32`, `v_sqrt_f32`
+//! (docs/assumptions.md#A101), the integer three-source VOP3 operations (`v_mad_u32_u24`,
+//! `v_alignbit_b32`, `v_max3_i32`), the 64-bit `v_cmpx_*` and the 64-bit right shifts.
+//!
+//! # 64-bit operands
+//!
+//! A 64-bit operation reads up to four dwords per lane, a VGPR pair or a 64-bit scalar
+//! (an SGPR pair, a constant) as its low and high dwords:
+//!
+//! | operation | `a` | `b` | `c` | `d` | result |
+//! |---|---|---|---|---|---|
+//! | `v_lshlrev_b64` | shift (`src0`; bits \[5:0\]) | `src1` \[31:0\] | — | `src1` \[63:32\] | `src1 << shift` |
+//! | `v_mad_u64_u32` | `src0` | `src1` | `src2` \[31:0\] | `src2` \[63:32\] | `src0 · src1 + src2`, carry to `sdst` |
+//! | `v_cmp_*_{i64,u64}` | `src0` \[31:0\] | `src1` \[31:0\] | `src0` \[63:32\] | `src1` \[63:32\] | the lane mask |
+//!
+//! The 64-bit results leave on `wb_data` (bits \[31:0\]) and `wb_data_hi` with `wb_two`, in
+//! the cycles of the 32-bit results. The source modifiers do not apply to the 64-bit
+//! operations (the behavioural compute unit applies them to fp32 sources only).
 //!
 //! # Modifiers
 //!
@@ -153,8 +173,10 @@ pub struct ValuIn {
     /// `src1` of the quarter's lanes.
     pub b: [u32; QUARTER],
     /// `src2` of the quarter's lanes (`v_mad_f32`, `v_fma_f32`), or the destination's old
-    /// value (`v_mac_f32`).
+    /// value (`v_mac_f32`); the third dword of a 64-bit operation.
     pub c: [u32; QUARTER],
+    /// The fourth dword of a 64-bit operation (see the table of 64-bit operands).
+    pub d: [u32; QUARTER],
     /// VOP3 output modifier: 0 none, 1 ×2, 2 ×4, 3 ×0.5.
     pub omod: u8,
     /// VOP3 absolute-value bits, source `k` in bit `k`.
@@ -180,6 +202,10 @@ pub struct ValuOut {
     pub wb_lanes: u16,
     /// The results (0 in lanes not written).
     pub wb_data: [u32; QUARTER],
+    /// The results are a 64-bit pair: `wb_data_hi` goes to VGPR `wb_vgpr` + 1.
+    pub wb_two: bool,
+    /// The pair's high dwords (0 in lanes not written, and without `wb_two`).
+    pub wb_data_hi: [u32; QUARTER],
     /// The instruction ended.
     pub done: bool,
     /// Write `sgpr_hi:sgpr_lo` to `sgpr_dst`.
@@ -209,6 +235,7 @@ crate::ports!(ValuIn {
     a,
     b,
     c,
+    d,
     omod,
     abs,
     neg
@@ -221,6 +248,8 @@ crate::ports!(ValuOut {
     wb_vgpr,
     wb_lanes,
     wb_data,
+    wb_two,
+    wb_data_hi,
     done,
     sgpr_we,
     sgpr_wide,

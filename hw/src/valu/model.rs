@@ -38,8 +38,8 @@ pub fn op_of(fmt: u8, opcode: u16) -> Option<(Op, bool)> {
     let known = match op {
         Op::Vop1(o) => matches!(o, 0x01 | 0x02 | 0x05..=0x08 | 0x2B),
         Op::Vop2(o) => matches!(o, 0x00..=0x03 | 0x05 | 0x08 | 0x0A..=0x16 | 0x19..=0x1E),
-        Op::Vopc(o) => matches!(o, 0x40..=0x5F | 0xC0..=0xDF),
-        Op::Vop3(o) => matches!(o, 0x1C1 | 0x1C8 | 0x1CB | 0x285 | 0x286),
+        Op::Vopc(o) => matches!(o, 0x40..=0x5F | 0xC0..=0xEF),
+        Op::Vop3(o) => matches!(o, 0x1C1 | 0x1C8 | 0x1CB | 0x1E8 | 0x285 | 0x286 | 0x28F),
     };
     known.then_some((op, e64))
 }
@@ -51,8 +51,11 @@ pub struct LaneIn {
     pub a: u32,
     /// `src1`.
     pub b: u32,
-    /// `src2`, or the destination's old value for `v_mac_f32`.
+    /// `src2`, or the destination's old value for `v_mac_f32` (a 64-bit operation's third
+    /// dword).
     pub c: u32,
+    /// A 64-bit operation's fourth dword.
+    pub d: u32,
     /// The lane's bit of the mask source.
     pub bit: bool,
     /// VOP3 clamp.
@@ -65,28 +68,53 @@ pub struct LaneIn {
     pub neg: u8,
 }
 
-/// The operations without source modifiers: the carry forms and `v_readfirstlane_b32`.
-fn unmodified(op: Op) -> bool {
-    matches!(op, Op::Vop2(0x19..=0x1E) | Op::Vop1(0x02))
+/// The 64-bit operations: `v_lshlrev_b64`, `v_mad_u64_u32`, `v_cmp_*_{i64,u64}`.
+pub fn is_wide(op: Op) -> bool {
+    matches!(op, Op::Vop3(0x1E8 | 0x28F) | Op::Vopc(0xE0..=0xEF))
 }
 
-/// What one lane of `op` gives: (result, mask bit). The source modifiers apply first (not to
+/// The operations whose result is a VGPR pair: `v_lshlrev_b64`, `v_mad_u64_u32`.
+pub fn writes_pair(op: Op) -> bool {
+    matches!(op, Op::Vop3(0x1E8 | 0x28F))
+}
+
+/// The operations without source modifiers: the carry forms, `v_readfirstlane_b32` and the
+/// 64-bit operations.
+fn unmodified(op: Op) -> bool {
+    matches!(op, Op::Vop2(0x19..=0x1E) | Op::Vop1(0x02)) || is_wide(op)
+}
+
+/// What one lane of `op` gives: (result, mask bit); the result's bits \[63:32\] are the high
+/// dword of a 64-bit result (0 for the others). The source modifiers apply first (not to
 /// `v_mac_f32`'s addend), the output modifiers to the fp32 results.
-pub fn lane(op: Op, l: LaneIn) -> (u32, bool) {
+pub fn lane(op: Op, l: LaneIn) -> (u64, bool) {
     let m = |k: usize, x: u32| match unmodified(op) || (k == 2 && op == Op::Vop2(0x16)) {
         true => x,
         false => fp::source(l.abs, l.neg, k, x),
     };
     let (a, b, c) = (m(0, l.a), m(1, l.b), m(2, l.c));
     if let Some(r) = fp_value(op, a, b, c) {
-        return (fp::output(r, l.omod, l.clamp), false);
+        return (fp::output(r, l.omod, l.clamp).into(), false);
     }
+    let pair = |lo: u32, hi: u32| u64::from(hi) << 32 | u64::from(lo);
     match op {
         Op::Vopc(o @ 0x40..=0x5F) => (0, fp::compare(o, a, b)),
-        Op::Vop1(o @ (0x07 | 0x08)) => (fp::to_int(a, o == 0x08), false),
+        Op::Vopc(o @ 0xE0..=0xEF) => (0, compare64(o, pair(a, c), pair(b, l.d))),
+        Op::Vop1(o @ (0x07 | 0x08)) => (fp::to_int(a, o == 0x08).into(), false),
         // v_bfe_u32: the `c[4:0]` bits of `a` from bit `b[4:0]` on.
-        Op::Vop3(0x1C8) => ((a >> (b & 31)) & ((1u64 << (c & 31)) - 1) as u32, false),
-        _ => integer(op, a, b, l.bit, l.clamp),
+        Op::Vop3(0x1C8) => (
+            u64::from((a >> (b & 31)) & ((1u64 << (c & 31)) - 1) as u32),
+            false,
+        ),
+        Op::Vop3(0x28F) => (pair(b, l.d) << (a & 63), false),
+        Op::Vop3(0x1E8) => {
+            let (sum, carry) = (u64::from(a) * u64::from(b)).overflowing_add(pair(c, l.d));
+            (if carry && l.clamp { u64::MAX } else { sum }, carry)
+        }
+        _ => {
+            let (r, bit) = integer(op, a, b, l.bit, l.clamp);
+            (r.into(), bit)
+        }
     }
 }
 
@@ -178,12 +206,27 @@ fn vop2(o: u16, a: u32, b: u32, clamp: bool) -> u32 {
 /// A VOPC integer compare: opcode bits \[2:0\] say whether it holds when less, equal,
 /// greater (F, LT, EQ, LE, GT, NE, GE, T); bit 3 clear is signed.
 fn compare(o: u16, a: u32, b: u32) -> bool {
-    use std::cmp::Ordering::*;
     let ord = if o & 8 == 0 {
         (a as i32).cmp(&(b as i32))
     } else {
         a.cmp(&b)
     };
+    holds(o, ord)
+}
+
+/// A 64-bit VOPC compare (0xE0..=0xEF), as [`compare`].
+fn compare64(o: u16, a: u64, b: u64) -> bool {
+    let ord = if o & 8 == 0 {
+        (a as i64).cmp(&(b as i64))
+    } else {
+        a.cmp(&b)
+    };
+    holds(o, ord)
+}
+
+/// Whether compare `o` (bits \[2:0\]: less, equal, greater) holds for `ord`.
+fn holds(o: u16, ord: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
     let holds = match ord {
         Less => 1,
         Equal => 2,
@@ -217,6 +260,10 @@ impl Flight {
         !matches!(self.op, Op::Vopc(_) | Op::Vop1(0x02))
     }
 
+    fn writes_pair(&self) -> bool {
+        writes_pair(self.op)
+    }
+
     /// The SGPR write at the end: (code, 64 bits wide), or none.
     fn sgpr(&self) -> Option<(u8, bool)> {
         let code = |e64_code: u8| if self.e64 { e64_code } else { VCC };
@@ -224,6 +271,7 @@ impl Flight {
             Op::Vop1(0x02) => Some((self.dst & 0x7F, false)),
             Op::Vopc(_) => Some((code(self.dst & 0x7F), true)),
             Op::Vop2(0x19..=0x1E) => Some((code(self.sdst & 0x7F), true)),
+            Op::Vop3(0x1E8) => Some((self.sdst & 0x7F, true)),
             _ => None,
         }
     }
@@ -290,10 +338,11 @@ impl ValuModel {
         let base = 16 * usize::from(f.quarter);
         let mut lanes = 0u16;
         let mut data = [0u32; QUARTER];
+        let mut data_hi = [0u32; QUARTER];
         if f.quarter == 0 {
             f.first.0 = i.a[0];
         }
-        for (l, d) in data.iter_mut().enumerate() {
+        for l in 0..QUARTER {
             let at = base + l;
             if f.exec >> at & 1 == 0 {
                 continue;
@@ -304,6 +353,7 @@ impl ValuModel {
                     a: i.a[l],
                     b: i.b[l],
                     c: i.c[l],
+                    d: i.d[l],
                     bit: f.mask_in >> at & 1 == 1,
                     clamp: f.clamp,
                     omod: f.omod,
@@ -316,7 +366,8 @@ impl ValuModel {
                 f.first = (i.a[l], true);
             }
             if f.writes_vgpr() {
-                *d = r;
+                data[l] = r as u32;
+                data_hi[l] = (r >> 32) as u32;
                 lanes |= 1 << l;
             }
         }
@@ -326,6 +377,10 @@ impl ValuModel {
             self.held.wb_vgpr = f.dst;
             self.held.wb_lanes = lanes;
             self.held.wb_data = data;
+            self.held.wb_two = f.writes_pair();
+            if f.writes_pair() {
+                self.held.wb_data_hi = data_hi;
+            }
         }
         if f.quarter < 3 {
             f.quarter += 1;
@@ -360,17 +415,20 @@ impl crate::block::Clocked for ValuModel {
 
 /// One instruction's effect on whole rows: the VGPR results of the active lanes, the SGPR
 /// write at the end (code, value, 64 bits wide, also EXEC), from the issue fields in `issue`
-/// and the 64-lane sources `a`, `b` and `c`, run through the cycle model quarter by quarter.
-pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64], c: &[u32; 64]) -> RowEffect {
+/// and the 64-lane sources `rows` (`a`, `b`, `c`, `d`), run through the cycle model quarter
+/// by quarter.
+pub fn run_rows(issue: &ValuIn, rows: [&[u32; 64]; 4]) -> RowEffect {
     let mut m = ValuModel::new();
     let mut e = RowEffect::default();
     for cycle in 0..4 {
         let q = m.outputs().quarter as usize;
+        let quarter = |r: usize| std::array::from_fn(|l| rows[r][16 * q + l]);
         let inp = ValuIn {
             valid: cycle == 0,
-            a: std::array::from_fn(|l| a[16 * q + l]),
-            b: std::array::from_fn(|l| b[16 * q + l]),
-            c: std::array::from_fn(|l| c[16 * q + l]),
+            a: quarter(0),
+            b: quarter(1),
+            c: quarter(2),
+            d: quarter(3),
             ..*issue
         };
         m.clock(&inp);
@@ -378,7 +436,9 @@ pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64], c: &[u32; 64]) -> 
         if o.wb_valid {
             for l in 0..QUARTER {
                 if o.wb_lanes >> l & 1 == 1 {
-                    e.vgpr[16 * usize::from(o.wb_quarter) + l] = Some(o.wb_data[l]);
+                    let at = 16 * usize::from(o.wb_quarter) + l;
+                    e.vgpr[at] = Some(o.wb_data[l]);
+                    e.vgpr_hi[at] = o.wb_two.then_some(o.wb_data_hi[l]);
                 }
             }
         }
@@ -394,6 +454,8 @@ pub fn run_rows(issue: &ValuIn, a: &[u32; 64], b: &[u32; 64], c: &[u32; 64]) -> 
 pub struct RowEffect {
     /// The value written to each lane of the destination VGPR (`None`: not written).
     pub vgpr: [Option<u32>; 64],
+    /// The value written to each lane of the VGPR after it (a 64-bit result's high dword).
+    pub vgpr_hi: [Option<u32>; 64],
     /// The SGPR write: (code, value, 64 bits wide, also to EXEC).
     pub sgpr: Option<(u8, u64, bool, bool)>,
 }
@@ -402,6 +464,7 @@ impl Default for RowEffect {
     fn default() -> Self {
         Self {
             vgpr: [None; 64],
+            vgpr_hi: [None; 64],
             sgpr: None,
         }
     }

@@ -250,7 +250,7 @@ const fn unoptflat(signal: &'static str) -> Waiver {
 /// what the units before it take, the errors, the split/merge unit's commands, the dispatch,
 /// the LDS's and the memory returns' status), and inside each unit the SALU's, the issue control's, the branch target's
 /// and the VALU's as in their own testbenches.
-const WAIVERS: [Waiver; 43] = [
+const WAIVERS: [Waiver; 46] = [
     unoptflat("top.cmd_u$?"),
     unoptflat("top.err_u$?"),
     unoptflat("top.disp$send$0"),
@@ -280,6 +280,12 @@ const WAIVERS: [Waiver; 43] = [
     unoptflat("top.unit?.valu.dp$dst"),
     unoptflat("top.unit?.valu.dp.lane$*.fpu.fadd.round$bits"),
     unoptflat("top.unit?.vops$c_reg"),
+    // (The operands' block drives the VGPR file's read rows and the scalar ports' pair flags
+    // from the instruction's fields and reads the rows and scalars back; the file's lanes
+    // carry the loop through their read indices.)
+    unoptflat("top.unit?.vops$s?_wide"),
+    unoptflat("top.vgprs.lane$*.*_idx"),
+    unoptflat("top.vgprs.lane$*.*_ok"),
     unused(
         "imm",
         "the branch unit reads simm16, bits 15:0 of the decoder's immediate",

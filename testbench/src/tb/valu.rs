@@ -2,7 +2,9 @@
 //! of the ISA (carries and borrows in every lane, clamp, `v_readfirstlane_b32` with an empty
 //! and a high EXEC, `v_cmpx`, the 64-bit product's high half; fp32: a tie to even, `v_fma_f32`
 //! against `v_mad_f32` on a product that rounds, a denormal halved by omod, NaNs compared,
-//! a saturating conversion, −0 against +0), then every instruction of the block's subset at
+//! a saturating conversion, −0 against +0; 64-bit: a shift across the dwords, a multiply-add
+//! that carries out with and without clamp, signed against unsigned compares of pairs), then
+//! every instruction of the block's subset at
 //! random (fp32 with source and output modifiers), with random rows (biased to fp32 special
 //! values), EXEC, mask sources, `valid` while busy, idle cycles and resets; RTL == model
 //! every cycle. The testbench plays the VGPR file: each cycle it feeds the 16 lanes of the
@@ -39,6 +41,7 @@ pub fn valu_ops() -> Vec<(String, InsnFields)> {
     lines.push("v_mul_u32_u24_e64 v3, v1, v2 clamp".into());
     // (The integer three-source operation of the subset: its sources come as rows.)
     lines.push("v_bfe_u32 v3, v1, v2, v4".into());
+    lines.extend(WIDE.iter().map(|l| l.to_string()));
     let fp: Vec<String> = fp_alu_lines()
         .into_iter()
         .filter(|l| !lines.contains(l))
@@ -49,9 +52,36 @@ pub fn valu_ops() -> Vec<(String, InsnFields)> {
         let f = decode_fields(words[0], words.get(1).copied().unwrap_or(0));
         (!f.illegal && op_of(f.format, f.opcode).is_some()).then_some(f)
     };
-    lines
+    let mut ops: Vec<(String, InsnFields)> = lines
         .into_iter()
         .filter_map(|line| decoded(&line).map(|f| (line, f)))
+        .collect();
+    let eq = ops.iter().find(|(l, _)| l == WIDE[3]).map(|(_, f)| *f);
+    ops.extend(other_compares(&eq.expect("v_cmp_eq_u64 decodes")));
+    ops
+}
+
+// The 64-bit operations the assembler knows (their sources come as rows: `a`..`d` per the
+// block's table).
+use rtgpu_firmware::isa::WIDE_ALU_LINES as WIDE;
+
+/// The 64-bit compares' predicates in opcode order (0xE0..=0xE7 `_i64`, 0xE8..=0xEF `_u64`).
+const PREDICATES: [&str; 8] = ["f", "lt", "eq", "le", "gt", "ne", "ge", "t"];
+
+/// The 64-bit compares the decoder's subset lacks (it has `v_cmp_eq_u64` and
+/// `v_cmp_ne_u64`): the block takes every opcode of 0xE0..=0xEF, so these are
+/// `v_cmp_eq_u64_e32`'s fields with the opcode changed.
+fn other_compares(eq: &InsnFields) -> Vec<(String, InsnFields)> {
+    (0xE0u16..=0xEF)
+        .filter(|&op| op != 0xEA && op != 0xED)
+        .map(|op| {
+            let (p, t) = (
+                PREDICATES[usize::from(op & 7)],
+                ["i", "u"][usize::from(op >> 3 & 1)],
+            );
+            let line = format!("v_cmp_{p}_{t}64_e32 vcc, v[1:2], v[3:4]");
+            (line, InsnFields { opcode: op, ..*eq })
+        })
         .collect()
 }
 
@@ -89,8 +119,9 @@ pub fn lane_value(rng: &mut ChaCha8Rng) -> u32 {
 
 /// Random source rows: `b` equals `a` in about a quarter of the lanes (compares, min/max,
 /// borrows on equal operands) and is an fp32 value near it in another quarter
-/// (cancellations, ties); `c` likewise.
-pub fn rows(rng: &mut ChaCha8Rng) -> [[u32; 64]; 3] {
+/// (cancellations, ties); `c` likewise, and `d` near `c` (64-bit compares whose high dwords
+/// are equal).
+pub fn rows(rng: &mut ChaCha8Rng) -> [[u32; 64]; 4] {
     let a: [u32; 64] = std::array::from_fn(|_| lane_value(rng));
     let mut near = |x: u32| match rng.gen_range(0..4) {
         0 => x,
@@ -98,8 +129,9 @@ pub fn rows(rng: &mut ChaCha8Rng) -> [[u32; 64]; 3] {
         _ => lane_value(rng),
     };
     let b = a.map(&mut near);
-    let c = a.map(near);
-    [a, b, c]
+    let c = a.map(&mut near);
+    let d = c.map(near);
+    [a, b, c, d]
 }
 
 /// A random mask: any, none, all, one lane.
@@ -123,6 +155,8 @@ pub struct Feed {
     pub b: [u32; 64],
     /// `src2` (or `v_mac_f32`'s old destination), 64 lanes.
     pub c: [u32; 64],
+    /// A 64-bit operation's fourth dword, 64 lanes.
+    pub d: [u32; 64],
 }
 
 impl Feed {
@@ -135,14 +169,56 @@ impl Feed {
             a: std::array::from_fn(|l| self.a[at + l]),
             b: std::array::from_fn(|l| self.b[at + l]),
             c: std::array::from_fn(|l| self.c[at + l]),
+            d: std::array::from_fn(|l| self.d[at + l]),
             ..self.issue
         }
     }
 }
 
-/// A directed case: (assembly line, EXEC, mask source, `src0`, `src1` and `src2` lane values;
-/// lane `l` adds `l` to each).
+/// A directed case: (assembly line, EXEC, mask source, `a`, `b` and `c` lane values; lane
+/// `l` adds `l` to each; `d` is `c`'s value).
 type Directed = (&'static str, u64, u64, u32, u32, u32);
+
+/// The 64-bit directed cases.
+const WIDE_DIRECTED: [Directed; 5] = [
+    // (1 + l, 0x8000_0000 + l) << 33: the low dword's bits cross into the high one.
+    (
+        "v_lshlrev_b64 v[3:4], v1, v[1:2]",
+        u64::MAX,
+        0,
+        33,
+        0x8000_0001,
+        0,
+    ),
+    // (2^32 − 1)^2 + (2^64 − 1 − …): a carry out in every lane; saturated with clamp.
+    (
+        "v_mad_u64_u32 v[3:4], s[8:9], v1, v2, v[3:4]",
+        u64::MAX,
+        0,
+        u32::MAX - 64,
+        u32::MAX - 64,
+        u32::MAX - 64,
+    ),
+    (
+        "v_mad_u64_u32 v[3:4], s[8:9], v1, v2, v[3:4] clamp",
+        u64::MAX,
+        0,
+        u32::MAX - 64,
+        u32::MAX - 64,
+        u32::MAX - 64,
+    ),
+    // (a, c) = (-1 + l, -1 + l) against (b, d) = (0 + l, -1 + l): the high dwords equal,
+    // the low ones decide, unsigned.
+    ("v_cmp_eq_u64 vcc, v[1:2], v[3:4]", u64::MAX, 0, 7, 7, 7),
+    (
+        "v_cmp_lt_i64_e32 vcc, v[1:2], v[3:4]",
+        u64::MAX,
+        0,
+        0x8000_0000,
+        0x7FFF_FFFF,
+        0x8000_0000,
+    ),
+];
 
 /// The fp32 directed cases (lane 0 holds the case, the other lanes a few ulps off).
 const FP_DIRECTED: [Directed; 7] = [
@@ -257,6 +333,7 @@ fn directed(ops: &[(String, InsnFields)]) -> Vec<Feed> {
     DIRECTED
         .iter()
         .chain(FP_DIRECTED.iter())
+        .chain(WIDE_DIRECTED.iter())
         .map(|&(line, exec, mask_in, a, b, c)| {
             let (_, f) = ops
                 .iter()
@@ -267,6 +344,7 @@ fn directed(ops: &[(String, InsnFields)]) -> Vec<Feed> {
                 a: std::array::from_fn(|l| a.wrapping_add(l as u32)),
                 b: std::array::from_fn(|l| b.wrapping_add(l as u32)),
                 c: std::array::from_fn(|l| c.wrapping_add(l as u32)),
+                d: std::array::from_fn(|l| c.wrapping_add(l as u32)),
             }
         })
         .collect()
@@ -275,12 +353,13 @@ fn directed(ops: &[(String, InsnFields)]) -> Vec<Feed> {
 /// A random instruction of `ops` with random rows and masks.
 pub fn random_feed(ops: &[(String, InsnFields)], rng: &mut ChaCha8Rng) -> Feed {
     let f = ops[rng.gen_range(0..ops.len())].1;
-    let [a, b, c] = rows(rng);
+    let [a, b, c, d] = rows(rng);
     Feed {
         issue: issue(&f, mask(rng), mask(rng)),
         a,
         b,
         c,
+        d,
     }
 }
 
@@ -294,6 +373,8 @@ pub fn read_outputs(u: &Valu) -> ValuOut {
         wb_vgpr: u.wb_vgpr.val().index() as u8,
         wb_lanes: u.wb_lanes.val().index() as u16,
         wb_data: std::array::from_fn(|l| u.wb_data[l].val().index() as u32),
+        wb_two: u.wb_two.val(),
+        wb_data_hi: std::array::from_fn(|l| u.wb_data_hi[l].val().index() as u32),
         done: u.done.val(),
         sgpr_we: u.sgpr_we.val(),
         sgpr_wide: u.sgpr_wide.val(),
@@ -322,6 +403,7 @@ pub fn apply(u: &mut Valu, i: &ValuIn) {
         u.a[l].next = u64::from(i.a[l]).to_bits();
         u.b[l].next = u64::from(i.b[l]).to_bits();
         u.c[l].next = u64::from(i.c[l]).to_bits();
+        u.d[l].next = u64::from(i.d[l]).to_bits();
     }
 }
 

@@ -1,5 +1,5 @@
 //! Testbench of the vector register file (`hw/src/ctx/`, [`Vgprs`]): every cycle at random,
-//! lane-masked row writes, two row reads (often of the row being written), slot clears (with
+//! lane-masked row and pair writes, two row reads (often of the row being written), slot clears (with
 //! a write in the same cycle, as a dispatch writes v0), addresses past the end and resets;
 //! RTL == model every cycle.
 
@@ -32,7 +32,7 @@ fn word(d: &[u32], l: usize) -> Bits<32> {
 
 /// Drives VALU port set `$v` ([`ValuPorts`]) onto the block's ports named.
 macro_rules! drive_set {
-    ($u:ident, $v:ident, $as:ident $ar:ident $bs:ident $br:ident $cs:ident $cr:ident $we:ident $ws:ident $wr:ident $wm:ident $wd:ident) => {
+    ($u:ident, $v:ident, $as:ident $ar:ident $bs:ident $br:ident $cs:ident $cr:ident $we:ident $ws:ident $wr:ident $wm:ident $wd:ident $two:ident $wd1:ident) => {
         $u.$as.next = u64::from($v.a.slot).to_bits();
         $u.$ar.next = u64::from($v.a.reg).to_bits();
         $u.$bs.next = u64::from($v.b.slot).to_bits();
@@ -43,8 +43,10 @@ macro_rules! drive_set {
         $u.$ws.next = u64::from($v.w.slot).to_bits();
         $u.$wr.next = u64::from($v.w.reg).to_bits();
         $u.$wm.next = $v.mask.to_bits();
+        $u.$two.next = $v.two;
         for l in 0..TB_LANES {
             $u.$wd[l].next = word(&$v.data, l);
+            $u.$wd1[l].next = word(&$v.data1, l);
         }
     };
 }
@@ -56,10 +58,10 @@ pub fn apply(u: &mut VgprTbBlock, i: &VgprIn) {
     u.clear_slot.next = u64::from(i.clear_slot).to_bits();
     u.clear_v0.next = u64::from(i.clear_v0).to_bits();
     let [v1, v2, v3, v4] = &i.valu;
-    drive_set!(u, v1, a_slot a_reg b_slot b_reg c_slot c_reg we w_slot w_reg w_mask w_data);
-    drive_set!(u, v2, a2_slot a2_reg b2_slot b2_reg c2_slot c2_reg we2 w2_slot w2_reg w2_mask w2_data);
-    drive_set!(u, v3, a3_slot a3_reg b3_slot b3_reg c3_slot c3_reg we3 w3_slot w3_reg w3_mask w3_data);
-    drive_set!(u, v4, a4_slot a4_reg b4_slot b4_reg c4_slot c4_reg we4 w4_slot w4_reg w4_mask w4_data);
+    drive_set!(u, v1, a_slot a_reg b_slot b_reg c_slot c_reg we w_slot w_reg w_mask w_data w_two w_data1);
+    drive_set!(u, v2, a2_slot a2_reg b2_slot b2_reg c2_slot c2_reg we2 w2_slot w2_reg w2_mask w2_data w2_two w2_data1);
+    drive_set!(u, v3, a3_slot a3_reg b3_slot b3_reg c3_slot c3_reg we3 w3_slot w3_reg w3_mask w3_data w3_two w3_data1);
+    drive_set!(u, v4, a4_slot a4_reg b4_slot b4_reg c4_slot c4_reg we4 w4_slot w4_reg w4_mask w4_data w4_two w4_data1);
     u.m_we.next = i.m_we;
     u.m_slot.next = u64::from(i.m.slot).to_bits();
     u.m_reg.next = u64::from(i.m.reg).to_bits();
@@ -114,7 +116,8 @@ fn address(rng: &mut ChaCha8Rng) -> VgprAddr {
     }
 }
 
-/// A cycle of random traffic: the four VALUs' writes (the others often to the first's row),
+/// A cycle of random traffic: the four VALUs' writes of a row or a pair (the others often to
+/// the first's row),
 /// the memory's and the LDS's (a row or a pair, often to the first's row), their lanes
 /// masked; reads of random rows or of the row written, a clear or a reset now and then.
 pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
@@ -143,6 +146,8 @@ pub fn random_input(rng: &mut ChaCha8Rng) -> VgprIn {
             w: if n == 0 { w } else { read(rng) },
             mask: rng.gen_range(0..1 << TB_LANES),
             data: (0..TB_LANES).map(|_| rng.gen()).collect(),
+            two: rng.gen_ratio(1, 3),
+            data1: (0..TB_LANES).map(|_| rng.gen()).collect(),
         }),
         x: [read(rng), read(rng), read(rng)],
         m_we: rng.gen_ratio(1, 3),
@@ -288,7 +293,7 @@ impl BlockTb for VgprTb {
     }
 
     fn description(&self) -> &'static str {
-        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the seven write ports (the four VALUs' w..w4, m, the LDS's l: a row or a pair), reads (ports a, b, c of the four VALU port sets, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
+        "the VGPR file (hw/src/ctx), 4 slots x 16 VGPRs x 4 lanes: random masked writes on the seven write ports (the four VALUs' w..w4 and the LDS's l: a row or a pair; m: a row), reads (ports a, b, c of the four VALU port sets, the write-first x ports, the LDS's y ports) of the written row, slot clears, resets; RTL == model every cycle"
     }
 
     fn run(&self, opts: &TbOptions) -> Result<TbRun, TbError> {

@@ -85,24 +85,38 @@ fn a_wide_memory_instruction_is_unsupported_in_rtl() {
     );
 }
 
-/// The suite's `vector_add.cl`, compiled by clang, passes the ABI (the RTL takes the HSA ABI)
-/// and is refused at its first instruction the top lacks: `v_mad_u64_u32` at PC 0x24, in the
-/// VALU. Fails if compiled kernels are refused for their ABI again.
+/// The suite's `gaussian.cl`, compiled by clang, passes the ABI (the RTL takes the HSA ABI)
+/// and is refused at its first instruction the top lacks: `v_rcp_iflag_f32` at PC 0x28, in
+/// the VALU. Fails if compiled kernels are refused for their ABI again.
 #[test]
 fn a_compiled_kernel_is_refused_at_its_first_instruction_the_top_lacks() {
-    let k = repo("firmware/suite/vector_add.cl");
+    let k = repo("firmware/suite/gaussian.cl");
     let o = RunOpts::from_args(&[k.as_str(), "--top", "rtl"]).unwrap();
     match rtl_run::prepare(&o) {
         Err(RtlRefusal::Unsupported(u)) => {
-            assert_eq!((u.pc, u.unit), (0x24, "valu"));
+            assert_eq!((u.pc, u.unit), (0x28, "valu"));
             assert!(
-                u.instruction.starts_with("v_mad_u64_u32"),
+                u.instruction.starts_with("v_rcp_iflag_f32"),
                 "{}",
                 u.instruction
             );
         }
         other => panic!("not refused by instruction: {:?}", other.map(|l| l.name)),
     }
+}
+
+/// The suite kernels the RTL runs whole (`vector_add`, `saxpy`, `histogram`, `pathfinder`:
+/// 64-bit address arithmetic, `histogram`'s 64-bit compare and LDS atomics, `pathfinder`'s
+/// LDS and barriers), compiled by clang, at their default launch: the RTL system gives the
+/// behavioural GPU's status, cycles, instruction count and buffers; and `rtl/wide_mix`, the
+/// 64-bit operations in every operand shape. Fails if the 64-bit path is broken (addresses
+/// go wrong: a fault or other buffers).
+#[test]
+fn suite_kernels_run_as_on_the_behavioural_gpu() {
+    for kernel in ["vector_add", "saxpy", "histogram", "pathfinder"] {
+        runs_alike_with(&format!("firmware/suite/{kernel}.cl"), &[]);
+    }
+    runs_alike("firmware/kernels/rtl/wide_mix.s", "lrr");
 }
 
 /// A kernel whose work-groups need more LDS than the top's 1 KiB partition

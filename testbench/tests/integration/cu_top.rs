@@ -304,38 +304,84 @@ fn lds_kernels_issue_as_the_behavioural_unit() {
 /// Fails if the top's runner drops the HSA inputs (the top would start with the simple ABI).
 #[test]
 fn an_hsa_kernel_issues_as_the_behavioural_unit() {
-    let path = format!(
-        "{}/../firmware/kernels/rtl/hsa_ids.cl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let kernel = Kernel::load(std::path::Path::new(&path)).unwrap();
-    let (code, _) = kernel.code(Mode::NoSplit, 1);
-    assert_eq!(kernel.prog.entry_pc(), 0, "the top's runner starts at PC 0");
     for (grid, wg, policy) in [(384u32, 128u32, Policy::Gto), (192, 64, Policy::Lrr)] {
-        let (g, w) = (grid.to_string(), wg.to_string());
-        let o = RunOpts::from_args(&[&path, "--grid", &g, "--wg", &w]).unwrap();
-        let (dims, args) = o.launch.resolve(&kernel.meta).unwrap();
-        let image = kernel.image(&args, dims, 1).unwrap();
-        assert!(matches!(image.abi, Abi::Hsa { .. }), "{:?}", image.abi);
-        let l = TopLaunch {
-            grid,
-            wg,
-            abi: image.abi,
-            policy,
-            mode: Mode::NoSplit,
-            s: 1,
-        };
-        let b = run_behavioural(&code, &l, &image.mem, LIMIT).unwrap();
-        let r = run_rtl::<Top>(&code, &l, &image.mem, Engine::Verilator, LIMIT).unwrap();
-        if let Some(d) = first_difference(&b, &r) {
-            panic!("grid {grid} wg {wg}: {d}");
-        }
-        let out = image.buffer(&b.mem, 0);
+        let out = compiled_lock_step("firmware/kernels/rtl/hsa_ids.cl", grid, wg, policy);
         let want: Vec<u32> = (0..grid)
             .map(|i| (i / wg) << 16 | wg << 8 | (i % wg))
             .collect();
-        assert_eq!(out, &want[..], "grid {grid} wg {wg}");
+        assert_eq!(out, want, "grid {grid} wg {wg}");
     }
+}
+
+/// Suite kernels compiled by clang whose addresses take the 64-bit VALU operations
+/// (`v_mad_u64_u32` with an SGPR, a VGPR and a VGPR pair; `v_lshlrev_b64` of a pair;
+/// `histogram`'s `v_cmp_eq_u64` against 0): the four-unit top issues what the behavioural
+/// unit issues, cycle for cycle, with the same memory; the kernels store. Fails if a pair's
+/// second row is read from the wrong port or not written (every address would be wrong).
+#[test]
+fn wide_address_kernels_issue_as_the_behavioural_unit() {
+    for (kernel, policy) in [("vector_add", Policy::Gto), ("histogram", Policy::Lrr)] {
+        let path = format!("firmware/suite/{kernel}.cl");
+        let out = compiled_lock_step(&path, 512, 128, policy);
+        assert!(out.iter().any(|&w| w != 0), "{kernel} stores");
+    }
+}
+
+/// `rtl/wide_mix` (every operand shape of the 64-bit operations the top reads with three
+/// VGPR ports: a pair's second dword from port `a`, `b` or `c`, 64-bit scalars and constants,
+/// carries with clamp) under GTO and LRR on the top's Verilator build: every issue and the
+/// memory equal the behavioural unit's, and the memory is the reference interpreter's.
+/// Mutation caught: `v_mad_u64_u32`'s pair second dword not taken from port `a` when `src0`
+/// is a scalar (the top's words differ from the interpreter's).
+#[test]
+fn wide_operations_issue_as_the_behavioural_unit() {
+    let meta = KernelMeta::parse(&source("rtl/wide_mix")).unwrap();
+    let Dims { grid, wg } = meta.dims;
+    let (code, mut want, l) = with_memory("rtl/wide_mix", grid, wg, Policy::Gto);
+    let cfg = InterpConfig::default();
+    interp::run(&code, 0, meta.dims, 0, kernarg(&l), &mut want, &cfg).unwrap();
+    for policy in [Policy::Gto, Policy::Lrr] {
+        let (code, mem, l) = with_memory("rtl/wide_mix", grid, wg, policy);
+        let b = run_behavioural(&code, &l, &mem, LIMIT).unwrap();
+        let r = run_rtl::<Top>(&code, &l, &mem, Engine::Verilator, LIMIT).unwrap();
+        if let Some(d) = first_difference(&b, &r) {
+            panic!("wide_mix {policy:?}: {d}");
+        }
+        assert!(b.mem != mem, "wide_mix stores");
+        assert!(
+            r.mem[..want.len()] == want[..],
+            "wide_mix {policy:?}: not the interpreter's memory"
+        );
+    }
+}
+
+/// Compiled kernel `path` (from the repository's root) at `grid`/`wg` under `policy` on the
+/// four-unit top (Verilator) beside the behavioural unit: panics at the first difference;
+/// its first buffer as the behavioural unit left it.
+fn compiled_lock_step(path: &str, grid: u32, wg: u32, policy: Policy) -> Vec<u32> {
+    let path = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+    let kernel = Kernel::load(std::path::Path::new(&path)).unwrap();
+    let (code, _) = kernel.code(Mode::NoSplit, 1);
+    assert_eq!(kernel.prog.entry_pc(), 0, "the top's runner starts at PC 0");
+    let (g, w) = (grid.to_string(), wg.to_string());
+    let o = RunOpts::from_args(&[&path, "--grid", &g, "--wg", &w]).unwrap();
+    let (dims, args) = o.launch.resolve(&kernel.meta).unwrap();
+    let image = kernel.image(&args, dims, 1).unwrap();
+    assert!(matches!(image.abi, Abi::Hsa { .. }), "{:?}", image.abi);
+    let l = TopLaunch {
+        grid,
+        wg,
+        abi: image.abi,
+        policy,
+        mode: Mode::NoSplit,
+        s: 1,
+    };
+    let b = run_behavioural(&code, &l, &image.mem, LIMIT).unwrap();
+    let r = run_rtl::<Top>(&code, &l, &image.mem, Engine::Verilator, LIMIT).unwrap();
+    if let Some(d) = first_difference(&b, &r) {
+        panic!("{path} grid {grid} wg {wg}: {d}");
+    }
+    image.buffer(&b.mem, 0).to_vec()
 }
 
 /// `lds_pairs` with its neighbour offset set to 1008: lane 1's `ds_read2_b32` reads byte

@@ -60,12 +60,13 @@ impl VgprModel {
         }
     }
 
-    /// Row `a` as the VALUs' writes (`w`, then `w2`, ...) in this cycle leave it.
+    /// Row `a` as the VALUs' writes (`w` and its pair's second row, then `w2`, ...) in this
+    /// cycle leave it.
     fn row_after_w(&self, a: VgprAddr, i: &VgprIn) -> Vec<u32> {
         let mut row = self.row(a);
-        for p in &i.valu {
-            if p.we && a == p.w && self.base(a).is_some() {
-                write_lanes(&mut row, p.mask, &p.data);
+        for (we, w, mask, data) in valu_writes(i) {
+            if we && a == w && self.base(a).is_some() {
+                write_lanes(&mut row, mask, data);
             }
         }
         row
@@ -85,8 +86,7 @@ impl VgprModel {
             reg: i.l.reg.wrapping_add(1),
             ..i.l
         };
-        let valu = i.valu.iter().map(|p| (p.we, p.w, p.mask, &p.data));
-        for (we, a, mask, data) in valu.chain([
+        for (we, a, mask, data) in valu_writes(i).chain([
             (i.m_we, i.m, i.m_mask, &i.m_data),
             (i.l_we, i.l, i.l_mask, &i.l_data),
             (i.l_we && i.l_two, l2, i.l_mask, &i.l_data1),
@@ -99,6 +99,21 @@ impl VgprModel {
             self.words.fill(0);
         }
     }
+}
+
+/// The VALUs' row writes in their order: port set `n`'s row, then its pair's second row
+/// (`w.reg + 1`, wrapping), then set `n + 1`'s: (write, row, lanes, values).
+fn valu_writes(i: &VgprIn) -> impl Iterator<Item = (bool, VgprAddr, u64, &Vec<u32>)> {
+    i.valu.iter().flat_map(|p| {
+        let hi = VgprAddr {
+            reg: p.w.reg.wrapping_add(1),
+            ..p.w
+        };
+        [
+            (p.we, p.w, p.mask, &p.data),
+            (p.we && p.two, hi, p.mask, &p.data1),
+        ]
+    })
 }
 
 /// Writes `data[l]` (0 when missing) into `row[l]` for the lanes `l` of `mask`.
@@ -212,6 +227,26 @@ mod tests {
         for n in 0..4 {
             assert_eq!(m.outputs(&i).valu[n].a[0], n as u32 + 1, "set {n}");
         }
+    }
+
+    /// A VALU's pair write: its second row (`w.reg + 1`) takes `data1` in the write's lanes,
+    /// before the next port set's write (set 1 writes row 3 after set 0's pair) and the
+    /// write-first reads see it. Fails if the pair's row is written first, or not at all.
+    #[test]
+    fn a_valu_pair_writes_the_next_row_before_the_next_set() {
+        let mut m = VgprModel::new(2, 4, 4);
+        let mut valu = valu_write(0, at(1, 2), 0b0111, &[1, 2, 3, 4]);
+        (valu[0].two, valu[0].data1) = (true, vec![5, 6, 7, 8]);
+        valu[1] = valu_write(1, at(1, 3), 0b0100, &[0, 0, 9, 0])[1].clone();
+        let i = VgprIn {
+            valu,
+            x: [at(1, 3), at(1, 2), at(0, 0)],
+            ..VgprIn::default()
+        };
+        assert_eq!(m.outputs(&i).x[0], [5, 6, 9, 0]);
+        m.clock(&i);
+        assert_eq!(m.row(at(1, 2)), [1, 2, 3, 0]);
+        assert_eq!(m.row(at(1, 3)), [5, 6, 9, 0]);
     }
 
     /// The LDS's write of a pair (rows 2 and 3) wins over port `m` in its lanes; its read

@@ -1,6 +1,6 @@
 //! One lane of the vector register file: its word of every (slot, VGPR) row, the clear
 //! (`v0` to the lane's work-item id), the writes and the reset steps of the edge
-//! ([`crate::ctx`]), each VALU's three read ports and its write (four VALUs: up to four issue units), the memory unit's three write-first read ports, the
+//! ([`crate::ctx`]), each VALU's three read ports and its write of a row or a pair (four VALUs: up to four issue units), the memory unit's three write-first read ports, the
 //! LDS's three write-first read ports and its write (one row or a pair).
 //!
 //! The lane is a memory primitive, like rust-hdl's own `RAM`: [`Logic`] written by hand, a
@@ -9,8 +9,9 @@
 //! flip-flops, each lane was `M` `DFF` module instances and a read multiplexer per port
 //! spelled out row by row: the 64 lanes of the top's file were two thirds of the compute
 //! unit's Verilog (10.7 of 16 MB). Both descriptions take the edge's steps in the same order:
-//! the clear, ports `w`, `w2`, `w3` and `w4`, port `m`, the LDS's rows `l` and `l2`, the reset (the last step that
-//! writes a word wins).
+//! the clear, ports `w`, `w2`, `w3` and `w4` (each followed by its pair's second row `wh`,
+//! `wh2`, ...), port `m`, the LDS's rows `l` and `l2`, the reset (the last step that writes a
+//! word wins).
 
 use crate::hdl::{index_bits, zeroes};
 use rust_hdl::prelude::*;
@@ -55,6 +56,13 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`w_slot`, `wh_reg`) (a 64-bit result's high
+    /// dword; after port `w`'s).
+    pub weh: Signal<In, Bit>,
+    /// The pair's second VGPR.
+    pub wh_reg: Signal<In, Bits<8>>,
+    /// Its value.
+    pub wh_data: Signal<In, Bits<32>>,
     /// Read port `a2`'s slot (the second VALU's ports `a2`, `b2`, `c2` and `w2`, as `a`,
     /// `b`, `c` and `w`: the second issue unit of a SIMD group).
     pub a2_slot: Signal<In, Bits<8>>,
@@ -82,6 +90,13 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w2_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w2_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`w2_slot`, `wh2_reg`) (a 64-bit result's high
+    /// dword; after port `w2`'s).
+    pub weh2: Signal<In, Bit>,
+    /// The pair's second VGPR.
+    pub wh2_reg: Signal<In, Bits<8>>,
+    /// Its value.
+    pub wh2_data: Signal<In, Bits<32>>,
     /// Read port `a3`'s slot (the third VALU's ports `a3`, `b3`, `c3` and `w3`, as `a`,
     /// `b`, `c` and `w`: issue unit 2 of a SIMD group).
     pub a3_slot: Signal<In, Bits<8>>,
@@ -109,6 +124,13 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w3_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w3_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`w3_slot`, `wh3_reg`) (a 64-bit result's high
+    /// dword; after port `w3`'s).
+    pub weh3: Signal<In, Bit>,
+    /// The pair's second VGPR.
+    pub wh3_reg: Signal<In, Bits<8>>,
+    /// Its value.
+    pub wh3_data: Signal<In, Bits<32>>,
     /// Read port `a4`'s slot (the fourth VALU's ports `a4`, `b4`, `c4` and `w4`, as `a`,
     /// `b`, `c` and `w`: issue unit 3 of a SIMD group).
     pub a4_slot: Signal<In, Bits<8>>,
@@ -136,6 +158,13 @@ pub struct VgprLane<const M: usize, const V: usize> {
     pub w4_reg: Signal<In, Bits<8>>,
     /// The value.
     pub w4_data: Signal<In, Bits<32>>,
+    /// Write this lane's word of row (`w4_slot`, `wh4_reg`) (a 64-bit result's high
+    /// dword; after port `w4`'s).
+    pub weh4: Signal<In, Bit>,
+    /// The pair's second VGPR.
+    pub wh4_reg: Signal<In, Bits<8>>,
+    /// Its value.
+    pub wh4_data: Signal<In, Bits<32>>,
     /// Write this lane's word of row (`m_slot`, `m_reg`) (the memory's write; after port `w4`'s).
     pub m_we: Signal<In, Bit>,
     /// The slot written.
@@ -218,6 +247,9 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w_slot: Default::default(),
             w_reg: Default::default(),
             w_data: Default::default(),
+            weh: Default::default(),
+            wh_reg: Default::default(),
+            wh_data: Default::default(),
             a2_slot: Default::default(),
             a2_reg: Default::default(),
             a2_data: Default::default(),
@@ -231,6 +263,9 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w2_slot: Default::default(),
             w2_reg: Default::default(),
             w2_data: Default::default(),
+            weh2: Default::default(),
+            wh2_reg: Default::default(),
+            wh2_data: Default::default(),
             a3_slot: Default::default(),
             a3_reg: Default::default(),
             a3_data: Default::default(),
@@ -244,6 +279,9 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w3_slot: Default::default(),
             w3_reg: Default::default(),
             w3_data: Default::default(),
+            weh3: Default::default(),
+            wh3_reg: Default::default(),
+            wh3_data: Default::default(),
             a4_slot: Default::default(),
             a4_reg: Default::default(),
             a4_data: Default::default(),
@@ -257,6 +295,9 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
             w4_slot: Default::default(),
             w4_reg: Default::default(),
             w4_data: Default::default(),
+            weh4: Default::default(),
+            wh4_reg: Default::default(),
+            wh4_data: Default::default(),
             m_we: Default::default(),
             m_slot: Default::default(),
             m_reg: Default::default(),
@@ -290,23 +331,27 @@ impl<const M: usize, const V: usize> Default for VgprLane<M, V> {
 }
 
 /// The read and write ports' rows in the Verilog: the name, its slot and VGPR signals.
-const PORTS: [(&str, &str, &str); 25] = [
+const PORTS: [(&str, &str, &str); 29] = [
     ("a", "a_slot", "a_reg"),
     ("b", "b_slot", "b_reg"),
     ("c", "c_slot", "c_reg"),
     ("w", "w_slot", "w_reg"),
+    ("wh", "w_slot", "wh_reg"),
     ("a2", "a2_slot", "a2_reg"),
     ("b2", "b2_slot", "b2_reg"),
     ("c2", "c2_slot", "c2_reg"),
     ("w2", "w2_slot", "w2_reg"),
+    ("wh2", "w2_slot", "wh2_reg"),
     ("a3", "a3_slot", "a3_reg"),
     ("b3", "b3_slot", "b3_reg"),
     ("c3", "c3_slot", "c3_reg"),
     ("w3", "w3_slot", "w3_reg"),
+    ("wh3", "w3_slot", "wh3_reg"),
     ("a4", "a4_slot", "a4_reg"),
     ("b4", "b4_slot", "b4_reg"),
     ("c4", "c4_slot", "c4_reg"),
     ("w4", "w4_slot", "w4_reg"),
+    ("wh4", "w4_slot", "wh4_reg"),
     ("m", "m_slot", "m_reg"),
     ("x0", "x0_slot", "x0_reg"),
     ("x1", "x1_slot", "x1_reg"),
@@ -335,8 +380,9 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         row.map_or(0, |r| self._rows[r])
     }
 
-    /// The VALUs' writes at this edge, in order (`w`, `w2`, `w3`, `w4`): the row, the value.
-    fn valu_writes(&self) -> [Option<(usize, Bits<32>)>; 4] {
+    /// The VALUs' writes at this edge, in order (`w`, `wh`, `w2`, `wh2`, ..., `wh4`): the
+    /// row, the value.
+    fn valu_writes(&self) -> [Option<(usize, Bits<32>)>; 8] {
         let at = |we: &Signal<In, Bit>,
                   slot: &Signal<In, Bits<8>>,
                   reg: &Signal<In, Bits<8>>,
@@ -347,9 +393,13 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         };
         [
             at(&self.we, &self.w_slot, &self.w_reg, &self.w_data),
+            at(&self.weh, &self.w_slot, &self.wh_reg, &self.wh_data),
             at(&self.we2, &self.w2_slot, &self.w2_reg, &self.w2_data),
+            at(&self.weh2, &self.w2_slot, &self.wh2_reg, &self.wh2_data),
             at(&self.we3, &self.w3_slot, &self.w3_reg, &self.w3_data),
+            at(&self.weh3, &self.w3_slot, &self.wh3_reg, &self.wh3_data),
             at(&self.we4, &self.w4_slot, &self.w4_reg, &self.w4_data),
+            at(&self.weh4, &self.w4_slot, &self.wh4_reg, &self.wh4_data),
         ]
     }
 
@@ -365,8 +415,8 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         word
     }
 
-    /// The steps of an edge: the clear, ports `w`..`w4`, port `m`, the LDS's `l` and `l2`,
-    /// the reset.
+    /// The steps of an edge: the clear, ports `w`, `wh`, ..., `w4`, `wh4`, port `m`, the
+    /// LDS's `l` and `l2`, the reset.
     fn edge(&mut self) {
         if self.clear.val() {
             if let Some(first) = Self::row(self.clear_slot.val(), Bits::from(0)) {
@@ -443,9 +493,13 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         let _ = write!(
             v,
             "   if (we && w_ok) mem[w_idx] <= w_data;\n   \
+             if (weh && wh_ok) mem[wh_idx] <= wh_data;\n   \
              if (we2 && w2_ok) mem[w2_idx] <= w2_data;\n   \
+             if (weh2 && wh2_ok) mem[wh2_idx] <= wh2_data;\n   \
              if (we3 && w3_ok) mem[w3_idx] <= w3_data;\n   \
+             if (weh3 && wh3_ok) mem[wh3_idx] <= wh3_data;\n   \
              if (we4 && w4_ok) mem[w4_idx] <= w4_data;\n   \
+             if (weh4 && wh4_ok) mem[wh4_idx] <= wh4_data;\n   \
              if (m_we && m_ok) mem[m_idx] <= m_data;\n   \
              if (l_we && l_ok) mem[l_idx] <= l_data;\n   \
              if (l2_we && l2_ok) mem[l2_idx] <= l2_data;\n   \
@@ -468,9 +522,14 @@ impl<const M: usize, const V: usize> VgprLane<M, V> {
         for x in ["x0", "x1", "x2", "y0", "y1", "y2"] {
             let _ = writeln!(
                 v,
-                "   {x}_data = !{x}_ok ? 32'h0 : (we4 && w4_ok && {x}_idx == w4_idx) ? w4_data \
+                "   {x}_data = !{x}_ok ? 32'h0 \
+                 : (weh4 && wh4_ok && {x}_idx == wh4_idx) ? wh4_data \
+                 : (we4 && w4_ok && {x}_idx == w4_idx) ? w4_data \
+                 : (weh3 && wh3_ok && {x}_idx == wh3_idx) ? wh3_data \
                  : (we3 && w3_ok && {x}_idx == w3_idx) ? w3_data \
+                 : (weh2 && wh2_ok && {x}_idx == wh2_idx) ? wh2_data \
                  : (we2 && w2_ok && {x}_idx == w2_idx) ? w2_data \
+                 : (weh && wh_ok && {x}_idx == wh_idx) ? wh_data \
                  : (we && w_ok && {x}_idx == w_idx) ? w_data : mem[{x}_idx];"
             );
         }

@@ -1,5 +1,5 @@
 //! The vector register file: `S` wavefront slots of `V` VGPRs of `L` lanes, one
-//! [`VgprLane`] per lane, with each VALU's three row read ports and lane-masked row write (four
+//! [`VgprLane`] per lane, with each VALU's three row read ports and lane-masked row (or pair) write (four
 //! VALUs, one per issue unit of a group of up to four), the memory unit's three write-first row read ports and
 //! lane-masked row write, and the LDS's ([`crate::ctx`]).
 
@@ -48,6 +48,11 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w_mask: Signal<In, Bits<L>>,
     /// The values, lane `l`.
     pub w_data: [Signal<In, Bits<32>>; L],
+    /// With `we`: row (`w_slot`, `w_reg` + 1) takes `w_data1` in the same lanes (a
+    /// 64-bit result).
+    pub w_two: Signal<In, Bit>,
+    /// The pair's second row's values.
+    pub w_data1: [Signal<In, Bits<32>>; L],
     /// Read port `a2`'s slot (the second VALU's ports `a2`, `b2`, `c2` and `w2`, as `a`,
     /// `b`, `c` and `w`: a SIMD group's second issue unit).
     pub a2_slot: Signal<In, Bits<8>>,
@@ -77,6 +82,11 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w2_mask: Signal<In, Bits<L>>,
     /// The values.
     pub w2_data: [Signal<In, Bits<32>>; L],
+    /// With `we2`: row (`w2_slot`, `w2_reg` + 1) takes `w2_data1` in the same lanes (a
+    /// 64-bit result).
+    pub w2_two: Signal<In, Bit>,
+    /// The pair's second row's values.
+    pub w2_data1: [Signal<In, Bits<32>>; L],
     /// Read port `a3`'s slot (the third VALU's ports `a3`, `b3`, `c3` and `w3`, as `a`,
     /// `b`, `c` and `w`: a SIMD group's third issue unit).
     pub a3_slot: Signal<In, Bits<8>>,
@@ -106,6 +116,11 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w3_mask: Signal<In, Bits<L>>,
     /// The values.
     pub w3_data: [Signal<In, Bits<32>>; L],
+    /// With `we3`: row (`w3_slot`, `w3_reg` + 1) takes `w3_data1` in the same lanes (a
+    /// 64-bit result).
+    pub w3_two: Signal<In, Bit>,
+    /// The pair's second row's values.
+    pub w3_data1: [Signal<In, Bits<32>>; L],
     /// Read port `a4`'s slot (the fourth VALU's ports `a4`, `b4`, `c4` and `w4`, as `a`,
     /// `b`, `c` and `w`: a SIMD group's fourth issue unit).
     pub a4_slot: Signal<In, Bits<8>>,
@@ -135,6 +150,11 @@ pub struct Vgprs<const S: usize, const V: usize, const L: usize, const M: usize>
     pub w4_mask: Signal<In, Bits<L>>,
     /// The values.
     pub w4_data: [Signal<In, Bits<32>>; L],
+    /// With `we4`: row (`w4_slot`, `w4_reg` + 1) takes `w4_data1` in the same lanes (a
+    /// 64-bit result).
+    pub w4_two: Signal<In, Bit>,
+    /// The pair's second row's values.
+    pub w4_data1: [Signal<In, Bits<32>>; L],
     /// Write the lanes of `m_mask` of row (`m_slot`, `m_reg`) at this edge, after ports `w`
     /// ..`w4` (the memory's returns).
     pub m_we: Signal<In, Bit>,
@@ -212,6 +232,8 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w_reg: Default::default(),
             w_mask: Default::default(),
             w_data: array_init::array_init(|_| Default::default()),
+            w_two: Default::default(),
+            w_data1: array_init::array_init(|_| Default::default()),
             a2_slot: Default::default(),
             a2_reg: Default::default(),
             a2_data: array_init::array_init(|_| Default::default()),
@@ -226,6 +248,8 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w2_reg: Default::default(),
             w2_mask: Default::default(),
             w2_data: array_init::array_init(|_| Default::default()),
+            w2_two: Default::default(),
+            w2_data1: array_init::array_init(|_| Default::default()),
             a3_slot: Default::default(),
             a3_reg: Default::default(),
             a3_data: array_init::array_init(|_| Default::default()),
@@ -240,6 +264,8 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w3_reg: Default::default(),
             w3_mask: Default::default(),
             w3_data: array_init::array_init(|_| Default::default()),
+            w3_two: Default::default(),
+            w3_data1: array_init::array_init(|_| Default::default()),
             a4_slot: Default::default(),
             a4_reg: Default::default(),
             a4_data: array_init::array_init(|_| Default::default()),
@@ -254,6 +280,8 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Default for
             w4_reg: Default::default(),
             w4_mask: Default::default(),
             w4_data: array_init::array_init(|_| Default::default()),
+            w4_two: Default::default(),
+            w4_data1: array_init::array_init(|_| Default::default()),
             m_we: Default::default(),
             m_slot: Default::default(),
             m_reg: Default::default(),
@@ -302,6 +330,9 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].w_slot.next = self.w_slot.val();
             self.lane[l].w_reg.next = self.w_reg.val();
             self.lane[l].w_data.next = self.w_data[l].val();
+            self.lane[l].weh.next = self.we.val() & self.w_two.val() & self.w_mask.val().get_bit(l);
+            self.lane[l].wh_reg.next = self.w_reg.val() + self.one8.val();
+            self.lane[l].wh_data.next = self.w_data1[l].val();
             self.lane[l].a2_slot.next = self.a2_slot.val();
             self.lane[l].a2_reg.next = self.a2_reg.val();
             self.lane[l].b2_slot.next = self.b2_slot.val();
@@ -312,6 +343,10 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].w2_slot.next = self.w2_slot.val();
             self.lane[l].w2_reg.next = self.w2_reg.val();
             self.lane[l].w2_data.next = self.w2_data[l].val();
+            self.lane[l].weh2.next =
+                self.we2.val() & self.w2_two.val() & self.w2_mask.val().get_bit(l);
+            self.lane[l].wh2_reg.next = self.w2_reg.val() + self.one8.val();
+            self.lane[l].wh2_data.next = self.w2_data1[l].val();
             self.a2_data[l].next = self.lane[l].a2_data.val();
             self.b2_data[l].next = self.lane[l].b2_data.val();
             self.c2_data[l].next = self.lane[l].c2_data.val();
@@ -325,6 +360,10 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].w3_slot.next = self.w3_slot.val();
             self.lane[l].w3_reg.next = self.w3_reg.val();
             self.lane[l].w3_data.next = self.w3_data[l].val();
+            self.lane[l].weh3.next =
+                self.we3.val() & self.w3_two.val() & self.w3_mask.val().get_bit(l);
+            self.lane[l].wh3_reg.next = self.w3_reg.val() + self.one8.val();
+            self.lane[l].wh3_data.next = self.w3_data1[l].val();
             self.a3_data[l].next = self.lane[l].a3_data.val();
             self.b3_data[l].next = self.lane[l].b3_data.val();
             self.c3_data[l].next = self.lane[l].c3_data.val();
@@ -338,6 +377,10 @@ impl<const S: usize, const V: usize, const L: usize, const M: usize> Logic for V
             self.lane[l].w4_slot.next = self.w4_slot.val();
             self.lane[l].w4_reg.next = self.w4_reg.val();
             self.lane[l].w4_data.next = self.w4_data[l].val();
+            self.lane[l].weh4.next =
+                self.we4.val() & self.w4_two.val() & self.w4_mask.val().get_bit(l);
+            self.lane[l].wh4_reg.next = self.w4_reg.val() + self.one8.val();
+            self.lane[l].wh4_data.next = self.w4_data1[l].val();
             self.a4_data[l].next = self.lane[l].a4_data.val();
             self.b4_data[l].next = self.lane[l].b4_data.val();
             self.c4_data[l].next = self.lane[l].c4_data.val();

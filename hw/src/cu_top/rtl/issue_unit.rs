@@ -203,6 +203,10 @@ pub struct IssueUnit<const C: usize, const U: usize> {
     pub w_mask: Signal<Out, Bits<64>>,
     /// Lane `l`'s word.
     pub w_data: [Signal<Out, Bits<32>>; 64],
+    /// The write is a pair: VGPR `w_reg` + 1 takes `w_data1` in the same lanes.
+    pub w_two: Signal<Out, Bit>,
+    /// Lane `l`'s word of the pair's second row.
+    pub w_data1: [Signal<Out, Bits<32>>; 64],
     /// A context issues this cycle.
     pub grant_valid: Signal<Out, Bit>,
     /// Which.
@@ -412,6 +416,8 @@ impl<const C: usize, const U: usize> Default for IssueUnit<C, U> {
             w_reg: Default::default(),
             w_mask: Default::default(),
             w_data: array_init::array_init(|_| Default::default()),
+            w_two: Default::default(),
+            w_data1: array_init::array_init(|_| Default::default()),
             grant_valid: Default::default(),
             grant: Default::default(),
             stall: Default::default(),
@@ -667,8 +673,8 @@ impl<const C: usize, const U: usize> Logic for IssueUnit<C, U> {
         self.rwide[2].next = self.vops.s2_wide.val();
         self.rcode[0].next = self.sops.rcode0.val();
         self.rcode[1].next = self.sops.rcode1.val();
-        self.rwide[0].next = self.sops.rwide0.val();
-        self.rwide[1].next = self.sops.rwide1.val();
+        self.rwide[0].next = self.sops.rwide0.val() | self.vops.s0_wide.val();
+        self.rwide[1].next = self.sops.rwide1.val() | self.vops.s1_wide.val();
         if self.fields.format.val() == self.f_smem.val() {
             // SMEM: the base pair, the offset SGPR and a store's SDATA.
             self.rcode[0].next = self.fields.src0.val() << 1;
@@ -726,8 +732,8 @@ impl<const C: usize, const U: usize> Logic for IssueUnit<C, U> {
         self.vops.dst.next = self.fields.dst.val();
         self.vops.slot.next = self.g_wf.val();
         self.vops.ctx.next = self.g_k.val();
-        self.vops.s0.next = self.rdata[0].val().get_bits::<32>(0);
-        self.vops.s1.next = self.rdata[1].val().get_bits::<32>(0);
+        self.vops.s0.next = self.rdata[0].val();
+        self.vops.s1.next = self.rdata[1].val();
         self.vops.vcc.next = self.g_vcc.val();
         self.vops.s2.next = self.rdata[2].val();
         self.a_slot.next = self.vops.a_slot.val();
@@ -745,15 +751,18 @@ impl<const C: usize, const U: usize> Logic for IssueUnit<C, U> {
             self.valu.a[i].next = self.vops.a[i].val();
             self.valu.b[i].next = self.vops.b[i].val();
             self.valu.c[i].next = self.vops.c[i].val();
+            self.valu.d[i].next = self.vops.d[i].val();
         }
         self.we.next = self.valu.wb_valid.val();
         self.w_slot.next = self.vops.wb_slot.val();
         self.w_reg.next = self.valu.wb_vgpr.val();
         self.w_mask.next = bit_cast::<64, 16>(self.valu.wb_lanes.val())
             << (bit_cast::<8, 2>(self.valu.wb_quarter.val()) << 4);
+        self.w_two.next = self.valu.wb_two.val();
         for q in 0..4 {
             for i in 0..16 {
                 self.w_data[16 * q + i].next = self.valu.wb_data[i].val();
+                self.w_data1[16 * q + i].next = self.valu.wb_data_hi[i].val();
             }
         }
 

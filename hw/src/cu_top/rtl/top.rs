@@ -38,7 +38,8 @@ use rust_hdl::prelude::*;
 /// - `reg_ports`: the SGPR file's read and write ports (3 `U`, 3 `U` + 2), `returns`: its two
 ///   write ports of the memory's returns (3 `U`, 3 `U` + 1); `fetch_ports`: `U` + 1;
 /// - per unit: its field, its number and the names of its VALU's ports on the VGPR file
-///   (`a` slot, VGPR, data; `b`; `c`; write enable, slot, VGPR, mask, data);
+///   (`a` slot, VGPR, data; `b`; `c`; write enable, slot, VGPR, mask, data, pair, the pair's
+///   second row's data);
 /// - the VGPR file's VALU port sets no unit uses (their inputs, tied off).
 macro_rules! compute_unit_top {
     (
@@ -56,13 +57,13 @@ macro_rules! compute_unit_top {
                     $as:ident $ar:ident $ad:ident
                     $bs:ident $br:ident $bd:ident
                     $cs:ident $cr:ident $cd:ident
-                    $we:ident $ws:ident $wr:ident $wm:ident $wd:ident
+                    $we:ident $ws:ident $wr:ident $wm:ident $wd:ident $wt:ident $wd1:ident
                 )
             ),+ $(,)?],
             spare_vgpr_ports: [$(
                 (
                     $sas:ident $sar:ident $sbs:ident $sbr:ident $scs:ident $scr:ident
-                    $swe:ident $sws:ident $swr:ident $swm:ident $swd:ident
+                    $swe:ident $sws:ident $swr:ident $swm:ident $swd:ident $swt:ident $swd1:ident
                 )
             ),* $(,)?]
         }
@@ -972,6 +973,7 @@ macro_rules! compute_unit_top {
                     self.vgprs.$ws.next = self.$unit.w_slot.val();
                     self.vgprs.$wr.next = self.$unit.w_reg.val();
                     self.vgprs.$wm.next = self.$unit.w_mask.val();
+                    self.vgprs.$wt.next = self.$unit.w_two.val();
                 )+
                 // (The VGPR file's port sets beyond the units': idle.)
                 $(
@@ -985,8 +987,10 @@ macro_rules! compute_unit_top {
                     self.vgprs.$sws.next = self.z8.val();
                     self.vgprs.$swr.next = self.z8.val();
                     self.vgprs.$swm.next = self.z64.val();
+                    self.vgprs.$swt.next = false;
                     for l in 0..64 {
                         self.vgprs.$swd[l].next = self.z32.val();
+                        self.vgprs.$swd1[l].next = self.z32.val();
                     }
                 )*
                 for l in 0..64 {
@@ -995,6 +999,7 @@ macro_rules! compute_unit_top {
                         self.$unit.b_row[l].next = self.vgprs.$bd[l].val();
                         self.$unit.c_row[l].next = self.vgprs.$cd[l].val();
                         self.vgprs.$wd[l].next = self.$unit.w_data[l].val();
+                        self.vgprs.$wd1[l].next = self.$unit.w_data1[l].val();
                     )+
                 }
 
@@ -1499,10 +1504,10 @@ compute_unit_top! {
         returns: (12, 13),
         fetch_ports: 5,
         each: [
-            unit0 = 0 (a_slot a_reg a_data b_slot b_reg b_data c_slot c_reg c_data we w_slot w_reg w_mask w_data),
-            unit1 = 1 (a2_slot a2_reg a2_data b2_slot b2_reg b2_data c2_slot c2_reg c2_data we2 w2_slot w2_reg w2_mask w2_data),
-            unit2 = 2 (a3_slot a3_reg a3_data b3_slot b3_reg b3_data c3_slot c3_reg c3_data we3 w3_slot w3_reg w3_mask w3_data),
-            unit3 = 3 (a4_slot a4_reg a4_data b4_slot b4_reg b4_data c4_slot c4_reg c4_data we4 w4_slot w4_reg w4_mask w4_data),
+            unit0 = 0 (a_slot a_reg a_data b_slot b_reg b_data c_slot c_reg c_data we w_slot w_reg w_mask w_data w_two w_data1),
+            unit1 = 1 (a2_slot a2_reg a2_data b2_slot b2_reg b2_data c2_slot c2_reg c2_data we2 w2_slot w2_reg w2_mask w2_data w2_two w2_data1),
+            unit2 = 2 (a3_slot a3_reg a3_data b3_slot b3_reg b3_data c3_slot c3_reg c3_data we3 w3_slot w3_reg w3_mask w3_data w3_two w3_data1),
+            unit3 = 3 (a4_slot a4_reg a4_data b4_slot b4_reg b4_data c4_slot c4_reg c4_data we4 w4_slot w4_reg w4_mask w4_data w4_two w4_data1),
         ],
         spare_vgpr_ports: []
     }
@@ -1522,12 +1527,12 @@ compute_unit_top! {
         returns: (6, 7),
         fetch_ports: 3,
         each: [
-            unit0 = 0 (a_slot a_reg a_data b_slot b_reg b_data c_slot c_reg c_data we w_slot w_reg w_mask w_data),
-            unit1 = 1 (a2_slot a2_reg a2_data b2_slot b2_reg b2_data c2_slot c2_reg c2_data we2 w2_slot w2_reg w2_mask w2_data),
+            unit0 = 0 (a_slot a_reg a_data b_slot b_reg b_data c_slot c_reg c_data we w_slot w_reg w_mask w_data w_two w_data1),
+            unit1 = 1 (a2_slot a2_reg a2_data b2_slot b2_reg b2_data c2_slot c2_reg c2_data we2 w2_slot w2_reg w2_mask w2_data w2_two w2_data1),
         ],
         spare_vgpr_ports: [
-            (a3_slot a3_reg b3_slot b3_reg c3_slot c3_reg we3 w3_slot w3_reg w3_mask w3_data),
-            (a4_slot a4_reg b4_slot b4_reg c4_slot c4_reg we4 w4_slot w4_reg w4_mask w4_data),
+            (a3_slot a3_reg b3_slot b3_reg c3_slot c3_reg we3 w3_slot w3_reg w3_mask w3_data w3_two w3_data1),
+            (a4_slot a4_reg b4_slot b4_reg c4_slot c4_reg we4 w4_slot w4_reg w4_mask w4_data w4_two w4_data1),
         ]
     }
 }

@@ -78,9 +78,10 @@ fn lanes_follow_the_manual() {
         )
     };
     let v2 = Op::Vop2;
-    assert_eq!(lane(v2(0x1D), 5, 5, true, false), (u32::MAX, true));
+    let max = u64::from(u32::MAX);
+    assert_eq!(lane(v2(0x1D), 5, 5, true, false), (max, true));
     assert_eq!(lane(v2(0x1E), 5, 5, true, true), (0, true));
-    assert_eq!(lane(v2(0x1C), u32::MAX, 0, true, true), (u32::MAX, true));
+    assert_eq!(lane(v2(0x1C), u32::MAX, 0, true, true), (max, true));
     assert_eq!(lane(Op::Vopc(0xC1), u32::MAX, 0, false, false), (0, true));
     assert_eq!(lane(Op::Vopc(0xC9), u32::MAX, 0, false, false), (0, false));
     assert_eq!(
@@ -165,9 +166,79 @@ fn readfirstlane_takes_the_lowest_active_lane() {
         exec: 0b1100 << 40,
         ..ValuIn::default()
     };
-    let e = run_rows(&issue, &a, &a, &a);
+    let e = run_rows(&issue, [&a; 4]);
     assert_eq!(e.sgpr, Some((9, 142, false, false)));
     assert!(e.vgpr.iter().all(Option::is_none));
-    let e = run_rows(&ValuIn { exec: 0, ..issue }, &a, &a, &a);
+    let e = run_rows(&ValuIn { exec: 0, ..issue }, [&a; 4]);
     assert_eq!(e.sgpr, Some((9, 100, false, false)));
+}
+
+/// The 64-bit operations, from the ISA's definitions: `v_lshlrev_b64` shifts the pair
+/// (`b`, `d`) by `a[5:0]` (so 0x41 shifts by 1 and moves bit 31 into the high dword);
+/// `v_mad_u64_u32` adds the pair (`c`, `d`) to the 64-bit product, the carry out of bit 63
+/// as the mask bit, all ones with clamp; `v_cmp_*_i64`/`_u64` compare (`a`, `c`) with
+/// (`b`, `d`): -1 is below 0 signed, above it unsigned, and the low dwords decide only when
+/// the high ones are equal.
+#[test]
+fn wide_lanes_follow_the_manual() {
+    let wide = |op, a, b, c, d, clamp| {
+        lane(
+            op,
+            LaneIn {
+                a,
+                b,
+                c,
+                d,
+                clamp,
+                ..LaneIn::default()
+            },
+        )
+    };
+    let (v3, vc) = (Op::Vop3, Op::Vopc);
+    assert_eq!(
+        wide(v3(0x28F), 0x41, 0x8000_0001, 0, 1, false),
+        (0x3_0000_0002, false)
+    );
+    assert_eq!(wide(v3(0x28F), 63, 1, 0, 0, false), (1 << 63, false));
+    let m = u32::MAX;
+    assert_eq!(
+        wide(v3(0x1E8), m, m, 0, 0, false),
+        (0xFFFF_FFFE_0000_0001, false)
+    );
+    assert_eq!(wide(v3(0x1E8), 2, 3, 7, 1, false), (0x1_0000_000D, false));
+    assert_eq!(
+        wide(v3(0x1E8), m, m, m, m, false),
+        (0xFFFF_FFFE_0000_0000, true)
+    );
+    assert_eq!(wide(v3(0x1E8), m, m, m, m, true), (u64::MAX, true));
+    // lt_i64 / lt_u64 of -1 (a = c = all ones) against 0; eq_u64 decided by the low dwords.
+    assert_eq!(wide(vc(0xE1), m, 0, m, 0, false), (0, true));
+    assert_eq!(wide(vc(0xE9), m, 0, m, 0, false), (0, false));
+    assert_eq!(wide(vc(0xEA), 1, 2, 5, 5, false), (0, false));
+    assert_eq!(wide(vc(0xEC), 2, 1, 5, 5, false), (0, true));
+    assert_eq!(wide(vc(0xEC), 2, 1, 4, 5, false), (0, false));
+}
+
+/// A pair-writing operation leaves its high dwords on `wb_data_hi` with `wb_two`, and
+/// `v_mad_u64_u32` writes its carries to `sdst` (VOP3b) at the end.
+#[test]
+fn a_pair_result_writes_two_rows_and_the_carry() {
+    let a: [u32; 64] = std::array::from_fn(|l| (l % 2) as u32);
+    let ones = [u32::MAX; 64];
+    let issue = ValuIn {
+        format: format::VOP3,
+        opcode: 0x1E8,
+        dst: 4,
+        sdst: 12,
+        exec: u64::MAX,
+        ..ValuIn::default()
+    };
+    // (l mod 2) · (2^32 - 1) + (2^64 - 1): a carry in the odd lanes.
+    let e = run_rows(&issue, [&a, &ones, &ones, &ones]);
+    assert_eq!(e.sgpr, Some((12, 0xAAAA_AAAA_AAAA_AAAA, true, false)));
+    for l in 0..64 {
+        let want = ((l % 2) as u64 * 0xFFFF_FFFF).wrapping_add(u64::MAX);
+        assert_eq!(e.vgpr[l], Some(want as u32), "lane {l}");
+        assert_eq!(e.vgpr_hi[l], Some((want >> 32) as u32), "lane {l}");
+    }
 }

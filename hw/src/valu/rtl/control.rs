@@ -102,10 +102,18 @@ pub mod bit {
     pub const MODS_C: usize = 38;
     /// The result is `a >> b[4:0]` cut to its `c[4:0]` low bits (`v_bfe_u32`).
     pub const SEL_BFE: usize = 39;
+    /// The result is a VGPR pair (`v_lshlrev_b64`, `v_mad_u64_u32`).
+    pub const PAIR: usize = 40;
+    /// The compare is the 64-bit one of (`a`, `c`) and (`b`, `d`).
+    pub const WIDE: usize = 41;
+    /// The result is (`b`, `d`) `<< a[5:0]` (`v_lshlrev_b64`).
+    pub const SEL_SHL64: usize = 42;
+    /// The result is `a · b` + (`c`, `d`), the mask bit its carry (`v_mad_u64_u32`).
+    pub const SEL_MAD64: usize = 43;
 }
 
 /// The number of control bits.
-pub const CONTROLS: usize = 40;
+pub const CONTROLS: usize = 44;
 
 /// The control bits of `(class, op)` (all clear outside the subset).
 pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
@@ -153,18 +161,8 @@ pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
         }
         (class::VOPC, 0xC0..=0xDF) => {
             set(&mask);
-            set(&[bit::SUB, bit::FLAG_CMP]);
-            for (i, b) in [bit::CMP_LT, bit::CMP_EQ, bit::CMP_GT]
-                .into_iter()
-                .enumerate()
-            {
-                if op >> i & 1 == 1 {
-                    set(&[b]);
-                }
-            }
-            if op & 8 == 0 {
-                set(&[bit::SIGNED]);
-            }
+            set(&[bit::SUB]);
+            int_compare(op, &mut set);
             if op & 0x10 != 0 {
                 set(&[bit::CMPX]);
             }
@@ -172,14 +170,51 @@ pub fn control(cls: usize, op: usize) -> [bool; CONTROLS] {
         (class::VOP3, 0x85) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_LO]),
         (class::VOP3, 0x86) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_HI]),
         (class::VOP3, 0xC8) => set(&[bit::LEGAL, bit::WRITES_VGPR, bit::SEL_BFE, bit::MODS_C]),
+        (class::VOPC, 0xE0..=0xEF) | (class::VOP3, 0xE8 | 0x8F) => wide_control(cls, op, &mut set),
         _ => fp_control(cls, op, &mut set),
     }
-    // Source modifiers: every operation but the carry forms and `v_readfirstlane_b32`.
-    let unmodified = matches!((cls, op), (class::VOP2, 0x19..=0x1E) | (class::VOP1, 0x02));
+    // Source modifiers: every operation but the carry forms, `v_readfirstlane_b32` and the
+    // 64-bit operations.
+    let unmodified = matches!((cls, op), (class::VOP2, 0x19..=0x1E) | (class::VOP1, 0x02))
+        || c[bit::PAIR]
+        || c[bit::WIDE];
     if c[bit::LEGAL] && !unmodified {
         c[bit::MODS] = true;
     }
     c
+}
+
+/// The control bits of an integer compare's predicate: the mask bit is the compare, which
+/// holds when less, equal, greater by opcode bits \[2:0\], signed when bit 3 is clear.
+fn int_compare(op: usize, set: &mut impl FnMut(&[usize])) {
+    set(&[bit::FLAG_CMP]);
+    for (i, b) in [bit::CMP_LT, bit::CMP_EQ, bit::CMP_GT]
+        .into_iter()
+        .enumerate()
+    {
+        if op >> i & 1 == 1 {
+            set(&[b]);
+        }
+    }
+    if op & 8 == 0 {
+        set(&[bit::SIGNED]);
+    }
+}
+
+/// The control bits of the 64-bit operations: the compares `v_cmp_*_{i64,u64}` (VOPC
+/// 0xE0..=0xEF), `v_mad_u64_u32` (VOP3 0x1E8) and `v_lshlrev_b64` (VOP3 0x28F).
+fn wide_control(cls: usize, op: usize, set: &mut impl FnMut(&[usize])) {
+    let pair = [bit::LEGAL, bit::WRITES_VGPR, bit::PAIR];
+    match cls {
+        class::VOPC => {
+            set(&[bit::LEGAL, bit::SGPR_WE, bit::SGPR_WIDE, bit::WIDE]);
+            int_compare(op, set);
+        }
+        _ if op == 0xE8 => {
+            set(&[&pair[..], &[bit::SEL_MAD64, bit::SGPR_WE, bit::SGPR_WIDE]].concat())
+        }
+        _ => set(&[&pair[..], &[bit::SEL_SHL64]].concat()),
+    }
 }
 
 /// The control bits of the fp32 operations.
@@ -331,6 +366,14 @@ pub struct ValuControl {
     pub mods_c: Signal<Out, Bit>,
     /// `v_bfe_u32`: the result is a bit field of `a`.
     pub sel_bfe: Signal<Out, Bit>,
+    /// The result is a VGPR pair.
+    pub pair: Signal<Out, Bit>,
+    /// The compare is 64 bits wide.
+    pub wide: Signal<Out, Bit>,
+    /// The result is the 64-bit left shift.
+    pub sel_shl64: Signal<Out, Bit>,
+    /// The result is the 64-bit multiply-add.
+    pub sel_mad64: Signal<Out, Bit>,
     /// The SGPR code of the scalar write.
     pub sgpr_dst: Signal<Out, Bits<7>>,
     /// The table index `{class, opcode[7:0]}`.
@@ -418,6 +461,10 @@ impl Default for ValuControl {
             mods: Default::default(),
             mods_c: Default::default(),
             sel_bfe: Default::default(),
+            pair: Default::default(),
+            wide: Default::default(),
+            sel_shl64: Default::default(),
+            sel_mad64: Default::default(),
             sgpr_dst: Default::default(),
             index: Default::default(),
             page: Default::default(),
@@ -531,6 +578,10 @@ impl Logic for ValuControl {
         self.mods.next = self.raw[37].val() & self.ok.val();
         self.mods_c.next = self.raw[38].val() & self.ok.val();
         self.sel_bfe.next = self.raw[39].val() & self.ok.val();
+        self.pair.next = self.raw[40].val() & self.ok.val();
+        self.wide.next = self.raw[41].val() & self.ok.val();
+        self.sel_shl64.next = self.raw[42].val() & self.ok.val();
+        self.sel_mad64.next = self.raw[43].val() & self.ok.val();
         // The scalar write: readfirstlane's and the e64 compares' `dst`, the e64 carries'
         // `sdst`, VCC for the 32-bit encodings.
         self.code.next = self.vcc.val();
@@ -550,4 +601,4 @@ impl Logic for ValuControl {
 // The decode names `raw[i]` by these numbers.
 const _: () =
     assert!(bit::FIRST == 4 && bit::FLAG_CMP == 26 && bit::MODS_C == 38 && bit::SEL_BFE == 39);
-const _: () = assert!(CONTROLS == 40);
+const _: () = assert!(bit::PAIR == 40 && bit::SEL_MAD64 == 43 && CONTROLS == 44);

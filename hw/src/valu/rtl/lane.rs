@@ -1,5 +1,5 @@
 //! One lane of the datapath: the adder, the multiplier, the logic, the shifter, the fp32
-//! unit and the result mux, combinational.
+//! unit, the 64-bit shifter, adder and compare, and the result mux, combinational.
 
 use super::adder::LaneAdder;
 use super::fp_lane::FpLane;
@@ -10,15 +10,20 @@ use rust_hdl::prelude::*;
 /// One lane: the result and the mask bit of the selected operation on `a` (`src0`) and `b`
 /// (`src1`); the select and mode inputs are the decoder's control bits
 /// ([`super::control::bit`]). With no select set the result is `a` (`v_mov_b32`). The fp32
-/// operations share the multiplier: with `fp` it takes the significands of `a` and `b`.
+/// operations share the multiplier: with `fp` it takes the significands of `a` and `b`; so
+/// does `v_mad_u64_u32`, whose 64-bit sum takes the full product. The 64-bit operations read
+/// `c` and `d` as the block's table of 64-bit operands says ([`crate::valu`]).
 #[derive(LogicBlock)]
 pub struct ValuLane {
     /// `src0` of the lane.
     pub a: Signal<In, Bits<32>>,
     /// `src1` of the lane.
     pub b: Signal<In, Bits<32>>,
-    /// `src2` of the lane, or the old destination (`v_mac_f32`).
+    /// `src2` of the lane, or the old destination (`v_mac_f32`); a 64-bit operation's third
+    /// dword.
     pub c: Signal<In, Bits<32>>,
+    /// A 64-bit operation's fourth dword.
+    pub d: Signal<In, Bits<32>>,
     /// VOP3 output modifier (fp32 results).
     pub omod: Signal<In, Bits<2>>,
     /// The result is the fp32 unit's.
@@ -90,8 +95,16 @@ pub struct ValuLane {
     pub cmp_gt: Signal<In, Bit>,
     /// `flag` is the compare (else the carry / borrow).
     pub flag_cmp: Signal<In, Bit>,
-    /// The result.
-    pub d: Signal<Out, Bits<32>>,
+    /// The compare is the 64-bit one of (`a`, `c`) and (`b`, `d`).
+    pub wide: Signal<In, Bit>,
+    /// The result is (`b`, `d`) `<< a[5:0]`.
+    pub sel_shl64: Signal<In, Bit>,
+    /// The result is `a · b` + (`c`, `d`); the mask bit its carry out.
+    pub sel_mad64: Signal<In, Bit>,
+    /// The result (a 64-bit result's low dword).
+    pub res: Signal<Out, Bits<32>>,
+    /// A 64-bit result's high dword (0 for the others).
+    pub res_hi: Signal<Out, Bits<32>>,
     /// The mask bit: the compare, or the carry / borrow out.
     pub flag: Signal<Out, Bit>,
     /// The adder.
@@ -114,6 +127,34 @@ pub struct ValuLane {
     mask_bit: Signal<Local, Bit>,
     /// The result.
     r: Signal<Local, Bits<32>>,
+    /// The result's high dword.
+    r_hi: Signal<Local, Bits<32>>,
+    /// `a < b` of the compare (32 or 64 bits).
+    lt: Signal<Local, Bit>,
+    /// `a == b` of the compare.
+    eq: Signal<Local, Bit>,
+    /// (`a`, `c`), its sign bit flipped for a signed compare.
+    wa: Signal<Local, Bits<64>>,
+    /// (`b`, `d`), likewise.
+    wb: Signal<Local, Bits<64>>,
+    /// (`b`, `d`).
+    bd: Signal<Local, Bits<64>>,
+    /// (`c`, `d`).
+    cd: Signal<Local, Bits<64>>,
+    /// The sign bit for a signed 64-bit compare, else 0.
+    flip64: Signal<Local, Bits<64>>,
+    /// (`b`, `d`) `<< a[5:0]`.
+    shl64: Signal<Local, Bits<64>>,
+    /// The 64-bit product plus (`c`, `d`), wrapped.
+    sum64: Signal<Local, Bits<64>>,
+    /// Its carry out of bit 63.
+    carry64: Signal<Local, Bit>,
+    /// The sign bit of a 64-bit value.
+    sign64: Constant<Bits<64>>,
+    /// `0x3F`.
+    low6: Constant<Bits<64>>,
+    /// 0.
+    zero64: Constant<Bits<64>>,
     /// `0xFF_FFFF`.
     low24: Constant<Bits<32>>,
     /// `0x7F_FFFF`: an fp32 significand field.
@@ -136,6 +177,7 @@ impl Default for ValuLane {
             a: Default::default(),
             b: Default::default(),
             c: Default::default(),
+            d: Default::default(),
             omod: Default::default(),
             fp: Default::default(),
             fp_mul: Default::default(),
@@ -171,7 +213,11 @@ impl Default for ValuLane {
             cmp_eq: Default::default(),
             cmp_gt: Default::default(),
             flag_cmp: Default::default(),
-            d: Default::default(),
+            wide: Default::default(),
+            sel_shl64: Default::default(),
+            sel_mad64: Default::default(),
+            res: Default::default(),
+            res_hi: Default::default(),
             flag: Default::default(),
             add: Default::default(),
             mul: Default::default(),
@@ -183,6 +229,20 @@ impl Default for ValuLane {
             cmp: Default::default(),
             mask_bit: Default::default(),
             r: Default::default(),
+            r_hi: Default::default(),
+            lt: Default::default(),
+            eq: Default::default(),
+            wa: Default::default(),
+            wb: Default::default(),
+            bd: Default::default(),
+            cd: Default::default(),
+            flip64: Default::default(),
+            shl64: Default::default(),
+            sum64: Default::default(),
+            carry64: Default::default(),
+            sign64: k(1 << 63),
+            low6: k(0x3F),
+            zero64: k(0),
             low24: k(0xFF_FFFF),
             frac: k(0x7F_FFFF),
             hidden: k(1 << 23),
@@ -248,9 +308,32 @@ impl Logic for ValuLane {
             self.right.next =
                 (self.b.val() >> self.amount.val()) | !(self.ones.val() >> self.amount.val());
         }
-        self.cmp.next = (self.cmp_lt.val() & self.add.lt.val())
-            | (self.cmp_eq.val() & self.add.eq.val())
-            | (self.cmp_gt.val() & !self.add.lt.val() & !self.add.eq.val());
+        // The 64-bit datapath: the pairs, the shift, the product plus the pair, the compare.
+        self.flip64.next = self.zero64.val();
+        if self.is_signed.val() {
+            self.flip64.next = self.sign64.val();
+        }
+        self.bd.next = bit_cast::<64, 32>(self.b.val()) | (bit_cast::<64, 32>(self.d.val()) << 32);
+        self.cd.next = bit_cast::<64, 32>(self.c.val()) | (bit_cast::<64, 32>(self.d.val()) << 32);
+        self.wa.next = (bit_cast::<64, 32>(self.a.val())
+            | (bit_cast::<64, 32>(self.c.val()) << 32))
+            ^ self.flip64.val();
+        self.wb.next = self.bd.val() ^ self.flip64.val();
+        self.shl64.next = self.bd.val() << (bit_cast::<64, 32>(self.a.val()) & self.low6.val());
+        self.sum64.next = (bit_cast::<64, 32>(self.mul.lo.val())
+            | (bit_cast::<64, 32>(self.mul.hi.val()) << 32))
+            + self.cd.val();
+        // The sum wrapped (carried out of bit 63) when it is below an addend.
+        self.carry64.next = self.sum64.val() < self.cd.val();
+        self.lt.next = self.add.lt.val();
+        self.eq.next = self.add.eq.val();
+        if self.wide.val() {
+            self.lt.next = self.wa.val() < self.wb.val();
+            self.eq.next = self.wa.val() == self.wb.val();
+        }
+        self.cmp.next = (self.cmp_lt.val() & self.lt.val())
+            | (self.cmp_eq.val() & self.eq.val())
+            | (self.cmp_gt.val() & !self.lt.val() & !self.eq.val());
         self.fcmp.next = (self.cmp_lt.val() & self.fpu.lt.val())
             | (self.cmp_eq.val() & self.fpu.eq.val())
             | (self.cmp_gt.val() & self.fpu.gt.val())
@@ -261,6 +344,9 @@ impl Logic for ValuLane {
         }
         if self.fp_cmp.val() {
             self.mask_bit.next = self.fcmp.val();
+        }
+        if self.sel_mad64.val() {
+            self.mask_bit.next = self.carry64.val();
         }
         self.flag.next = self.mask_bit.val();
         // The result mux (the selects are one-hot; none: `a`).
@@ -313,6 +399,20 @@ impl Logic for ValuLane {
         if self.fp.val() {
             self.r.next = self.fpu.d.val();
         }
-        self.d.next = self.r.val();
+        self.r_hi.next = self.zero.val();
+        if self.sel_shl64.val() {
+            self.r.next = self.shl64.val().get_bits::<32>(0);
+            self.r_hi.next = self.shl64.val().get_bits::<32>(32);
+        }
+        if self.sel_mad64.val() {
+            self.r.next = self.sum64.val().get_bits::<32>(0);
+            self.r_hi.next = self.sum64.val().get_bits::<32>(32);
+            if self.clamp.val() & self.carry64.val() {
+                self.r.next = self.ones.val();
+                self.r_hi.next = self.ones.val();
+            }
+        }
+        self.res.next = self.r.val();
+        self.res_hi.next = self.r_hi.val();
     }
 }

@@ -36,10 +36,14 @@ pub struct ValuQuarter {
     pub b: [Signal<In, Bits<32>>; QUARTER],
     /// `src2` of the quarter's lanes, or the old destination (`v_mac_f32`).
     pub c: [Signal<In, Bits<32>>; QUARTER],
+    /// A 64-bit operation's fourth dword of the quarter's lanes.
+    pub d: [Signal<In, Bits<32>>; QUARTER],
     /// The instruction is in the subset.
     pub legal: Signal<Out, Bit>,
     /// It writes its VGPR.
     pub writes_vgpr: Signal<Out, Bit>,
+    /// It writes a VGPR pair.
+    pub pair: Signal<Out, Bit>,
     /// It writes an SGPR at the end.
     pub sgpr_we: Signal<Out, Bit>,
     /// The SGPR write is a 64-bit mask.
@@ -52,6 +56,8 @@ pub struct ValuQuarter {
     pub wlanes: Signal<Out, Bits<16>>,
     /// The results of the lanes written (0 elsewhere).
     pub wdata: [Signal<Out, Bits<32>>; QUARTER],
+    /// The high dwords of a pair's lanes written (0 elsewhere and for the other operations).
+    pub wdata_hi: [Signal<Out, Bits<32>>; QUARTER],
     /// The mask bits of the active lanes, in bits \[63:48\] (where the top collects them).
     pub flags: Signal<Out, Bits<64>>,
     /// An active lane is in the quarter.
@@ -66,6 +72,8 @@ pub struct ValuQuarter {
     acc: [Signal<Local, Bits<64>>; QUARTER + 1],
     /// The write data before the output (outputs are assigned once: see [`super`]).
     wd: [Signal<Local, Bits<32>>; QUARTER],
+    /// The high dwords before the output.
+    wd_hi: [Signal<Local, Bits<32>>; QUARTER],
     /// The lanes written.
     wl: Signal<Local, Bits<16>>,
     /// The first active lane's `a`.
@@ -106,14 +114,17 @@ impl Default for ValuQuarter {
             a: Default::default(),
             b: Default::default(),
             c: Default::default(),
+            d: Default::default(),
             legal: Default::default(),
             writes_vgpr: Default::default(),
+            pair: Default::default(),
             sgpr_we: Default::default(),
             sgpr_wide: Default::default(),
             cmpx: Default::default(),
             sgpr_dst: Default::default(),
             wlanes: Default::default(),
             wdata: Default::default(),
+            wdata_hi: Default::default(),
             flags: Default::default(),
             found: Default::default(),
             first: Default::default(),
@@ -121,6 +132,7 @@ impl Default for ValuQuarter {
             lane: array_init::array_init(|_| Default::default()),
             acc: Default::default(),
             wd: Default::default(),
+            wd_hi: Default::default(),
             wl: Default::default(),
             pick: Default::default(),
             clr: Default::default(),
@@ -163,6 +175,10 @@ impl Logic for ValuQuarter {
             self.lane[i].a.next = (self.a[i].val() & self.clr[0].val()) ^ self.flip[0].val();
             self.lane[i].b.next = (self.b[i].val() & self.clr[1].val()) ^ self.flip[1].val();
             self.lane[i].c.next = (self.c[i].val() & self.clr[2].val()) ^ self.flip[2].val();
+            self.lane[i].d.next = self.d[i].val();
+            self.lane[i].wide.next = self.dec.wide.val();
+            self.lane[i].sel_shl64.next = self.dec.sel_shl64.val();
+            self.lane[i].sel_mad64.next = self.dec.sel_mad64.val();
             self.lane[i].omod.next = self.omod.val();
             self.lane[i].fp.next = self.dec.fp.val();
             self.lane[i].fp_mul.next = self.dec.fp_mul.val();
@@ -199,10 +215,13 @@ impl Logic for ValuQuarter {
             self.lane[i].cmp_gt.next = self.dec.cmp_gt.val();
             self.lane[i].flag_cmp.next = self.dec.flag_cmp.val();
             self.wd[i].next = self.zero32.val();
+            self.wd_hi[i].next = self.zero32.val();
             if self.lanes.val().get_bit(i) & self.dec.writes_vgpr.val() {
-                self.wd[i].next = self.lane[i].d.val();
+                self.wd[i].next = self.lane[i].res.val();
+                self.wd_hi[i].next = self.lane[i].res_hi.val();
             }
             self.wdata[i].next = self.wd[i].val();
+            self.wdata_hi[i].next = self.wd_hi[i].val();
             self.acc[i + 1].next = self.acc[i].val();
             if self.lanes.val().get_bit(i) & self.lane[i].flag.val() {
                 self.acc[i + 1].next = self.acc[i].val() | self.onehot[i].val();
@@ -225,6 +244,7 @@ impl Logic for ValuQuarter {
         self.found.next = self.lanes.val() != self.zero16.val();
         self.legal.next = self.dec.legal.val();
         self.writes_vgpr.next = self.dec.writes_vgpr.val();
+        self.pair.next = self.dec.pair.val();
         self.sgpr_we.next = self.dec.sgpr_we.val();
         self.sgpr_wide.next = self.dec.sgpr_wide.val();
         self.cmpx.next = self.dec.cmpx.val();

@@ -34,8 +34,10 @@ pub struct Valu {
     /// `src1` of the lanes of quarter `quarter`.
     pub b: [Signal<In, Bits<32>>; QUARTER],
     /// `src2` of the lanes of quarter `quarter` (`v_mad_f32`, `v_fma_f32`), or the old value
-    /// of the destination (`v_mac_f32`).
+    /// of the destination (`v_mac_f32`); a 64-bit operation's third dword.
     pub c: [Signal<In, Bits<32>>; QUARTER],
+    /// A 64-bit operation's fourth dword, lanes of quarter `quarter`.
+    pub d: [Signal<In, Bits<32>>; QUARTER],
     /// VOP3 output modifier (0 none, 1 ×2, 2 ×4, 3 ×0.5), issue cycle.
     pub omod: Signal<In, Bits<2>>,
     /// VOP3 absolute-value bits, source `k` in bit `k`, issue cycle.
@@ -56,6 +58,10 @@ pub struct Valu {
     pub wb_lanes: Signal<Out, Bits<16>>,
     /// The results (0 in lanes not written).
     pub wb_data: [Signal<Out, Bits<32>>; QUARTER],
+    /// The results are a 64-bit pair: `wb_data_hi` goes to VGPR `wb_vgpr` + 1.
+    pub wb_two: Signal<Out, Bit>,
+    /// The pair's high dwords (0 in lanes not written and without `wb_two`).
+    pub wb_data_hi: [Signal<Out, Bits<32>>; QUARTER],
     /// The instruction's last quarter ended.
     pub done: Signal<Out, Bit>,
     /// With `done`: write `sgpr_hi:sgpr_lo` to `sgpr_dst`.
@@ -157,6 +163,10 @@ pub struct Valu {
     o_wb_lanes: DFF<Bits<16>>,
     /// Output registers: `wb_data`.
     o_wb_data: [DFF<Bits<32>>; QUARTER],
+    /// Output register: `wb_two`.
+    o_wb_two: DFF<Bit>,
+    /// Output registers: `wb_data_hi`.
+    o_wb_hi: [DFF<Bits<32>>; QUARTER],
     /// Output register: `done`.
     o_done: DFF<Bit>,
     /// Output register: `sgpr_we`.
@@ -203,6 +213,7 @@ impl Default for Valu {
             a: Default::default(),
             b: Default::default(),
             c: Default::default(),
+            d: Default::default(),
             omod: Default::default(),
             abs: Default::default(),
             neg: Default::default(),
@@ -213,6 +224,8 @@ impl Default for Valu {
             wb_vgpr: Default::default(),
             wb_lanes: Default::default(),
             wb_data: Default::default(),
+            wb_two: Default::default(),
+            wb_data_hi: Default::default(),
             done: Default::default(),
             sgpr_we: Default::default(),
             sgpr_wide: Default::default(),
@@ -263,6 +276,8 @@ impl Default for Valu {
             n_sgpr_hi: Default::default(),
             n_exec_we: Default::default(),
             o_wb_data: array_init::array_init(|_| Default::default()),
+            o_wb_two: Default::default(),
+            o_wb_hi: array_init::array_init(|_| Default::default()),
             o_done: Default::default(),
             o_swe: Default::default(),
             o_swide: Default::default(),
@@ -287,10 +302,11 @@ impl Logic for Valu {
         dff_setup!(
             self, clock, r_run, r_q, r_format, r_opcode, r_dst, r_sdst, r_clamp, r_omod, r_abs,
             r_neg, r_exec, r_min, r_mask, r_first, r_found, o_wb_valid, o_wb_q, o_wb_vgpr,
-            o_wb_lanes, o_done, o_swe, o_swide, o_sdst, o_slo, o_shi, o_exec_we
+            o_wb_lanes, o_wb_two, o_done, o_swe, o_swide, o_sdst, o_slo, o_shi, o_exec_we
         );
         for i in 0..16 {
             self.o_wb_data[i].clock.next = self.clock.val();
+            self.o_wb_hi[i].clock.next = self.clock.val();
         }
         // The cycle's instruction: the inputs when idle, the held fields while running.
         self.cur_format.next = self.format.val();
@@ -329,6 +345,7 @@ impl Logic for Valu {
             self.dp.a[i].next = self.a[i].val();
             self.dp.b[i].next = self.b[i].val();
             self.dp.c[i].next = self.c[i].val();
+            self.dp.d[i].next = self.d[i].val();
         }
         // The quarter counter: an issue starts quarter 0, quarter 3 ends the instruction.
         self.go.next =
@@ -375,10 +392,13 @@ impl Logic for Valu {
         if self.go.val() {
             self.o_wb_lanes.d.next = self.dp.wlanes.val();
         }
+        self.o_wb_two.d.next = self.go.val() & self.dp.writes_vgpr.val() & self.dp.pair.val();
         for i in 0..16 {
             self.o_wb_data[i].d.next = self.z32.val();
+            self.o_wb_hi[i].d.next = self.z32.val();
             if self.go.val() {
                 self.o_wb_data[i].d.next = self.dp.wdata[i].val();
+                self.o_wb_hi[i].d.next = self.dp.wdata_hi[i].val();
             }
         }
         self.sdata.next = self.first_now.val();
@@ -411,8 +431,10 @@ impl Logic for Valu {
         self.wb_quarter.next = self.o_wb_q.q.val();
         self.wb_vgpr.next = self.o_wb_vgpr.q.val();
         self.wb_lanes.next = self.o_wb_lanes.q.val();
+        self.wb_two.next = self.o_wb_two.q.val();
         for i in 0..16 {
             self.wb_data[i].next = self.o_wb_data[i].q.val();
+            self.wb_data_hi[i].next = self.o_wb_hi[i].q.val();
         }
         self.done.next = self.o_done.q.val();
         self.sgpr_we.next = self.o_swe.q.val();

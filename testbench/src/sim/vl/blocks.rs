@@ -39,10 +39,12 @@ crate::vl_ports!([] Salu {
 });
 
 crate::vl_ports!([] Valu {
-    clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, c, omod, abs, neg,
-    busy, quarter,
-    wb_valid, wb_quarter, wb_vgpr, wb_lanes, wb_data, done, sgpr_we, sgpr_wide, sgpr_dst,
-    sgpr_lo, sgpr_hi, exec_we,
+    clock, reset, valid, format, opcode, dst, sdst, clamp, exec, mask_in, a, b, c, d, omod, abs,
+    neg, busy, quarter,
+    wb_valid, wb_quarter, wb_vgpr, wb_lanes, wb_data, wb_two, wb_data_hi, done, sgpr_we,
+    sgpr_wide, sgpr_dst,
+    sgpr_lo, sgpr_hi, exec_we, n_sgpr_we, n_sgpr_wide, n_sgpr_dst, n_sgpr_lo, n_sgpr_hi,
+    n_exec_we,
 });
 
 crate::vl_ports!([const W: usize] Lds<W> {
